@@ -1,0 +1,103 @@
+/*
+ * qkv.h: the public C interface of qkv-lab.
+ *
+ * Everything computes in float32 (the random generator works in double, as numpy's does).
+ * Matrices are row-major, contiguous. Dimension legend used across the sources:
+ *   n    tokens (rows of X, Q, K, V)       n_q, n_k  query / key rows when they differ
+ *   d    model width (columns of X)         d_k  query/key width   d_v  value width
+ *   V    vocabulary size (in the model)
+ *
+ * Every function that takes pointers or sizes validates them and returns a qkv_status;
+ * none of them aborts. qkv_error_message() turns a status into a sentence.
+ * Gradient functions (_backward) accumulate with += into buffers the caller zeroed.
+ */
+#ifndef QKV_H
+#define QKV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    QKV_OK = 0,
+    QKV_ERR_NULL = 1,        /* a required pointer is NULL */
+    QKV_ERR_SIZE = 2,        /* a size is zero, negative, or its product overflows the limit */
+    QKV_ERR_SHAPE = 3,       /* shapes that must agree do not */
+    QKV_ERR_NONFINITE = 4,   /* an input holds NaN or +-Infinity where only finite numbers belong */
+    QKV_ERR_ALLOC = 5,       /* memory could not be allocated */
+    QKV_ERR_ARGUMENT = 6,    /* a scalar argument is out of range (scale <= 0, lr <= 0, ...) */
+    QKV_ERR_MASKED_ROW = 7,  /* a softmax row has no finite entry to give weight to */
+    QKV_ERR_TOKEN = 8,       /* a token id is outside the vocabulary */
+    QKV_ERR_DIVERGED = 9,    /* training produced a non-finite loss; parameters were left untouched */
+    QKV_STATUS_COUNT
+} qkv_status;
+
+const char* qkv_error_message(int status);
+
+/* Largest element count of any one buffer (2^26 floats = 256 MiB) and largest single side. */
+#define QKV_MAX_ELEMENTS ((size_t)1 << 26)
+#define QKV_MAX_SIDE (1 << 24)
+
+/* Checks 0 < rows, cols <= QKV_MAX_SIDE and rows*cols <= QKV_MAX_ELEMENTS. */
+int qkv_check_size(int rows, int cols);
+/* QKV_OK when every entry is finite, else QKV_ERR_NONFINITE. */
+int qkv_check_finite(const float* x, size_t count);
+
+/* ---- rng.c: numpy-compatible Mersenne Twister (legacy np.random.seed / randn) ---- */
+typedef struct {
+    uint32_t mt[624];
+    int index;
+    int has_gauss;  /* numpy caches the second gaussian of each polar-method pair */
+    double gauss;
+} qkv_rng;
+
+int qkv_rng_seed(qkv_rng* rng, uint32_t seed);
+uint32_t qkv_rng_next_u32(qkv_rng* rng);
+double qkv_rng_double(qkv_rng* rng);               /* [0, 1), 53 bits, like random_sample() */
+double qkv_rng_gauss(qkv_rng* rng);                /* like one element of randn() */
+int qkv_rng_randn(qkv_rng* rng, float* out, int rows, int cols); /* out (rows, cols) */
+
+/* ---- matrix.c ---- */
+/* out (n, m) = A (n, k) . B (k, m) */
+int qkv_matmul(float* out, const float* A, const float* B, int n, int k, int m);
+/* out (cols, rows) = A (rows, cols) transposed */
+int qkv_transpose(float* out, const float* A, int rows, int cols);
+/* out (rows, cols) = softmax of each row of S; -Infinity entries get weight 0 */
+int qkv_softmax_rows(float* out, const float* S, int rows, int cols);
+
+/* ---- attention.c ---- */
+/*
+ * scores  (n_q, n_k) = Q (n_q, d_k) . K (n_k, d_k)^T        raw dot products, unscaled, unmasked
+ * weights (n_q, n_k) = softmax_rows(mask(scores / scale))  mask: j > i set to -inf when causal
+ * output  (n_q, d_v) = weights . V (n_k, d_v)
+ * scale is the divisor: 1 for none, sqrt(d_k) for the standard scaled dot product.
+ */
+int qkv_attention_forward(float* scores, float* weights, float* output,
+                          const float* Q, const float* K, const float* V,
+                          int n_q, int n_k, int d_k, int d_v, float scale, int causal);
+/*
+ * Reverses attention_forward. Needs forward's weights. dscores (n_q, n_k) is written (not
+ * accumulated): it receives d loss / d scores. dQ, dK, dV are accumulated.
+ */
+int qkv_attention_backward(float* dQ, float* dK, float* dV, float* dscores,
+                           const float* doutput, const float* Q, const float* K, const float* V,
+                           const float* weights,
+                           int n_q, int n_k, int d_k, int d_v, float scale, int causal);
+
+/*
+ * Self-attention from one input: Q = X.Wq, K = X.Wk, V = X.Wv, then attention_forward.
+ * X (n, d), Wq (d, d_k), Wk (d, d_k), Wv (d, d_v); Q, K (n, d_k); V (n, d_v);
+ * scores, weights (n, n); output (n, d_v).
+ */
+int qkv_self_attention_forward(float* Q, float* K, float* V,
+                               float* scores, float* weights, float* output,
+                               const float* X, const float* Wq, const float* Wk, const float* Wv,
+                               int n, int d, int d_k, int d_v, float scale, int causal);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

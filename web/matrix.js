@@ -1,0 +1,131 @@
+// matrix.js: the Matrix type every qkv-lab call returns, and the checks every input goes through.
+// No WebAssembly here: pure JavaScript that the page and the tests can use on their own.
+
+/** Largest number of entries in one matrix (2^26 floats = 256 MiB), as in wasm/qkv.h. */
+export const MAX_ELEMENTS = 2 ** 26;
+/** Largest single side, as in wasm/qkv.h. */
+export const MAX_SIDE = 2 ** 24;
+
+/** A row-major float32 matrix: `data[i * cols + j]` is row i, column j. */
+export class Matrix {
+  constructor(rows, cols, data = new Float32Array(rows * cols)) {
+    this.rows = rows;
+    this.cols = cols;
+    this.data = data instanceof Float32Array ? data : Float32Array.from(data);
+  }
+
+  get(i, j) {
+    return this.data[i * this.cols + j];
+  }
+
+  /** Row i as a plain array. */
+  row(i) {
+    return Array.from(this.data.subarray(i * this.cols, (i + 1) * this.cols));
+  }
+
+  /** Nested arrays of numbers, one per row. */
+  toArray() {
+    const out = [];
+    for (let i = 0; i < this.rows; i++) out.push(this.row(i));
+    return out;
+  }
+
+  /** A new Matrix with every entry multiplied by k (in float32). */
+  scale(k) {
+    const data = new Float32Array(this.data.length);
+    for (let i = 0; i < data.length; i++) data[i] = this.data[i] * k;
+    return new Matrix(this.rows, this.cols, data);
+  }
+
+  clone() {
+    return new Matrix(this.rows, this.cols, this.data.slice());
+  }
+
+  static from(value, name = 'matrix') {
+    return toMatrix(value, 'Matrix.from', name);
+  }
+}
+
+/** Throws a RangeError if a rows×cols matrix would be too large to allocate. */
+export function checkShape(op, name, rows, cols) {
+  if (rows > MAX_SIDE || cols > MAX_SIDE || rows * cols > MAX_ELEMENTS) {
+    throw new RangeError(`${op}: ${name} would be ${rows}×${cols}, too large ` +
+      `(at most ${MAX_ELEMENTS} entries and ${MAX_SIDE} per side)`);
+  }
+}
+
+/**
+ * Turns a Matrix-like `{ rows, cols, data }` or nested arrays of numbers into a checked Matrix.
+ * Errors name the operation, the matrix and the position:
+ *   TypeError for a wrong kind of value (not an array, a string entry, ragged rows),
+ *   RangeError for empty or too large matrices and NaN / ±Infinity entries.
+ * With allowNegativeInfinity, -Infinity entries are kept (softmax masks).
+ */
+export function toMatrix(value, op, name, { allowNegativeInfinity = false } = {}) {
+  let rows, cols, data;
+  if (Array.isArray(value)) {
+    rows = value.length;
+    if (rows === 0) throw new RangeError(`${op}: ${name} is empty; it needs at least one row`);
+    if (!Array.isArray(value[0]) && !ArrayBuffer.isView(value[0])) {
+      throw new TypeError(`${op}: ${name} must be an array of rows (nested arrays), but row 0 is ${kind(value[0])}`);
+    }
+    cols = value[0].length;
+    if (cols === 0) throw new RangeError(`${op}: ${name} is empty; row 0 has no entries`);
+    checkShape(op, name, rows, cols);
+    data = new Float32Array(rows * cols);
+    for (let i = 0; i < rows; i++) {
+      const row = value[i];
+      if (!Array.isArray(row) && !ArrayBuffer.isView(row)) {
+        throw new TypeError(`${op}: ${name} row ${i} is ${kind(row)}, not an array`);
+      }
+      if (row.length !== cols) {
+        throw new TypeError(`${op}: ${name} is ragged: row ${i} has ${row.length} entries but row 0 has ${cols}`);
+      }
+      for (let j = 0; j < cols; j++) data[i * cols + j] = entry(row[j], op, name, i, j, allowNegativeInfinity);
+    }
+    return new Matrix(rows, cols, data);
+  }
+  if (value === null || typeof value !== 'object') {
+    throw new TypeError(`${op}: ${name} must be a Matrix ({ rows, cols, data }) or nested arrays, got ${kind(value)}`);
+  }
+  ({ rows, cols, data } = value);
+  if (!Number.isInteger(rows) || !Number.isInteger(cols)) {
+    throw new TypeError(`${op}: ${name} needs integer rows and cols, got rows ${kind(rows)} and cols ${kind(cols)}`);
+  }
+  if (rows <= 0 || cols <= 0) throw new RangeError(`${op}: ${name} is ${rows}×${cols}; it must not be empty`);
+  checkShape(op, name, rows, cols);
+  if (data === null || typeof data !== 'object' || typeof data.length !== 'number') {
+    throw new TypeError(`${op}: ${name}.data must be an array or Float32Array, got ${kind(data)}`);
+  }
+  if (data.length !== rows * cols) {
+    throw new RangeError(`${op}: ${name} is ${rows}×${cols} but its data has ${data.length} entries, not ${rows * cols}`);
+  }
+  const out = new Float32Array(rows * cols);
+  for (let at = 0; at < out.length; at++) {
+    out[at] = entry(data[at], op, name, Math.floor(at / cols), at % cols, allowNegativeInfinity);
+  }
+  return new Matrix(rows, cols, out);
+}
+
+function entry(x, op, name, i, j, allowNegativeInfinity) {
+  if (typeof x !== 'number') {
+    throw new TypeError(`${op}: ${name}[${i}][${j}] is ${kind(x)}, not a number`);
+  }
+  if (Number.isFinite(x)) {
+    // a finite double beyond float32's range would become ±Infinity in the copy
+    if (Math.abs(x) > 3.4028234663852886e38) {
+      throw new RangeError(`${op}: ${name}[${i}][${j}] is ${x}, beyond float32's range`);
+    }
+    return x;
+  }
+  if (x === -Infinity && allowNegativeInfinity) return x;
+  throw new RangeError(`${op}: ${name}[${i}][${j}] is ${x}; every entry must be a finite number`);
+}
+
+function kind(x) {
+  if (x === null) return 'null';
+  if (x === undefined) return 'undefined';
+  if (typeof x === 'string') return `the string ${JSON.stringify(x.length > 20 ? x.slice(0, 20) + '…' : x)}`;
+  if (Array.isArray(x)) return 'an array';
+  return `a ${typeof x}`;
+}
