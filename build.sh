@@ -55,7 +55,6 @@ npm_install() {
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
 SOURCES=(wasm/errors.c wasm/rng.c wasm/matrix.c wasm/attention.c wasm/exports.c)
-[ -f wasm/model.c ] && SOURCES+=(wasm/model.c)
 
 # The exported surface: keep in step with wasm/qkv.h and web/qkv-lab.js.
 EXPORTS=(
@@ -65,10 +64,6 @@ EXPORTS=(
   _qkv_matmul _qkv_transpose _qkv_softmax_rows
   _qkv_attention_forward _qkv_attention_backward _qkv_self_attention_forward
 )
-if [ -f wasm/model.c ]; then
-  EXPORTS+=($(grep -o '^int qkv_model_[a-z0-9_]*\|^[a-z_ ]*\*\? *qkv_model_[a-z0-9_]*(' wasm/qkv.h \
-    | grep -o 'qkv_model_[a-z0-9_]*' | sed 's/^/_/' | sort -u))
-fi
 
 build_wasm() {
   need_build_tools
