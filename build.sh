@@ -80,19 +80,22 @@ build_wasm() {
     -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0 -sASSERTIONS=0 \
     -sEXPORTED_FUNCTIONS="$list" \
     -sEXPORTED_RUNTIME_METHODS='["UTF8ToString"]'
+  if [ -d node_modules/esbuild ]; then
+    node tools/build-page.mjs
+  else
+    say "node_modules missing: skipping the page bundle (run ./build.sh setup, or npm ci)"
+  fi
 }
 
 case "$MODE" in
   setup) need_build_tools; need_test_tools; npm_install ;;
-  build) build_wasm ;;
+  build) npm_install; build_wasm ;;
   serve)
     need_build_tools; npm_install; build_wasm
-    [ -x tools/build-page.sh ] && tools/build-page.sh
     say "serving web/ on http://localhost:${PORT:-8000}/ (Ctrl-C stops)"
     exec node tools/serve.js web "${PORT:-8000}" ;;
   test)
     need_build_tools; need_test_tools; npm_install; build_wasm
-    [ -x tools/build-page.sh ] && tools/build-page.sh
     exec bash tests/run-all.sh ;;
   *) die "unknown command '$MODE' (use: build, serve, test, setup)" ;;
 esac

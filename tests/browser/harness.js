@@ -1,0 +1,56 @@
+// harness.js: what every browser test shares: a local server for web/, Debian's Chromium driven
+// by playwright-core, and a page wrapper that records console errors, page errors and every
+// request that would leave the machine. Screenshots go to tests/artifacts/ (git-ignored).
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startServer } from '../../tools/serve.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const ARTIFACTS = path.join(ROOT, 'tests', 'artifacts');
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Launches Chromium and serves web/ on a free port. Call close() when done. */
+export async function openBrowser({ headers } = {}) {
+  const server = await startServer({ root: path.join(ROOT, 'web'), port: 0, headers });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  return {
+    server,
+    browser,
+    url: (p = '') => `${server.url}/${p}`,
+    fileUrl: (p) => pathToFileURL(path.join(ROOT, 'web', p)).href,
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * A new page that records problems: `problems()` lists console errors, uncaught page errors,
+ * and requests to anything but our server, file:, data: or blob:.
+ */
+export async function newPage(env, { width = 1280, height = 900, locale = 'en-US', colorScheme = 'light', reducedMotion = 'no-preference' } = {}) {
+  const context = await env.browser.newContext({ viewport: { width, height }, locale, colorScheme, reducedMotion });
+  const page = await context.newPage();
+  const problems = [];
+  const allowed = (u) => u.startsWith(env.server.url) || /^(data|blob|file|about):/.test(u);
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('request', (req) => { if (!allowed(req.url())) problems.push(`request left the machine: ${req.url()}`); });
+  await context.route('**/*', (route) => (allowed(route.request().url()) ? route.continue() : route.abort()));
+  page.problems = () => problems.slice();
+  page.closeAll = () => context.close();
+  return page;
+}
+
+export async function screenshot(page, name) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}

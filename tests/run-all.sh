@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# run-all.sh: every test, in the order that fails fastest. Called by `./build.sh test`
+# (which installs and builds first). Exits non-zero if anything fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== native C tests (gcc, AddressSanitizer + UndefinedBehaviorSanitizer)"
+bash tests/native/run.sh
+
+echo "== TypeScript declarations (tsc --noEmit)"
+npx tsc --noEmit -p tests/types
+
+echo "== numpy fixtures are up to date"
+/usr/bin/python3 tests/fixtures/make_fixtures.py --check
+
+echo "== node --test (API, fixtures, model, browser)"
+node --test --test-reporter=spec tests/*.test.js tests/browser/*.test.js

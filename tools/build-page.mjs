@@ -1,0 +1,63 @@
+// build-page.mjs: bundles the page (and the widget) with esbuild, after build.sh's emcc step.
+//   web/dist/page.js         the demo page's script, one ES module (Chart.js and the WASM inlined)
+//   web/dist/qkv-lab.html    the whole page in one file: works from file:// with no network
+//   web/dist/qkv-lab-widget.js  the <qkv-lab> custom element as one classic script
+// Nothing is fetched at run time: Chart.js comes from node_modules.
+import { build } from 'esbuild';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const web = path.join(root, 'web');
+const dist = path.join(web, 'dist');
+fs.mkdirSync(dist, { recursive: true });
+
+const common = {
+  bundle: true,
+  minify: true,
+  target: ['es2020'],
+  legalComments: 'none',
+  logLevel: 'warning',
+  // the Emscripten glue reads import.meta.url only to locate a .wasm file; ours is inlined
+  define: { 'import.meta.url': '""' },
+};
+
+async function bundle(entry, options) {
+  const result = await build({ ...common, entryPoints: [entry], write: false, ...options });
+  return result.outputFiles[0].text;
+}
+
+const pageEntry = path.join(web, 'page', 'main.js');
+if (fs.existsSync(pageEntry)) {
+  const esm = await bundle(pageEntry, { format: 'esm' });
+  fs.writeFileSync(path.join(dist, 'page.js'), esm);
+
+  // The single file: the same page with its CSS, script and icon inlined.
+  const iife = await bundle(pageEntry, { format: 'iife' });
+  let html = fs.readFileSync(path.join(web, 'index.html'), 'utf8');
+  html = html.replace(/<link rel="stylesheet" href="([^"]+)">/g, (_, href) =>
+    `<style>\n${fs.readFileSync(path.join(web, href), 'utf8')}\n</style>`);
+  html = html.replace(/<link rel="icon" href="([^"]+)"[^>]*>/g, (_, href) => {
+    const svg = fs.readFileSync(path.join(web, href));
+    return `<link rel="icon" href="data:image/svg+xml;base64,${svg.toString('base64')}">`;
+  });
+  const tag = /<script type="module" src="dist\/page\.js"><\/script>/;
+  if (!tag.test(html)) throw new Error('web/index.html must load <script type="module" src="dist/page.js"></script>');
+  // a closing script tag inside the bundle would end the inline script early
+  const safe = iife.replace(/<\/script/gi, '<\\/script');
+  html = html.replace(tag, () => `<script>\n${safe}\n</script>`);
+  fs.writeFileSync(path.join(dist, 'qkv-lab.html'), html);
+  console.log(`page: dist/page.js ${kib(esm)}, dist/qkv-lab.html ${kib(html)}`);
+}
+
+const widgetEntry = path.join(web, 'widget', 'qkv-lab-widget.js');
+if (fs.existsSync(widgetEntry)) {
+  const iife = await bundle(widgetEntry, { format: 'iife' });
+  fs.writeFileSync(path.join(dist, 'qkv-lab-widget.js'), iife);
+  console.log(`widget: dist/qkv-lab-widget.js ${kib(iife)}`);
+}
+
+function kib(text) {
+  return `${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB`;
+}
