@@ -1,0 +1,144 @@
+// errors.test.js: what bad input gets through the public API, and that nothing leaks.
+// Every error must be a TypeError or RangeError with a message a user can act on; afterwards the
+// module must keep working and heapUsed() must be back where it was.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from 'qkv-lab';
+
+const qkv = await load();
+const A23 = [[1, 2, 3], [4, 5, 6]];
+const B22 = [[1, 2], [3, 4]];
+const I3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
+
+function throwsWith(fn, Type, pattern) {
+  assert.throws(fn, (error) => {
+    assert.ok(error instanceof Type, `expected ${Type.name}, got ${error.constructor.name}: ${error.message}`);
+    assert.match(error.message, pattern);
+    return true;
+  });
+}
+
+test('shape mismatch names the operation and both shapes', () => {
+  throwsWith(() => qkv.matmul(A23, B22), RangeError,
+    /^matmul: A is 2×3 but B is 2×2; A's columns must equal B's rows$/);
+  throwsWith(() => qkv.attend([[1, 2]], [[1, 2, 3]], [[1]]), RangeError, /attend: Q is 1×2 but K is 1×3/);
+  throwsWith(() => qkv.attend([[1, 2]], [[1, 2]], [[1], [2]]), RangeError, /attend: K is 1×2 but V is 2×1/);
+  throwsWith(() => qkv.selfAttention(A23, I3, I3, B22), RangeError, /selfAttention: X is 2×3 but Wv is 2×2/);
+  throwsWith(() => qkv.selfAttention(A23, I3, [[1], [2], [3]], I3), RangeError, /Wq is 3×3 but Wk is 3×1/);
+});
+
+test('Q×K instead of Q×Kᵀ fails with the shape error the page shows', () => {
+  const Q = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [1, 1, 1]]; // 4 tokens, d_k = 3
+  throwsWith(() => qkv.matmul(Q, Q), RangeError, /A is 4×3 but B is 4×3/);
+  assert.equal(qkv.matmul(Q, qkv.transpose(Q)).rows, 4);
+});
+
+test('NaN or ±Infinity names the matrix and the position', () => {
+  throwsWith(() => qkv.matmul([[1, 2], [3, NaN]], B22), RangeError, /matmul: A\[1\]\[1\] is NaN/);
+  throwsWith(() => qkv.matmul(A23, [[1], [2], [Infinity]]), RangeError, /matmul: B\[2\]\[0\] is Infinity/);
+  throwsWith(() => qkv.transpose({ rows: 1, cols: 2, data: [0, -Infinity] }), RangeError, /transpose: A\[0\]\[1\] is -Infinity/);
+  throwsWith(() => qkv.selfAttention([[1, 1e309]], [[1], [1]], [[1], [1]], [[1], [1]]), RangeError,
+    /selfAttention: X\[0\]\[1\] is Infinity/);
+  throwsWith(() => qkv.softmaxRows([[0, NaN]]), RangeError, /softmaxRows: S\[0\]\[1\] is NaN/);
+  throwsWith(() => qkv.softmaxRows([[0, Infinity]]), RangeError, /S\[0\]\[1\] is Infinity/);
+  throwsWith(() => qkv.softmaxRows([[0, 1], [-Infinity, -Infinity]]), RangeError, /row 1 of S is entirely -Infinity/);
+  // a finite double that float32 cannot hold would silently become Infinity
+  throwsWith(() => qkv.matmul([[1e39]], [[1]]), RangeError, /beyond float32's range/);
+});
+
+test('products that overflow float32 inside the computation are refused, not returned as Infinity', () => {
+  const big = [[3e38, 3e38]];
+  throwsWith(() => qkv.selfAttention(big, [[3e38], [3e38]], [[1], [1]], [[1], [1]]), RangeError,
+    /selfAttention: an input contains NaN or Infinity/);
+});
+
+test('ragged rows, empty matrices and non-numbers', () => {
+  throwsWith(() => qkv.matmul([[1, 2], [3]], B22), TypeError, /matmul: A is ragged: row 1 has 1 entries but row 0 has 2/);
+  throwsWith(() => qkv.matmul([], B22), RangeError, /matmul: A is empty/);
+  throwsWith(() => qkv.matmul([[]], B22), RangeError, /matmul: A is empty/);
+  throwsWith(() => qkv.matmul([[1, '2']], B22), TypeError, /matmul: A\[0\]\[1\] is the string "2", not a number/);
+  throwsWith(() => qkv.matmul([[1, null]], B22), TypeError, /A\[0\]\[1\] is null, not a number/);
+  throwsWith(() => qkv.matmul([1, 2], B22), TypeError, /A must be an array of rows/);
+  throwsWith(() => qkv.matmul('[[1]]', B22), TypeError, /A must be a Matrix/);
+  throwsWith(() => qkv.matmul(undefined, B22), TypeError, /A must be a Matrix/);
+  throwsWith(() => qkv.matmul({ rows: 2, cols: 2, data: [1, 2, 3] }, B22), RangeError, /data has 3 entries, not 4/);
+  throwsWith(() => qkv.matmul({ rows: 0, cols: 2, data: [] }, B22), RangeError, /must not be empty/);
+  throwsWith(() => qkv.matmul({ rows: 1.5, cols: 2, data: [1, 2] }, B22), TypeError, /integer rows and cols/);
+});
+
+test('options are checked', () => {
+  throwsWith(() => qkv.attend(I3, I3, I3, { scale: 0 }), RangeError, /scale must be a positive finite number/);
+  throwsWith(() => qkv.attend(I3, I3, I3, { scale: -1 }), RangeError, /scale must be a positive/);
+  throwsWith(() => qkv.attend(I3, I3, I3, { scale: NaN }), RangeError, /scale must be a positive/);
+  throwsWith(() => qkv.attend(I3, I3, I3, { scale: 'yes' }), TypeError, /scale must be true/);
+  throwsWith(() => qkv.attend(I3, I3, I3, { causal: 1 }), TypeError, /causal must be true or false/);
+  throwsWith(() => qkv.attend(I3, I3, I3, { scaled: true }), TypeError, /unknown option "scaled"/);
+  throwsWith(() => qkv.attend(I3, I3, I3, null), TypeError, /options must be an object/);
+  throwsWith(() => qkv.attend([[1], [2]], [[1]], [[1]], { causal: true }), RangeError, /causal attention needs at least as many keys/);
+});
+
+test('sizes too large to allocate throw a RangeError, not an abort', () => {
+  // 2^14 × 2^14 = 2^28 entries: over the 2^26 limit, refused before any allocation
+  throwsWith(() => qkv.rng(1).randn(16384, 16384), RangeError, /randn: 16384×16384 is too large/);
+  throwsWith(() => qkv.matmul({ rows: 1e9, cols: 1, data: [] }, B22), RangeError, /too large/);
+  // small inputs whose product is huge: 40000×1 · 1×40000 would be 1.6e9 entries
+  const column = { rows: 40000, cols: 1, data: new Float32Array(40000) };
+  const row = { rows: 1, cols: 40000, data: new Float32Array(40000) };
+  throwsWith(() => qkv.matmul(column, row), RangeError, /matmul: the result would be 40000×40000, too large/);
+  throwsWith(() => qkv.attend(column, column, column), RangeError, /the score matrix would be 40000×40000, too large/);
+  // within the entry limit but together more than the heap may grow to (1 GiB): C's malloc
+  // returns NULL and the API turns that into a RangeError
+  const half = () => ({ rows: 8192, cols: 4096, data: new Float32Array(8192 * 4096) });
+  throwsWith(() => {
+    qkv.attend(half(), half(), half()); // 3 × 128 MiB in, 2 × 256 MiB scores/weights, 128 MiB out
+  }, RangeError, /out of WebAssembly memory|out of memory/);
+  assert.deepEqual(qkv.matmul([[2]], [[3]]).toArray(), [[6]], 'the module keeps working');
+});
+
+test('rng seeds and randn sizes are checked', () => {
+  throwsWith(() => qkv.rng(-1), RangeError, /seed must be an integer from 0 to 4294967295, got -1/);
+  throwsWith(() => qkv.rng(2 ** 32), RangeError, /got 4294967296/);
+  throwsWith(() => qkv.rng('42'), TypeError, /got the string "42"/);
+  throwsWith(() => qkv.rng(1).randn(0, 3), RangeError, /rows must be a positive integer/);
+  throwsWith(() => qkv.rng(1).randn(2, 1.5), RangeError, /cols must be a positive integer/);
+  throwsWith(() => qkv.rng(1).randn(2), TypeError, /cols must be a positive integer, got undefined/);
+});
+
+test('the module keeps working after every kind of error, and heapUsed() stays flat', () => {
+  const r = qkv.rng(7);
+  const X = r.randn(5, 8), W = r.randn(8, 4);
+  const bad = [
+    () => qkv.matmul(A23, B22),
+    () => qkv.matmul([[NaN]], [[1]]),
+    () => qkv.softmaxRows([[-Infinity]]),
+    () => qkv.selfAttention(X, W, W, [[1]]),
+    () => qkv.attend(X, X, X, { scale: -2 }),
+    () => qkv.rng(1).randn(16384, 16384),
+  ];
+  const good = () => {
+    qkv.selfAttention(X, W, W, W, { causal: true });
+    qkv.rng(3).randn(3, 3);
+    qkv.softmaxRows([[0, -Infinity, 1]]);
+    qkv.transpose(X);
+  };
+  good();
+  const before = qkv.heapUsed();
+  const reference = qkv.selfAttention(X, W, W, W).output.toArray();
+  for (let i = 0; i < 20000; i++) {
+    try {
+      bad[i % bad.length]();
+      assert.fail('bad input was accepted');
+    } catch (error) {
+      assert.ok(error instanceof RangeError || error instanceof TypeError, error.message);
+    }
+    if (i % 4 === 0) good();
+  }
+  assert.equal(qkv.heapUsed(), before, 'heapUsed() after 20,000 calls');
+  assert.deepEqual(qkv.selfAttention(X, W, W, W).output.toArray(), reference, 'same answer as before');
+});
+
+test('results are copies: changing one does not change the next', () => {
+  const a = qkv.matmul([[1, 2]], [[3], [4]]);
+  a.data[0] = 99;
+  assert.equal(qkv.matmul([[1, 2]], [[3], [4]]).data[0], 11);
+});
