@@ -1,0 +1,150 @@
+/*
+ * test_core.c: the C library on its own, under ASan/UBSan: numpy's random stream, the checked
+ * entry points' validation (every status code reachable from bad arguments), softmax edge cases,
+ * and the attention backward pass against central finite differences.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "qkv.h"
+
+static void test_rng(void) {
+    qkv_rng g;
+    CHECK_EQ_INT(qkv_rng_seed(&g, 42), QKV_OK);
+    /* np.random.seed(42); np.random.randn(5): numpy's own output */
+    const double expected[5] = {0.4967141530112327, -0.13826430117118466, 0.6476885381006925,
+                                1.5230298564080254, -0.23415337472333597};
+    for (int i = 0; i < 5; i++) CHECK_NEAR(qkv_rng_gauss(&g), expected[i], 1e-15);
+    /* randn into float32: continues the same stream (the cached gaussian first) */
+    qkv_rng a, b;
+    qkv_rng_seed(&a, 7);
+    qkv_rng_seed(&b, 7);
+    float out[3];
+    qkv_rng_gauss(&a);
+    CHECK_EQ_INT(qkv_rng_randn(&a, out, 1, 3), QKV_OK);
+    qkv_rng_gauss(&b);
+    for (int i = 0; i < 3; i++) CHECK(out[i] == (float)qkv_rng_gauss(&b));
+    /* a corrupted index (state copied in from outside) regenerates instead of reading past mt[] */
+    g.index = 100000;
+    (void)qkv_rng_next_u32(&g);
+    g.index = -5;
+    (void)qkv_rng_next_u32(&g);
+    CHECK_EQ_INT(qkv_rng_randn(NULL, out, 1, 3), QKV_ERR_NULL);
+    CHECK_EQ_INT(qkv_rng_randn(&g, out, 0, 3), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_rng_seed(NULL, 1), QKV_ERR_NULL);
+}
+
+static void test_validation(void) {
+    float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, 0, 1, 1, 1}, out[64];
+    CHECK_EQ_INT(qkv_matmul(out, a, b, 2, 3, 2), QKV_OK);
+    CHECK_NEAR(out[0], 1 * 1 + 2 * 0 + 3 * 1, 0);
+    CHECK_EQ_INT(qkv_matmul(NULL, a, b, 2, 3, 2), QKV_ERR_NULL);
+    CHECK_EQ_INT(qkv_matmul(out, NULL, b, 2, 3, 2), QKV_ERR_NULL);
+    CHECK_EQ_INT(qkv_matmul(out, a, b, 0, 3, 2), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_matmul(out, a, b, -1, 3, 2), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_matmul(out, a, b, 1 << 20, 1 << 20, 1), QKV_ERR_SIZE);  /* 2^40 entries */
+    CHECK_EQ_INT(qkv_matmul(out, a, b, 2147483647, 2, 1), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_check_size(1 << 13, 1 << 13), QKV_OK);                  /* exactly 2^26 */
+    CHECK_EQ_INT(qkv_check_size((1 << 13) + 1, 1 << 13), QKV_ERR_SIZE);
+    a[4] = NAN;
+    CHECK_EQ_INT(qkv_matmul(out, a, b, 2, 3, 2), QKV_ERR_NONFINITE);
+    a[4] = INFINITY;
+    CHECK_EQ_INT(qkv_matmul(out, a, b, 2, 3, 2), QKV_ERR_NONFINITE);
+    a[4] = 5;
+    CHECK_EQ_INT(qkv_transpose(out, a, 2, 3), QKV_OK);
+    CHECK(out[1] == 4 && out[2] == 2 && out[5] == 6);
+    CHECK_EQ_INT(qkv_transpose(a, a, 2, 3), QKV_ERR_ARGUMENT);
+
+    float q[4] = {1, 0, 0, 1}, w[4], s[4], o[4];
+    CHECK_EQ_INT(qkv_attention_forward(s, w, o, q, q, q, 2, 2, 2, 2, 0.0f, 0), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_attention_forward(s, w, o, q, q, q, 2, 2, 2, 2, -1.0f, 0), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_attention_forward(s, w, o, q, q, q, 2, 2, 2, 2, NAN, 0), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_attention_forward(s, w, o, q, q, q, 2, 2, 2, 2, INFINITY, 0), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_attention_forward(s, w, o, q, q, q, 2, 1, 2, 2, 1.0f, 1), QKV_ERR_SHAPE);
+    CHECK_EQ_INT(qkv_attention_forward(s, w, NULL, q, q, q, 2, 2, 2, 2, 1.0f, 0), QKV_ERR_NULL);
+    CHECK_EQ_INT(qkv_attention_forward(s, w, o, q, q, q, 2, 2, 2, 2, 1.0f, 1), QKV_OK);
+    CHECK(w[1] == 0.0f && w[0] == 1.0f);  /* causal: row 0 sees only itself */
+
+    /* finite inputs whose products overflow are refused, not passed on as Infinity */
+    float x[2] = {3e38f, 3e38f}, wq[2] = {3e38f, 3e38f}, one[2] = {1, 1};
+    float Q[1], K[1], V[1], S1[1], W1[1], O1[1];
+    CHECK_EQ_INT(qkv_self_attention_forward(Q, K, V, S1, W1, O1, x, wq, one, one, 1, 2, 1, 1, 1.0f, 0),
+                 QKV_ERR_NONFINITE);
+
+    for (int code = 0; code < QKV_STATUS_COUNT; code++) CHECK(strlen(qkv_error_message(code)) > 1);
+    CHECK(strcmp(qkv_error_message(-1), "unknown status code") == 0);
+    CHECK(strcmp(qkv_error_message(QKV_STATUS_COUNT), "unknown status code") == 0);
+}
+
+static void test_softmax(void) {
+    float s[6] = {1e4f, -1e4f, 0.0f, 1e4f, 1e4f, -INFINITY}, w[6];
+    CHECK_EQ_INT(qkv_softmax_rows(w, s, 2, 3), QKV_OK);
+    CHECK(w[0] == 1.0f && w[1] == 0.0f && w[2] == 0.0f);  /* exact: max subtracted */
+    CHECK(w[3] == 0.5f && w[4] == 0.5f && w[5] == 0.0f);
+    float masked[2] = {-INFINITY, -INFINITY};
+    CHECK_EQ_INT(qkv_softmax_rows(w, masked, 1, 2), QKV_ERR_MASKED_ROW);
+    float bad[2] = {0.0f, NAN};
+    CHECK_EQ_INT(qkv_softmax_rows(w, bad, 1, 2), QKV_ERR_NONFINITE);
+    bad[1] = INFINITY;
+    CHECK_EQ_INT(qkv_softmax_rows(w, bad, 1, 2), QKV_ERR_NONFINITE);
+}
+
+/* loss = sum(output * probe): its gradient wrt output is probe */
+static double attention_loss(const float* Q, const float* K, const float* V, const float* probe,
+                             int nq, int nk, int dk, int dv, float scale, int causal) {
+    float scores[64], weights[64], output[64];
+    qkv_attention_forward(scores, weights, output, Q, K, V, nq, nk, dk, dv, scale, causal);
+    double loss = 0;
+    for (int i = 0; i < nq * dv; i++) loss += (double)output[i] * probe[i];
+    return loss;
+}
+
+static void test_attention_backward(int causal) {
+    enum { NQ = 4, NK = 4, DK = 3, DV = 2 };
+    qkv_rng g;
+    qkv_rng_seed(&g, 3 + (uint32_t)causal);
+    float Q[NQ * DK], K[NK * DK], V[NK * DV], probe[NQ * DV];
+    qkv_rng_randn(&g, Q, NQ, DK);
+    qkv_rng_randn(&g, K, NK, DK);
+    qkv_rng_randn(&g, V, NK, DV);
+    qkv_rng_randn(&g, probe, NQ, DV);
+    float scale = sqrtf((float)DK);
+    float scores[NQ * NK], weights[NQ * NK], output[NQ * DV], dscores[NQ * NK];
+    float dQ[NQ * DK] = {0}, dK[NK * DK] = {0}, dV[NK * DV] = {0};
+    CHECK_EQ_INT(qkv_attention_forward(scores, weights, output, Q, K, V, NQ, NK, DK, DV, scale, causal), QKV_OK);
+    CHECK_EQ_INT(qkv_attention_backward(dQ, dK, dV, dscores, probe, Q, K, V, weights, NQ, NK, DK, DV, scale, causal), QKV_OK);
+    /* central differences in float32 with h = 1e-2: truncation error O(h^2) ~ 1e-4 and
+       rounding error ~ 1e-7 / h ~ 1e-5 relative, so 2e-3 absolute is a comfortable bound for
+       gradients of size ~1, while a wrong formula (a missing term, a transposed index) is off
+       by 1e-1 or more */
+    const float h = 1e-2f;
+    float* params[3] = {Q, K, V};
+    float* grads[3] = {dQ, dK, dV};
+    int sizes[3] = {NQ * DK, NK * DK, NK * DV};
+    double worst = 0;
+    for (int t = 0; t < 3; t++) {
+        for (int i = 0; i < sizes[t]; i++) {
+            float keep = params[t][i];
+            params[t][i] = keep + h;
+            double up = attention_loss(Q, K, V, probe, NQ, NK, DK, DV, scale, causal);
+            params[t][i] = keep - h;
+            double down = attention_loss(Q, K, V, probe, NQ, NK, DK, DV, scale, causal);
+            params[t][i] = keep;
+            double numeric = (up - down) / (2.0 * h);
+            CHECK_NEAR(grads[t][i], numeric, 2e-3);
+            if (fabs(grads[t][i] - numeric) > worst) worst = fabs(grads[t][i] - numeric);
+        }
+    }
+    printf("attention backward (causal=%d): max |analytic - numeric| = %.2e\n", causal, worst);
+}
+
+int main(void) {
+    test_rng();
+    test_validation();
+    test_softmax();
+    test_attention_backward(0);
+    test_attention_backward(1);
+    return check_report("test_core");
+}
