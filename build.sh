@@ -54,7 +54,7 @@ npm_install() {
 # cannot see Debian's acorn unless NODE_PATH points at Debian's node modules.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
-SOURCES=(wasm/errors.c wasm/rng.c wasm/matrix.c wasm/attention.c wasm/exports.c)
+SOURCES=(wasm/errors.c wasm/rng.c wasm/matrix.c wasm/attention.c wasm/model.c wasm/exports.c)
 
 # The exported surface: keep in step with wasm/qkv.h and web/qkv-lab.js.
 EXPORTS=(
@@ -63,6 +63,9 @@ EXPORTS=(
   _qkv_rng_seed _qkv_rng_randn
   _qkv_matmul _qkv_transpose _qkv_softmax_rows
   _qkv_attention_forward _qkv_attention_backward _qkv_self_attention_forward
+  _qkv_model_create _qkv_model_destroy _qkv_model_set_optimizer _qkv_model_tensor
+  _qkv_model_num_params _qkv_model_forward _qkv_model_loss_and_grad _qkv_model_update
+  _qkv_model_shuffle
 )
 
 build_wasm() {

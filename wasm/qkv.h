@@ -97,6 +97,47 @@ int qkv_self_attention_forward(float* Q, float* K, float* V,
                                const float* X, const float* Wq, const float* Wk, const float* Wv,
                                int n, int d, int d_k, int d_v, float scale, int causal);
 
+/* ---- model.c: a tiny next-token language model with a learned embedding table ----
+ * wte (V, d) + fixed sinusoidal positions -> one causal head (Wq, Wk, Wv, each (d, d)) with a
+ * residual -> logits = h.Wout (d, V) + bout (V) -> softmax cross-entropy on the next token.
+ * Token 0 is the sentence boundary <s>; a sentence w1..wm trains inputs [<s>, w1..wm] against
+ * targets [w1..wm, <s>]. Deterministic from the seed (numpy-compatible generator).
+ */
+typedef struct qkv_model qkv_model;
+
+enum { QKV_OPTIMIZER_SGD = 0, QKV_OPTIMIZER_ADAM = 1 };
+/* tensor groups for qkv_model_tensor */
+enum { QKV_MODEL_PARAMS = 0, QKV_MODEL_GRADS = 1, QKV_MODEL_POSITIONS = 2,
+       QKV_MODEL_ACTIVATIONS = 3 };
+/* parameters and gradients: 0 wte (V, d), 1 Wq (d, d), 2 Wk (d, d), 3 Wv (d, d),
+ * 4 Wout (d, V), 5 bout (1, V).
+ * activations of the last forward (n rows): 0 X, 1 Q, 2 K, 3 V, 4 scores (n, n),
+ * 5 weights (n, n), 6 att, 7 h, 8 logits (n, V), 9 probs (n, V). */
+
+/* *out = a new model (V >= 2 rows, d columns, sequences up to max_len tokens incl. <s>) */
+int qkv_model_create(qkv_model** out, int vocab, int dim, int max_len, uint32_t seed);
+void qkv_model_destroy(qkv_model* m);
+/* optimizer: QKV_OPTIMIZER_SGD (default, lr 0.1) or QKV_OPTIMIZER_ADAM; lr > 0 finite,
+ * 0 <= beta < 1, eps > 0 (betas and eps are used by Adam only) */
+int qkv_model_set_optimizer(qkv_model* m, int optimizer, float lr, float beta1, float beta2,
+                            float eps);
+/* a live pointer to one tensor and its shape (see the groups above) */
+int qkv_model_tensor(qkv_model* m, int group, int which, float** data, int* rows, int* cols);
+int qkv_model_num_params(const qkv_model* m);
+/* forward only on tokens (n <= max_len, used as given: prepend <s> yourself) */
+int qkv_model_forward(qkv_model* m, const int* tokens, int n);
+/* zeroes the gradients, then forward + backward on count sentences (tokens concatenated,
+ * lengths[s] >= 1, without <s>); *loss = mean cross-entropy over the predicted tokens.
+ * QKV_ERR_DIVERGED when the loss or a gradient is not finite. */
+int qkv_model_loss_and_grad(qkv_model* m, const int* tokens, const int* lengths, int count,
+                            double* loss);
+/* one optimizer step from the current gradients; updated_rows (capacity V) receives the
+ * embedding rows whose values changed, ascending. QKV_ERR_DIVERGED (parameters untouched)
+ * when the gradients or the new values are not finite. */
+int qkv_model_update(qkv_model* m, int* updated_rows, int* updated_count);
+/* shuffles order[0..count) with the model's generator (Fisher-Yates) */
+int qkv_model_shuffle(qkv_model* m, int* order, int count);
+
 #ifdef __cplusplus
 }
 #endif
