@@ -10,6 +10,7 @@
 // side checks again and its status codes become RangeErrors.
 import createQkvCore from './dist/qkv-core.js';
 import { Matrix, toMatrix, checkShape, MAX_ELEMENTS } from './matrix.js';
+import { Model } from './model.js';
 
 export { Matrix };
 
@@ -209,6 +210,14 @@ export class QkvLab {
         output: heap.read(output, n, dv),
       };
     });
+  }
+
+  /**
+   * A tiny language model whose embedding table is learned (see web/model.js):
+   * createModel({ corpus, dim, seed, optimizer: 'sgd' | 'adam', lr, batchSize, steps, beta1, beta2, eps }).
+   */
+  createModel(options = {}) {
+    return new Model(this, options);
   }
 
   // ---- memory ----

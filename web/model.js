@@ -1,0 +1,600 @@
+// model.js: the tiny language model of wasm/model.c, trained from JavaScript.
+//
+//   const model = qkv.createModel({ seed: 3 });
+//   model.train();                       // the default schedule
+//   model.similarity('猫', '狗');         // cosine of the two embedding rows
+//
+// A Model owns its WebAssembly memory (the C model and a few buffers) and frees it in
+// dispose(); every method afterwards throws. Everything it returns is a copy.
+// The C side computes (forward, hand-written backward, SGD / Adam); this side keeps the corpus,
+// the vocabulary and the batch schedule, and does the small geometry (cosines, PCA) in double.
+import { Matrix, toMatrix } from './matrix.js';
+import { DEFAULT_CORPUS, BOUNDARY, tokenize, buildVocab } from './corpus.js';
+
+const OPTIMIZERS = { sgd: 0, adam: 1 };
+const DEFAULT_LR = { sgd: 0.5, adam: 0.01 };
+const STATUS_DIVERGED = 9;
+
+/** Defaults of createModel's options (lr depends on the optimizer: DEFAULT_LR). */
+export const MODEL_DEFAULTS = Object.freeze({
+  dim: 16, seed: 1, optimizer: 'sgd', batchSize: 6, steps: 300,
+  beta1: 0.9, beta2: 0.999, eps: 1e-8,
+});
+export { DEFAULT_LR };
+
+const OPTION_NAMES = ['corpus', 'dim', 'seed', 'optimizer', 'lr', 'batchSize', 'steps',
+  'beta1', 'beta2', 'eps'];
+
+/** Parameter tensors, in wasm/model.c's order (the `which` of qkv_model_tensor). */
+export const PARAMETER_NAMES = Object.freeze(['embedding', 'Wq', 'Wk', 'Wv', 'Wout', 'bout']);
+const ACTIVATION = { weights: 5, probs: 9 };
+const GROUP = { params: 0, grads: 1 };
+
+export class Model {
+  /** Use QkvLab.createModel(options); see MODEL_DEFAULTS for the options. */
+  constructor(lab, options = {}) {
+    const op = 'createModel';
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+      throw new TypeError(`${op}: options must be an object like { dim: 16, seed: 1 }`);
+    }
+    for (const key of Object.keys(options)) {
+      if (!OPTION_NAMES.includes(key)) {
+        throw new TypeError(`${op}: unknown option "${key}"; the options are ${OPTION_NAMES.join(', ')}`);
+      }
+    }
+    const o = { ...MODEL_DEFAULTS };
+    for (const [k, v] of Object.entries(options)) if (v !== undefined) o[k] = v;
+    if (typeof o.optimizer !== 'string' || !(o.optimizer in OPTIMIZERS)) {
+      throw new RangeError(`${op}: unknown optimizer ${describe(o.optimizer)}; use 'sgd' or 'adam'`);
+    }
+    if (o.lr === undefined) o.lr = DEFAULT_LR[o.optimizer];
+    integer(op, 'dim', o.dim, 1, 1024);
+    integer(op, 'seed', o.seed, 0, 0xffffffff);
+    integer(op, 'batchSize', o.batchSize, 1, 1e6);
+    integer(op, 'steps', o.steps, 1, 1e7);
+    positive(op, 'lr', o.lr);
+    positive(op, 'eps', o.eps);
+    for (const name of ['beta1', 'beta2']) {
+      if (typeof o[name] !== 'number' || !(o[name] >= 0 && o[name] < 1)) {
+        throw new RangeError(`${op}: ${name} must be a number in [0, 1), got ${describe(o[name])}`);
+      }
+    }
+    const sentences = readCorpus(op, o.corpus === undefined ? DEFAULT_CORPUS : o.corpus);
+    const { vocab, ids } = buildVocab(sentences);
+
+    this._lab = lab;
+    this._core = lab._core;
+    this._ids = ids;
+    this._pointers = [];
+    /** string[]: index = token id = embedding row; vocab[0] is the boundary '<s>'. */
+    this.vocab = Object.freeze(vocab.slice());
+    /** The training sentences as token arrays. */
+    this.sentences = Object.freeze(sentences.map((s) => Object.freeze(s.slice())));
+    this.dim = o.dim;
+    this.seed = o.seed;
+    this.optimizer = o.optimizer;
+    this.lr = o.lr;
+    this.batchSize = Math.min(o.batchSize, sentences.length);
+    /** Length of the default schedule: train() with no argument runs this many steps. */
+    this.defaultSteps = o.steps;
+    /** Longest context predict() and attention() accept (the longest corpus sentence). */
+    this.maxTokens = Math.max(...sentences.map((s) => s.length));
+    /** Steps taken so far. */
+    this.steps = 0;
+    /** Set when a step produced a non-finite loss; the parameters are those before it. */
+    this.diverged = false;
+    this._encoded = sentences.map((s) => s.map((t) => ids.get(t)));
+    this._previousAxes = null;
+
+    const core = this._core;
+    const slot = this._alloc(4);
+    const status = core._qkv_model_create(slot, vocab.length, o.dim, this.maxTokens + 1, o.seed >>> 0);
+    const ptr = core.HEAP32[slot >> 2];
+    this._model = ptr;
+    if (status !== 0) {
+      this._free();
+      lab._check(op, status);
+    }
+    const optStatus = core._qkv_model_set_optimizer(ptr, OPTIMIZERS[o.optimizer], o.lr, o.beta1, o.beta2, o.eps);
+    if (optStatus !== 0) {
+      this._free();
+      lab._check(op, optStatus);
+    }
+    this.beta1 = o.beta1;
+    this.beta2 = o.beta2;
+    this.eps = o.eps;
+    this._slot3 = this._alloc(12);  // int32 slots: a tensor's pointer, rows, cols
+    this._order = this._alloc(4 * sentences.length);
+    this._updated = this._alloc(4 * vocab.length);
+    this._count = this._alloc(4);
+    this._loss = this._alloc(8);
+    this._cursor = sentences.length;  // start with a shuffle
+    this._orderJs = null;
+  }
+
+  // ---- training ----
+
+  /**
+   * One optimizer step on the next batch of the schedule (sentences in an order shuffled every
+   * epoch with the model's seeded generator). Returns
+   *   { loss, batch, updatedRows, rowGradNorms, step }
+   * loss: mean cross-entropy of the batch before the update; batch: the sentences as token
+   * arrays; updatedRows: the embedding rows the update changed, ascending (with SGD exactly the
+   * batch's tokens, <s> included); rowGradNorms[i]: the gradient norm of row updatedRows[i];
+   * step: the number of steps taken, this one included.
+   * Throws (and sets model.diverged) if the loss or gradients stop being finite.
+   */
+  step() {
+    this._alive('step');
+    this._notDiverged('step');
+    const indices = this._nextBatch();
+    const batch = indices.map((i) => this.sentences[i]);
+    const loss = this._lossAndGrad('step', indices.map((i) => this._encoded[i]));
+    const core = this._core;
+    const status = core._qkv_model_update(this._model, this._updated, this._count);
+    if (status === STATUS_DIVERGED) this._diverge(NaN);
+    this._lab._check('step', status);
+    const count = core.HEAP32[this._count >> 2];
+    const updatedRows = Array.from(core.HEAP32.subarray(this._updated >> 2, (this._updated >> 2) + count));
+    const grad = this._tensor(GROUP.grads, 0);
+    const heap = core.HEAPF32;
+    const rowGradNorms = updatedRows.map((r) => {
+      let sum = 0;
+      for (let j = 0; j < this.dim; j++) sum += heap[grad.offset + r * this.dim + j] ** 2;
+      return Math.sqrt(sum);
+    });
+    this.steps++;
+    return { loss, batch, updatedRows, rowGradNorms, step: this.steps };
+  }
+
+  /**
+   * Runs `steps` steps (default: model.defaultSteps) and returns their losses.
+   * On divergence it throws an Error whose `losses` holds the finite losses before it.
+   */
+  train(steps = this.defaultSteps) {
+    this._alive('train');
+    integer('train', 'steps', steps, 0, 1e7);
+    const losses = [];
+    for (let i = 0; i < steps; i++) {
+      try {
+        losses.push(this.step().loss);
+      } catch (error) {
+        error.losses = losses;
+        throw error;
+      }
+    }
+    return losses;
+  }
+
+  /**
+   * Mean next-token cross-entropy over sentences (default: the whole corpus), without
+   * changing anything but the gradient buffers. Sentences: strings or token arrays.
+   */
+  loss(sentences) {
+    this._alive('loss');
+    return this._lossAndGrad('loss', this._sentencesArg('loss', sentences));
+  }
+
+  /**
+   * Loss and gradients over sentences (default: the whole corpus), nothing updated:
+   *   { loss, grads: { embedding, Wq, Wk, Wv, Wout, bout } } (Matrix copies).
+   * Used by the gradient checks; the page can show them too.
+   */
+  gradients(sentences) {
+    this._alive('gradients');
+    const loss = this._lossAndGrad('gradients', this._sentencesArg('gradients', sentences));
+    const grads = {};
+    PARAMETER_NAMES.forEach((name, i) => { grads[name] = this._copy(GROUP.grads, i); });
+    return { loss, grads };
+  }
+
+  /** A copy of one parameter tensor (PARAMETER_NAMES: embedding V×d, Wq, Wk, Wv d×d, Wout d×V, bout 1×V). */
+  getParameter(name) {
+    this._alive('getParameter');
+    return this._copy(GROUP.params, parameterIndex('getParameter', name));
+  }
+
+  /** Overwrites one parameter tensor with a same-shaped matrix of finite numbers. */
+  setParameter(name, value) {
+    this._alive('setParameter');
+    const t = this._tensor(GROUP.params, parameterIndex('setParameter', name));
+    const m = toMatrix(value, 'setParameter', name);
+    if (m.rows !== t.rows || m.cols !== t.cols) {
+      throw new RangeError(`setParameter: ${name} is ${t.rows}×${t.cols}, got ${m.rows}×${m.cols}`);
+    }
+    this._core.HEAPF32.set(m.data, t.offset);
+  }
+
+  // ---- what the embedding table has learned ----
+
+  /** The embedding table, vocab × dim (a copy). Row i belongs to vocab[i]. */
+  embeddings() {
+    this._alive('embeddings');
+    return this._copy(GROUP.params, 0);
+  }
+
+  /** Cosine similarity of two words' embedding rows. */
+  similarity(a, b) {
+    this._alive('similarity');
+    const e = this.embeddings();
+    return cosine(e, this._id('similarity', a), rowOf(e, this._id('similarity', b)));
+  }
+
+  /** The k words (default 5) whose embeddings are most cosine-similar to word's: [{ word, score }]. <s> is left out. */
+  nearest(word, k = 5) {
+    this._alive('nearest');
+    const id = this._id('nearest', word);
+    integer('nearest', 'k', k, 1, 1e6);
+    const e = this.embeddings();
+    return this._ranked(e, rowOf(e, id), new Set([0, id]), k);
+  }
+
+  /**
+   * Words nearest (cosine) to b − a + c, "a is to b as c is to ?", leaving out a, b, c and <s>:
+   * analogy('男人', '国王', '女人') asks for the word that is to 女人 what 国王 is to 男人.
+   */
+  analogy(a, b, c, k = 5) {
+    this._alive('analogy');
+    const ia = this._id('analogy', a), ib = this._id('analogy', b), ic = this._id('analogy', c);
+    integer('analogy', 'k', k, 1, 1e6);
+    const e = this.embeddings();
+    const ra = rowOf(e, ia), rb = rowOf(e, ib), rc = rowOf(e, ic);
+    const target = ra.map((_, j) => rb[j] - ra[j] + rc[j]);
+    return this._ranked(e, target, new Set([0, ia, ib, ic]), k);
+  }
+
+  /**
+   * vocab × 2: the embeddings (centred over the vocabulary) projected on their first two
+   * principal axes. Each axis's sign is chosen to agree with the previous call's, so that a
+   * scatter redrawn after every step does not flip; the first call makes each axis's largest
+   * entry positive.
+   */
+  project2d() {
+    this._alive('project2d');
+    const e = this.embeddings();
+    const V = e.rows, d = e.cols;
+    const mean = new Float64Array(d);
+    for (let i = 0; i < V; i++) for (let j = 0; j < d; j++) mean[j] += e.data[i * d + j] / V;
+    const cov = new Float64Array(d * d);
+    for (let i = 0; i < V; i++) {
+      for (let p = 0; p < d; p++) {
+        const xp = e.data[i * d + p] - mean[p];
+        for (let q = p; q < d; q++) cov[p * d + q] += xp * (e.data[i * d + q] - mean[q]);
+      }
+    }
+    for (let p = 0; p < d; p++) for (let q = 0; q < p; q++) cov[p * d + q] = cov[q * d + p];
+    const axes = topEigenvectors(cov, d, Math.min(2, d));
+    while (axes.length < 2) axes.push(new Float64Array(d));  // dim 1: the second axis is 0
+    for (let a = 0; a < 2; a++) {
+      const axis = axes[a];
+      let sign;
+      const prev = this._previousAxes && this._previousAxes[a];
+      if (prev) {
+        sign = dot(axis, prev) < 0 ? -1 : 1;
+      } else {
+        let big = 0;
+        for (let j = 0; j < d; j++) if (Math.abs(axis[j]) > Math.abs(axis[big])) big = j;
+        sign = axis[big] < 0 ? -1 : 1;
+      }
+      for (let j = 0; j < d; j++) axis[j] *= sign;
+    }
+    this._previousAxes = axes;
+    const out = new Float32Array(V * 2);
+    for (let i = 0; i < V; i++) {
+      for (let a = 0; a < 2; a++) {
+        let s = 0;
+        for (let j = 0; j < d; j++) s += (e.data[i * d + j] - mean[j]) * axes[a][j];
+        out[i * 2 + a] = s;
+      }
+    }
+    return new Matrix(V, 2, out);
+  }
+
+  // ---- the model as a language model ----
+
+  /**
+   * Next-token probabilities after a context (a string, tokenized like the corpus, or a token
+   * array; may be empty: then the first word of a sentence). Returns every vocabulary entry as
+   * [{ word, p }], most probable first; '<s>' stands for "the sentence ends here".
+   */
+  predict(tokens) {
+    this._alive('predict');
+    const ids = this._context('predict', tokens);
+    this._forward('predict', ids);
+    const t = this._tensor(3, ACTIVATION.probs);
+    const row = this._core.HEAPF32.subarray(t.offset + (t.rows - 1) * t.cols, t.offset + t.rows * t.cols);
+    const out = Array.from(row, (p, i) => ({ word: this.vocab[i], p }));
+    out.sort((x, y) => y.p - x.p || this._ids.get(x.word) - this._ids.get(y.word));
+    return out;
+  }
+
+  /**
+   * The head's attention weights over a sentence: { tokens: ['<s>', …], weights: Matrix n×n },
+   * row i = how much position i attends to each position j ≤ i (causal).
+   */
+  attention(tokens) {
+    this._alive('attention');
+    const ids = this._context('attention', tokens);
+    this._forward('attention', ids);
+    return {
+      tokens: ids.map((i) => this.vocab[i]),
+      weights: this._copy(3, ACTIVATION.weights),
+    };
+  }
+
+  /** Frees the model's WebAssembly memory. Every later call throws; calling dispose again does nothing. */
+  dispose() {
+    if (this._model === 0) return;
+    this._core._qkv_model_destroy(this._model);
+    this._model = 0;
+    this._free();
+  }
+
+  get disposed() {
+    return this._model === 0;
+  }
+
+  // ---- internals ----
+
+  _alive(op) {
+    if (this._model === 0) throw new Error(`${op}: this model was disposed; create a new one with createModel()`);
+  }
+
+  _notDiverged(op) {
+    if (this.diverged) {
+      throw divergence(`${op}: training diverged at step ${this.steps + 1} (lr ${this.lr}, ${this.optimizer}); ` +
+        `the parameters are those before it; create a new model with a smaller lr`);
+    }
+  }
+
+  _diverge(loss) {
+    this.diverged = true;
+    const what = Number.isFinite(loss) ? `its gradient is not finite (loss ${loss})` : `the loss is ${loss}`;
+    throw divergence(`step ${this.steps + 1}: training diverged, ${what} ` +
+      `(lr ${this.lr} with ${this.optimizer} is too large); training stopped and the parameters ` +
+      `are those before this step`);
+  }
+
+  _alloc(bytes) {
+    const ptr = this._core._qkv_alloc_bytes(bytes);
+    if (!ptr) {
+      this._free();
+      throw new RangeError(`createModel: out of WebAssembly memory (${bytes} bytes)`);
+    }
+    this._pointers.push(ptr);
+    return ptr;
+  }
+
+  _free() {
+    for (const ptr of this._pointers) this._core._qkv_free(ptr);
+    this._pointers = [];
+    if (this._model) this._core._qkv_model_destroy(this._model);
+    this._model = 0;
+  }
+
+  _nextBatch() {
+    const n = this.sentences.length;
+    if (this._cursor >= n) {
+      const core = this._core;
+      const at = this._order >> 2;
+      for (let i = 0; i < n; i++) core.HEAP32[at + i] = i;
+      this._lab._check('step', core._qkv_model_shuffle(this._model, this._order, n));
+      this._orderJs = Array.from(core.HEAP32.subarray(at, at + n));
+      this._cursor = 0;
+    }
+    const batch = this._orderJs.slice(this._cursor, this._cursor + this.batchSize);
+    this._cursor += batch.length;
+    return batch;
+  }
+
+  _lossAndGrad(op, encoded) {
+    const core = this._core;
+    const total = encoded.reduce((s, x) => s + x.length, 0);
+    return this._lab._withHeap((heap) => {
+      const tokens = heap.bytes(4 * total);
+      const lengths = heap.bytes(4 * encoded.length);
+      let at = tokens >> 2;
+      encoded.forEach((s, i) => {
+        core.HEAP32.set(s, at);
+        at += s.length;
+        core.HEAP32[(lengths >> 2) + i] = s.length;
+      });
+      const status = core._qkv_model_loss_and_grad(this._model, tokens, lengths, encoded.length, this._loss);
+      const loss = core.HEAPF64[this._loss >> 3];
+      if (status === STATUS_DIVERGED && op === 'step') this._diverge(loss);
+      this._lab._check(op, status);
+      return loss;
+    });
+  }
+
+  _forward(op, ids) {
+    const core = this._core;
+    this._lab._withHeap((heap) => {
+      const tokens = heap.bytes(4 * ids.length);
+      core.HEAP32.set(ids, tokens >> 2);
+      this._lab._check(op, core._qkv_model_forward(this._model, tokens, ids.length));
+    });
+  }
+
+  _tensor(group, which) {
+    const core = this._core;
+    const s = this._slot3;
+    this._lab._check('tensor', core._qkv_model_tensor(this._model, group, which, s, s + 4, s + 8));
+    const h = core.HEAP32;
+    return { offset: h[s >> 2] >> 2, rows: h[(s >> 2) + 1], cols: h[(s >> 2) + 2] };
+  }
+
+  _copy(group, which) {
+    const t = this._tensor(group, which);
+    return new Matrix(t.rows, t.cols, this._core.HEAPF32.slice(t.offset, t.offset + t.rows * t.cols));
+  }
+
+  _id(op, word) {
+    if (typeof word !== 'string') throw new TypeError(`${op}: a word must be a string, got ${describe(word)}`);
+    const id = this._ids.get(word);
+    if (id === undefined) {
+      throw new RangeError(`${op}: unknown word ${JSON.stringify(word)}; it is not in the vocabulary ` +
+        `(${this.vocab.length} tokens built from the corpus)`);
+    }
+    return id;
+  }
+
+  _context(op, tokens) {
+    const list = typeof tokens === 'string' ? tokenize(tokens) : tokens;
+    if (!Array.isArray(list)) {
+      throw new TypeError(`${op}: tokens must be a string or an array of words, got ${describe(tokens)}`);
+    }
+    if (list.length > this.maxTokens) {
+      throw new RangeError(`${op}: the context has ${list.length} tokens; this model takes at most ` +
+        `${this.maxTokens} (its longest training sentence)`);
+    }
+    return [0, ...list.map((w) => this._id(op, w))];
+  }
+
+  _sentencesArg(op, sentences) {
+    if (sentences === undefined) return this._encoded;
+    const list = readCorpus(op, sentences);
+    return list.map((tokens) => {
+      if (tokens.length > this.maxTokens) {
+        throw new RangeError(`${op}: a sentence has ${tokens.length} tokens; this model takes at most ${this.maxTokens}`);
+      }
+      return tokens.map((w) => this._id(op, w));
+    });
+  }
+
+  _ranked(e, target, exclude, k) {
+    const scored = [];
+    for (let i = 0; i < e.rows; i++) {
+      if (!exclude.has(i)) scored.push({ word: this.vocab[i], score: cosine(e, i, target) });
+    }
+    scored.sort((x, y) => y.score - x.score);
+    return scored.slice(0, k);
+  }
+}
+
+// ---- helpers ----
+
+/** sentences: an array of strings / token arrays, or one string with a sentence per line. */
+function readCorpus(op, corpus) {
+  let list = corpus;
+  if (typeof corpus === 'string') list = corpus.split(/\r?\n/u);
+  if (!Array.isArray(list)) {
+    throw new TypeError(`${op}: corpus must be an array of sentences (strings) or a string with one sentence per line, got ${describe(corpus)}`);
+  }
+  const sentences = [];
+  list.forEach((s, i) => {
+    let tokens;
+    if (typeof s === 'string') tokens = tokenize(s);
+    else if (Array.isArray(s) && s.every((t) => typeof t === 'string' && t.trim() !== '' && !/\s/u.test(t))) tokens = s.slice();
+    else throw new TypeError(`${op}: sentence ${i} must be a string or an array of non-empty tokens, got ${describe(s)}`);
+    if (tokens.includes(BOUNDARY)) {
+      throw new RangeError(`${op}: sentence ${i} contains ${BOUNDARY}, which is reserved for the sentence boundary`);
+    }
+    if (tokens.length > 0) sentences.push(tokens);
+  });
+  if (sentences.length === 0) {
+    throw new RangeError(`${op}: the corpus is empty; give at least one sentence with a word in it`);
+  }
+  return sentences;
+}
+
+function parameterIndex(op, name) {
+  const i = PARAMETER_NAMES.indexOf(name);
+  if (i < 0) throw new RangeError(`${op}: unknown parameter ${describe(name)}; the parameters are ${PARAMETER_NAMES.join(', ')}`);
+  return i;
+}
+
+function integer(op, name, value, min, max) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    const Err = typeof value === 'number' ? RangeError : TypeError;
+    throw new Err(`${op}: ${name} must be an integer from ${min} to ${max}, got ${describe(value)}`);
+  }
+}
+
+function positive(op, name, value) {
+  if (typeof value !== 'number') throw new TypeError(`${op}: ${name} must be a number, got ${describe(value)}`);
+  if (!Number.isFinite(value) || !(value > 0)) {
+    throw new RangeError(`${op}: ${name} must be a positive finite number, got ${value}`);
+  }
+}
+
+function divergence(message) {
+  const error = new Error(message);
+  error.name = 'DivergenceError';
+  error.code = 'QKV_DIVERGED';
+  return error;
+}
+
+function rowOf(m, i) {
+  return Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
+}
+
+function dot(a, b) {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
+/** cosine of row i of m with vector v (0 when either is the zero vector) */
+function cosine(m, i, v) {
+  let ab = 0, aa = 0, bb = 0;
+  for (let j = 0; j < m.cols; j++) {
+    const a = m.data[i * m.cols + j];
+    ab += a * v[j]; aa += a * a; bb += v[j] * v[j];
+  }
+  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
+}
+
+/** the k eigenvectors of the symmetric d×d matrix A with the largest eigenvalues (cyclic Jacobi) */
+function topEigenvectors(A, d, k) {
+  const a = Float64Array.from(A);
+  const v = new Float64Array(d * d);
+  for (let i = 0; i < d; i++) v[i * d + i] = 1;
+  for (let sweep = 0; sweep < 50; sweep++) {
+    let off = 0, total = 0;
+    for (let p = 0; p < d; p++) for (let q = 0; q < d; q++) {
+      total += a[p * d + q] ** 2;
+      if (p !== q) off += a[p * d + q] ** 2;
+    }
+    if (off <= 1e-22 * total || off === 0) break;
+    for (let p = 0; p < d - 1; p++) {
+      for (let q = p + 1; q < d; q++) {
+        const apq = a[p * d + q];
+        if (apq === 0) continue;
+        const theta = (a[q * d + q] - a[p * d + p]) / (2 * apq);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1), s = t * c;
+        for (let r = 0; r < d; r++) {  // A <- A J (columns p, q)
+          const arp = a[r * d + p], arq = a[r * d + q];
+          a[r * d + p] = c * arp - s * arq;
+          a[r * d + q] = s * arp + c * arq;
+        }
+        for (let r = 0; r < d; r++) {  // A <- J^T A (rows p, q)
+          const apr = a[p * d + r], aqr = a[q * d + r];
+          a[p * d + r] = c * apr - s * aqr;
+          a[q * d + r] = s * apr + c * aqr;
+        }
+        for (let r = 0; r < d; r++) {  // V <- V J
+          const vrp = v[r * d + p], vrq = v[r * d + q];
+          v[r * d + p] = c * vrp - s * vrq;
+          v[r * d + q] = s * vrp + c * vrq;
+        }
+      }
+    }
+  }
+  const order = Array.from({ length: d }, (_, i) => i).sort((x, y) => a[y * d + y] - a[x * d + x] || x - y);
+  return order.slice(0, k).map((col) => {
+    const out = new Float64Array(d);
+    for (let r = 0; r < d; r++) out[r] = v[r * d + col];
+    return out;
+  });
+}
+
+function describe(value) {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value);
+  if (typeof value === 'number') return String(value);
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
