@@ -44,7 +44,7 @@ export class Model {
     }
     const o = { ...MODEL_DEFAULTS };
     for (const [k, v] of Object.entries(options)) if (v !== undefined) o[k] = v;
-    if (typeof o.optimizer !== 'string' || !(o.optimizer in OPTIMIZERS)) {
+    if (typeof o.optimizer !== 'string' || !Object.hasOwn(OPTIMIZERS, o.optimizer)) {
       throw new RangeError(`${op}: unknown optimizer ${describe(o.optimizer)}; use 'sgd' or 'adam'`);
     }
     if (o.lr === undefined) o.lr = DEFAULT_LR[o.optimizer];
