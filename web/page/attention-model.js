@@ -1,0 +1,195 @@
+// attention-model.js: the page's model layer. Pure functions from settings (seed, sentence,
+// switches, edited cells) to the numbers every section draws. All arithmetic goes through the
+// WebAssembly API (qkv.rng, matmul, transpose, softmaxRows, attend, selfAttention); no DOM here.
+//
+// Dimensions: n tokens, d = 4 model width, d_k = 3 head width, V vocabulary size.
+import { Matrix } from '../matrix.js';
+
+/** The vocabulary sentences are built from. The first three rows are the article's example. */
+export const VOCABULARY = ['我', 'love', '猫', '狗', '兔', '汽车', '爱', '养了', '一只', '在', '叫', '很', '可爱', '开', '快'];
+export const DEFAULT_SENTENCE = '我 love 猫';
+export const MAX_TOKENS = 6;
+/** Sentences offered in the picker (any words from VOCABULARY work through the URL too). */
+export const SENTENCES = ['我 love 猫', '我 爱 猫', '我 养了 一只 兔', '一只 狗 在 叫', '猫 很 可爱', '我 开 汽车 很 快'];
+
+export const D_MODEL = 4;
+export const D_K = 3;
+export const WEIGHT_SCALE = 0.3;   // Wq, Wk, Wv = randn(4, 3) × 0.3, as in the article
+export const TABLE_SCALE = 0.5;    // the other words' embedding rows = randn × 0.5
+export const POSITION_SCALE = 0.1; // learned-style position vectors = randn × 0.1
+
+/** The article's X rows, kept as the embedding rows of 我, love and 猫. */
+const ARTICLE_ROWS = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.2]];
+
+/** Stage-by-stage shapes of the data flow (section 10). */
+export function flowShapes(n, d = D_MODEL, dk = D_K) {
+  return { ids: [n], X: [n, d], QKV: [n, dk], S: [n, n], A: [n, n], O: [n, dk] };
+}
+
+/**
+ * The random numbers for a seed, in a fixed order on one numpy-compatible stream:
+ * Wq, Wk, Wv (the article's three draws, so seed 42 gives its numbers), then the embedding rows
+ * of the words beyond the article's three, then the position vectors.
+ */
+export function drawParameters(qkv, seed) {
+  const rng = qkv.rng(seed);
+  const Wq = rng.randn(D_MODEL, D_K).scale(WEIGHT_SCALE);
+  const Wk = rng.randn(D_MODEL, D_K).scale(WEIGHT_SCALE);
+  const Wv = rng.randn(D_MODEL, D_K).scale(WEIGHT_SCALE);
+  const others = rng.randn(VOCABULARY.length - ARTICLE_ROWS.length, D_MODEL).scale(TABLE_SCALE);
+  const table = new Matrix(VOCABULARY.length, D_MODEL);
+  table.data.set(ARTICLE_ROWS.flat(), 0);
+  table.data.set(others.data, ARTICLE_ROWS.length * D_MODEL);
+  const positions = rng.randn(MAX_TOKENS, D_MODEL).scale(POSITION_SCALE);
+  return { Wq, Wk, Wv, table, positions };
+}
+
+export function oneHot(indices, size) {
+  const m = new Matrix(indices.length, size);
+  indices.forEach((k, i) => { m.data[i * size + k] = 1; });
+  return m;
+}
+
+/**
+ * Token ids → X: one-hot(ids) · table (+ one-hot(positions) · position table when pos is on).
+ * The look-up written as a matrix product, as the article explains it.
+ */
+export function embed(qkv, words, params, pos) {
+  const ids = words.map((w) => VOCABULARY.indexOf(w));
+  const hot = oneHot(ids, VOCABULARY.length);                        // (n, V)
+  const rows = qkv.matmul(hot, params.table);                        // (n, V) × (V, d) → (n, d)
+  const posHot = oneHot(words.map((_, i) => i), MAX_TOKENS);         // (n, P)
+  const posRows = qkv.matmul(posHot, params.positions);              // (n, P) × (P, d) → (n, d)
+  let X = rows;
+  if (pos) {
+    // rows + posRows as one product: [rows | posRows] · [I; I]
+    const n = words.length;
+    const both = new Matrix(n, 2 * D_MODEL);
+    const stack = new Matrix(2 * D_MODEL, D_MODEL);
+    for (let i = 0; i < n; i++) {
+      both.data.set(rows.row(i), i * 2 * D_MODEL);
+      both.data.set(posRows.row(i), i * 2 * D_MODEL + D_MODEL);
+    }
+    for (let k = 0; k < D_MODEL; k++) {
+      stack.data[k * D_MODEL + k] = 1;
+      stack.data[(k + D_MODEL) * D_MODEL + k] = 1;
+    }
+    X = qkv.matmul(both, stack);
+  }
+  return { ids, hot, rows, posRows, X };
+}
+
+/**
+ * Everything the sections draw for one setting. overrides holds cells the reader edited
+ * ({ X, Wq, Wk, Wv } as Matrices); they replace the drawn values.
+ */
+export function computeSnapshot(qkv, settings, overrides = {}) {
+  const { seed, sentence, scale, pos } = settings;
+  const words = sentence.split(' ');
+  const params = drawParameters(qkv, seed);
+  const embedding = embed(qkv, words, params, pos);
+  const X = overrides.X || embedding.X;
+  const Wq = overrides.Wq || params.Wq;
+  const Wk = overrides.Wk || params.Wk;
+  const Wv = overrides.Wv || params.Wv;
+  const unscaled = qkv.selfAttention(X, Wq, Wk, Wv, { scale: false });
+  const scaled = qkv.attend(unscaled.Q, unscaled.K, unscaled.V, { scale: true });
+  const chosen = scale ? scaled : unscaled;
+  return {
+    seed, words, scale, pos, n: words.length, d: D_MODEL, dk: D_K,
+    table: params.table, positions: params.positions, embedding,
+    X, Wq, Wk, Wv, edited: { ...overrides },
+    Q: unscaled.Q, K: unscaled.K, V: unscaled.V,
+    scores: unscaled.scores,                 // raw Q·Kᵀ
+    weights: chosen.weights,                 // softmax(scores / s), s = √d_k or 1
+    output: chosen.output,
+    weightsUnscaled: unscaled.weights, weightsScaled: scaled.weights,
+    divisor: scale ? Math.sqrt(D_K) : 1,
+  };
+}
+
+/** a·b written out: each product a_k·b_k and the running sums, both from WASM products. */
+export function dotTerms(qkv, a, b) {
+  const k = a.length;
+  const diag = new Matrix(k, k);
+  a.forEach((x, i) => { diag.data[i * k + i] = x; });
+  const products = qkv.matmul(diag, new Matrix(k, 1, b));           // (k,k) × (k,1): a_i·b_i
+  const lower = new Matrix(k, k);
+  for (let i = 0; i < k; i++) for (let j = 0; j <= i; j++) lower.data[i * k + j] = 1;
+  const running = qkv.matmul(lower, products);                      // cumulative sums
+  return { a: [...a], b: [...b], products: Array.from(products.data), running: Array.from(running.data) };
+}
+
+export function column(M, j) {
+  const out = [];
+  for (let i = 0; i < M.rows; i++) out.push(M.data[i * M.cols + j]);
+  return out;
+}
+
+/** Row sums of M (each softmax row should give 1): M · 1. */
+export function rowSums(qkv, M) {
+  return Array.from(qkv.matmul(M, new Matrix(M.cols, 1, new Float32Array(M.cols).fill(1))).data);
+}
+
+/**
+ * Output row i as a mix of V's rows: contributions[j] = w_ij · V_j (diag(w_i) · V), and their
+ * sum, the output row (w_i · V).
+ */
+export function mixRow(qkv, weights, V, i) {
+  const w = weights.row(i);
+  const n = w.length;
+  const diag = new Matrix(n, n);
+  w.forEach((x, j) => { diag.data[j * n + j] = x; });
+  const contributions = qkv.matmul(diag, V);                          // (n,n) × (n,d_k)
+  const output = qkv.matmul(new Matrix(1, n, w), V);                  // (1,n) × (n,d_k)
+  return { weights: w, contributions, output: output.row(0) };
+}
+
+/**
+ * The article's experiment: 我's query replaced by pull × 我's key. Returns 我's attention row
+ * unscaled and scaled by √d_k (the article's 0.695 / 0.169 / 0.136 is the scaled one at pull 5).
+ */
+export function pullExperiment(qkv, snap, pull, row = 0) {
+  const { Q, K, V } = snap;
+  const pulledRow = qkv.matmul(new Matrix(1, 1, [pull]), new Matrix(1, K.cols, K.row(row)));
+  const Qp = Q.clone();
+  Qp.data.set(pulledRow.data, row * Q.cols);
+  const unscaled = qkv.attend(Qp, K, V, { scale: false });
+  const scaled = qkv.attend(Qp, K, V, { scale: true });
+  return {
+    query: pulledRow.row(0),
+    scores: unscaled.scores.row(row),
+    unscaled: unscaled.weights.row(row),
+    scaled: scaled.weights.row(row),
+  };
+}
+
+/** Section 8: the scores when Q = K = X (symmetric) next to the real ones. */
+export function symmetricScores(qkv, snap) {
+  const scores = qkv.matmul(snap.X, qkv.transpose(snap.X));            // (n,d) × (d,n)
+  const weights = qkv.softmaxRows(scores);
+  return { scores, weights };
+}
+
+/**
+ * Why divide by √d_k: one random query against 6 random keys of width dk (from rng(seed)).
+ * Raw scores spread like √d_k, so unscaled softmax saturates on one key as d_k grows.
+ */
+export function saturation(qkv, seed, dk, keys = 6) {
+  const rng = qkv.rng(seed);
+  const q = rng.randn(1, dk);
+  const K = rng.randn(keys, dk);
+  const V = new Matrix(keys, 1);
+  const raw = qkv.attend(q, K, V, { scale: false });
+  const scaled = qkv.attend(q, K, V, { scale: true });
+  return { scores: raw.scores.row(0), unscaled: raw.weights.row(0), scaled: scaled.weights.row(0) };
+}
+
+/** What Q × K (no transpose) gives: the API's own error, or the product when shapes happen to fit. */
+export function tryQTimesK(qkv, Q, K) {
+  try {
+    return { ok: true, product: qkv.matmul(Q, K) };
+  } catch (error) {
+    return { ok: false, message: error.message };
+  }
+}

@@ -1,0 +1,186 @@
+// main.js: the one file that wires the page: loads the WebAssembly API, reads the URL state,
+// builds the snapshot every section draws, creates the sections in story order, and switches
+// the language. Sections never reach outside their own element; this file owns the document.
+import { load } from '../qkv-lab.js';
+import { Matrix } from '../matrix.js';
+import { h } from './dom.js';
+import { addStrings, createI18n, languageFromNavigator } from './i18n.js';
+import { createState } from './state.js';
+import { computeSnapshot } from './attention-model.js';
+import { createRolesSection } from './sections/roles.js';
+import { createEmbeddingSection } from './sections/embedding.js';
+import { createProjectionsSection } from './sections/projections.js';
+import { createScoresSection } from './sections/scores.js';
+import { createSoftmaxSection } from './sections/softmax.js';
+import { createMixingSection } from './sections/mixing.js';
+import { createLearnableSection } from './sections/learnable.js';
+import { createSymmetrySection } from './sections/symmetry.js';
+import { createTrainingSection } from './sections/training.js';
+import { createFlowSection } from './sections/flow.js';
+
+addStrings({
+  zh: {
+    'page.title': 'qkv-lab：注意力是怎么算出来的',
+    'page.subtitle': '从查字典的直觉，到 Q、K、V、Q·Kᵀ、softmax、加权求和，再到 embedding 表怎么学出来。页面上的每个数都由 WebAssembly 模块在你的浏览器里现算。',
+    'page.lang': '语言', 'page.loading': '正在加载 WebAssembly 模块…',
+    'page.failed': '加载失败：{message}',
+    'page.notice': '链接里的这些参数无效，已改用默认值：{names}。',
+    'page.footer': '数字以 float32 计算，显示到小数点后 3 位。下载整页单文件版本：./build.sh 生成 web/dist/qkv-lab.html。',
+    'page.sectionFailed': '这一节出错了：{message}',
+  },
+  en: {
+    'page.title': 'qkv-lab: how attention is computed',
+    'page.subtitle': 'From the dictionary look-up intuition to Q, K, V, Q·Kᵀ, softmax and the weighted sum, and on to how an embedding table is learned. Every number on this page is computed in your browser by a WebAssembly module.',
+    'page.lang': 'Language', 'page.loading': 'Loading the WebAssembly module…',
+    'page.failed': 'Could not load: {message}',
+    'page.notice': 'These link parameters were not valid and fell back to their defaults: {names}.',
+    'page.footer': 'Numbers are computed in float32 and shown to 3 decimals. The whole page as one file: ./build.sh writes web/dist/qkv-lab.html.',
+    'page.sectionFailed': 'This section failed: {message}',
+  },
+});
+
+const FACTORIES = [createRolesSection, createEmbeddingSection, createProjectionsSection, createScoresSection,
+  createSoftmaxSection, createMixingSection, createLearnableSection, createSymmetrySection,
+  createTrainingSection, createFlowSection];
+
+const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos'];
+
+async function main() {
+  const started = performance.now();
+  const app = document.getElementById('app');
+  const state = createState({
+    search: location.search,
+    write(query) {
+      try { history.replaceState(null, '', location.pathname + query + location.hash); } catch { /* file:// may refuse */ }
+    },
+  });
+  const i18n = createI18n(state.get('lang') || languageFromNavigator());
+  const texts = i18n.binder();
+
+  // header: title, language switch, notices
+  const langButtons = [['zh', '中文'], ['en', 'English']].map(([code, name]) =>
+    h('button', { class: 'lang-btn', text: name, attrs: { type: 'button', lang: code === 'zh' ? 'zh-CN' : 'en' }, dataset: { lang: code } }));
+  const langGroup = h('div', { class: 'lang-switch', attrs: { role: 'group' } }, langButtons);
+  const notice = h('p', { class: 'notice', attrs: { role: 'status' }, hidden: true });
+  const status = h('p', { class: 'load-status', attrs: { role: 'status' } });
+  const live = h('div', { class: 'visually-hidden', attrs: { 'aria-live': 'polite' } });
+  const header = h('header', { class: 'page-header' },
+    h('div', { class: 'header-top' }, texts.set(h('h1'), 'page.title'), langGroup),
+    texts.set(h('p', { class: 'subtitle' }), 'page.subtitle'), notice, status);
+  const story = h('div', { class: 'story' });
+  const footer = h('footer', { class: 'page-footer' }, texts.set(h('p'), 'page.footer'));
+  app.append(header, story, footer, live);
+  texts.set(status, 'page.loading');
+
+  function applyLanguage(lang) {
+    document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+    document.title = i18n.t('page.title');
+    for (const b of langButtons) b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
+    langGroup.setAttribute('aria-label', i18n.t('page.lang'));
+    texts.refresh();
+    if (!notice.hidden) notice.textContent = i18n.t('page.notice', { names: state.rejected.join(', ') });
+  }
+  applyLanguage(i18n.lang);
+  if (state.rejected.length) {
+    notice.hidden = false;
+    notice.textContent = i18n.t('page.notice', { names: state.rejected.join(', ') });
+  }
+
+  let qkv;
+  try {
+    qkv = await load();
+  } catch (error) {
+    status.textContent = i18n.t('page.failed', { message: String(error && error.message) });
+    return;
+  }
+
+  // the shared snapshot: settings from the state, plus cells the reader edited
+  let overrides = {};
+  const settings = () => ({ seed: state.get('seed'), sentence: state.get('sentence'), scale: state.get('scale'), pos: state.get('pos') });
+  let snapshot = computeSnapshot(qkv, settings(), overrides);
+  const sections = [];
+
+  function recompute() {
+    snapshot = computeSnapshot(qkv, settings(), overrides);
+    for (const section of sections) {
+      try { section.update?.(snapshot); } catch (error) { console.warn(section.id, error); }
+    }
+  }
+
+  const ctx = {
+    qkv, i18n, state,
+    announce(text) { live.textContent = ''; live.textContent = text; },
+    getSnapshot: () => snapshot,
+    /** Set one URL-state setting; false when the value is refused. Recomputes if it matters. */
+    setSetting(name, value) {
+      const before = state.get(name);
+      if (!state.set(name, value)) return false;
+      if (before !== state.get(name) && SNAPSHOT_KEYS.includes(name)) {
+        if (name === 'seed' || name === 'sentence' || name === 'pos') overrides = {};
+        recompute();
+      }
+      return true;
+    },
+    /** The reader edited cell (i, j) of X, Wq, Wk or Wv. */
+    edit(name, i, j, value) {
+      const base = overrides[name] || snapshot[name];
+      const next = new Matrix(base.rows, base.cols, base.data.slice());
+      next.data[i * next.cols + j] = value;
+      overrides = { ...overrides, [name]: next };
+      recompute();
+    },
+    resetEdits() { overrides = {}; recompute(); },
+    /** Scrolls to a section and puts focus on it (the data-flow section's links). */
+    goTo(id) {
+      const target = sections.find((s) => s.id === id);
+      if (!target) return;
+      target.element.scrollIntoView({ behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth', block: 'start' });
+      const stage = target.element.querySelector('.stage') || target.element;
+      stage.focus({ preventScroll: true });
+      state.set('section', id);
+    },
+  };
+
+  for (const factory of FACTORIES) {
+    try {
+      const section = factory(ctx);
+      sections.push(section);
+      story.append(section.element);
+    } catch (error) {
+      console.warn(error);
+      story.append(h('section', { class: 'qkv-section failed' }, h('p', { text: i18n.t('page.sectionFailed', { message: String(error.message) }) })));
+    }
+  }
+  status.hidden = true;
+  const ready = performance.now() - started;
+  document.body.dataset.ready = 'true';
+  document.body.dataset.timeToNumbers = ready.toFixed(1);
+
+  for (const button of langButtons) {
+    button.addEventListener('click', () => {
+      i18n.setLanguage(button.dataset.lang);
+      state.set('lang', button.dataset.lang);
+    });
+  }
+  i18n.onLanguageChange((lang) => {
+    applyLanguage(lang);
+    for (const section of sections) section.setLanguage?.(lang);
+  });
+
+  // the section in view goes into the URL; a link with ?section= opens there
+  const initial = state.get('section');
+  if (initial) sections.find((s) => s.id === initial)?.element.scrollIntoView({ block: 'start' });
+  if ('IntersectionObserver' in window) {
+    let settled = !initial;
+    setTimeout(() => { settled = true; }, 800);
+    const observer = new IntersectionObserver((entries) => {
+      if (!settled) return;
+      for (const entry of entries) {
+        if (entry.isIntersecting) state.set('section', entry.target.dataset.section || null);
+      }
+    }, { rootMargin: '-40% 0px -55% 0px' });
+    for (const section of sections) observer.observe(section.element);
+  }
+}
+
+main();
