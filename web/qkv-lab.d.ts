@@ -52,6 +52,94 @@ export interface Rng {
   randn(rows: number, cols: number): Matrix;
 }
 
+export interface ModelOptions {
+  /** Sentences: an array of strings (space-separated tokens, or unspaced text split per
+   *  character), one newline-separated string, or token arrays. Default: the built-in corpus. */
+  corpus?: string | ReadonlyArray<string> | ReadonlyArray<ReadonlyArray<string>>;
+  /** Embedding width d, 1 … 1024. Default 16. */
+  dim?: number;
+  /** 0 … 2^32 − 1. Default 1. The same seed gives bit-identical training. */
+  seed?: number;
+  /** Default 'sgd' (one step changes exactly the batch's embedding rows). */
+  optimizer?: 'sgd' | 'adam';
+  /** Learning rate > 0. Default 0.5 for sgd, 0.01 for adam. */
+  lr?: number;
+  /** Sentences per step. Default 6. */
+  batchSize?: number;
+  /** Length of the default schedule, train() without an argument. Default 300. */
+  steps?: number;
+  beta1?: number;
+  beta2?: number;
+  eps?: number;
+}
+
+export interface StepResult {
+  /** Mean cross-entropy of the batch, before the update. */
+  loss: number;
+  /** The batch's sentences as token arrays. */
+  batch: string[][];
+  /** Embedding rows the update changed, ascending (with sgd: exactly the batch's tokens, <s> included). */
+  updatedRows: number[];
+  /** Gradient norm of each row in updatedRows. */
+  rowGradNorms: number[];
+  /** Steps taken so far, this one included. */
+  step: number;
+}
+
+export interface ScoredWord {
+  word: string;
+  score: number;
+}
+
+export type ParameterName = 'embedding' | 'Wq' | 'Wk' | 'Wv' | 'Wout' | 'bout';
+
+/** A tiny next-token model with a learned embedding table (wasm/model.c). */
+export declare class Model {
+  private constructor();
+  /** index = token id = embedding row; vocab[0] is the sentence boundary '<s>'. */
+  readonly vocab: ReadonlyArray<string>;
+  readonly sentences: ReadonlyArray<ReadonlyArray<string>>;
+  readonly dim: number;
+  readonly seed: number;
+  readonly optimizer: 'sgd' | 'adam';
+  readonly lr: number;
+  readonly batchSize: number;
+  /** Steps train() runs without an argument. */
+  readonly defaultSteps: number;
+  /** Longest context predict() and attention() accept. */
+  readonly maxTokens: number;
+  /** Steps taken so far. */
+  readonly steps: number;
+  /** True once a step produced a non-finite loss; the parameters are those before it. */
+  readonly diverged: boolean;
+  readonly disposed: boolean;
+  /** One step on the next batch. Throws an Error named 'DivergenceError' on a non-finite loss. */
+  step(): StepResult;
+  /** Losses of `steps` steps (default: defaultSteps). */
+  train(steps?: number): number[];
+  /** Mean loss over the given sentences (default: the whole corpus), without training. */
+  loss(sentences?: ReadonlyArray<string> | ReadonlyArray<ReadonlyArray<string>>): number;
+  gradients(sentences?: ReadonlyArray<string> | ReadonlyArray<ReadonlyArray<string>>):
+    { loss: number; grads: Record<ParameterName, Matrix> };
+  getParameter(name: ParameterName): Matrix;
+  setParameter(name: ParameterName, value: MatrixInput): void;
+  /** vocab × dim, a copy. */
+  embeddings(): Matrix;
+  /** Cosine similarity of two words' embeddings. */
+  similarity(a: string, b: string): number;
+  nearest(word: string, k?: number): ScoredWord[];
+  /** Words nearest to b − a + c, the three inputs (and '<s>') excluded. */
+  analogy(a: string, b: string, c: string, k?: number): ScoredWord[];
+  /** vocab × 2: PCA of the embeddings, each axis's sign kept from the previous call. */
+  project2d(): Matrix;
+  /** Next-token probabilities after a context, most likely first. */
+  predict(tokens: string | ReadonlyArray<string>): Array<{ word: string; p: number }>;
+  /** The model's attention weights over '<s>' + tokens. */
+  attention(tokens: string | ReadonlyArray<string>): { tokens: string[]; weights: Matrix };
+  /** Frees the model's WASM memory; every method throws afterwards. */
+  dispose(): void;
+}
+
 export declare class QkvLab {
   private constructor();
   /** Bytes allocated on the WASM heap right now. */
@@ -67,6 +155,8 @@ export declare class QkvLab {
   attend(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options?: AttentionOptions): AttentionResult;
   selfAttention(X: MatrixInput, Wq: MatrixInput, Wk: MatrixInput, Wv: MatrixInput,
     options?: AttentionOptions): SelfAttentionResult;
+  /** A tiny trainable language model; dispose() it when done. */
+  createModel(options?: ModelOptions): Model;
 }
 
 /** Loads the WebAssembly module once (shared); `{ fresh: true }` gives a private instance. */

@@ -19,6 +19,18 @@ async function main(): Promise<void> {
   const bytes: number = qkv.heapUsed();
   console.log(firstRow, total, bytes, Matrix.from([[1]]).toArray());
 
+  const model = qkv.createModel({ dim: 8, seed: 3, optimizer: 'sgd', lr: 0.5 });
+  const { loss, updatedRows } = model.step();
+  const losses: number[] = model.train();
+  const near: string = model.nearest('猫', 3)[0].word;
+  const xy: Matrix = model.project2d();
+  const p: number = model.predict(['我', '爱', '吃', '苹'])[0].p;
+  console.log(loss, updatedRows.length, losses.length, near, xy.rows, p, model.vocab[0],
+    model.similarity('猫', '狗'), model.analogy('男人', '国王', '女人')[0].score);
+  model.dispose();
+  // @ts-expect-error the optimizers are 'sgd' and 'adam'
+  qkv.createModel({ optimizer: 'rmsprop' });
+
   // @ts-expect-error scale takes a boolean or a number
   qkv.attend(X, X, X, { scale: 'yes' });
   // @ts-expect-error unknown option
