@@ -59,7 +59,7 @@ export function createTrainingSection(ctx) {
   const backButton = button('back', 'training.back');
   const resetButton = button('reset', 'training.reset');
   const speedSelect = h('select', { attrs: { 'data-role': 'speed' } },
-    SPEEDS.map((n) => h('option', { value: String(n), selected: n === DEFAULT_SPEED })));
+    SPEEDS.map((n) => text(h('option', { value: String(n), selected: n === DEFAULT_SPEED }), 'training.speedOption', { n })));
   const seedInput = h('input', { attrs: { type: 'number', 'data-role': 'seed', min: 0, max: 4294967295, step: 1, inputmode: 'numeric' } });
   const controls = h('div', { class: 'tr-controls', attrs: { role: 'group' } },
     playButton, stepButton, backButton, resetButton,
@@ -84,6 +84,13 @@ export function createTrainingSection(ctx) {
   text(simCanvas, 'training.simChart', null, 'aria-label');
   text(scatterCanvas, 'training.scatterChart', null, 'aria-label');
 
+  const groupSwatches = [];
+  const groupLegend = h('ul', { class: 'tr-group-legend' },
+    ['training.groupAnimals', 'training.groupVehicles', 'training.groupPeople'].map((key) => {
+      const swatch = h('span', { class: 'tr-swatch', attrs: { 'aria-hidden': 'true' } });
+      groupSwatches.push(swatch);
+      return h('li', {}, swatch, text(h('span'), key));
+    }));
   const heatmap = new EmbeddingHeatmap({ reducedMotion: () => reducedMotion.matches });
   const heatTitle = h('h3');
   const heatNote = h('p', { class: 'tr-note' });
@@ -130,28 +137,30 @@ export function createTrainingSection(ctx) {
     errorBox,
     h('div', { class: 'tr-grid' },
       card('tr-batch tr-wide', text(h('h3'), 'training.batch'), batchEmpty, batchList, updatedLine),
-      card('tr-loss-card', text(h('h3'), 'training.lossChart'), h('div', { class: 'tr-chart' }, lossCanvas), pngButtons.loss),
-      card('tr-sim-card', text(h('h3'), 'training.simChart'), h('div', { class: 'tr-chart' }, simCanvas), pngButtons.similarity),
+      h('div', { class: 'tr-stack' },
+        card('tr-loss-card', text(h('h3'), 'training.lossChart'), h('div', { class: 'tr-chart' }, lossCanvas), pngButtons.loss),
+        card('tr-sim-card', text(h('h3'), 'training.simChart'), h('div', { class: 'tr-chart' }, simCanvas), pngButtons.similarity)),
       card('tr-scatter-card', text(h('h3'), 'training.scatterChart'), text(h('p', { class: 'tr-note' }), 'training.scatterNote'),
-        h('div', { class: 'tr-chart tr-square' }, scatterCanvas), pngButtons.scatter),
+        h('div', { class: 'tr-chart tr-square' }, scatterCanvas), groupLegend, pngButtons.scatter),
       card('tr-heat-card', heatTitle, heatNote, heatmap.element,
         h('div', { class: 'heat-legend', attrs: { 'aria-hidden': 'true' } }, legendMin, legendBar, legendMax)),
-      card('tr-nearest-card',
-        text(h('h3'), 'training.nearest'),
-        h('form', { attrs: { 'data-role': 'nearest-form' } }, label('training.nearestWord', nearestInput), label('training.nearestK', nearestK)),
-        nearestError, nearestResults),
-      card('tr-analogy-card',
-        text(h('h3'), 'training.analogy'),
-        text(h('p', { class: 'tr-note' }), 'training.analogyHelp'),
-        h('form', { attrs: { 'data-role': 'analogy-form' } },
-          analogyInputs[0], h('span', { class: 'tr-op', text: '−', attrs: { 'aria-hidden': 'true' } }),
-          analogyInputs[1], h('span', { class: 'tr-op', text: '+', attrs: { 'aria-hidden': 'true' } }),
-          analogyInputs[2]),
-        analogyError, analogyResults),
-      card('tr-export-card',
-        text(h('h3'), 'training.export'),
-        h('div', { class: 'tr-exports' }, vectorsButton, metadataButton),
-        text(h('p', { class: 'tr-note' }), 'training.exportNote'))),
+      h('div', { class: 'tr-stack' },
+        card('tr-nearest-card',
+          text(h('h3'), 'training.nearest'),
+          h('form', { attrs: { 'data-role': 'nearest-form' } }, label('training.nearestWord', nearestInput), label('training.nearestK', nearestK)),
+          nearestError, nearestResults),
+        card('tr-analogy-card',
+          text(h('h3'), 'training.analogy'),
+          text(h('p', { class: 'tr-note' }), 'training.analogyHelp'),
+          h('form', { attrs: { 'data-role': 'analogy-form' } },
+            analogyInputs[0], h('span', { class: 'tr-op', text: '−', attrs: { 'aria-hidden': 'true' } }),
+            analogyInputs[1], h('span', { class: 'tr-op', text: '+', attrs: { 'aria-hidden': 'true' } }),
+            analogyInputs[2]),
+          analogyError, analogyResults),
+        card('tr-export-card',
+          text(h('h3'), 'training.export'),
+          h('div', { class: 'tr-exports' }, vectorsButton, metadataButton),
+          text(h('p', { class: 'tr-note' }), 'training.exportNote')))),
     datalist);
   analogyInputs.forEach((input, i) => text(input, ['training.analogyA', 'training.analogyB', 'training.analogyC'][i], null, 'aria-label'));
 
@@ -182,6 +191,7 @@ export function createTrainingSection(ctx) {
     theme = detectTheme();
     heatmap.setDark(theme.dark);
     const stops = [-1, -0.5, 0, 0.5, 1].map((v) => `rgb(${divergingColour(v, theme.dark).join(',')})`);
+    groupSwatches.forEach((el, g) => { el.style.background = theme.series[g]; });
     legendBar.style.background = `linear-gradient(to right, ${stops.join(', ')})`;
     if (charts) for (const c of Object.values(charts)) c.setTheme(theme);
   }
@@ -238,7 +248,7 @@ export function createTrainingSection(ctx) {
 
   function vocabChanged() {
     heatmap.setWords(run.vocab);
-    charts.scatter.setWords(run.vocab, run.groups);
+    charts.scatter.setWords(run.vocab, run.groups, [0]);
     datalist.replaceChildren(...run.vocab.slice(1).map((w) => h('option', { value: w })));
   }
 
