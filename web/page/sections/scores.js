@@ -1,0 +1,144 @@
+// Section 4: why Q×Kᵀ and not Q×K. Q×K is refused by the API (or, when n happens to equal d_k,
+// computes something meaningless); K becomes Kᵀ; the score table fills one dot product per
+// cell. Hovering or focusing any score cell writes its dot product out term by term.
+import { h, clear, fmt, fmtTerm, listeners } from '../dom.js';
+import { addStrings } from '../i18n.js';
+import { createShell } from '../section-shell.js';
+import { createMatrixView } from '../matrix-view.js';
+import { dotTerms, computeSnapshot, tryQTimesK } from '../attention-model.js';
+
+addStrings({
+  zh: {
+    'scores.title': '为什么是 Q×Kᵀ，而不是 Q×K',
+    'scores.intro1': '我们要的是一张 n×n 的打分表：S[i][j] 表示第 i 个词的查询和第 j 个词的键有多匹配，也就是两个向量的点积。方向越接近，点积越大；垂直为 0；相反为负。',
+    'scores.intro2': '矩阵乘法要求左边的列数等于右边的行数。Q 和 K 都是 [n, d_k]，直接相乘一般不成立；把 K 转置成 [d_k, n]，Kᵀ 的第 j 列正是第 j 个词的键，Q·Kᵀ 一次就算完所有配对。把鼠标移到（或用 Tab 键走到）S 的任意格子上，看它的点积逐项展开。',
+    'scores.tryFail': '试一下 Q × K：库直接拒绝了——',
+    'scores.tryFits': '这个例子里 n = d_k = 3，Q × K 的形状碰巧对得上，但算出来的是 Q 的第 i 行和 K 的第 j 列（所有词的第 j 个分量）的点积，没有意义。换成 4 个词的句子“{sentence}”，库会拒绝：',
+    'scores.step0': 'Q 和 K 都是 [{n}, {dk}]：左边 {dk} 列，右边 {n} 行，不能直接相乘。',
+    'scores.step0fits': 'Q × K 在这里形状碰巧成立（n = d_k），但配对的是错误的东西；我们需要 Kᵀ。',
+    'scores.step1': '转置：K 的第 j 行变成 Kᵀ 的第 j 列。Kᵀ 是 [{dk}, {n}]，Q·Kᵀ 成立，结果是 [{n}, {n}]。',
+    'scores.cell': 'S[{a}][{b}] = q_{a} · k_{b} = {terms} = {value}',
+    'scores.hover': '把鼠标移到 S 的格子上看它的点积。',
+    'scores.done': '打分表完成：每一行是一个词对全句每个词的原始打分，可正可负。',
+  },
+  en: {
+    'scores.title': 'Why Q×Kᵀ and not Q×K',
+    'scores.intro1': 'We want an n×n score table: S[i][j] says how well token i’s query matches token j’s key, which is the dot product of the two vectors. Pointing the same way gives a large dot product, at right angles zero, opposite ways a negative one.',
+    'scores.intro2': 'A matrix product needs the left matrix’s columns to equal the right one’s rows. Q and K are both [n, d_k], so Q×K generally does not exist. Transposed, K becomes [d_k, n], column j of Kᵀ is token j’s key, and Q·Kᵀ computes every pairing at once. Hover over (or Tab to) any cell of S to see its dot product written out.',
+    'scores.tryFail': 'Try Q × K: the library refuses —',
+    'scores.tryFits': 'Here n = d_k = 3, so Q × K happens to have matching shapes, but it pairs row i of Q with column j of K (component j of every token): meaningless. With the 4-token sentence “{sentence}” the library refuses:',
+    'scores.step0': 'Q and K are both [{n}, {dk}]: {dk} columns on the left, {n} rows on the right, so they cannot be multiplied.',
+    'scores.step0fits': 'Q × K fits here only because n = d_k, and it pairs the wrong things; we need Kᵀ.',
+    'scores.step1': 'Transpose: row j of K becomes column j of Kᵀ. Kᵀ is [{dk}, {n}], so Q·Kᵀ works and gives [{n}, {n}].',
+    'scores.cell': 'S[{a}][{b}] = q_{a} · k_{b} = {terms} = {value}',
+    'scores.hover': 'Hover over a cell of S to see its dot product.',
+    'scores.done': 'The score table is complete: each row holds one token’s raw scores for every token, positive or negative.',
+  },
+});
+
+const FOUR_TOKENS = '我 养了 一只 兔';
+
+export function createScoresSection(ctx) {
+  const { i18n, qkv } = ctx;
+  const events = listeners();
+  const shell = createShell({ id: 'scores', i18n, titleKey: 'scores.title', introKeys: ['scores.intro1', 'scores.intro2'] });
+  const { texts } = shell;
+  let snap = ctx.getSnapshot();
+  let Kt = qkv.transpose(snap.K);
+
+  const attempt = h('div', { class: 'error-box', attrs: { role: 'note' } });
+  const qView = createMatrixView({ i18n, name: 'Q', label: 'Q' });
+  const kView = createMatrixView({ i18n, name: 'K', label: 'K' });
+  const ktView = createMatrixView({ i18n, name: 'Kt', label: 'Kᵀ' });
+  const sView = createMatrixView({ i18n, name: 'S', label: 'S = Q·Kᵀ', onCell: (i, j) => showDot(i, j) });
+  const dot = h('p', { class: 'dot num', attrs: { 'aria-live': 'polite' } });
+  const transposeRow = h('div', { class: 'equation' }, kView.element, h('span', { class: 'op', text: 'ᵀ ↘' }));
+  const mainRow = h('div', { class: 'equation' }, qView.element, h('span', { class: 'op', text: '×' }),
+    ktView.element, h('span', { class: 'op', text: '=' }), sView.element);
+  shell.stage.append(attempt, transposeRow, mainRow, dot);
+  let currentCell = null; // [i, j] the animation is on
+
+  function drawAttempt() {
+    clear(attempt);
+    const direct = tryQTimesK(qkv, snap.Q, snap.K);
+    if (!direct.ok) {
+      attempt.append(h('span', { text: i18n.t('scores.tryFail') + ' ' }), h('code', { text: direct.message }));
+      return true;
+    }
+    // shapes happen to fit: show why it is still wrong, then the refusal for 4 tokens
+    const four = computeSnapshot(qkv, { seed: snap.seed, sentence: FOUR_TOKENS, scale: false, pos: false });
+    const refused = tryQTimesK(qkv, four.Q, four.K);
+    attempt.append(h('span', { text: i18n.t('scores.tryFits', { sentence: FOUR_TOKENS }) + ' ' }),
+      h('code', { text: refused.ok ? '' : refused.message }));
+    return false;
+  }
+
+  function dotSentence(i, j) {
+    const d = dotTerms(qkv, snap.Q.row(i), snap.K.row(j));
+    const terms = d.a.map((a, c) => `${fmtTerm(a)}×${fmtTerm(d.b[c])}`).join(' + ');
+    return i18n.t('scores.cell', { a: snap.words[i], b: snap.words[j], terms, value: fmt(snap.scores.get(i, j)) });
+  }
+
+  function showDot(i, j) {
+    if (i === null) {
+      if (currentCell) showDot(...currentCell); else dot.textContent = i18n.t('scores.hover');
+      return;
+    }
+    dot.textContent = dotSentence(i, j);
+    sView.highlight([[i, j, 'hl-cell']]);
+    qView.highlight(snap.Q.row(i).map((_, c) => [i, c, 'hl-row']));
+    ktView.highlight(snap.K.row(j).map((_, c) => [c, j, 'hl-col']));
+  }
+
+  function render(index) {
+    const n = snap.n;
+    const refused = drawAttempt();
+    attempt.classList.toggle('dim', index > 0);
+    transposeRow.classList.toggle('dim', index === 0);
+    mainRow.classList.toggle('dim', index < 1);
+    kView.highlight([]); ktView.highlight([]); qView.highlight([]); sView.highlight([]);
+    currentCell = null;
+    if (index === 0) {
+      sView.setHidden(() => true);
+      dot.textContent = i18n.t('scores.hover');
+      return refused ? i18n.t('scores.step0', { n, dk: snap.dk }) : i18n.t('scores.step0fits');
+    }
+    if (index === 1) {
+      sView.setHidden(() => true);
+      const j = 0;
+      kView.highlight(snap.K.row(j).map((_, c) => [j, c, 'hl-row']));
+      ktView.highlight(snap.K.row(j).map((_, c) => [c, j, 'hl-row']));
+      dot.textContent = i18n.t('scores.hover');
+      return i18n.t('scores.step1', { n, dk: snap.dk });
+    }
+    const k = index - 2;
+    const i = Math.floor(k / n), j = k % n;
+    sView.setHidden((r, c) => r * n + c > k);
+    currentCell = [i, j];
+    showDot(i, j);
+    const sentence = dotSentence(i, j);
+    return k === n * n - 1 ? `${sentence} ${i18n.t('scores.done')}` : sentence;
+  }
+
+  function draw() {
+    Kt = qkv.transpose(snap.K);
+    const cols = ['0', '1', '2'];
+    qView.update(snap.Q, { rowLabels: snap.words, colLabels: cols });
+    kView.update(snap.K, { rowLabels: snap.words, colLabels: cols });
+    ktView.update(Kt, { rowLabels: cols, colLabels: snap.words });
+    sView.update(snap.scores, { rowLabels: snap.words, colLabels: snap.words });
+  }
+  draw();
+  const stepper = shell.addStepper({ count: 2 + snap.n * snap.n, render });
+
+  return {
+    id: 'scores', element: shell.element, stepper,
+    update(next) {
+      snap = next;
+      draw();
+      stepper.setCount(2 + snap.n * snap.n);
+    },
+    setLanguage() { texts.refresh(); for (const v of [qView, kView, ktView, sView]) v.refresh(); stepper.refresh(); },
+    destroy() { stepper.destroy(); for (const v of [qView, kView, ktView, sView]) v.destroy(); events.off(); },
+  };
+}
