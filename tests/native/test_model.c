@@ -1,0 +1,111 @@
+/*
+ * test_model.c: the trainable model on its own, under ASan/UBSan: argument checks, one SGD step
+ * touching exactly the embedding rows of the batch's tokens, the loss going down over steps,
+ * divergence leaving the parameters untouched, and destroy freeing everything (LeakSanitizer).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "qkv.h"
+
+enum { VOCAB = 12, DIM = 8, MAXLEN = 6 };
+
+static void test_arguments(void) {
+    qkv_model* m = NULL;
+    CHECK_EQ_INT(qkv_model_create(NULL, VOCAB, DIM, MAXLEN, 1), QKV_ERR_NULL);
+    CHECK_EQ_INT(qkv_model_create(&m, 1, DIM, MAXLEN, 1), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_model_create(&m, VOCAB, 0, MAXLEN, 1), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_model_create(&m, VOCAB, -3, MAXLEN, 1), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_model_create(&m, VOCAB, DIM, 0, 1), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_model_create(&m, 1 << 30, 1 << 10, MAXLEN, 1), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_model_create(&m, VOCAB, DIM, MAXLEN, 1), QKV_OK);
+    CHECK_EQ_INT(qkv_model_set_optimizer(m, 7, 0.1f, 0.9f, 0.999f, 1e-8f), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_model_set_optimizer(m, QKV_OPTIMIZER_SGD, 0.0f, 0.9f, 0.999f, 1e-8f), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_model_set_optimizer(m, QKV_OPTIMIZER_SGD, NAN, 0.9f, 0.999f, 1e-8f), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_model_set_optimizer(m, QKV_OPTIMIZER_ADAM, 0.1f, 1.0f, 0.999f, 1e-8f), QKV_ERR_ARGUMENT);
+    int bad_token[3] = {0, VOCAB, 1}, lengths[1] = {2}, too_long[1] = {MAXLEN + 3};
+    double loss = 0;
+    CHECK_EQ_INT(qkv_model_forward(m, bad_token, 3), QKV_ERR_TOKEN);
+    bad_token[1] = -1;
+    CHECK_EQ_INT(qkv_model_forward(m, bad_token, 3), QKV_ERR_TOKEN);
+    CHECK_EQ_INT(qkv_model_forward(m, bad_token, 0), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_model_loss_and_grad(m, bad_token + 2, lengths, 0, &loss), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_model_loss_and_grad(m, bad_token + 2, too_long, 1, &loss), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_model_loss_and_grad(m, NULL, lengths, 1, &loss), QKV_ERR_NULL);
+    float* data = NULL;
+    int rows = 0, cols = 0;
+    CHECK_EQ_INT(qkv_model_tensor(m, 9, 0, &data, &rows, &cols), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_model_tensor(m, QKV_MODEL_PARAMS, 6, &data, &rows, &cols), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_model_tensor(m, QKV_MODEL_PARAMS, 0, &data, &rows, &cols), QKV_OK);
+    CHECK(rows == VOCAB && cols == DIM && data != NULL);
+    qkv_model_destroy(m);
+    qkv_model_destroy(NULL);  /* like free(NULL) */
+}
+
+static void test_sgd_rows(void) {
+    qkv_model* m = NULL;
+    CHECK_EQ_INT(qkv_model_create(&m, VOCAB, DIM, MAXLEN, 5), QKV_OK);
+    CHECK_EQ_INT(qkv_model_set_optimizer(m, QKV_OPTIMIZER_SGD, 0.5f, 0.9f, 0.999f, 1e-8f), QKV_OK);
+    float* wte = NULL;
+    int rows, cols;
+    qkv_model_tensor(m, QKV_MODEL_PARAMS, 0, &wte, &rows, &cols);
+    float* before = malloc(sizeof(float) * VOCAB * DIM);
+    memcpy(before, wte, sizeof(float) * VOCAB * DIM);
+    /* two sentences: 3 4 5 and 4 7 (token 0 <s> is added by the model) */
+    int tokens[5] = {3, 4, 5, 4, 7}, lengths[2] = {3, 2};
+    double loss = 0, first = 0;
+    CHECK_EQ_INT(qkv_model_loss_and_grad(m, tokens, lengths, 2, &loss), QKV_OK);
+    CHECK(isfinite(loss) && loss > 0);
+    CHECK_NEAR(loss, log((double)VOCAB), 0.5);  /* small initial weights: near uniform */
+    first = loss;
+    int updated[VOCAB], count = -1;
+    CHECK_EQ_INT(qkv_model_update(m, updated, &count), QKV_OK);
+    CHECK_EQ_INT(count, 5);  /* <s> and the batch's tokens 3, 4, 5, 7 */
+    const int want[5] = {0, 3, 4, 5, 7};
+    for (int i = 0; i < count && i < 5; i++) CHECK_EQ_INT(updated[i], want[i]);
+    for (int r = 0; r < VOCAB; r++) {
+        int in_batch = (r == 0 || r == 3 || r == 4 || r == 5 || r == 7);
+        int same = memcmp(before + r * DIM, wte + r * DIM, sizeof(float) * DIM) == 0;
+        CHECK(in_batch ? !same : same);
+    }
+    for (int s = 0; s < 30; s++) {
+        qkv_model_loss_and_grad(m, tokens, lengths, 2, &loss);
+        qkv_model_update(m, updated, &count);
+    }
+    CHECK(loss < first * 0.5);
+    printf("model: loss %.3f -> %.3f after 31 SGD steps on two sentences\n", first, loss);
+    free(before);
+    qkv_model_destroy(m);
+}
+
+static void test_divergence(void) {
+    qkv_model* m = NULL;
+    CHECK_EQ_INT(qkv_model_create(&m, VOCAB, DIM, MAXLEN, 9), QKV_OK);
+    CHECK_EQ_INT(qkv_model_set_optimizer(m, QKV_OPTIMIZER_SGD, 1e30f, 0.9f, 0.999f, 1e-8f), QKV_OK);
+    int tokens[3] = {3, 4, 5}, lengths[1] = {3}, updated[VOCAB], count = 0;
+    double loss = 0;
+    int status = QKV_OK;
+    for (int s = 0; s < 10 && status == QKV_OK; s++) {
+        status = qkv_model_loss_and_grad(m, tokens, lengths, 1, &loss);
+        if (status == QKV_OK) status = qkv_model_update(m, updated, &count);
+    }
+    CHECK_EQ_INT(status, QKV_ERR_DIVERGED);
+    float* data = NULL;
+    int rows, cols;
+    for (int which = 0; which < 6; which++) {
+        qkv_model_tensor(m, QKV_MODEL_PARAMS, which, &data, &rows, &cols);
+        int finite = 1;
+        for (int i = 0; i < rows * cols; i++) finite &= isfinite(data[i]) != 0;
+        CHECK(finite);
+    }
+    qkv_model_destroy(m);
+}
+
+int main(void) {
+    test_arguments();
+    test_sgd_rows();
+    test_divergence();
+    return check_report("test_model");
+}
