@@ -12,11 +12,12 @@ export const TRAINING_CSS = `
 .qkv-training .tr-controls button[data-role="play"] { min-width: 6.5em; font-weight: 600; }
 .qkv-training button:disabled { opacity: 0.45; cursor: default; }
 .qkv-training button:focus-visible, .qkv-training select:focus-visible, .qkv-training input:focus-visible,
-.qkv-training canvas:focus-visible { outline: 3px solid #f0a500; outline-offset: 2px; }
+.qkv-training .tr-stage:focus-visible, .qkv-training canvas:focus-visible { outline: 3px solid #f0a500; outline-offset: 2px; }
 .qkv-training .tr-controls label { display: inline-flex; gap: 0.4rem; align-items: center; }
 .qkv-training select, .qkv-training input { font: inherit; color: inherit; background: var(--tr-soft);
   border: 1px solid var(--tr-line); border-radius: 6px; padding: 0.25rem 0.4rem; min-height: 2.25rem; box-sizing: border-box; }
 .qkv-training input[data-role="seed"] { width: 8.5em; }
+.qkv-training .tr-stage { border-radius: 6px; padding: 0 0.25rem; }
 .qkv-training .tr-keys { color: var(--tr-muted); font-size: 0.9em; margin: 0.25rem 0; }
 .qkv-training .tr-status { display: flex; flex-wrap: wrap; gap: 0.25rem 1.25rem; font-variant-numeric: tabular-nums;
   font-weight: 600; margin: 0.5rem 0; }

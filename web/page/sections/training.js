@@ -70,7 +70,7 @@ export function createTrainingSection(ctx) {
   const progress = h('span', { class: 'tr-progress', attrs: { 'data-role': 'progress' } });
   const lossNow = h('span', { class: 'tr-loss', attrs: { 'data-role': 'loss' } });
   const simNow = h('span', { class: 'tr-sim-now' });
-  const narration = h('p', { class: 'tr-narration narration', attrs: { 'data-role': 'narration' } });
+  const narration = h('p', { class: 'tr-narration narration', attrs: { id: `${uid}-narration`, 'data-role': 'narration' } });
   const errorBox = h('div', { class: 'tr-error', attrs: { role: 'alert', 'data-role': 'error' }, hidden: true });
 
   const batchList = h('ol', { attrs: { 'data-role': 'batch' } });
@@ -132,8 +132,10 @@ export function createTrainingSection(ctx) {
       ['training.intro1', 'training.intro2', 'training.intro3', 'training.intro4'].map((k) => text(h('p'), k))),
     controls,
     text(h('p', { class: 'tr-keys keys-hint' }), 'training.keys'),
-    h('div', { class: 'tr-status' }, progress, lossNow, simNow),
-    narration,
+    // the stage: focusable, so the keys work after a click or Tab here (as in the other sections)
+    h('div', { class: 'stage tr-stage', attrs: { tabindex: '0', 'aria-describedby': `${uid}-narration` } },
+      h('div', { class: 'tr-status' }, progress, lossNow, simNow),
+      narration),
     errorBox,
     h('div', { class: 'tr-grid' },
       card('tr-batch tr-wide', text(h('h3'), 'training.batch'), batchEmpty, batchList, updatedLine),
@@ -276,6 +278,7 @@ export function createTrainingSection(ctx) {
     charts.scatter.update(run.model.project2d());
     charts.loss.update();
     charts.similarity.update();
+    lossCanvas.dataset.points = String(charts.loss.pointCount());  // for tests: the chart's points
     if (probes || performance.now() - lastProbeTime > PROBE_REFRESH_MS) {
       lastProbeTime = performance.now();
       renderNearest();

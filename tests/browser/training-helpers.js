@@ -1,0 +1,52 @@
+// training-helpers.js: what the section-9 browser tests share: open the page at the training
+// section, wait until the model is ready, read the section's state, and compute reference values
+// with the same WASM model in Node (the model is deterministic, so Node and the page must agree).
+import { newPage } from './harness.js';
+import { load } from '../../web/qkv-lab.js';
+
+export const SECTION = 'section[data-section="training"]';
+
+/** Opens index.html?query, scrolls to section 9 and waits for its model. Returns { page, section }. */
+export async function openTraining(env, { query = '', lang = 'en', ...pageOptions } = {}) {
+  const page = await newPage(env, pageOptions);
+  const sep = query ? '&' : '';
+  await page.goto(env.url(`index.html?lang=${lang}${sep}${query}`));
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  const section = page.locator(SECTION);
+  await section.scrollIntoViewIfNeeded();
+  await page.waitForSelector(`${SECTION}:not([data-state="loading"])`, { timeout: 30000 });
+  return { page, section };
+}
+
+/** The section's observable state, all from the DOM. */
+export async function readState(section) {
+  return section.evaluate((el) => ({
+    state: el.dataset.state,
+    step: Number(el.dataset.step),
+    loss: el.dataset.loss === '' ? null : Number(el.dataset.loss),
+    lossText: el.querySelector('[data-role="loss"]').textContent,
+    lossPoints: Number(el.querySelector('canvas[data-chart="loss"]').dataset.points),
+    flashed: [...el.querySelectorAll('.heat-row[data-flashed]')].map((r) => Number(r.dataset.row)),
+    flashedWords: [...el.querySelectorAll('.heat-row[data-flashed]')].map((r) => r.dataset.word),
+    heatStep: Number(el.querySelector('.heatmap').dataset.step),
+    updatedAttr: el.querySelector('.heatmap').dataset.updatedRows,
+    batch: [...el.querySelectorAll('[data-role="batch"] li')].map((li) => li.textContent),
+    text: el.innerText,
+  }));
+}
+
+let qkvPromise = null;
+/** The same model the page trains, in Node: { steps: [step() results], model } after n steps. */
+export async function referenceRun(seed, n) {
+  qkvPromise ||= load();
+  const qkv = await qkvPromise;
+  const model = qkv.createModel({ seed });
+  const steps = [];
+  for (let i = 0; i < n; i++) steps.push(model.step());
+  return { model, steps };
+}
+
+/** Text that must never be shown: a number that went wrong. */
+export function badNumbers(text) {
+  return text.match(/NaN|undefined|Infinity|\[object/g) || [];
+}

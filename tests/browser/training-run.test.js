@@ -1,0 +1,218 @@
+// training-run.test.js: section 9 trains for real and shows what the model did. Start/pause,
+// single steps, back, reset, keyboard, the flashing rows against step()'s updatedRows (computed
+// independently in Node with the same model), the URL step round trip, unknown words, no NaN,
+// no console errors, no request leaving the machine. Run after ./build.sh.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser } from './harness.js';
+import { openTraining, readState, referenceRun, badNumbers } from './training-helpers.js';
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env?.close(); });
+
+test('Start trains, the loss chart gains points, Pause stops', async () => {
+  const { page, section } = await openTraining(env);
+  const start = await readState(section);
+  assert.equal(start.step, 0);
+  assert.equal(start.state, 'paused');
+  assert.equal(start.lossPoints, 0);
+  await section.locator('button[data-role="play"]').click();
+  await page.waitForFunction((sel) => Number(document.querySelector(sel).dataset.step) >= 20,
+    '[data-section="training"]', { timeout: 10000 });
+  await section.locator('button[data-role="play"]').click();
+  const paused = await readState(section);
+  assert.equal(paused.state, 'paused');
+  assert.ok(paused.step >= 20, `step ${paused.step}`);
+  assert.equal(paused.lossPoints, paused.step, 'one loss point per step');
+  assert.ok(Number.isFinite(paused.loss) && paused.loss > 0);
+  assert.match(paused.lossText, /loss \d+\.\d{3}$/);
+  await page.waitForTimeout(300);
+  assert.equal((await readState(section)).step, paused.step, 'paused means no more steps');
+  // the run is the model's: the loss shown equals Node's loss at the same step
+  const { steps } = await referenceRun(42, paused.step);
+  assert.equal(paused.loss, steps[paused.step - 1].loss);
+  assert.deepEqual(badNumbers(paused.text), []);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('each step flashes exactly the rows step() updated, and they are the batch words', async () => {
+  const { page, section } = await openTraining(env);
+  const n = 6;
+  const { steps, model } = await referenceRun(42, n);
+  for (let i = 0; i < n; i++) {
+    await section.locator('button[data-role="step"]').click();
+    const s = await readState(section);
+    const expected = steps[i].updatedRows;
+    assert.equal(s.step, i + 1);
+    assert.equal(s.heatStep, i + 1);
+    assert.deepEqual(s.flashed, expected, `step ${i + 1}: flashed rows`);
+    assert.equal(s.updatedAttr, expected.join(','));
+    // SGD changes the rows of the batch's tokens and <s>, no others
+    const words = new Set(['<s>', ...steps[i].batch.flat()]);
+    assert.deepEqual(new Set(s.flashedWords), words);
+    assert.deepEqual(s.batch, steps[i].batch.map((t) => t.join(' ')));
+    assert.equal(s.loss, steps[i].loss);
+    assert.ok(expected.length < model.vocab.length, 'a step leaves some rows alone');
+  }
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('keyboard: → steps, ← goes back by replaying from the seed, space plays and pauses', async () => {
+  const { page, section } = await openTraining(env);
+  await section.locator('button[data-role="step"]').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  const three = await readState(section);
+  assert.equal(three.step, 3);
+  await section.locator('button[data-role="step"]').click();
+  await page.keyboard.press('ArrowLeft');
+  const back = await readState(section);
+  assert.equal(back.step, 3);
+  assert.equal(back.loss, three.loss, 'back to step 3 shows step 3 again');
+  assert.deepEqual(back.flashed, three.flashed);
+  assert.equal(back.lossPoints, 3);
+  // space on the section (not on a button, where it presses the button) toggles play
+  await section.locator('.tr-status').click();
+  await section.locator('[data-role="speed"]').selectOption('100');
+  await section.locator('.tr-stage').focus();
+  await page.keyboard.press(' ');
+  await page.waitForFunction((sel) => Number(document.querySelector(sel).dataset.step) >= 10, '[data-section="training"]');
+  await page.keyboard.press(' ');
+  const s = await readState(section);
+  assert.equal(s.state, 'paused');
+  assert.ok(s.step >= 10);
+  // the step went into the URL
+  assert.equal(new URL(page.url()).searchParams.get('step'), String(s.step));
+  // focus is visible on the controls
+  await section.locator('button[data-role="reset"]').focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Shift+Tab');
+  const outline = await section.locator('button[data-role="reset"]').evaluate((b) => getComputedStyle(b).outlineStyle);
+  assert.notEqual(outline, 'none');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('Reset returns to step 0 with the initial table', async () => {
+  const { page, section } = await openTraining(env);
+  const initialHeat = await section.locator('.heat-canvas').evaluate((c) => c.toDataURL());
+  for (let i = 0; i < 4; i++) await section.locator('button[data-role="step"]').click();
+  assert.notEqual(await section.locator('.heat-canvas').evaluate((c) => c.toDataURL()), initialHeat);
+  await section.locator('button[data-role="reset"]').click();
+  const s = await readState(section);
+  assert.equal(s.step, 0);
+  assert.equal(s.lossPoints, 0);
+  assert.deepEqual(s.flashed, []);
+  assert.equal(s.loss, null);
+  assert.equal(await section.locator('.heat-canvas').evaluate((c) => c.toDataURL()), initialHeat);
+  assert.equal(await section.locator('button[data-role="back"]').isDisabled(), true);
+  assert.equal(new URL(page.url()).searchParams.get('step'), null, 'step 0 is the default: not in the URL');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('URL round trip: ?seed=S&step=N shows the same loss as training there', async () => {
+  const seed = 7, n = 37;
+  const a = await openTraining(env, { query: `seed=${seed}` });
+  await a.section.locator('[data-role="speed"]').selectOption('100');
+  for (let i = 0; i < n; i++) await a.section.locator('button[data-role="step"]').click();
+  const trained = await readState(a.section);
+  const url = new URL(a.page.url());
+  assert.equal(url.searchParams.get('step'), String(n));
+  assert.equal(url.searchParams.get('seed'), String(seed));
+  await a.page.closeAll();
+
+  const b = await openTraining(env, { query: url.search.slice(1).replace(/(^|&)lang=[^&]*/, '') });
+  const loaded = await readState(b.section);
+  assert.equal(loaded.step, n);
+  assert.equal(loaded.loss, trained.loss);
+  assert.equal(loaded.lossText, trained.lossText);
+  assert.deepEqual(loaded.flashed, trained.flashed);
+  assert.equal(loaded.lossPoints, n);
+  const { steps } = await referenceRun(seed, n);
+  assert.equal(loaded.loss, steps[n - 1].loss);
+  assert.deepEqual(b.page.problems(), []);
+  await b.page.closeAll();
+});
+
+test('changing the seed restarts the run; a bad seed is refused', async () => {
+  const { page, section } = await openTraining(env);
+  await section.locator('button[data-role="step"]').click();
+  const seed = section.locator('input[data-role="seed"]');
+  await seed.fill('123');
+  await seed.press('Enter');
+  let s = await readState(section);
+  assert.equal(s.step, 0);
+  assert.equal(new URL(page.url()).searchParams.get('seed'), '123');
+  await section.locator('button[data-role="step"]').click();
+  s = await readState(section);
+  const { steps } = await referenceRun(123, 1);
+  assert.equal(s.loss, steps[0].loss);
+  await seed.fill('-5');
+  await seed.press('Enter');
+  assert.equal(await seed.inputValue(), '123');
+  assert.equal((await readState(section)).step, 1);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('unknown words in the neighbour and analogy boxes give an inline message, not an error', async () => {
+  const { page, section } = await openTraining(env, { lang: 'zh' });
+  const nearest = section.locator('input[data-role="nearest-word"]');
+  await nearest.fill('恐龙');
+  const error = section.locator('[data-role="nearest-error"]');
+  assert.equal(await error.isVisible(), true);
+  assert.match(await error.textContent(), /“恐龙”不在词表里/);
+  assert.equal(await section.locator('[data-role="nearest-results"] li').count(), 0);
+  assert.equal(await nearest.getAttribute('aria-invalid'), 'true');
+  await nearest.fill('');
+  assert.match(await error.textContent(), /请输入/);
+  await nearest.fill('狗');
+  assert.equal(await error.isVisible(), false);
+  assert.equal(await section.locator('[data-role="nearest-results"] li').count(), 5);
+  const first = await section.locator('[data-role="nearest-results"] li').first().textContent();
+  assert.match(first, /-?\d\.\d{3}$/);
+
+  await section.locator('input[data-role="analogy-b"]').fill('<script>alert(1)</script>');
+  const aError = section.locator('[data-role="analogy-error"]');
+  assert.equal(await aError.isVisible(), true);
+  assert.equal(await section.locator('[data-role="analogy-results"] li').count(), 0);
+  assert.equal(await section.locator('script').count(), 0, 'typed text never becomes markup');
+  await section.locator('input[data-role="analogy-b"]').fill('男人');
+  assert.equal(await aError.isVisible(), false);
+  assert.equal(await section.locator('[data-role="analogy-results"] li').count(), 3);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('a full run finishes at the schedule length with cat nearer dog than car, and 女王 for the analogy', async () => {
+  const { page, section } = await openTraining(env, { query: 'step=300' });
+  const s = await readState(section);
+  assert.equal(s.step, 300);
+  assert.equal(s.state, 'finished');
+  assert.equal(await section.locator('button[data-role="play"]').isDisabled(), true);
+  assert.equal(await section.locator('button[data-role="step"]').isDisabled(), true);
+  const sims = /cos\(猫, 狗\) = (-?\d\.\d{3}), cos\(猫, 汽车\) = (-?\d\.\d{3})/.exec(s.text);
+  assert.ok(sims, s.text.slice(0, 400));
+  assert.ok(Number(sims[1]) > Number(sims[2]) + 0.3, `cos(猫,狗) ${sims[1]} vs cos(猫,汽车) ${sims[2]}`);
+  const top = await section.locator('[data-role="analogy-results"] li span').first().textContent();
+  assert.equal(top, '女王');
+  assert.deepEqual(badNumbers(s.text), []);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('reduced motion: rows are marked without animating', async () => {
+  const { page, section } = await openTraining(env, { reducedMotion: 'reduce' });
+  await section.locator('button[data-role="step"]').click();
+  const s = await readState(section);
+  assert.ok(s.flashed.length > 0);
+  const animations = await section.evaluate((el) => el.getAnimations({ subtree: true }).length);
+  assert.equal(animations, 0);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
