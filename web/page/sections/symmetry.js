@@ -1,0 +1,81 @@
+// Section 8: why three different matrices. A switch sets Q = K = X: the score matrix X·Xᵀ is
+// symmetric (S[i][j] = S[j][i]) and attention loses its direction. Steps walk the mirror pairs.
+import { h, fmt, listeners } from '../dom.js';
+import { addStrings } from '../i18n.js';
+import { createShell, toggle } from '../section-shell.js';
+import { createMatrixView } from '../matrix-view.js';
+import { symmetricScores } from '../attention-model.js';
+
+addStrings({
+  zh: {
+    'sym.title': '为什么要三个不同的矩阵',
+    'sym.intro1': '既然每个词已经有向量 X，为什么不直接让 Q = K = V = X？因为一个词同时扮演三种身份：提问的人（我要找什么）、被检索的标签（别人找我时我亮出什么）、提供的内容（被关注后我交出什么）。三件事需要的特征不同，W_Q、W_K、W_V 让模型分别去学。',
+    'sym.intro2': '更要命的是方向：“我”问“你”和“你”问“我”是两回事。如果 Q = K，那么 S[i][j] = qᵢ·qⱼ = S[j][i]，打分表变成对称的，注意力就没有方向了。打开开关看看。',
+    'sym.switch': '令 Q = K = X',
+    'sym.real': 'S = Q·Kᵀ（三个不同矩阵）', 'sym.same': 'S = X·Xᵀ（Q = K = X）',
+    'sym.weights': 'A = softmax(S)',
+    'sym.stepEq': 'S[{a}][{b}] = {x}，S[{b}][{a}] = {y}：相等。Q = K 时打分表是对称的，“{a}”看“{b}”和“{b}”看“{a}”一模一样。',
+    'sym.stepNe': 'S[{a}][{b}] = {x}，S[{b}][{a}] = {y}：不相等。用不同的 W_Q、W_K，“{a}”看“{b}”和“{b}”看“{a}”可以不同。',
+    'sym.note': '注意：即使打分对称，softmax 按行归一化之后的权重一般也不再对称，但这只是各行总量不同的结果，打分本身已经丢掉了方向。',
+  },
+  en: {
+    'sym.title': 'Why three different matrices',
+    'sym.intro1': 'Each token already has a vector X, so why not Q = K = V = X? Because a token plays three parts at once: the asker (what am I looking for), the label others search (what do I show when someone looks for me) and the content (what do I hand over once chosen). Each part needs different features; W_Q, W_K and W_V let the model learn them separately.',
+    'sym.intro2': 'Worse, direction is lost: “I ask you” and “you ask me” are different questions. If Q = K then S[i][j] = qᵢ·qⱼ = S[j][i]: the score table becomes symmetric and attention has no direction. Flip the switch.',
+    'sym.switch': 'Set Q = K = X',
+    'sym.real': 'S = Q·Kᵀ (three different matrices)', 'sym.same': 'S = X·Xᵀ (Q = K = X)',
+    'sym.weights': 'A = softmax(S)',
+    'sym.stepEq': 'S[{a}][{b}] = {x} and S[{b}][{a}] = {y}: equal. With Q = K the table is symmetric: “{a}” looking at “{b}” scores the same as “{b}” looking at “{a}”.',
+    'sym.stepNe': 'S[{a}][{b}] = {x} but S[{b}][{a}] = {y}: different. With separate W_Q and W_K, “{a}” looking at “{b}” need not equal “{b}” looking at “{a}”.',
+    'sym.note': 'Even when the scores are symmetric, the weights after the row-wise softmax usually are not; but that only reflects each row’s total, the scores themselves have lost direction.',
+  },
+});
+
+export function createSymmetrySection(ctx) {
+  const { i18n, qkv, state } = ctx;
+  const events = listeners();
+  const shell = createShell({ id: 'symmetry', i18n, titleKey: 'sym.title', introKeys: ['sym.intro1', 'sym.intro2'] });
+  const { texts } = shell;
+  let snap = ctx.getSnapshot();
+  let same = state.get('qk');
+  let shown = null; // { scores, weights }
+
+  const sw = toggle(texts, 'sym.switch', same, (on) => { same = on; ctx.setSetting('qk', on); draw(); stepper.refresh(); }, events);
+  sw.input.classList.add('qk-switch');
+  shell.controls.append(sw.element);
+  const sView = createMatrixView({ i18n, name: 'S', label: () => i18n.t(same ? 'sym.same' : 'sym.real'), onCell: (i, j) => mirror(i, j) });
+  const aView = createMatrixView({ i18n, name: 'A', label: () => i18n.t('sym.weights') });
+  shell.stage.append(h('div', { class: 'equation' }, sView.element, h('span', { class: 'op', text: '→' }), aView.element),
+    texts.set(h('p', { class: 'note' }), 'sym.note'));
+
+  const pairs = () => {
+    const out = [];
+    for (let i = 0; i < snap.n; i++) for (let j = i + 1; j < snap.n; j++) out.push([i, j]);
+    return out;
+  };
+  function mirror(i, j) {
+    if (i === null) { stepper.refresh(); return; }
+    sView.highlight([[i, j, 'hl-cell'], [j, i, 'hl-pair']]);
+  }
+  function draw() {
+    shown = same ? symmetricScores(qkv, snap) : { scores: snap.scores, weights: snap.weightsUnscaled };
+    sView.update(shown.scores, { rowLabels: snap.words, colLabels: snap.words });
+    aView.update(shown.weights, { rowLabels: snap.words, colLabels: snap.words });
+    sw.input.checked = same;
+  }
+  function render(index) {
+    const [i, j] = pairs()[index];
+    sView.highlight([[i, j, 'hl-cell'], [j, i, 'hl-pair']]);
+    const x = shown.scores.get(i, j), y = shown.scores.get(j, i);
+    const equal = fmt(x) === fmt(y);
+    return i18n.t(equal ? 'sym.stepEq' : 'sym.stepNe', { a: snap.words[i], b: snap.words[j], x: fmt(x), y: fmt(y) });
+  }
+  draw();
+  const stepper = shell.addStepper({ count: pairs().length, render });
+  return {
+    id: 'symmetry', element: shell.element, stepper,
+    update(next) { snap = next; draw(); stepper.setCount(pairs().length, stepper.index); },
+    setLanguage() { texts.refresh(); sView.refresh(); aView.refresh(); stepper.refresh(); },
+    destroy() { stepper.destroy(); sView.destroy(); aView.destroy(); events.off(); },
+  };
+}
