@@ -155,6 +155,7 @@ async function main() {
   const ready = performance.now() - started;
   document.body.dataset.ready = 'true';
   document.body.dataset.timeToNumbers = ready.toFixed(1);
+  document.body.dataset.readyAt = performance.now().toFixed(1);  // since navigation start
 
   for (const button of langButtons) {
     button.addEventListener('click', () => {

@@ -1,0 +1,73 @@
+// Section 1: the three roles. Query, key and value as a look-up in a library: a small picture
+// whose parts light up step by step. No numbers here (those start in section 2).
+import { h, s, clear, listeners } from '../dom.js';
+import { addStrings } from '../i18n.js';
+import { createShell } from '../section-shell.js';
+
+addStrings({
+  zh: {
+    'roles.title': '三个角色：查询、键、值',
+    'roles.intro1': '想象在图书馆找书。你心里的需求（“我想找讲深度学习的书”）是查询 Query；每本书书脊上的分类标签是键 Key；书里的正文是值 Value。',
+    'roles.intro2': '找书就是拿需求去和每个标签比对，越匹配的书分量越重，再按分量把各本书的内容取来合在一起。自注意力里，句子里的每个词都同时做这三件事：用自己的 Q 去问，用自己的 K 被找到，用自己的 V 交出内容。',
+    'roles.need': '需求：深度学习', 'roles.book1': '深度学习', 'roles.book2': '童话', 'roles.book3': '机器学习',
+    'roles.content': '正文', 'roles.result': '取回的内容',
+    'roles.s0': '查询 Q：读者带着一个需求来（“我要找讲深度学习的书”）。',
+    'roles.s1': '键 K：把需求和每本书的标签比对，标签越像需求，匹配度越高。',
+    'roles.s2': 'softmax：匹配度变成分量，全部分量加起来是 1。',
+    'roles.s3': '值 V：按分量从每本书里取内容，合成一份答案。这就是 Q·Kᵀ → softmax → A·V。',
+  },
+  en: {
+    'roles.title': 'Three roles: query, key, value',
+    'roles.intro1': 'Picture looking for a book in a library. What you have in mind (“a book about deep learning”) is the query; the subject label on each book’s spine is its key; the text inside is its value.',
+    'roles.intro2': 'You compare your wish with every label, give more weight to the books that match better, and take content from each book in proportion. In self-attention every token in the sentence does all three at once: asks with its Q, is found by its K, hands over its V.',
+    'roles.need': 'wish: deep learning', 'roles.book1': 'deep learning', 'roles.book2': 'fairy tales', 'roles.book3': 'machine learning',
+    'roles.content': 'text', 'roles.result': 'what you take home',
+    'roles.s0': 'Query Q: a reader arrives with a wish (“a book about deep learning”).',
+    'roles.s1': 'Key K: the wish is compared with every book’s label; the closer the label, the better the match.',
+    'roles.s2': 'Softmax: the matches become shares that add up to 1.',
+    'roles.s3': 'Value V: take content from each book by its share and combine it into one answer. That is Q·Kᵀ → softmax → A·V.',
+  },
+});
+
+// how strongly each book is drawn in the picture (illustration only; no numbers are shown)
+const WIDTHS = [6, 1.5, 4];
+
+export function createRolesSection(ctx) {
+  const { i18n } = ctx;
+  const events = listeners();
+  const shell = createShell({ id: 'roles', i18n, titleKey: 'roles.title', introKeys: ['roles.intro1', 'roles.intro2'] });
+  const { texts } = shell;
+  const holder = h('div', { class: 'picture-holder' });
+  shell.stage.append(holder);
+
+  function picture(step) {
+    const svg = s('svg', { class: 'picture', viewBox: '0 0 560 230', role: 'img', 'aria-label': i18n.t('roles.title') });
+    svg.append(s('rect', { class: 'box', x: 10, y: 90, width: 150, height: 46, rx: 8 }),
+      s('circle', { class: 'q', cx: 30, cy: 113, r: 8 }), s('text', { x: 44, y: 118, text: i18n.t('roles.need') }));
+    const books = ['roles.book1', 'roles.book2', 'roles.book3'];
+    books.forEach((key, b) => {
+      const y = 20 + b * 70;
+      svg.append(
+        s('line', { class: `link${step >= 1 ? '' : ' off'}`, x1: 160, y1: 113, x2: 250, y2: y + 22, 'stroke-width': step >= 2 ? WIDTHS[b] : 2 }),
+        s('rect', { class: 'box', x: 250, y, width: 150, height: 44, rx: 6 }),
+        s('rect', { class: 'k', x: 250, y, width: 10, height: 44, rx: 3 }),
+        s('text', { x: 268, y: y + 18, text: i18n.t(key) }),
+        s('text', { class: 'muted', x: 268, y: y + 36, text: `K · ${i18n.t('roles.content')} V` }),
+        s('line', { class: `link${step >= 3 ? '' : ' off'}`, x1: 400, y1: y + 22, x2: 440, y2: 113, 'stroke-width': step >= 3 ? WIDTHS[b] : 2 }));
+    });
+    svg.append(s('rect', { class: `box${step >= 3 ? '' : ' off'}`, x: 440, y: 90, width: 112, height: 46, rx: 8 }),
+      s('circle', { class: `v${step >= 3 ? '' : ' off'}`, cx: 456, cy: 113, r: 7 }),
+      s('text', { class: step >= 3 ? '' : 'off', x: 468, y: 118, text: i18n.t('roles.result') }));
+    return svg;
+  }
+  function render(index) {
+    clear(holder).append(picture(index));
+    return i18n.t(`roles.s${index}`);
+  }
+  const stepper = shell.addStepper({ count: 4, render });
+  return {
+    id: 'roles', element: shell.element, stepper,
+    setLanguage() { texts.refresh(); stepper.refresh(); },
+    destroy() { stepper.destroy(); events.off(); },
+  };
+}
