@@ -107,6 +107,7 @@ async function main() {
     }
   }
 
+  let observerQuietUntil = 0;  // a jump scrolls past other sections: don't record those
   const ctx = {
     qkv, i18n, state,
     announce(text) { live.textContent = ''; live.textContent = text; },
@@ -137,6 +138,7 @@ async function main() {
       target.element.scrollIntoView({ behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth', block: 'start' });
       const stage = target.element.querySelector('.stage') || target.element;
       stage.focus({ preventScroll: true });
+      observerQuietUntil = performance.now() + 1500;
       state.set('section', id);
     },
   };
@@ -175,7 +177,7 @@ async function main() {
     let settled = !initial;
     setTimeout(() => { settled = true; }, 800);
     const observer = new IntersectionObserver((entries) => {
-      if (!settled) return;
+      if (!settled || performance.now() < observerQuietUntil) return;
       for (const entry of entries) {
         if (entry.isIntersecting) state.set('section', entry.target.dataset.section || null);
       }

@@ -1,0 +1,177 @@
+// The demo page used as a reader would: stepping forward and back (buttons and keys), hovering
+// a score cell, editing cells (good and bad input), the scale and Q = K switches, the language
+// switch and URL round trip, a hostile URL, and reduced motion.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser } from './harness.js';
+import { openPage, row, position, ARTICLE } from './page-helpers.js';
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env.close(); });
+
+const SECTIONS = ['roles', 'embedding', 'projections', 'scores', 'softmax', 'mixing', 'learnable', 'symmetry', 'flow'];
+
+test('every section steps forward and back, with buttons and with the keyboard', async () => {
+  const page = await openPage(env);
+  for (const id of SECTIONS) {
+    const start = await position(page, id);
+    const narration = await page.textContent(`#${id} .narration`);
+    const atEnd = await page.$eval(`#${id} .step-forward`, (b) => b.disabled);
+    if (atEnd) {
+      await page.click(`#${id} .step-back`);
+      assert.notEqual(await position(page, id), start, `${id}: back`);
+      await page.click(`#${id} .step-forward`);
+    } else {
+      await page.click(`#${id} .step-forward`);
+      assert.notEqual(await position(page, id), start, `${id}: forward`);
+      assert.notEqual(await page.textContent(`#${id} .narration`), narration, `${id}: narration`);
+      await page.click(`#${id} .step-back`);
+    }
+    assert.equal(await position(page, id), start, `${id}: back where it started`);
+    // keys while the stage has focus
+    await page.focus(`#${id} .stage`);
+    await page.keyboard.press(atEnd ? 'ArrowLeft' : 'ArrowRight');
+    assert.notEqual(await position(page, id), start, `${id}: arrow key`);
+    await page.keyboard.press(atEnd ? 'ArrowRight' : 'ArrowLeft');
+    assert.equal(await position(page, id), start, `${id}: arrow key back`);
+  }
+  // space plays; the projections animation advances on its own, space again pauses
+  await page.focus('#projections .stage');
+  await page.keyboard.press(' ');
+  await page.waitForTimeout(1200);
+  await page.keyboard.press(' ');
+  assert.notEqual(await position(page, 'projections'), 'step 1 of 28');
+  assert.equal(await page.getAttribute('#projections .step-play', 'aria-pressed'), 'false');
+  assert.match(await page.getAttribute('#projections .narration', 'aria-live'), /polite/);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('hovering or focusing a score cell writes out its dot product', async () => {
+  const page = await openPage(env);
+  await page.hover('#scores [data-matrix="S"] td[data-i="0"][data-j="1"]');
+  const text = await page.textContent('#scores .dot');
+  assert.match(text, /S\[我\]\[love\]/);
+  assert.ok(text.includes('0.149×(-0.169) + (-0.041)×(-0.304) + 0.194×0.094 = 0.006'), text);
+  await page.focus('#scores [data-matrix="S"] td[data-i="2"][data-j="2"]');
+  assert.match(await page.textContent('#scores .dot'), /S\[猫\]\[猫\].*= -0\.290/);
+  await page.closeAll();
+});
+
+async function typeInto(page, selector, text) {
+  await page.click(selector);
+  await page.keyboard.press('Control+A');
+  if (text === '') await page.keyboard.press('Delete'); else await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
+
+test('editing a cell recomputes downstream; bad input is refused with a message', async () => {
+  const page = await openPage(env);
+  const cell = '#projections [data-matrix="X"] td[data-i="0"][data-j="0"]';
+  await typeInto(page, cell, '2');
+  assert.equal(await page.textContent(cell), '2.000');
+  assert.deepEqual(await row(page, 'scores', 'Q', 0), ['0.298', '-0.083', '0.389']);
+  assert.notDeepEqual(await row(page, 'softmax', 'A', 0), ARTICLE.A0);
+  for (const bad of ['abc', '', '1e309', '<b>x</b>']) {
+    await typeInto(page, cell, bad);
+    assert.equal(await page.textContent(cell), '2.000', `after ${JSON.stringify(bad)}`);
+    const message = await page.textContent('#projections [data-matrix="X"] .matrix-message');
+    assert.match(message, /X\[我\]\[0\]/, `message for ${JSON.stringify(bad)}`);
+    assert.match(message, /2\.000/);
+  }
+  assert.equal(await page.$$eval('#app b', (els) => els.length), 0);
+  assert.deepEqual(await row(page, 'scores', 'Q', 0), ['0.298', '-0.083', '0.389']);
+  assert.ok(!/NaN|Infinity/.test(await page.innerText('#app')));
+  // a weight cell too, then undo
+  await typeInto(page, '#projections [data-matrix="W_Q"] td[data-i="0"][data-j="0"]', '0');
+  assert.equal((await row(page, 'scores', 'Q', 0))[0], '0.000');
+  await page.click('#projections button:has-text("Undo edits")');
+  assert.deepEqual(await row(page, 'scores', 'Q', 0), ARTICLE.Q0);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('the √d_k switch changes the weights and goes into the URL', async () => {
+  const page = await openPage(env);
+  await page.check('#softmax .scale-switch');
+  assert.deepEqual(await row(page, 'softmax', 'A', 0), ['0.322', '0.335', '0.343']);
+  assert.deepEqual(await row(page, 'softmax', 'S', 0), ARTICLE.S0);   // scores stay raw
+  assert.match(page.url(), /scale=1/);
+  await page.uncheck('#softmax .scale-switch');
+  assert.deepEqual(await row(page, 'softmax', 'A', 0), ARTICLE.A0);
+  await page.closeAll();
+});
+
+test('the Q = K = X switch makes the score table symmetric', async () => {
+  const page = await openPage(env, { query: '?sentence=%E6%88%91+%E5%85%BB%E4%BA%86+%E4%B8%80%E5%8F%AA+%E5%85%94' });
+  const table = () => page.$$eval('#symmetry [data-matrix="S"] tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+  const symmetric = (m) => m.every((r, i) => r.every((x, j) => x === m[j][i]));
+  assert.equal(symmetric(await table()), false);
+  await page.check('#symmetry .qk-switch');
+  const after = await table();
+  assert.equal(after.length, 4);
+  assert.equal(symmetric(after), true);
+  assert.match(page.url(), /qk=1/);
+  assert.match(await page.textContent('#symmetry .narration'), /equal/);
+  await page.closeAll();
+});
+
+test('the language switch and the URL state round-trip', async () => {
+  const page = await openPage(env, { locale: 'en-US', query: '?seed=7' });
+  assert.equal(await page.inputValue('#projections .seed-input'), '7');
+  await page.click('.lang-btn[data-lang="zh"]');
+  assert.match(await page.textContent('h1'), /注意力/);
+  assert.match(await page.textContent('#softmax .section-title'), /softmax/);
+  assert.match(page.url(), /lang=zh/);
+  await page.check('#softmax .scale-switch');
+  await page.selectOption('#embedding .sentence-select', '猫 很 可爱');
+  const url = page.url();
+  const reopened = await openPage(env, { locale: 'en-US', query: url.slice(url.indexOf('?')) });
+  assert.match(await reopened.textContent('h1'), /注意力/);
+  assert.equal(await reopened.inputValue('#projections .seed-input'), '7');
+  assert.equal(await reopened.isChecked('#softmax .scale-switch'), true);
+  assert.equal(await reopened.inputValue('#embedding .sentence-select'), '猫 很 可爱');
+  assert.deepEqual(await reopened.$$eval('#softmax [data-matrix="A"] tbody th', (ths) => ths.map((t) => t.textContent)), ['猫', '很', '可爱']);
+  // the same row of weights in both pages
+  assert.deepEqual(await row(reopened, 'softmax', 'A', 1), await row(page, 'softmax', 'A', 1));
+  // the seed changed in the page is in the URL too
+  await reopened.fill('#projections .seed-input', '42');
+  await reopened.press('#projections .seed-input', 'Enter');
+  assert.ok(!/seed=/.test(reopened.url()));
+  assert.deepEqual([...page.problems(), ...reopened.problems()], []);
+  await page.closeAll();
+  await reopened.closeAll();
+});
+
+test('a hostile URL falls back to the defaults with a short notice and injects nothing', async () => {
+  const page = await openPage(env, { locale: 'en-US',
+    query: '?seed=99999999999999999999&sentence=%3Cscript%3Ealert(1)%3C%2Fscript%3E&lang=%3Cimg%20src%3Dx%3E&scale=yes&section=%22%3E%3Csvg' });
+  let dialogs = 0;
+  page.on('dialog', (d) => { dialogs += 1; d.dismiss(); });
+  const notice = await page.textContent('.notice');
+  for (const name of ['seed', 'sentence', 'lang', 'scale', 'section']) assert.match(notice, new RegExp(name));
+  assert.deepEqual(await row(page, 'softmax', 'A', 0), ARTICLE.A0);
+  assert.equal(await page.$$eval('#app script, #app img', (els) => els.length), 0);
+  assert.ok(!(await page.innerText('#app')).includes('<script>'));
+  assert.equal(dialogs, 0);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('with prefers-reduced-motion, play jumps to the last step', async () => {
+  const page = await openPage(env, { reducedMotion: 'reduce' });
+  await page.click('#projections .step-play');
+  assert.equal(await position(page, 'projections'), 'step 28 of 28');
+  await page.closeAll();
+});
+
+test('the data-flow stages show live shapes and jump to their section', async () => {
+  const page = await openPage(env, { query: '?sentence=%E6%88%91+%E5%85%BB%E4%BA%86+%E4%B8%80%E5%8F%AA+%E5%85%94' });
+  const shapes = await page.$$eval('#flow .flow-stage .shape', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(shapes.slice(0, 6), ['[4]', '[4, 4]', '[4, 3]', '[4, 4]', '[4, 4]', '[4, 3]']);
+  await page.click('#flow .flow-stage:has-text("Q, K, V")');
+  await page.waitForTimeout(800);
+  assert.match(page.url(), /section=projections/);
+  await page.closeAll();
+});
