@@ -316,17 +316,30 @@ export class EmbeddingScatter {
     ctx.save();
     ctx.lineWidth = 1.5;
     ctx.lineCap = 'round';
-    for (const i of this.shown) {
-      const t = this.trails[i];
-      if (t.length < 4) continue;
-      const n = t.length / 2;
-      ctx.strokeStyle = this._groupColour(this.groups[i]);
-      for (let k = 1; k < n; k++) {
-        ctx.globalAlpha = 0.08 + 0.5 * (k / n);  // older segments fade out
+    // one path per (colour group, segment age), not one per segment: the older a segment,
+    // the fainter; a few dozen strokes a frame however many words there are
+    const n = this.trailLength;
+    const groups = [...new Set(this.shown.map((i) => this.groups[i]))];
+    for (let k = 1; k < n; k++) {
+      ctx.globalAlpha = 0.08 + 0.5 * (k / n);
+      for (const g of groups) {
         ctx.beginPath();
-        ctx.moveTo(sx.getPixelForValue(t[2 * k - 2]), sy.getPixelForValue(t[2 * k - 1]));
-        ctx.lineTo(sx.getPixelForValue(t[2 * k]), sy.getPixelForValue(t[2 * k + 1]));
-        ctx.stroke();
+        let any = false;
+        for (const i of this.shown) {
+          if (this.groups[i] !== g) continue;
+          const t = this.trails[i];
+          // segment k of a full trail; shorter (younger) trails align at their newest end
+          const offset = n - t.length / 2;
+          const a = k - 1 - offset, b = k - offset;
+          if (a < 0) continue;
+          ctx.moveTo(sx.getPixelForValue(t[2 * a]), sy.getPixelForValue(t[2 * a + 1]));
+          ctx.lineTo(sx.getPixelForValue(t[2 * b]), sy.getPixelForValue(t[2 * b + 1]));
+          any = true;
+        }
+        if (any) {
+          ctx.strokeStyle = this._groupColour(g);
+          ctx.stroke();
+        }
       }
     }
     ctx.globalAlpha = 1;
@@ -336,10 +349,21 @@ export class EmbeddingScatter {
     ctx.strokeStyle = this.theme.background;
     ctx.lineWidth = 3;
     ctx.lineJoin = 'round';
+    // labels try the right of their point, then left, above, below, and take the first place
+    // that does not cover a label already drawn (words that gathered would print on each other)
+    const placed = [];
+    const overlaps = (box) => placed.some((p) => box.x < p.x + p.w && p.x < box.x + box.w && box.y < p.y + p.h && p.y < box.y + box.h);
     for (let k = 0; k < points.length; k++) {
       const i = this.shown[k];
       if (this.groups[i] === 0) continue;  // grey words are named by the tooltip only
-      const px = sx.getPixelForValue(points[k].x) + 7, py = sy.getPixelForValue(points[k].y);
+      const x = sx.getPixelForValue(points[k].x), y = sy.getPixelForValue(points[k].y);
+      const w = ctx.measureText(this.words[i]).width, hgt = 14;
+      const candidates = [[x + 7, y], [x - 7 - w, y], [x - w / 2, y - 13], [x - w / 2, y + 13], [x + 7, y - 12], [x + 7, y + 12]];
+      let [px, py] = candidates[0];
+      for (const [cx, cy] of candidates) {
+        if (!overlaps({ x: cx, y: cy - hgt / 2, w, h: hgt })) { [px, py] = [cx, cy]; break; }
+      }
+      placed.push({ x: px, y: py - hgt / 2, w, h: hgt });
       ctx.strokeText(this.words[i], px, py);  // a halo keeps labels readable over other points
       ctx.fillText(this.words[i], px, py);
     }

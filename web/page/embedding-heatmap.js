@@ -28,6 +28,7 @@ export class EmbeddingHeatmap {
     this.words = [];
     this.rows = [];
     this.flashed = new Set();
+    this.animations = new Map();  // row → { animation, dark }
     this.canvas = h('canvas', { class: 'heat-canvas', attrs: { 'aria-hidden': 'true' } });
     this.rowsBox = h('div', { class: 'heat-rows' });
     this.scaleNote = h('span', { class: 'heat-scale-value' });
@@ -36,6 +37,8 @@ export class EmbeddingHeatmap {
   }
 
   setWords(words) {
+    for (const { animation } of this.animations.values()) animation.cancel();
+    this.animations.clear();
     this.words = words.slice();
     this.rowsBox.replaceChildren();
     this.rows = words.map((word, i) => {
@@ -78,6 +81,23 @@ export class EmbeddingHeatmap {
     return bound;
   }
 
+  /** Restarts row i's fade (one Web Animation per row, reused: no pile-up at 60 steps a second). */
+  _flashRow(i) {
+    const previous = this.animations.get(i);
+    if (previous && previous.dark === this.dark) {
+      previous.animation.currentTime = 0;
+      previous.animation.play();
+      return;
+    }
+    if (previous) previous.animation.cancel();
+    const colour = this.dark ? [255, 214, 10, 0.55] : [255, 190, 0, 0.7];
+    const animation = this.rows[i].animate([
+      { backgroundColor: `rgba(${colour.join(',')})` },
+      { backgroundColor: `rgba(${colour.slice(0, 3).join(',')},0)` },
+    ], { duration: 450, easing: 'ease-out' });
+    this.animations.set(i, { animation, dark: this.dark });
+  }
+
   /**
    * Marks exactly `updatedRows` (the rows the step just changed) as flashed, and no others.
    * Pass an empty list to clear (after a reset).
@@ -94,12 +114,7 @@ export class EmbeddingHeatmap {
       const row = this.rows[i];
       if (!row) continue;
       row.setAttribute('data-flashed', 'true');
-      if (animate) {
-        // Web Animations: restarts without a forced style recalculation, unlike toggling a class
-        row.animate([{ backgroundColor: this.dark ? 'rgba(255, 214, 10, 0.55)' : 'rgba(255, 190, 0, 0.7)' },
-          { backgroundColor: 'rgba(255, 190, 0, 0)' }],
-          { duration: 450, easing: 'ease-out' });
-      }
+      if (animate) this._flashRow(i);
     }
     this.flashed = next;
     this.element.setAttribute('data-step', String(step));

@@ -26,6 +26,11 @@ export class TrainingRun {
     this.history = [];  // per step: { step, loss, average, catDog, catCar }
     this.last = null;   // the last step's full record, with batch and updatedRows
     this.error = null;  // set when a step threw (divergence or otherwise); the run is over
+    this.initial = {
+      step: 0,
+      catDog: this.model.similarity(PROBES.anchor, PROBES.near),
+      catCar: this.model.similarity(PROBES.anchor, PROBES.far),
+    };
     this.groups = this.vocab.map((w) => {
       const g = WORD_GROUPS.findIndex((list) => list.includes(w));
       return g + 1;
@@ -65,11 +70,7 @@ export class TrainingRun {
 
   /** The state before any step: the probes' cosines of the initial table, for the charts' step 0. */
   initialPoint() {
-    return {
-      step: 0,
-      catDog: this.model.similarity(PROBES.anchor, PROBES.near),
-      catCar: this.model.similarity(PROBES.anchor, PROBES.far),
-    };
+    return this.initial;
   }
 
   /**

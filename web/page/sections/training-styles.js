@@ -56,6 +56,7 @@ export const TRAINING_CSS = `
 .qkv-training form { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }
 .qkv-training form label { display: inline-flex; gap: 0.35rem; align-items: center; }
 .qkv-training form input[type="text"] { width: 6.5em; }
+.qkv-training form[data-role="analogy-form"] input[type="text"] { width: 5em; }
 .qkv-training .tr-results { list-style: none; padding: 0; margin: 0.5rem 0 0; font-variant-numeric: tabular-nums; }
 .qkv-training .tr-results li { display: flex; justify-content: space-between; max-width: 14em; padding: 0.1rem 0;
   border-bottom: 1px dashed var(--tr-line); }
