@@ -53,9 +53,32 @@ if (fs.existsSync(pageEntry)) {
 
 const widgetEntry = path.join(web, 'widget', 'qkv-lab-widget.js');
 if (fs.existsSync(widgetEntry)) {
-  const iife = await bundle(widgetEntry, { format: 'iife' });
+  // CSS is imported as text: the widget adopts it as constructable stylesheets in its shadow
+  // root (no <style> element, so no 'unsafe-inline' in a host page's CSP).
+  const { gzipSync } = await import('node:zlib');
+  // The glue's inlined base64 WASM becomes base64 of the gzipped WASM, inflated at run time by
+  // web/widget/wasm-binary.js and passed to the glue as wasmBinary (see that file for why).
+  const gzipWasm = {
+    name: 'qkv-core-gzip',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]qkv-core\.js$/ }, (args) => {
+        const glue = fs.readFileSync(args.path, 'utf8');
+        const uri = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/.exec(glue);
+        const tail = /export default (\w+);\s*$/.exec(glue);
+        if (!uri || !tail) throw new Error('qkv-core.js is not the single-file Emscripten glue the widget expects');
+        const packed = gzipSync(Buffer.from(uri[1], 'base64'), { level: 9 }).toString('base64');
+        const inflate = JSON.stringify(path.join(web, 'widget', 'wasm-binary.js'));
+        const contents = glue.replace(uri[0], '"data:application/octet-stream;base64,"').replace(tail[0], '') +
+          `\nimport { gunzipBase64 } from ${inflate};\nconst PACKED = "${packed}";\n` +
+          `export default (options = {}) => gunzipBase64(PACKED).then((wasmBinary) => ${tail[1]}({ ...options, wasmBinary }));\n`;
+        return { contents, loader: 'js', resolveDir: path.dirname(args.path) };
+      });
+    },
+  };
+  const iife = await bundle(widgetEntry, { format: 'iife', loader: { '.css': 'text' }, plugins: [gzipWasm] });
   fs.writeFileSync(path.join(dist, 'qkv-lab-widget.js'), iife);
-  console.log(`widget: dist/qkv-lab-widget.js ${kib(iife)}`);
+  const gzipped = gzipSync(iife, { level: 9 }).length;
+  console.log(`widget: dist/qkv-lab-widget.js ${kib(iife)} (${(gzipped / 1024).toFixed(1)} KiB gzipped)`);
 }
 
 function kib(text) {

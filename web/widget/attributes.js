@@ -1,0 +1,96 @@
+// attributes.js: what a blogger can write on <qkv-lab …>, read into settings. The numbers'
+// settings (seed, sentence, scale, pos) go through the page's own state.js, so an attribute and a
+// link parameter accept exactly the same values. An invalid value never throws: it falls back to
+// the default and produces a notice { name, value, fallback } that the widget shows.
+import { createState, SECTION_IDS, PROPERTIES } from '../page/state.js';
+
+/** Sections a widget can show: the compact walkthrough (the default) and every page section. */
+export const WIDGET_SECTIONS = Object.freeze(['walkthrough', ...SECTION_IDS]);
+export const DEFAULT_SECTION = 'walkthrough';
+export const THEMES = Object.freeze(['auto', 'light', 'dark']);
+
+/** Every observed attribute. Booleans: present, "", "true" or "1" is on; "false" or "0" is off. */
+export const ATTRIBUTES = Object.freeze(['section', 'lang', 'seed', 'sentence', 'scale', 'pos', 'theme', 'autoplay']);
+export const BOOLEAN_ATTRIBUTES = Object.freeze(['scale', 'pos', 'autoplay']);
+
+const MAX_SHOWN = 40;
+const defaultOf = (name) => PROPERTIES.find((p) => p.name === name).default;
+
+/** A boolean attribute's value: true, false, or null when it is not one of the accepted spellings. */
+export function parseBoolean(raw, name) {
+  if (raw === null) return false;
+  const t = raw.trim().toLowerCase();
+  if (t === '' || t === 'true' || t === '1' || t === name) return true;
+  if (t === 'false' || t === '0') return false;
+  return null;
+}
+
+/** 'zh', 'zh-CN', 'zh-Hans-TW' → 'zh'; 'en', 'en-GB' → 'en'; anything else → null. */
+export function parseLanguage(raw) {
+  const m = /^\s*(zh|en)(-[a-z0-9-]+)?\s*$/i.exec(raw || '');
+  return m ? m[1].toLowerCase() : null;
+}
+
+function shown(raw) {
+  return raw.length > MAX_SHOWN ? `${raw.slice(0, MAX_SHOWN)}…` : raw;
+}
+
+/**
+ * read(getAttribute, fallbackLang) → { section, lang, theme, autoplay, state, notices }
+ * getAttribute(name) returns the string or null (element.getAttribute.bind(element)).
+ * fallbackLang is the language when `lang` is missing or invalid (from the page or the browser).
+ */
+export function readAttributes(getAttribute, fallbackLang) {
+  const notices = [];
+  const refuse = (name, raw, fallback) => notices.push({ name, value: shown(raw), fallback: String(fallback) });
+
+  let section = DEFAULT_SECTION;
+  const rawSection = getAttribute('section');
+  if (rawSection !== null) {
+    const t = rawSection.trim().toLowerCase();
+    if (WIDGET_SECTIONS.includes(t)) section = t;
+    else refuse('section', rawSection, DEFAULT_SECTION);
+  }
+
+  let lang = fallbackLang;
+  const rawLang = getAttribute('lang');
+  if (rawLang !== null && rawLang.trim() !== '') {
+    const parsed = parseLanguage(rawLang);
+    if (parsed) lang = parsed;
+    else refuse('lang', rawLang, fallbackLang);
+  }
+
+  let theme = 'auto';
+  const rawTheme = getAttribute('theme');
+  if (rawTheme !== null) {
+    const t = rawTheme.trim().toLowerCase();
+    if (THEMES.includes(t)) theme = t;
+    else refuse('theme', rawTheme, 'auto');
+  }
+
+  let autoplay = parseBoolean(getAttribute('autoplay'), 'autoplay');
+  if (autoplay === null) {
+    refuse('autoplay', getAttribute('autoplay'), 'false');
+    autoplay = false;
+  }
+
+  // The numbers' settings, as the query string state.js reads (it validates and falls back).
+  const params = new URLSearchParams();
+  for (const name of ['seed', 'sentence']) {
+    const raw = getAttribute(name);
+    if (raw !== null) params.set(name, raw.trim());
+  }
+  const invalidBool = new Map();
+  for (const name of ['scale', 'pos']) {
+    const raw = getAttribute(name);
+    if (raw === null) continue;
+    const value = parseBoolean(raw, name);
+    if (value === null) invalidBool.set(name, raw);
+    else params.set(name, value ? '1' : '0');
+  }
+  const state = createState({ search: params.toString() });
+  for (const name of state.rejected) refuse(name, getAttribute(name), defaultOf(name));
+  for (const [name, raw] of invalidBool) refuse(name, raw, defaultOf(name));
+
+  return { section, lang, theme, autoplay, state, notices };
+}

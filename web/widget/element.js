@@ -1,0 +1,344 @@
+// element.js: <qkv-lab>, the custom element a blogger drops into a post.
+//
+//   <qkv-lab section="softmax" lang="en" seed="7" sentence="我 爱 猫" scale></qkv-lab>
+//
+// The howto-components way: the constructor only attaches the (open) shadow root and its frame;
+// attributes mirror properties; observers and listeners start in connectedCallback and stop in
+// disconnectedCallback; events are CustomEvents that bubble (and are composed, so they also leave
+// a shadow root the widget itself may sit in).
+//
+// Life cycle: nothing is loaded until the element comes near the viewport (IntersectionObserver);
+// then the shared WebAssembly instance is loaded (one per page, whatever the number of widgets)
+// and the section is built from the page's own section modules. Out of view, a playing
+// animation pauses (and resumes when the widget comes back). Removed from the page, the section
+// is destroyed, which frees every byte it allocated on the WASM heap (a training run's model).
+//
+// Events, all on the element, all bubbling and composed:
+//   qkv-ready  { section, lang }               the section is drawn
+//   qkv-step   { section, step, count, stage } the reader (or play) moved the stepper
+//   qkv-train  { section, step, total, loss }  the training run advanced or went back
+//   qkv-error  { message }                     the WebAssembly module could not be loaded
+import { load } from '../qkv-lab.js';
+import { h, clear } from '../page/dom.js';
+import { createI18n, languageFromNavigator } from '../page/i18n.js';
+import { readAttributes, parseBoolean, parseLanguage, ATTRIBUTES, DEFAULT_SECTION } from './attributes.js';
+import { createSectionContext } from './context.js';
+import { SECTION_FACTORIES } from './sections.js';
+import { WALK_STAGES } from './walkthrough-section.js';
+import { adoptStyles } from './styles.js';
+import './strings.js';
+
+const SETTING_KEYS = ['seed', 'sentence', 'scale', 'pos'];
+const PROPERTIES = ['section', 'seed', 'sentence', 'scale', 'pos', 'theme', 'autoplay'];
+
+export class QkvLabElement extends HTMLElement {
+  static get observedAttributes() {
+    return ATTRIBUTES;
+  }
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    adoptStyles(root);
+    // Built with DOM calls, not a template's innerHTML: nothing here needs markup parsing, and it
+    // keeps working on pages that enforce Trusted Types.
+    this._notice = h('div', { class: 'notice widget-notice', attrs: { role: 'status' }, hidden: true });
+    this._status = h('p', { class: 'widget-status', attrs: { role: 'status' } });
+    this._body = h('div', { class: 'widget-body' });
+    this._live = h('div', { class: 'visually-hidden', attrs: { 'aria-live': 'polite' } });
+    this._credit = h('p', { class: 'widget-credit', attrs: { 'aria-hidden': 'true' } });
+    this._qkv = h('div', { class: 'qkv' }, this._notice, this._status, this._body, this._credit, this._live);
+    root.append(h('div', { class: 'frame' }, this._qkv));
+
+    this._started = false;    // loading or built
+    this._generation = 0;     // bumped by every teardown: a late load() result is ignored
+    this._visible = false;
+    this._resume = false;     // the stepper was playing when the widget scrolled out of view
+    this._autoplayed = false;
+    this._pending = false;    // an attribute change is waiting for the microtask that applies it
+    this._built = null;       // { settings, i18n, ctx, section, watcher, last }
+    this._onIntersect = this._onIntersect.bind(this);
+  }
+
+  connectedCallback() {
+    for (const name of PROPERTIES) this._upgradeProperty(name);
+    this._applyFrame(this._read());
+    if (typeof IntersectionObserver === 'function') {
+      this._observer = new IntersectionObserver(this._onIntersect, { rootMargin: '200px 0px' });
+      this._observer.observe(this);
+    } else {
+      this._visible = true;
+      this._start();
+    }
+  }
+
+  disconnectedCallback() {
+    if (this._observer) this._observer.disconnect();
+    this._observer = null;
+    this._visible = false;
+    this._teardown();
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue === newValue || !this.isConnected) return;
+    if (this._pending) return;
+    // several attributes set in one go (el.seed = 7; el.scale = true) are applied together
+    this._pending = true;
+    queueMicrotask(() => {
+      this._pending = false;
+      if (this.isConnected) this._apply();
+    });
+  }
+
+  // ---- properties: each mirrors its attribute; getters give the value in effect ----
+
+  get section() { return this._read().section; }
+  set section(value) { this._setString('section', value); }
+  get seed() { return this._read().state.get('seed'); }
+  set seed(value) { this._setString('seed', value); }
+  get sentence() { return this._read().state.get('sentence'); }
+  set sentence(value) { this._setString('sentence', value); }
+  get scale() { return this._read().state.get('scale'); }
+  set scale(value) { this._setBoolean('scale', value); }
+  get pos() { return this._read().state.get('pos'); }
+  set pos(value) { this._setBoolean('pos', value); }
+  get theme() { return this._read().theme; }
+  set theme(value) { this._setString('theme', value); }
+  get autoplay() { return parseBoolean(this.getAttribute('autoplay'), 'autoplay') === true; }
+  set autoplay(value) { this._setBoolean('autoplay', value); }
+  // `lang` is HTMLElement's own reflected property; the widget reads the attribute.
+
+  /** The language in effect: the lang attribute, else the page's (closest [lang]), else the browser's. */
+  get language() { return this._read().lang; }
+
+  /** Whether the section's stepper is playing. */
+  get playing() { return Boolean(this._stepper() && this._stepper().playing); }
+
+  /** Drive the section's stepper (no-ops before it is drawn, and for the training section). */
+  play() { this._stepper()?.play(); }
+  pause() { this._stepper()?.pause(); }
+  next() { this._stepper()?.forward(); }
+  previous() { this._stepper()?.back(); }
+
+  _setString(name, value) {
+    if (value === null || value === undefined) this.removeAttribute(name);
+    else this.setAttribute(name, String(value));
+  }
+
+  _setBoolean(name, value) {
+    if (value) this.setAttribute(name, '');
+    else this.removeAttribute(name);
+  }
+
+  /** A property set on the element before the class was defined would hide the setter. */
+  _upgradeProperty(name) {
+    if (Object.prototype.hasOwnProperty.call(this, name)) {
+      const value = this[name];
+      delete this[name];
+      this[name] = value;
+    }
+  }
+
+  _stepper() {
+    return this._built && this._built.section.stepper ? this._built.section.stepper : null;
+  }
+
+  _fallbackLanguage() {
+    const from = this.parentElement && this.parentElement.closest('[lang]');
+    const pageLang = from ? from.getAttribute('lang') : document.documentElement.getAttribute('lang');
+    return parseLanguage(pageLang) || languageFromNavigator();
+  }
+
+  _read() {
+    return readAttributes((name) => this.getAttribute(name), this._fallbackLanguage());
+  }
+
+  // ---- visibility ----
+
+  _onIntersect(entries) {
+    const visible = entries.some((e) => e.isIntersecting);
+    if (visible === this._visible) return;
+    this._visible = visible;
+    if (visible) {
+      if (!this._started) this._start();
+      else this._whenVisible();
+    } else {
+      const stepper = this._stepper();
+      if (stepper && stepper.playing) {
+        this._resume = true;
+        stepper.pause();
+      }
+    }
+  }
+
+  _whenVisible() {
+    const stepper = this._stepper();
+    if (!stepper) return;
+    if (this._resume) {
+      this._resume = false;
+      stepper.play();
+    } else if (!this._autoplayed && this._built.settings.autoplay) {
+      this._autoplayed = true;
+      stepper.play();
+    }
+  }
+
+  // ---- building and tearing down ----
+
+  async _start() {
+    this._started = true;
+    const generation = this._generation;
+    const settings = this._read();
+    this._applyFrame(settings);
+    const i18n = createI18n(settings.lang);
+    this._status.hidden = false;
+    this._status.classList.remove('failed');
+    this._status.textContent = i18n.t('widget.loading');
+    let qkv;
+    try {
+      qkv = await load();
+    } catch (error) {
+      if (generation !== this._generation) return;
+      const message = String((error && error.message) || error);
+      this._status.classList.add('failed');
+      this._status.textContent = i18n.t('widget.failed', { message });
+      this._emit('error', { message });
+      return;
+    }
+    if (generation !== this._generation || !this.isConnected) return;
+    this._build(qkv, this._read());
+  }
+
+  _build(qkv, settings) {
+    const i18n = createI18n(settings.lang);
+    const built = { settings, i18n, section: null, ctx: null, watcher: null, last: {} };
+    built.ctx = createSectionContext({
+      qkv, i18n, state: settings.state,
+      announce: (text) => { this._live.textContent = ''; this._live.textContent = text; },
+      // the data-flow section links to other sections: the widget shows the one asked for
+      goTo: (id) => { if (SECTION_FACTORIES[id]) this.setAttribute('section', id); },
+      onSnapshot: (snapshot) => { if (built.section && built.section.update) built.section.update(snapshot); },
+    });
+    try {
+      built.section = SECTION_FACTORIES[settings.section](built.ctx);
+    } catch (error) {
+      console.warn('qkv-lab:', error);
+      this._status.hidden = false;
+      this._status.classList.add('failed');
+      this._status.textContent = i18n.t('widget.failed', { message: String(error && error.message) });
+      return;
+    }
+    this._built = built;
+    this._status.hidden = true;
+    this._applyFrame(settings);
+    clear(this._body).append(built.section.element);
+    this._watchProgress(built);
+    this._emit('ready', { section: settings.section, lang: settings.lang });
+    if (this._visible) this._whenVisible();
+  }
+
+  _teardown() {
+    this._generation++;
+    this._started = false;
+    this._resume = false;
+    this._autoplayed = false;
+    const built = this._built;
+    this._built = null;
+    if (built) {
+      if (built.watcher) built.watcher.disconnect();
+      try {
+        if (built.section.destroy) built.section.destroy();
+      } catch (error) {
+        console.warn('qkv-lab:', error);
+      }
+    }
+    clear(this._body);
+  }
+
+  /** Re-reads every attribute after a change and applies what differs. */
+  _apply() {
+    const next = this._read();
+    this._applyFrame(next);
+    const built = this._built;
+    if (!built) return;   // not built yet: the build reads the attributes when it happens
+    const prev = built.settings;
+    if (next.section !== prev.section) {
+      const qkv = built.ctx.qkv;
+      this._teardown();
+      this._started = true;
+      this._build(qkv, next);
+      return;
+    }
+    built.settings = next;
+    if (next.lang !== prev.lang) {
+      built.i18n.setLanguage(next.lang);
+      if (built.section.setLanguage) built.section.setLanguage(next.lang);
+    }
+    for (const key of SETTING_KEYS) {
+      const value = next.state.get(key);
+      if (value !== built.ctx.state.get(key)) built.ctx.setSetting(key, value);
+    }
+    if (next.autoplay && !prev.autoplay && this._visible) this._whenVisible();
+  }
+
+  /** What does not depend on the section: theme, notices, labels. */
+  _applyFrame(settings) {
+    const i18n = createI18n(settings.lang);
+    this._qkv.classList.toggle('theme-light', settings.theme === 'light');
+    this._qkv.classList.toggle('theme-dark', settings.theme === 'dark');
+    this._qkv.setAttribute('lang', settings.lang === 'zh' ? 'zh-CN' : 'en');
+    this._qkv.setAttribute('role', 'group');
+    this._qkv.setAttribute('aria-label', i18n.t('widget.label', { section: settings.section }));
+    this._credit.textContent = i18n.t('widget.credit');
+    clear(this._notice);
+    for (const n of settings.notices) {
+      const key = n.fallback === 'null' ? 'widget.invalidNone' : 'widget.invalid';
+      this._notice.append(h('p', { text: i18n.t(key, n) }));
+    }
+    this._notice.hidden = settings.notices.length === 0;
+  }
+
+  // ---- events ----
+
+  _emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(`qkv-${type}`, { bubbles: true, composed: true, detail }));
+  }
+
+  /**
+   * Steps and training steps, whoever caused them (a button, a key, play, the host calling
+   * next()): every visible change inside the section is checked against the stepper's position
+   * and the training run's step, and a change becomes one event.
+   */
+  _watchProgress(built) {
+    const { section } = built;
+    const id = built.settings.section;
+    const check = () => {
+      const stepper = section.stepper;
+      if (stepper && stepper.index !== built.last.step) {
+        const first = built.last.step === undefined;
+        built.last.step = stepper.index;
+        if (!first) {
+          const detail = { section: id, step: stepper.index, count: stepper.count };
+          if (id === 'walkthrough') detail.stage = WALK_STAGES[stepper.index];
+          this._emit('step', detail);
+        }
+      }
+      const run = section.run;
+      if (run && run.step !== built.last.train) {
+        const first = built.last.train === undefined;
+        built.last.train = run.step;
+        if (!first || run.step > 0) {
+          const record = run.history && run.history[run.history.length - 1];
+          this._emit('train', { section: id, step: run.step, total: run.total, loss: record ? record.loss : null });
+        }
+      }
+    };
+    check();
+    if (typeof MutationObserver === 'function') {
+      built.watcher = new MutationObserver(check);
+      built.watcher.observe(section.element, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['disabled', 'aria-pressed'] });
+    }
+  }
+}
+
+export { DEFAULT_SECTION };
