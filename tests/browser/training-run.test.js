@@ -216,3 +216,21 @@ test('reduced motion: rows are marked without animating', async () => {
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('switching the language rewrites the section, keeping the run', async () => {
+  const { page, section } = await openTraining(env, { lang: 'en' });
+  await section.locator('button[data-role="step"]').click();
+  const before = await readState(section);
+  await page.locator('.lang-btn[data-lang="zh"]').click();
+  assert.equal(await section.locator('h2').textContent(), '9 · Embedding 表是怎么学出来的');
+  assert.equal(await section.locator('button[data-role="step"]').textContent(), '单步');
+  assert.match(await section.locator('[data-role="speed"] option:checked').textContent(), /每秒 20 步/);
+  const after = await readState(section);
+  assert.equal(after.step, before.step);
+  assert.equal(after.loss, before.loss);
+  assert.match(after.lossText, /^损失 \d+\.\d{3}$/);
+  assert.deepEqual(after.flashed, before.flashed);
+  assert.doesNotMatch(after.text, /\btraining\.[a-zA-Z]/, 'no missing string keys');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

@@ -217,8 +217,10 @@ export function createTrainingSection(ctx) {
     applyTheme();
   }
 
+  // ctx.modelOptions (optional): createModel options other than the seed, e.g. { lr, optimizer }
+  // for a widget or a test; the page uses the model's defaults, so its schedule is train()'s.
   function modelOptions(seed) {
-    return { seed };
+    return { ...(ctx.modelOptions || {}), seed };
   }
 
   /** Builds the run for the current seed at `step` (0 = fresh), replaying from the seed. */
@@ -538,7 +540,11 @@ export function createTrainingSection(ctx) {
   }) : () => {};
   const offLanguage = i18n.onLanguageChange ? i18n.onLanguageChange(() => setLanguage()) : () => {};
 
+  let language = i18n.lang;
   function setLanguage() {
+    // main.js calls this and i18n.onLanguageChange fires too: draw once per change
+    if (language === i18n.lang) return;
+    language = i18n.lang;
     refreshTexts();
     chartTexts();
     if (run) render({ probes: true });
