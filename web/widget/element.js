@@ -31,7 +31,10 @@ import './strings.js';
 const SETTING_KEYS = ['seed', 'sentence', 'scale', 'pos'];
 const PROPERTIES = ['section', 'seed', 'sentence', 'scale', 'pos', 'theme', 'autoplay'];
 
-export class QkvLabElement extends HTMLElement {
+// Importing the bundle where there is no DOM (a server-side render) must not throw.
+const Base = typeof HTMLElement === 'function' ? HTMLElement : class {};
+
+export class QkvLabElement extends Base {
   static get observedAttributes() {
     return ATTRIBUTES;
   }

@@ -1,0 +1,71 @@
+// Types for `qkv-lab/widget` (web/dist/qkv-lab-widget.js): importing it, or loading it with a
+// <script> tag, defines the <qkv-lab> custom element and the one global `QkvLab`.
+//
+//   import 'qkv-lab/widget';
+//   const el = document.createElement('qkv-lab');
+//   el.section = 'softmax';
+//   el.addEventListener('qkv-step', (e) => console.log(e.detail.step));
+import type { load, Matrix } from '../qkv-lab.js';
+
+/** The values of the `section` attribute; 'walkthrough' is the default. */
+export type QkvLabSection =
+  | 'walkthrough' | 'roles' | 'embedding' | 'projections' | 'scores' | 'softmax'
+  | 'mixing' | 'learnable' | 'symmetry' | 'training' | 'flow';
+
+export type QkvLabTheme = 'auto' | 'light' | 'dark';
+
+export interface QkvLabReadyDetail { section: QkvLabSection; lang: 'zh' | 'en' }
+export interface QkvLabStepDetail {
+  section: QkvLabSection;
+  /** 0-based position of the section's stepper */
+  step: number;
+  count: number;
+  /** walkthrough only: 'X' | 'QKV' | 'scores' | 'weights' | 'output' */
+  stage?: 'X' | 'QKV' | 'scores' | 'weights' | 'output';
+}
+export interface QkvLabTrainDetail { section: 'training'; step: number; total: number; loss: number | null }
+export interface QkvLabErrorDetail { message: string }
+
+export declare class QkvLabElement extends HTMLElement {
+  static readonly observedAttributes: string[];
+  /** Which part of the story; an unknown value shows a notice and falls back to 'walkthrough'. */
+  section: QkvLabSection;
+  /** The random seed of W_Q, W_K, W_V (an integer 0 … 4294967295; 42 gives the article's numbers). */
+  seed: number;
+  /** 2 to 6 words of the built-in vocabulary, separated by spaces ('我 love 猫' by default). */
+  sentence: string;
+  /** Divide the scores by √d_k before softmax (default false, as in the article). */
+  scale: boolean;
+  /** Add position vectors to X (default false). */
+  pos: boolean;
+  theme: QkvLabTheme;
+  /** Play the section's stepper once the widget is in view. */
+  autoplay: boolean;
+  /** The language in effect: the lang attribute, else the page's, else the browser's. */
+  readonly language: 'zh' | 'en';
+  readonly playing: boolean;
+  play(): void;
+  pause(): void;
+  next(): void;
+  previous(): void;
+}
+
+export interface QkvLabGlobal {
+  readonly version: string;
+  readonly load: typeof load;
+  readonly Matrix: typeof Matrix;
+  readonly sections: readonly QkvLabSection[];
+  readonly Element: typeof QkvLabElement;
+}
+
+declare global {
+  interface HTMLElementTagNameMap { 'qkv-lab': QkvLabElement }
+  interface HTMLElementEventMap {
+    'qkv-ready': CustomEvent<QkvLabReadyDetail>;
+    'qkv-step': CustomEvent<QkvLabStepDetail>;
+    'qkv-train': CustomEvent<QkvLabTrainDetail>;
+    'qkv-error': CustomEvent<QkvLabErrorDetail>;
+  }
+  // eslint-disable-next-line no-var
+  var QkvLab: QkvLabGlobal;
+}
