@@ -239,6 +239,18 @@ test('a widget starts only when scrolled near, and stops animating out of view',
   await page.closeAll();
 });
 
+test('the script in <head>, before the elements exist, works the same', async () => {
+  const page = await openBlog(env, { transform: (html) => html
+    .replace('<script src="/dist/qkv-lab-widget.js"></script>\n</body>', '</body>')
+    .replace('</head>', '<script src="/dist/qkv-lab-widget.js"></script>\n</head>') });
+  assert.match(await page.content(), /<head>[\s\S]*qkv-lab-widget\.js[\s\S]*<\/head>/);
+  await bothDrawn(page);
+  assert.deepEqual(await widgetRow(page, 'second', 'A', 0), ARTICLE.A0);
+  assert.equal((await widget(page, 'first')).lang, 'zh-CN');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
 test('autoplay plays once the widget is in view', async () => {
   const page = await openBlog(env, { transform: (html) => html.replace('<qkv-lab id="first"', '<qkv-lab id="first" autoplay') });
   await waitForWidget(page, 'first');
