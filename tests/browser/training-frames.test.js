@@ -16,6 +16,9 @@ before(async () => { env = await openBrowser(); });
 after(async () => { await env?.close(); });
 
 const results = {};
+// "no frame over 50 ms": frame timestamps come in vsync steps of 16.67 ms, so three intervals
+// (two frames missed) read as 50.0 or 50.1 ms; four would be 66.7.
+const MAX_FRAME_MS = 50.1;
 
 function summary(deltas) {
   const sorted = [...deltas].sort((a, b) => a - b);
@@ -59,12 +62,12 @@ for (const speed of ['20', '100']) {
         `p50 ${stats.p50} ms, p95 ${stats.p95} ms, max ${stats.max} ms, ${stats.steps} steps, long tasks: ${stats.longTasks.join(', ') || 'none'}`);
       assert.deepEqual(stats.problems, []);
       assert.ok(stats.steps > (speed === '100' ? 200 : 50), `trained ${stats.steps} steps`);
-      if (stats.p50 < 20 && stats.max < 50) break;
+      if (stats.p50 < 20 && stats.max <= MAX_FRAME_MS) break;
     }
     results[speed] = attempts;
     const best = attempts[attempts.length - 1];
     assert.ok(best.p50 < 20, `p50 ${best.p50} ms`);
-    assert.ok(best.max < 50, `max ${best.max} ms`);
+    assert.ok(best.max <= MAX_FRAME_MS, `max ${best.max} ms`);
   });
 }
 

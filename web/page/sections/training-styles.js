@@ -27,7 +27,10 @@ export const TRAINING_CSS = `
 .qkv-training .tr-grid { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; align-items: start; }
 @media (min-width: 860px) { .qkv-training .tr-grid { grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); } }
 .qkv-training .tr-stack { display: grid; gap: 1rem; min-width: 0; }
-.qkv-training .tr-card { border: 1px solid var(--tr-line); border-radius: 10px; padding: 0.75rem; min-width: 0; }
+.qkv-training .tr-card { border: 1px solid var(--tr-line); border-radius: 10px; padding: 0.75rem; min-width: 0;
+  contain: layout paint style; }
+/* what changes every frame is contained, so a training frame re-lays out a card, not the page */
+.qkv-training .tr-stage { contain: layout paint style; }
 .qkv-training .tr-card h3 { font-size: 1rem; margin: 0 0 0.5rem; }
 .qkv-training .tr-card p { margin: 0.25rem 0 0.5rem; font-size: 0.92em; }
 .qkv-training .tr-note { color: var(--tr-muted); }

@@ -175,6 +175,7 @@ export function createTrainingSection(ctx) {
   let lastFrameTime = 0;
   let due = 0;
   let lastProbeTime = 0;
+  let frameCount = 0;
   let speed = DEFAULT_SPEED;
   let writingState = false;
   let theme = THEMES.light;
@@ -256,8 +257,12 @@ export function createTrainingSection(ctx) {
     datalist.replaceChildren(...run.vocab.slice(1).map((w) => h('option', { value: w })));
   }
 
-  /** Draws the run's current state. */
-  function render({ probes = false } = {}) {
+  /**
+   * Draws the run's current state. While playing, `part` is 0 or 1 on alternate frames: the
+   * line charts redraw on one, the scatter on the other (each still 30 times a second), which
+   * halves the Chart.js work in a frame; everything else redraws every frame.
+   */
+  function render({ probes = false, part = -1 } = {}) {
     const last = run.last;
     const step = run.step;
     element.dataset.step = String(step);
@@ -276,10 +281,14 @@ export function createTrainingSection(ctx) {
     legendMax.textContent = fmt(bound);
 
     renderBatch(last);
-    charts.scatter.trailLength = reducedMotion.matches ? 0 : TRAIL;
-    charts.scatter.update(run.model.project2d());
-    charts.loss.update();
-    charts.similarity.update();
+    if (part !== 0) {
+      charts.scatter.trailLength = reducedMotion.matches ? 0 : TRAIL;
+      charts.scatter.update(run.model.project2d());
+    }
+    if (part !== 1) {
+      charts.loss.update();
+      charts.similarity.update();
+    }
     lossCanvas.dataset.points = String(charts.loss.pointCount());  // for tests: the chart's points
     if (probes || performance.now() - lastProbeTime > PROBE_REFRESH_MS) {
       lastProbeTime = performance.now();
@@ -460,7 +469,7 @@ export function createTrainingSection(ctx) {
       charts.loss.push({ step: record.step, values: [record.loss, record.average] });
       charts.similarity.push({ step: record.step, values: [record.catDog, record.catCar] });
     }
-    if (any) render();
+    if (any) render({ part: (frameCount++) % 2 });
     if (run.error) {
       showError(run.error);
       saveStep();
