@@ -222,7 +222,7 @@ test('switching the language rewrites the section, keeping the run', async () =>
   await section.locator('button[data-role="step"]').click();
   const before = await readState(section);
   await page.locator('.lang-btn[data-lang="zh"]').click();
-  assert.equal(await section.locator('h2').textContent(), '9 · Embedding 表是怎么学出来的');
+  assert.equal(await section.locator('h2').textContent(), 'Embedding 表是怎么学出来的');
   assert.equal(await section.locator('button[data-role="step"]').textContent(), '单步');
   assert.match(await section.locator('[data-role="speed"] option:checked').textContent(), /每秒 20 步/);
   const after = await readState(section);

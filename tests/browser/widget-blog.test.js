@@ -8,7 +8,6 @@
 // Then the same page under a strict Content-Security-Policy (no unsafe-eval, no unsafe-inline).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { openBrowser, screenshot, ARTIFACTS, ROOT } from './harness.js';
 import { openBlog, waitForWidget, widget, widgetRow, ARTICLE, STRICT_CSP } from './widget-helpers.js';
@@ -84,14 +83,7 @@ test('the same page under a strict CSP (no unsafe-eval, no unsafe-inline) works 
   await page.closeAll();
 });
 
-// Section 9 (training) puts its CSS in a <style> element, which style-src 'self' refuses (the
-// widget adopts the same CSS as a constructable sheet, so it still looks right, but the browser
-// reports the refusal as a console error). Until training.js stops doing that, this is a todo.
-const TRAINING_SOURCE = fs.readFileSync(path.join(ROOT, 'web/page/sections/training.js'), 'utf8');
-const TRAINING_INLINE_STYLE = /h\('style'/.test(TRAINING_SOURCE) &&
-  'web/page/sections/training.js injects a <style> element, refused under style-src \'self\'';
-
-test('a training widget under the strict CSP trains with no violation', { todo: TRAINING_INLINE_STYLE }, async () => {
+test('a training widget under the strict CSP trains with no violation', async () => {
   const page = await openBlog(env, { csp: STRICT_CSP,
     transform: (html) => html.replace('<qkv-lab id="first" lang="zh" seed="42">', '<qkv-lab id="first" section="training" lang="zh">') });
   await waitForWidget(page, 'first');

@@ -10,7 +10,6 @@ import { openBrowser, screenshot, ROOT } from './harness.js';
 import { newBlogPage } from './widget-helpers.js';
 
 const MAIN = fs.readFileSync(path.join(ROOT, 'web/page/main.js'), 'utf8');
-const WIRED = /applyEmbedMode\(/.test(MAIN) ? false : 'web/page/main.js does not call applyEmbedMode yet';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -86,7 +85,7 @@ for (const [label, src, section, check] of [
   ['single file, scores in Chinese', '/dist/qkv-lab.html?embed=1&section=scores&lang=zh', 'scores', /0\.149.*-0\.041.*0\.194/s],
   ['served page, no section: the walkthrough', '/index.html?embed=1&lang=en', 'walkthrough', /Self-attention, from X to the output/],
 ]) {
-  test(`iframe mode, ${label}: a single section, sized to fit`, { skip: WIRED }, async () => {
+  test(`iframe mode, ${label}: a single section, sized to fit`, async () => {
     const { page, frame } = await openHost(src, { width: 900 });
     await frame.waitForSelector('body[data-ready="true"]', { timeout: 15000 });
     await frame.waitForFunction(() => document.documentElement.dataset.embedSection);

@@ -17,6 +17,7 @@ import { createLearnableSection } from './sections/learnable.js';
 import { createSymmetrySection } from './sections/symmetry.js';
 import { createTrainingSection } from './sections/training.js';
 import { createFlowSection } from './sections/flow.js';
+import { applyEmbedMode } from './embed.js';
 
 addStrings({
   zh: {
@@ -154,6 +155,9 @@ async function main() {
     }
   }
   status.hidden = true;
+  // ?embed=1&section=…: one section without the page chrome, for iframes (embed.js)
+  const embed = applyEmbedMode({ root: app, sections, ctx, params: new URLSearchParams(location.search) });
+  if (embed.active) ctx.goTo = (id) => embed.show(id);
   const ready = performance.now() - started;
   document.body.dataset.ready = 'true';
   document.body.dataset.timeToNumbers = ready.toFixed(1);
@@ -172,8 +176,8 @@ async function main() {
 
   // the section in view goes into the URL; a link with ?section= opens there
   const initial = state.get('section');
-  if (initial) sections.find((s) => s.id === initial)?.element.scrollIntoView({ block: 'start' });
-  if ('IntersectionObserver' in window) {
+  if (initial && !embed.active) sections.find((s) => s.id === initial)?.element.scrollIntoView({ block: 'start' });
+  if (!embed.active && 'IntersectionObserver' in window) {
     let settled = !initial;
     setTimeout(() => { settled = true; }, 800);
     const observer = new IntersectionObserver((entries) => {

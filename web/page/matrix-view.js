@@ -133,7 +133,7 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
         const td = cells[i][j];
         const hide = hidden && hidden(i, j);
         td.classList.toggle('pending', Boolean(hide));
-        if (document.activeElement === td && editable) continue;  // don't overwrite typing
+        if (td.getRootNode().activeElement === td && editable) continue;  // don't overwrite typing (also in a shadow root)
         td.textContent = hide ? '·' : fmt(matrix.get(i, j));
       }
     }

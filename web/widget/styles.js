@@ -12,7 +12,7 @@
 //                     can override the reader's scheme.
 import PAGE_CSS from '../page/style.css';
 import WIDGET_CSS from './widget.css';
-import { TRAINING_CSS } from '../page/sections/training-styles.js';
+import TRAINING_CSS from '../page/training.css';
 
 const ROOT_FONT_PX = 16;
 

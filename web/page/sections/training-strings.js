@@ -2,7 +2,7 @@
 // Written for this page from the second article's sections 6–8, not copied from it.
 export const TRAINING_STRINGS = {
   zh: {
-    'training.title': '9 · Embedding 表是怎么学出来的',
+    'training.title': 'Embedding 表是怎么学出来的',
     'training.intro1': '模型读到的不是字，而是编号。Embedding 表给词表里的每个编号配一行数字：“查表”就是按编号取出那一行，在数学上等于拿 one-hot 向量去乘整张表。正因为这是一次矩阵乘法，梯度可以沿着它传回来，而且只会落到被取出的那几行上。',
     'training.intro2': '下面是一次真实的训练。浏览器里的 WebAssembly 模型读一小段语料，每一步取一句话，用前面的词预测下一个词，算出损失，反向传播，然后只改这句话里出现过的词对应的行——热力图里闪一下的就是这些行，其他行一动不动。',
     'training.intro3': '没有人告诉模型“猫和狗很像”。可是“一只＿在叫”“我养了一只＿”“＿很可爱”这些空，猫、狗、兔都能填，汽车从来不出现在那里。上下文相似，收到的梯度就相似；梯度相似，向量就被推向相近的方向。这就是分布假设：看 cos(猫, 狗) 一路上升、cos(猫, 汽车) 落在下面，散点图里的动物也慢慢聚到一起，离汽车越来越远。',
@@ -64,7 +64,7 @@ export const TRAINING_STRINGS = {
     'training.say.done': '训练完成，共 {total} 步，最后的损失 {loss}。',
   },
   en: {
-    'training.title': '9 · How the embedding table is learned',
+    'training.title': 'How the embedding table is learned',
     'training.intro1': 'A model never sees characters, only ids. The embedding table gives every id in the vocabulary a row of numbers; looking a word up means taking out its row, which is the same as multiplying a one-hot vector by the whole table. Because it is a matrix product, gradients flow back through it — and they land only on the rows that were taken out.',
     'training.intro2': 'Below is a real training run. A WebAssembly model in your browser reads a small corpus; each step takes one sentence, predicts every next word from the words before it, measures the loss, back-propagates, and then changes only the rows of the words in that sentence. Those are the rows that flash in the heat map; every other row stays exactly as it was.',
     'training.intro3': 'Nobody tells the model that cats are like dogs. But 猫 (cat), 狗 (dog) and 兔 (rabbit) all fit the gaps in “一只＿在叫” (a ＿ is barking), “我养了一只＿” (I keep a ＿) and “＿很可爱” (＿ is cute), while 汽车 (car) never appears there. Similar contexts give similar gradients, and similar gradients push the vectors in similar directions — the distributional hypothesis. Watch cos(猫, 狗) climb while cos(猫, 汽车) stays low, and the animals gather in the scatter plot, away from the car.',

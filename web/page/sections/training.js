@@ -17,7 +17,6 @@ import { EmbeddingHeatmap, divergingColour } from '../embedding-heatmap.js';
 import { vectorsTSV, metadataTSV, download, dataURLToBlob } from '../embedding-export.js';
 import { TrainingRun, PROBES } from '../training-run.js';
 import { TRAINING_STRINGS } from './training-strings.js';
-import { TRAINING_CSS } from './training-styles.js';
 
 addStrings(TRAINING_STRINGS);
 
@@ -126,8 +125,7 @@ export function createTrainingSection(ctx) {
   const card = (cls, ...children) => h('div', { class: `tr-card ${cls}` }, ...children);
   const label = (key, control) => h('label', {}, text(h('span'), key), control);
   const element = h('section', { class: 'qkv-section qkv-training', attrs: { id: 'training', 'data-section': 'training', 'data-state': 'loading', 'aria-labelledby': `${uid}-title` } },
-    h('style', { text: TRAINING_CSS }),
-    text(h('h2', { attrs: { id: `${uid}-title` } }), 'training.title'),
+    text(h('h2', { class: 'section-title', attrs: { id: `${uid}-title` } }), 'training.title'),
     h('div', { class: 'tr-intro' },
       ['training.intro1', 'training.intro2', 'training.intro3', 'training.intro4'].map((k) => text(h('p'), k))),
     controls,
