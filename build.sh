@@ -76,11 +76,11 @@ build_wasm() {
   say "emcc -> web/dist/qkv-core.js"
   # -sENVIRONMENT=web + -sSINGLE_FILE + -sEXPORT_ES6: the one combination that loads in Node
   # and in browsers, from http:// and file:// alike (see TOOLCHAIN.md for why the others fail).
-  emcc -std=c11 -O3 -Wall -Wextra -Werror "${SOURCES[@]}" -o web/dist/qkv-core.js \
+  emcc -std=c11 -Oz -Wall -Wextra -Werror "${SOURCES[@]}" -o web/dist/qkv-core.js \
     -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createQkvCore \
     -sENVIRONMENT=web -sSINGLE_FILE=1 \
     -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=1gb \
-    -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0 -sASSERTIONS=0 \
+    -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0 -sASSERTIONS=0 -sMALLOC=emmalloc \
     -sEXPORTED_FUNCTIONS="$list" \
     -sEXPORTED_RUNTIME_METHODS='["UTF8ToString"]'
   if [ -d node_modules/esbuild ]; then
