@@ -80,7 +80,7 @@ build_wasm() {
     -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createQkvCore \
     -sENVIRONMENT=web -sSINGLE_FILE=1 \
     -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=1gb \
-    -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0 -sASSERTIONS=0 -sMALLOC=emmalloc \
+    -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0 -sASSERTIONS=0 \
     -sEXPORTED_FUNCTIONS="$list" \
     -sEXPORTED_RUNTIME_METHODS='["UTF8ToString"]'
   if [ -d node_modules/esbuild ]; then
