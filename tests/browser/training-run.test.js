@@ -234,3 +234,73 @@ test('switching the language rewrites the section, keeping the run', async () =>
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+// Chart.js's Legend and Tooltip plugins are not in the bundle: the line charts' legends are HTML
+// lists, and hovering a chart shows an HTML readout of the nearest point (aria-live="off").
+test('chart legends are translated HTML lists; hovering a chart reads out its nearest point', async () => {
+  const { page, section } = await openTraining(env, { lang: 'en' });
+  const n = 5;
+  for (let i = 0; i < n; i++) await section.locator('button[data-role="step"]').click();
+  const { steps } = await referenceRun(42, n);
+  let average = steps[0].loss;
+  for (const s of steps.slice(1)) average += 0.1 * (s.loss - average);
+  const card = (chart) => section.locator(`.tr-card:has(canvas[data-chart="${chart}"])`);
+  const legend = (chart) => card(chart).locator('.tr-legend li').evaluateAll((items) => items.map((li) => ({
+    text: li.textContent, line: getComputedStyle(li.querySelector('.tr-line-swatch')).borderTopStyle,
+    hidden: li.querySelector('.tr-line-swatch').getAttribute('aria-hidden'),
+  })));
+  assert.deepEqual(await legend('loss'), [
+    { text: 'loss per step', line: 'solid', hidden: 'true' }, { text: 'moving average', line: 'solid', hidden: 'true' }]);
+  assert.deepEqual(await legend('similarity'), [
+    { text: 'cos(猫 cat, 狗 dog)', line: 'solid', hidden: 'true' }, { text: 'cos(猫 cat, 汽车 car)', line: 'dashed', hidden: 'true' }]);
+
+  const readout = (chart) => card(chart).locator('[data-role="readout"]');
+  async function hover(chart, fx, fy) {
+    const canvas = section.locator(`canvas[data-chart="${chart}"]`);
+    await canvas.scrollIntoViewIfNeeded();
+    const box = await canvas.boundingBox();
+    await page.mouse.move(box.x + box.width * fx, box.y + box.height * fy);
+    await page.waitForFunction((el) => !el.hidden, await readout(chart).elementHandle(), { timeout: 5000 });
+    const lines = await readout(chart).locator(':scope > div').allTextContents();
+    const inside = await readout(chart).evaluate((el) => {
+      const r = el.getBoundingClientRect(), c = el.closest('.tr-chart').getBoundingClientRect();
+      return r.left >= c.left - 1 && r.right <= c.right + 1 && r.top >= c.top - 1 && r.bottom <= c.bottom + 1;
+    });
+    assert.ok(inside, `${chart}: the readout stays inside the chart's box`);
+    return lines;
+  }
+  assert.equal(await readout('loss').getAttribute('aria-live'), 'off');
+  assert.equal(await readout('loss').isHidden(), true, 'no readout before hovering');
+  // five steps on a 300-step axis: anywhere right of them the nearest step is the last one
+  assert.deepEqual(await hover('loss', 0.6, 0.5),
+    [`training step ${n}`, `loss per step: ${steps[n - 1].loss.toFixed(3)}`, `moving average: ${average.toFixed(3)}`]);
+  const now = (await section.locator('.tr-sim-now').textContent()).match(/-?\d+\.\d{3}/g);
+  assert.deepEqual(await hover('similarity', 0.6, 0.5),
+    [`training step ${n}`, `cos(猫 cat, 狗 dog): ${now[0]}`, `cos(猫 cat, 汽车 car): ${now[1]}`]);
+  // the scatter names the nearest word (grey words too) and its coordinates
+  const [word] = await hover('scatter', 0.5, 0.5);
+  const m = /^(\S+) \((-?\d+\.\d{3}), (-?\d+\.\d{3})\)$/.exec(word);
+  assert.ok(m, `scatter readout: ${word}`);
+  const vocab = await section.locator('datalist option').evaluateAll((os) => os.map((o) => o.value));
+  assert.ok(vocab.includes(m[1]), `${m[1]} is a word of the vocabulary`);
+  assert.equal(await readout('loss').isHidden(), true, 'the pointer left the loss chart: its readout went');
+  await page.mouse.move(2, 2);
+  await page.waitForFunction((el) => el.hidden, await readout('scatter').elementHandle(), { timeout: 5000 });
+
+  // while training, a readout under a still pointer follows the new steps (Start and Pause are
+  // clicked from script: a real click would move the pointer off the chart)
+  await hover('loss', 0.95, 0.5);
+  const play = () => section.locator('button[data-role="play"]').evaluate((b) => b.click());
+  await play();
+  await page.waitForFunction((el) => /training step (\d+)/.exec(el.textContent)?.[1] >= 15, await readout('loss').elementHandle(), { timeout: 10000 });
+  await play();
+  const { step } = await readState(section);
+  await page.waitForFunction(([el, s]) => el.textContent.startsWith(`training step ${s}`),
+    [await readout('loss').elementHandle(), step], { timeout: 5000 });
+
+  await page.locator('.lang-btn[data-lang="zh"]').click();
+  assert.deepEqual((await legend('loss')).map((l) => l.text), ['每步损失', '滑动平均']);
+  assert.deepEqual((await legend('similarity')).map((l) => l.text), ['cos(猫, 狗)', 'cos(猫, 汽车)']);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

@@ -1,6 +1,7 @@
 // training-screenshots.test.js: section 9 at desktop (1280 px) and phone (375 px) widths, in
 // Chinese and English, light and dark, into tests/artifacts/training-*.png for a person to look
-// at; and checks that nothing overflows the phone's width and no number reads NaN.
+// at, with the loss chart's hover readout showing; and checks that nothing overflows the phone's
+// width and no number reads NaN.
 // Run after ./build.sh.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -31,6 +32,12 @@ for (const c of CASES) {
     const s = await readState(section);
     assert.equal(s.step, 120);
     assert.deepEqual(badNumbers(s.text), []);
+    // the pointer over the loss chart: its hover readout shows in the screenshot
+    const canvas = section.locator('canvas[data-chart="loss"]');
+    await canvas.scrollIntoViewIfNeeded();
+    const box = await canvas.boundingBox();
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
+    await section.locator('.tr-loss-card [data-role="readout"]').waitFor({ state: 'visible', timeout: 5000 });
     // nothing wider than the viewport (a phone must not scroll sideways)
     const overflow = await section.evaluate((el) => {
       const limit = document.documentElement.clientWidth;

@@ -2,12 +2,15 @@
 //   push(point) / update(data), reset(), toPNG(), setTheme(theme), setText(text), destroy().
 // Charts never animate (update('none')): the training loop redraws them every frame, and an
 // animation would both cost frame time and lag behind the numbers. Only the Chart.js parts we
-// use are registered, which keeps the bundle small.
+// use are registered, which keeps the bundle small: no Legend and no Tooltip plugin (together
+// 5.6 KiB of the widget, gzipped). The line charts' legends are HTML lists in the cards
+// (LOSS_SERIES, SIMILARITY_SERIES, styleSwatch), and hovering a chart shows a small HTML readout
+// of the nearest point (HoverReadout), with a marker drawn on the canvas.
 import {
-  Chart, LineController, ScatterController, LineElement, PointElement, LinearScale, Legend, Tooltip,
+  Chart, LineController, ScatterController, LineElement, PointElement, LinearScale,
 } from 'chart.js';
 
-Chart.register(LineController, ScatterController, LineElement, PointElement, LinearScale, Legend, Tooltip);
+Chart.register(LineController, ScatterController, LineElement, PointElement, LinearScale);
 
 /** Colours that read on a light page and on a dark one. */
 export const THEMES = {
@@ -48,19 +51,16 @@ function baseOptions(theme, { xTitle, yTitle }) {
     maintainAspectRatio: false,
     parsing: false,
     normalized: true,
-    events: ['mousemove', 'mouseout', 'touchstart', 'touchmove'],
-    interaction: { mode: 'nearest', intersect: false },
+    // Chart.js listens to nothing: HoverReadout handles the pointer (and draws its own marker)
+    events: [],
     scales: { x: scale(xTitle), y: scale(yTitle) },
-    plugins: {
-      qkvBackground: { color: theme.background },
-      legend: { labels: { color: theme.text, boxWidth: 12, boxHeight: 2 } },
-      tooltip: { callbacks: { label: (item) => `${item.dataset.label}: ${fmt3(item.parsed.y)}` } },
-    },
+    plugins: { qkvBackground: { color: theme.background } },
   };
 }
 
 function fmt3(v) {
-  return Number.isFinite(v) ? v.toFixed(3) : '—';
+  const text = Number.isFinite(v) ? v.toFixed(3) : '—';
+  return text === '-0.000' ? '0.000' : text;  // as dom.js's fmt prints the numbers beside it
 }
 
 function formatTick(v) {
@@ -104,9 +104,172 @@ function applyTheme(chart, theme) {
     o.scales[axis].grid.color = theme.grid;
     o.scales[axis].border.color = theme.grid;
   }
-  o.plugins.legend.labels.color = theme.text;
   o.plugins.qkvBackground.color = theme.background;
 }
+
+/** How each line chart draws its series: colour (an index into theme.series), width, dash. */
+export const LOSS_SERIES = Object.freeze([{ colour: 4, width: 1 }, { colour: 0, width: 2 }]);
+export const SIMILARITY_SERIES = Object.freeze([{ colour: 0, width: 2 }, { colour: 1, width: 2, dash: [6, 3] }]);
+
+/** Makes an HTML legend's swatch look like its series' line: colour, width, solid or dashed. */
+export function styleSwatch(el, theme, spec, i = 0) {
+  const colour = theme.series[spec.colour ?? i];
+  el.style.borderTop = `${Math.max(2, spec.width ?? 1.5)}px ${spec.dash && spec.dash.length ? 'dashed' : 'solid'} ${colour}`;
+}
+
+/**
+ * The hover readout: on pointer move over the canvas, `find(chart, pos)` names what is nearest
+ * ({ lines: [{ text, colour? }], x, y, marks: [{ x, y, colour }], guide: x? } in canvas pixels, or
+ * null), a marker is drawn over the chart and a small HTML element over the chart's box says it.
+ * It is refreshed on every draw, so while training it follows the moving data. The element is
+ * aria-live="off": the canvases carry their own labels, and a readout that spoke on every pointer
+ * move would drown a screen reader. Touch: a tap shows it for a few seconds.
+ */
+class HoverReadout {
+  constructor(canvas, find) {
+    this.canvas = canvas;
+    this.find = find;
+    this.pos = null;
+    this.key = '';
+    this.frame = 0;
+    this.timer = 0;
+    this.theme = null;
+    const doc = canvas.ownerDocument;
+    const el = this.element = doc.createElement('div');
+    el.className = 'tr-readout';
+    el.setAttribute('aria-live', 'off');
+    el.dataset.role = 'readout';
+    el.hidden = true;
+    if (canvas.parentNode) canvas.parentNode.append(el);
+    const move = (e) => {
+      clearTimeout(this.timer);
+      const rect = canvas.getBoundingClientRect();
+      const chart = this.chart;
+      if (!chart || !rect.width || !rect.height) return;
+      this.pos = {
+        x: ((e.clientX - rect.left) * chart.width) / rect.width,
+        y: ((e.clientY - rect.top) * chart.height) / rect.height,
+      };
+      this._redraw();
+    };
+    const leave = (e) => {
+      clearTimeout(this.timer);
+      if (e.pointerType === 'touch') this.timer = setTimeout(() => this.hide(), 3000);
+      else this.hide();
+    };
+    this.listeners = [['pointermove', move], ['pointerdown', move], ['pointerleave', leave], ['pointercancel', leave]];
+    for (const [type, fn] of this.listeners) canvas.addEventListener(type, fn);
+  }
+
+  /** The Chart.js plugin that draws the marker and refreshes the element after every draw. */
+  plugin() {
+    return { id: 'qkvReadout', afterDraw: (chart) => this._afterDraw(chart) };
+  }
+
+  setTheme(theme) {
+    this.theme = theme;
+    this.element.style.background = theme.background;
+    this.element.style.color = theme.text;
+  }
+
+  hide() {
+    if (!this.pos) return;
+    this.pos = null;
+    this._redraw();
+  }
+
+  _redraw() {
+    // one draw per frame however fast the pointer moves
+    if (this.frame) return;
+    const win = this.canvas.ownerDocument.defaultView;
+    this.frame = win.requestAnimationFrame(() => {
+      this.frame = 0;
+      if (this.chart && this.chart.ctx) this.chart.render();
+    });
+  }
+
+  _afterDraw(chart) {
+    const el = this.element;
+    const hit = this.pos ? this.find(chart, this.pos) : null;
+    if (!hit) {
+      if (!el.hidden) { el.hidden = true; this.key = ''; }
+      return;
+    }
+    const { ctx, chartArea: area } = chart;
+    const theme = this.theme;
+    ctx.save();
+    if (hit.guide !== undefined) {
+      ctx.strokeStyle = theme.muted;
+      ctx.lineWidth = 1;
+      ctx.setLineDash([3, 3]);
+      ctx.beginPath();
+      ctx.moveTo(hit.guide, area.top);
+      ctx.lineTo(hit.guide, area.bottom);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    for (const m of hit.marks) {
+      ctx.beginPath();
+      ctx.arc(m.x, m.y, m.r || 4, 0, 2 * Math.PI);
+      ctx.fillStyle = m.colour;
+      ctx.fill();
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = m.ring || theme.background;
+      ctx.stroke();
+    }
+    ctx.restore();
+
+    const key = hit.lines.map((l) => `${l.colour || ''}|${l.text}`).join('\n');
+    if (key !== this.key) {
+      this.key = key;
+      const doc = el.ownerDocument;
+      el.replaceChildren(...hit.lines.map((line) => {
+        const row = doc.createElement('div');
+        if (line.colour) {
+          const swatch = doc.createElement('span');
+          swatch.className = 'tr-readout-swatch';
+          swatch.setAttribute('aria-hidden', 'true');
+          swatch.style.background = line.colour;
+          row.append(swatch);
+        }
+        row.append(line.text);
+        return row;
+      }));
+    }
+    // beside the point (right, else left, else centred over it), above it unless there is no
+    // room, and always inside the chart's box: the card clips what leaves it
+    el.hidden = false;
+    const w = el.offsetWidth, h = el.offsetHeight, gap = 12;
+    const maxX = Math.max(0, chart.width - w), maxY = Math.max(0, chart.height - h);
+    let x;
+    if (hit.x + gap + w <= chart.width) x = hit.x + gap;
+    else if (hit.x - gap - w >= 0) x = hit.x - gap - w;
+    else x = Math.min(Math.max(hit.x - w / 2, 0), maxX);
+    const y = hit.y - gap - h >= 0 ? hit.y - gap - h : Math.min(hit.y + gap, maxY);
+    el.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
+  }
+
+  destroy() {
+    clearTimeout(this.timer);
+    if (this.frame) this.canvas.ownerDocument.defaultView.cancelAnimationFrame(this.frame);
+    for (const [type, fn] of this.listeners) this.canvas.removeEventListener(type, fn);
+    this.element.remove();
+  }
+}
+
+/** The index of the point in `points` (sorted by x) whose x is nearest to `x`; -1 when empty. */
+function nearestIndex(points, x) {
+  let lo = 0, hi = points.length - 1;
+  if (hi < 0) return -1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (points[mid].x < x) lo = mid + 1; else hi = mid;
+  }
+  return lo > 0 && x - points[lo - 1].x <= points[lo].x - x ? lo - 1 : lo;
+}
+
+const inArea = (area, pos, slack = 0) =>
+  pos.x >= area.left - slack && pos.x <= area.right + slack && pos.y >= area.top - slack && pos.y <= area.bottom + slack;
 
 /** A line chart of several series over the training steps; each point is { step, values: [...] }. */
 class StepChart {
@@ -114,12 +277,15 @@ class StepChart {
     this.theme = theme;
     this.seriesSpec = series;  // [{ label, colour: index into theme.series, width, dash }]
     this.capped = series.map(() => new CappedSeries(max));
+    this.readout = new HoverReadout(canvas, (chart, pos) => this._nearestStep(chart, pos));
+    this.readout.setTheme(theme);
     this.chart = new Chart(canvas, {
       type: 'line',
       data: { datasets: series.map((s, i) => this._dataset(s, i)) },
       options: baseOptions(theme, { xTitle, yTitle }),
-      plugins: [backgroundPlugin],
+      plugins: [backgroundPlugin, this.readout.plugin()],
     });
+    this.readout.chart = this.chart;
     if (yMin !== undefined) this.chart.options.scales.y.min = yMin;
     if (yMax !== undefined) this.chart.options.scales.y.max = yMax;
     this.chart.options.scales.x.min = 0;
@@ -131,6 +297,37 @@ class StepChart {
       label: s.label, data: this.capped[i].points, borderColor: colour, backgroundColor: colour,
       borderWidth: s.width ?? 1.5, borderDash: s.dash || [], pointRadius: 0, tension: 0,
     };
+  }
+
+  /** The readout of the step nearest the pointer: the step and every series' value there. */
+  _nearestStep(chart, pos) {
+    const area = chart.chartArea;
+    if (!inArea(area, pos, 4)) return null;
+    const sx = chart.scales.x, sy = chart.scales.y;
+    const x = sx.getValueForPixel(pos.x);
+    const datasets = chart.data.datasets;
+    let step = null;
+    for (const d of datasets) {
+      const k = nearestIndex(d.data, x);
+      if (k >= 0 && (step === null || Math.abs(d.data[k].x - x) < Math.abs(step - x))) step = d.data[k].x;
+    }
+    if (step === null) return null;
+    const px = sx.getPixelForValue(step);
+    const lines = [{ text: `${chart.options.scales.x.title.text || 'step'} ${step}` }];
+    const marks = [];
+    let top = area.bottom;
+    datasets.forEach((d) => {
+      const k = nearestIndex(d.data, step);
+      const hasPoint = k >= 0 && d.data[k].x === step;
+      const value = hasPoint ? d.data[k].y : NaN;
+      lines.push({ text: `${d.label}: ${fmt3(value)}`, colour: d.borderColor });
+      if (hasPoint) {
+        const py = Math.min(Math.max(sy.getPixelForValue(value), area.top), area.bottom);
+        marks.push({ x: px, y: py, colour: d.borderColor });
+        top = Math.min(top, py);
+      }
+    });
+    return { lines, marks, guide: px, x: px, y: marks.length ? top : pos.y };
   }
 
   /** Adds one step's values (non-finite values are skipped, never drawn). Call update() to draw. */
@@ -163,6 +360,7 @@ class StepChart {
   setTheme(theme) {
     this.theme = theme;
     applyTheme(this.chart, theme);
+    this.readout.setTheme(theme);
     this.chart.data.datasets.forEach((d, i) => {
       const colour = theme.series[this.seriesSpec[i].colour ?? i];
       d.borderColor = colour;
@@ -184,6 +382,7 @@ class StepChart {
   }
 
   destroy() {
+    this.readout.destroy();
     this.chart.destroy();
   }
 }
@@ -192,10 +391,7 @@ class StepChart {
 export function createLossChart(canvas, { theme, labels, xTitle, yTitle }) {
   return new StepChart(canvas, {
     theme, xTitle, yTitle, yMin: 0,
-    series: [
-      { label: labels[0], colour: 4, width: 1 },
-      { label: labels[1], colour: 0, width: 2 },
-    ],
+    series: LOSS_SERIES.map((spec, i) => ({ ...spec, label: labels[i] })),
   });
 }
 
@@ -203,10 +399,7 @@ export function createLossChart(canvas, { theme, labels, xTitle, yTitle }) {
 export function createSimilarityChart(canvas, { theme, labels, xTitle, yTitle }) {
   return new StepChart(canvas, {
     theme, xTitle, yTitle, yMin: -1, yMax: 1,
-    series: [
-      { label: labels[0], colour: 0, width: 2 },
-      { label: labels[1], colour: 1, width: 2, dash: [6, 3] },
-    ],
+    series: SIMILARITY_SERIES.map((spec, i) => ({ ...spec, label: labels[i] })),
   });
 }
 
@@ -232,17 +425,16 @@ export class EmbeddingScatter {
       },
     };
     const options = baseOptions(theme, { xTitle, yTitle });
-    options.plugins.legend.display = false;
-    options.plugins.tooltip.callbacks.label = (item) =>
-      `${self.words[self.shown[item.dataIndex]] ?? ''} (${fmt3(item.parsed.x)}, ${fmt3(item.parsed.y)})`;
-    options.interaction = { mode: 'nearest', intersect: true };
     for (const axis of ['x', 'y']) options.scales[axis].ticks.includeBounds = false;
+    this.readout = new HoverReadout(canvas, (chart, pos) => this._nearestWord(chart, pos));
+    this.readout.setTheme(theme);
     this.chart = new Chart(canvas, {
       type: 'scatter',
-      data: { datasets: [{ label: 'words', data: [], pointRadius: 4, pointHoverRadius: 6, pointBorderWidth: 0 }] },
+      data: { datasets: [{ label: 'words', data: [], pointRadius: 4, pointBorderWidth: 0 }] },
       options,
-      plugins: [backgroundPlugin, labelPlugin],
+      plugins: [backgroundPlugin, labelPlugin, this.readout.plugin()],
     });
+    this.readout.chart = this.chart;
     this._colourPoints();
   }
 
@@ -296,6 +488,26 @@ export class EmbeddingScatter {
       }
     }
     this.chart.update('none');
+  }
+
+  /** The readout of the word nearest the pointer: its name and its coordinates. */
+  _nearestWord(chart, pos) {
+    if (!inArea(chart.chartArea, pos)) return null;
+    // Chart.js's 'nearest' interaction mode is in its core (no plugin): a ChartEvent-like object
+    // carries the position in canvas pixels
+    const [item] = chart.getElementsAtEventForMode({ type: 'mousemove', native: null, x: pos.x, y: pos.y },
+      'nearest', { intersect: false }, false);
+    if (!item) return null;
+    const i = this.shown[item.index];
+    const point = chart.data.datasets[0].data[item.index];
+    if (i === undefined || !point) return null;
+    const colour = this._groupColour(this.groups[i]);
+    const { x, y } = item.element;
+    return {
+      lines: [{ text: `${this.words[i] ?? ''} (${fmt3(point.x)}, ${fmt3(point.y)})`, colour }],
+      marks: [{ x, y, r: this.groups[i] === 0 ? 5 : 7, colour, ring: this.theme.text }],
+      x, y,
+    };
   }
 
   /** Forgets the trails (after a reset or a jump, where a trail would draw a false path). */
@@ -355,7 +567,7 @@ export class EmbeddingScatter {
     const overlaps = (box) => placed.some((p) => box.x < p.x + p.w && p.x < box.x + box.w && box.y < p.y + p.h && p.y < box.y + box.h);
     for (let k = 0; k < points.length; k++) {
       const i = this.shown[k];
-      if (this.groups[i] === 0) continue;  // grey words are named by the tooltip only
+      if (this.groups[i] === 0) continue;  // grey words are named by the hover readout only
       const x = sx.getPixelForValue(points[k].x), y = sy.getPixelForValue(points[k].y);
       const w = ctx.measureText(this.words[i]).width, hgt = 14;
       const candidates = [[x + 7, y], [x - 7 - w, y], [x - w / 2, y - 13], [x - w / 2, y + 13], [x + 7, y - 12], [x + 7, y + 12]];
@@ -373,6 +585,7 @@ export class EmbeddingScatter {
   setTheme(theme) {
     this.theme = theme;
     applyTheme(this.chart, theme);
+    this.readout.setTheme(theme);
     this._colourPoints();
     this.chart.update('none');
   }
@@ -388,6 +601,7 @@ export class EmbeddingScatter {
   }
 
   destroy() {
+    this.readout.destroy();
     this.chart.destroy();
   }
 }

@@ -12,7 +12,9 @@
 // The run is reproducible: state 'seed' + 'step' (in the URL) are replayed from the seed.
 import { h, fmt, listeners } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { createLossChart, createSimilarityChart, EmbeddingScatter, THEMES } from '../charts.js';
+import {
+  createLossChart, createSimilarityChart, EmbeddingScatter, THEMES, LOSS_SERIES, SIMILARITY_SERIES, styleSwatch,
+} from '../charts.js';
 import { EmbeddingHeatmap, divergingColour } from '../embedding-heatmap.js';
 import { vectorsTSV, metadataTSV, download, dataURLToBlob } from '../embedding-export.js';
 import { TrainingRun, PROBES } from '../training-run.js';
@@ -83,6 +85,17 @@ export function createTrainingSection(ctx) {
   text(simCanvas, 'training.simChart', null, 'aria-label');
   text(scatterCanvas, 'training.scatterChart', null, 'aria-label');
 
+  // the line charts' legends: HTML lists (read by screen readers, translated like the rest),
+  // each swatch drawn like its series' line
+  const lineSwatches = [];
+  const lineLegend = (keys, specs) => h('ul', { class: 'tr-legend' }, keys.map((key, i) => {
+    const swatch = h('span', { class: 'tr-line-swatch', attrs: { 'aria-hidden': 'true' } });
+    lineSwatches.push([swatch, specs[i], i]);
+    return h('li', {}, swatch, text(h('span'), key));
+  }));
+  const lossLegend = lineLegend(['training.lossRaw', 'training.lossAvg'], LOSS_SERIES);
+  const simLegend = lineLegend(['training.simCatDog', 'training.simCatCar'], SIMILARITY_SERIES);
+
   const groupSwatches = [];
   const groupLegend = h('ul', { class: 'tr-group-legend' },
     ['training.groupAnimals', 'training.groupVehicles', 'training.groupPeople'].map((key) => {
@@ -138,8 +151,8 @@ export function createTrainingSection(ctx) {
     h('div', { class: 'tr-grid' },
       card('tr-batch tr-wide', text(h('h3'), 'training.batch'), batchEmpty, batchList, updatedLine),
       h('div', { class: 'tr-stack' },
-        card('tr-loss-card', text(h('h3'), 'training.lossChart'), h('div', { class: 'tr-chart' }, lossCanvas), pngButtons.loss),
-        card('tr-sim-card', text(h('h3'), 'training.simChart'), h('div', { class: 'tr-chart' }, simCanvas), pngButtons.similarity)),
+        card('tr-loss-card', text(h('h3'), 'training.lossChart'), lossLegend, h('div', { class: 'tr-chart' }, lossCanvas), pngButtons.loss),
+        card('tr-sim-card', text(h('h3'), 'training.simChart'), simLegend, h('div', { class: 'tr-chart' }, simCanvas), pngButtons.similarity)),
       card('tr-scatter-card', text(h('h3'), 'training.scatterChart'), text(h('p', { class: 'tr-note' }), 'training.scatterNote'),
         h('div', { class: 'tr-chart tr-square' }, scatterCanvas), groupLegend, pngButtons.scatter),
       card('tr-heat-card', heatTitle, heatNote, heatmap.element,
@@ -193,6 +206,7 @@ export function createTrainingSection(ctx) {
     heatmap.setDark(theme.dark);
     const stops = [-1, -0.5, 0, 0.5, 1].map((v) => `rgb(${divergingColour(v, theme.dark).join(',')})`);
     groupSwatches.forEach((el, g) => { el.style.background = theme.series[g]; });
+    lineSwatches.forEach(([el, spec, i]) => styleSwatch(el, theme, spec, i));
     legendBar.style.background = `linear-gradient(to right, ${stops.join(', ')})`;
     if (charts) for (const c of Object.values(charts)) c.setTheme(theme);
   }
