@@ -3,7 +3,7 @@
 //   web/dist/qkv-lab.html    the whole page in one file: works from file:// with no network
 //   web/dist/qkv-lab-widget.js  the <qkv-lab> custom element as one classic script
 // Nothing is fetched at run time: Chart.js comes from node_modules.
-import { build } from 'esbuild';
+import { build, transformSync } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,11 +33,11 @@ if (fs.existsSync(pageEntry)) {
   const esm = await bundle(pageEntry, { format: 'esm' });
   fs.writeFileSync(path.join(dist, 'page.js'), esm);
 
-  // The single file: the same page with its CSS, script and icon inlined.
+  // The single file: the same page with its CSS (minified), script and icon inlined.
   const iife = await bundle(pageEntry, { format: 'iife' });
   let html = fs.readFileSync(path.join(web, 'index.html'), 'utf8');
   html = html.replace(/<link rel="stylesheet" href="([^"]+)">/g, (_, href) =>
-    `<style>\n${fs.readFileSync(path.join(web, href), 'utf8')}\n</style>`);
+    `<style>\n${minifiedCSS(path.join(web, href))}</style>`);
   html = html.replace(/<link rel="icon" href="([^"]+)"[^>]*>/g, (_, href) => {
     const svg = fs.readFileSync(path.join(web, href));
     return `<link rel="icon" href="data:image/svg+xml;base64,${svg.toString('base64')}">`;
@@ -75,10 +75,24 @@ if (fs.existsSync(widgetEntry)) {
       });
     },
   };
-  const iife = await bundle(widgetEntry, { format: 'iife', loader: { '.css': 'text' }, plugins: [gzipWasm] });
+  // The CSS the widget imports is minified first (its comments and spaces: 1 KiB gzipped).
+  // web/widget/styles.js rewrites rem, @media (max-width) and vw in this text with regexes that
+  // also match esbuild's minified output (".5rem", "@media(max-width:600px)", "60vw");
+  // tests/browser/widget-*.test.js render the widget from it.
+  const minifyCSS = {
+    name: 'qkv-minify-css',
+    setup(b) {
+      b.onLoad({ filter: /\.css$/ }, (args) => ({ contents: minifiedCSS(args.path), loader: 'text' }));
+    },
+  };
+  const iife = await bundle(widgetEntry, { format: 'iife', plugins: [gzipWasm, minifyCSS] });
   fs.writeFileSync(path.join(dist, 'qkv-lab-widget.js'), iife);
   const gzipped = gzipSync(iife, { level: 9 }).length;
   console.log(`widget: dist/qkv-lab-widget.js ${kib(iife)} (${(gzipped / 1024).toFixed(1)} KiB gzipped)`);
+}
+
+function minifiedCSS(file) {
+  return transformSync(fs.readFileSync(file, 'utf8'), { loader: 'css', minify: true, logLevel: 'warning' }).code;
 }
 
 function kib(text) {

@@ -92,6 +92,20 @@ test('a training widget under the strict CSP trains with no violation', async ()
   await page.locator('#first [data-role="play"]').click();
   await page.waitForFunction(() => /[1-9]\d* \/ \d+/.test(document.getElementById('first').shadowRoot.querySelector('.qkv-section').innerText), null, { timeout: 10000 });
   await page.waitForTimeout(500);
+  // the charts' HTML legends and hover readout, styled by the widget's (minified) stylesheets
+  assert.deepEqual(await page.locator('#first .tr-legend li').allTextContents(), ['每步损失', '滑动平均', 'cos(猫, 狗)', 'cos(猫, 汽车)']);
+  const scatter = page.locator('#first canvas[data-chart="scatter"]');
+  await scatter.scrollIntoViewIfNeeded();
+  const box = await scatter.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const readout = page.locator('#first .tr-card:has(canvas[data-chart="scatter"]) [data-role="readout"]');
+  await readout.waitFor({ state: 'visible', timeout: 5000 });
+  assert.match(await readout.textContent(), /^\S+ \(-?\d+\.\d{3}, -?\d+\.\d{3}\)$/);
+  const r = await readout.evaluate((el) => {
+    const a = el.getBoundingClientRect(), c = el.parentNode.getBoundingClientRect();
+    return { position: getComputedStyle(el).position, inside: a.left >= c.left - 1 && a.right <= c.right + 1 && a.top >= c.top - 1 && a.bottom <= c.bottom + 1 };
+  });
+  assert.deepEqual(r, { position: 'absolute', inside: true });
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
