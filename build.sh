@@ -35,7 +35,7 @@ need_build_tools() {
 
 need_test_tools() {
   local missing=()
-  command -v cc >/dev/null 2>&1 || missing+=(gcc)
+  command -v gcc >/dev/null 2>&1 || missing+=(gcc)
   /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing+=(python3-numpy)
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || missing+=(fonts-noto-cjk)
