@@ -2,11 +2,10 @@
 // builds the snapshot every section draws, creates the sections in story order, and switches
 // the language. Sections never reach outside their own element; this file owns the document.
 import { load } from '../qkv-lab.js';
-import { Matrix } from '../matrix.js';
 import { h } from './dom.js';
 import { addStrings, createI18n, languageFromNavigator } from './i18n.js';
 import { createState } from './state.js';
-import { computeSnapshot } from './attention-model.js';
+import { createSectionContext } from './context.js';
 import { createRolesSection } from './sections/roles.js';
 import { createEmbeddingSection } from './sections/embedding.js';
 import { createProjectionsSection } from './sections/projections.js';
@@ -44,7 +43,6 @@ const FACTORIES = [createRolesSection, createEmbeddingSection, createProjections
   createSoftmaxSection, createMixingSection, createLearnableSection, createSymmetrySection,
   createTrainingSection, createFlowSection];
 
-const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos'];
 
 async function main() {
   const started = performance.now();
@@ -95,54 +93,29 @@ async function main() {
     return;
   }
 
-  // the shared snapshot: settings from the state, plus cells the reader edited
-  let overrides = {};
-  const settings = () => ({ seed: state.get('seed'), sentence: state.get('sentence'), scale: state.get('scale'), pos: state.get('pos') });
-  let snapshot = computeSnapshot(qkv, settings(), overrides);
   const sections = [];
-
-  function recompute() {
-    snapshot = computeSnapshot(qkv, settings(), overrides);
-    for (const section of sections) {
-      try { section.update?.(snapshot); } catch (error) { console.warn(section.id, error); }
-    }
+  let observerQuietUntil = 0;  // a jump scrolls past other sections: don't record those
+  /** Scrolls to a section and puts focus on it (the data-flow section's links). */
+  function goTo(id) {
+    const target = sections.find((s) => s.id === id);
+    if (!target) return;
+    target.element.scrollIntoView({ behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth', block: 'start' });
+    const stage = target.element.querySelector('.stage') || target.element;
+    stage.focus({ preventScroll: true });
+    observerQuietUntil = performance.now() + 1500;
+    state.set('section', id);
   }
 
-  let observerQuietUntil = 0;  // a jump scrolls past other sections: don't record those
-  const ctx = {
-    qkv, i18n, state,
+  // the shared snapshot: settings from the state, plus cells the reader edited (context.js)
+  const ctx = createSectionContext({
+    qkv, i18n, state, goTo,
     announce(text) { live.textContent = ''; live.textContent = text; },
-    getSnapshot: () => snapshot,
-    /** Set one URL-state setting; false when the value is refused. Recomputes if it matters. */
-    setSetting(name, value) {
-      const before = state.get(name);
-      if (!state.set(name, value)) return false;
-      if (before !== state.get(name) && SNAPSHOT_KEYS.includes(name)) {
-        if (name === 'seed' || name === 'sentence' || name === 'pos') overrides = {};
-        recompute();
+    onSnapshot(snapshot) {
+      for (const section of sections) {
+        try { section.update?.(snapshot); } catch (error) { console.warn(section.id, error); }
       }
-      return true;
     },
-    /** The reader edited cell (i, j) of X, Wq, Wk or Wv. */
-    edit(name, i, j, value) {
-      const base = overrides[name] || snapshot[name];
-      const next = new Matrix(base.rows, base.cols, base.data.slice());
-      next.data[i * next.cols + j] = value;
-      overrides = { ...overrides, [name]: next };
-      recompute();
-    },
-    resetEdits() { overrides = {}; recompute(); },
-    /** Scrolls to a section and puts focus on it (the data-flow section's links). */
-    goTo(id) {
-      const target = sections.find((s) => s.id === id);
-      if (!target) return;
-      target.element.scrollIntoView({ behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth', block: 'start' });
-      const stage = target.element.querySelector('.stage') || target.element;
-      stage.focus({ preventScroll: true });
-      observerQuietUntil = performance.now() + 1500;
-      state.set('section', id);
-    },
-  };
+  });
 
   for (const factory of FACTORIES) {
     try {

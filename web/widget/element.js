@@ -22,7 +22,7 @@ import { load } from '../qkv-lab.js';
 import { h, clear } from '../page/dom.js';
 import { createI18n, languageFromNavigator } from '../page/i18n.js';
 import { readAttributes, parseBoolean, parseLanguage, ATTRIBUTES, DEFAULT_SECTION } from './attributes.js';
-import { createSectionContext } from './context.js';
+import { createSectionContext } from '../page/context.js';
 import { SECTION_FACTORIES } from './sections.js';
 import { WALK_STAGES } from './walkthrough-section.js';
 import { adoptStyles } from './styles.js';

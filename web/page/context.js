@@ -1,11 +1,13 @@
-// context.js: the `ctx` one widget hands to the page's sections, the same shape web/page/main.js
-// builds for the page (qkv, i18n, state, getSnapshot, setSetting, edit, resetEdits, announce,
-// goTo), but owned by one widget: its own settings, its own edits, its own snapshot. Nothing here
-// touches the document; two widgets on a page never share anything but the WASM instance.
+// context.js: the `ctx` every section receives (qkv, i18n, state, getSnapshot, setSetting, edit,
+// resetEdits, announce, goTo): the settings come from a state object, the snapshot is recomputed
+// with the WASM API whenever a setting that changes the numbers or an edited cell changes.
+// The page (main.js) makes one; each <qkv-lab> widget makes its own, so two widgets on a page
+// share nothing but the WASM instance. Nothing here touches the document.
 import { Matrix } from '../matrix.js';
-import { computeSnapshot } from '../page/attention-model.js';
+import { computeSnapshot } from './attention-model.js';
 
-const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos'];
+/** The settings the snapshot is computed from. */
+export const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos'];
 
 /**
  * createSectionContext({ qkv, i18n, state, announce, goTo, onSnapshot })
@@ -13,7 +15,7 @@ const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos'];
  */
 export function createSectionContext({ qkv, i18n, state, announce = () => {}, goTo = () => {}, onSnapshot = () => {} }) {
   let overrides = {};
-  const settings = () => ({ seed: state.get('seed'), sentence: state.get('sentence'), scale: state.get('scale'), pos: state.get('pos') });
+  const settings = () => Object.fromEntries(SNAPSHOT_KEYS.map((key) => [key, state.get(key)]));
   let snapshot = computeSnapshot(qkv, settings(), overrides);
 
   function recompute() {
