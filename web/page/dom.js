@@ -83,3 +83,18 @@ export function listeners() {
     },
   };
 }
+
+/** Saves a Blob (or a string as UTF-8 text) under a file name, through a temporary link. */
+export function download(doc, content, filename, type = 'text/tab-separated-values;charset=utf-8') {
+  const blob = content instanceof Blob ? content : new Blob([content], { type });
+  const url = URL.createObjectURL(blob);
+  const a = doc.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.hidden = true;
+  // append to the body so the click also works in browsers that ignore detached links
+  (doc.body || doc.documentElement).appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,8 +1,8 @@
 // embedding-export.js: the trained embedding table in the TensorFlow Embedding Projector's format
-// (https://projector.tensorflow.org, "Load"), and the download helper the export buttons share.
+// (https://projector.tensorflow.org, "Load"). Downloads go through dom.js's download().
 //   vectors.tsv   one row per word, its numbers separated by tabs, no header
 //   metadata.tsv  one word per line, same order; a single column has no header line
-// Pure functions except download(), which needs a document.
+// Pure functions.
 
 /** vocab×dim Matrix → vectors.tsv text. Throws if any entry is not finite (nothing half-written). */
 export function vectorsTSV(matrix) {
@@ -23,21 +23,6 @@ export function vectorsTSV(matrix) {
 /** words → metadata.tsv text. Tabs and line breaks inside a word would break the columns. */
 export function metadataTSV(words) {
   return words.map((w) => String(w).replace(/[\t\r\n]+/g, ' ')).join('\n') + '\n';
-}
-
-/** Saves a Blob (or a string as UTF-8 text) under a file name, through a temporary link. */
-export function download(doc, content, filename, type = 'text/tab-separated-values;charset=utf-8') {
-  const blob = content instanceof Blob ? content : new Blob([content], { type });
-  const url = URL.createObjectURL(blob);
-  const a = doc.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.hidden = true;
-  // append to the body so the click also works in browsers that ignore detached links
-  (doc.body || doc.documentElement).appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 /** A data: URL (PNG) → Blob, for download(). */

@@ -5,7 +5,7 @@
 //   view.update(matrix); view.highlight([[i, j, 'row-hl']]); view.setHidden((i, j) => …)
 // onEdit(i, j, value) gets only finite numbers in range; anything else shows an inline message
 // and the cell keeps its previous value. A cell never shows NaN.
-import { h, clear, fmt, listeners } from './dom.js';
+import { h, clear, fmt, listeners, download } from './dom.js';
 import { addStrings } from './i18n.js';
 
 addStrings({
@@ -53,18 +53,6 @@ export function matrixCSV(matrix, rowLabels, colLabels) {
     lines.push([quote(rowLabels[i] ?? i), ...cells].join(','));
   }
   return lines.join('\n') + '\n';
-}
-
-function saveText(doc, text, filename) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/csv;charset=utf-8' }));
-  const a = doc.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.hidden = true;
-  (doc.body || doc.documentElement).appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 export function createMatrixView({ i18n, name, label = name, rowLabels = [], colLabels = [],
@@ -204,7 +192,7 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
   }
   if (csvButton) {
     events.on(csvButton, 'click', () => {
-      if (matrix) saveText(element.ownerDocument, matrixCSV(matrix, rows, cols), `${name.replace(/[^\w-]+/g, '_')}.csv`);
+      if (matrix) download(element.ownerDocument, matrixCSV(matrix, rows, cols), `${name.replace(/[^\w-]+/g, '_')}.csv`, 'text/csv;charset=utf-8');
     });
   }
 

@@ -10,13 +10,13 @@
 // Everything renders inside section.element (it may live in a shadow root). The model is built
 // when the section first becomes visible, and the animation loop runs only while it is visible.
 // The run is reproducible: state 'seed' + 'step' (in the URL) are replayed from the seed.
-import { h, fmt, listeners } from '../dom.js';
+import { h, fmt, listeners, download } from '../dom.js';
 import { addStrings } from '../i18n.js';
 import {
   createLossChart, createSimilarityChart, EmbeddingScatter, THEMES, LOSS_SERIES, SIMILARITY_SERIES, styleSwatch,
 } from '../charts.js';
 import { EmbeddingHeatmap, divergingColour } from '../embedding-heatmap.js';
-import { vectorsTSV, metadataTSV, download, dataURLToBlob } from '../embedding-export.js';
+import { vectorsTSV, metadataTSV, dataURLToBlob } from '../embedding-export.js';
 import { TrainingRun, PROBES } from '../training-run.js';
 import { TRAINING_STRINGS } from './training-strings.js';
 
