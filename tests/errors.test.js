@@ -46,10 +46,20 @@ test('NaN or ±Infinity names the matrix and the position', () => {
   throwsWith(() => qkv.matmul([[1e39]], [[1]]), RangeError, /beyond float32's range/);
 });
 
-test('products that overflow float32 inside the computation are refused, not returned as Infinity', () => {
+test('products that overflow float32 inside the computation are refused, not returned as Infinity or NaN', () => {
+  const overflow = /a result is too large for float32/;
   const big = [[3e38, 3e38]];
   throwsWith(() => qkv.selfAttention(big, [[3e38], [3e38]], [[1], [1]], [[1], [1]]), RangeError,
-    /selfAttention: an input contains NaN or Infinity/);
+    /^selfAttention: a result is too large for float32/);
+  // finite Q and K whose dot product is not finite
+  throwsWith(() => qkv.attend([[1e20, 1e20]], [[1e20, 1e20]], [[1]]), RangeError, /^attend: a result is too large/);
+  throwsWith(() => qkv.attend([[1e20, 1e20], [1, 1]], [[-1e20, -1e20], [1e20, 1e20]], [[1], [2]]), RangeError, overflow);
+  // a finite score divided by a tiny scale
+  throwsWith(() => qkv.attend([[1e10]], [[1e10]], [[1]], { scale: 1e-30 }), RangeError, overflow);
+  throwsWith(() => qkv.matmul([[1e20, 1e20]], [[1e20], [1e20]]), RangeError, /^matmul: a result is too large/);
+  // large but representable: answered, and finite
+  const ok = qkv.selfAttention([[1e10, 1e10]], [[1e10], [1e10]], [[1], [1]], [[1], [1]]);
+  assert.ok([...ok.scores.data, ...ok.weights.data, ...ok.output.data].every(Number.isFinite));
 });
 
 test('ragged rows, empty matrices and non-numbers', () => {

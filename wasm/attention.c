@@ -11,19 +11,26 @@
 
 #include "qkv_internal.h"
 
-void attention_forward_unchecked(float* scores, float* weights, float* output,
-                                 const float* Q, const float* K, const float* V,
-                                 int n_q, int n_k, int d_k, int d_v, float scale, int causal) {
+int attention_forward_unchecked(float* scores, float* weights, float* output,
+                                const float* Q, const float* K, const float* V,
+                                int n_q, int n_k, int d_k, int d_v, float scale, int causal) {
     matmul_abt(scores, Q, K, n_q, d_k, n_k);  /* (n_q, d_k) x (n_k, d_k)^T -> (n_q, n_k) */
     for (int i = 0; i < n_q; i++) {
         for (int j = 0; j < n_k; j++) {
             size_t at = (size_t)i * n_k + j;
-            weights[at] = (causal && j > i) ? -INFINITY : scores[at] / scale;
+            float z = scores[at] / scale;
+            /* finite Q and K can still give an infinite dot product, or a tiny scale an
+               infinite quotient: refuse rather than turn it into NaN weights */
+            if (!isfinite(z)) return QKV_ERR_OVERFLOW;
+            weights[at] = (causal && j > i) ? -INFINITY : z;
         }
     }
-    /* a causal row i always keeps column 0 unmasked, and scores are finite: cannot fail */
+    /* every row has a finite entry (a causal row i keeps column 0): cannot fail */
     softmax_rows_forward(weights, weights, n_q, n_k);
     matmul_forward(output, weights, V, n_q, n_k, d_v);  /* (n_q, n_k) x (n_k, d_v) */
+    /* weights are convex, so |output| <= max |V|: finite. Checked anyway, it is cheap. */
+    if (qkv_check_finite(output, (size_t)n_q * d_v)) return QKV_ERR_OVERFLOW;
+    return QKV_OK;
 }
 
 void attention_backward_unchecked(float* dQ, float* dK, float* dV, float* dscores,
@@ -74,9 +81,8 @@ int qkv_attention_forward(float* scores, float* weights, float* output,
     if (!scores || !weights || !output || !Q || !K || !V) return QKV_ERR_NULL;
     int status = check_attention(Q, K, V, n_q, n_k, d_k, d_v, scale, causal);
     if (status) return status;
-    attention_forward_unchecked(scores, weights, output, Q, K, V, n_q, n_k, d_k, d_v, scale,
-                                causal);
-    return QKV_OK;
+    return attention_forward_unchecked(scores, weights, output, Q, K, V, n_q, n_k, d_k, d_v, scale,
+                                       causal);
 }
 
 int qkv_attention_backward(float* dQ, float* dK, float* dV, float* dscores,
@@ -110,9 +116,12 @@ int qkv_self_attention_forward(float* Q, float* K, float* V,
     matmul_forward(Q, X, Wq, n, d, d_k);  /* (n, d) x (d, d_k) -> (n, d_k) */
     matmul_forward(K, X, Wk, n, d, d_k);
     matmul_forward(V, X, Wv, n, d, d_v);  /* (n, d) x (d, d_v) -> (n, d_v) */
-    /* products of finite inputs can still overflow to inf: check before attention */
+    /* products of finite inputs can still overflow to inf */
+    if (qkv_check_finite(Q, (size_t)n * d_k) || qkv_check_finite(K, (size_t)n * d_k) ||
+        qkv_check_finite(V, (size_t)n * d_v))
+        return QKV_ERR_OVERFLOW;
     int status = check_attention(Q, K, V, n, n, d_k, d_v, scale, causal);
     if (status) return status;
-    attention_forward_unchecked(scores, weights, output, Q, K, V, n, n, d_k, d_v, scale, causal);
-    return QKV_OK;
+    return attention_forward_unchecked(scores, weights, output, Q, K, V, n, n, d_k, d_v, scale,
+                                       causal);
 }

@@ -97,6 +97,8 @@ int qkv_matmul(float* out, const float* A, const float* B, int n, int k, int m) 
     if (!a || !b || !qkv_elements(n, m)) return QKV_ERR_SIZE;
     if (qkv_check_finite(A, a) || qkv_check_finite(B, b)) return QKV_ERR_NONFINITE;
     matmul_forward(out, A, B, n, k, m);
+    /* finite inputs can still overflow: never hand back Infinity or NaN as an answer */
+    if (qkv_check_finite(out, (size_t)n * m)) return QKV_ERR_OVERFLOW;
     return QKV_OK;
 }
 

@@ -122,19 +122,23 @@ static void crossentropy_backward(float* dlogits, const float* probs, const int*
 
 /* ---- the whole model ---- */
 
-static void model_forward(qkv_model* m, const int* tokens, int n) {
+/* QKV_OK, or QKV_ERR_DIVERGED when the parameters have grown so large that attention overflows */
+static int model_forward(qkv_model* m, const int* tokens, int n) {
     int d = m->d, V = m->V;
     embedding_forward(m->X, tokens, m->tensors[0], m->pos, n, d);
     matmul_forward(m->Q, m->X, m->tensors[1], n, d, d);   /* (n, d) x (d, d) */
     matmul_forward(m->K, m->X, m->tensors[2], n, d, d);
     matmul_forward(m->Vv, m->X, m->tensors[3], n, d, d);
-    attention_forward_unchecked(m->scores, m->weights, m->att, m->Q, m->K, m->Vv, n, n, d, d,
-                                m->scale, 1);
+    m->last_n = 0;
+    if (attention_forward_unchecked(m->scores, m->weights, m->att, m->Q, m->K, m->Vv, n, n, d, d,
+                                    m->scale, 1))
+        return QKV_ERR_DIVERGED;
     for (size_t i = 0; i < (size_t)n * d; i++) m->h[i] = m->X[i] + m->att[i];  /* residual */
     output_forward(m->logits, m->h, m->tensors[4], m->tensors[5], n, d, V);
     /* logits are finite or the loss check reports divergence; a row always has its max entry */
-    softmax_rows_forward(m->probs, m->logits, n, V);
+    if (softmax_rows_forward(m->probs, m->logits, n, V)) return QKV_ERR_DIVERGED;
     m->last_n = n;
+    return QKV_OK;
 }
 
 /* backward of the sequence model_forward just ran; accumulates into m->grads */
@@ -322,7 +326,7 @@ int qkv_model_forward(qkv_model* m, const int* tokens, int n) {
     int status = check_tokens(m, tokens, n);
     if (status) return status;
     if (qkv_check_finite(m->params, m->num_params)) return QKV_ERR_NONFINITE;
-    model_forward(m, tokens, n);
+    if (model_forward(m, tokens, n)) return QKV_ERR_DIVERGED;
     if (qkv_check_finite(m->probs, (size_t)n * m->V)) return QKV_ERR_DIVERGED;
     return QKV_OK;
 }
@@ -355,7 +359,10 @@ int qkv_model_loss_and_grad(qkv_model* m, const int* tokens, const int* lengths,
         }
         m->targets[n - 1] = 0;
         sentence += lengths[s];
-        model_forward(m, m->inputs, n);
+        if (model_forward(m, m->inputs, n)) {
+            *loss = NAN;
+            return QKV_ERR_DIVERGED;
+        }
         sum += crossentropy_forward(m->logits, m->targets, n, m->V);
         if (!isfinite(sum)) {
             *loss = sum;

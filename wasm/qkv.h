@@ -32,6 +32,7 @@ typedef enum {
     QKV_ERR_MASKED_ROW = 7,  /* a softmax row has no finite entry to give weight to */
     QKV_ERR_TOKEN = 8,       /* a token id is outside the vocabulary */
     QKV_ERR_DIVERGED = 9,    /* training produced a non-finite loss; parameters were left untouched */
+    QKV_ERR_OVERFLOW = 10,   /* finite inputs gave a result beyond float32's range */
     QKV_STATUS_COUNT
 } qkv_status;
 

@@ -22,7 +22,8 @@ int softmax_rows_forward(float* out, const float* S, int rows, int cols);
 /* reverses W = softmax_rows(Z):  dZ[i][j] = W[i][j] * (dW[i][j] - sum_k dW[i][k] W[i][k]), written */
 void softmax_rows_backward(float* dZ, const float* dW, const float* W, int rows, int cols);
 
-void attention_forward_unchecked(float* scores, float* weights, float* output,
+/* QKV_OK, or QKV_ERR_OVERFLOW when a score, scaled score or output is not finite */
+int attention_forward_unchecked(float* scores, float* weights, float* output,
                                  const float* Q, const float* K, const float* V,
                                  int n_q, int n_k, int d_k, int d_v, float scale, int causal);
 void attention_backward_unchecked(float* dQ, float* dK, float* dV, float* dscores,

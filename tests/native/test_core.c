@@ -71,7 +71,15 @@ static void test_validation(void) {
     float x[2] = {3e38f, 3e38f}, wq[2] = {3e38f, 3e38f}, one[2] = {1, 1};
     float Q[1], K[1], V[1], S1[1], W1[1], O1[1];
     CHECK_EQ_INT(qkv_self_attention_forward(Q, K, V, S1, W1, O1, x, wq, one, one, 1, 2, 1, 1, 1.0f, 0),
-                 QKV_ERR_NONFINITE);
+                 QKV_ERR_OVERFLOW);
+    /* Q, K finite but their dot product is not; and a finite score over a tiny scale */
+    float big[2] = {1e20f, 1e20f}, v1[1] = {1.0f}, s2[1], w2[1], o2[1];
+    CHECK_EQ_INT(qkv_attention_forward(s2, w2, o2, big, big, v1, 1, 1, 2, 1, 1.0f, 0), QKV_ERR_OVERFLOW);
+    float q1[1] = {1e10f};
+    CHECK_EQ_INT(qkv_attention_forward(s2, w2, o2, q1, q1, v1, 1, 1, 1, 1, 1e-30f, 0), QKV_ERR_OVERFLOW);
+    CHECK_EQ_INT(qkv_attention_forward(s2, w2, o2, q1, q1, v1, 1, 1, 1, 1, 1.0f, 0), QKV_OK);
+    float row[2] = {1e20f, 1e20f}, col[2] = {1e20f, 1e20f}, prod[1];
+    CHECK_EQ_INT(qkv_matmul(prod, row, col, 1, 2, 1), QKV_ERR_OVERFLOW);
 
     for (int code = 0; code < QKV_STATUS_COUNT; code++) CHECK(strlen(qkv_error_message(code)) > 1);
     CHECK(strcmp(qkv_error_message(-1), "unknown status code") == 0);
