@@ -271,9 +271,29 @@ function nearestIndex(points, x) {
 const inArea = (area, pos, slack = 0) =>
   pos.x >= area.left - slack && pos.x <= area.right + slack && pos.y >= area.top - slack && pos.y <= area.bottom + slack;
 
+/** What every chart here shares: axis titles, PNG export, teardown. */
+class ChartBase {
+  /** xTitle, yTitle: axis titles (either may be left out). */
+  setText({ xTitle, yTitle }) {
+    if (xTitle !== undefined) this.chart.options.scales.x.title.text = xTitle;
+    if (yTitle !== undefined) this.chart.options.scales.y.title.text = yTitle;
+    this.chart.update('none');
+  }
+
+  toPNG() {
+    return this.chart.toBase64Image('image/png');
+  }
+
+  destroy() {
+    this.readout.destroy();
+    this.chart.destroy();
+  }
+}
+
 /** A line chart of several series over the training steps; each point is { step, values: [...] }. */
-class StepChart {
+class StepChart extends ChartBase {
   constructor(canvas, { theme, series, xTitle, yTitle, max = 600, yMin, yMax }) {
+    super();
     this.theme = theme;
     this.seriesSpec = series;  // [{ label, colour: index into theme.series, width, dash }]
     this.capped = series.map(() => new CappedSeries(max));
@@ -372,18 +392,7 @@ class StepChart {
   /** labels: one per series; xTitle, yTitle: axis titles. */
   setText({ labels, xTitle, yTitle }) {
     if (labels) this.chart.data.datasets.forEach((d, i) => { d.label = labels[i]; });
-    if (xTitle !== undefined) this.chart.options.scales.x.title.text = xTitle;
-    if (yTitle !== undefined) this.chart.options.scales.y.title.text = yTitle;
-    this.chart.update('none');
-  }
-
-  toPNG() {
-    return this.chart.toBase64Image('image/png');
-  }
-
-  destroy() {
-    this.readout.destroy();
-    this.chart.destroy();
+    super.setText({ xTitle, yTitle });
   }
 }
 
@@ -408,8 +417,9 @@ export function createSimilarityChart(canvas, { theme, labels, xTitle, yTitle })
  * was over the last few updates. Trails and labels are drawn by a plugin straight onto the canvas:
  * one dataset of points stays cheap however many words there are.
  */
-export class EmbeddingScatter {
+export class EmbeddingScatter extends ChartBase {
   constructor(canvas, { theme, trail = 10, xTitle = 'PC1', yTitle = 'PC2' }) {
+    super();
     this.theme = theme;
     this.trailLength = trail;
     this.words = [];
@@ -588,20 +598,5 @@ export class EmbeddingScatter {
     this.readout.setTheme(theme);
     this._colourPoints();
     this.chart.update('none');
-  }
-
-  setText({ xTitle, yTitle }) {
-    if (xTitle !== undefined) this.chart.options.scales.x.title.text = xTitle;
-    if (yTitle !== undefined) this.chart.options.scales.y.title.text = yTitle;
-    this.chart.update('none');
-  }
-
-  toPNG() {
-    return this.chart.toBase64Image('image/png');
-  }
-
-  destroy() {
-    this.readout.destroy();
-    this.chart.destroy();
   }
 }
