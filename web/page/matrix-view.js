@@ -10,7 +10,7 @@ import { addStrings } from './i18n.js';
 
 addStrings({
   zh: {
-    'matrix.csv': '下载 CSV', 'matrix.csvLabel': '把 {name} 下载为 CSV 文件',
+    'matrix.csv': '下载 CSV', 'matrix.csvLabel': '下载 CSV：矩阵 {name}',  // the name starts with the visible text (label in name)
     'matrix.empty': '{cell}：空的单元格不是数字，保留原值 {old}。',
     'matrix.nan': '{cell}：“{text}”不是数字，保留原值 {old}。',
     'matrix.range': '{cell}：{text} 超出范围（−1000 到 1000），保留原值 {old}。',
