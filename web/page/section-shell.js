@@ -34,11 +34,14 @@ export function toggle(texts, key, checked, onChange, events) {
   return { element: label, input };
 }
 
-/** Horizontal bars for a row of weights (0…1), each labelled with its token and value. */
+/**
+ * Horizontal bars for a row of weights (0…1), each labelled with its token and value. Screen
+ * readers read the labels and values as text; the bars themselves are decoration.
+ */
 export function bars(labels, values, { fmt, cls = '' } = {}) {
-  return h('div', { class: `bars ${cls}`, attrs: { role: 'img' } },
+  return h('div', { class: `bars ${cls}` },
     values.map((v, j) => h('div', { class: 'bar-row' },
       h('span', { class: 'bar-label', text: labels[j] }),
-      h('span', { class: 'bar-track' }, h('span', { class: 'bar-fill', style: `width:${Math.max(0, Math.min(1, v)) * 100}%` })),
+      h('span', { class: 'bar-track', attrs: { 'aria-hidden': 'true' } }, h('span', { class: 'bar-fill', style: `width:${Math.max(0, Math.min(1, v)) * 100}%` })),
       h('span', { class: 'bar-value num', text: fmt(v) }))));
 }
