@@ -104,7 +104,8 @@ export function createTrainingSection(ctx) {
       return h('li', {}, swatch, text(h('span'), key));
     }));
   const heatmap = new EmbeddingHeatmap({ reducedMotion: () => reducedMotion.matches });
-  const heatTitle = h('h3');
+  // the heat map's heading before the run exists (render() then gives the table's size): never empty
+  const heatTitle = text(h('h3'), 'training.heatmapTitle');
   const heatNote = h('p', { class: 'tr-note' });
   const legendBar = h('span', { class: 'heat-legend-bar' });
   const legendMin = h('span', { class: 'tr-num' });
