@@ -90,7 +90,8 @@ export class EmbeddingHeatmap {
       return;
     }
     if (previous) previous.animation.cancel();
-    const colour = this.dark ? [255, 214, 10, 0.55] : [255, 190, 0, 0.7];
+    // at its brightest the flash keeps the row's word readable (4.5:1 or more in either scheme)
+    const colour = this.dark ? [255, 214, 10, 0.35] : [255, 190, 0, 0.7];
     const animation = this.rows[i].animate([
       { backgroundColor: `rgba(${colour.join(',')})` },
       { backgroundColor: `rgba(${colour.slice(0, 3).join(',')},0)` },

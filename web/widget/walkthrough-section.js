@@ -74,7 +74,7 @@ export function createWalkthroughSection(ctx) {
     const [inputs, results] = LAYOUT[stage];
     clear(flow);
     const group = (names, cls) => h('div', { class: `walk-group ${cls}` }, names.map((n) => views[n].element));
-    if (inputs.length) flow.append(group(inputs, 'walk-inputs'), h('span', { class: 'op walk-arrow', text: '→', attrs: { 'aria-hidden': 'true' } }));
+    if (inputs.length) flow.append(group(inputs, 'walk-inputs dim'), h('span', { class: 'op walk-arrow', text: '→', attrs: { 'aria-hidden': 'true' } }));
     flow.append(group(results, 'walk-results'));
     shell.element.dataset.stage = stage;
     const first = (m) => snap.words.map((w, j) => `${w} ${fmt(m.get(0, j))}`).join(' · ');
