@@ -70,13 +70,32 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
   const message = h('p', { class: 'matrix-message', attrs: { 'aria-live': 'polite' } });
   const csvButton = csv ? h('button', { class: 'csv-btn', attrs: { type: 'button' } }) : null;
   const shape = h('span', { class: 'matrix-shape' });
+  const scroller = h('div', { class: 'matrix-scroll' }, table);
   const element = h('figure', { class: 'matrix-figure' },
-    h('div', { class: 'matrix-scroll' }, table),
+    scroller,
     h('figcaption', { class: 'matrix-tools' }, shape, csvButton),
     message);
   element.dataset.matrix = name;
 
   function labelText() { return typeof label === 'function' ? label() : label; }
+
+  // A table wider than its column scrolls sideways. When none of its cells takes focus, the
+  // keyboard reaches that scroll through the scroller itself: focusable (and named) exactly while
+  // it overflows, so a table that fits adds no Tab stop.
+  const focusableCells = editable || Boolean(onCell);
+  function checkOverflow() {
+    const overflowing = !focusableCells && scroller.scrollWidth > scroller.clientWidth + 1;
+    if (overflowing === scroller.hasAttribute('tabindex')) return;
+    if (overflowing) {
+      scroller.tabIndex = 0;
+      scroller.setAttribute('role', 'group');
+      scroller.setAttribute('aria-label', labelText());
+    } else {
+      for (const attr of ['tabindex', 'role', 'aria-label']) scroller.removeAttribute(attr);
+    }
+  }
+  const resizes = typeof ResizeObserver === 'function' ? new ResizeObserver(checkOverflow) : null;
+  if (resizes) { resizes.observe(scroller); resizes.observe(table); }
 
   function build() {
     clear(table);
@@ -132,6 +151,7 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
       csvButton.setAttribute('aria-label', i18n.t('matrix.csvLabel', { name }));
     }
     caption.textContent = labelText();
+    if (scroller.hasAttribute('aria-label')) scroller.setAttribute('aria-label', labelText());
   }
 
   function commit(td) {
@@ -219,6 +239,6 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
     refresh() { if (matrix) paint(); },
     clearMessage() { message.textContent = ''; message.classList.remove('error'); },
     cell: (i, j) => cells[i]?.[j],
-    destroy() { events.off(); },
+    destroy() { events.off(); if (resizes) resizes.disconnect(); },
   };
 }

@@ -4,8 +4,8 @@
 // render(index, { animate }) draws step `index` (0 … count-1) and returns the sentence that
 // narrates it; the sentence is shown and read out by an ARIA live region.
 // Controls: first / back / play-pause / forward, a speed menu, and the keys space (play/pause),
-// ← and → while focus is inside host (but not in a text field). With prefers-reduced-motion,
-// play jumps straight to the last step and render gets animate: false.
+// ← and → while focus is inside host (but not in a text field, nor on a wide table's scroller).
+// With prefers-reduced-motion, play jumps straight to the last step and render gets animate: false.
 import { h, listeners } from './dom.js';
 import { addStrings } from './i18n.js';
 
@@ -112,6 +112,8 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
     const target = event.target;
     if (target.closest('input, textarea, select, [contenteditable="true"]')) return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
+    // ← → on a focused wide table (matrix-view.js) scroll it, as they would any scroll box
+    if (event.key.startsWith('Arrow') && target.classList && target.classList.contains('matrix-scroll')) return;
     if (event.key === ' ' && target.tagName !== 'BUTTON') {
       event.preventDefault();
       if (timer === null) start(); else pause();
