@@ -1,0 +1,187 @@
+// An accessibility audit with axe-core (node_modules/axe-core, injected from disk: no network).
+// The served page in en and zh, light and dark, desktop (1280) and phone (375), audited four
+// times: as it opens; after every section has stepped forward twice and section 9 has trained,
+// paused and taken one more step (its charts, heat map, batch and probes drawn; the step's
+// heat-map flash frozen at its brightest); with every section at its last step (the filled
+// tables and their highlights); and with every section back at its first step. Then <qkv-lab>
+// widgets in blog posts, whose shadow roots axe audits too. Every violation, whatever its
+// impact, is printed with its targets; serious and critical ones fail the test. No rule is
+// disabled; a false positive would be excluded node by node in EXCLUDE below, with the reason.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { openBrowser, ROOT } from './harness.js';
+import { openPage } from './page-helpers.js';
+import { openBlog, waitForWidget } from './widget-helpers.js';
+
+const AXE = path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+const BLOCKING = new Set(['serious', 'critical']);
+// Nodes axe must not audit, each with its reason: [selector (an axe context entry), why]. Empty:
+// everything axe reported was real and was fixed.
+const EXCLUDE = [];
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env.close(); });
+
+/**
+ * Runs axe on `include` (default: the whole document) and returns its violations, each
+ * { id, impact, help, nodes: [{ target, summary }] } (a target inside a shadow root reads
+ * 'host >>> inner').
+ */
+async function audit(page, include = null) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ path: AXE });
+  return page.evaluate(async ([include, exclude]) => {
+    const context = include || exclude.length ? { include: include || [document], exclude } : document;
+    const result = await window.axe.run(context, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.map((n) => ({
+        target: n.target.map((t) => (Array.isArray(t) ? t.join(' >>> ') : t)).join(' '),
+        summary: (n.failureSummary || '').replace(/\s+/g, ' ').trim(),
+      })),
+    }));
+  }, [include, EXCLUDE.map(([selector]) => selector)]);
+}
+
+/** Prints every violation with its targets; returns the lines of the blocking ones. */
+function report(label, violations) {
+  const blocking = [];
+  for (const v of violations) {
+    console.log(`${label}: ${v.id} (${v.impact}, ${v.nodes.length} node${v.nodes.length === 1 ? '' : 's'}): ${v.help}`);
+    for (const n of v.nodes) console.log(`    ${n.target}\n      ${n.summary}`);
+    if (BLOCKING.has(v.impact)) blocking.push(`${label}: ${v.id} ×${v.nodes.length} (${v.nodes[0].target})`);
+  }
+  if (!violations.length) console.log(`${label}: no violations`);
+  return blocking;
+}
+
+/**
+ * Lets CSS transitions and Web Animations end, so colours are read as they settle (the
+ * document's, and the widgets' shadow roots', which document.getAnimations() does not list).
+ */
+function settle(page) {
+  return page.evaluate(() => {
+    const roots = [document, ...[...document.querySelectorAll('qkv-lab')].map((el) => el.shadowRoot).filter(Boolean)];
+    return Promise.all(roots.flatMap((root) => root.getAnimations()).map((a) => a.finished.catch(() => {})));
+  });
+}
+
+/** Clicks every section's "step forward" (section 9 has its own controls) up to `times` times. */
+async function stepAll(page, times) {
+  const buttons = page.locator('.qkv-section .step-forward');
+  const count = await buttons.count();
+  for (let k = 0; k < count; k++) {
+    const button = buttons.nth(k);
+    for (let t = 0; t < times && await button.isEnabled(); t++) await button.click();
+  }
+}
+
+/** Section 9: trains a few steps (start, pause), then one step more with its flash held at its peak. */
+async function trainAndPause(page) {
+  const section = page.locator('section[data-section="training"]');
+  await section.scrollIntoViewIfNeeded();
+  await page.waitForSelector('section[data-section="training"]:not([data-state="loading"])', { timeout: 30000 });
+  await section.locator('[data-role="play"]').click();
+  await page.waitForFunction(() => Number(document.querySelector('section[data-section="training"]').dataset.step) >= 12, null, { timeout: 15000 });
+  await section.locator('[data-role="play"]').click();
+  await page.waitForSelector('section[data-section="training"][data-state="paused"]');
+  await settle(page);
+  await section.locator('[data-role="step"]').click();
+  const frozen = await page.evaluate(() => {
+    const flashes = document.getAnimations().filter((a) => a.effect && a.effect.target && a.effect.target.classList.contains('heat-row'));
+    for (const a of flashes) { a.pause(); a.currentTime = 0; }
+    return flashes.length;
+  });
+  assert.ok(frozen > 0, 'the step flashed no heat-map row');
+}
+
+const CONFIGS = [];
+for (const locale of ['en-US', 'zh-CN']) {
+  for (const colorScheme of ['light', 'dark']) {
+    for (const [width, height, kind] of [[1280, 900, 'desktop'], [375, 800, 'phone']]) {
+      CONFIGS.push({ locale, colorScheme, width, height, name: `${locale.slice(0, 2)} ${colorScheme} ${kind}` });
+    }
+  }
+}
+
+for (const { name, ...options } of CONFIGS) {
+  test(`axe: the page (${name}) has no serious or critical violation`, async () => {
+    const page = await openPage(env, options);
+    const blocking = [];
+    blocking.push(...report(`${name}, opened`, await audit(page)));
+
+    await stepAll(page, 2);
+    await trainAndPause(page);
+    blocking.push(...report(`${name}, stepped and trained`, await audit(page)));
+
+    await page.evaluate(() => Promise.all(document.getAnimations().map((a) => { a.finish(); return a.finished; })));
+    await stepAll(page, 80);
+    await settle(page);
+    blocking.push(...report(`${name}, every section at its last step`, await audit(page)));
+
+    // back to the start: section 5 opens at its last step, so its pending cards show only now
+    const firsts = page.locator('.qkv-section .step-first');
+    for (let k = 0; k < await firsts.count(); k++) await firsts.nth(k).click();
+    await settle(page);
+    blocking.push(...report(`${name}, every section back at its first step`, await audit(page)));
+
+    assert.deepEqual(page.problems(), []);
+    await page.closeAll();
+    assert.deepEqual(blocking, []);
+  });
+}
+
+for (const [fixture, colorScheme, width] of [['plain-post.html', 'light', 1280], ['plain-post.html', 'dark', 375], ['blog-post.html', 'light', 1280]]) {
+  test(`axe: the widgets in ${fixture} (${colorScheme}, ${width}px) have no serious or critical violation`, async () => {
+    const page = await openBlog(env, { name: fixture, colorScheme, width, height: 900 });
+    await waitForWidget(page, 'first');
+    await page.locator('#second').scrollIntoViewIfNeeded();
+    await waitForWidget(page, 'second');
+    const widgets = [['#first'], ['#second']];
+    const label = `${fixture} ${colorScheme} ${width}px`;
+    const blocking = [];
+    blocking.push(...report(`${label}, drawn`, await audit(page, widgets)));
+    // the walkthrough's every stage (its inputs and results), the softmax section's last step
+    const forward = page.locator('#first .step-forward');
+    for (let t = 0; t < 10 && await forward.isEnabled(); t++) {
+      await forward.click();
+      await settle(page);
+      blocking.push(...report(`${label}, walkthrough step ${t + 2}`, await audit(page, [['#first']])));
+    }
+    const second = page.locator('#second .step-forward');
+    for (let t = 0; t < 40 && await second.isEnabled(); t++) await second.click();
+    await settle(page);
+    blocking.push(...report(`${label}, softmax at its last step`, await audit(page, [['#second']])));
+    assert.deepEqual(page.problems(), []);
+    await page.closeAll();
+    assert.deepEqual(blocking, []);
+  });
+}
+
+test('axe: a training widget with theme="dark" in a light blog post has no serious or critical violation', async () => {
+  const page = await openBlog(env, { name: 'plain-post.html',
+    transform: (html) => html.replace('<qkv-lab id="first" lang="en">', '<qkv-lab id="first" section="training" theme="dark" lang="zh">') });
+  await waitForWidget(page, 'first');
+  const section = page.locator('#first section[data-section="training"]');
+  await page.waitForSelector('#first section[data-section="training"]:not([data-state="loading"])', { timeout: 30000 });
+  const label = 'plain-post.html, training widget, theme="dark"';
+  const blocking = [];
+  blocking.push(...report(`${label}, ready`, await audit(page, [['#first']])));
+  await section.locator('[data-role="play"]').click();
+  await page.waitForFunction(() => Number(document.getElementById('first').shadowRoot.querySelector('section[data-section="training"]').dataset.step) >= 12, null, { timeout: 15000 });
+  await section.locator('[data-role="play"]').click();
+  await settle(page);
+  await section.locator('[data-role="step"]').click();
+  const frozen = await page.evaluate(() => {
+    // document.getAnimations() does not list a shadow root's; the heat map's rows are in one
+    const flashes = document.getElementById('first').shadowRoot.getAnimations().filter((a) => a.effect.target.classList.contains('heat-row'));
+    for (const a of flashes) { a.pause(); a.currentTime = 0; }
+    return flashes.length;
+  });
+  assert.ok(frozen > 0, 'the step flashed no heat-map row');
+  blocking.push(...report(`${label}, trained, a flash held at its brightest`, await audit(page, [['#first']])));
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+  assert.deepEqual(blocking, []);
+});
