@@ -20,8 +20,8 @@ addStrings({
     'roles.title': 'Three roles: query, key, value',
     'roles.intro1': 'Picture looking for a book in a library. What you have in mind (“a book about deep learning”) is the query; the subject label on each book’s spine is its key; the text inside is its value.',
     'roles.intro2': 'You compare your wish with every label, give more weight to the books that match better, and take content from each book in proportion. In self-attention every token in the sentence does all three at once: asks with its Q, is found by its K, hands over its V.',
-    'roles.need': 'wish: deep learning', 'roles.book1': 'deep learning', 'roles.book2': 'fairy tales', 'roles.book3': 'machine learning',
-    'roles.content': 'text', 'roles.result': 'what you take home',
+    'roles.need': 'need: deep learning', 'roles.book1': 'deep learning', 'roles.book2': 'fairy tales', 'roles.book3': 'machine learning',
+    'roles.content': 'text', 'roles.result': 'retrieved',
     'roles.s0': 'Query Q: a reader arrives with a wish (“a book about deep learning”).',
     'roles.s1': 'Key K: the wish is compared with every book’s label; the closer the label, the better the match.',
     'roles.s2': 'Softmax: the matches become shares that add up to 1.',
@@ -42,13 +42,13 @@ export function createRolesSection(ctx) {
 
   function picture(step) {
     const svg = s('svg', { class: 'picture', viewBox: '0 0 560 230', role: 'img', 'aria-label': i18n.t('roles.title') });
-    svg.append(s('rect', { class: 'box', x: 10, y: 90, width: 150, height: 46, rx: 8 }),
-      s('circle', { class: 'q', cx: 30, cy: 113, r: 8 }), s('text', { x: 44, y: 118, text: i18n.t('roles.need') }));
+    svg.append(s('rect', { class: 'box', x: 4, y: 90, width: 162, height: 46, rx: 8 }),
+      s('circle', { class: 'q', cx: 20, cy: 113, r: 8 }), s('text', { x: 33, y: 118, text: i18n.t('roles.need') }));
     const books = ['roles.book1', 'roles.book2', 'roles.book3'];
     books.forEach((key, b) => {
       const y = 20 + b * 70;
       svg.append(
-        s('line', { class: `link${step >= 1 ? '' : ' off'}`, x1: 160, y1: 113, x2: 250, y2: y + 22, 'stroke-width': step >= 2 ? WIDTHS[b] : 2 }),
+        s('line', { class: `link${step >= 1 ? '' : ' off'}`, x1: 166, y1: 113, x2: 250, y2: y + 22, 'stroke-width': step >= 2 ? WIDTHS[b] : 2 }),
         s('rect', { class: 'box', x: 250, y, width: 150, height: 44, rx: 6 }),
         s('rect', { class: 'k', x: 250, y, width: 10, height: 44, rx: 3 }),
         s('text', { x: 268, y: y + 18, text: i18n.t(key) }),
