@@ -48,6 +48,24 @@ export async function newPage(env, { width = 1280, height = 900, locale = 'en-US
   return page;
 }
 
+/**
+ * Waits on state, never on the clock: the network is idle (no request in flight) and the page
+ * has painted two more frames, so whatever the last action scheduled for the next frame has run.
+ * Use it before a check that something did NOT happen (no console error, no further step).
+ */
+export async function settle(page) {
+  await page.waitForLoadState('networkidle');
+  await frames(page, 2);
+}
+
+/** Resolves after the page has run `n` more animation frames (in the page, or in a frame). */
+export function frames(target, n = 2) {
+  return target.evaluate((count) => new Promise((resolve) => {
+    const tick = (k) => (k === 0 ? resolve() : requestAnimationFrame(() => tick(k - 1)));
+    tick(count);
+  }), n);
+}
+
 export async function screenshot(page, name) {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);

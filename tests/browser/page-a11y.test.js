@@ -81,9 +81,9 @@ async function stepAll(page, times) {
 async function trainAndPause(page) {
   const section = page.locator('section[data-section="training"]');
   await section.scrollIntoViewIfNeeded();
-  await page.waitForSelector('section[data-section="training"]:not([data-state="loading"])', { timeout: 30000 });
+  await page.waitForSelector('section[data-section="training"]:not([data-state="loading"])', { timeout: 60000 });
   await section.locator('[data-role="play"]').click();
-  await page.waitForFunction(() => Number(document.querySelector('section[data-section="training"]').dataset.step) >= 12, null, { timeout: 15000 });
+  await page.waitForFunction(() => Number(document.querySelector('section[data-section="training"]').dataset.step) >= 12, null, { timeout: 60000 });
   await section.locator('[data-role="play"]').click();
   await page.waitForSelector('section[data-section="training"][data-state="paused"]');
   await settle(page);
@@ -164,12 +164,12 @@ test('axe: a training widget with theme="dark" in a light blog post has no serio
     transform: (html) => html.replace('<qkv-lab id="first" lang="en">', '<qkv-lab id="first" section="training" theme="dark" lang="zh">') });
   await waitForWidget(page, 'first');
   const section = page.locator('#first section[data-section="training"]');
-  await page.waitForSelector('#first section[data-section="training"]:not([data-state="loading"])', { timeout: 30000 });
+  await page.waitForSelector('#first section[data-section="training"]:not([data-state="loading"])', { timeout: 60000 });
   const label = 'plain-post.html, training widget, theme="dark"';
   const blocking = [];
   blocking.push(...report(`${label}, ready`, await audit(page, [['#first']])));
   await section.locator('[data-role="play"]').click();
-  await page.waitForFunction(() => Number(document.getElementById('first').shadowRoot.querySelector('section[data-section="training"]').dataset.step) >= 12, null, { timeout: 15000 });
+  await page.waitForFunction(() => Number(document.getElementById('first').shadowRoot.querySelector('section[data-section="training"]').dataset.step) >= 12, null, { timeout: 60000 });
   await section.locator('[data-role="play"]').click();
   await settle(page);
   await section.locator('[data-role="step"]').click();

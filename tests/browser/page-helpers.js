@@ -6,7 +6,7 @@ export async function openPage(env, { query = '', file = false, locale = 'en-US'
   const page = await newPage(env, { locale, ...options });
   const url = file ? env.fileUrl('dist/qkv-lab.html') + query : env.url('index.html' + query);
   await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 10000 });
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
   return page;
 }
 

@@ -3,7 +3,7 @@
 // switch and URL round trip, a hostile URL, and reduced motion.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser } from './harness.js';
+import { openBrowser, frames } from './harness.js';
 import { openPage, row, position, ARTICLE } from './page-helpers.js';
 
 let env;
@@ -39,7 +39,7 @@ test('every section steps forward and back, with buttons and with the keyboard',
   // space plays; the projections animation advances on its own, space again pauses
   await page.focus('#projections .stage');
   await page.keyboard.press(' ');
-  await page.waitForTimeout(1200);
+  await page.waitForFunction(() => document.querySelector('#projections .step-position').textContent !== 'step 1 of 28');
   await page.keyboard.press(' ');
   assert.notEqual(await position(page, 'projections'), 'step 1 of 28');
   assert.equal(await page.getAttribute('#projections .step-play', 'aria-pressed'), 'false');
@@ -171,7 +171,18 @@ test('the data-flow stages show live shapes and jump to their section', async ()
   const shapes = await page.$$eval('#flow .flow-stage .shape', (els) => els.map((e) => e.textContent));
   assert.deepEqual(shapes.slice(0, 6), ['[4]', '[4, 4]', '[4, 3]', '[4, 4]', '[4, 4]', '[4, 3]']);
   await page.click('#flow .flow-stage:has-text("Q, K, V")');
-  await page.waitForTimeout(800);
+  await page.waitForFunction(() => /section=projections/.test(location.search));
+  // the smooth scroll passes other sections: once it has ended (the section's top is in place),
+  // the scroll observer must not have overwritten the jump
+  await page.waitForFunction(() => {
+    const el = document.getElementById('projections');
+    const offset = el.getBoundingClientRect().top - parseFloat(getComputedStyle(el).scrollMarginTop || '0');
+    const still = window.__lastScrollY === scrollY;
+    window.__lastScrollY = scrollY;
+    return still && Math.abs(offset) < 2;
+  });
+  await frames(page, 2);
   assert.match(page.url(), /section=projections/);
+  assert.equal(await page.evaluate(() => document.activeElement.closest('.qkv-section')?.id), 'projections');
   await page.closeAll();
 });

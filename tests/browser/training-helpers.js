@@ -11,10 +11,10 @@ export async function openTraining(env, { query = '', lang = 'en', ...pageOption
   const page = await newPage(env, pageOptions);
   const sep = query ? '&' : '';
   await page.goto(env.url(`index.html?lang=${lang}${sep}${query}`));
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
   const section = page.locator(SECTION);
   await section.scrollIntoViewIfNeeded();
-  await page.waitForSelector(`${SECTION}:not([data-state="loading"])`, { timeout: 30000 });
+  await page.waitForSelector(`${SECTION}:not([data-state="loading"])`, { timeout: 60000 });
   return { page, section };
 }
 

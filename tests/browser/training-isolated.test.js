@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { openBrowser, newPage, ROOT } from './harness.js';
+import { openBrowser, newPage, frames, ROOT } from './harness.js';
 import { badNumbers } from './training-helpers.js';
 
 const DIST = path.join(ROOT, 'web', 'dist');
@@ -66,7 +66,7 @@ test('inside a shadow root: trains, and nothing leaks into the document', async 
 test('divergence is shown, announced, and training stops', async () => {
   const page = await open('?lr=1000');
   await page.evaluate(() => window.__training.section.element.querySelector('button[data-role="play"]').click());
-  await page.waitForFunction(() => window.__training.section.element.dataset.state === 'diverged', null, { timeout: 10000 });
+  await page.waitForFunction(() => window.__training.section.element.dataset.state === 'diverged', null, { timeout: 60000 });
   const s = await page.evaluate(() => {
     const el = window.__training.section.element;
     const error = el.querySelector('[data-role="error"]');
@@ -83,7 +83,12 @@ test('divergence is shown, announced, and training stops', async () => {
   assert.equal(s.playDisabled, true);
   assert.equal(s.stepDisabled, true);
   assert.deepEqual(badNumbers(s.text.replace(s.error, '')), [], 'no NaN shown outside the error message');
-  await page.waitForTimeout(200);
+  // stopped: the run is over (no step can follow), its state says so, and frames pass without a step
+  assert.deepEqual(await page.evaluate(() => {
+    const t = window.__training;
+    return { finished: t.section.run.finished, hasError: t.section.run.error !== null, state: t.section.element.dataset.state };
+  }), { finished: true, hasError: true, state: 'diverged' });
+  await frames(page, 3);
   assert.equal(await page.evaluate(() => window.__training.section.element.dataset.step), s.step, 'stopped');
   // reset gives a fresh run (which will diverge again with this lr, but starts clean)
   await page.evaluate(() => window.__training.section.element.querySelector('button[data-role="reset"]').click());
@@ -98,11 +103,13 @@ test('destroy() stops the animation loop and frees the model', async () => {
     const t = window.__training;
     const el = t.section.element;
     el.querySelector('button[data-role="play"]').click();
-    await new Promise((res) => setTimeout(res, 300));
+    const frame = () => new Promise((res) => requestAnimationFrame(res));
+    while (!(Number(el.dataset.step) >= 2)) await frame();  // training is under way
     const during = t.heapUsed();
     t.section.destroy();
     const step = el.dataset.step;
-    await new Promise((res) => setTimeout(res, 300));
+    // the loop takes its steps in animation frames: frames pass, and none of them steps
+    for (let k = 0; k < 3; k++) await frame();
     return { during, after: t.heapUsed(), before: t.heapBefore, step, later: el.dataset.step };
   });
   assert.ok(r.during > r.before, 'the model held memory while training');

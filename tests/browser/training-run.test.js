@@ -4,7 +4,7 @@
 // no console errors, no request leaving the machine. Run after ./build.sh.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser } from './harness.js';
+import { openBrowser, frames } from './harness.js';
 import { openTraining, readState, referenceRun, badNumbers } from './training-helpers.js';
 
 let env;
@@ -19,7 +19,7 @@ test('Start trains, the loss chart gains points, Pause stops', async () => {
   assert.equal(start.lossPoints, 0);
   await section.locator('button[data-role="play"]').click();
   await page.waitForFunction((sel) => Number(document.querySelector(sel).dataset.step) >= 20,
-    '[data-section="training"]', { timeout: 10000 });
+    '[data-section="training"]', { timeout: 60000 });
   await section.locator('button[data-role="play"]').click();
   const paused = await readState(section);
   assert.equal(paused.state, 'paused');
@@ -27,7 +27,8 @@ test('Start trains, the loss chart gains points, Pause stops', async () => {
   assert.equal(paused.lossPoints, paused.step, 'one loss point per step');
   assert.ok(Number.isFinite(paused.loss) && paused.loss > 0);
   assert.match(paused.lossText, /loss \d+\.\d{3}$/);
-  await page.waitForTimeout(300);
+  // the loop steps in animation frames: frames pass after Pause and none of them steps
+  await frames(page, 3);
   assert.equal((await readState(section)).step, paused.step, 'paused means no more steps');
   // the run is the model's: the loss shown equals Node's loss at the same step
   const { steps } = await referenceRun(42, paused.step);
@@ -260,7 +261,7 @@ test('chart legends are translated HTML lists; hovering a chart reads out its ne
     await canvas.scrollIntoViewIfNeeded();
     const box = await canvas.boundingBox();
     await page.mouse.move(box.x + box.width * fx, box.y + box.height * fy);
-    await page.waitForFunction((el) => !el.hidden, await readout(chart).elementHandle(), { timeout: 5000 });
+    await page.waitForFunction((el) => !el.hidden, await readout(chart).elementHandle(), { timeout: 60000 });
     const lines = await readout(chart).locator(':scope > div').allTextContents();
     const inside = await readout(chart).evaluate((el) => {
       const r = el.getBoundingClientRect(), c = el.closest('.tr-chart').getBoundingClientRect();
@@ -285,18 +286,18 @@ test('chart legends are translated HTML lists; hovering a chart reads out its ne
   assert.ok(vocab.includes(m[1]), `${m[1]} is a word of the vocabulary`);
   assert.equal(await readout('loss').isHidden(), true, 'the pointer left the loss chart: its readout went');
   await page.mouse.move(2, 2);
-  await page.waitForFunction((el) => el.hidden, await readout('scatter').elementHandle(), { timeout: 5000 });
+  await page.waitForFunction((el) => el.hidden, await readout('scatter').elementHandle(), { timeout: 60000 });
 
   // while training, a readout under a still pointer follows the new steps (Start and Pause are
   // clicked from script: a real click would move the pointer off the chart)
   await hover('loss', 0.95, 0.5);
   const play = () => section.locator('button[data-role="play"]').evaluate((b) => b.click());
   await play();
-  await page.waitForFunction((el) => /training step (\d+)/.exec(el.textContent)?.[1] >= 15, await readout('loss').elementHandle(), { timeout: 10000 });
+  await page.waitForFunction((el) => /training step (\d+)/.exec(el.textContent)?.[1] >= 15, await readout('loss').elementHandle(), { timeout: 60000 });
   await play();
   const { step } = await readState(section);
   await page.waitForFunction(([el, s]) => el.textContent.startsWith(`training step ${s}`),
-    [await readout('loss').elementHandle(), step], { timeout: 5000 });
+    [await readout('loss').elementHandle(), step], { timeout: 60000 });
 
   await page.locator('.lang-btn[data-lang="zh"]').click();
   assert.deepEqual((await legend('loss')).map((l) => l.text), ['每步损失', '滑动平均']);

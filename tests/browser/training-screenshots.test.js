@@ -37,7 +37,7 @@ for (const c of CASES) {
     await canvas.scrollIntoViewIfNeeded();
     const box = await canvas.boundingBox();
     await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
-    await section.locator('.tr-loss-card [data-role="readout"]').waitFor({ state: 'visible', timeout: 5000 });
+    await section.locator('.tr-loss-card [data-role="readout"]').waitFor({ state: 'visible', timeout: 60000 });
     // nothing wider than the viewport (a phone must not scroll sideways)
     const overflow = await section.evaluate((el) => {
       const limit = document.documentElement.clientWidth;

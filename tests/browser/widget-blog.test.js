@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { openBrowser, screenshot, ARTIFACTS, ROOT } from './harness.js';
+import { openBrowser, screenshot, settle, ARTIFACTS, ROOT } from './harness.js';
 import { openBlog, waitForWidget, widget, widgetRow, ARTICLE, STRICT_CSP } from './widget-helpers.js';
 
 let env;
@@ -63,7 +63,7 @@ test('two widgets in a hostile blog post: real size, the article\'s numbers, the
   await checkBothWidgets(page);
   await page.locator('#first').scrollIntoViewIfNeeded();
   await screenshot(page, 'widget-blog');
-  await page.waitForTimeout(200);
+  await settle(page);
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
@@ -77,7 +77,7 @@ test('the same page under a strict CSP (no unsafe-eval, no unsafe-inline) works 
   // the policy really was in force (the fixture has no inline script or style of its own)
   assert.equal(page.response.headers()['content-security-policy'], STRICT_CSP);
   await screenshot(page, 'widget-blog-csp');
-  await page.waitForTimeout(200);
+  await settle(page);
   assert.deepEqual(violations, []);
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
@@ -90,8 +90,7 @@ test('a training widget under the strict CSP trains with no violation', async ()
   await page.waitForSelector('#first [data-role="play"]:not([disabled])');
   await page.locator('#first [data-role="step"]').click();
   await page.locator('#first [data-role="play"]').click();
-  await page.waitForFunction(() => /[1-9]\d* \/ \d+/.test(document.getElementById('first').shadowRoot.querySelector('.qkv-section').innerText), null, { timeout: 10000 });
-  await page.waitForTimeout(500);
+  await page.waitForFunction(() => /[1-9]\d* \/ \d+/.test(document.getElementById('first').shadowRoot.querySelector('.qkv-section').innerText), null, { timeout: 60000 });
   // the charts' HTML legends and hover readout, styled by the widget's (minified) stylesheets
   assert.deepEqual(await page.locator('#first .tr-legend li').allTextContents(), ['每步损失', '滑动平均', 'cos(猫, 狗)', 'cos(猫, 汽车)']);
   const scatter = page.locator('#first canvas[data-chart="scatter"]');
@@ -99,7 +98,7 @@ test('a training widget under the strict CSP trains with no violation', async ()
   const box = await scatter.boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   const readout = page.locator('#first .tr-card:has(canvas[data-chart="scatter"]) [data-role="readout"]');
-  await readout.waitFor({ state: 'visible', timeout: 5000 });
+  await readout.waitFor({ state: 'visible', timeout: 60000 });
   assert.match(await readout.textContent(), /^\S+ \(-?\d+\.\d{3}, -?\d+\.\d{3}\)$/);
   const r = await readout.evaluate((el) => {
     const a = el.getBoundingClientRect(), c = el.parentNode.getBoundingClientRect();
@@ -236,11 +235,20 @@ test('a widget starts only when scrolled near, and stops animating out of view',
   assert.equal(await page.evaluate(() => document.getElementById('first').playing), true);
   await page.locator('#second').scrollIntoViewIfNeeded();
   await page.waitForFunction(() => document.getElementById('first').playing === false);
+  // out of view it is paused; the steps it takes after coming back start where it stopped,
+  // so none was taken while it was away (checked on the events, not by waiting on the clock)
   const stage = (await widget(page, 'first')).stage;
-  await page.waitForTimeout(1500);
+  const stopped = await page.evaluate(() => document.getElementById('first').shadowRoot.querySelector('.step-position').textContent);
+  await page.evaluate(() => {
+    window.__firstSteps = [];
+    document.getElementById('first').addEventListener('qkv-step', (e) => window.__firstSteps.push(e.detail.step));
+  });
   assert.equal((await widget(page, 'first')).stage, stage, 'no steps while out of view');
   await page.locator('#first').scrollIntoViewIfNeeded();
-  await page.waitForFunction(() => document.getElementById('first').playing === true || document.getElementById('first').shadowRoot.querySelector('.qkv-section').dataset.stage === 'output');
+  await page.waitForFunction(() => window.__firstSteps.length > 0 || document.getElementById('first').shadowRoot.querySelector('.qkv-section').dataset.stage === 'output');
+  const steps = await page.evaluate(() => window.__firstSteps);
+  const at = Number(/(\d+)/.exec(stopped)[1]) - 1;  // "step i of n" is 1-based; events are 0-based
+  if (steps.length) assert.equal(steps[0], at + 1, `resumed from step ${at}, not later: ${steps}`);
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
@@ -280,16 +288,17 @@ test('a removed widget frees its WebAssembly memory; the other keeps working', a
   await page.locator('#trainer').scrollIntoViewIfNeeded();
   await waitForWidget(page, 'trainer');
   await page.waitForFunction(async () => (await window.QkvLab.load()).heapUsed() > 0 &&
-    document.getElementById('trainer').shadowRoot.querySelector('[data-role="play"]:not([disabled])'), null, { timeout: 15000 });
-  const events = [];
-  await page.exposeFunction('__trainEvent', (detail) => events.push(detail));
-  await page.evaluate(() => document.getElementById('trainer').addEventListener('qkv-train', (e) => window.__trainEvent(e.detail)));
+    document.getElementById('trainer').shadowRoot.querySelector('[data-role="play"]:not([disabled])'), null, { timeout: 60000 });
+  await page.evaluate(() => {
+    window.__trainEvents = [];
+    document.getElementById('trainer').addEventListener('qkv-train', (e) => window.__trainEvents.push(e.detail));
+  });
   await page.locator('#trainer [data-role="step"]').click();
   await page.locator('#trainer [data-role="step"]').click();
-  await page.waitForFunction(() => true);
   const withModel = await page.evaluate(async () => (await window.QkvLab.load()).heapUsed());
   assert.ok(withModel > baseline, `the training widget allocated nothing? ${withModel} vs ${baseline}`);
-  await page.waitForTimeout(100);
+  await page.waitForFunction(() => window.__trainEvents.length >= 2 && window.__trainEvents.at(-1).step === 2);
+  const events = await page.evaluate(() => window.__trainEvents);
   assert.ok(events.length >= 2, `qkv-train events: ${JSON.stringify(events)}`);
   assert.equal(events.at(-1).step, 2);
   assert.ok(Number.isFinite(events.at(-1).loss));

@@ -87,7 +87,7 @@ for (const [label, src, section, check] of [
 ]) {
   test(`iframe mode, ${label}: a single section, sized to fit`, async () => {
     const { page, frame } = await openHost(src, { width: 900 });
-    await frame.waitForSelector('body[data-ready="true"]', { timeout: 15000 });
+    await frame.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
     await frame.waitForFunction(() => document.documentElement.dataset.embedSection);
     const seen = await inside(frame);
     assert.deepEqual(seen.sections, [section]);
