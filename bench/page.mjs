@@ -1,0 +1,98 @@
+// bench/page.mjs: the page's speeds, measured in headless Chromium (Debian's, through
+// playwright-core): how long after navigation the article's numbers are on screen (served and
+// from file://, a fresh browser each run), and frame times while section 9 trains at 20 and at
+// 100 steps per second. These were assertions in the browser tests once; a speed belongs here,
+// reported as medians, because CI runs on two cores that may be busy.
+//
+//   node bench/page.mjs [--runs N] [--seconds S] [--json FILE]
+//   import { benchPage } from './page.mjs'   →  { timeToNumbers, frames }
+import { openBrowser, newPage } from '../tests/browser/harness.js';
+import { openTraining, readState } from '../tests/browser/training-helpers.js';
+import os from 'node:os';
+import fs from 'node:fs';
+
+export function median(xs) {
+  const s = xs.slice().sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : NaN;
+}
+
+function quantile(sorted, q) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+/** ms from navigation start to the article's numbers on screen (body[data-ready-at]). */
+async function timeToNumbers(file) {
+  const env = await openBrowser();   // a fresh browser: nothing cached, nothing compiled
+  try {
+    const page = await newPage(env);
+    const url = file ? env.fileUrl('dist/qkv-lab.html') : env.url('index.html');
+    await page.goto(url);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
+    const at = Number(await page.getAttribute('body', 'data-ready-at'));
+    await page.closeAll();
+    return at;
+  } finally {
+    await env.close();
+  }
+}
+
+/** Frame intervals (requestAnimationFrame timestamps) while training at `speed` steps/s. */
+async function trainingFrames(env, speed, seconds) {
+  const { page, section } = await openTraining(env);
+  await section.locator('[data-role="speed"]').selectOption(String(speed));
+  await page.evaluate(() => {
+    window.__frames = [];
+    window.__long = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push(e.duration); })
+      .observe({ type: 'longtask' });
+    const tick = (t) => { window.__frames.push(t); if (!window.__stop) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  });
+  const load = os.loadavg()[0];
+  await section.locator('button[data-role="play"]').click();
+  await page.waitForTimeout(seconds * 1000);   // a benchmark samples for a fixed time; tests never do
+  const { stamps, long } = await page.evaluate(() => { window.__stop = true; return { stamps: window.__frames, long: window.__long }; });
+  const { step } = await readState(section);
+  await page.closeAll();
+  const deltas = stamps.slice(1).map((t, i) => t - stamps[i]).slice(2).sort((a, b) => a - b);
+  return {
+    speed, seconds, frames: deltas.length, steps: step,
+    p50: +quantile(deltas, 0.5).toFixed(2), p95: +quantile(deltas, 0.95).toFixed(2), max: +deltas.at(-1).toFixed(2),
+    fps: +(1000 / quantile(deltas, 0.5)).toFixed(1),
+    longTasks: long.length, longestTask: long.length ? +Math.max(...long).toFixed(1) : 0,
+    loadAverage: +load.toFixed(2),
+  };
+}
+
+export async function benchPage({ runs = 5, seconds = 4, log = console.log } = {}) {
+  const timeToNumbersResult = {};
+  for (const [name, file] of [['served', false], ['file', true]]) {
+    const times = [];
+    for (let r = 0; r < runs; r++) times.push(await timeToNumbers(file));
+    timeToNumbersResult[name] = { median: +median(times).toFixed(1), runs: times.map((t) => +t.toFixed(1)) };
+    log(`time to numbers, ${name}: median ${median(times).toFixed(0)} ms (runs ${times.map((t) => t.toFixed(0)).join(', ')})`);
+  }
+  const env = await openBrowser();
+  const frames = [];
+  try {
+    for (const speed of [20, 100]) {
+      const f = await trainingFrames(env, speed, seconds);
+      frames.push(f);
+      log(`training at ${speed} steps/s for ${seconds} s: ${f.frames} frames, p50 ${f.p50} ms (${f.fps} fps), p95 ${f.p95} ms, ` +
+        `max ${f.max} ms, ${f.steps} steps, ${f.longTasks} long tasks (longest ${f.longestTask} ms), load average ${f.loadAverage}`);
+    }
+  } finally {
+    await env.close();
+  }
+  return { timeToNumbers: timeToNumbersResult, frames };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const arg = (name, fallback) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i > 0 ? process.argv[i + 1] : fallback;
+  };
+  const result = await benchPage({ runs: Number(arg('runs', 5)), seconds: Number(arg('seconds', 4)) });
+  const out = arg('json', null);
+  if (out) fs.writeFileSync(out, JSON.stringify(result, null, 2));
+}
