@@ -5,12 +5,14 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, frames } from './harness.js';
 import { openPage, row, position, ARTICLE } from './page-helpers.js';
+import { SECTION_IDS } from '../../web/page/sections/index.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env.close(); });
 
-const SECTIONS = ['roles', 'embedding', 'projections', 'scores', 'softmax', 'mixing', 'learnable', 'symmetry', 'flow'];
+// every stepped section (the training section has its own controls: training-*.test.js)
+const SECTIONS = SECTION_IDS.filter((id) => id !== 'training');
 
 test('every section steps forward and back, with buttons and with the keyboard', async () => {
   const page = await openPage(env);
@@ -184,5 +186,21 @@ test('the data-flow stages show live shapes and jump to their section', async ()
   await frames(page, 2);
   assert.match(page.url(), /section=projections/);
   assert.equal(await page.evaluate(() => document.activeElement.closest('.qkv-section')?.id), 'projections');
+  await page.closeAll();
+});
+
+test('state is written by the reader, never by drawing: §7 writes pull when its stepper moves, not on load or new numbers', async () => {
+  const page = await openPage(env);
+  const pull = () => page.evaluate(() => new URLSearchParams(location.search).get('pull'));
+  assert.equal(await pull(), null, 'opening the page wrote pull');
+  // new numbers (a 4-word sentence) redraw §7 but are not the reader moving its stepper
+  await page.selectOption('#embedding .sentence-select', '我 养了 一只 兔');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('sentence') === '我 养了 一只 兔');
+  assert.equal(await pull(), null, 'new numbers wrote pull');
+  await page.click('#learnable .step-forward');
+  assert.equal(await pull(), '5.5');
+  assert.match(await page.textContent('#learnable .narration'), /Factor 5\.5/);
+  await page.click('#learnable .step-first');
+  assert.equal(await pull(), '0');
   await page.closeAll();
 });

@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, screenshot, settle } from './harness.js';
 import { openPage, row, ARTICLE } from './page-helpers.js';
+import { SECTION_IDS } from '../../web/page/sections/index.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -25,7 +26,7 @@ for (const file of [false, true]) {
       assert.match(text, /0\.695/);   // … and scaled, as the article prints it
       assert.ok(!/NaN/.test(text), 'NaN on screen');
       const sections = await page.$$eval('.qkv-section', (els) => els.map((e) => e.dataset.section));
-      assert.deepEqual(sections, ['roles', 'embedding', 'projections', 'scores', 'softmax', 'mixing', 'learnable', 'symmetry', 'training', 'flow']);
+      assert.deepEqual(sections, SECTION_IDS);
       await settle(page);
       assert.deepEqual(page.problems(), []);
       await page.closeAll();

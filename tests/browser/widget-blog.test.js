@@ -209,6 +209,13 @@ test('events: qkv-ready and qkv-step bubble out of the widget (composed) to the 
   const events = await page.evaluate(() => window.__events.filter((e) => e.target === 'first'));
   const steps = events.filter((e) => e.type === 'qkv-step');
   assert.deepEqual(steps.map((e) => [e.detail.step, e.detail.stage]), [[1, 'QKV'], [2, 'scores'], [3, 'weights']]);
+  // new numbers (another seed) redraw the widget but move no step: the next event is next()'s
+  await page.evaluate(() => { document.getElementById('first').seed = 7; });
+  await page.waitForFunction(() => document.getElementById('first').shadowRoot.querySelector('[data-matrix="weights"] td.cell').textContent !== '0.313');
+  await page.evaluate(() => document.getElementById('first').next());
+  await page.waitForFunction(() => window.__events.filter((e) => e.type === 'qkv-step').length >= 4);
+  const after = (await page.evaluate(() => window.__events)).filter((e) => e.type === 'qkv-step' && e.target === 'first');
+  assert.deepEqual(after.slice(3).map((e) => [e.detail.step, e.detail.stage]), [[4, 'output']]);
   for (const e of steps) {
     assert.equal(e.bubbles, true);
     assert.equal(e.composed, true);

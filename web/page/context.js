@@ -5,6 +5,7 @@
 // share nothing but the WASM instance. Nothing here touches the document.
 import { Matrix } from '../matrix.js';
 import { computeSnapshot } from './attention-model.js';
+import { deriveSnapshot } from './snapshot-derived.js';
 
 /** The settings the snapshot is computed from. */
 export const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos'];
@@ -16,10 +17,16 @@ export const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos'];
 export function createSectionContext({ qkv, i18n, state, announce = () => {}, goTo = () => {}, onSnapshot = () => {} }) {
   let overrides = {};
   const settings = () => Object.fromEntries(SNAPSHOT_KEYS.map((key) => [key, state.get(key)]));
-  let snapshot = computeSnapshot(qkv, settings(), overrides);
+  // the snapshot and everything derived from it, computed together: sections only read them
+  const compute = () => {
+    const snap = computeSnapshot(qkv, settings(), overrides);
+    snap.derived = deriveSnapshot(qkv, snap);
+    return Object.freeze(snap);
+  };
+  let snapshot = compute();
 
   function recompute() {
-    snapshot = computeSnapshot(qkv, settings(), overrides);
+    snapshot = compute();
     onSnapshot(snapshot);
   }
 

@@ -9,7 +9,8 @@
 // unknown one, it shows the widget's default: the compact walkthrough X → … → output.
 //
 // Wiring (web/page/main.js), once the sections are built:
-//   const embed = applyEmbedMode({ root: app, sections, ctx, params: new URLSearchParams(location.search) });
+//   const embed = applyEmbedMode({ root: app, sections, ctx, fallback: WALKTHROUGH,
+//                                  params: new URLSearchParams(location.search) });
 //   if (embed.active) { /* skip the initial scrollIntoView and the section-in-view observer;
 //                         ctx.goTo(id) becomes embed.show(id) */ }
 //
@@ -22,10 +23,7 @@
 //       if (f.contentWindow === e.source) f.style.height = e.data.height + 'px';
 //   });
 //   </script>
-import { createWalkthroughSection } from '../widget/walkthrough-section.js';
-
 export const HEIGHT_MESSAGE = 'qkv-lab:height';
-export const DEFAULT_EMBED_SECTION = 'walkthrough';
 
 /** ?embed=1 (or embed, embed=true) turns iframe mode on. */
 export function isEmbedMode(params) {
@@ -34,15 +32,17 @@ export function isEmbedMode(params) {
 }
 
 /**
- * applyEmbedMode({ root, sections, ctx, params, win })
+ * applyEmbedMode({ root, sections, ctx, fallback, params, win })
  *   root      the page's root element (#app): everything in it but the shown section is hidden
  *   sections  the page's sections [{ id, element, setLanguage?, destroy? }]
- *   ctx       the sections' context (to build the walkthrough when it is asked for); optional
+ *   ctx       the sections' context (to build the fallback when it is asked for); optional
+ *   fallback  the registry entry { id, create(ctx) } shown without ?section= (the walkthrough);
+ *             optional: without it (or without ctx) the first section is the default
  *   params    URLSearchParams of the page's address
  * → { active, section, show(id), destroy() }. When ?embed is absent it does nothing
  * and returns { active: false }.
  */
-export function applyEmbedMode({ root, sections, ctx = null, params, win = window }) {
+export function applyEmbedMode({ root, sections, ctx = null, fallback = null, params, win = window }) {
   if (!isEmbedMode(params)) return { active: false, section: null, show() {}, destroy() {} };
   const doc = root.ownerDocument;
   const hiddenByUs = [];
@@ -73,9 +73,9 @@ export function applyEmbedMode({ root, sections, ctx = null, params, win = windo
   function sectionFor(id) {
     const found = sections.find((s) => s.id === id);
     if (found) return found;
-    if (!ctx) return sections[0];
+    if (!ctx || !fallback) return sections[0];
     if (!own) {
-      own = createWalkthroughSection(ctx);
+      own = fallback.create(ctx);
       const story = sections[0] ? sections[0].element.parentNode : root;
       story.insertBefore(own.element, story.firstChild);
       if (ctx.i18n && ctx.i18n.onLanguageChange) offLanguage = ctx.i18n.onLanguageChange((lang) => own.setLanguage(lang));
@@ -117,7 +117,7 @@ export function applyEmbedMode({ root, sections, ctx = null, params, win = windo
   win.addEventListener('load', postHeight);
 
   const requested = params.get('section');
-  show(requested || DEFAULT_EMBED_SECTION);
+  show(requested || (fallback ? fallback.id : sections[0]?.id));
 
   return {
     active: true,

@@ -6,16 +6,7 @@ import { h } from './dom.js';
 import { addStrings, createI18n, languageFromNavigator } from './i18n.js';
 import { createState } from './state.js';
 import { createSectionContext } from './context.js';
-import { createRolesSection } from './sections/roles.js';
-import { createEmbeddingSection } from './sections/embedding.js';
-import { createProjectionsSection } from './sections/projections.js';
-import { createScoresSection } from './sections/scores.js';
-import { createSoftmaxSection } from './sections/softmax.js';
-import { createMixingSection } from './sections/mixing.js';
-import { createLearnableSection } from './sections/learnable.js';
-import { createSymmetrySection } from './sections/symmetry.js';
-import { createTrainingSection } from './sections/training.js';
-import { createFlowSection } from './sections/flow.js';
+import { PAGE_SECTIONS, WALKTHROUGH } from './sections/index.js';
 import { applyEmbedMode } from './embed.js';
 
 addStrings({
@@ -38,10 +29,6 @@ addStrings({
     'page.sectionFailed': 'This section failed: {message}',
   },
 });
-
-const FACTORIES = [createRolesSection, createEmbeddingSection, createProjectionsSection, createScoresSection,
-  createSoftmaxSection, createMixingSection, createLearnableSection, createSymmetrySection,
-  createTrainingSection, createFlowSection];
 
 
 async function main() {
@@ -117,9 +104,9 @@ async function main() {
     },
   });
 
-  for (const factory of FACTORIES) {
+  for (const entry of PAGE_SECTIONS) {
     try {
-      const section = factory(ctx);
+      const section = entry.create(ctx);
       sections.push(section);
       story.append(section.element);
     } catch (error) {
@@ -129,7 +116,7 @@ async function main() {
   }
   status.hidden = true;
   // ?embed=1&section=…: one section without the page chrome, for iframes (embed.js)
-  const embed = applyEmbedMode({ root: app, sections, ctx, params: new URLSearchParams(location.search) });
+  const embed = applyEmbedMode({ root: app, sections, ctx, fallback: WALKTHROUGH, params: new URLSearchParams(location.search) });
   if (embed.active) ctx.goTo = (id) => embed.show(id);
   const ready = performance.now() - started;
   document.body.dataset.ready = 'true';

@@ -1,8 +1,29 @@
 // section-shell.js: the frame every section shares: a <section> with a heading, an intro, a
 // focusable stage (keyboard steps while focus is inside) and a stepper. Renders only inside its
 // own element, so a section works the same in the page and in a shadow root.
-import { h } from './dom.js';
+//
+// defineSection() is the contract every stepped section follows (see sections/index.js):
+//
+//   export const scoresSection = defineSection({
+//     id: 'scores', titleKey: 'scores.title', introKeys: ['scores.intro1'],
+//     setup(frame) {            // once: build the DOM inside frame.stage / frame.controls
+//       const view = frame.view({ name: 'S', label: 'S' });   // refreshed and destroyed for you
+//       return {
+//         count: (snap) => …,             // how many steps this snapshot has
+//         draw(snap) { … },               // new numbers: fill the tables (no WASM calls here)
+//         render(index, { animate }) { … return narration; },   // one step: highlight, narrate
+//         stage: (index) => …,            // optional: a name for step `index` (progress events)
+//         onStep(index) { … },            // optional: the reader moved the stepper (write state here)
+//         setLanguage() { … }, destroy() { … },                 // optional extras
+//       };
+//     },
+//   });
+//
+// Data flows one way: WASM → snapshot (context.js, snapshot-derived.js) → draw / render → DOM.
+// Sections read frame.snap and never call the WASM API or write state while drawing.
+import { h, listeners } from './dom.js';
 import { createStepper } from './stepper.js';
+import { createMatrixView } from './matrix-view.js';
 
 export function createShell({ id, i18n, titleKey, introKeys = [] }) {
   const texts = i18n.binder();
@@ -44,4 +65,84 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
       h('span', { class: 'bar-label', text: labels[j] }),
       h('span', { class: 'bar-track', attrs: { 'aria-hidden': 'true' } }, h('span', { class: 'bar-fill', style: `width:${Math.max(0, Math.min(1, v)) * 100}%` })),
       h('span', { class: 'bar-value num', text: fmt(v) }))));
+}
+
+/**
+ * defineSection({ id, titleKey, introKeys, className, setup }) → { id, create(ctx) }.
+ * create(ctx) returns the section object every host (page, widget, iframe) uses:
+ *   { id, element, stepper, update(snapshot), setLanguage(lang), destroy(), onProgress(fn) → off }
+ * onProgress(fn) calls fn({ section, kind: 'step', step, count, stage? }) whenever the stepper
+ * moves or changes length, whoever moved it.
+ */
+export function defineSection({ id, titleKey, introKeys = [], className = '', setup }) {
+  function create(ctx) {
+    const { i18n } = ctx;
+    const events = listeners();
+    const shell = createShell({ id, i18n, titleKey, introKeys });
+    if (className) shell.element.classList.add(...className.split(' '));
+    const views = [];
+    const progress = new Set();
+    let snap = ctx.getSnapshot();
+    const frame = {
+      id, ctx, i18n, events,
+      element: shell.element, stage: shell.stage, controls: shell.controls, intro: shell.intro, texts: shell.texts,
+      get snap() { return snap; },
+      /** A matrix table owned by this section: refreshed on a language change, destroyed with it. */
+      view(options) {
+        const view = createMatrixView({ i18n, ...options });
+        views.push(view);
+        return view;
+      },
+      get stepper() { return stepper; },
+    };
+    const parts = setup(frame);
+    parts.draw?.(snap);
+    const stepper = shell.addStepper({
+      count: parts.count(snap),
+      render: (index, options) => parts.render(index, options),
+      initial: parts.initial ?? 0,
+    });
+    stepper.onChange(({ index, count }) => {
+      const detail = { section: id, kind: 'step', step: index, count };
+      if (parts.stage) detail.stage = parts.stage(index);
+      for (const fn of [...progress]) fn(detail);
+    });
+    // onStep is for what the reader did: a move the stepper makes because the data changed
+    // (update below) is not the reader's, and must not write state
+    let updating = false;
+    if (parts.onStep) stepper.onChange(({ index }) => { if (!updating) parts.onStep(index); });
+    return {
+      id,
+      element: shell.element,
+      stepper,
+      update(next) {
+        snap = next;
+        updating = true;
+        try {
+          parts.draw?.(snap);
+          stepper.setCount(parts.count(snap), stepper.index);
+        } finally {
+          updating = false;
+        }
+      },
+      setLanguage(lang) {
+        shell.texts.refresh();
+        for (const view of views) view.refresh();
+        parts.setLanguage?.(lang);
+        stepper.refresh();
+      },
+      destroy() {
+        progress.clear();
+        stepper.destroy();
+        for (const view of views) view.destroy();
+        events.off();
+        parts.destroy?.();
+      },
+      onProgress(fn) {
+        progress.add(fn);
+        return () => progress.delete(fn);
+      },
+    };
+  }
+  return Object.freeze({ id, create });
 }

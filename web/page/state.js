@@ -3,9 +3,9 @@
 // (script tags, huge seeds, unknown words) falls back to the default for that property and
 // records a short notice; values are only ever parsed, never inserted as markup.
 import { VOCABULARY, DEFAULT_SENTENCE, MAX_TOKENS } from './attention-model.js';
+import { SECTION_IDS } from './sections/index.js';
 
-export const SECTION_IDS = ['roles', 'embedding', 'projections', 'scores', 'softmax', 'mixing',
-  'learnable', 'symmetry', 'training', 'flow'];
+export { SECTION_IDS };
 
 /** Every URL parameter the page reads. `default: null` for lang means "from the browser". */
 export const PROPERTIES = [

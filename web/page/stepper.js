@@ -6,6 +6,9 @@
 // Controls: first / back / play-pause / forward, a speed menu, and the keys space (play/pause),
 // ← and → while focus is inside host (but not in a text field, nor on a wide table's scroller).
 // With prefers-reduced-motion, play jumps straight to the last step and render gets animate: false.
+// stepper.onChange(fn) tells whoever needs to know (the section's progress event, the widget)
+// that the position or the number of steps changed, whatever moved it: a button, a key, play,
+// or a call from outside. Nobody has to watch the DOM to find out.
 import { h, listeners } from './dom.js';
 import { addStrings } from './i18n.js';
 
@@ -32,6 +35,8 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
   let total = count;
   let timer = null;
   let speed = 1;
+  const watchers = new Set();
+  let reported = { index, count };
   const reducedMotion = typeof matchMedia === 'function' ? matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
 
   const button = (cls, glyph, key) => {
@@ -75,6 +80,10 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
     back.disabled = index === 0;
     first.disabled = index === 0;
     forward.disabled = index === total - 1;
+    if (reported.index !== index || reported.count !== total) {
+      reported = { index, count: total };
+      for (const fn of [...watchers]) fn({ index, count: total, playing: timer !== null });
+    }
   }
 
   function go(i, animate = true) {
@@ -141,6 +150,11 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
       index = Math.min(keepAt, total - 1);
       draw(false);
     },
+    /** fn({ index, count, playing }) after every change of position or length; returns off(). */
+    onChange(fn) {
+      watchers.add(fn);
+      return () => watchers.delete(fn);
+    },
     /** Redraws the current step (new numbers or a new language). */
     refresh() {
       labelButtons();
@@ -148,6 +162,7 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
     },
     destroy() {
       pause();
+      watchers.clear();
       events.off();
     },
   };

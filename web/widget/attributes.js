@@ -2,11 +2,12 @@
 // settings (seed, sentence, scale, pos) go through the page's own state.js, so an attribute and a
 // link parameter accept exactly the same values. An invalid value never throws: it falls back to
 // the default and produces a notice { name, value, fallback } that the widget shows.
-import { createState, SECTION_IDS, PROPERTIES } from '../page/state.js';
+import { createState, PROPERTIES } from '../page/state.js';
+import { WIDGET_SECTION_IDS, DEFAULT_SECTION } from '../page/sections/index.js';
 
 /** Sections a widget can show: the compact walkthrough (the default) and every page section. */
-export const WIDGET_SECTIONS = Object.freeze(['walkthrough', ...SECTION_IDS]);
-export const DEFAULT_SECTION = 'walkthrough';
+export const WIDGET_SECTIONS = WIDGET_SECTION_IDS;
+export { DEFAULT_SECTION };
 export const THEMES = Object.freeze(['auto', 'light', 'dark']);
 
 /** Every observed attribute. Booleans: present, "", "true" or "1" is on; "false" or "0" is off. */

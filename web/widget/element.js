@@ -23,8 +23,7 @@ import { h, clear } from '../page/dom.js';
 import { createI18n, languageFromNavigator } from '../page/i18n.js';
 import { readAttributes, parseBoolean, parseLanguage, ATTRIBUTES, DEFAULT_SECTION } from './attributes.js';
 import { createSectionContext } from '../page/context.js';
-import { SECTION_FACTORIES } from './sections.js';
-import { WALK_STAGES } from './walkthrough-section.js';
+import { sectionById } from '../page/sections/index.js';
 import { adoptStyles } from './styles.js';
 import './strings.js';
 
@@ -59,7 +58,7 @@ export class QkvLabElement extends Base {
     this._resume = false;     // the stepper was playing when the widget scrolled out of view
     this._autoplayed = false;
     this._pending = false;    // an attribute change is waiting for the microtask that applies it
-    this._built = null;       // { settings, i18n, ctx, section, watcher, last }
+    this._built = null;       // { settings, i18n, ctx, section, offProgress }
     this._onIntersect = this._onIntersect.bind(this);
   }
 
@@ -214,16 +213,16 @@ export class QkvLabElement extends Base {
 
   _build(qkv, settings) {
     const i18n = createI18n(settings.lang);
-    const built = { settings, i18n, section: null, ctx: null, watcher: null, last: {} };
+    const built = { settings, i18n, section: null, ctx: null, offProgress: null };
     built.ctx = createSectionContext({
       qkv, i18n, state: settings.state,
       announce: (text) => { this._live.textContent = ''; this._live.textContent = text; },
       // the data-flow section links to other sections: the widget shows the one asked for
-      goTo: (id) => { if (SECTION_FACTORIES[id]) this.setAttribute('section', id); },
+      goTo: (id) => { if (sectionById(id)) this.setAttribute('section', id); },
       onSnapshot: (snapshot) => { if (built.section && built.section.update) built.section.update(snapshot); },
     });
     try {
-      built.section = SECTION_FACTORIES[settings.section](built.ctx);
+      built.section = sectionById(settings.section).create(built.ctx);
     } catch (error) {
       console.warn('qkv-lab:', error);
       this._status.hidden = false;
@@ -248,7 +247,7 @@ export class QkvLabElement extends Base {
     const built = this._built;
     this._built = null;
     if (built) {
-      if (built.watcher) built.watcher.disconnect();
+      if (built.offProgress) built.offProgress();
       try {
         if (built.section.destroy) built.section.destroy();
       } catch (error) {
@@ -309,38 +308,23 @@ export class QkvLabElement extends Base {
 
   /**
    * Steps and training steps, whoever caused them (a button, a key, play, the host calling
-   * next()): every visible change inside the section is checked against the stepper's position
-   * and the training run's step, and a change becomes one event.
+   * next()): the section reports them (section-shell.js, training.js) and each becomes one event.
+   * A change of length alone (new numbers with as many or fewer steps) is not a step.
    */
   _watchProgress(built) {
-    const { section } = built;
-    const id = built.settings.section;
-    const check = () => {
-      const stepper = section.stepper;
-      if (stepper && stepper.index !== built.last.step) {
-        const first = built.last.step === undefined;
-        built.last.step = stepper.index;
-        if (!first) {
-          const detail = { section: id, step: stepper.index, count: stepper.count };
-          if (id === 'walkthrough') detail.stage = WALK_STAGES[stepper.index];
-          this._emit('step', detail);
-        }
+    let lastStep = built.section.stepper ? built.section.stepper.index : undefined;
+    built.offProgress = built.section.onProgress((detail) => {
+      if (detail.kind === 'train') {
+        const { section, step, total, loss } = detail;
+        this._emit('train', { section, step, total, loss });
+        return;
       }
-      const run = section.run;
-      if (run && run.step !== built.last.train) {
-        const first = built.last.train === undefined;
-        built.last.train = run.step;
-        if (!first || run.step > 0) {
-          const record = run.history && run.history[run.history.length - 1];
-          this._emit('train', { section: id, step: run.step, total: run.total, loss: record ? record.loss : null });
-        }
-      }
-    };
-    check();
-    if (typeof MutationObserver === 'function') {
-      built.watcher = new MutationObserver(check);
-      built.watcher.observe(section.element, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['disabled', 'aria-pressed'] });
-    }
+      if (detail.step === lastStep) return;
+      lastStep = detail.step;
+      const event = { section: detail.section, step: detail.step, count: detail.count };
+      if (detail.stage !== undefined) event.stage = detail.stage;
+      this._emit('step', event);
+    });
   }
 }
 

@@ -1,9 +1,8 @@
 // Section 2: where X comes from. token → id → one-hot row × embedding table (the one highlighted
 // row is the result), plus the position vector when switched on. The reader picks a sentence.
-import { h, clear, listeners } from '../dom.js';
+import { h, clear } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { createShell, toggle } from '../section-shell.js';
-import { createMatrixView } from '../matrix-view.js';
+import { defineSection, toggle } from '../section-shell.js';
 import { SENTENCES, VOCABULARY } from '../attention-model.js';
 
 addStrings({
@@ -27,60 +26,51 @@ addStrings({
   },
 });
 
-export function createEmbeddingSection(ctx) {
-  const { i18n } = ctx;
-  const events = listeners();
-  const shell = createShell({ id: 'embedding', i18n, titleKey: 'emb.title', introKeys: ['emb.intro1', 'emb.intro2'] });
-  const { texts } = shell;
-  let snap = ctx.getSnapshot();
+export const embeddingSection = defineSection({
+  id: 'embedding', titleKey: 'emb.title', introKeys: ['emb.intro1', 'emb.intro2'],
+  setup(frame) {
+    const { i18n, ctx, texts, events } = frame;
+    const select = h('select', { class: 'sentence-select' });
+    const posSwitch = toggle(texts, 'emb.pos', frame.snap.pos, (on) => ctx.setSetting('pos', on), events);
+    frame.controls.append(h('label', { class: 'field' }, texts.set(h('span'), 'emb.sentence'), select), posSwitch.element);
+    events.on(select, 'change', () => ctx.setSetting('sentence', select.value));
 
-  const select = h('select', { class: 'sentence-select' });
-  const posSwitch = toggle(texts, 'emb.pos', snap.pos, (on) => ctx.setSetting('pos', on), events);
-  shell.controls.append(h('label', { class: 'field' }, texts.set(h('span'), 'emb.sentence'), select), posSwitch.element);
-  events.on(select, 'change', () => ctx.setSetting('sentence', select.value));
+    const chips = h('div', { class: 'chips' });
+    const hotView = frame.view({ name: 'one-hot', label: 'one-hot', csv: false, className: 'onehot' });
+    const tableView = frame.view({ name: 'E', label: () => (i18n.lang === 'zh' ? 'Embedding 表 E' : 'Embedding table E') });
+    const posView = frame.view({ name: 'P', label: () => (i18n.lang === 'zh' ? '位置向量 P' : 'Position vectors P') });
+    const xView = frame.view({ name: 'X', label: 'X' });
+    const posPart = h('span', { class: 'pos-part' }, h('span', { class: 'op', text: '+' }), posView.element);
+    frame.stage.append(chips, h('div', { class: 'equation' }, hotView.element, h('span', { class: 'op', text: '×' }), tableView.element),
+      h('div', { class: 'equation' }, posPart, h('span', { class: 'op', text: '=' }), xView.element));
 
-  const chips = h('div', { class: 'chips' });
-  const hotView = createMatrixView({ i18n, name: 'one-hot', label: 'one-hot', csv: false, className: 'onehot' });
-  const tableView = createMatrixView({ i18n, name: 'E', label: () => (i18n.lang === 'zh' ? 'Embedding 表 E' : 'Embedding table E') });
-  const posView = createMatrixView({ i18n, name: 'P', label: () => (i18n.lang === 'zh' ? '位置向量 P' : 'Position vectors P') });
-  const xView = createMatrixView({ i18n, name: 'X', label: 'X' });
-  const posPart = h('span', { class: 'pos-part' }, h('span', { class: 'op', text: '+' }), posView.element);
-  shell.stage.append(chips, h('div', { class: 'equation' }, hotView.element, h('span', { class: 'op', text: '×' }), tableView.element),
-    h('div', { class: 'equation' }, posPart, h('span', { class: 'op', text: '=' }), xView.element));
-
-  function draw() {
-    clear(select);
-    const options = SENTENCES.includes(snap.words.join(' ')) ? SENTENCES : [snap.words.join(' '), ...SENTENCES];
-    for (const s of options) select.append(h('option', { value: s, text: s, selected: s === snap.words.join(' ') }));
-    posSwitch.input.checked = snap.pos;
-    const vocabIds = VOCABULARY.map((_, k) => String(k));
-    hotView.update(snap.embedding.hot, { rowLabels: snap.words, colLabels: vocabIds });
-    tableView.update(snap.table, { rowLabels: VOCABULARY.map((w, k) => `${k} ${w}`), colLabels: ['0', '1', '2', '3'] });
-    posView.update(snap.positions, { rowLabels: snap.positions.toArray().map((_, p) => `${p}`), colLabels: ['0', '1', '2', '3'] });
-    xView.update(snap.X, { rowLabels: snap.words, colLabels: ['0', '1', '2', '3'] });
-    posPart.hidden = !snap.pos;
-  }
-
-  function render(index) {
-    const r = index;
-    const word = snap.words[r];
-    const id = snap.embedding.ids[r];
-    clear(chips);
-    snap.words.forEach((w, k) => chips.append(h('span', { class: `chip${k === r ? ' active' : ''}` }, w, h('small', { text: `#${snap.embedding.ids[k]}` }))));
-    hotView.highlight([[r, id, 'hl-one'], ...snap.words.map((_, k) => [k, snap.embedding.ids[k], 'hl-row'])]);
-    tableView.highlight([0, 1, 2, 3].map((c) => [id, c, 'hl-cell']));
-    posView.highlight(snap.pos ? [0, 1, 2, 3].map((c) => [r, c, 'hl-col']) : []);
-    xView.highlight([0, 1, 2, 3].map((c) => [r, c, 'hl-cell']));
-    xView.setHidden((i) => i > r);
-    return i18n.t('emb.step', { word, id, r, plus: snap.pos ? i18n.t('emb.plus', { p: r }) : '' });
-  }
-
-  draw();
-  const stepper = shell.addStepper({ count: snap.n, render });
-  return {
-    id: 'embedding', element: shell.element, stepper,
-    update(next) { snap = next; draw(); stepper.setCount(snap.n, stepper.index); },
-    setLanguage() { texts.refresh(); for (const v of [hotView, tableView, posView, xView]) v.refresh(); stepper.refresh(); },
-    destroy() { stepper.destroy(); for (const v of [hotView, tableView, posView, xView]) v.destroy(); events.off(); },
-  };
-}
+    return {
+      count: (snap) => snap.n,
+      draw(snap) {
+        clear(select);
+        const options = SENTENCES.includes(snap.words.join(' ')) ? SENTENCES : [snap.words.join(' '), ...SENTENCES];
+        for (const s of options) select.append(h('option', { value: s, text: s, selected: s === snap.words.join(' ') }));
+        posSwitch.input.checked = snap.pos;
+        const vocabIds = VOCABULARY.map((_, k) => String(k));
+        hotView.update(snap.embedding.hot, { rowLabels: snap.words, colLabels: vocabIds });
+        tableView.update(snap.table, { rowLabels: VOCABULARY.map((w, k) => `${k} ${w}`), colLabels: ['0', '1', '2', '3'] });
+        posView.update(snap.positions, { rowLabels: snap.positions.toArray().map((_, p) => `${p}`), colLabels: ['0', '1', '2', '3'] });
+        xView.update(snap.X, { rowLabels: snap.words, colLabels: ['0', '1', '2', '3'] });
+        posPart.hidden = !snap.pos;
+      },
+      render(r) {
+        const snap = frame.snap;
+        const word = snap.words[r];
+        const id = snap.embedding.ids[r];
+        clear(chips);
+        snap.words.forEach((w, k) => chips.append(h('span', { class: `chip${k === r ? ' active' : ''}` }, w, h('small', { text: `#${snap.embedding.ids[k]}` }))));
+        hotView.highlight([[r, id, 'hl-one'], ...snap.words.map((_, k) => [k, snap.embedding.ids[k], 'hl-row'])]);
+        tableView.highlight([0, 1, 2, 3].map((c) => [id, c, 'hl-cell']));
+        posView.highlight(snap.pos ? [0, 1, 2, 3].map((c) => [r, c, 'hl-col']) : []);
+        xView.highlight([0, 1, 2, 3].map((c) => [r, c, 'hl-cell']));
+        xView.setHidden((i) => i > r);
+        return i18n.t('emb.step', { word, id, r, plus: snap.pos ? i18n.t('emb.plus', { p: r }) : '' });
+      },
+    };
+  },
+});

@@ -1,8 +1,8 @@
 // Section 10: the whole data flow, with the live shapes of the current example. Clicking a stage
 // jumps to the section that explains it.
-import { h, clear, listeners } from '../dom.js';
+import { h, clear } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { createShell } from '../section-shell.js';
+import { defineSection } from '../section-shell.js';
 
 addStrings({
   zh: {
@@ -27,47 +27,38 @@ addStrings({
   },
 });
 
-export function createFlowSection(ctx) {
-  const { i18n } = ctx;
-  const events = listeners();
-  const shell = createShell({ id: 'flow', i18n, titleKey: 'flow.title', introKeys: ['flow.intro1', 'flow.intro2'] });
-  const { texts } = shell;
-  let snap = ctx.getSnapshot();
-  const shape = (...dims) => `[${dims.join(', ')}]`;
-  const stages = () => [
-    { key: 'flow.ids', shape: shape(snap.embedding.ids.length), target: 'embedding' },
-    { key: 'flow.X', shape: shape(snap.X.rows, snap.X.cols), target: 'embedding' },
-    { key: 'flow.QKV', shape: shape(snap.Q.rows, snap.Q.cols), target: 'projections' },
-    { key: 'flow.S', shape: shape(snap.scores.rows, snap.scores.cols), target: 'scores' },
-    { key: 'flow.A', shape: shape(snap.weights.rows, snap.weights.cols), target: 'softmax' },
-    { key: 'flow.O', shape: shape(snap.output.rows, snap.output.cols), target: 'mixing' },
-    { key: 'flow.more', shape: '…', target: null },
-    { key: 'flow.loss', shape: '[1]', target: 'training' },
-    { key: 'flow.grad', shape: '∇', target: 'training', back: true },
-  ];
-  const list = h('ol', { class: 'flow' });
-  shell.stage.append(list);
-  let buttons = [];
-  function draw(active) {
-    clear(list);
-    buttons = stages().map((st, k) => {
-      const b = h('button', { class: `flow-stage${k === active ? ' active' : ''}${st.back ? ' back' : ''}`, attrs: { type: 'button' }, disabled: !st.target },
-        h('span', { text: i18n.t(st.key) }), h('span', { class: 'shape num', text: st.shape }));
-      if (st.target) b.addEventListener('click', () => ctx.goTo(st.target));
-      list.append(h('li', {}, b));
-      return b;
-    });
-  }
-  function render(index) {
-    draw(index);
-    const st = stages()[index];
-    return i18n.t(index >= 7 ? 'flow.stepLoss' : 'flow.step', { name: i18n.t(st.key), shape: st.shape });
-  }
-  const stepper = shell.addStepper({ count: stages().length, render });
-  return {
-    id: 'flow', element: shell.element, stepper,
-    update(next) { snap = next; stepper.refresh(); },
-    setLanguage() { texts.refresh(); stepper.refresh(); },
-    destroy() { stepper.destroy(); clear(list); events.off(); },
-  };
-}
+export const flowSection = defineSection({
+  id: 'flow', titleKey: 'flow.title', introKeys: ['flow.intro1', 'flow.intro2'],
+  setup(frame) {
+    const { i18n, ctx } = frame;
+    const shape = (...dims) => `[${dims.join(', ')}]`;
+    const stages = (snap) => [
+      { key: 'flow.ids', shape: shape(snap.embedding.ids.length), target: 'embedding' },
+      { key: 'flow.X', shape: shape(snap.X.rows, snap.X.cols), target: 'embedding' },
+      { key: 'flow.QKV', shape: shape(snap.Q.rows, snap.Q.cols), target: 'projections' },
+      { key: 'flow.S', shape: shape(snap.scores.rows, snap.scores.cols), target: 'scores' },
+      { key: 'flow.A', shape: shape(snap.weights.rows, snap.weights.cols), target: 'softmax' },
+      { key: 'flow.O', shape: shape(snap.output.rows, snap.output.cols), target: 'mixing' },
+      { key: 'flow.more', shape: '…', target: null },
+      { key: 'flow.loss', shape: '[1]', target: 'training' },
+      { key: 'flow.grad', shape: '∇', target: 'training', back: true },
+    ];
+    const list = h('ol', { class: 'flow' });
+    frame.stage.append(list);
+    function draw(active) {
+      clear(list);
+      stages(frame.snap).forEach((st, k) => {
+        const b = h('button', { class: `flow-stage${k === active ? ' active' : ''}${st.back ? ' back' : ''}`, attrs: { type: 'button' }, disabled: !st.target },
+          h('span', { text: i18n.t(st.key) }), h('span', { class: 'shape num', text: st.shape }));
+        if (st.target) b.addEventListener('click', () => ctx.goTo(st.target));
+        list.append(h('li', {}, b));
+      });
+    }
+    function render(index) {
+      draw(index);
+      const st = stages(frame.snap)[index];
+      return i18n.t(index >= 7 ? 'flow.stepLoss' : 'flow.step', { name: i18n.t(st.key), shape: st.shape });
+    }
+    return { count: (snap) => stages(snap).length, render, destroy: () => clear(list) };
+  },
+});

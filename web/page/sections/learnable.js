@@ -2,10 +2,10 @@
 // pull × 我's own key; a slider sets pull and 我's attention row reacts. At pull = 5 the article
 // prints 0.695 / 0.169 / 0.136: those come from scores divided by √d_k; unscaled they are
 // 0.873 / 0.076 / 0.052. Both are shown.
-import { h, clear, fmt, listeners } from '../dom.js';
+import { h, clear, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { createShell, bars } from '../section-shell.js';
-import { pullExperiment } from '../attention-model.js';
+import { defineSection, bars } from '../section-shell.js';
+import { PULL_VALUES } from '../snapshot-derived.js';
 
 addStrings({
   zh: {
@@ -32,51 +32,50 @@ addStrings({
   },
 });
 
-const STEPS = 21; // pull = 0, 0.5, …, 10
+export const learnableSection = defineSection({
+  id: 'learnable', titleKey: 'learn.title', introKeys: [],
+  setup(frame) {
+    const { i18n, ctx, events } = frame;
+    const snapNow = () => frame.snap;
+    const w = () => snapNow().words[0];
+    const p1 = h('p'), p2 = h('p');
+    frame.intro.append(p1, p2);
+    const initial = PULL_VALUES.indexOf(ctx.state.get('pull'));
+    const slider = h('input', { class: 'pull-slider', attrs: { type: 'range', min: '0', max: String(PULL_VALUES.at(-1)), step: '0.5' }, value: String(ctx.state.get('pull')) });
+    const sliderLabel = h('span', { class: 'num' });
+    frame.controls.append(h('label', { class: 'range' }, slider, sliderLabel));
+    const query = h('p', { class: 'num dot' });
+    const cards = h('div', { class: 'cards' });
+    frame.stage.append(query, cards);
+    events.on(slider, 'input', () => { frame.stepper.pause(); frame.stepper.go(Math.round(Number(slider.value) * 2)); });
 
-export function createLearnableSection(ctx) {
-  const { i18n, qkv, state } = ctx;
-  const events = listeners();
-  const shell = createShell({ id: 'learnable', i18n, titleKey: 'learn.title', introKeys: [] });
-  const { texts } = shell;
-  let snap = ctx.getSnapshot();
-  const w = () => snap.words[0];
-  const p1 = h('p'), p2 = h('p');
-  shell.intro.append(p1, p2);
-  const slider = h('input', { class: 'pull-slider', attrs: { type: 'range', min: '0', max: '10', step: '0.5' }, value: String(state.get('pull')) });
-  const sliderLabel = h('span', { class: 'num' });
-  shell.controls.append(h('label', { class: 'range' }, slider, sliderLabel));
-  const query = h('p', { class: 'num dot' });
-  const cards = h('div', { class: 'cards' });
-  shell.stage.append(query, cards);
-
-  function render(index) {
-    const pull = index / 2;
-    slider.value = String(pull);
-    sliderLabel.textContent = i18n.t('learn.pull', { pull: pull.toFixed(1) });
-    ctx.setSetting('pull', pull);
-    const e = pullExperiment(qkv, snap, pull);
-    query.textContent = i18n.t('learn.query', { w: w(), pull: pull.toFixed(1), q: e.query.map((x) => fmt(x)).join(', ') });
-    clear(cards);
-    const before = snap.weightsUnscaled.row(0);
-    for (const [key, values] of [['learn.before', before], ['learn.unscaled', e.unscaled], ['learn.scaled', e.scaled]]) {
-      cards.append(h('div', { class: `card${key === 'learn.before' ? '' : ' active'}` }, h('h3', { text: i18n.t(key) }),
-        bars(snap.words, values, { fmt, cls: key === 'learn.before' ? 'k' : 'q' })));
+    function render(index) {
+      const snap = snapNow();
+      const e = snap.derived.pull[index];
+      const pull = e.pull;
+      slider.value = String(pull);
+      sliderLabel.textContent = i18n.t('learn.pull', { pull: pull.toFixed(1) });
+      query.textContent = i18n.t('learn.query', { w: w(), pull: pull.toFixed(1), q: e.query.map((x) => fmt(x)).join(', ') });
+      clear(cards);
+      const before = snap.weightsUnscaled.row(0);
+      for (const [key, values] of [['learn.before', before], ['learn.unscaled', e.unscaled], ['learn.scaled', e.scaled]]) {
+        cards.append(h('div', { class: `card${key === 'learn.before' ? '' : ' active'}` }, h('h3', { text: i18n.t(key) }),
+          bars(snap.words, values, { fmt, cls: key === 'learn.before' ? 'k' : 'q' })));
+      }
+      return i18n.t('learn.step', { pull: pull.toFixed(1), w: w(), u: fmt(e.unscaled[0]), s: fmt(e.scaled[0]), b: fmt(before[0]) });
     }
-    return i18n.t('learn.step', { pull: pull.toFixed(1), w: w(), u: fmt(e.unscaled[0]), s: fmt(e.scaled[0]), b: fmt(before[0]) });
-  }
-  function intro() {
-    p1.textContent = i18n.t('learn.intro1', { w: w() });
-    p2.textContent = i18n.t('learn.intro2');
-  }
-  intro();
-  const stepper = shell.addStepper({ count: STEPS, render, initial: Math.round(state.get('pull') * 2) });
-  events.on(slider, 'input', () => { stepper.pause(); stepper.go(Math.round(Number(slider.value) * 2)); });
-
-  return {
-    id: 'learnable', element: shell.element, stepper,
-    update(next) { snap = next; intro(); stepper.refresh(); },
-    setLanguage() { texts.refresh(); intro(); stepper.refresh(); },
-    destroy() { stepper.destroy(); events.off(); },
-  };
-}
+    function intro() {
+      p1.textContent = i18n.t('learn.intro1', { w: w() });
+      p2.textContent = i18n.t('learn.intro2');
+    }
+    return {
+      count: () => PULL_VALUES.length,
+      initial: initial < 0 ? 10 : initial,
+      draw: intro,
+      render,
+      // the reader moved the stepper or the slider: that, not drawing, writes the link's state
+      onStep: (index) => ctx.setSetting('pull', PULL_VALUES[index]),
+      setLanguage: intro,
+    };
+  },
+});

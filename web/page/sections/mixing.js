@@ -1,10 +1,8 @@
 // Section 6: weighting V. Each output row is a mix of V's rows, with that row's attention
 // weights as the mixing amounts: O[i] = Σ_j A[i][j] · V[j].
-import { h, clear, fmt, listeners } from '../dom.js';
+import { h, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { createShell } from '../section-shell.js';
-import { createMatrixView } from '../matrix-view.js';
-import { mixRow } from '../attention-model.js';
+import { defineSection } from '../section-shell.js';
 
 addStrings({
   zh: {
@@ -23,51 +21,43 @@ addStrings({
   },
 });
 
-export function createMixingSection(ctx) {
-  const { i18n, qkv } = ctx;
-  const events = listeners();
-  const shell = createShell({ id: 'mixing', i18n, titleKey: 'mix.title', introKeys: ['mix.intro1'] });
-  const { texts } = shell;
-  let snap = ctx.getSnapshot();
-  const aView = createMatrixView({ i18n, name: 'A', label: 'A' });
-  const vView = createMatrixView({ i18n, name: 'V', label: 'V' });
-  const oView = createMatrixView({ i18n, name: 'O', label: 'O = A·V' });
-  const partsView = createMatrixView({ i18n, name: 'mix', label: '', csv: false });
-  shell.stage.append(h('div', { class: 'equation' }, aView.element, h('span', { class: 'op', text: '×' }), vView.element,
-    h('span', { class: 'op', text: '=' }), oView.element), h('div', { class: 'equation' }, partsView.element));
+export const mixingSection = defineSection({
+  id: 'mixing', titleKey: 'mix.title', introKeys: ['mix.intro1'],
+  setup(frame) {
+    const { i18n } = frame;
+    const snapNow = () => frame.snap;
+    const aView = frame.view({ name: 'A', label: () => (snapNow().scale ? 'A = softmax(S / √d_k)' : 'A = softmax(S)') });
+    const vView = frame.view({ name: 'V', label: 'V' });
+    const oView = frame.view({ name: 'O', label: 'O = A·V' });
+    const partsView = frame.view({ name: 'mix', label: '', csv: false });
+    frame.stage.append(h('div', { class: 'equation' }, aView.element, h('span', { class: 'op', text: '×' }), vView.element,
+      h('span', { class: 'op', text: '=' }), oView.element), h('div', { class: 'equation' }, partsView.element));
 
-  function render(index) {
-    const i = index;
-    const word = snap.words[i];
-    const mix = mixRow(qkv, snap.weights, snap.V, i);
-    // the contributions w_ij · V_j, then their sum (the output row) as a last line
-    const rows = mix.contributions.rows;
-    const table = { rows: rows + 1, cols: mix.contributions.cols, data: new Float32Array((rows + 1) * mix.contributions.cols) };
-    table.data.set(mix.contributions.data);
-    table.data.set(mix.output, rows * table.cols);
-    table.get = (r, c) => table.data[r * table.cols + c];
-    const labels = [...snap.words.map((wd, j) => i18n.t('mix.part', { w: fmt(mix.weights[j]), word: wd })), i18n.t('mix.sum', { word })];
-    partsView.update(table, { rowLabels: labels, colLabels: ['0', '1', '2'] });
-    partsView.highlight([0, 1, 2].map((c) => [rows, c, 'hl-cell']));
-    aView.highlight(snap.words.map((_, j) => [i, j, 'hl-row']));
-    vView.highlight([]);
-    oView.highlight([0, 1, 2].map((c) => [i, c, 'hl-cell']));
-    oView.setHidden((r) => r > i);
-    const terms = snap.words.map((wd, j) => `${fmt(mix.weights[j])}·V[${wd}]`).join(' + ');
-    return i18n.t('mix.step', { word, terms, out: mix.output.map((x) => fmt(x)).join(', ') });
-  }
-  function draw() {
-    aView.update(snap.weights, { rowLabels: snap.words, colLabels: snap.words });
-    aView.element.querySelector('caption').textContent = snap.scale ? 'A = softmax(S / √d_k)' : 'A = softmax(S)';
-    vView.update(snap.V, { rowLabels: snap.words, colLabels: ['0', '1', '2'] });
-    oView.update(snap.output, { rowLabels: snap.words, colLabels: ['0', '1', '2'] });
-  }
-  draw();
-  const stepper = shell.addStepper({ count: snap.n, render });
-  return {
-    id: 'mixing', element: shell.element, stepper,
-    update(next) { snap = next; draw(); stepper.setCount(snap.n, stepper.index); },
-    setLanguage() { texts.refresh(); for (const v of [aView, vView, oView, partsView]) v.refresh(); draw(); stepper.refresh(); },
-    destroy() { stepper.destroy(); for (const v of [aView, vView, oView, partsView]) v.destroy(); events.off(); },
-  };
-}
+    function render(i) {
+      const snap = snapNow();
+      const word = snap.words[i];
+      const mix = snap.derived.mix[i];
+      // the contributions w_ij · V_j, then their sum (the output row) as a last line
+      const rows = mix.contributions.rows;
+      const table = { rows: rows + 1, cols: mix.contributions.cols, data: new Float32Array((rows + 1) * mix.contributions.cols) };
+      table.data.set(mix.contributions.data);
+      table.data.set(mix.output, rows * table.cols);
+      table.get = (r, c) => table.data[r * table.cols + c];
+      const labels = [...snap.words.map((wd, j) => i18n.t('mix.part', { w: fmt(mix.weights[j]), word: wd })), i18n.t('mix.sum', { word })];
+      partsView.update(table, { rowLabels: labels, colLabels: ['0', '1', '2'] });
+      partsView.highlight([0, 1, 2].map((c) => [rows, c, 'hl-cell']));
+      aView.highlight(snap.words.map((_, j) => [i, j, 'hl-row']));
+      vView.highlight([]);
+      oView.highlight([0, 1, 2].map((c) => [i, c, 'hl-cell']));
+      oView.setHidden((r) => r > i);
+      const terms = snap.words.map((wd, j) => `${fmt(mix.weights[j])}·V[${wd}]`).join(' + ');
+      return i18n.t('mix.step', { word, terms, out: mix.output.map((x) => fmt(x)).join(', ') });
+    }
+    function draw(snap) {
+      aView.update(snap.weights, { rowLabels: snap.words, colLabels: snap.words });
+      vView.update(snap.V, { rowLabels: snap.words, colLabels: ['0', '1', '2'] });
+      oView.update(snap.output, { rowLabels: snap.words, colLabels: ['0', '1', '2'] });
+    }
+    return { count: (snap) => snap.n, draw, render };
+  },
+});

@@ -1,11 +1,10 @@
 // Section 3: Q, K, V from X. X·W_Q → Q built cell by cell: the row of X and the column of W_Q
 // light up, the products and their running sum appear, the cell fills; then K, then V.
 // The reader can change the seed or edit any cell of X or W; everything downstream recomputes.
-import { h, clear, fmt, fmtTerm, listeners } from '../dom.js';
+import { h, clear, fmt, fmtTerm } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { createShell } from '../section-shell.js';
-import { createMatrixView } from '../matrix-view.js';
-import { dotTerms, column } from '../attention-model.js';
+import { defineSection } from '../section-shell.js';
+import { column } from '../attention-model.js';
 
 addStrings({
   zh: {
@@ -42,122 +41,99 @@ const TARGETS = [
   { M: 'V', W: 'Wv', label: 'W_V' },
 ];
 
-export function createProjectionsSection(ctx) {
-  const { i18n, qkv } = ctx;
-  const events = listeners();
-  const shell = createShell({ id: 'projections', i18n, titleKey: 'proj.title', introKeys: ['proj.intro1', 'proj.intro2'] });
-  const { texts } = shell;
-  let snap = ctx.getSnapshot();
+export const projectionsSection = defineSection({
+  id: 'projections', titleKey: 'proj.title', introKeys: ['proj.intro1', 'proj.intro2'],
+  setup(frame) {
+    const { i18n, ctx, texts, events } = frame;
+    const snapNow = () => frame.snap;
 
-  // controls: seed, new seed, undo edits
-  const seedInput = h('input', { class: 'seed-input', attrs: { type: 'text', inputmode: 'numeric', 'aria-describedby': 'proj-seed-msg', maxlength: '12' }, value: String(snap.seed) });
-  const seedMsg = h('span', { class: 'inline-message', attrs: { 'aria-live': 'polite' } });
-  seedMsg.id = 'proj-seed-msg';
-  const newSeed = texts.set(h('button', { attrs: { type: 'button' } }), 'proj.newSeed');
-  const resetEdits = texts.set(h('button', { attrs: { type: 'button' } }), 'proj.resetEdits');
-  shell.controls.append(
-    h('label', { class: 'field' }, texts.set(h('span'), 'proj.seed'), seedInput), newSeed, resetEdits, seedMsg);
-  events.on(seedInput, 'change', () => {
-    const text = seedInput.value.trim();
-    const n = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
-    if (!ctx.setSetting('seed', n)) {
-      seedMsg.textContent = i18n.t('proj.seedBad', { seed: snap.seed });
+    // controls: seed, new seed, undo edits
+    const seedInput = h('input', { class: 'seed-input', attrs: { type: 'text', inputmode: 'numeric', 'aria-describedby': 'proj-seed-msg', maxlength: '12' }, value: String(snapNow().seed) });
+    const seedMsg = h('span', { class: 'inline-message', attrs: { 'aria-live': 'polite' } });
+    seedMsg.id = 'proj-seed-msg';
+    const newSeed = texts.set(h('button', { attrs: { type: 'button' } }), 'proj.newSeed');
+    const resetEdits = texts.set(h('button', { attrs: { type: 'button' } }), 'proj.resetEdits');
+    frame.controls.append(
+      h('label', { class: 'field' }, texts.set(h('span'), 'proj.seed'), seedInput), newSeed, resetEdits, seedMsg);
+    events.on(seedInput, 'change', () => {
+      const text = seedInput.value.trim();
+      const n = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
+      if (!ctx.setSetting('seed', n)) {
+        seedMsg.textContent = i18n.t('proj.seedBad', { seed: snapNow().seed });
+        seedInput.value = String(snapNow().seed);
+      } else seedMsg.textContent = '';
+    });
+    events.on(newSeed, 'click', () => { seedMsg.textContent = ''; ctx.setSetting('seed', Math.floor(Math.random() * 100000)); });
+    events.on(resetEdits, 'click', () => ctx.resetEdits());
+
+    // the equation: X · W = M, with tabs choosing which of the three
+    const cellsPer = () => snapNow().n * snapNow().dk;
+    const tabs = h('div', { class: 'tabs', attrs: { role: 'group' } });
+    const tabButtons = TARGETS.map((target, m) => {
+      const b = h('button', { class: 'tab', attrs: { type: 'button' }, text: `${target.M} = X·${target.label}` });
+      events.on(b, 'click', () => frame.stepper.go(1 + m * cellsPer()));
+      tabs.append(b);
+      return b;
+    });
+    const xView = frame.view({ name: 'X', label: 'X', editable: true, onEdit: (i, j, v) => ctx.edit('X', i, j, v) });
+    const wViews = TARGETS.map((t) => frame.view({ name: t.label, label: t.label, editable: true, onEdit: (i, j, v) => ctx.edit(t.W, i, j, v) }));
+    const mViews = TARGETS.map((t) => frame.view({ name: t.M, label: t.M }));
+    const wSlot = h('div', { class: 'slot' });
+    const mSlot = h('div', { class: 'slot' });
+    const terms = h('div', { class: 'terms', attrs: { 'aria-hidden': 'true' } });
+    frame.stage.append(tabs,
+      h('div', { class: 'equation' }, xView.element, h('span', { class: 'op', text: '×' }), wSlot, h('span', { class: 'op', text: '=' }), mSlot),
+      terms);
+
+    let shownTarget = -1;
+    function render(index, { animate }) {
+      const snap = snapNow();
+      const per = cellsPer();
+      const m = index === 0 ? 0 : Math.min(2, Math.floor((index - 1) / per));
+      const k = index === 0 ? -1 : (index - 1) - m * per;     // cell within matrix m, -1 = none yet
+      if (m !== shownTarget) {
+        clear(wSlot).append(wViews[m].element);
+        clear(mSlot).append(mViews[m].element);
+        shownTarget = m;
+      }
+      tabButtons.forEach((b, t) => b.setAttribute('aria-pressed', String(t === m)));
+      const target = TARGETS[m];
+      mViews[m].setHidden((i, j) => i * snap.dk + j > k);
+      clear(terms);
+      if (k < 0) {
+        xView.highlight([]); wViews[m].highlight([]); mViews[m].highlight([]);
+        return i18n.t('proj.start', { n: snap.n });
+      }
+      const i = Math.floor(k / snap.dk), j = k % snap.dk;
+      xView.highlight(snap.X.row(i).map((_, c) => [i, c, 'hl-row']));
+      wViews[m].highlight(column(snap[target.W], j).map((_, r) => [r, j, 'hl-col']));
+      mViews[m].highlight([[i, j, 'hl-cell']]);
+      const dot = snap.derived.projections[m].rows[i].cell(j);
+      const value = snap[target.M].get(i, j);
+      terms.append(h('p', { class: 'terms-head', text: i18n.t('proj.termsHead') }));
+      const list = h('ol', { class: `term-list${animate ? ' animate' : ''}` });
+      dot.products.forEach((p, c) => {
+        list.append(h('li', { style: `--i:${c}` },
+          h('span', { class: 'num', text: `${fmtTerm(dot.a[c])} × ${fmtTerm(dot.b[c])} = ${fmt(p)}` }),
+          h('span', { class: 'running num', text: `${i18n.t('proj.running')} ${fmt(dot.running[c])}` })));
+      });
+      terms.append(list, h('p', { class: 'terms-result num', text: `${target.M}[${snap.words[i]}][${j}] = ${fmt(value)}` }));
+      const last = m === 2 && k === per - 1;
+      const sentence = i18n.t('proj.cell', { M: target.M, row: snap.words[i], col: j, W: target.label, sum: fmt(value) });
+      return last ? `${sentence} ${i18n.t('proj.doneAll')}` : sentence;
+    }
+
+    function draw(snap) {
+      const labels = { rowLabels: snap.words, colLabels: ['0', '1', '2', '3'] };
+      xView.update(snap.X, labels);
+      TARGETS.forEach((t, m) => {
+        wViews[m].update(snap[t.W], { rowLabels: ['0', '1', '2', '3'], colLabels: ['0', '1', '2'] });
+        mViews[m].update(snap[t.M], { rowLabels: snap.words, colLabels: ['0', '1', '2'] });
+      });
       seedInput.value = String(snap.seed);
-    } else seedMsg.textContent = '';
-  });
-  events.on(newSeed, 'click', () => { seedMsg.textContent = ''; ctx.setSetting('seed', Math.floor(Math.random() * 100000)); });
-  events.on(resetEdits, 'click', () => ctx.resetEdits());
-
-  // the equation: X · W = M, with tabs choosing which of the three
-  const tabs = h('div', { class: 'tabs', attrs: { role: 'group' } });
-  const tabButtons = TARGETS.map((target, m) => {
-    const b = h('button', { class: 'tab', attrs: { type: 'button' }, text: `${target.M} = X·${target.label}` });
-    events.on(b, 'click', () => stepper.go(1 + m * cellsPer()));
-    tabs.append(b);
-    return b;
-  });
-  const xView = createMatrixView({ i18n, name: 'X', label: 'X', editable: true, onEdit: (i, j, v) => ctx.edit('X', i, j, v) });
-  const wViews = TARGETS.map((t) => createMatrixView({ i18n, name: t.label, label: t.label, editable: true, onEdit: (i, j, v) => ctx.edit(t.W, i, j, v) }));
-  const mViews = TARGETS.map((t) => createMatrixView({ i18n, name: t.M, label: t.M }));
-  const wSlot = h('div', { class: 'slot' });
-  const mSlot = h('div', { class: 'slot' });
-  const terms = h('div', { class: 'terms', attrs: { 'aria-hidden': 'true' } });
-  shell.stage.append(tabs,
-    h('div', { class: 'equation' }, xView.element, h('span', { class: 'op', text: '×' }), wSlot, h('span', { class: 'op', text: '=' }), mSlot),
-    terms);
-
-  const cellsPer = () => snap.n * snap.dk;
-  let shownTarget = -1;
-
-  function render(index, { animate }) {
-    const per = cellsPer();
-    const m = index === 0 ? 0 : Math.min(2, Math.floor((index - 1) / per));
-    const k = index === 0 ? -1 : (index - 1) - m * per;     // cell within matrix m, -1 = none yet
-    if (m !== shownTarget) {
-      clear(wSlot).append(wViews[m].element);
-      clear(mSlot).append(mViews[m].element);
-      shownTarget = m;
+      resetEdits.disabled = Object.keys(snap.edited).length === 0;
     }
-    tabButtons.forEach((b, t) => b.setAttribute('aria-pressed', String(t === m)));
-    const target = TARGETS[m];
-    mViews[m].setHidden((i, j) => i * snap.dk + j > k);
-    clear(terms);
-    if (k < 0) {
-      xView.highlight([]); wViews[m].highlight([]); mViews[m].highlight([]);
-      return i18n.t('proj.start', { n: snap.n });
-    }
-    const i = Math.floor(k / snap.dk), j = k % snap.dk;
-    const xRow = snap.X.row(i);
-    const wCol = column(snap[target.W], j);
-    xView.highlight(xRow.map((_, c) => [i, c, 'hl-row']));
-    wViews[m].highlight(wCol.map((_, r) => [r, j, 'hl-col']));
-    mViews[m].highlight([[i, j, 'hl-cell']]);
-    const dot = dotTerms(qkv, xRow, wCol);
-    const value = snap[target.M].get(i, j);
-    terms.append(h('p', { class: 'terms-head', text: i18n.t('proj.termsHead') }));
-    const list = h('ol', { class: `term-list${animate ? ' animate' : ''}` });
-    dot.products.forEach((p, c) => {
-      list.append(h('li', { style: `--i:${c}` },
-        h('span', { class: 'num', text: `${fmtTerm(dot.a[c])} × ${fmtTerm(dot.b[c])} = ${fmt(p)}` }),
-        h('span', { class: 'running num', text: `${i18n.t('proj.running')} ${fmt(dot.running[c])}` })));
-    });
-    terms.append(list, h('p', { class: 'terms-result num', text: `${target.M}[${snap.words[i]}][${j}] = ${fmt(value)}` }));
-    const last = m === 2 && k === per - 1;
-    const sentence = i18n.t('proj.cell', { M: target.M, row: snap.words[i], col: j, W: target.label, sum: fmt(value) });
-    return last ? `${sentence} ${i18n.t('proj.doneAll')}` : sentence;
-  }
 
-  function draw() {
-    const labels = { rowLabels: snap.words, colLabels: ['0', '1', '2', '3'] };
-    xView.update(snap.X, labels);
-    TARGETS.forEach((t, m) => {
-      wViews[m].update(snap[t.W], { rowLabels: ['0', '1', '2', '3'], colLabels: ['0', '1', '2'] });
-      mViews[m].update(snap[t.M], { rowLabels: snap.words, colLabels: ['0', '1', '2'] });
-    });
-    seedInput.value = String(snap.seed);
-    resetEdits.disabled = Object.keys(snap.edited).length === 0;
-  }
-  draw();
-  const stepper = shell.addStepper({ count: 1 + 3 * cellsPer(), render });
-
-  return {
-    id: 'projections',
-    element: shell.element,
-    stepper,
-    update(next) {
-      snap = next;
-      draw();
-      stepper.setCount(1 + 3 * cellsPer());
-    },
-    setLanguage() {
-      texts.refresh();
-      for (const v of [xView, ...wViews, ...mViews]) v.refresh();
-      stepper.refresh();
-    },
-    destroy() {
-      stepper.destroy();
-      for (const v of [xView, ...wViews, ...mViews]) v.destroy();
-      events.off();
-    },
-  };
-}
+    return { count: (snap) => 1 + 3 * snap.n * snap.dk, draw, render };
+  },
+});

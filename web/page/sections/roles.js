@@ -1,8 +1,8 @@
 // Section 1: the three roles. Query, key and value as a look-up in a library: a small picture
 // whose parts light up step by step. No numbers here (those start in section 2).
-import { h, s, clear, listeners } from '../dom.js';
+import { h, s, clear } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { createShell } from '../section-shell.js';
+import { defineSection } from '../section-shell.js';
 
 addStrings({
   zh: {
@@ -32,42 +32,39 @@ addStrings({
 // how strongly each book is drawn in the picture (illustration only; no numbers are shown)
 const WIDTHS = [6, 1.5, 4];
 
-export function createRolesSection(ctx) {
-  const { i18n } = ctx;
-  const events = listeners();
-  const shell = createShell({ id: 'roles', i18n, titleKey: 'roles.title', introKeys: ['roles.intro1', 'roles.intro2'] });
-  const { texts } = shell;
-  const holder = h('div', { class: 'picture-holder' });
-  shell.stage.append(holder);
+export const rolesSection = defineSection({
+  id: 'roles', titleKey: 'roles.title', introKeys: ['roles.intro1', 'roles.intro2'],
+  setup(frame) {
+    const { i18n } = frame;
+    const holder = h('div', { class: 'picture-holder' });
+    frame.stage.append(holder);
 
-  function picture(step) {
-    const svg = s('svg', { class: 'picture', viewBox: '0 0 560 230', role: 'img', 'aria-label': i18n.t('roles.title') });
-    svg.append(s('rect', { class: 'box', x: 4, y: 90, width: 162, height: 46, rx: 8 }),
-      s('circle', { class: 'q', cx: 20, cy: 113, r: 8 }), s('text', { x: 33, y: 118, text: i18n.t('roles.need') }));
-    const books = ['roles.book1', 'roles.book2', 'roles.book3'];
-    books.forEach((key, b) => {
-      const y = 20 + b * 70;
-      svg.append(
-        s('line', { class: `link${step >= 1 ? '' : ' off'}`, x1: 166, y1: 113, x2: 250, y2: y + 22, 'stroke-width': step >= 2 ? WIDTHS[b] : 2 }),
-        s('rect', { class: 'box', x: 250, y, width: 150, height: 44, rx: 6 }),
-        s('rect', { class: 'k', x: 250, y, width: 10, height: 44, rx: 3 }),
-        s('text', { x: 268, y: y + 18, text: i18n.t(key) }),
-        s('text', { class: 'muted', x: 268, y: y + 36, text: `K · ${i18n.t('roles.content')} V` }),
-        s('line', { class: `link${step >= 3 ? '' : ' off'}`, x1: 400, y1: y + 22, x2: 440, y2: 113, 'stroke-width': step >= 3 ? WIDTHS[b] : 2 }));
-    });
-    svg.append(s('rect', { class: `box${step >= 3 ? '' : ' off'}`, x: 440, y: 90, width: 112, height: 46, rx: 8 }),
-      s('circle', { class: `v${step >= 3 ? '' : ' off'}`, cx: 456, cy: 113, r: 7 }),
-      s('text', { class: step >= 3 ? '' : 'off', x: 468, y: 118, text: i18n.t('roles.result') }));
-    return svg;
-  }
-  function render(index) {
-    clear(holder).append(picture(index));
-    return i18n.t(`roles.s${index}`);
-  }
-  const stepper = shell.addStepper({ count: 4, render });
-  return {
-    id: 'roles', element: shell.element, stepper,
-    setLanguage() { texts.refresh(); stepper.refresh(); },
-    destroy() { stepper.destroy(); events.off(); },
-  };
-}
+    function picture(step) {
+      const svg = s('svg', { class: 'picture', viewBox: '0 0 560 230', role: 'img', 'aria-label': i18n.t('roles.title') });
+      svg.append(s('rect', { class: 'box', x: 4, y: 90, width: 162, height: 46, rx: 8 }),
+        s('circle', { class: 'q', cx: 20, cy: 113, r: 8 }), s('text', { x: 33, y: 118, text: i18n.t('roles.need') }));
+      const books = ['roles.book1', 'roles.book2', 'roles.book3'];
+      books.forEach((key, b) => {
+        const y = 20 + b * 70;
+        svg.append(
+          s('line', { class: `link${step >= 1 ? '' : ' off'}`, x1: 166, y1: 113, x2: 250, y2: y + 22, 'stroke-width': step >= 2 ? WIDTHS[b] : 2 }),
+          s('rect', { class: 'box', x: 250, y, width: 150, height: 44, rx: 6 }),
+          s('rect', { class: 'k', x: 250, y, width: 10, height: 44, rx: 3 }),
+          s('text', { x: 268, y: y + 18, text: i18n.t(key) }),
+          s('text', { class: 'muted', x: 268, y: y + 36, text: `K · ${i18n.t('roles.content')} V` }),
+          s('line', { class: `link${step >= 3 ? '' : ' off'}`, x1: 400, y1: y + 22, x2: 440, y2: 113, 'stroke-width': step >= 3 ? WIDTHS[b] : 2 }));
+      });
+      svg.append(s('rect', { class: `box${step >= 3 ? '' : ' off'}`, x: 440, y: 90, width: 112, height: 46, rx: 8 }),
+        s('circle', { class: `v${step >= 3 ? '' : ' off'}`, cx: 456, cy: 113, r: 7 }),
+        s('text', { class: step >= 3 ? '' : 'off', x: 468, y: 118, text: i18n.t('roles.result') }));
+      return svg;
+    }
+    return {
+      count: () => 4,
+      render(index) {
+        clear(holder).append(picture(index));
+        return i18n.t(`roles.s${index}`);
+      },
+    };
+  },
+});

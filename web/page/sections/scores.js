@@ -1,11 +1,9 @@
 // Section 4: why Q×Kᵀ and not Q×K. Q×K is refused by the API (or, when n happens to equal d_k,
 // computes something meaningless); K becomes Kᵀ; the score table fills one dot product per
 // cell. Hovering or focusing any score cell writes its dot product out term by term.
-import { h, clear, fmt, fmtTerm, listeners } from '../dom.js';
+import { h, clear, fmt, fmtTerm } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { createShell } from '../section-shell.js';
-import { createMatrixView } from '../matrix-view.js';
-import { dotTerms, computeSnapshot, tryQTimesK } from '../attention-model.js';
+import { defineSection } from '../section-shell.js';
 
 addStrings({
   zh: {
@@ -36,109 +34,94 @@ addStrings({
   },
 });
 
-const FOUR_TOKENS = '我 养了 一只 兔';
+export const scoresSection = defineSection({
+  id: 'scores', titleKey: 'scores.title', introKeys: ['scores.intro1', 'scores.intro2'],
+  setup(frame) {
+    const { i18n } = frame;
+    const snapNow = () => frame.snap;
+    const attempt = h('div', { class: 'error-box', attrs: { role: 'note' } });
+    const qView = frame.view({ name: 'Q', label: 'Q' });
+    const kView = frame.view({ name: 'K', label: 'K' });
+    const ktView = frame.view({ name: 'Kt', label: 'Kᵀ' });
+    const sView = frame.view({ name: 'S', label: 'S = Q·Kᵀ', onCell: (i, j) => showDot(i, j) });
+    const dot = h('p', { class: 'dot num', attrs: { 'aria-live': 'polite' } });
+    const transposeRow = h('div', { class: 'equation' }, kView.element, h('span', { class: 'op', text: 'ᵀ ↘' }));
+    const mainRow = h('div', { class: 'equation' }, qView.element, h('span', { class: 'op', text: '×' }),
+      ktView.element, h('span', { class: 'op', text: '=' }), sView.element);
+    frame.stage.append(attempt, transposeRow, mainRow, dot);
+    let currentCell = null; // [i, j] the animation is on
 
-export function createScoresSection(ctx) {
-  const { i18n, qkv } = ctx;
-  const events = listeners();
-  const shell = createShell({ id: 'scores', i18n, titleKey: 'scores.title', introKeys: ['scores.intro1', 'scores.intro2'] });
-  const { texts } = shell;
-  let snap = ctx.getSnapshot();
-  let Kt = qkv.transpose(snap.K);
-
-  const attempt = h('div', { class: 'error-box', attrs: { role: 'note' } });
-  const qView = createMatrixView({ i18n, name: 'Q', label: 'Q' });
-  const kView = createMatrixView({ i18n, name: 'K', label: 'K' });
-  const ktView = createMatrixView({ i18n, name: 'Kt', label: 'Kᵀ' });
-  const sView = createMatrixView({ i18n, name: 'S', label: 'S = Q·Kᵀ', onCell: (i, j) => showDot(i, j) });
-  const dot = h('p', { class: 'dot num', attrs: { 'aria-live': 'polite' } });
-  const transposeRow = h('div', { class: 'equation' }, kView.element, h('span', { class: 'op', text: 'ᵀ ↘' }));
-  const mainRow = h('div', { class: 'equation' }, qView.element, h('span', { class: 'op', text: '×' }),
-    ktView.element, h('span', { class: 'op', text: '=' }), sView.element);
-  shell.stage.append(attempt, transposeRow, mainRow, dot);
-  let currentCell = null; // [i, j] the animation is on
-
-  function drawAttempt() {
-    clear(attempt);
-    const direct = tryQTimesK(qkv, snap.Q, snap.K);
-    if (!direct.ok) {
-      attempt.append(h('span', { text: i18n.t('scores.tryFail') + ' ' }), h('code', { text: direct.message }));
-      return true;
+    function drawAttempt(snap) {
+      clear(attempt);
+      const tried = snap.derived.qTimesK;
+      if (tried.refused) {
+        attempt.append(h('span', { text: i18n.t('scores.tryFail') + ' ' }), h('code', { text: tried.message }));
+      } else {
+        // shapes happen to fit: show why it is still wrong, then the refusal for 4 tokens
+        attempt.append(h('span', { text: i18n.t('scores.tryFits', { sentence: tried.fourTokens }) + ' ' }),
+          h('code', { text: tried.message }));
+      }
     }
-    // shapes happen to fit: show why it is still wrong, then the refusal for 4 tokens
-    const four = computeSnapshot(qkv, { seed: snap.seed, sentence: FOUR_TOKENS, scale: false, pos: false });
-    const refused = tryQTimesK(qkv, four.Q, four.K);
-    attempt.append(h('span', { text: i18n.t('scores.tryFits', { sentence: FOUR_TOKENS }) + ' ' }),
-      h('code', { text: refused.ok ? '' : refused.message }));
-    return false;
-  }
 
-  function dotSentence(i, j) {
-    const d = dotTerms(qkv, snap.Q.row(i), snap.K.row(j));
-    const terms = d.a.map((a, c) => `${fmtTerm(a)}×${fmtTerm(d.b[c])}`).join(' + ');
-    return i18n.t('scores.cell', { a: snap.words[i], b: snap.words[j], terms, value: fmt(snap.scores.get(i, j)) });
-  }
-
-  function showDot(i, j) {
-    if (i === null) {
-      if (currentCell) showDot(...currentCell); else dot.textContent = i18n.t('scores.hover');
-      return;
+    function dotSentence(i, j) {
+      const snap = snapNow();
+      const d = snap.derived.scoreTerms[i].cell(j);
+      const terms = d.a.map((a, c) => `${fmtTerm(a)}×${fmtTerm(d.b[c])}`).join(' + ');
+      return i18n.t('scores.cell', { a: snap.words[i], b: snap.words[j], terms, value: fmt(snap.scores.get(i, j)) });
     }
-    dot.textContent = dotSentence(i, j);
-    sView.highlight([[i, j, 'hl-cell']]);
-    qView.highlight(snap.Q.row(i).map((_, c) => [i, c, 'hl-row']));
-    ktView.highlight(snap.K.row(j).map((_, c) => [c, j, 'hl-col']));
-  }
 
-  function render(index) {
-    const n = snap.n;
-    const refused = drawAttempt();
-    attempt.classList.toggle('dim', index > 0);
-    transposeRow.classList.toggle('dim', index === 0);
-    mainRow.classList.toggle('dim', index < 1);
-    kView.highlight([]); ktView.highlight([]); qView.highlight([]); sView.highlight([]);
-    currentCell = null;
-    if (index === 0) {
-      sView.setHidden(() => true);
-      dot.textContent = i18n.t('scores.hover');
-      return refused ? i18n.t('scores.step0', { n, dk: snap.dk }) : i18n.t('scores.step0fits');
+    function showDot(i, j) {
+      const snap = snapNow();
+      if (i === null) {
+        if (currentCell) showDot(...currentCell); else dot.textContent = i18n.t('scores.hover');
+        return;
+      }
+      dot.textContent = dotSentence(i, j);
+      sView.highlight([[i, j, 'hl-cell']]);
+      qView.highlight(snap.Q.row(i).map((_, c) => [i, c, 'hl-row']));
+      ktView.highlight(snap.K.row(j).map((_, c) => [c, j, 'hl-col']));
     }
-    if (index === 1) {
-      sView.setHidden(() => true);
-      const j = 0;
-      kView.highlight(snap.K.row(j).map((_, c) => [j, c, 'hl-row']));
-      ktView.highlight(snap.K.row(j).map((_, c) => [c, j, 'hl-row']));
-      dot.textContent = i18n.t('scores.hover');
-      return i18n.t('scores.step1', { n, dk: snap.dk });
+
+    function render(index) {
+      const snap = snapNow();
+      const n = snap.n;
+      const refused = snap.derived.qTimesK.refused;
+      attempt.classList.toggle('dim', index > 0);
+      transposeRow.classList.toggle('dim', index === 0);
+      mainRow.classList.toggle('dim', index < 1);
+      kView.highlight([]); ktView.highlight([]); qView.highlight([]); sView.highlight([]);
+      currentCell = null;
+      if (index === 0) {
+        sView.setHidden(() => true);
+        dot.textContent = i18n.t('scores.hover');
+        return refused ? i18n.t('scores.step0', { n, dk: snap.dk }) : i18n.t('scores.step0fits');
+      }
+      if (index === 1) {
+        sView.setHidden(() => true);
+        const j = 0;
+        kView.highlight(snap.K.row(j).map((_, c) => [j, c, 'hl-row']));
+        ktView.highlight(snap.K.row(j).map((_, c) => [c, j, 'hl-row']));
+        dot.textContent = i18n.t('scores.hover');
+        return i18n.t('scores.step1', { n, dk: snap.dk });
+      }
+      const k = index - 2;
+      const i = Math.floor(k / n), j = k % n;
+      sView.setHidden((r, c) => r * n + c > k);
+      currentCell = [i, j];
+      showDot(i, j);
+      const sentence = dotSentence(i, j);
+      return k === n * n - 1 ? `${sentence} ${i18n.t('scores.done')}` : sentence;
     }
-    const k = index - 2;
-    const i = Math.floor(k / n), j = k % n;
-    sView.setHidden((r, c) => r * n + c > k);
-    currentCell = [i, j];
-    showDot(i, j);
-    const sentence = dotSentence(i, j);
-    return k === n * n - 1 ? `${sentence} ${i18n.t('scores.done')}` : sentence;
-  }
 
-  function draw() {
-    Kt = qkv.transpose(snap.K);
-    const cols = ['0', '1', '2'];
-    qView.update(snap.Q, { rowLabels: snap.words, colLabels: cols });
-    kView.update(snap.K, { rowLabels: snap.words, colLabels: cols });
-    ktView.update(Kt, { rowLabels: cols, colLabels: snap.words });
-    sView.update(snap.scores, { rowLabels: snap.words, colLabels: snap.words });
-  }
-  draw();
-  const stepper = shell.addStepper({ count: 2 + snap.n * snap.n, render });
+    function draw(snap) {
+      const cols = ['0', '1', '2'];
+      qView.update(snap.Q, { rowLabels: snap.words, colLabels: cols });
+      kView.update(snap.K, { rowLabels: snap.words, colLabels: cols });
+      ktView.update(snap.derived.Kt, { rowLabels: cols, colLabels: snap.words });
+      sView.update(snap.scores, { rowLabels: snap.words, colLabels: snap.words });
+      drawAttempt(snap);
+    }
 
-  return {
-    id: 'scores', element: shell.element, stepper,
-    update(next) {
-      snap = next;
-      draw();
-      stepper.setCount(2 + snap.n * snap.n);
-    },
-    setLanguage() { texts.refresh(); for (const v of [qView, kView, ktView, sView]) v.refresh(); stepper.refresh(); },
-    destroy() { stepper.destroy(); for (const v of [qView, kView, ktView, sView]) v.destroy(); events.off(); },
-  };
-}
+    return { count: (snap) => 2 + snap.n * snap.n, draw, render, setLanguage: () => drawAttempt(snapNow()) };
+  },
+});

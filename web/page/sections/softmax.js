@@ -1,11 +1,10 @@
 // Section 5: softmax by rows. Each row of scores becomes a row of weights (a bar chart per row)
 // that sums to 1. A switch divides the scores by √d_k first; a second panel shows why that
 // matters as d_k grows (raw scores spread like √d_k and softmax saturates).
-import { h, clear, fmt, listeners } from '../dom.js';
+import { h, clear, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { createShell, toggle, bars } from '../section-shell.js';
-import { createMatrixView } from '../matrix-view.js';
-import { rowSums, saturation } from '../attention-model.js';
+import { defineSection, toggle, bars } from '../section-shell.js';
+import { SATURATION_DKS } from '../snapshot-derived.js';
 
 addStrings({
   zh: {
@@ -46,89 +45,78 @@ addStrings({
   },
 });
 
-const DKS = [3, 16, 64, 256, 1024];
+export const softmaxSection = defineSection({
+  id: 'softmax', titleKey: 'softmax.title', introKeys: ['softmax.intro1', 'softmax.intro2'],
+  setup(frame) {
+    const { i18n, ctx, texts, events } = frame;
+    const snapNow = () => frame.snap;
+    const scaleSwitch = toggle(texts, 'softmax.scale', snapNow().scale, (on) => ctx.setSetting('scale', on), events);
+    scaleSwitch.input.classList.add('scale-switch');
+    frame.controls.append(scaleSwitch.element);
 
-export function createSoftmaxSection(ctx) {
-  const { i18n, qkv, state } = ctx;
-  const events = listeners();
-  const shell = createShell({ id: 'softmax', i18n, titleKey: 'softmax.title', introKeys: ['softmax.intro1', 'softmax.intro2'] });
-  const { texts } = shell;
-  let snap = ctx.getSnapshot();
+    const sView = frame.view({ name: 'S', label: 'S = Q·Kᵀ' });
+    const wView = frame.view({ name: 'A', label: () => (snapNow().scale ? 'A = softmax(S / √d_k)' : 'A = softmax(S)') });
+    const cards = h('div', { class: 'cards' });
+    const compare = h('p', { class: 'note compare num' });
+    frame.stage.append(h('div', { class: 'equation' }, sView.element, h('span', { class: 'op', text: '→' }), wView.element), cards, compare);
 
-  const scaleSwitch = toggle(texts, 'softmax.scale', snap.scale, (on) => ctx.setSetting('scale', on), events);
-  scaleSwitch.input.classList.add('scale-switch');
-  shell.controls.append(scaleSwitch.element);
+    // saturation panel (its own small control, not part of the stepper)
+    const dkSelect = h('select', { class: 'dk-select' }, SATURATION_DKS.map((d) => h('option', { value: String(d), text: String(d), selected: d === 64 })));
+    const satBody = h('div', { class: 'cards' });
+    const satTitle = texts.set(h('h3', { class: 'sub-title' }), 'softmax.satTitle');
+    const satPanel = h('div', { class: 'saturation' }, satTitle, texts.set(h('p', { class: 'note' }), 'softmax.satIntro'),
+      h('label', { class: 'field' }, texts.set(h('span'), 'softmax.dk'), dkSelect), satBody);
+    frame.element.append(satPanel);
+    events.on(dkSelect, 'change', () => drawSaturation(snapNow()));
 
-  const sView = createMatrixView({ i18n, name: 'S', label: 'S = Q·Kᵀ' });
-  const wView = createMatrixView({ i18n, name: 'A', label: 'A = softmax(S)' });
-  const cards = h('div', { class: 'cards' });
-  const compare = h('p', { class: 'note compare num' });
-  shell.stage.append(h('div', { class: 'equation' }, sView.element, h('span', { class: 'op', text: '→' }), wView.element), cards, compare);
-
-  // saturation panel (its own small control, not part of the stepper)
-  const dkSelect = h('select', { class: 'dk-select' }, DKS.map((d) => h('option', { value: String(d), text: String(d), selected: d === 64 })));
-  const satBody = h('div', { class: 'cards' });
-  const satTitle = texts.set(h('h3', { class: 'sub-title' }), 'softmax.satTitle');
-  const satPanel = h('div', { class: 'saturation' }, satTitle, texts.set(h('p', { class: 'note' }), 'softmax.satIntro'),
-    h('label', { class: 'field' }, texts.set(h('span'), 'softmax.dk'), dkSelect), satBody);
-  shell.element.append(satPanel);
-  events.on(dkSelect, 'change', drawSaturation);
-
-  function drawSaturation() {
-    const dk = Number(dkSelect.value);
-    const sat = saturation(qkv, snap.seed, dk);
-    const labels = sat.scores.map((_, j) => i18n.t('softmax.key', { j: j + 1 }));
-    clear(satBody);
-    for (const [key, values] of [['softmax.unscaled', sat.unscaled], ['softmax.scaled', sat.scaled]]) {
-      satBody.append(h('div', { class: 'card' }, h('h3', { text: i18n.t(key) }), bars(labels, values, { fmt }),
-        h('p', { class: 'sum num', text: i18n.t('softmax.max', { max: fmt(Math.max(...values)) }) })));
+    function drawSaturation(snap) {
+      const sat = snap.derived.saturation[Number(dkSelect.value)];
+      const labels = sat.scores.map((_, j) => i18n.t('softmax.key', { j: j + 1 }));
+      clear(satBody);
+      for (const [key, values] of [['softmax.unscaled', sat.unscaled], ['softmax.scaled', sat.scaled]]) {
+        satBody.append(h('div', { class: 'card' }, h('h3', { text: i18n.t(key) }), bars(labels, values, { fmt }),
+          h('p', { class: 'sum num', text: i18n.t('softmax.max', { max: fmt(Math.max(...values)) }) })));
+      }
     }
-  }
 
-  let sums = [];
-  function draw() {
-    sView.update(snap.scores, { rowLabels: snap.words, colLabels: snap.words });
-    wView.update(snap.weights, { rowLabels: snap.words, colLabels: snap.words });
-    wView.element.querySelector('caption').textContent = snap.scale ? 'A = softmax(S / √d_k)' : 'A = softmax(S)';
-    sums = rowSums(qkv, snap.weights);
-    scaleSwitch.input.checked = snap.scale;
-    compare.textContent = i18n.t('softmax.compare', {
-      a: snap.weightsUnscaled.row(0).map((x) => fmt(x)).join(' '),
-      b: snap.weightsScaled.row(0).map((x) => fmt(x)).join(' '),
-    });
-    drawSaturation();
-  }
+    function draw(snap) {
+      sView.update(snap.scores, { rowLabels: snap.words, colLabels: snap.words });
+      wView.update(snap.weights, { rowLabels: snap.words, colLabels: snap.words });
+      scaleSwitch.input.checked = snap.scale;
+      compare.textContent = i18n.t('softmax.compare', {
+        a: snap.weightsUnscaled.row(0).map((x) => fmt(x)).join(' '),
+        b: snap.weightsScaled.row(0).map((x) => fmt(x)).join(' '),
+      });
+      drawSaturation(snap);
+    }
 
-  function render(index, { animate }) {
-    const shown = index;              // rows 0 … shown-1 converted
-    wView.setHidden((i) => i >= shown);
-    clear(cards);
-    snap.words.forEach((word, i) => {
-      const done = i < shown;
+    function render(index, { animate }) {
+      const snap = snapNow();
+      const sums = snap.derived.rowSums;
+      const shown = index;              // rows 0 … shown-1 converted
+      wView.setHidden((i) => i >= shown);
+      clear(cards);
+      snap.words.forEach((word, i) => {
+        const done = i < shown;
+        const w = snap.weights.row(i);
+        cards.append(h('div', { class: `card${i === shown - 1 ? ' active' : ''}${done ? '' : ' pending'}` },
+          h('h3', { text: i18n.t('softmax.rowTitle', { word }) }),
+          bars(snap.words, done ? w : w.map(() => 0), { fmt: done ? fmt : () => '·', cls: animate ? 'grow' : '' }),
+          h('p', { class: 'sum num', text: done ? i18n.t('softmax.sum', { sum: fmt(sums[i]) }) : '' })));
+      });
+      sView.highlight(index > 0 ? snap.words.map((_, j) => [index - 1, j, 'hl-row']) : []);
+      wView.highlight(index > 0 ? snap.words.map((_, j) => [index - 1, j, 'hl-row']) : []);
+      if (index === 0) return i18n.t('softmax.step0');
+      const i = index - 1;
       const w = snap.weights.row(i);
-      cards.append(h('div', { class: `card${i === shown - 1 ? ' active' : ''}${done ? '' : ' pending'}` },
-        h('h3', { text: i18n.t('softmax.rowTitle', { word }) }),
-        bars(snap.words, done ? w : w.map(() => 0), { fmt: done ? fmt : () => '·', cls: animate ? 'grow' : '' }),
-        h('p', { class: 'sum num', text: done ? i18n.t('softmax.sum', { sum: fmt(sums[i]) }) : '' })));
-    });
-    sView.highlight(index > 0 ? snap.words.map((_, j) => [index - 1, j, 'hl-row']) : []);
-    wView.highlight(index > 0 ? snap.words.map((_, j) => [index - 1, j, 'hl-row']) : []);
-    if (index === 0) return i18n.t('softmax.step0');
-    const i = index - 1;
-    const w = snap.weights.row(i);
-    const top = w.indexOf(Math.max(...w));
-    return i18n.t('softmax.stepRow', { r: index, word: snap.words[i], div: i18n.t(snap.scale ? 'softmax.divScaled' : 'softmax.divNone'),
-      weights: w.map((x) => fmt(x)).join(' '), sum: fmt(sums[i]), top: snap.words[top] });
-  }
+      const top = w.indexOf(Math.max(...w));
+      return i18n.t('softmax.stepRow', { r: index, word: snap.words[i], div: i18n.t(snap.scale ? 'softmax.divScaled' : 'softmax.divNone'),
+        weights: w.map((x) => fmt(x)).join(' '), sum: fmt(sums[i]), top: snap.words[top] });
+    }
 
-  draw();
-  const stepper = shell.addStepper({ count: 1 + snap.n, render, initial: snap.n });
-  void state;
-
-  return {
-    id: 'softmax', element: shell.element, stepper,
-    update(next) { snap = next; draw(); stepper.setCount(1 + snap.n, stepper.index); },
-    setLanguage() { texts.refresh(); sView.refresh(); wView.refresh(); draw(); stepper.refresh(); },
-    destroy() { stepper.destroy(); sView.destroy(); wView.destroy(); events.off(); },
-  };
-}
+    return {
+      count: (snap) => 1 + snap.n, initial: snapNow().n, draw, render,
+      setLanguage: () => draw(snapNow()),
+    };
+  },
+});

@@ -1,10 +1,8 @@
 // Section 8: why three different matrices. A switch sets Q = K = X: the score matrix X·Xᵀ is
 // symmetric (S[i][j] = S[j][i]) and attention loses its direction. Steps walk the mirror pairs.
-import { h, fmt, listeners } from '../dom.js';
+import { h, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { createShell, toggle } from '../section-shell.js';
-import { createMatrixView } from '../matrix-view.js';
-import { symmetricScores } from '../attention-model.js';
+import { defineSection, toggle } from '../section-shell.js';
 
 addStrings({
   zh: {
@@ -31,51 +29,51 @@ addStrings({
   },
 });
 
-export function createSymmetrySection(ctx) {
-  const { i18n, qkv, state } = ctx;
-  const events = listeners();
-  const shell = createShell({ id: 'symmetry', i18n, titleKey: 'sym.title', introKeys: ['sym.intro1', 'sym.intro2'] });
-  const { texts } = shell;
-  let snap = ctx.getSnapshot();
-  let same = state.get('qk');
-  let shown = null; // { scores, weights }
+export const symmetrySection = defineSection({
+  id: 'symmetry', titleKey: 'sym.title', introKeys: ['sym.intro1', 'sym.intro2'],
+  setup(frame) {
+    const { i18n, ctx, texts, events } = frame;
+    const snapNow = () => frame.snap;
+    let same = ctx.state.get('qk');
+    const shown = () => (same ? snapNow().derived.symmetric : { scores: snapNow().scores, weights: snapNow().weightsUnscaled });
 
-  const sw = toggle(texts, 'sym.switch', same, (on) => { same = on; ctx.setSetting('qk', on); draw(); stepper.refresh(); }, events);
-  sw.input.classList.add('qk-switch');
-  shell.controls.append(sw.element);
-  const sView = createMatrixView({ i18n, name: 'S', label: () => i18n.t(same ? 'sym.same' : 'sym.real'), onCell: (i, j) => mirror(i, j) });
-  const aView = createMatrixView({ i18n, name: 'A', label: () => i18n.t('sym.weights') });
-  shell.stage.append(h('div', { class: 'equation' }, sView.element, h('span', { class: 'op', text: '→' }), aView.element),
-    texts.set(h('p', { class: 'note' }), 'sym.note'));
+    const sw = toggle(texts, 'sym.switch', same, (on) => {
+      same = on;
+      ctx.setSetting('qk', on);
+      draw(snapNow());
+      frame.stepper.refresh();
+    }, events);
+    sw.input.classList.add('qk-switch');
+    frame.controls.append(sw.element);
+    const sView = frame.view({ name: 'S', label: () => i18n.t(same ? 'sym.same' : 'sym.real'), onCell: (i, j) => mirror(i, j) });
+    const aView = frame.view({ name: 'A', label: () => i18n.t('sym.weights') });
+    frame.stage.append(h('div', { class: 'equation' }, sView.element, h('span', { class: 'op', text: '→' }), aView.element),
+      texts.set(h('p', { class: 'note' }), 'sym.note'));
 
-  const pairs = () => {
-    const out = [];
-    for (let i = 0; i < snap.n; i++) for (let j = i + 1; j < snap.n; j++) out.push([i, j]);
-    return out;
-  };
-  function mirror(i, j) {
-    if (i === null) { stepper.refresh(); return; }
-    sView.highlight([[i, j, 'hl-cell'], [j, i, 'hl-pair']]);
-  }
-  function draw() {
-    shown = same ? symmetricScores(qkv, snap) : { scores: snap.scores, weights: snap.weightsUnscaled };
-    sView.update(shown.scores, { rowLabels: snap.words, colLabels: snap.words });
-    aView.update(shown.weights, { rowLabels: snap.words, colLabels: snap.words });
-    sw.input.checked = same;
-  }
-  function render(index) {
-    const [i, j] = pairs()[index];
-    sView.highlight([[i, j, 'hl-cell'], [j, i, 'hl-pair']]);
-    const x = shown.scores.get(i, j), y = shown.scores.get(j, i);
-    const equal = fmt(x) === fmt(y);
-    return i18n.t(equal ? 'sym.stepEq' : 'sym.stepNe', { a: snap.words[i], b: snap.words[j], x: fmt(x), y: fmt(y) });
-  }
-  draw();
-  const stepper = shell.addStepper({ count: pairs().length, render });
-  return {
-    id: 'symmetry', element: shell.element, stepper,
-    update(next) { snap = next; draw(); stepper.setCount(pairs().length, stepper.index); },
-    setLanguage() { texts.refresh(); sView.refresh(); aView.refresh(); stepper.refresh(); },
-    destroy() { stepper.destroy(); sView.destroy(); aView.destroy(); events.off(); },
-  };
-}
+    const pairs = (snap) => {
+      const out = [];
+      for (let i = 0; i < snap.n; i++) for (let j = i + 1; j < snap.n; j++) out.push([i, j]);
+      return out;
+    };
+    function mirror(i, j) {
+      if (i === null) { frame.stepper.refresh(); return; }
+      sView.highlight([[i, j, 'hl-cell'], [j, i, 'hl-pair']]);
+    }
+    function draw(snap) {
+      const { scores, weights } = shown();
+      sView.update(scores, { rowLabels: snap.words, colLabels: snap.words });
+      aView.update(weights, { rowLabels: snap.words, colLabels: snap.words });
+      sw.input.checked = same;
+    }
+    function render(index) {
+      const snap = snapNow();
+      const [i, j] = pairs(snap)[index];
+      sView.highlight([[i, j, 'hl-cell'], [j, i, 'hl-pair']]);
+      const { scores } = shown();
+      const x = scores.get(i, j), y = scores.get(j, i);
+      const equal = fmt(x) === fmt(y);
+      return i18n.t(equal ? 'sym.stepEq' : 'sym.stepNe', { a: snap.words[i], b: snap.words[j], x: fmt(x), y: fmt(y) });
+    }
+    return { count: (snap) => pairs(snap).length, draw, render };
+  },
+});

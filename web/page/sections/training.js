@@ -31,6 +31,9 @@ const TRAIL = 10;
 
 let instances = 0;
 
+/** The registry's entry (sections/index.js). */
+export const trainingSection = Object.freeze({ id: 'training', create: (ctx) => createTrainingSection(ctx) });
+
 export function createTrainingSection(ctx) {
   const { qkv, i18n, state } = ctx;
   const announce = typeof ctx.announce === 'function' ? ctx.announce : () => {};
@@ -191,6 +194,19 @@ export function createTrainingSection(ctx) {
   let speed = DEFAULT_SPEED;
   let writingState = false;
   let theme = THEMES.light;
+  // progress: { section, kind: 'train', step, total, loss } whenever the run's step changes,
+  // at most once per frame (a frame may take several steps: `step` is the last)
+  const progressWatchers = new Set();
+  let reportedStep;
+  function reportProgress() {
+    if (!run || run.step === reportedStep) return;
+    const first = reportedStep === undefined;
+    reportedStep = run.step;
+    if (first && run.step === 0) return;
+    const record = run.history[run.history.length - 1];
+    const detail = { section: 'training', kind: 'train', step: run.step, total: run.total, loss: record ? record.loss : null };
+    for (const fn of [...progressWatchers]) fn(detail);
+  }
 
   const seedNow = () => (state ? state.get('seed') : 42);
 
@@ -309,6 +325,7 @@ export function createTrainingSection(ctx) {
       renderAnalogy();
     }
     updateButtons();
+    reportProgress();
   }
 
   function renderBatch(last) {
@@ -602,7 +619,12 @@ export function createTrainingSection(ctx) {
     setLanguage,
     /** For tests and the widget: the live run (null until the section was first visible). */
     get run() { return run; },
+    onProgress(fn) {
+      progressWatchers.add(fn);
+      return () => progressWatchers.delete(fn);
+    },
     destroy() {
+      progressWatchers.clear();
       playing = false;
       if (frameId) cancelAnimationFrame(frameId);
       frameId = 0;

@@ -1,0 +1,64 @@
+// sections.test.js: the section contract. One registry (web/page/sections/index.js) lists the
+// sections; every other list of them derives from it or must agree with it: the URL state, the
+// widget's `section` attribute, the declarations' QkvLabSection type and the README's tables.
+// Stepped sections turn a snapshot into DOM: they never call the WebAssembly API themselves.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PAGE_SECTIONS, ALL_SECTIONS, SECTION_IDS, WIDGET_SECTION_IDS, DEFAULT_SECTION, sectionById } from '../web/page/sections/index.js';
+import { SECTION_IDS as STATE_SECTION_IDS, PROPERTIES } from '../web/page/state.js';
+import { WIDGET_SECTIONS } from '../web/widget/attributes.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const read = (p) => fs.readFileSync(path.join(ROOT, p), 'utf8');
+
+test('the registry: unique ids, a create() each, the walkthrough first among the widget\'s', () => {
+  const ids = ALL_SECTIONS.map((s) => s.id);
+  assert.equal(new Set(ids).size, ids.length, `duplicate ids: ${ids}`);
+  for (const entry of ALL_SECTIONS) {
+    assert.equal(typeof entry.id, 'string');
+    assert.equal(typeof entry.create, 'function', `${entry.id}: create`);
+    assert.equal(sectionById(entry.id), entry);
+  }
+  assert.equal(sectionById('nope'), undefined);
+  assert.equal(DEFAULT_SECTION, 'walkthrough');
+  assert.deepEqual(WIDGET_SECTION_IDS, ['walkthrough', ...SECTION_IDS]);
+  assert.deepEqual(SECTION_IDS, PAGE_SECTIONS.map((s) => s.id));
+});
+
+test('the URL state and the widget attribute accept exactly the registry\'s ids', () => {
+  assert.deepEqual(STATE_SECTION_IDS, SECTION_IDS);
+  assert.deepEqual(PROPERTIES.find((p) => p.name === 'section').values, SECTION_IDS);
+  assert.deepEqual([...WIDGET_SECTIONS], [...WIDGET_SECTION_IDS]);
+});
+
+test('the declarations\' QkvLabSection type lists exactly the widget\'s sections', () => {
+  const dts = read('web/widget/qkv-lab-widget.d.ts');
+  const union = /export type QkvLabSection\s*=([^;]+);/.exec(dts);
+  assert.ok(union, 'QkvLabSection not found in qkv-lab-widget.d.ts');
+  const declared = [...union[1].matchAll(/'([a-z]+)'/g)].map((m) => m[1]);
+  assert.deepEqual([...declared].sort(), [...WIDGET_SECTION_IDS].sort());
+});
+
+test('the README\'s section table and widget attribute table list the registry\'s sections', () => {
+  const readme = read('README.md');
+  const rows = [...readme.matchAll(/^\| (\d+) \| `([a-z]+)` \|/gm)].map((m) => [Number(m[1]), m[2]]);
+  assert.deepEqual(rows.map(([, id]) => id), SECTION_IDS, 'the demo page table');
+  assert.deepEqual(rows.map(([n]) => n), SECTION_IDS.map((_, i) => i + 1), 'numbered in story order');
+  const attr = /^\| `section` \| (.+) \| `walkthrough` \|$/m.exec(readme);
+  assert.ok(attr, 'the widget attribute table has a section row');
+  assert.deepEqual([...attr[1].matchAll(/`([a-z]+)`/g)].map((m) => m[1]), WIDGET_SECTION_IDS);
+});
+
+test('stepped sections never call the WebAssembly API: they draw the snapshot', () => {
+  const dir = path.join(ROOT, 'web/page/sections');
+  const stepped = fs.readdirSync(dir).filter((f) => f.endsWith('.js') && /defineSection\(/.test(fs.readFileSync(path.join(dir, f), 'utf8')));
+  assert.ok(stepped.length >= PAGE_SECTIONS.length - 1, `defineSection used by ${stepped}`);
+  for (const file of stepped) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8').replace(/\/\/.*$/gm, '');
+    assert.doesNotMatch(text, /(?<![\w-])qkv(?![\w-])|\.(selfAttention|attend|matmul|softmaxRows|transpose|rng|createModel)\(/,
+      `${file} computes: numbers belong in the snapshot (snapshot-derived.js)`);
+  }
+});

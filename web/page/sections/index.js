@@ -1,0 +1,42 @@
+// sections/index.js: the one registry of sections. Every list of sections (the page's story,
+// the URL's `section` values, the widget's `section` attribute, iframe mode, the declarations'
+// QkvLabSection type, the tests) derives from here; adding a section means adding one line.
+//
+// Each entry is { id, create(ctx) }, made by defineSection() (section-shell.js) or written by hand
+// (training). create(ctx) returns the section object every host uses:
+//   { id, element, stepper?, run?, update?(snapshot), setLanguage?(lang), destroy(),
+//     onProgress(fn) → off }
+// where onProgress reports { section, kind: 'step', step, count, stage? } when a stepper moves
+// and { section, kind: 'train', step, total, loss } when a training run moves.
+import { walkthroughSection } from './walkthrough.js';
+import { rolesSection } from './roles.js';
+import { embeddingSection } from './embedding.js';
+import { projectionsSection } from './projections.js';
+import { scoresSection } from './scores.js';
+import { softmaxSection } from './softmax.js';
+import { mixingSection } from './mixing.js';
+import { learnableSection } from './learnable.js';
+import { symmetrySection } from './symmetry.js';
+import { trainingSection } from './training.js';
+import { flowSection } from './flow.js';
+
+/** The page's story, in order. */
+export const PAGE_SECTIONS = Object.freeze([
+  rolesSection, embeddingSection, projectionsSection, scoresSection, softmaxSection,
+  mixingSection, learnableSection, symmetrySection, trainingSection, flowSection,
+]);
+
+/** The compact X → output tour: the widget's and iframe mode's default; not in the page's story. */
+export const WALKTHROUGH = walkthroughSection;
+
+/** Every section a widget or an iframe can show; the first is the default. */
+export const ALL_SECTIONS = Object.freeze([WALKTHROUGH, ...PAGE_SECTIONS]);
+
+export const SECTION_IDS = Object.freeze(PAGE_SECTIONS.map((s) => s.id));
+export const WIDGET_SECTION_IDS = Object.freeze(ALL_SECTIONS.map((s) => s.id));
+export const DEFAULT_SECTION = WALKTHROUGH.id;
+
+/** The entry for an id, or undefined. */
+export function sectionById(id) {
+  return ALL_SECTIONS.find((s) => s.id === id);
+}

@@ -1,0 +1,103 @@
+// snapshot-derived.js: everything the sections show beyond the snapshot's own matrices, computed
+// once per snapshot with the WebAssembly API (batched, a few calls each), so that a section turns
+// numbers into DOM and nothing else. Data flows one way: WASM → snapshot → section → DOM.
+//
+//   const derived = deriveSnapshot(qkv, snapshot);   // context.js attaches it as snapshot.derived
+//
+// Dimensions: n tokens, d model width, d_k head width, P the pull factors of section 7.
+import { Matrix } from '../matrix.js';
+import { computeSnapshot, saturation } from './attention-model.js';
+
+/** Section 7's slider: q_我 = pull × k_我 for pull = 0, 0.5, …, 10 (21 stops). */
+export const PULL_VALUES = Object.freeze(Array.from({ length: 21 }, (_, i) => i / 2));
+/** Section 5's saturation panel: d_k values the reader can choose. */
+export const SATURATION_DKS = Object.freeze([3, 16, 64, 256, 1024]);
+/** When n happens to equal d_k, Q × K has matching shapes; this 4-token sentence shows the refusal. */
+export const FOUR_TOKENS = '我 养了 一只 兔';
+
+/**
+ * a · B[:, j] for every column j, written out: products[k][j] = a_k · B[k][j] (diag(a) · B) and
+ * running[k][j] = Σ_{p ≤ k} products[p][j] (lower-triangular ones · products), two WASM products.
+ * cell(j) → { a, b, products, running } as arrays, the shape section 3 and 4 print.
+ */
+export function rowTerms(qkv, a, B) {
+  const d = a.length;
+  const diag = new Matrix(d, d);
+  a.forEach((x, k) => { diag.data[k * d + k] = x; });
+  const products = qkv.matmul(diag, B);                  // (d, d) × (d, m) → (d, m)
+  const lower = new Matrix(d, d);
+  for (let i = 0; i < d; i++) for (let j = 0; j <= i; j++) lower.data[i * d + j] = 1;
+  const running = qkv.matmul(lower, products);           // (d, d) × (d, m): cumulative sums
+  const col = (M, j) => Array.from({ length: d }, (_, k) => M.data[k * M.cols + j]);
+  return {
+    cell: (j) => ({ a: [...a], b: col(B, j), products: col(products, j), running: col(running, j) }),
+  };
+}
+
+/**
+ * Section 7 for every pull at once: row p of Qp is PULL_VALUES[p] × k_0 (one product), and
+ * attend(Qp, K, V) gives, in row p, 我's attention row with its query pulled by that factor.
+ */
+function pullExperiments(qkv, snap) {
+  const P = PULL_VALUES.length;
+  const pulls = new Matrix(P, 1, PULL_VALUES);
+  const k0 = new Matrix(1, snap.K.cols, snap.K.row(0));
+  const Qp = qkv.matmul(pulls, k0);                                   // (P, 1) × (1, d_k)
+  const unscaled = qkv.attend(Qp, snap.K, snap.V, { scale: false });  // (P, n)
+  const scaled = qkv.attend(Qp, snap.K, snap.V, { scale: true });
+  return PULL_VALUES.map((pull, p) => ({
+    pull, query: Qp.row(p), unscaled: unscaled.weights.row(p), scaled: scaled.weights.row(p),
+  }));
+}
+
+/** Output row i as a mix of V's rows: contributions diag(w_i) · V and their sum w_i · V. */
+function mixRows(qkv, snap) {
+  const { weights, V, n } = snap;
+  const all = qkv.matmul(weights, V);                                  // (n, n) × (n, d_k): O
+  return Array.from({ length: n }, (_, i) => {
+    const w = weights.row(i);
+    const diag = new Matrix(n, n);
+    w.forEach((x, j) => { diag.data[j * n + j] = x; });
+    return { weights: w, contributions: qkv.matmul(diag, V), output: all.row(i) };
+  });
+}
+
+function qTimesK(qkv, snap) {
+  try {
+    qkv.matmul(snap.Q, snap.K);
+  } catch (error) {
+    return { refused: true, message: error.message };
+  }
+  // the shapes happen to fit (n = d_k): the refusal a 4-token sentence gets, same seed
+  const four = computeSnapshot(qkv, { seed: snap.seed, sentence: FOUR_TOKENS, scale: false, pos: false });
+  let message = '';
+  try { qkv.matmul(four.Q, four.K); } catch (error) { message = error.message; }
+  return { refused: false, fourTokens: FOUR_TOKENS, message };
+}
+
+/** Every value the sections read beyond the snapshot's matrices. */
+export function deriveSnapshot(qkv, snap) {
+  const Kt = qkv.transpose(snap.K);
+  const ones = new Matrix(snap.n, 1, new Float32Array(snap.n).fill(1));
+  const Xt = qkv.transpose(snap.X);
+  const symmetricScores = qkv.matmul(snap.X, Xt);                      // (n, d) × (d, n)
+  return {
+    Kt,
+    /** section 3: projections[m].rows[i].cell(j), m = 0 Q (W_Q), 1 K (W_K), 2 V (W_V) */
+    projections: [snap.Wq, snap.Wk, snap.Wv].map((W) => ({
+      rows: Array.from({ length: snap.n }, (_, i) => rowTerms(qkv, snap.X.row(i), W)),
+    })),
+    /** section 4: scoreTerms[i].cell(j) = q_i · k_j written out */
+    scoreTerms: Array.from({ length: snap.n }, (_, i) => rowTerms(qkv, snap.Q.row(i), Kt)),
+    qTimesK: qTimesK(qkv, snap),
+    /** section 5: each weight row's sum (A · 1) and the saturation panel for each d_k */
+    rowSums: Array.from(qkv.matmul(snap.weights, ones).data),
+    saturation: Object.fromEntries(SATURATION_DKS.map((dk) => [dk, saturation(qkv, snap.seed, dk)])),
+    /** section 6 */
+    mix: mixRows(qkv, snap),
+    /** section 7: pull[p] for PULL_VALUES[p] */
+    pull: pullExperiments(qkv, snap),
+    /** section 8: Q = K = X */
+    symmetric: { scores: symmetricScores, weights: qkv.softmaxRows(symmetricScores) },
+  };
+}
