@@ -12,7 +12,7 @@ import { load, Matrix } from '../qkv-lab.js';
 import { QkvLabElement } from './element.js';
 import { WIDGET_SECTIONS } from './attributes.js';
 
-export const TAG = 'qkv-lab';
+const TAG = 'qkv-lab';
 
 if (typeof window !== 'undefined' && window.customElements && !window.customElements.get(TAG)) {
   window.customElements.define(TAG, QkvLabElement);
