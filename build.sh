@@ -75,13 +75,17 @@ build_wasm() {
   say "emcc -> web/dist/qkv-core.js"
   # -sENVIRONMENT=web + -sSINGLE_FILE + -sEXPORT_ES6: the one combination that loads in Node
   # and in browsers, from http:// and file:// alike (see TOOLCHAIN.md for why the others fail).
+  # -sUSE_ES6_IMPORT_META=0: the WASM is inlined, so the glue needs no URL of its own; with
+  # import.meta.url in it, webpack writes the build machine's node_modules path into users' bundles.
+  # --pre-js wasm/glue-pre.js: the glue must not fetch() its own data: URI (a strict CSP refuses it).
   emcc -std=c11 -Oz -Wall -Wextra -Werror "${SOURCES[@]}" -o web/dist/qkv-core.js \
-    -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createQkvCore \
+    -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createQkvCore -sUSE_ES6_IMPORT_META=0 \
     -sENVIRONMENT=web -sSINGLE_FILE=1 \
     -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=1gb \
     -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0 -sASSERTIONS=0 \
     -sEXPORTED_FUNCTIONS="$list" \
-    -sEXPORTED_RUNTIME_METHODS='["UTF8ToString"]'
+    -sEXPORTED_RUNTIME_METHODS='["UTF8ToString"]' \
+    --pre-js wasm/glue-pre.js
   if [ -d node_modules/esbuild ]; then
     node tools/build-page.mjs
   else

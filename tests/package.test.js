@@ -1,18 +1,19 @@
 // The npm package: `npm pack` ships exactly what a user needs (the API, its declarations, the
-// built WASM glue, the widget and its declarations, the single-file page for iframe mode, README,
-// licence) and nothing else (no tests, no C sources, no page sources, no tools). Then the packed
-// tarball is installed into a scratch node_modules: `import 'qkv-lab'` computes the article's
-// numbers, 'qkv-lab/widget' resolves to the widget, and the widget's declarations type-check.
+// built WASM glue, the widget as a classic script and as an ES module, its declarations, the
+// single-file page for iframe mode, README, licence) and nothing else (no tests, no C sources, no
+// page sources, no tools). Then the packed tarball is installed into a scratch project: in Node,
+// `import 'qkv-lab'` computes the article's numbers, CommonJS loads it, every export path resolves
+// to what the README says, and the widget's declarations type-check. What bundlers make of it:
+// tests/package-consumer.test.js.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { ROOT, npm, packAndInstall } from './package-helpers.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
 const EXPECTED = [
@@ -22,6 +23,7 @@ const EXPECTED = [
   'web/corpus.js',
   'web/dist/qkv-core.js',
   'web/dist/qkv-lab-widget.js',
+  'web/dist/qkv-lab-widget.mjs',
   'web/dist/qkv-lab.html',
   'web/matrix.js',
   'web/model.js',
@@ -34,11 +36,14 @@ const EXPECTED = [
 // README's widget section for the breakdown).
 const WIDGET_GZIP_BUDGET = 120 * 1024;
 
-const npm = (args, options = {}) => execFileSync('npm', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options });
+// The modules of the API: what the ES-module widget imports instead of bundling, and what
+// package.json's "sideEffects" must leave out (so that bundlers drop what an app does not use).
+const API_MODULES = ['web/corpus.js', 'web/dist/qkv-core.js', 'web/matrix.js', 'web/model.js', 'web/qkv-lab.js'];
+const WIDGET_BUILDS = ['web/dist/qkv-lab-widget.js', 'web/dist/qkv-lab-widget.mjs'];
 
-let scratch;
-before(() => { scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'qkv-lab-pack-')); });
-after(() => { fs.rmSync(scratch, { recursive: true, force: true }); });
+let pack;
+before(() => { pack = packAndInstall(); });
+after(() => { pack?.remove(); });
 
 test('npm pack --dry-run lists exactly the files a user needs', () => {
   const [report] = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts']));
@@ -49,17 +54,68 @@ test('npm pack --dry-run lists exactly the files a user needs', () => {
 
 test('package.json: a semantic version, and every export and type points at a shipped file', () => {
   assert.match(pkg.version, /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?$/);
-  assert.deepEqual(Object.keys(pkg.exports).sort(), ['.', './widget']);
-  const targets = [pkg.types, ...Object.values(pkg.exports).flatMap((e) => Object.values(e))];
+  assert.deepEqual(Object.keys(pkg.exports).sort(),
+    ['.', './package.json', './qkv-lab-widget.js', './qkv-lab.html', './widget']);
+  const targets = [pkg.types, ...Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))];
   for (const target of targets) {
     const rel = target.replace(/^\.\//, '');
     assert.ok(EXPECTED.includes(rel), `${target} is not in the package`);
     assert.ok(fs.existsSync(path.join(ROOT, rel)), `${target} does not exist (run ./build.sh)`);
   }
-  assert.equal(pkg.exports['./widget'].default, './web/dist/qkv-lab-widget.js');
+  // "import" first: bundlers and Node's import get the ES module that shares the API; every
+  // other resolver (require) the classic script. "types" first of all, as TypeScript wants.
+  assert.deepEqual(Object.entries(pkg.exports['./widget']), [
+    ['types', './web/widget/qkv-lab-widget.d.ts'],
+    ['import', './web/dist/qkv-lab-widget.mjs'],
+    ['default', './web/dist/qkv-lab-widget.js'],
+  ]);
+  assert.equal(pkg.exports['./qkv-lab-widget.js'].default, './web/dist/qkv-lab-widget.js');
+  assert.equal(pkg.exports['./qkv-lab.html'], './web/dist/qkv-lab.html');
 });
 
-test(`the widget is under its size budget gzipped (${WIDGET_GZIP_BUDGET / 1024} KiB)`, () => {
+test('package.json "sideEffects": the two widget builds have side effects, the API modules none', () => {
+  const matchers = pkg.sideEffects.map(globToRegExp);
+  const hasSideEffects = (file) => matchers.some((re) => re.test(file));
+  for (const file of WIDGET_BUILDS) assert.ok(hasSideEffects(file), `${file} defines <qkv-lab>: it must be listed`);
+  for (const file of API_MODULES) assert.ok(!hasSideEffects(file), `${file} must not be listed (tree-shaking)`);
+  // every shipped module is one or the other
+  assert.deepEqual(EXPECTED.filter((f) => /\.m?js$/.test(f)).sort(), [...API_MODULES, ...WIDGET_BUILDS].sort());
+});
+
+// A sideEffects glob as webpack, Rollup and esbuild read it: ** any path, * one path segment.
+function globToRegExp(glob) {
+  const escaped = glob.replace(/^\.\//, '').split('**').map((part) =>
+    part.split('*').map((s) => s.replace(/[.+?^$()|[\]{}\\]/g, '\\$&')).join('[^/]*'));
+  return new RegExp(`^${escaped.join('.*')}$`);
+}
+
+test('the ES-module widget imports the package\'s own API modules, by relative path, and nothing else', async () => {
+  const file = path.join(ROOT, 'web/dist/qkv-lab-widget.mjs');
+  const esm = fs.readFileSync(file, 'utf8');
+  // esbuild parses the module and reports every import it finds
+  const specifiers = [];
+  await build({ entryPoints: [file], bundle: true, write: false, logLevel: 'silent', plugins: [{
+    name: 'collect-imports',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind === 'entry-point') return undefined;
+        specifiers.push(args.path);
+        return { path: args.path, external: true };
+      });
+    },
+  }] });
+  assert.ok(specifiers.length > 0, 'no import found');
+  const imported = new Set(specifiers.map((s) => {
+    assert.match(s, /^\.\.?\//, `${s}: a bare import would need a dependency the package does not declare`);
+    return path.posix.join('web/dist', s);
+  }));
+  assert.ok(imported.has('web/qkv-lab.js'), 'the widget must share the API module');
+  for (const file of imported) assert.ok(API_MODULES.includes(file), `${file} is not one of the API's modules`);
+  assert.ok(!/AGFzbQ/.test(esm), 'the ES-module widget must not carry a WASM module of its own');
+  assert.ok(!/\bimport\.meta\b/.test(esm), 'no import.meta');
+});
+
+test(`the classic widget script is under its size budget gzipped (${WIDGET_GZIP_BUDGET / 1024} KiB)`, () => {
   const widget = fs.readFileSync(path.join(ROOT, 'web/dist/qkv-lab-widget.js'));
   const gzipped = zlib.gzipSync(widget, { level: 9 }).length;
   console.log(`widget: ${(widget.length / 1024).toFixed(1)} KiB, ${(gzipped / 1024).toFixed(1)} KiB gzipped`);
@@ -70,16 +126,11 @@ test(`the widget is under its size budget gzipped (${WIDGET_GZIP_BUDGET / 1024} 
   assert.ok(!/\beval\(|new Function\(/.test(text), 'no eval (strict CSP)');
 });
 
-test('installed from the tarball: the API computes the article\'s numbers; ./widget resolves; types check', () => {
-  const out = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', scratch]));
-  const tarball = path.join(scratch, out[0].filename);
-  const app = path.join(scratch, 'app');
-  const installed = path.join(app, 'node_modules', 'qkv-lab');
-  fs.mkdirSync(installed, { recursive: true });
-  execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
-  fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', type: 'module', private: true }));
+test('installed from the tarball: the API computes the article\'s numbers; every export path resolves', () => {
+  const { app } = pack;
   fs.writeFileSync(path.join(app, 'main.js'), `
     import { load } from 'qkv-lab';
+    import { createRequire } from 'node:module';
     const qkv = await load();
     const rng = qkv.rng(42);
     const [Wq, Wk, Wv] = [rng.randn(4, 3).scale(0.3), rng.randn(4, 3).scale(0.3), rng.randn(4, 3).scale(0.3)];
@@ -87,12 +138,60 @@ test('installed from the tarball: the API computes the article\'s numbers; ./wid
     const { weights } = qkv.selfAttention(X, Wq, Wk, Wv, { scale: false });
     const model = qkv.createModel({ seed: 1 });
     model.dispose();
-    console.log(JSON.stringify({ row: weights.row(0).map((w) => w.toFixed(3)), widget: import.meta.resolve('qkv-lab/widget') }));
+    await import('qkv-lab/widget');   // no DOM here: defines nothing, throws nothing
+    const require = createRequire(import.meta.url);
+    const resolved = {};
+    for (const spec of ['qkv-lab', 'qkv-lab/widget', 'qkv-lab/qkv-lab-widget.js', 'qkv-lab/qkv-lab.html', 'qkv-lab/package.json']) {
+      resolved[spec] = { import: import.meta.resolve(spec), require: require.resolve(spec) };
+    }
+    console.log(JSON.stringify({ row: weights.row(0).map((w) => w.toFixed(3)), resolved,
+      customElements: typeof customElements, QkvLab: typeof globalThis.QkvLab }));
   `);
   const result = JSON.parse(execFileSync(process.execPath, ['main.js'], { cwd: app, encoding: 'utf8' }));
   assert.deepEqual(result.row, ['0.313', '0.337', '0.350']);
-  assert.ok(result.widget.endsWith('/node_modules/qkv-lab/web/dist/qkv-lab-widget.js'), result.widget);
+  assert.equal(result.QkvLab, 'undefined');
+  const at = (spec, how) => path.relative(pack.installed, result.resolved[spec][how].replace(/^file:\/\//, ''));
+  assert.equal(at('qkv-lab', 'import'), 'web/qkv-lab.js');
+  assert.equal(at('qkv-lab/widget', 'import'), 'web/dist/qkv-lab-widget.mjs');
+  assert.equal(at('qkv-lab/widget', 'require'), 'web/dist/qkv-lab-widget.js');
+  assert.equal(at('qkv-lab/qkv-lab-widget.js', 'import'), 'web/dist/qkv-lab-widget.js');
+  assert.equal(at('qkv-lab/qkv-lab.html', 'require'), 'web/dist/qkv-lab.html');
+  assert.equal(at('qkv-lab/package.json', 'import'), 'package.json');
+});
 
+test('from CommonJS: await import() on every Node; require() where Node can require ES modules', () => {
+  const { app } = pack;
+  fs.writeFileSync(path.join(app, 'main.cjs'), `
+    const out = { version: require('qkv-lab/package.json').version };
+    try {
+      out.require = Object.keys(require('qkv-lab')).sort();
+    } catch (error) {
+      out.requireError = error.code;
+    }
+    import('qkv-lab').then(async ({ load }) => {
+      const qkv = await load();
+      out.imported = qkv.rng(42).randn(1, 2).toArray()[0].map((v) => v.toFixed(4));
+      console.log(JSON.stringify(out));
+    });
+  `);
+  const result = JSON.parse(execFileSync(process.execPath, ['main.cjs'], { cwd: app, encoding: 'utf8' }));
+  assert.equal(result.version, pkg.version);
+  // np.random.seed(42); np.random.randn(1, 2)
+  assert.deepEqual(result.imported, ['0.4967', '-0.1383']);
+  // The README: require() works on Node 20.19+ and 22.12+ (process.features.require_module),
+  // and throws ERR_REQUIRE_ESM before.
+  if (process.features.require_module) {
+    assert.deepEqual(result.require, ['Matrix', 'Model', 'QkvLab', 'load']);
+  } else {
+    assert.equal(result.requireError, 'ERR_REQUIRE_ESM');
+  }
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  const documented = (major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major >= 23;
+  if (major >= 20 && major !== 21) assert.equal(Boolean(process.features.require_module), documented, `Node ${process.versions.node}`);
+});
+
+test('installed from the tarball: the widget\'s declarations type-check in strict mode', () => {
+  const { app } = pack;
   fs.writeFileSync(path.join(app, 'usage.ts'), `
     import 'qkv-lab/widget';
     import type { QkvLabElement, QkvLabStepDetail } from 'qkv-lab/widget';
@@ -103,10 +202,15 @@ test('installed from the tarball: the API computes the article\'s numbers; ./wid
     el.theme = 'dark';
     el.addEventListener('qkv-step', (e) => { const d: QkvLabStepDetail = e.detail; console.log(d.step, d.count); });
     el.addEventListener('qkv-train', (e) => console.log(e.detail.loss));
+    // the events bubble and are composed: typed on document and window too
+    document.addEventListener('qkv-step', (e) => console.log(e.detail.stage));
+    window.addEventListener('qkv-ready', (e) => console.log(e.detail.section, e.detail.lang));
     // @ts-expect-error not a section
     el.section = 'nope';
     void window.QkvLab.load().then((qkv) => qkv.heapUsed());
-    console.log(QkvLab.version, el.language, el.playing);
+    const Element = QkvLab.Element;
+    const made: QkvLabElement = new Element();
+    console.log(QkvLab.version, el.language, el.playing, made instanceof Element, Element.observedAttributes);
     document.body.append(el);
   `);
   fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({

@@ -1,11 +1,14 @@
 // build-page.mjs: bundles the page (and the widget) with esbuild, after build.sh's emcc step.
 //   web/dist/page.js         the demo page's script, one ES module (Chart.js and the WASM inlined)
 //   web/dist/qkv-lab.html    the whole page in one file: works from file:// with no network
-//   web/dist/qkv-lab-widget.js  the <qkv-lab> custom element as one classic script
+//   web/dist/qkv-lab-widget.js  the <qkv-lab> custom element as one classic script (<script src>)
+//   web/dist/qkv-lab-widget.mjs the same element as an ES module for bundlers: it imports the
+//                               package's own API instead of carrying a copy (see below)
 // Nothing is fetched at run time: Chart.js comes from node_modules.
 import { build, transformSync } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -47,6 +50,14 @@ const common = {
 async function bundle(entry, options) {
   const plugins = [chartjsPure, ...(options.plugins || [])];
   const result = await build({ ...common, entryPoints: [entry], write: false, ...options, plugins });
+  // package.json's "sideEffects" lets users' bundlers drop the API modules they do not use; it
+  // applies to this build too. A module imported only for its effect but not listed there would
+  // be dropped without an error: make that one.
+  const dropped = result.warnings.filter((w) => w.id === 'ignored-bare-import');
+  if (dropped.length) {
+    throw new Error(`build-page.mjs: ${dropped.map((w) => `${w.location.file}: ${w.text}`).join('; ')}. ` +
+      'List the module in package.json "sideEffects"');
+  }
   return result.outputFiles[0].text;
 }
 
@@ -77,7 +88,7 @@ const widgetEntry = path.join(web, 'widget', 'qkv-lab-widget.js');
 if (fs.existsSync(widgetEntry)) {
   // CSS is imported as text: the widget adopts it as constructable stylesheets in its shadow
   // root (no <style> element, so no 'unsafe-inline' in a host page's CSP).
-  const { gzipSync } = await import('node:zlib');
+  const { gzipSync } = zlib;
   // The glue's inlined base64 WASM becomes base64 of the gzipped WASM, inflated at run time by
   // web/widget/wasm-binary.js and passed to the glue as wasmBinary (see that file for why).
   const gzipWasm = {
@@ -109,8 +120,34 @@ if (fs.existsSync(widgetEntry)) {
   };
   const iife = await bundle(widgetEntry, { format: 'iife', plugins: [gzipWasm, minifyCSS] });
   fs.writeFileSync(path.join(dist, 'qkv-lab-widget.js'), iife);
-  const gzipped = gzipSync(iife, { level: 9 }).length;
-  console.log(`widget: dist/qkv-lab-widget.js ${kib(iife)} (${(gzipped / 1024).toFixed(1)} KiB gzipped)`);
+  console.log(`widget: dist/qkv-lab-widget.js ${kib(iife)} (${gzkib(iife)} gzipped)`);
+
+  // The ES-module widget (`import 'qkv-lab/widget'` in a bundler): every module of the API that
+  // the package ships (web/qkv-lab.js, matrix.js, model.js, corpus.js, dist/qkv-core.js) stays an
+  // import of that same file, so a bundler sees one module where the app's own
+  // `import { load } from 'qkv-lab'` and the widget meet: one copy of the API and of the WASM,
+  // and one shared instance (QkvLab.load() and load() return the same object). It takes the
+  // WASM as the API ships it (base64 in qkv-core.js), not gzipped: the bytes are the API's.
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const apiFiles = new Set(pkg.files.filter((f) => f.endsWith('.js') && !/widget/.test(f)).map((f) => path.join(root, f)));
+  const sharedApi = {
+    name: 'qkv-shared-api',
+    setup(b) {
+      b.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const file = path.resolve(args.resolveDir, args.path);
+        if (!apiFiles.has(file)) return undefined;
+        const spec = path.relative(dist, file).split(path.sep).join('/');
+        return { path: spec.startsWith('.') ? spec : `./${spec}`, external: true };
+      });
+    },
+  };
+  const esm = await bundle(widgetEntry, { format: 'esm', plugins: [sharedApi, minifyCSS] });
+  fs.writeFileSync(path.join(dist, 'qkv-lab-widget.mjs'), esm);
+  console.log(`widget: dist/qkv-lab-widget.mjs ${kib(esm)} (${gzkib(esm)} gzipped, without the API it imports)`);
+}
+
+function gzkib(text) {
+  return `${(zlib.gzipSync(text, { level: 9 }).length / 1024).toFixed(1)} KiB`;
 }
 
 function minifiedCSS(file) {

@@ -12,7 +12,7 @@ import createQkvCore from './dist/qkv-core.js';
 import { Matrix, toMatrix, checkShape, MAX_ELEMENTS } from './matrix.js';
 import { Model } from './model.js';
 
-export { Matrix };
+export { Matrix, Model };
 
 let shared = null;
 

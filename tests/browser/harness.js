@@ -14,9 +14,9 @@ export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** Launches Chromium and serves web/ on a free port. Call close() when done. */
-export async function openBrowser({ headers } = {}) {
-  const server = await startServer({ root: path.join(ROOT, 'web'), port: 0, headers });
+/** Launches Chromium and serves web/ (or root) on a free port. Call close() when done. */
+export async function openBrowser({ headers, root = path.join(ROOT, 'web') } = {}) {
+  const server = await startServer({ root, port: 0, headers });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
   return {
     server,

@@ -1,7 +1,7 @@
 // usage.ts: compiled (never run) by `tsc --noEmit -p tests/types`: the declarations must accept
 // what the README shows and reject misuse (the @ts-expect-error lines fail the build if the
 // declarations ever stop catching them).
-import { load, Matrix, type QkvLab, type SelfAttentionResult } from 'qkv-lab';
+import { load, Matrix, Model, type QkvLab, type SelfAttentionResult } from 'qkv-lab';
 
 async function main(): Promise<void> {
   const qkv: QkvLab = await load();
@@ -27,7 +27,11 @@ async function main(): Promise<void> {
   const p: number = model.predict(['我', '爱', '吃', '苹'])[0].p;
   console.log(loss, updatedRows.length, losses.length, near, xy.rows, p, model.vocab[0],
     model.similarity('猫', '狗'), model.analogy('男人', '国王', '女人')[0].score);
+  const isModel: boolean = model instanceof Model;   // Model is a value at run time too
+  console.log(isModel);
   model.dispose();
+  // @ts-expect-error Model's constructor is private: createModel() makes models
+  new Model();
   // @ts-expect-error the optimizers are 'sgd' and 'adam'
   qkv.createModel({ optimizer: 'rmsprop' });
 

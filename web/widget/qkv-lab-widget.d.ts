@@ -1,10 +1,15 @@
-// Types for `qkv-lab/widget` (web/dist/qkv-lab-widget.js): importing it, or loading it with a
-// <script> tag, defines the <qkv-lab> custom element and the one global `QkvLab`.
+// Types for `qkv-lab/widget`: importing it (the ES module web/dist/qkv-lab-widget.mjs, which
+// bundlers and Node pick), or loading web/dist/qkv-lab-widget.js with a <script> tag, defines the
+// <qkv-lab> custom element and the one global `QkvLab`. The module exports no values (it is
+// imported for that effect), so this file declares none: the element's class is `QkvLab.Element`
+// or `customElements.get('qkv-lab')`. tests/package-consumer.test.js checks that every value
+// declared here and in web/qkv-lab.d.ts exists at run time.
 //
 //   import 'qkv-lab/widget';
 //   const el = document.createElement('qkv-lab');
 //   el.section = 'softmax';
 //   el.addEventListener('qkv-step', (e) => console.log(e.detail.step));
+//   document.addEventListener('qkv-train', (e) => console.log(e.detail.loss));
 import type { load, Matrix } from '../qkv-lab.js';
 
 /** The values of the `section` attribute; 'walkthrough' is the default. */
@@ -26,8 +31,7 @@ export interface QkvLabStepDetail {
 export interface QkvLabTrainDetail { section: 'training'; step: number; total: number; loss: number | null }
 export interface QkvLabErrorDetail { message: string }
 
-export declare class QkvLabElement extends HTMLElement {
-  static readonly observedAttributes: string[];
+export interface QkvLabElement extends HTMLElement {
   /** Which part of the story; an unknown value shows a notice and falls back to 'walkthrough'. */
   section: QkvLabSection;
   /** The random seed of W_Q, W_K, W_V (an integer 0 … 4294967295; 42 gives the article's numbers). */
@@ -50,22 +54,34 @@ export declare class QkvLabElement extends HTMLElement {
   previous(): void;
 }
 
+/** The widget's events: they bubble and are composed, so they reach the document and the window. */
+export interface QkvLabEventMap {
+  'qkv-ready': CustomEvent<QkvLabReadyDetail>;
+  'qkv-step': CustomEvent<QkvLabStepDetail>;
+  'qkv-train': CustomEvent<QkvLabTrainDetail>;
+  'qkv-error': CustomEvent<QkvLabErrorDetail>;
+}
+
+/** The element's class: `QkvLab.Element`, or `customElements.get('qkv-lab')`. */
+export interface QkvLabElementConstructor {
+  new (): QkvLabElement;
+  readonly prototype: QkvLabElement;
+  readonly observedAttributes: string[];
+}
+
 export interface QkvLabGlobal {
   readonly version: string;
   readonly load: typeof load;
   readonly Matrix: typeof Matrix;
   readonly sections: readonly QkvLabSection[];
-  readonly Element: typeof QkvLabElement;
+  readonly Element: QkvLabElementConstructor;
 }
 
 declare global {
   interface HTMLElementTagNameMap { 'qkv-lab': QkvLabElement }
-  interface HTMLElementEventMap {
-    'qkv-ready': CustomEvent<QkvLabReadyDetail>;
-    'qkv-step': CustomEvent<QkvLabStepDetail>;
-    'qkv-train': CustomEvent<QkvLabTrainDetail>;
-    'qkv-error': CustomEvent<QkvLabErrorDetail>;
-  }
+  interface HTMLElementEventMap extends QkvLabEventMap {}
+  interface DocumentEventMap extends QkvLabEventMap {}
+  interface WindowEventMap extends QkvLabEventMap {}
   // eslint-disable-next-line no-var
   var QkvLab: QkvLabGlobal;
 }

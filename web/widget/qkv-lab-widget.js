@@ -4,6 +4,8 @@
 //   <script src="qkv-lab-widget.js"></script>
 //   <qkv-lab section="scores" lang="en"></qkv-lab>
 //
+// and of web/dist/qkv-lab-widget.mjs, the same as an ES module that imports the package's API
+// (`import 'qkv-lab/widget'` in a bundler). It exports nothing: it is imported for its effect.
 // It adds exactly one global, `QkvLab` ({ version, load, Matrix, sections, Element }), so that a
 // host page can reach the same shared WebAssembly API the widgets use. Loading the script twice
 // is harmless: the second copy defines nothing.
@@ -12,7 +14,7 @@ import { load, Matrix } from '../qkv-lab.js';
 import { QkvLabElement } from './element.js';
 import { WIDGET_SECTIONS } from './attributes.js';
 
-export const TAG = 'qkv-lab';
+const TAG = 'qkv-lab';
 
 if (typeof window !== 'undefined' && window.customElements && !window.customElements.get(TAG)) {
   window.customElements.define(TAG, QkvLabElement);

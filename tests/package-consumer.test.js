@@ -1,0 +1,292 @@
+// package-consumer.test.js: the npm package as a developer's tools see it. The packed tarball is
+// installed into a scratch project, and:
+//   - esbuild (this repository's own) bundles four apps from it: Matrix only, API only, widget
+//     only, API + widget. Their sizes are measured (Matrix-only is tiny; API + widget costs what
+//     the widget alone costs, because the widget's ES module imports the package's own API), and
+//     each runs in headless Chromium under the README's strict CSP: the article's numbers, no
+//     console error, and exactly one WebAssembly instance where the API and the widget meet;
+//   - every value the declarations export exists at run time and vice versa (tsc compares
+//     `keyof typeof import('qkv-lab')` with the module's real exports, computed in Node);
+//   - the README's JavaScript snippets type-check in strict mode against the installed package;
+//   - the README's Markdown snippet, rendered by markdown-it with html: true, is an HTML block
+//     (not inside a <p>) and draws a widget; without html: true the tags are escaped.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { build } from 'esbuild';
+import MarkdownIt from 'markdown-it';
+import { ROOT, packAndInstall } from './package-helpers.js';
+import { openBrowser, newPage, settle } from './browser/harness.js';
+import { ARTICLE, STRICT_CSP } from './browser/widget-helpers.js';
+
+const APPS = {
+  matrix: `
+    import { Matrix } from 'qkv-lab';
+    const m = new Matrix(2, 3, [1, 2, 3, 4, 5, 6]);
+    window.result = { rows: m.rows, cols: m.cols, row1: m.row(1), doubled: m.scale(2).toArray() };
+  `,
+  api: `
+    import { load } from 'qkv-lab';
+    const qkv = await load();
+    const rng = qkv.rng(42);
+    const [Wq, Wk, Wv] = [rng.randn(4, 3).scale(0.3), rng.randn(4, 3).scale(0.3), rng.randn(4, 3).scale(0.3)];
+    const X = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.2]];
+    const { weights } = qkv.selfAttention(X, Wq, Wk, Wv, { scale: false });
+    window.result = { row: weights.row(0).map((w) => w.toFixed(3)) };
+  `,
+  widget: `
+    import 'qkv-lab/widget';
+    window.result = { defined: Boolean(customElements.get('qkv-lab')) };
+  `,
+  both: `
+    import { load } from 'qkv-lab';
+    import 'qkv-lab/widget';
+    const qkv = await load();
+    const rng = qkv.rng(42);
+    const [Wq, Wk, Wv] = [rng.randn(4, 3).scale(0.3), rng.randn(4, 3).scale(0.3), rng.randn(4, 3).scale(0.3)];
+    const X = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.2]];
+    const { weights } = qkv.selfAttention(X, Wq, Wk, Wv, { scale: false });
+    window.result = { row: weights.row(0).map((w) => w.toFixed(3)), same: qkv === await window.QkvLab.load() };
+  `,
+};
+const WITH_WIDGET = new Set(['widget', 'both']);
+// A WebAssembly module inlined as base64 starts with "\0asm" = "AGFzbQ".
+const WASM_MAGIC = /AGFzbQ/g;
+
+let pack;
+let out;        // the bundled apps and their pages, served to Chromium
+const bundles = {};
+const gzipped = {};
+
+before(async () => {
+  pack = packAndInstall('qkv-lab-consumer-');
+  const src = path.join(pack.app, 'src');
+  out = path.join(pack.app, 'out');
+  fs.mkdirSync(src);
+  fs.mkdirSync(path.join(out, 'assets'), { recursive: true });
+  fs.copyFileSync(path.join(ROOT, 'web', 'favicon.svg'), path.join(out, 'favicon.svg'));
+  for (const [name, code] of Object.entries(APPS)) {
+    fs.writeFileSync(path.join(src, `${name}.js`), code);
+    const result = await build({
+      absWorkingDir: pack.app, entryPoints: [`src/${name}.js`], outfile: `out/${name}.js`,
+      bundle: true, minify: true, format: 'esm', target: 'es2022', logLevel: 'silent',
+    });
+    assert.deepEqual(result.warnings.map((w) => w.text), [], `${name}: esbuild warnings`);
+    bundles[name] = fs.readFileSync(path.join(out, `${name}.js`), 'utf8');
+    gzipped[name] = zlib.gzipSync(bundles[name], { level: 9 }).length;
+    fs.writeFileSync(path.join(out, `${name}.html`), page(name,
+      WITH_WIDGET.has(name) ? '<qkv-lab id="w" section="softmax" lang="en"></qkv-lab>' : '',
+      `<script type="module" src="${name}.js"></script>`));
+  }
+  console.log(`bundled with esbuild, gzip -9: ${Object.entries(gzipped).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}`);
+});
+after(() => { pack?.remove(); });
+
+function page(title, ...body) {
+  return `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${title}</title>` +
+    `<link rel="icon" href="/favicon.svg"></head>\n<body>\n${body.join('\n')}\n</body></html>\n`;
+}
+
+const kib = (bytes) => (bytes / 1024).toFixed(1);
+
+test('sizes: Matrix alone is tiny; API + widget costs no more than the widget (one API, one WASM)', () => {
+  // Matrix only: no glue, no WASM, no widget. The issue measured 27 KiB without "sideEffects"
+  // and 1.2 KiB with it; 4 KiB leaves room for Matrix to grow, not for the API to come back.
+  assert.ok(gzipped.matrix < 4 * 1024, `Matrix only: ${kib(gzipped.matrix)} KiB gzipped`);
+  assert.ok(!/WebAssembly/.test(bundles.matrix), 'Matrix only: the WASM glue was bundled');
+  assert.equal((bundles.matrix.match(WASM_MAGIC) || []).length, 0);
+  // The widget's ES module imports the API: API + widget is the widget plus the app's own lines.
+  assert.ok(gzipped.both < gzipped.api + gzipped.widget,
+    `API + widget ${kib(gzipped.both)} KiB is not less than API ${kib(gzipped.api)} + widget ${kib(gzipped.widget)}`);
+  assert.ok(gzipped.both < gzipped.widget + 1024,
+    `API + widget ${kib(gzipped.both)} KiB vs widget alone ${kib(gzipped.widget)} KiB: the API came twice`);
+  // as many inlined WASM modules as the API itself carries, wherever the API is
+  const copies = (name) => (bundles[name].match(WASM_MAGIC) || []).length;
+  assert.equal(copies('widget'), copies('api'));
+  assert.equal(copies('both'), copies('api'));
+  // nothing of the build machine or of the scratch project is written into a bundle (webpack
+  // writes import.meta.url's file path in; esbuild leaves it, so its absence is what matters)
+  for (const [name, text] of Object.entries(bundles)) {
+    assert.ok(!/\bimport\.meta\b/.test(text), `${name}: import.meta in the bundle`);
+    assert.ok(!text.includes(pack.scratch) && !text.includes(ROOT), `${name}: a file path in the bundle`);
+  }
+});
+
+test('the README\'s bundler table gives these sizes (within 10 % + 0.5 KiB: update it when they move)', () => {
+  const readme = fs.readFileSync(path.join(pack.installed, 'README.md'), 'utf8');
+  const table = readme.slice(readme.indexOf('### Using it from a bundler'));
+  const rows = { matrix: 'Matrix only', api: 'API only', widget: 'widget only', both: 'API + widget' };
+  for (const [name, label] of Object.entries(rows)) {
+    const m = new RegExp(`^\\| ${label.replace(/[+]/g, '\\+')} \\|[^\\n]*\\| ([0-9.]+) KiB`, 'm').exec(table);
+    assert.ok(m, `the README's table has no row "${label}"`);
+    const said = Number(m[1]) * 1024;
+    assert.ok(Math.abs(said - gzipped[name]) <= 0.1 * gzipped[name] + 512,
+      `${label}: the README says ${m[1]} KiB, measured ${kib(gzipped[name])} KiB`);
+  }
+});
+
+test('in Chromium under the strict CSP: each app works, and the API and the widget share one WebAssembly instance', async () => {
+  const env = await openBrowser({ root: out, headers: (p) => (p.endsWith('.html') ? { 'content-security-policy': STRICT_CSP } : {}) });
+  try {
+    for (const name of Object.keys(APPS)) {
+      const p = await newPage(env);
+      // counts instances however the glue makes them; the page's CSP does not apply to this
+      await p.addInitScript(() => {
+        window.wasmInstances = 0;
+        const counted = (promise) => promise.then((r) => { window.wasmInstances++; return r; });
+        const { instantiate, instantiateStreaming } = WebAssembly;
+        WebAssembly.instantiate = (...args) => counted(instantiate.apply(WebAssembly, args));
+        if (instantiateStreaming) WebAssembly.instantiateStreaming = (...args) => counted(instantiateStreaming.apply(WebAssembly, args));
+        document.addEventListener('qkv-ready', (e) => { window.widgetReady = e.detail; });
+      });
+      await p.goto(env.url(`${name}.html`));
+      await p.waitForFunction(() => window.result !== undefined);
+      if (WITH_WIDGET.has(name)) {
+        await p.waitForFunction(() => window.widgetReady !== undefined);
+        const weights = await p.evaluate(() => [...document.getElementById('w').shadowRoot
+          .querySelectorAll('[data-matrix="A"] tbody tr:first-child td.cell')].map((td) => td.textContent));
+        assert.deepEqual(weights, ARTICLE.A0, `${name}: the widget's softmax row`);
+      }
+      await settle(p);
+      const { result, instances } = await p.evaluate(() => ({ result: window.result, instances: window.wasmInstances }));
+      if (name === 'matrix') {
+        assert.deepEqual(result, { rows: 2, cols: 3, row1: [4, 5, 6], doubled: [[2, 4, 6], [8, 10, 12]] });
+        assert.equal(instances, 0, 'Matrix only: no WebAssembly');
+      } else {
+        assert.equal(instances, 1, `${name}: ${instances} WebAssembly instances`);
+      }
+      if (name === 'api' || name === 'both') assert.deepEqual(result.row, ARTICLE.A0);
+      if (name === 'widget') assert.equal(result.defined, true);
+      if (name === 'both') assert.equal(result.same, true, 'await QkvLab.load() === await load()');
+      assert.deepEqual(p.problems(), [], `${name}: console errors or requests`);
+      await p.closeAll();
+    }
+  } finally {
+    await env.close();
+  }
+});
+
+test('every value the declarations export exists at run time, and nothing else is exported', () => {
+  const { app } = pack;
+  // the real exports, as Node loads the installed package (no DOM: the widget defines nothing)
+  const runtime = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', `
+    const api = await import('qkv-lab');
+    const widget = await import('qkv-lab/widget');
+    console.log(JSON.stringify({ api: Object.keys(api), widget: Object.keys(widget) }));
+  `], { cwd: app, encoding: 'utf8' }));
+  assert.ok(runtime.api.includes('load') && runtime.api.includes('Matrix'), JSON.stringify(runtime));
+  const union = (keys) => (keys.length ? keys.map((k) => JSON.stringify(k)).join(' | ') : 'never');
+  // tsc proves both directions; an error names the export that is declared only, or real only
+  const dir = path.join(app, 'exports');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'exports.ts'), `
+    import * as api from 'qkv-lab';
+    import * as widget from 'qkv-lab/widget';
+    type RuntimeApi = ${union(runtime.api)};
+    type RuntimeWidget = ${union(runtime.widget)};
+    type None<T> = [T] extends [never] ? 'none' : T;
+    export const apiDeclaredNotExported: None<Exclude<keyof typeof api, RuntimeApi>> = 'none';
+    export const apiExportedNotDeclared: None<Exclude<RuntimeApi, keyof typeof api>> = 'none';
+    export const widgetDeclaredNotExported: None<Exclude<keyof typeof widget, RuntimeWidget>> = 'none';
+    export const widgetExportedNotDeclared: None<Exclude<RuntimeWidget, keyof typeof widget>> = 'none';
+  `);
+  tsc(dir, ['exports.ts'], 'nodenext');
+});
+
+// What the README's snippets take from the text around them: the model snippet continues the
+// API snippet's `qkv`; the events snippet calls the host page's own function; a page that
+// listens for the widget's events has loaded the widget.
+const README_CONTEXT = `
+  import type { QkvLab } from 'qkv-lab';
+  import 'qkv-lab/widget';
+  declare global {
+    const qkv: QkvLab;
+    function highlightParagraph(id: string): void;
+  }
+`;
+
+function readmeSnippets(markdown) {
+  const snippets = [];
+  for (const m of markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)) {
+    const line = markdown.slice(0, m.index).split('\n').length + 1;
+    if (/^(js|javascript|ts|typescript)$/.test(m[1])) snippets.push({ line, code: m[2] });
+    if (m[1] === 'html') {
+      for (const s of m[2].matchAll(/<script>([\s\S]*?)<\/script>/g)) snippets.push({ line, code: s[1] });
+    }
+  }
+  return snippets;
+}
+
+test('the README\'s JavaScript snippets type-check in strict mode against the installed package', () => {
+  const snippets = readmeSnippets(fs.readFileSync(path.join(pack.installed, 'README.md'), 'utf8'));
+  // the API, the model, the events, the iframe's height script, npm: more may come, not fewer
+  assert.ok(snippets.length >= 5, `${snippets.length} snippets`);
+  assert.ok(snippets.some((s) => s.code.includes("document.addEventListener('qkv-step'")), 'the events snippet');
+  for (const moduleResolution of ['bundler', 'nodenext']) {
+    const dir = path.join(pack.app, `readme-${moduleResolution}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'context.d.ts'), README_CONTEXT);
+    // one module per snippet, named for its line in README.md (tsc's errors point there)
+    const files = snippets.map(({ line, code }) => {
+      const file = `readme-line-${line}.ts`;
+      fs.writeFileSync(path.join(dir, file), `${code}\nexport {};\n`);
+      return file;
+    });
+    tsc(dir, ['context.d.ts', ...files], moduleResolution);
+  }
+});
+
+function tsc(dir, files, moduleResolution) {
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom', 'dom.iterable'], types: [],
+      skipLibCheck: false, module: moduleResolution === 'bundler' ? 'esnext' : 'nodenext', moduleResolution,
+    },
+    files,
+  }));
+  try {
+    execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', dir], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+  } catch (error) {
+    assert.fail(`tsc (${moduleResolution}) in ${dir}:\n${error.stdout}${error.stderr}`);
+  }
+}
+
+test('the README\'s Markdown snippet: markdown-it with html: true keeps the widget an HTML block, and it draws', async () => {
+  const readme = fs.readFileSync(path.join(pack.installed, 'README.md'), 'utf8');
+  const snippet = [...readme.matchAll(/^```markdown\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((s) => s.includes('<qkv-lab'));
+  assert.ok(snippet, 'the README has a Markdown snippet with <qkv-lab>');
+  const block = /^<qkv-lab[^\n]*>\n[\s\S]*?<\/script>$/m.exec(snippet)?.[0];
+  assert.ok(block, 'the snippet\'s HTML block: <qkv-lab …> on its own line, through the script tag');
+
+  const html = new MarkdownIt({ html: true }).render(snippet);
+  assert.ok(html.includes(`\n${block}\n`), `the HTML block passed through unchanged:\n${html}`);
+  assert.ok(!/<p>\s*<qkv-lab/.test(html), `the widget is inside a <p>:\n${html}`);
+  assert.equal((html.match(/<p>/g) || []).length, 2, 'the paragraphs around it are still paragraphs');
+  // what the README warns of: markdown-it's default escapes the tags, and one line is inline HTML
+  assert.match(new MarkdownIt().render(snippet), /&lt;qkv-lab/);
+  const oneLine = snippet.replace(/(<qkv-lab[^>\n]*>)\n(<\/qkv-lab>)/, '$1$2');
+  assert.notEqual(oneLine, snippet);
+  assert.match(new MarkdownIt({ html: true }).render(oneLine), /<p><qkv-lab[^>]*><\/qkv-lab><\/p>/);
+
+  // the rendered post, with the classic script at the README's path, under the strict CSP
+  fs.copyFileSync(path.join(pack.installed, 'web/dist/qkv-lab-widget.js'), path.join(out, 'assets', 'qkv-lab-widget.js'));
+  fs.writeFileSync(path.join(out, 'post.html'), page('post', html));
+  const env = await openBrowser({ root: out, headers: (p) => (p.endsWith('.html') ? { 'content-security-policy': STRICT_CSP } : {}) });
+  try {
+    const p = await newPage(env);
+    await p.goto(env.url('post.html'));
+    await p.waitForFunction(() => document.querySelector('qkv-lab')?.shadowRoot?.querySelector('[data-matrix="A"] td.cell'));
+    const weights = await p.evaluate(() => [...document.querySelector('qkv-lab').shadowRoot
+      .querySelectorAll('[data-matrix="A"] tbody tr:first-child td.cell')].map((td) => td.textContent));
+    assert.deepEqual(weights, ARTICLE.A0);
+    assert.equal(await p.evaluate(() => document.querySelector('qkv-lab').parentElement.tagName), 'BODY');
+    await settle(p);
+    assert.deepEqual(p.problems(), []);
+    await p.closeAll();
+  } finally {
+    await env.close();
+  }
+});
