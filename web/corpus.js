@@ -89,3 +89,9 @@ export function buildVocab(sentences) {
   }
   return { vocab, ids };
 }
+
+/**
+ * The training defaults the page starts from, and createModel's defaults (web/model.js):
+ * measured over seeds 0–29 by tools/measure-training.mjs (see web/page/training-claims.js).
+ */
+export const TRAINING_DEFAULTS = Object.freeze({ batchSize: 6, lr: 0.5, steps: 300, dim: 16, optimizer: 'sgd' });
