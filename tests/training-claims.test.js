@@ -75,6 +75,17 @@ test('README: its table is the claims\' table, and its words about them hold', (
   assert.ok(C.animalsApart.middle.count > C.animalsApart.middle.of / 2);
   assert.ok(C.animalsApart.end.count < C.animalsApart.middle.count);
   assert.ok(all(C.groupGapPositive.end));
+  // "Read against counting: training leaves 猫 and 狗 less alike than their raw counts on most
+  // seeds, but puts 汽车 further from 猫 than counting does on every seed"
+  assert.ok(R.catDog.end.median < K.default.catDog);
+  assert.ok(R.catCar.end.max < K.default.catCar);
+  // "国王 − 男人 + 女人 finds 女王 on far more seeds than 女王 is simply 国王's nearest word, or
+  // than the nonsense 国王 − 猫 + 狗 gives it"
+  assert.ok(C.analogyQueen.end.count >= 2 * Math.max(C.kingNearestQueen.end.count, C.controlQueen.end.count));
+  // "The head's attention ... starts nearly uniform ... and sharpens with training"
+  assert.ok(R.attentionSpread.start.min > 0.9 && R.attentionSpread.end.max < 0.7);
+  // "With the car-with-animals preset, 汽车 ends nearer the animals ... on every seed"
+  assert.ok(all(C.carMoved));
   // "鸟 and 兔 never share a context" is checked on the corpus in tests/corpus.test.js
   // the snippet's comment: "one.lossAfter < one.loss" is tests/model-inspect.test.js's
   assert.ok(R.loss.end.max < R.loss.start.min);
