@@ -64,7 +64,7 @@ EXPORTS=(
   _qkv_attention_forward _qkv_attention_backward _qkv_self_attention_forward
   _qkv_model_create _qkv_model_destroy _qkv_model_set_optimizer _qkv_model_tensor
   _qkv_model_num_params _qkv_model_forward _qkv_model_loss_and_grad _qkv_model_update
-  _qkv_model_shuffle
+  _qkv_model_shuffle _qkv_model_sentence_losses
 )
 
 build_wasm() {

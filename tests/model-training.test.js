@@ -1,12 +1,12 @@
 // Training the tiny language model through the API: what one SGD step touches, what the default
-// schedule achieves on the default corpus over seeds 1–10, determinism, memory.
+// schedule achieves on the default corpus over seeds 0–9, determinism, memory.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
 import { DEFAULT_CORPUS, tokenize, buildVocab, BOUNDARY } from '../web/corpus.js';
 
 const qkv = await load();
-const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+const SEEDS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
 
 const bits = (f32) => new Uint32Array(f32.buffer.slice(f32.byteOffset, f32.byteOffset + f32.byteLength));
 
@@ -80,8 +80,24 @@ test('Adam: updatedRows is exactly the set of rows that changed (momentum moves 
   }
 });
 
-test('default schedule on seeds 1–10: loss halves, cos(猫, 狗) > cos(猫, 汽车), 我爱吃苹 → 果', (t) => {
-  let similar = 0, analogies = 0;
+// The default schedule (TRAINING_DEFAULTS) on seeds 0–9, ten of the thirty that
+// tools/measure-training.mjs measures (tests/training-claims.test.js checks all thirty against
+// web/page/training-claims.js). Measured over seeds 0–29: the corpus loss falls from 4.29–4.40 to
+// 0.96–1.04 on every seed; cos(猫, 狗) > cos(猫, 汽车) on 30 of 30; the animals are closer to each
+// other than to the vehicles on average (mean cosine between two animals above the mean cosine
+// between an animal and a vehicle) on 30 of 30, and every animal's nearest word among the animals
+// and the vehicles is an animal on 30 of 30; 女王 comes first for 国王 − 男人 + 女人 on 30 of 30;
+// 果 is the most likely word after 我 爱 吃 苹 on 30 of 30 (p ≥ 0.86).
+// The strict reading, every animal closer to every other animal than to any vehicle, holds on 14 of
+// 30 at the end (27 of 30 at step 500): 鸟 and 兔 never share a context, and as each animal's own
+// contexts are learned they drift apart; it is stated, not required, here.
+// Required: every measured 10 of 10 but one (9 of 10), and the loss halved on every seed: one seed
+// of slack, so that arithmetic that rounds differently (a faster matmul summing in another order)
+// and moves one seed does not fail the test, while the animals no longer grouping does.
+test('default schedule on seeds 0–9: loss halves, the animals group apart from the vehicles, 女王, 我爱吃苹 → 果', (t) => {
+  const ANIMALS = ['猫', '狗', '兔', '鸟'], VEHICLES = ['汽车', '卡车', '自行车'];
+  const tally = { catNearerDog: 0, groupGap: 0, nearestIsAnimal: 0, analogy: 0, apple: 0 };
+  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   for (const seed of SEEDS) {
     const model = qkv.createModel({ seed });
     try {
@@ -91,20 +107,28 @@ test('default schedule on seeds 1–10: loss halves, cos(猫, 狗) > cos(猫, �
       assert.equal(losses.length, model.defaultSteps);
       assert.ok(after <= before / 2, `seed ${seed}: corpus loss ${before} → ${after}, not halved`);
       const catDog = model.similarity('猫', '狗'), catCar = model.similarity('猫', '汽车');
-      if (catDog > catCar) similar++;
+      if (catDog > catCar) tally.catNearerDog++;
+      const within = ANIMALS.flatMap((a, i) => ANIMALS.slice(i + 1).map((b) => model.similarity(a, b)));
+      const between = ANIMALS.flatMap((a) => VEHICLES.map((v) => model.similarity(a, v)));
+      if (mean(within) > mean(between)) tally.groupGap++;
+      const nearestIsAnimal = ANIMALS.every((a) => Math.max(...ANIMALS.filter((b) => b !== a).map((b) => model.similarity(a, b))) >
+        Math.max(...VEHICLES.map((v) => model.similarity(a, v))));
+      if (nearestIsAnimal) tally.nearestIsAnimal++;
       const top = model.analogy('男人', '国王', '女人', 3);
-      if (top[0].word === '女王') analogies++;
-      assert.equal(model.predict('我爱吃苹')[0].word, '果', `seed ${seed}: 我爱吃苹 → ?`);
+      if (top[0].word === '女王') tally.analogy++;
+      const next = model.predict('我爱吃苹')[0];
+      if (next.word === '果') tally.apple++;
       t.diagnostic(`seed ${seed}: loss ${before.toFixed(3)} → ${after.toFixed(3)}, cos(猫,狗) ${catDog.toFixed(3)}, ` +
-        `cos(猫,汽车) ${catCar.toFixed(3)}, 国王−男人+女人 → ${top.map((x) => x.word).join(' ')}`);
+        `cos(猫,汽车) ${catCar.toFixed(3)}, animals ${mean(within).toFixed(2)} vs animal–vehicle ${mean(between).toFixed(2)}, ` +
+        `国王−男人+女人 → ${top.map((x) => x.word).join(' ')}, 我爱吃苹 → ${next.word} ${next.p.toFixed(3)}`);
     } finally {
       model.dispose();
     }
   }
-  t.diagnostic(`cos(猫,狗) > cos(猫,汽车) in ${similar}/10 seeds; analogy → 女王 in ${analogies}/10`);
-  assert.ok(similar >= 9, `cos(猫,狗) > cos(猫,汽车) in only ${similar} of 10 seeds`);
-  // measured 10/10 (and 40/40 over seeds 1–40); guard against regressions, with one seed of slack
-  assert.ok(analogies >= 9, `国王 − 男人 + 女人 → 女王 in only ${analogies} of 10 seeds`);
+  t.diagnostic(`of ${SEEDS.length} seeds: ${JSON.stringify(tally)}`);
+  for (const [what, n] of Object.entries(tally)) {
+    assert.ok(n >= SEEDS.length - 1, `${what} on only ${n} of ${SEEDS.length} seeds (measured 10 of 10)`);
+  }
 });
 
 test('nearest and analogy leave out the inputs and <s>; scores are cosines in [-1, 1]', () => {

@@ -109,6 +109,20 @@ static double crossentropy_forward(const float* logits, const int* targets, int 
     return total;
 }
 
+/* losses (n) = -log softmax(logits)[t][target t] per row, in double: the terms
+ * crossentropy_forward sums, each computed the same way (logsumexp of the float logits) */
+static void crossentropy_rows(double* losses, const float* logits, const int* targets, int n,
+                              int V) {
+    for (int t = 0; t < n; t++) {
+        const float* z = logits + (size_t)t * V;
+        float max = z[0];
+        for (int j = 1; j < V; j++) if (z[j] > max) max = z[j];
+        double sum = 0.0;
+        for (int j = 0; j < V; j++) sum += exp((double)z[j] - (double)max);
+        losses[t] = (double)max + log(sum) - (double)z[targets[t]];
+    }
+}
+
 /* reverses loss = weight * sum_t -log probs[t][target]:  dlogits = weight * (probs - onehot), written */
 static void crossentropy_backward(float* dlogits, const float* probs, const int* targets, int n,
                                   int V, float weight) {
@@ -425,5 +439,18 @@ int qkv_model_shuffle(qkv_model* m, int* order, int count) {
         int j = (int)(qkv_rng_double(&m->rng) * (double)(i + 1));
         int swap = order[i]; order[i] = order[j]; order[j] = swap;
     }
+    return QKV_OK;
+}
+
+int qkv_model_sentence_losses(qkv_model* m, const int* tokens, int length, double* losses,
+                              double* loss) {
+    if (!m || !tokens || !losses || !loss) return QKV_ERR_NULL;
+    *loss = NAN;
+    if (length <= 0 || length > m->L - 1) return QKV_ERR_SIZE;  /* + <s> <= L */
+    /* forward + backward of this one sentence: its gradients, and its activations left in place */
+    int status = qkv_model_loss_and_grad(m, tokens, &length, 1, loss);
+    if (status) return status;
+    /* loss_and_grad's last (only) forward was this sentence: inputs <s> w1..wm, targets w1..wm <s> */
+    crossentropy_rows(losses, m->logits, m->targets, length + 1, m->V);
     return QKV_OK;
 }

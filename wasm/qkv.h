@@ -136,6 +136,13 @@ int qkv_model_loss_and_grad(qkv_model* m, const int* tokens, const int* lengths,
  * embedding rows whose values changed, ascending. QKV_ERR_DIVERGED (parameters untouched)
  * when the gradients or the new values are not finite. */
 int qkv_model_update(qkv_model* m, int* updated_rows, int* updated_count);
+/* one sentence w1..wm (tokens without <s>, 1 <= length <= max_len - 1), as
+ * qkv_model_loss_and_grad on it alone: gradients zeroed, then forward + backward, *loss the mean;
+ * losses (capacity length + 1) receives each position's -log probs[t][target t] in double
+ * (logsumexp of the float logits), position t predicting w(t+1) and the last one <s>. The
+ * sentence's activations stay readable through qkv_model_tensor until the next forward. */
+int qkv_model_sentence_losses(qkv_model* m, const int* tokens, int length, double* losses,
+                              double* loss);
 /* shuffles order[0..count) with the model's generator (Fisher-Yates) */
 int qkv_model_shuffle(qkv_model* m, int* order, int count);
 

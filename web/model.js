@@ -9,15 +9,16 @@
 // The C side computes (forward, hand-written backward, SGD / Adam); this side keeps the corpus,
 // the vocabulary and the batch schedule, and does the small geometry (cosines, PCA) in double.
 import { Matrix, toMatrix } from './matrix.js';
-import { DEFAULT_CORPUS, BOUNDARY, tokenize, buildVocab } from './corpus.js';
+import { DEFAULT_CORPUS, BOUNDARY, TRAINING_DEFAULTS, tokenize, buildVocab } from './corpus.js';
 
 const OPTIMIZERS = { sgd: 0, adam: 1 };
-const DEFAULT_LR = { sgd: 0.5, adam: 0.01 };
+const DEFAULT_LR = { sgd: TRAINING_DEFAULTS.lr, adam: 0.01 };
 const STATUS_DIVERGED = 9;
 
 /** Defaults of createModel's options (lr depends on the optimizer: DEFAULT_LR). */
 export const MODEL_DEFAULTS = Object.freeze({
-  dim: 16, seed: 1, optimizer: 'sgd', batchSize: 6, steps: 300,
+  dim: TRAINING_DEFAULTS.dim, seed: 1, optimizer: TRAINING_DEFAULTS.optimizer,
+  batchSize: TRAINING_DEFAULTS.batchSize, steps: TRAINING_DEFAULTS.steps,
   beta1: 0.9, beta2: 0.999, eps: 1e-8,
 });
 export { DEFAULT_LR };
@@ -27,8 +28,9 @@ const OPTION_NAMES = ['corpus', 'dim', 'seed', 'optimizer', 'lr', 'batchSize', '
 
 /** Parameter tensors, in wasm/model.c's order (the `which` of qkv_model_tensor). */
 export const PARAMETER_NAMES = Object.freeze(['embedding', 'Wq', 'Wk', 'Wv', 'Wout', 'bout']);
-const ACTIVATION = { weights: 5, probs: 9 };
-const GROUP = { params: 0, grads: 1 };
+/** Activations of the last forward, in wasm/model.c's order (the `which` of qkv_model_tensor). */
+const ACTIVATION = { X: 0, Q: 1, K: 2, V: 3, scores: 4, weights: 5, attention: 6, h: 7, logits: 8, probs: 9 };
+const GROUP = { params: 0, grads: 1, positions: 2, activations: 3 };
 
 export class Model {
   /** Use QkvLab.createModel(options); see MODEL_DEFAULTS for the options. */
@@ -301,7 +303,7 @@ export class Model {
     this._alive('predict');
     const ids = this._context('predict', tokens);
     this._forward('predict', ids);
-    const t = this._tensor(3, ACTIVATION.probs);
+    const t = this._tensor(GROUP.activations, ACTIVATION.probs);
     const row = this._core.HEAPF32.subarray(t.offset + (t.rows - 1) * t.cols, t.offset + t.rows * t.cols);
     const out = Array.from(row, (p, i) => ({ word: this.vocab[i], p }));
     out.sort((x, y) => y.p - x.p || this._ids.get(x.word) - this._ids.get(y.word));
@@ -318,7 +320,101 @@ export class Model {
     this._forward('attention', ids);
     return {
       tokens: ids.map((i) => this.vocab[i]),
-      weights: this._copy(3, ACTIVATION.weights),
+      weights: this._copy(GROUP.activations, ACTIVATION.weights),
+    };
+  }
+
+  // ---- one sentence, looked at closely (the training-step walkthrough) ----
+
+  /**
+   * Everything the model computes on one sentence, without changing a parameter. The sentence
+   * (a string, tokenized like the corpus, or a token array of 1 … maxTokens words of the
+   * vocabulary) runs as <s> w1 … wn → w1 … wn <s>, so n = words + 1 positions:
+   *   { tokens, targets, ids, targetIds,
+   *     embeddingRows (E[ids], n×d), positions (n×d), X, Q, K, V (n×d),
+   *     scores (n×n, raw Q·Kᵀ: unscaled, unmasked), weights (n×n, causal softmax of scores/√d),
+   *     attention (weights·V), h (X + attention), logits, probs (n×V),
+   *     losses (n numbers, −log probs[t][targetIds[t]] computed in C in double), loss (their mean),
+   *     gradients { embedding, Wq, Wk, Wv, Wout, bout } (d loss / d parameters for this sentence
+   *     alone), gradientRows [{ row, word, norm }] (the non-zero rows of gradients.embedding) }
+   * Every Matrix is a copy. The gradient buffers the C model keeps are overwritten (as loss() does).
+   */
+  inspect(sentence) {
+    const op = 'inspect';
+    this._alive(op);
+    const words = this._sentence(op, sentence);
+    const ids = [0, ...words];
+    const n = ids.length;
+    const { loss, losses } = this._sentenceLosses(op, words);
+    const table = this._copy(GROUP.params, 0);
+    const d = this.dim;
+    const embeddingRows = new Matrix(n, d, new Float32Array(n * d));
+    ids.forEach((id, t) => embeddingRows.data.set(table.data.subarray(id * d, (id + 1) * d), t * d));
+    const pos = this._tensor(GROUP.positions, 0);
+    const positions = new Matrix(n, d, this._core.HEAPF32.slice(pos.offset, pos.offset + n * d));
+    const act = {};
+    for (const [name, which] of Object.entries(ACTIVATION)) act[name] = this._copy(GROUP.activations, which);
+    const gradients = {};
+    PARAMETER_NAMES.forEach((name, i) => { gradients[name] = this._copy(GROUP.grads, i); });
+    const gradientRows = [];
+    const g = gradients.embedding;
+    for (let r = 0; r < g.rows; r++) {
+      let sum = 0;
+      for (let j = 0; j < d; j++) sum += g.data[r * d + j] ** 2;
+      if (sum > 0) gradientRows.push({ row: r, word: this.vocab[r], norm: Math.sqrt(sum) });
+    }
+    const targetIds = [...words, 0];
+    return {
+      tokens: ids.map((i) => this.vocab[i]),
+      targets: targetIds.map((i) => this.vocab[i]),
+      ids,
+      targetIds,
+      embeddingRows,
+      positions,
+      X: act.X, Q: act.Q, K: act.K, V: act.V,
+      scores: act.scores,
+      weights: act.weights,
+      attention: act.attention,
+      h: act.h,
+      logits: act.logits,
+      probs: act.probs,
+      losses,
+      loss,
+      gradients,
+      gradientRows,
+    };
+  }
+
+  /**
+   * One optimizer step (the model's optimizer and lr) on exactly this one sentence, outside the
+   * shuffled schedule step() follows (which it leaves where it was). It counts as a step:
+   * model.steps grows by one, and Adam's moments and step count advance as in step(). Returns
+   *   { loss, lossAfter, batch: [tokens], updatedRows, rowGradNorms, step, rowsBefore, rowsAfter }
+   * loss: the sentence's loss before the update; lossAfter: the same sentence's loss after it;
+   * batch, updatedRows, rowGradNorms, step: as step() returns them; rowsBefore / rowsAfter: the
+   * embedding rows updatedRows (k×d) before and after the update.
+   * Divergence is handled as in step(): a DivergenceError, nothing applied, model.diverged set.
+   */
+  stepOn(sentence) {
+    const op = 'stepOn';
+    this._alive(op);
+    this._notDiverged(op);
+    const words = this._sentence(op, sentence);
+    const before = this._copy(GROUP.params, 0);
+    const loss = this._lossAndGrad(op, [words]);
+    const { updatedRows, rowGradNorms } = this._applyUpdate(op, loss);
+    this.steps++;
+    const after = this._copy(GROUP.params, 0);
+    const lossAfter = this._lossAfter(op, words);
+    return {
+      loss,
+      lossAfter,
+      batch: [words.map((i) => this.vocab[i])],
+      updatedRows,
+      rowGradNorms,
+      step: this.steps,
+      rowsBefore: pickRows(before, updatedRows),
+      rowsAfter: pickRows(after, updatedRows),
     };
   }
 
@@ -401,9 +497,73 @@ export class Model {
       });
       const status = core._qkv_model_loss_and_grad(this._model, tokens, lengths, encoded.length, this._loss);
       const loss = core.HEAPF64[this._loss >> 3];
-      if (status === STATUS_DIVERGED && op === 'step') this._diverge(loss);
+      if (status === STATUS_DIVERGED && (op === 'step' || op === 'stepOn')) this._diverge(loss);
       this._lab._check(op, status);
       return loss;
+    });
+  }
+
+  /** The optimizer step from the gradients just computed: { updatedRows, rowGradNorms }. */
+  _applyUpdate(op, loss) {
+    const core = this._core;
+    const status = core._qkv_model_update(this._model, this._updated, this._count);
+    if (status === STATUS_DIVERGED) this._diverge(loss);
+    this._lab._check(op, status);
+    const count = core.HEAP32[this._count >> 2];
+    const updatedRows = Array.from(core.HEAP32.subarray(this._updated >> 2, (this._updated >> 2) + count));
+    const grad = this._tensor(GROUP.grads, 0);
+    const heap = core.HEAPF32;
+    const rowGradNorms = updatedRows.map((r) => {
+      let sum = 0;
+      for (let j = 0; j < this.dim; j++) sum += heap[grad.offset + r * this.dim + j] ** 2;
+      return Math.sqrt(sum);
+    });
+    return { updatedRows, rowGradNorms };
+  }
+
+  /** The loss of one encoded sentence right after stepOn's update (which has been applied). */
+  _lossAfter(op, words) {
+    try {
+      return this._sentenceLosses(op, words).loss;
+    } catch (error) {
+      this.diverged = true;
+      throw divergence(`${op}: step ${this.steps} was applied, but the sentence's loss after it could not ` +
+        `be computed (${error.message}); training stopped; create a new model with a smaller lr`);
+    }
+  }
+
+  /** C's per-position losses of one encoded sentence (forward + backward): { loss, losses }. */
+  _sentenceLosses(op, words) {
+    const core = this._core;
+    return this._lab._withHeap((heap) => {
+      const tokens = heap.bytes(4 * words.length);
+      const losses = heap.bytes(8 * (words.length + 1));
+      core.HEAP32.set(words, tokens >> 2);
+      const status = core._qkv_model_sentence_losses(this._model, tokens, words.length, losses, this._loss);
+      this._lab._check(op, status);
+      const out = Array.from(core.HEAPF64.subarray(losses >> 3, (losses >> 3) + words.length + 1));
+      return { loss: core.HEAPF64[this._loss >> 3], losses: out };
+    });
+  }
+
+  /** One sentence for inspect / stepOn → its token ids (without <s>), or a clear error. */
+  _sentence(op, sentence) {
+    if (typeof sentence !== 'string' && !Array.isArray(sentence)) {
+      throw new TypeError(`${op}: sentence must be a string (like '我 爱 吃 苹 果') or an array of words, got ${describe(sentence)}`);
+    }
+    const words = typeof sentence === 'string' ? tokenize(sentence) : sentence;
+    if (words.length === 0) {
+      throw new RangeError(`${op}: the sentence is empty; give 1 to ${this.maxTokens} words of the vocabulary`);
+    }
+    if (words.length > this.maxTokens) {
+      throw new RangeError(`${op}: the sentence has ${words.length} tokens; this model takes at most ` +
+        `${this.maxTokens} (its longest training sentence)`);
+    }
+    return words.map((w, i) => {
+      if (w === BOUNDARY) {
+        throw new RangeError(`${op}: word ${i} is ${BOUNDARY}, which is reserved for the sentence boundary (the model adds it)`);
+      }
+      return this._id(op, w);
     });
   }
 
@@ -527,6 +687,13 @@ function divergence(message) {
 
 function rowOf(m, i) {
   return Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
+}
+
+/** rows (ascending ids) of a matrix → a new rows.length × cols Matrix */
+function pickRows(m, rows) {
+  const out = new Float32Array(rows.length * m.cols);
+  rows.forEach((r, i) => out.set(m.data.subarray(r * m.cols, (r + 1) * m.cols), i * m.cols));
+  return new Matrix(rows.length, m.cols, out);
 }
 
 function dot(a, b) {

@@ -64,9 +64,9 @@ export interface ModelOptions {
   optimizer?: 'sgd' | 'adam';
   /** Learning rate > 0. Default 0.5 for sgd, 0.01 for adam. */
   lr?: number;
-  /** Sentences per step. Default 6. */
+  /** Sentences per step. Default: TRAINING_DEFAULTS.batchSize. */
   batchSize?: number;
-  /** Length of the default schedule, train() without an argument. Default 300. */
+  /** Length of the default schedule, train() without an argument. Default: TRAINING_DEFAULTS.steps. */
   steps?: number;
   beta1?: number;
   beta2?: number;
@@ -84,6 +84,62 @@ export interface StepResult {
   rowGradNorms: number[];
   /** Steps taken so far, this one included. */
   step: number;
+}
+
+/** A sentence for inspect() and stepOn(): space-separated words (or unspaced text, one token per
+ *  character), or an array of words; 1 … model.maxTokens words, every one in the vocabulary. */
+export type SentenceInput = string | ReadonlyArray<string>;
+
+/**
+ * Everything the model computes on one sentence (model.inspect). The sentence runs as
+ * <s> w1 … wn → w1 … wn <s>: n = words + 1 positions, d = model.dim, V = vocab.length.
+ */
+export interface InspectResult {
+  /** ['<s>', w1, …, wn]: the n inputs. */
+  tokens: string[];
+  /** [w1, …, wn, '<s>']: what each position must predict. */
+  targets: string[];
+  ids: number[];
+  targetIds: number[];
+  /** n×d: E[ids], the look-up (= one-hot(ids) · E). */
+  embeddingRows: Matrix;
+  /** n×d: the fixed sinusoidal rows that are added. */
+  positions: Matrix;
+  /** n×d: embeddingRows + positions. */
+  X: Matrix;
+  Q: Matrix;
+  K: Matrix;
+  V: Matrix;
+  /** n×n: raw Q·Kᵀ, unscaled and unmasked (entries above the diagonal are masked out of the softmax). */
+  scores: Matrix;
+  /** n×n: softmax(mask(scores / √d)) by rows; 0 above the diagonal (causal). */
+  weights: Matrix;
+  /** n×d: weights · V. */
+  attention: Matrix;
+  /** n×d: X + attention (the residual). */
+  h: Matrix;
+  /** n×V: h · Wout + bout. */
+  logits: Matrix;
+  /** n×V: softmax of each row of logits. */
+  probs: Matrix;
+  /** n numbers: −log probs[t][targetIds[t]], computed in C in double. */
+  losses: number[];
+  /** The mean of losses; equals model.loss([sentence]). */
+  loss: number;
+  /** d loss / d parameters for this sentence alone; embedding is non-zero on exactly its rows. */
+  gradients: Record<ParameterName, Matrix>;
+  /** The non-zero rows of gradients.embedding, ascending row. */
+  gradientRows: Array<{ row: number; word: string; norm: number }>;
+}
+
+/** model.stepOn: one optimizer step on one chosen sentence. */
+export interface StepOnResult extends StepResult {
+  /** The same sentence's loss after the update. */
+  lossAfter: number;
+  /** k×d: the embedding rows updatedRows (k of them) before the update. */
+  rowsBefore: Matrix;
+  /** k×d: the same rows after it. */
+  rowsAfter: Matrix;
 }
 
 export interface ScoredWord {
@@ -136,6 +192,12 @@ export declare class Model {
   predict(tokens: string | ReadonlyArray<string>): Array<{ word: string; p: number }>;
   /** The model's attention weights over '<s>' + tokens. */
   attention(tokens: string | ReadonlyArray<string>): { tokens: string[]; weights: Matrix };
+  /** Every intermediate of the model on one sentence, with its loss per position and its
+   *  gradients; changes no parameter. */
+  inspect(sentence: SentenceInput): InspectResult;
+  /** One optimizer step on exactly this sentence (counts as a step; outside step()'s schedule).
+   *  Throws an Error named 'DivergenceError' as step() does. */
+  stepOn(sentence: SentenceInput): StepOnResult;
   /** Frees the model's WASM memory; every method throws afterwards. */
   dispose(): void;
 }

@@ -103,9 +103,48 @@ static void test_divergence(void) {
     qkv_model_destroy(m);
 }
 
+/* qkv_model_sentence_losses: argument checks, per-position losses whose mean is the loss,
+ * gradients equal to loss_and_grad's on the same sentence, and probs rows that give the losses */
+static void test_sentence_losses(void) {
+    qkv_model* m = NULL;
+    CHECK_EQ_INT(qkv_model_create(&m, VOCAB, DIM, MAXLEN, 3), QKV_OK);
+    int tokens[4] = {3, 4, 5, 9}, bad[2] = {3, VOCAB};
+    double losses[MAXLEN], loss = 0;
+    CHECK_EQ_INT(qkv_model_sentence_losses(NULL, tokens, 4, losses, &loss), QKV_ERR_NULL);
+    CHECK_EQ_INT(qkv_model_sentence_losses(m, tokens, 4, NULL, &loss), QKV_ERR_NULL);
+    CHECK_EQ_INT(qkv_model_sentence_losses(m, tokens, 0, losses, &loss), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_model_sentence_losses(m, tokens, MAXLEN, losses, &loss), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_model_sentence_losses(m, bad, 2, losses, &loss), QKV_ERR_TOKEN);
+    CHECK_EQ_INT(qkv_model_sentence_losses(m, tokens, 4, losses, &loss), QKV_OK);
+    double sum = 0;
+    for (int t = 0; t < 5; t++) sum += losses[t];
+    CHECK_NEAR(sum / 5, loss, 1e-12);
+    /* each loss is -log of the target's probability in the activations left behind */
+    float* probs = NULL;
+    int rows = 0, cols = 0;
+    CHECK_EQ_INT(qkv_model_tensor(m, QKV_MODEL_ACTIVATIONS, 9, &probs, &rows, &cols), QKV_OK);
+    CHECK(rows == 5 && cols == VOCAB);
+    const int targets[5] = {3, 4, 5, 9, 0};
+    for (int t = 0; t < 5 && rows == 5; t++)
+        CHECK_NEAR(losses[t], -log((double)probs[t * VOCAB + targets[t]]), 1e-5);
+    /* the gradients are loss_and_grad's on the sentence alone */
+    float* grads = NULL;
+    CHECK_EQ_INT(qkv_model_tensor(m, QKV_MODEL_GRADS, 0, &grads, &rows, &cols), QKV_OK);
+    float* copy = malloc(sizeof(float) * VOCAB * DIM);
+    memcpy(copy, grads, sizeof(float) * VOCAB * DIM);
+    int lengths[1] = {4};
+    double again = 0;
+    CHECK_EQ_INT(qkv_model_loss_and_grad(m, tokens, lengths, 1, &again), QKV_OK);
+    CHECK(again == loss);
+    CHECK(memcmp(copy, grads, sizeof(float) * VOCAB * DIM) == 0);
+    free(copy);
+    qkv_model_destroy(m);
+}
+
 int main(void) {
     test_arguments();
     test_sgd_rows();
     test_divergence();
+    test_sentence_losses();
     return check_report("test_model");
 }

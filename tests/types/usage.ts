@@ -1,7 +1,7 @@
 // usage.ts: compiled (never run) by `tsc --noEmit -p tests/types`: the declarations must accept
 // what the README shows and reject misuse (the @ts-expect-error lines fail the build if the
 // declarations ever stop catching them).
-import { load, Matrix, Model, type QkvLab, type SelfAttentionResult } from 'qkv-lab';
+import { load, Matrix, Model, type QkvLab, type SelfAttentionResult, type InspectResult, type StepOnResult } from 'qkv-lab';
 
 async function main(): Promise<void> {
   const qkv: QkvLab = await load();
@@ -27,6 +27,19 @@ async function main(): Promise<void> {
   const p: number = model.predict(['我', '爱', '吃', '苹'])[0].p;
   console.log(loss, updatedRows.length, losses.length, near, xy.rows, p, model.vocab[0],
     model.similarity('猫', '狗'), model.analogy('男人', '国王', '女人')[0].score);
+  const look: InspectResult = model.inspect('我 爱 吃 苹 果');
+  const pGuo: number = look.probs.get(4, look.targetIds[4]);
+  const rows: number[] = look.gradientRows.map((r) => r.row);
+  const gE: Matrix = look.gradients.embedding;
+  const perPosition: number[] = look.losses;
+  const one: StepOnResult = model.stepOn(['我', '爱', '吃', '苹', '果']);
+  const fell: boolean = one.lossAfter < one.loss;
+  const moved: Matrix = one.rowsAfter;
+  console.log(pGuo, rows, gE.rows, perPosition, fell, moved.cols, one.updatedRows, look.weights, look.scores);
+  // @ts-expect-error a sentence is a string or an array of words
+  model.inspect(42);
+  // @ts-expect-error inspect's result has no 'output' (the attention output is called 'attention')
+  look.output;
   const isModel: boolean = model instanceof Model;   // Model is a value at run time too
   console.log(isModel);
   model.dispose();

@@ -1,0 +1,366 @@
+// training-measures.mjs: what the page and README say about training, measured. Used by
+// tools/measure-training.mjs (which prints the table and writes web/page/training-claims.js)
+// and by tests/training-claims.test.js (which measures again and compares).
+//
+// Every measure is computed the same way for the trained embedding table and for the
+// counting-only baseline (each word's raw next-word count vector over the vocabulary, <s>
+// standing for "the sentence ends"), so the two can be compared honestly.
+import { DEFAULT_CORPUS, CORPUS_PRESETS, TRAINING_DEFAULTS, BOUNDARY, tokenize, buildVocab } from '../web/corpus.js';
+
+/** The seeds every claim is measured over. */
+export const SEEDS = Object.freeze(Array.from({ length: 30 }, (_, i) => i));
+
+export const ANIMALS = Object.freeze(['猫', '狗', '兔', '鸟']);
+export const VEHICLES = Object.freeze(['汽车', '卡车', '自行车']);
+const VEHICLE_WORDS = VEHICLES;
+/** The article's example: the context and the word it should predict. */
+export const APPLE = Object.freeze({ context: Object.freeze(['我', '爱', '吃', '苹']), next: '果', sentence: '我 爱 吃 苹 果' });
+
+// ---- geometry over any table of row vectors (rows indexed like the vocabulary) ----
+
+function cosine(a, b) {
+  let ab = 0, aa = 0, bb = 0;
+  for (let j = 0; j < a.length; j++) { ab += a[j] * b[j]; aa += a[j] * a[j]; bb += b[j] * b[j]; }
+  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
+}
+
+/** rows: Float64Array[] indexed by vocabulary id; the same definitions as model.similarity / nearest / analogy. */
+export class Geometry {
+  constructor(vocab, rows) {
+    this.vocab = vocab;
+    this.rows = rows;
+    this.ids = new Map(vocab.map((w, i) => [w, i]));
+  }
+
+  row(word) {
+    const id = this.ids.get(word);
+    if (id === undefined) throw new RangeError(`measure: ${word} is not in the vocabulary`);
+    return this.rows[id];
+  }
+
+  similarity(a, b) {
+    return cosine(this.row(a), this.row(b));
+  }
+
+  /** Every word but the excluded ones and <s>, most cosine-similar to `target` first. */
+  ranked(target, exclude) {
+    const out = [];
+    this.vocab.forEach((w, i) => {
+      if (i !== 0 && !exclude.includes(w)) out.push({ word: w, score: cosine(this.rows[i], target) });
+    });
+    return out.sort((x, y) => y.score - x.score);
+  }
+
+  nearest(word) {
+    return this.ranked(this.row(word), [word]);
+  }
+
+  /** b − a + c, the inputs excluded: analogy('男人', '国王', '女人') asks 国王 − 男人 + 女人. */
+  analogy(a, b, c) {
+    const ra = this.row(a), rb = this.row(b), rc = this.row(c);
+    return this.ranked(ra.map((x, j) => rb[j] - x + rc[j]), [a, b, c]);
+  }
+
+  /** 1-based rank of `word` in a ranked list (Infinity when absent). */
+  static rank(list, word) {
+    const i = list.findIndex((x) => x.word === word);
+    return i < 0 ? Infinity : i + 1;
+  }
+}
+
+/** The measures of one table: cosines, the group separation, the analogy and its baselines. */
+export function measureGeometry(g) {
+  const VEHICLES = VEHICLE_WORDS.filter((v) => g.ids.has(v));  // the twins preset has no 自行车
+  const pairs = (xs) => xs.flatMap((a, i) => xs.slice(i + 1).map((b) => [a, b]));
+  const within = pairs(ANIMALS).map(([a, b]) => g.similarity(a, b));
+  const between = ANIMALS.flatMap((a) => VEHICLES.map((v) => g.similarity(a, v)));
+  // strict: every animal is closer to every other animal than to any vehicle
+  const animalsApart = ANIMALS.every((a) => {
+    const others = ANIMALS.filter((b) => b !== a).map((b) => g.similarity(a, b));
+    const vehicles = VEHICLES.map((v) => g.similarity(a, v));
+    return Math.min(...others) > Math.max(...vehicles);
+  });
+  // softer: every animal's nearest word among the other animals and the vehicles is an animal
+  const nearestIsAnimal = ANIMALS.every((a) => {
+    const others = ANIMALS.filter((b) => b !== a).map((b) => g.similarity(a, b));
+    const vehicles = VEHICLES.map((v) => g.similarity(a, v));
+    return Math.max(...others) > Math.max(...vehicles);
+  });
+  const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const analogy = g.analogy('男人', '国王', '女人');
+  const control = g.analogy('猫', '国王', '狗');
+  const kingNearest = g.nearest('国王');
+  return {
+    catDog: g.similarity('猫', '狗'),
+    catCar: g.similarity('猫', '汽车'),
+    animalsApart,
+    nearestIsAnimal,
+    groupGap: mean(within) - mean(between),
+    analogyTop: analogy[0].word,
+    analogyRank: Geometry.rank(analogy, '女王'),
+    controlTop: control[0].word,
+    controlRank: Geometry.rank(control, '女王'),
+    kingNearest: kingNearest[0].word,
+    queenRankNearKing: Geometry.rank(kingNearest, '女王'),
+  };
+}
+
+// ---- the counting-only baseline ----
+
+/** Each word's raw next-word counts (the word after it, <s> when the sentence ends there). */
+export function nextWordCounts(sentences) {
+  const { vocab, ids } = buildVocab(sentences);
+  const rows = vocab.map(() => new Float64Array(vocab.length));
+  for (const s of sentences) {
+    const inputs = [BOUNDARY, ...s];
+    const targets = [...s, BOUNDARY];
+    inputs.forEach((w, t) => { rows[ids.get(w)][ids.get(targets[t])] += 1; });
+  }
+  return new Geometry(vocab, rows);
+}
+
+/** What counting alone gives on a corpus (no training, no seed). */
+export function countingBaseline(corpus = DEFAULT_CORPUS) {
+  const sentences = corpus.map(tokenize);
+  const g = nextWordCounts(sentences);
+  const after = g.row(APPLE.context[APPLE.context.length - 1]);
+  const total = after.reduce((s, x) => s + x, 0);
+  const carToAnimals = ANIMALS.reduce((s, a) => s + g.similarity('汽车', a), 0) / ANIMALS.length;
+  // 国王's nearest words with their cosines: counting often ties, and a tie is worth saying
+  const top3 = (list) => list.slice(0, 3).map(({ word, score }) => ({ word, score: Math.round(score * 1000) / 1000 }));
+  return {
+    ...measureGeometry(g), pApple: after[g.ids.get(APPLE.next)] / total, carToAnimals,
+    kingNeighbours: top3(g.nearest('国王')),
+    analogyList: top3(g.analogy('男人', '国王', '女人')),
+    controlList: top3(g.analogy('猫', '国王', '狗')),
+  };
+}
+
+// ---- the trained model ----
+
+/** Mean normalised entropy of the causal attention rows 1 … n−1 (1 = uniform, 0 = one-hot). */
+function attentionSpread(model, sentence) {
+  const { weights } = model.attention(sentence);
+  let sum = 0;
+  for (let i = 1; i < weights.rows; i++) {
+    let h = 0;
+    for (let j = 0; j <= i; j++) {
+      const p = weights.get(i, j);
+      if (p > 0) h -= p * Math.log(p);
+    }
+    sum += h / Math.log(i + 1);
+  }
+  return sum / (weights.rows - 1);
+}
+
+function tableOf(model) {
+  const e = model.embeddings();
+  const rows = model.vocab.map((_, i) => Float64Array.from(e.data.subarray(i * e.cols, (i + 1) * e.cols)));
+  return new Geometry(model.vocab, rows);
+}
+
+/** Everything measured about a model at one point of its training. */
+export function measureModel(model) {
+  const g = tableOf(model);
+  return {
+    loss: model.loss(),
+    pApple: model.predict(APPLE.context).find((x) => x.word === APPLE.next).p,
+    attentionSpread: attentionSpread(model, APPLE.sentence),
+    ...measureGeometry(g),
+    carToAnimals: ANIMALS.reduce((s, a) => s + g.similarity('汽车', a), 0) / ANIMALS.length,
+  };
+}
+
+/** The points of training measured: step 0, a third of the schedule, the end. */
+export function checkpoints(defaults = TRAINING_DEFAULTS) {
+  return { start: 0, middle: Math.round(defaults.steps / 3), end: defaults.steps };
+}
+
+/**
+ * One seed with the training defaults: the default corpus measured at the checkpoints, and the
+ * car-with-animals preset (the default corpus plus 一只 汽车 在 叫 and 我 养 了 一只 汽车)
+ * measured at the end, where 汽车 should have moved toward the animals.
+ */
+export function measureSeed(qkv, seed, defaults = TRAINING_DEFAULTS) {
+  const points = checkpoints(defaults);
+  const out = { seed };
+  const model = qkv.createModel({ ...defaults, corpus: DEFAULT_CORPUS, seed });
+  try {
+    for (const [name, step] of Object.entries(points)) {
+      model.train(step - model.steps);
+      out[name] = measureModel(model);
+    }
+  } finally {
+    model.dispose();
+  }
+  const preset = CORPUS_PRESETS.find((p) => p.id === 'car-with-animals');
+  const car = qkv.createModel({ ...defaults, corpus: preset.sentences, seed });
+  try {
+    car.train();
+    out.carPreset = measureModel(car);
+  } finally {
+    car.dispose();
+  }
+  return out;
+}
+
+// ---- summaries ----
+
+export function range(values) {
+  const sorted = values.slice().sort((a, b) => a - b);
+  const n = sorted.length;
+  const median = n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  return { min: sorted[0], median, max: sorted[n - 1] };
+}
+
+export function count(values, predicate) {
+  return { count: values.filter(predicate).length, of: values.length };
+}
+
+/** A range as claims state it: min rounded down and max up to 2 decimals, the median to 2. */
+export function statedRange(values) {
+  const r = range(values);
+  return { min: Math.floor(r.min * 100 + 1e-9) / 100, median: Math.round(r.median * 100) / 100, max: Math.ceil(r.max * 100 - 1e-9) / 100 };
+}
+
+const round3 = (x) => Math.round(x * 1000) / 1000;
+
+/**
+ * What the claims module holds, from the per-seed results: ranges { min, median, max } and
+ * counts { count, of }, each with a note saying what it measures; and the counting baseline.
+ */
+export function summarize(results, defaults = TRAINING_DEFAULTS) {
+  const points = checkpoints(defaults);
+  const at = (names, f) => Object.fromEntries(names.map((n) => [n, f(results.map((r) => r[n]))]));
+  const all = ['start', 'middle', 'end'];
+  const rangeOf = (key, names = all) => at(names, (ms) => statedRange(ms.map((m) => m[key])));
+  const countOf = (pred, names = all) => at(names, (ms) => count(ms, pred));
+  const counting = countingBaseline();
+  const twins = countingBaseline(CORPUS_PRESETS.find((p) => p.id === 'twins').sentences);
+  const carCounting = countingBaseline(CORPUS_PRESETS.find((p) => p.id === 'car-with-animals').sentences);
+  return {
+    seeds: { from: SEEDS[0], to: SEEDS[SEEDS.length - 1], count: SEEDS.length },
+    defaults: { ...defaults },
+    checkpoints: points,
+    ranges: {
+      loss: { note: 'mean next-word loss over the default corpus (a uniform guess is ln V)', ...rangeOf('loss', ['start', 'end']) },
+      catDog: { note: 'cos(猫, 狗): cosine of the two embedding rows', ...rangeOf('catDog') },
+      catCar: { note: 'cos(猫, 汽车)', ...rangeOf('catCar') },
+      groupGap: { note: 'mean cosine between two animals minus mean cosine between an animal and a vehicle', ...rangeOf('groupGap') },
+      pApple: { note: 'p(果 | 我 爱 吃 苹): the model\'s probability of 果 after 我 爱 吃 苹', ...rangeOf('pApple') },
+      attentionSpread: { note: 'attention on 我 爱 吃 苹 果: mean entropy of rows 1–5 over its uniform maximum (1 = uniform, 0 = one word)', ...rangeOf('attentionSpread', ['start', 'end']) },
+      analogyRank: { note: 'rank of 女王 among the words nearest 国王 − 男人 + 女人 (1 = first)', ...rangeOf('analogyRank', ['end']) },
+      carToAnimals: {
+        note: 'mean cos(汽车, animal) after the schedule, on the default corpus and on the car-with-animals preset',
+        end: statedRange(results.map((r) => r.end.carToAnimals)),
+        carPreset: statedRange(results.map((r) => r.carPreset.carToAnimals)),
+      },
+      carPresetCatCar: { note: 'cos(猫, 汽车) after the schedule on the car-with-animals preset', end: statedRange(results.map((r) => r.carPreset.catCar)) },
+    },
+    counts: {
+      catNearerDog: { note: 'seeds where cos(猫, 狗) > cos(猫, 汽车)', ...countOf((m) => m.catDog > m.catCar) },
+      groupGapPositive: { note: 'seeds where the animals are closer to each other than to the vehicles on average (groupGap > 0)', ...countOf((m) => m.groupGap > 0) },
+      nearestIsAnimal: { note: 'seeds where every animal\'s nearest word among the animals and vehicles is an animal', ...countOf((m) => m.nearestIsAnimal) },
+      animalsApart: { note: 'seeds where every animal is closer to every other animal than to any vehicle (strict)', ...countOf((m) => m.animalsApart) },
+      analogyQueen: { note: 'seeds where 国王 − 男人 + 女人 gives 女王 first', ...countOf((m) => m.analogyRank === 1, ['end']) },
+      kingNearestQueen: { note: 'baseline the analogy must beat: seeds where 女王 is 国王\'s own nearest word', ...countOf((m) => m.kingNearest === '女王', ['end']) },
+      analogyBeyondNeighbour: { note: 'seeds where the analogy gives 女王 although 国王\'s nearest word is another', ...countOf((m) => m.analogyRank === 1 && m.kingNearest !== '女王', ['end']) },
+      controlQueen: { note: 'nonsense control: seeds where 国王 − 猫 + 狗 gives 女王 first', ...countOf((m) => m.controlRank === 1, ['end']) },
+      carMoved: {
+        note: 'seeds where 汽车 ends closer to the animals (mean cosine) with the car-with-animals preset than with the default corpus',
+        ...count(results, (r) => r.carPreset.carToAnimals > r.end.carToAnimals),
+      },
+    },
+    counting: {
+      note: 'no training: each word\'s raw next-word count vector over the vocabulary (<s> = the sentence ends), with the same measures',
+      default: countingSummary(counting),
+      carPreset: countingSummary(carCounting),
+      twins: countingSummary(twins),
+    },
+  };
+}
+
+function countingSummary(c) {
+  return {
+    catDog: round3(c.catDog), catCar: round3(c.catCar), groupGap: round3(c.groupGap),
+    nearestIsAnimal: c.nearestIsAnimal, animalsApart: c.animalsApart,
+    analogy: c.analogyList, control: c.controlList, kingNeighbours: c.kingNeighbours,
+    pApple: round3(c.pApple), carToAnimals: round3(c.carToAnimals),
+  };
+}
+
+// ---- the claims module and the README's table, both written from the summary ----
+
+export const README_MARKERS = Object.freeze(['<!-- training-claims:begin (node tools/measure-training.mjs --write) -->', '<!-- training-claims:end -->']);
+
+export function formatRange(r, digits = 2) {
+  return `${r.min.toFixed(digits)} to ${r.max.toFixed(digits)} (median ${r.median.toFixed(digits)})`;
+}
+export function formatCount(c) {
+  return `${c.count} of ${c.of}`;
+}
+
+/** The README's table (Markdown) of a summary. */
+export function readmeTable(claims) {
+  const { ranges: R, counts: C, counting: K, checkpoints: P, seeds: S } = claims;
+  const cell = (x, digits) => (x === undefined ? '—' : x.min !== undefined ? formatRange(x, digits) : formatCount(x));
+  const yes = (b) => (b ? 'yes' : 'no');
+  const list = (xs) => xs.map((x) => `${x.word} ${x.score.toFixed(3)}`).join(', ');
+  const row = (label, m, counting, digits = 2) =>
+    `| ${label} | ${cell(m.start, digits)} | ${cell(m.middle, digits)} | ${cell(m.end, digits)} | ${counting} |`;
+  return [
+    `| seeds ${S.from}–${S.to} (${S.count} runs) | step ${P.start} | step ${P.middle} | step ${P.end} (end) | counting only |`,
+    '| --- | --- | --- | --- | --- |',
+    row('corpus loss', R.loss, '—'),
+    row('cos(猫, 狗)', R.catDog, K.default.catDog.toFixed(3)),
+    row('cos(猫, 汽车)', R.catCar, K.default.catCar.toFixed(3)),
+    row('mean cos between animals − mean cos animal–vehicle', R.groupGap, K.default.groupGap.toFixed(3)),
+    row('seeds with cos(猫, 狗) > cos(猫, 汽车)', C.catNearerDog, 'yes'),
+    row('seeds where the animals are closer to each other than to the vehicles on average', C.groupGapPositive, yes(K.default.groupGap > 0)),
+    row('seeds where every animal\'s nearest word among animals and vehicles is an animal', C.nearestIsAnimal, yes(K.default.nearestIsAnimal)),
+    row('seeds where every animal is closer to every other animal than to any vehicle', C.animalsApart, yes(K.default.animalsApart)),
+    row('p(果 \\| 我 爱 吃 苹)', R.pApple, `${K.default.pApple.toFixed(3)} (苹 is always followed by 果)`),
+    row('attention on 我 爱 吃 苹 果: entropy / uniform (1 = uniform)', R.attentionSpread, '—'),
+    row('seeds where 国王 − 男人 + 女人 gives 女王 first', C.analogyQueen, list(K.default.analogy)),
+    row('rank of 女王 for 国王 − 男人 + 女人', R.analogyRank, '—', 0),
+    row('seeds where 女王 is 国王\'s own nearest word (the baseline)', C.kingNearestQueen, list(K.default.kingNeighbours)),
+    row('seeds where the analogy gives 女王 and 国王\'s nearest word is another', C.analogyBeyondNeighbour, '—'),
+    row('seeds where the nonsense 国王 − 猫 + 狗 gives 女王 first', C.controlQueen, list(K.default.control)),
+    `| car-with-animals preset: mean cos(汽车, animal) | — | — | ${formatRange(R.carToAnimals.carPreset)}; default corpus ${formatRange(R.carToAnimals.end)}; higher with the preset on ${formatCount(C.carMoved)} seeds | ${K.carPreset.carToAnimals.toFixed(3)}; default corpus ${K.default.carToAnimals.toFixed(3)} |`,
+  ].join('\n');
+}
+
+/** The text of web/page/training-claims.js for a summary. */
+export function claimsModule(claims) {
+  return `// training-claims.js: every range the page and README state about training, as data.
+// Measured over seeds ${claims.seeds.from}–${claims.seeds.to} with TRAINING_DEFAULTS on the default corpus (web/corpus.js) by
+// \`node tools/measure-training.mjs --write\`, which wrote this file: do not edit it by hand.
+// tests/training-claims.test.js measures again and fails when a stated range no longer holds.
+//
+//   ranges.<id>: { note, start?, middle?, end?, … }, each a { min, median, max } over the seeds
+//                (min rounded down, max up, median to 2 decimals); checkpoints: the steps measured
+//   counts.<id>: { note, start?, middle?, end? }, each { count, of }: on how many seeds it held
+//   counting:    the same measures with no training at all (raw next-word count vectors)
+
+/** The measured claims (frozen). */
+export const TRAINING_CLAIMS = deepFreeze(${JSON.stringify(claims, null, 2)});
+
+/** '0.59 to 0.90 (median 0.75)' */
+export function formatRange(r, digits = 2) {
+  return \`\${r.min.toFixed(digits)} to \${r.max.toFixed(digits)} (median \${r.median.toFixed(digits)})\`;
+}
+
+/** '27 of 30' */
+export function formatCount(c) {
+  return \`\${c.count} of \${c.of}\`;
+}
+
+function deepFreeze(value) {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+`;
+}
