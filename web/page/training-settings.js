@@ -10,8 +10,8 @@
 // trains all the same, but the link then names the default corpus, and the page says so and
 // offers the corpus as a file instead.
 import { MODEL_DEFAULTS, DEFAULT_LR } from '../model.js';
-import { CORPUS_PRESETS, checkCorpus, TRAINING_DEFAULTS } from './training-standin.js';
-import { tokenize } from '../corpus.js';
+import { CORPUS_PRESETS, checkCorpus } from './training-standin.js';
+import { tokenize, TRAINING_DEFAULTS } from '../corpus.js';
 
 export { TRAINING_DEFAULTS };
 

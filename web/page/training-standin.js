@@ -1,10 +1,8 @@
 // training-standin.js: TEMPORARY. A thin local stand-in for the model side's half of issue 8
-// (/work/wt/TRAINING-API.md: model.inspect(), model.stepOn(), the corpus exports, TRAINING_DEFAULTS,
-// training-claims.js), so that the page can be built before branch `trainmodel` lands. Deleted
-// when it does: the page then imports the real ones from ../corpus.js, ../model.js and
-// ./training-claims.js. Nothing here may ship.
-import { Model } from '../model.js';
-import { Matrix } from '../matrix.js';
+// (/work/wt/TRAINING-API.md: the corpus exports and training-claims.js), so that the page can be
+// built before branch `trainmodel` lands them (model.inspect(), model.stepOn() and
+// TRAINING_DEFAULTS have landed and are used for real). Deleted when the rest lands: the page
+// then imports them from ../corpus.js and ./training-claims.js. Nothing here may ship.
 import { DEFAULT_CORPUS, tokenize, BOUNDARY } from '../corpus.js';
 
 export { DEFAULT_CORPUS };
@@ -37,8 +35,6 @@ export const WORD_GROUPS = Object.freeze([
 
 export const CORPUS_LIMITS = Object.freeze({ maxSentences: 400, maxTokensPerSentence: 12, maxChars: 20000 });
 
-export const TRAINING_DEFAULTS = Object.freeze({ batchSize: 1, lr: 0.5, steps: 600, dim: 16, optimizer: 'sgd' });
-
 export const TRAINING_CLAIMS = Object.freeze({
   seeds: [0, 29],
   catDog: { min: 0.1, median: 0.5, max: 0.9 },
@@ -70,99 +66,4 @@ export function checkCorpus(corpus) {
   if (sentences.length > CORPUS_LIMITS.maxSentences) problems.push({ line: 0, kind: 'too-many', message: `${sentences.length} sentences` });
   if (sentences.length === 0 && problems.length === 0) problems.push({ line: 0, kind: 'empty', message: 'the corpus is empty' });
   return { sentences, problems };
-}
-
-// ---- model.inspect / model.stepOn, computed in float64 from the parameters (stand-in only) ----
-
-function positions(n, d) {
-  const out = new Float64Array(n * d);
-  for (let t = 0; t < n; t++) {
-    for (let i = 0; i < d; i++) {
-      const freq = 10000 ** (-(i - (i % 2)) / d);
-      out[t * d + i] = Math.fround(i % 2 === 0 ? Math.sin(t * freq) : Math.cos(t * freq));
-    }
-  }
-  return out;
-}
-const mat = (rows, cols, data) => new Matrix(rows, cols, Float32Array.from(data));
-function mm(A, ar, ac, B, bc) {
-  const out = new Float64Array(ar * bc);
-  for (let i = 0; i < ar; i++) for (let k = 0; k < ac; k++) {
-    const a = A[i * ac + k];
-    for (let j = 0; j < bc; j++) out[i * bc + j] += a * B[k * bc + j];
-  }
-  return out;
-}
-
-if (!Model.prototype.inspect) {
-  Model.prototype.inspect = function inspect(sentence) {
-    const words = typeof sentence === 'string' ? tokenize(sentence) : [...sentence];
-    if (words.length < 1 || words.length > this.maxTokens) throw new RangeError(`inspect: the sentence has ${words.length} tokens; 1 to ${this.maxTokens}`);
-    const ids = [0, ...words.map((w) => this._id('inspect', w))];
-    const targetIds = [...ids.slice(1), 0];
-    const n = ids.length, d = this.dim, V = this.vocab.length;
-    const P = Object.fromEntries(['embedding', 'Wq', 'Wk', 'Wv', 'Wout', 'bout'].map((k) => [k, Float64Array.from(this.getParameter(k).data)]));
-    const E = new Float64Array(n * d);
-    ids.forEach((id, t) => { for (let j = 0; j < d; j++) E[t * d + j] = P.embedding[id * d + j]; });
-    const pos = positions(n, d);
-    const X = E.map((v, i) => v + pos[i]);
-    const Q = mm(X, n, d, P.Wq, d), K = mm(X, n, d, P.Wk, d), Vv = mm(X, n, d, P.Wv, d);
-    const scores = new Float64Array(n * n), weights = new Float64Array(n * n);
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < n; j++) { let s = 0; for (let k = 0; k < d; k++) s += Q[i * d + k] * K[j * d + k]; scores[i * n + j] = s; }
-      let max = -Infinity;
-      for (let j = 0; j <= i; j++) max = Math.max(max, scores[i * n + j] / Math.sqrt(d));
-      let sum = 0;
-      for (let j = 0; j <= i; j++) { weights[i * n + j] = Math.exp(scores[i * n + j] / Math.sqrt(d) - max); sum += weights[i * n + j]; }
-      for (let j = 0; j <= i; j++) weights[i * n + j] /= sum;
-    }
-    const att = mm(weights, n, n, Vv, d);
-    const hh = X.map((v, i) => v + att[i]);
-    const logits = mm(hh, n, d, P.Wout, V);
-    const probs = new Float64Array(n * V), losses = [];
-    for (let t = 0; t < n; t++) {
-      for (let v = 0; v < V; v++) logits[t * V + v] += P.bout[v];
-      let max = -Infinity;
-      for (let v = 0; v < V; v++) max = Math.max(max, logits[t * V + v]);
-      let sum = 0;
-      for (let v = 0; v < V; v++) sum += Math.exp(logits[t * V + v] - max);
-      for (let v = 0; v < V; v++) probs[t * V + v] = Math.exp(logits[t * V + v] - max) / sum;
-      losses.push(-(logits[t * V + targetIds[t]] - max - Math.log(sum)));
-    }
-    const grads = this.gradients([words]);
-    const g = grads.grads.embedding;
-    const gradientRows = [];
-    for (let r = 0; r < V; r++) {
-      let s = 0;
-      for (let j = 0; j < d; j++) s += g.data[r * d + j] ** 2;
-      if (s > 0) gradientRows.push({ row: r, word: this.vocab[r], norm: Math.sqrt(s) });
-    }
-    return {
-      tokens: ids.map((i) => this.vocab[i]), targets: targetIds.map((i) => this.vocab[i]), ids, targetIds,
-      embeddingRows: mat(n, d, E), positions: mat(n, d, pos), X: mat(n, d, X), Q: mat(n, d, Q), K: mat(n, d, K), V: mat(n, d, Vv),
-      scores: mat(n, n, scores), weights: mat(n, n, weights), attention: mat(n, d, att), h: mat(n, d, hh),
-      logits: mat(n, V, logits), probs: mat(n, V, probs), losses, loss: losses.reduce((a, b) => a + b, 0) / n,
-      gradients: grads.grads, gradientRows,
-    };
-  };
-  Model.prototype.stepOn = function stepOn(sentence) {
-    const words = typeof sentence === 'string' ? tokenize(sentence) : [...sentence];
-    const ids = words.map((w) => this._id('stepOn', w));
-    const before = this.embeddings();
-    const loss = this._lossAndGrad('stepOn', [ids]);
-    const core = this._core;
-    this._lab._check('stepOn', core._qkv_model_update(this._model, this._updated, this._count));
-    const count = core.HEAP32[this._count >> 2];
-    const updatedRows = Array.from(core.HEAP32.subarray(this._updated >> 2, (this._updated >> 2) + count));
-    const grad = this._tensor(1, 0);
-    const rowGradNorms = updatedRows.map((r) => {
-      let s = 0;
-      for (let j = 0; j < this.dim; j++) s += core.HEAPF32[grad.offset + r * this.dim + j] ** 2;
-      return Math.sqrt(s);
-    });
-    this.steps++;
-    const after = this.embeddings();
-    const pick = (m) => new Matrix(updatedRows.length, this.dim, Float32Array.from(updatedRows.flatMap((r) => Array.from(m.data.subarray(r * this.dim, (r + 1) * this.dim)))));
-    return { loss, lossAfter: this.loss([words]), batch: [words], updatedRows, rowGradNorms, step: this.steps, rowsBefore: pick(before), rowsAfter: pick(after) };
-  };
 }
