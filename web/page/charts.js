@@ -648,6 +648,8 @@ export class EmbeddingScatter extends ChartBase {
       ctx.lineTo(end.x, end.y);
       ctx.stroke();
     });
+    // for readers of the DOM (and the tests): where each label went, in canvas pixels
+    chart.canvas.dataset.labels = JSON.stringify(this.placed.map((p) => [p.word, p.box && [p.box.x, p.box.y, p.box.w, p.box.h].map(Math.round), p.leader ? 1 : 0]));
     ctx.fillStyle = this.theme.text;
     ctx.strokeStyle = this.theme.background;
     ctx.lineWidth = 3;

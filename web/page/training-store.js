@@ -16,13 +16,15 @@
 // reader should be told (a step past the schedule, a corpus too long for the link).
 //
 // A replay (a link with ?step=N, or going back) never blocks the page: it advances in chunks of
-// at most CHUNK_MS per animation frame, reporting progress, and the first chunk runs at once, so
-// a short replay finishes before the call returns. The model is disposed when the last section
+// at most CHUNK_STEPS steps and CHUNK_MS per animation frame, reporting progress, and the first
+// chunk runs at once, so a short replay finishes before the call returns. The model is disposed when the last section
 // that acquired the store releases it, so a widget frees every byte it allocated.
 import { TrainingRun } from './training-run.js';
 import { RUN_KEYS, modelOptions, resolveCorpus, corpusValue, URL_CORPUS_CHARS } from './training-settings.js';
 
 const CHUNK_MS = 8;
+/** At most this many steps per frame, however fast the machine: a replay always yields to the page. */
+const CHUNK_STEPS = 25;
 /** Steps between project2d() calls during a replay: keeps the scatter's axis signs as in live play. */
 const AXIS_EVERY = 5;
 
@@ -94,7 +96,8 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
     const chunk = () => {
       if (token !== generation || !run) { resolve(run); return; }
       const until = now() + CHUNK_MS;
-      while (run.step < goal && now() < until) {
+      const stop = Math.min(goal, run.step + CHUNK_STEPS);
+      while (run.step < stop && now() < until) {
         if (!run.advance()) break;
         if (run.step % AXIS_EVERY === 0) run.model.project2d();
       }

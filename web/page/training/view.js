@@ -127,7 +127,7 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     const n = batchCount();
     layout.batch.title.textContent = n === 1 ? i18n.t('training.batch.one') : i18n.t('training.batch.many', { n });
     layout.batch.empty.hidden = Boolean(last);
-    layout.batch.list.replaceChildren(...(last ? last.batch.map((tokens) => h('li', { text: tokens.map((w) => glossed(w, i18n.lang)).join(' ') })) : []));
+    layout.batch.list.replaceChildren(...(last ? last.batch.map((tokens) => h('li', { text: tokens.map((w) => glossed(w, i18n.lang)).join(' '), dataset: { sentence: tokens.join(' ') } })) : []));
     if (!last) { layout.batch.updated.textContent = ''; return; }
     const words = (rows) => rows.map((r) => glossed(run.vocab[r], i18n.lang)).join(' · ');
     const own = new Set(last.batchRows);
