@@ -1,15 +1,31 @@
 // heat-table.js: a small matrix of weights (0 … 1) as a real table whose cells are tinted by their
 // value, numbers kept as text (screen readers read them, readers can copy them). Cells above the
 // diagonal of a causal matrix show as "·" when `causal` is set: they were never in the softmax.
-//   const t = createHeatTable({ caption: () => 'A' });  t.update(matrix, rowLabels, colLabels);
+//   const t = createHeatTable({ caption: () => 'A' });  t.update(matrix, rowLabels, colLabels);  t.destroy();
 import { h, fmt } from './dom.js';
 
 export function createHeatTable({ caption = () => '', causal = true, className = '' } = {}) {
   const cap = h('caption');
   const table = h('table', { class: `matrix heat-table ${className}` }, cap);
   const element = h('div', { class: 'matrix-scroll heat-table-scroll' }, table);
+  // as matrix-view.js does: while the table is wider than its box, the scroller takes focus (and
+  // a name) so that the keyboard can scroll it; a table that fits adds no Tab stop
+  function checkOverflow() {
+    const overflowing = element.scrollWidth > element.clientWidth + 1;
+    if (overflowing === element.hasAttribute('tabindex')) return;
+    if (overflowing) {
+      element.tabIndex = 0;
+      element.setAttribute('role', 'group');
+      element.setAttribute('aria-label', caption());
+    } else {
+      for (const attr of ['tabindex', 'role', 'aria-label']) element.removeAttribute(attr);
+    }
+  }
+  const resizes = typeof ResizeObserver === 'function' ? new ResizeObserver(checkOverflow) : null;
+  if (resizes) { resizes.observe(element); resizes.observe(table); }
   function update(matrix, rowLabels, colLabels) {
     cap.textContent = caption();
+    if (element.hasAttribute('aria-label')) element.setAttribute('aria-label', caption());
     const head = h('tr', {}, h('td', { class: 'corner' }), colLabels.map((c) => h('th', { text: c, attrs: { scope: 'col' } })));
     const body = [];
     for (let i = 0; i < matrix.rows; i++) {
@@ -29,5 +45,5 @@ export function createHeatTable({ caption = () => '', causal = true, className =
     }
     table.replaceChildren(cap, h('thead', {}, head), h('tbody', {}, body));
   }
-  return { element, update };
+  return { element, update, destroy() { if (resizes) resizes.disconnect(); } };
 }

@@ -388,23 +388,28 @@ export const trainstepSection = defineSection({
       drawCompare(snap);
     }
 
+    // then and now: the same sentence's attention and prediction at step 0 and at the run's step
+    const compareTitle = h('h3');
+    const compareNote = h('p', { class: 'note' });
+    const sides = ['start', 'now'].map((which) => {
+      const table = createHeatTable({ caption: () => (which === 'start' ? i18n.t('ts.at0') : i18n.t('ts.atNow', { step: snapNow()?.step ?? 0 })) });
+      const p = h('p', { attrs: { 'data-role': 'ts-p' } });
+      const sharp = h('p', { attrs: { 'data-role': 'ts-sharp' } });
+      return { which, table, p, sharp, element: h('div', { class: 'ts-side', attrs: { 'data-side': which } }, table.element, p, sharp) };
+    });
+    compare.append(compareTitle, compareNote, h('div', { class: 'ts-sides' }, sides.map((s) => s.element)));
+
     function drawCompare(snap) {
       const last = lastWordAt(snap);
       const labels = snap.now.tokens;
-      const side = (ins, titleKey, vars, sharp) => {
-        const table = createHeatTable({ caption: () => i18n.t(titleKey, vars) });
-        table.update(ins.weights, labels, labels);
-        return h('div', { class: 'ts-side', attrs: { 'data-side': titleKey === 'ts.at0' ? 'start' : 'now' } },
-          table.element,
-          h('p', { text: i18n.t('ts.pLast', { word: word(ins.targets[last]), context: context(snap, last), p: fmt(pOf(ins, last)) }) }),
-          h('p', { text: i18n.t('ts.sharp', { v: fmt(sharp) }) }));
-      };
-      compare.replaceChildren(
-        h('h3', { text: i18n.t('ts.compare', { step: snap.step }) }),
-        h('p', { class: 'note', text: snap.step === 0 ? i18n.t('ts.compareZero') : i18n.t('ts.compareNote', { uniform: fmt(snap.sharpness.uniform) }) }),
-        h('div', { class: 'ts-sides' },
-          side(snap.start, 'ts.at0', {}, snap.sharpness.start),
-          side(snap.now, 'ts.atNow', { step: snap.step }, snap.sharpness.now)));
+      compareTitle.textContent = i18n.t('ts.compare', { step: snap.step });
+      compareNote.textContent = snap.step === 0 ? i18n.t('ts.compareZero') : i18n.t('ts.compareNote', { uniform: fmt(snap.sharpness.uniform) });
+      for (const side of sides) {
+        const ins = snap[side.which];
+        side.table.update(ins.weights, labels, labels);
+        side.p.textContent = i18n.t('ts.pLast', { word: word(ins.targets[last]), context: context(snap, last), p: fmt(pOf(ins, last)) });
+        side.sharp.textContent = i18n.t('ts.sharp', { v: fmt(snap.sharpness[side.which]) });
+      }
     }
 
     function render(index) {
@@ -446,6 +451,10 @@ export const trainstepSection = defineSection({
       draw, render,
       stage: (index) => TRAINSTEP_STAGES[index],
       setLanguage: () => draw(),
+      destroy() {
+        wTable.destroy();
+        for (const side of sides) side.table.destroy();
+      },
     };
   },
 });

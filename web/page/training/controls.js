@@ -54,8 +54,9 @@ export function createTrainingControls({ ctx, texts, events, uid, onChange = () 
   events.on(dim, 'change', () => set('dim', Number(dim.value)));
   events.on(opt, 'change', () => {
     // each optimizer has its own scale of learning rates: switching takes that optimizer's default
-    state.set('lr', defaultLr(opt.value));
-    set('opt', opt.value);
+    const chosen = opt.value;
+    state.set('lr', defaultLr(chosen));
+    set('opt', chosen);
   });
   events.on(seed, 'change', () => {
     const text = seed.value.trim();

@@ -26,6 +26,7 @@ addStrings({
     'training.corpus.chars': '{chars} 个字符，{lines} 行。链接最多带 {max} 个字符的语料；最多 {maxSentences} 句，每句最多 {maxTokens} 个词。',
     'training.corpus.applied': '开始用新语料训练：{sentences} 句，{words} 个词，从第 0 步开始。',
     'training.corpus.refused': '没有训练：有 {count} 处问题。你的文字还在编辑框里；训练继续用原来的语料。',
+    'training.corpus.refusedOne': '没有训练：有 1 处问题。你的文字还在编辑框里；训练继续用原来的语料。',
     'training.corpus.more': '……还有 {count} 处。',
     'training.corpus.line': '第 {line} 行：',
     'training.corpus.problem.empty': '语料是空的：至少要有一句两个词以上的话。',
@@ -50,6 +51,7 @@ addStrings({
     'training.corpus.chars': '{chars} characters, {lines} lines. A link carries a corpus of up to {max} characters; at most {maxSentences} sentences of at most {maxTokens} words.',
     'training.corpus.applied': 'Training on the new corpus: {sentences} sentences, {words} words, from step 0.',
     'training.corpus.refused': 'Not trained: {count} problems. Your text is still in the editor; the run keeps the corpus it had.',
+    'training.corpus.refusedOne': 'Not trained: 1 problem. Your text is still in the editor; the run keeps the corpus it had.',
     'training.corpus.more': '… and {count} more.',
     'training.corpus.line': 'line {line}: ',
     'training.corpus.problem.empty': 'The corpus is empty: give at least one sentence of two words or more.',
@@ -150,10 +152,11 @@ export function createCorpusPanel({ ctx, texts, events, uid, corpusButton, onApp
       if (text === key) text = p.message;  // a kind this page has no words for: the library's own
       return h('li', { text: p.line > 0 ? `${i18n.t('training.corpus.line', { line: p.line })}${text}` : text });
     });
-    problems.replaceChildren(
-      h('p', { text: i18n.t('training.corpus.refused', { count: list.length }) }),
+    problems.replaceChildren(...[
+      h('p', { text: i18n.t(list.length === 1 ? 'training.corpus.refusedOne' : 'training.corpus.refused', { count: list.length }) }),
       h('ul', {}, items),
-      list.length > SHOWN_PROBLEMS ? h('p', { text: i18n.t('training.corpus.more', { count: list.length - SHOWN_PROBLEMS }) }) : null);
+      list.length > SHOWN_PROBLEMS ? h('p', { text: i18n.t('training.corpus.more', { count: list.length - SHOWN_PROBLEMS }) }) : null,
+    ].filter(Boolean));
   }
 
   function applyText(text) {
