@@ -504,6 +504,7 @@ export class EmbeddingScatter extends ChartBase {
    */
   setArrows(pairs) {
     this.arrows = pairs.filter(([a, b]) => a >= 0 && b >= 0);
+    this.chart.canvas.dataset.arrows = this.arrows.map(([a, b]) => `${this.words[a]}→${this.words[b]}`).join(' ');
     this.chart.update('none');
   }
 

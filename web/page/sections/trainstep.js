@@ -11,6 +11,7 @@ import { createTrainStepSource } from '../training-step.js';
 import { createHeatTable } from '../heat-table.js';
 import { EmbeddingHeatmap } from '../embedding-heatmap.js';
 import { glossed, glossedShort, glossedSentence } from '../glosses.js';
+import { themeOf } from '../charts.js';
 
 /** The stages, in order: the stepper's steps and the `stage` of its progress events. */
 export const TRAINSTEP_STAGES = Object.freeze(['lookup', 'positions', 'attention', 'predict', 'loss', 'backward', 'update', 'after']);
@@ -215,16 +216,16 @@ export const trainstepSection = defineSection({
     const backwardNote = h('p', { class: 'note' });
     const normBars = h('div', { class: 'bars ts-bars', attrs: { 'data-role': 'ts-grad-rows' } });
     const zeroLine = h('p', { class: 'ts-zero', attrs: { 'data-role': 'ts-zero' } });
-    const gView = frame.view({ name: 'dE', label: () => i18n.t('ts.gradTable'), csv: false });
+    const gView = frame.view({ name: '∂loss/∂E', label: () => i18n.t('ts.gradTable'), csv: false });
     const gradHeat = new EmbeddingHeatmap({ reducedMotion: () => true });
     const gradHeatTitle = h('h3', { class: 'sub-title' });
     panels.backward.append(backwardNote, normBars, zeroLine, h('div', { class: 'ts-row' },
       gView.element, h('div', { class: 'ts-table' }, gradHeatTitle, gradHeat.element)));
     // update
     const updateNote = h('p', { class: 'note' });
-    const beforeView = frame.view({ name: 'before', label: () => i18n.t('ts.before'), csv: false });
-    const deltaView = frame.view({ name: 'delta', label: () => i18n.t(snapNow()?.optimizer === 'adam' ? 'ts.adamStep' : 'ts.step'), csv: false });
-    const afterView = frame.view({ name: 'after', label: () => i18n.t('ts.afterRows'), csv: false });
+    const beforeView = frame.view({ name: 'E', label: () => i18n.t('ts.before'), csv: false });
+    const deltaView = frame.view({ name: 'Δ', label: () => i18n.t(snapNow()?.optimizer === 'adam' ? 'ts.adamStep' : 'ts.step'), csv: false });
+    const afterView = frame.view({ name: 'E′', label: () => i18n.t('ts.afterRows'), csv: false });
     panels.update.append(updateNote, h('div', { class: 'equation' }, beforeView.element, h('span', { class: 'op', text: '+' }),
       deltaView.element, h('span', { class: 'op', text: '=' }), afterView.element));
     // after
@@ -294,6 +295,10 @@ export const trainstepSection = defineSection({
       const { now, update, vocab } = snap;
       const n = now.tokens.length, d = snap.dim, V = vocab.length;
       frame.element.dataset.step = String(snap.step);
+      // the heat maps' colours follow the text colour the section inherits (light or dark)
+      const dark = themeOf(frame.element, typeof matchMedia === 'function' && matchMedia('(prefers-color-scheme: dark)').matches).dark;
+      tableE.setDark(dark);
+      gradHeat.setDark(dark);
       const labels = rowLabels(snap);
       const dims = Array.from({ length: d }, (_, j) => String(j));
 
