@@ -87,10 +87,10 @@ test('the update is E_row − lr·grad on a copy, the sentence\'s loss falls, an
     assert.ok(update.lossAfter < update.loss, `${sentence.join(' ')}: ${update.loss} → ${update.lossAfter}`);
     assert.equal(update.loss, snap.now.loss, 'the copy starts where the run is');
     for (let i = 0; i < update.rowsBefore.data.length; i++) {
-      // p − lr·g in float32, exactly as wasm/model.c computes it
-      const expected = Math.fround(update.rowsBefore.data[i] - Math.fround(snap.lr * update.gradRows.data[i]));
-      assert.equal(update.rowsAfter.data[i], expected, `entry ${i}`);
-      assert.equal(update.delta.data[i], -Math.fround(snap.lr * update.gradRows.data[i]));
+      // p − lr·g in float32, exactly as wasm/model.c computes it (its lr is a float)
+      const step = Math.fround(Math.fround(snap.lr) * update.gradRows.data[i]);
+      assert.equal(update.rowsAfter.data[i], Math.fround(update.rowsBefore.data[i] - step), `entry ${i}`);
+      assert.equal(update.delta.data[i], -step);
     }
     // the loss after, recomputed from the updated rows in double, agrees
     assert.ok(Math.abs(update.after.loss - update.lossAfter) < 1e-4);

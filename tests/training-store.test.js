@@ -106,13 +106,14 @@ test('a setting that defines the run starts a new one at step 0; the attention s
   store.dispose();
 });
 
-test('a corpus is taken only when checkCorpus finds no problem; a long one trains but stays out of the link', async () => {
+test('a corpus is taken only when checkCorpus finds no error; a long one trains but stays out of the link', async () => {
   const { state, store, events } = setup();
   const release = store.acquire();
   await store.ensure();
   const before = store.run;
   assert.equal(store.setCorpus(''), false);
-  assert.equal(store.setCorpus('猫'), false, 'one word');
+  assert.equal(store.setCorpus('一只 <b>猫</b> 在 叫'), false, 'markup');
+  assert.equal(store.setCorpus('一只 猫\n<s> 在 叫'), false, 'the reserved boundary');
   assert.equal(store.run, before, 'a refused corpus changes nothing');
   assert.equal(store.setCorpus('一只 猫 在 叫\n一只 狗 在 叫'), true);
   assert.deepEqual([...store.run.vocab], ['<s>', '一只', '猫', '在', '叫', '狗']);

@@ -1,14 +1,15 @@
 // training-corpus.test.js: the open corpus in the training section. The decisive experiment is one
-// click; an edit retrains on the reader's sentences and goes into the link; bad input (empty, one
-// word, too many sentences, a megabyte string, markup) gets a clear inline message, loses nothing
-// and leaves the run as it was; a corpus too long for a link trains but says it is not in the
-// link; corpus.txt downloads what is trained. Run after ./build.sh.
+// click; an edit retrains on the reader's sentences and goes into the link; bad input (empty, too
+// many sentences, too many words, the reserved <s>, a megabyte string, markup) gets a clear inline
+// message, loses nothing and leaves the run as it was; a one-word line trains with a warning; a
+// corpus too long for a link trains but says it is not in the link; corpus.txt downloads what is
+// trained. Run after ./build.sh.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { openBrowser } from './harness.js';
 import { openTraining, readState, referenceRun, settled } from './training-helpers.js';
-import { CORPUS_PRESETS, CORPUS_LIMITS } from '../../web/page/training-standin.js';
+import { CORPUS_PRESETS, CORPUS_LIMITS } from '../../web/corpus.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -19,7 +20,7 @@ const vocabOf = (section) => section.locator('datalist option').evaluateAll((os)
 test('the decisive experiment is one click: 汽车 in the animals\' contexts, trained from step 0', async () => {
   const { page, section } = await openTraining(env);
   const summary = section.locator('[data-role="corpus-summary"]');
-  assert.match(await summary.textContent(), /^The corpus: \d+ sentences, \d+ words \(The default corpus\)$/);
+  assert.match(await summary.textContent(), new RegExp(`^The corpus: \\d+ sentences, \\d+ words \\(${CORPUS_PRESETS[0].name.en}\\)$`));
   assert.equal(await section.locator('details[data-role="corpus"]').getAttribute('open'), null, 'collapsed at first');
   await section.locator('button[data-role="step"]').click();
   await section.locator('button[data-role="corpus-car"]').click();
@@ -75,9 +76,9 @@ test('bad input gets a clear message, keeps the reader\'s text, and leaves the r
   const many = Array.from({ length: CORPUS_LIMITS.maxSentences + 20 }, (_, i) => `第 ${i} 句 话`).join('\n');
   const cases = [
     ['', /The corpus is empty/],
-    ['猫', /line 1: one word only/],
-    ['一只 猫 在 叫\n<s> 在 叫', /line 2: contains <s>/],
-    [many, new RegExp(`Too many sentences \\(at most ${CORPUS_LIMITS.maxSentences}\\)`)],
+    ['一只 猫 在 叫\n<s> 在 叫', /line 2: contains <s>, which marks the sentence boundary/],
+    [many, new RegExp(`line ${CORPUS_LIMITS.maxSentences + 1}: this is sentence ${CORPUS_LIMITS.maxSentences + 1}: at most ${CORPUS_LIMITS.maxSentences} sentences`)],
+    ['<img src=x onerror=window.__pwned=1> 在 叫\n一只 <b>猫</b> 在 叫', /line 1: looks like markup \(< or >\).*line 2: looks like markup/],
     [Array.from({ length: CORPUS_LIMITS.maxTokensPerSentence + 3 }, () => '猫').join(' '), /line 1: too many words/],
   ];
   for (const [text, message] of cases) {
@@ -88,6 +89,8 @@ test('bad input gets a clear message, keeps the reader\'s text, and leaves the r
     assert.equal(await editor.inputValue(), text, 'the text is kept');
     assert.equal(await editor.getAttribute('aria-invalid'), 'true');
   }
+  assert.equal(await section.locator('img, b').count(), 0, 'typed markup never becomes elements');
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
   // a megabyte string: refused by its length, before anything is split or trained
   await editor.evaluate((el) => { el.value = '猫'.repeat(1 << 20); el.dispatchEvent(new Event('input', { bubbles: true })); });
   await section.locator('button[data-role="corpus-apply"]').click();
@@ -105,14 +108,16 @@ test('bad input gets a clear message, keeps the reader\'s text, and leaves the r
   await page.closeAll();
 });
 
-test('markup is words, never HTML; a corpus too long for a link trains and says so; corpus.txt is what is trained', async () => {
+test('a one-word line trains with a warning; markup never becomes HTML; a corpus too long for a link trains and says so; corpus.txt is what is trained', async () => {
   const { page, section } = await openTraining(env);
   await section.locator('[data-role="corpus-summary"]').click();
   const editor = section.locator('textarea[data-role="corpus-text"]');
-  await editor.fill('<img src=x onerror=window.__pwned=1> 在 叫\n一只 <b>猫</b> 在 叫');
+  await editor.fill('一只 猫 在 叫\n猫\n\n一只 猫 在 叫');
   await section.locator('button[data-role="corpus-apply"]').click();
   await settled(page);
-  assert.ok((await vocabOf(section)).includes('<img'));
+  const said = await section.locator('[data-role="corpus-problems"]').textContent();
+  assert.match(said, /^Training on the new corpus: 3 sentences, 4 words, from step 0\.Worth knowing \(it trained all the same\): line 2: one word only.*line 3: repeats an earlier line/);
+  assert.equal(await editor.inputValue(), '一只 猫 在 叫\n猫\n一只 猫 在 叫', 'blank lines dropped, as trained');
   assert.equal(await section.locator('img, b').count(), 0, 'typed markup never becomes elements');
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
 

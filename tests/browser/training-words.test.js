@@ -12,7 +12,7 @@ import { load } from '../../web/qkv-lab.js';
 import { createState } from '../../web/page/state.js';
 import { modelOptions, resolveCorpus } from '../../web/page/training-settings.js';
 import { measureModel, median, SPREAD_SEEDS } from '../../web/page/training/seed-spread.js';
-import { GLOSSES } from '../../web/page/training-standin.js';
+import { GLOSSES } from '../../web/corpus.js';
 
 let env;
 before(async () => { env = await openBrowser(); });

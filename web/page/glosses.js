@@ -1,7 +1,7 @@
 // glosses.js: English glosses beside the Chinese words, wherever the English page lists words
 // (neighbours, analogies, heat-map rows, scatter labels and hovers, the walkthrough's bars).
 // The glosses themselves are data of the corpus (GLOSSES); the Chinese page shows the words alone.
-import { GLOSSES } from './training-standin.js';
+import { GLOSSES } from '../corpus.js';
 
 /** '猫 (cat)' on the English page, '猫' on the Chinese one (and for words without a gloss). */
 export function glossed(word, lang) {

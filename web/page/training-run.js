@@ -2,7 +2,7 @@
 // draw. No DOM here. The model is deterministic for its options (seed included), so any step can
 // be reached again by replaying from the seed: that is how the page goes back a step and how a
 // link with ?step=N restores a run (training-store.js replays in chunks across frames).
-import { WORD_GROUPS } from './training-standin.js';
+import { WORD_GROUPS } from '../corpus.js';
 
 /** The words whose cosine similarity the section follows (when the corpus has them). */
 export const PROBES = Object.freeze({ anchor: '猫', near: '狗', far: '汽车' });

@@ -10,8 +10,7 @@
 // trains all the same, but the link then names the default corpus, and the page says so and
 // offers the corpus as a file instead.
 import { MODEL_DEFAULTS, DEFAULT_LR } from '../model.js';
-import { CORPUS_PRESETS, checkCorpus } from './training-standin.js';
-import { tokenize, TRAINING_DEFAULTS } from '../corpus.js';
+import { CORPUS_PRESETS, checkCorpus, tokenize, TRAINING_DEFAULTS } from '../corpus.js';
 
 export { TRAINING_DEFAULTS };
 
@@ -41,15 +40,19 @@ export function presetFor(text) {
     && p.sentences.every((s, i) => tokenize(s).join(' ') === lines[i]));
 }
 
+/** checkCorpus's problems that stop a corpus from training (the rest are warnings). */
+export const errorsOf = (problems) => problems.filter((p) => p.severity !== 'warning');
+
 /**
- * A `corpus` value (preset id or text) → { id, text, sentences, problems }: id is the preset's or
- * null for the reader's own; sentences are token arrays.
+ * A `corpus` value (preset id or text) → { id, text, sentences, problems, errors }: id is the
+ * preset's or null for the reader's own; sentences are token arrays; errors: the problems that
+ * stop it from training (warnings, such as a one-word line, do not).
  */
 export function resolveCorpus(value) {
   const preset = CORPUS_PRESETS.find((p) => p.id === value);
   const text = preset ? corpusText(preset.sentences) : String(value ?? '');
   const { sentences, problems } = checkCorpus(text);
-  return { id: preset ? preset.id : (presetFor(text)?.id ?? null), text, sentences, problems };
+  return { id: preset ? preset.id : (presetFor(text)?.id ?? null), text, sentences, problems, errors: errorsOf(problems) };
 }
 
 /** The state value for a corpus text: its preset's id, the text when short, else null (too long). */
@@ -63,7 +66,7 @@ function validCorpus(raw) {
   if (CORPUS_PRESETS.some((p) => p.id === raw)) return raw;
   if (raw.length > URL_CORPUS_CHARS) return null;
   const { sentences, problems } = checkCorpus(raw);
-  if (problems.length || !sentences.length) return null;
+  if (errorsOf(problems).length || !sentences.length) return null;
   return corpusValue(corpusText(sentences));
 }
 

@@ -79,12 +79,12 @@ export function deriveTrainStep(qkv, store, asked) {
     const stepped = copy.stepOn(tokens);
     const gradRows = pickRows(g, stepped.updatedRows);
     // what the step added to each changed row: −lr·grad for SGD (computed as the optimizer does,
-    // in float32), after − before for Adam
+    // in float32 with a float32 lr), after − before for Adam
     const delta = new Matrix(gradRows.rows, gradRows.cols);
     for (let i = 0; i < delta.data.length; i++) {
       delta.data[i] = model.optimizer === 'adam'
         ? stepped.rowsAfter.data[i] - stepped.rowsBefore.data[i]
-        : -Math.fround(model.lr * gradRows.data[i]);
+        : -Math.fround(Math.fround(model.lr) * gradRows.data[i]);
     }
     update = { ...stepped, gradRows, delta, after: copy.inspect(tokens) };
   } finally {

@@ -201,12 +201,12 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
     },
 
     /**
-     * Trains on another corpus (text, one sentence a line, already checked by checkCorpus):
+     * Trains on another corpus (text, one sentence a line; refused when checkCorpus finds an error):
      * a new run at step 0. A corpus longer than URL_CORPUS_CHARS is not put in the link.
      */
     setCorpus(text) {
       const next = resolveCorpus(text);
-      if (next.problems.length || !next.sentences.length) return false;
+      if (next.errors.length || !next.sentences.length) return false;
       corpus = next;
       const value = corpusValue(text);
       linkable = value !== null;

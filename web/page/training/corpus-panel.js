@@ -9,8 +9,8 @@
 //   layout.slots.corpus.append(panel.element);   panel.refresh();
 import { h } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { CORPUS_PRESETS, CORPUS_LIMITS, checkCorpus } from '../training-standin.js';
-import { corpusText, URL_CORPUS_CHARS } from '../training-settings.js';
+import { CORPUS_PRESETS, CORPUS_LIMITS, checkCorpus } from '../../corpus.js';
+import { corpusText, errorsOf, URL_CORPUS_CHARS } from '../training-settings.js';
 
 addStrings({
   zh: {
@@ -29,12 +29,17 @@ addStrings({
     'training.corpus.refusedOne': '没有训练：有 1 处问题。你的文字还在编辑框里；训练继续用原来的语料。',
     'training.corpus.more': '……还有 {count} 处。',
     'training.corpus.line': '第 {line} 行：',
-    'training.corpus.problem.empty': '语料是空的：至少要有一句两个词以上的话。',
-    'training.corpus.problem.one-word': '只有一个词：模型从这一行学不到上下文。',
-    'training.corpus.problem.too-long': '词太多（每句最多 {maxTokens} 个）。',
-    'training.corpus.problem.too-many': '句子太多（最多 {maxSentences} 句）。',
+    'training.corpus.problem.type': '语料必须是文字，一行一句。',
+    'training.corpus.problem.empty': '语料是空的：至少写一句话，词之间用空格隔开。',
     'training.corpus.problem.too-many-chars': '文字太长：{chars} 个字符，最多 {maxChars} 个。',
-    'training.corpus.problem.boundary': '含有 <s>：它是留给句子边界的记号。',
+    'training.corpus.problem.too-many-sentences': '这是第 {maxSentences1} 句：最多 {maxSentences} 句。',
+    'training.corpus.problem.too-long': '词太多（每句最多 {maxTokens} 个）。',
+    'training.corpus.problem.reserved': '含有 <s>：它是句子边界的记号，模型会自己加上。',
+    'training.corpus.problem.markup': '看起来像网页标记（< 或 >）：请写普通的词，用空格隔开。',
+    'training.corpus.problem.control': '含有看不见的控制字符。',
+    'training.corpus.problem.one-word': '只有一个词：它只能教模型“句子可以在这个词后面结束”。',
+    'training.corpus.problem.duplicate': '和前面的某一行重复：这句话会被训练两倍的次数。',
+    'training.corpus.warned': '提醒（照样训练了）：',
     'training.corpus.linkYes': '当前语料在链接里。',
     'training.corpus.linkNo': '当前语料有 {chars} 个字符，超过链接能带的 {max} 个：链接里仍是默认语料。要分享，请下载 corpus.txt。',
   },
@@ -54,12 +59,17 @@ addStrings({
     'training.corpus.refusedOne': 'Not trained: 1 problem. Your text is still in the editor; the run keeps the corpus it had.',
     'training.corpus.more': '… and {count} more.',
     'training.corpus.line': 'line {line}: ',
-    'training.corpus.problem.empty': 'The corpus is empty: give at least one sentence of two words or more.',
-    'training.corpus.problem.one-word': 'one word only: the model can learn no context from it.',
-    'training.corpus.problem.too-long': 'too many words (at most {maxTokens} a sentence).',
-    'training.corpus.problem.too-many': 'Too many sentences (at most {maxSentences}).',
+    'training.corpus.problem.type': 'The corpus must be text, one sentence per line.',
+    'training.corpus.problem.empty': 'The corpus is empty: write at least one sentence, words separated by spaces.',
     'training.corpus.problem.too-many-chars': 'Too long: {chars} characters, at most {maxChars}.',
-    'training.corpus.problem.boundary': 'contains <s>, which is reserved for the sentence boundary.',
+    'training.corpus.problem.too-many-sentences': 'this is sentence {maxSentences1}: at most {maxSentences} sentences.',
+    'training.corpus.problem.too-long': 'too many words (at most {maxTokens} a sentence).',
+    'training.corpus.problem.reserved': 'contains <s>, which marks the sentence boundary; the model adds it itself.',
+    'training.corpus.problem.markup': 'looks like markup (< or >): write plain words separated by spaces.',
+    'training.corpus.problem.control': 'contains an invisible control character.',
+    'training.corpus.problem.one-word': 'one word only: it teaches just that a sentence can end after it.',
+    'training.corpus.problem.duplicate': 'repeats an earlier line: it will be trained twice as often.',
+    'training.corpus.warned': 'Worth knowing (it trained all the same): ',
     'training.corpus.linkYes': 'The link holds this corpus.',
     'training.corpus.linkNo': 'This corpus has {chars} characters, more than a link carries ({max}): the link keeps the default corpus. To share it, download corpus.txt.',
   },
@@ -95,7 +105,7 @@ export function createCorpusPanel({ ctx, texts, events, uid, corpusButton, onApp
       problems, link));
 
   let shownText = null;   // the corpus text the editor was last filled with
-  let lastMessage = null; // [key, vars] or { problems }: rewritten on a language change
+  let lastMessage = null; // what say() last showed: shown again in a new language
 
   function presetName(id) {
     const preset = CORPUS_PRESETS.find((p) => p.id === id);
@@ -134,44 +144,62 @@ export function createCorpusPanel({ ctx, texts, events, uid, corpusButton, onApp
     });
   }
 
-  const limits = (extra) => ({ ...extra, maxSentences: CORPUS_LIMITS.maxSentences, maxTokens: CORPUS_LIMITS.maxTokensPerSentence, maxChars: CORPUS_LIMITS.maxChars });
+  const limits = (extra) => ({ ...extra, maxSentences: CORPUS_LIMITS.maxSentences, maxSentences1: CORPUS_LIMITS.maxSentences + 1,
+    maxTokens: CORPUS_LIMITS.maxTokensPerSentence, maxChars: CORPUS_LIMITS.maxChars });
 
-  /** Shows a message: [key, vars] in a paragraph, or a list of checkCorpus problems. */
+  /** The words for one checkCorpus problem, its line first. */
+  function problemText(p, chars) {
+    const key = `training.corpus.problem.${p.kind}`;
+    let text = i18n.t(key, limits({ chars }));
+    if (text === key) text = p.message;  // a kind this page has no words for: the library's own
+    return p.line > 0 ? `${i18n.t('training.corpus.line', { line: p.line })}${text}` : text;
+  }
+
+  const listOf = (list, chars) => [
+    h('ul', {}, list.slice(0, SHOWN_PROBLEMS).map((p) => h('li', { text: problemText(p, chars) }))),
+    list.length > SHOWN_PROBLEMS ? h('p', { text: i18n.t('training.corpus.more', { count: list.length - SHOWN_PROBLEMS }) }) : null,
+  ];
+
+  /**
+   * Shows a message: { applied: [key, vars], warnings } after training on a corpus (its warnings
+   * listed), or { errors, chars } when it was refused.
+   */
   function say(message) {
     lastMessage = message;
-    if (Array.isArray(message)) {
+    if (message.applied) {
       problems.classList.remove('bad');
-      problems.replaceChildren(h('p', { text: i18n.t(message[0], message[1]) }));
+      problems.replaceChildren(...[
+        h('p', { text: i18n.t(message.applied[0], message.applied[1]) }),
+        message.warnings.length ? h('p', { text: i18n.t('training.corpus.warned') }) : null,
+        ...(message.warnings.length ? listOf(message.warnings, message.chars) : []),
+      ].filter(Boolean));
       return;
     }
-    const list = message.problems;
+    const list = message.errors;
     problems.classList.add('bad');
-    const items = list.slice(0, SHOWN_PROBLEMS).map((p) => {
-      const key = `training.corpus.problem.${p.kind}`;
-      let text = i18n.t(key, limits({ chars: message.chars }));
-      if (text === key) text = p.message;  // a kind this page has no words for: the library's own
-      return h('li', { text: p.line > 0 ? `${i18n.t('training.corpus.line', { line: p.line })}${text}` : text });
-    });
     problems.replaceChildren(...[
       h('p', { text: i18n.t(list.length === 1 ? 'training.corpus.refusedOne' : 'training.corpus.refused', { count: list.length }) }),
-      h('ul', {}, items),
-      list.length > SHOWN_PROBLEMS ? h('p', { text: i18n.t('training.corpus.more', { count: list.length - SHOWN_PROBLEMS }) }) : null,
+      ...listOf(list, message.chars),
     ].filter(Boolean));
   }
 
   function applyText(text) {
     const checked = checkCorpus(text);
-    editor.setAttribute('aria-invalid', String(checked.problems.length > 0));
-    if (checked.problems.length || !checked.sentences.length) {
-      say({ problems: checked.problems, chars: text.length });
+    const errors = errorsOf(checked.problems);
+    editor.setAttribute('aria-invalid', String(errors.length > 0));
+    if (errors.length || !checked.sentences.length) {
+      say({ errors, chars: text.length });
       return false;
     }
-    // train on what was checked, written back as the editor would show it
+    // train on what was checked, written back as the editor would show it (blank lines dropped)
     const clean = corpusText(checked.sentences);
     if (!store.setCorpus(clean)) return false;
     editor.value = clean;
     shownText = null;
-    say(['training.corpus.applied', { sentences: checked.sentences.length, words: wordCount(checked.sentences) }]);
+    say({
+      applied: ['training.corpus.applied', { sentences: checked.sentences.length, words: wordCount(checked.sentences) }],
+      warnings: checkCorpus(clean).problems, chars: clean.length,
+    });
     refresh();
     onApplied();
     return true;

@@ -10,7 +10,7 @@
 //   layout.slots.seeds.append(spread.card);
 import { h, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { WORD_GROUPS } from '../training-standin.js';
+import { WORD_GROUPS } from '../../corpus.js';
 import { tokenize } from '../../corpus.js';
 
 addStrings({

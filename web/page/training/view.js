@@ -11,7 +11,7 @@ import {
 } from '../charts.js';
 import { EmbeddingHeatmap, divergingColour } from '../embedding-heatmap.js';
 import { PROBES } from '../training-run.js';
-import { WORD_GROUPS } from '../training-standin.js';
+import { WORD_GROUPS } from '../../corpus.js';
 import { glossed, glossedShort } from '../glosses.js';
 
 addStrings({
