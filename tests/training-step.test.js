@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { load } from '../web/qkv-lab.js';
 import { createState } from '../web/page/state.js';
 import { createTrainingStore } from '../web/page/training-store.js';
-import { deriveTrainStep, chooseSentence, sharpness, uniformSharpness } from '../web/page/training-step.js';
+import { deriveTrainStep, chooseSentence, attentionSpread } from '../web/page/training-step.js';
 import { referenceForward } from './model-reference.js';
 
 const qkv = await load();
@@ -116,12 +116,12 @@ test('with Adam the update is the copy\'s first Adam step, about ±lr per entry'
   store.dispose();
 });
 
-test('the sentence asked for, else the corpus\'s first; sharpness of even and of one-hot attention', () => {
+test('the sentence asked for, else the corpus\'s first; the spread of even and of one-place attention', () => {
   const sentences = [['一只', '猫'], ['我', '爱', '吃', '苹', '果']];
   assert.deepEqual(chooseSentence(sentences, '我 爱 吃 苹 果'), { tokens: sentences[1], index: 1, missing: null });
   assert.deepEqual(chooseSentence(sentences, '恐龙 在 叫'), { tokens: sentences[0], index: 0, missing: '恐龙 在 叫' });
   const even = { rows: 3, cols: 3, data: Float32Array.from([1, 0, 0, 0.5, 0.5, 0, 1 / 3, 1 / 3, 1 / 3]) };
-  assert.ok(Math.abs(sharpness(even) - uniformSharpness(3)) < 1e-7);
+  assert.ok(Math.abs(attentionSpread(even) - 1) < 1e-6);
   const sharp = { rows: 3, cols: 3, data: Float32Array.from([1, 0, 0, 0, 1, 0, 0, 0, 1]) };
-  assert.equal(sharpness(sharp), 1);
+  assert.equal(attentionSpread(sharp), 0);
 });

@@ -23,22 +23,24 @@ export function pickRows(M, rows) {
   return out;
 }
 
-/** The largest weight of each causal row, averaged: 1/(i+1) for uniform rows, 1 when each looks at one place. */
-export function sharpness(weights) {
+/**
+ * How spread out causal attention is: the entropy of rows 1 … n−1, each over its largest possible
+ * value ln(i + 1), averaged. 1 when every row is even, 0 when each row looks at one place. The
+ * same measure as training-claims.js's attentionSpread (tools/training-measures.mjs), so the
+ * walkthrough's number can be read against the range measured over seeds.
+ */
+export function attentionSpread(weights) {
+  if (weights.rows < 2) return NaN;
   let sum = 0;
-  for (let i = 0; i < weights.rows; i++) {
-    let max = 0;
-    for (let j = 0; j <= i; j++) max = Math.max(max, weights.data[i * weights.cols + j]);
-    sum += max;
+  for (let i = 1; i < weights.rows; i++) {
+    let h = 0;
+    for (let j = 0; j <= i; j++) {
+      const p = weights.data[i * weights.cols + j];
+      if (p > 0) h -= p * Math.log(p);
+    }
+    sum += h / Math.log(i + 1);
   }
-  return sum / weights.rows;
-}
-
-/** The same sharpness for perfectly even attention (row i spreads 1/(i+1) over i+1 places). */
-export function uniformSharpness(n) {
-  let sum = 0;
-  for (let i = 0; i < n; i++) sum += 1 / (i + 1);
-  return sum / n;
+  return sum / (weights.rows - 1);
 }
 
 /** Which corpus sentence to follow: the one asked for when the corpus has it, else the first. */
@@ -97,7 +99,7 @@ export function deriveTrainStep(qkv, store, asked) {
     sentences: model.sentences, sentenceIndex: index, tokens, missing,
     table: model.embeddings(), now, start, update, zeroRows,
     gradNonZero: pickRows(g, now.gradientRows.map((r) => r.row)),
-    sharpness: { now: sharpness(now.weights), start: sharpness(start.weights), uniform: uniformSharpness(now.weights.rows) },
+    spread: { now: attentionSpread(now.weights), start: attentionSpread(start.weights) },
   };
 }
 

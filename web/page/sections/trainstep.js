@@ -66,10 +66,10 @@ addStrings({
     'ts.higher': '反而升高了 {diff}：学习率 {lr} 对这句话太大，一步迈过了头。',
     'ts.lossBefore': '更新前', 'ts.lossAfter': '更新后',
     'ts.compare': '第 0 步与第 {step} 步',
-    'ts.compareNote': '同一句话，未训练时和现在。注意力越来越集中（每行最大权重的平均值变大；完全平均时是 {uniform}），正确答案的概率越来越高。',
+    'ts.compareNote': '同一句话，未训练时和现在。注意力越来越集中（分散程度从接近 1 往下降），正确答案的概率越来越高。',
     'ts.compareZero': '训练还停在第 0 步，两边一样。先训练（上面的按钮，或下一节），再回来看。',
     'ts.at0': '第 0 步', 'ts.atNow': '第 {step} 步',
-    'ts.sharp': '每行最大权重的平均：{v}',
+    'ts.spread': '注意力的分散程度：{v}（1 = 完全平均，0 = 只看一个词）',
     'ts.pLast': 'p({word} | {context}) = {p}',
     'ts.say.lookup': '查表：{n} 个词的编号是 {ids}。one-hot({first}) × E 取出第 {id} 行；这一步只读了 E 的 {n} 行，其余 {rest} 行没有被读。',
     'ts.say.positions': '加上位置：X = E[编号] + P，{n} × {d}。',
@@ -125,10 +125,10 @@ addStrings({
     'ts.higher': 'higher by {diff}: learning rate {lr} is too large for this sentence, and the step overshot.',
     'ts.lossBefore': 'before', 'ts.lossAfter': 'after',
     'ts.compare': 'Step 0 and step {step}',
-    'ts.compareNote': 'The same sentence, untrained and now. Attention concentrates (the mean of each row’s largest weight grows; perfectly even rows give {uniform}) and the right word becomes more likely.',
+    'ts.compareNote': 'The same sentence, untrained and now. Attention concentrates (its spread falls from nearly 1) and the right word becomes more likely.',
     'ts.compareZero': 'The run is still at step 0, so both sides are the same. Train it (the button above, or the next section) and come back.',
     'ts.at0': 'step 0', 'ts.atNow': 'step {step}',
-    'ts.sharp': 'mean of each row’s largest weight: {v}',
+    'ts.spread': 'spread of attention: {v} (1 = perfectly even, 0 = one word)',
     'ts.pLast': 'p({word} | {context}) = {p}',
     'ts.say.lookup': 'Look-up: the {n} tokens have ids {ids}. one-hot({first}) × E picks row {id}; this step reads {n} rows of E and leaves the other {rest} unread.',
     'ts.say.positions': 'Positions added: X = E[ids] + P, {n} × {d}.',
@@ -399,8 +399,8 @@ export const trainstepSection = defineSection({
     const sides = ['start', 'now'].map((which) => {
       const table = createHeatTable({ caption: () => (which === 'start' ? i18n.t('ts.at0') : i18n.t('ts.atNow', { step: snapNow()?.step ?? 0 })) });
       const p = h('p', { attrs: { 'data-role': 'ts-p' } });
-      const sharp = h('p', { attrs: { 'data-role': 'ts-sharp' } });
-      return { which, table, p, sharp, element: h('div', { class: 'ts-side', attrs: { 'data-side': which } }, table.element, p, sharp) };
+      const spread = h('p', { attrs: { 'data-role': 'ts-spread' } });
+      return { which, table, p, spread, element: h('div', { class: 'ts-side', attrs: { 'data-side': which } }, table.element, p, spread) };
     });
     compare.append(compareTitle, compareNote, h('div', { class: 'ts-sides' }, sides.map((s) => s.element)));
 
@@ -408,12 +408,12 @@ export const trainstepSection = defineSection({
       const last = lastWordAt(snap);
       const labels = snap.now.tokens;
       compareTitle.textContent = i18n.t('ts.compare', { step: snap.step });
-      compareNote.textContent = snap.step === 0 ? i18n.t('ts.compareZero') : i18n.t('ts.compareNote', { uniform: fmt(snap.sharpness.uniform) });
+      compareNote.textContent = snap.step === 0 ? i18n.t('ts.compareZero') : i18n.t('ts.compareNote');
       for (const side of sides) {
         const ins = snap[side.which];
         side.table.update(ins.weights, labels, labels);
         side.p.textContent = i18n.t('ts.pLast', { word: word(ins.targets[last]), context: context(snap, last), p: fmt(pOf(ins, last)) });
-        side.sharp.textContent = i18n.t('ts.sharp', { v: fmt(snap.sharpness[side.which]) });
+        side.spread.textContent = i18n.t('ts.spread', { v: fmt(snap.spread[side.which]) });
       }
     }
 

@@ -138,9 +138,12 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
 
   return {
     elements: [nearestCard, analogyCard, datalist],
+    /** The run to ask (a new run may bring a new vocabulary: the word list follows it). */
     setRun(next) {
+      if (next === run) return;
+      const sameWords = run && run.vocab.join('\n') === next.vocab.join('\n');
       run = next;
-      datalist.replaceChildren(...run.vocab.slice(1).map((w) => h('option', { value: w })));
+      if (!sameWords) datalist.replaceChildren(...run.vocab.slice(1).map((w) => h('option', { value: w })));
     },
     /** Refreshes now (force) or when the last refresh is old enough (while training). */
     maybeRefresh(force) {
