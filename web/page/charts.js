@@ -528,12 +528,15 @@ export class EmbeddingScatter extends ChartBase {
   update(points) {
     if (points) {
       const data = [];
-      let maxAbs = 0;
+      let maxAbs = 0, maxAll = 0;
       for (const i of this.shown) {
         let x = points.data[2 * i], y = points.data[2 * i + 1];
         if (!Number.isFinite(x) || !Number.isFinite(y)) x = y = 0;  // never drawn as NaN
         data.push({ x, y });
-        maxAbs = Math.max(maxAbs, Math.abs(x), Math.abs(y));
+        // the view fits the coloured words (grey ones beyond it are cut off): they are the story
+        const extent = Math.max(Math.abs(x), Math.abs(y));
+        maxAll = Math.max(maxAll, extent);
+        if (this.groups[i] !== 0) maxAbs = Math.max(maxAbs, extent);
         const trail = this.trails[i] || (this.trails[i] = []);
         trail.push(x, y);
         if (trail.length > 2 * this.trailLength) trail.splice(0, 2);
@@ -541,7 +544,7 @@ export class EmbeddingScatter extends ChartBase {
       this.chart.data.datasets[0].data = data;
       // a square, symmetric view that grows at once and shrinks slowly, so the points
       // do not jitter as the extremes move
-      const wanted = Math.max(maxAbs * 1.15, 1e-3);
+      const wanted = Math.max((maxAbs || maxAll) * 1.15, 1e-3);
       this.bound = wanted > this.bound ? wanted : Math.max(wanted, this.bound * 0.97);
       for (const axis of ['x', 'y']) {
         this.chart.options.scales[axis].min = -this.bound;
@@ -587,6 +590,11 @@ export class EmbeddingScatter extends ChartBase {
     const { ctx, scales: { x: sx, y: sy } } = chart;
     const points = chart.data.datasets[0].data;
     ctx.save();
+    // trails and arrows stay inside the plot, as the points do
+    const box = chart.chartArea;
+    ctx.beginPath();
+    ctx.rect(box.left, box.top, box.right - box.left, box.bottom - box.top);
+    ctx.clip();
     ctx.lineWidth = 1.5;
     ctx.lineCap = 'round';
     // one path per (colour group, segment age), not one per segment: the older a segment,
@@ -629,6 +637,7 @@ export class EmbeddingScatter extends ChartBase {
       if (this.groups[i] === 0) continue;  // grey words are named by the hover readout only
       const text = this.labels?.[i] ?? this.words[i];
       const x = sx.getPixelForValue(points[k].x) - area.left, y = sy.getPixelForValue(points[k].y) - area.top;
+      if (x < 0 || y < 0 || x > area.right - area.left || y > area.bottom - area.top) continue;
       items.push({ x, y, w: Math.ceil(ctx.measureText(text).width) + 4, h: LABEL_HEIGHT });
       which.push({ i, text });
     }

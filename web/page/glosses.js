@@ -9,10 +9,15 @@ export function glossed(word, lang) {
   return gloss ? `${word} (${gloss})` : word;
 }
 
-/** The shorter form for tight places (scatter labels): '猫 cat'. */
+/**
+ * The shorter form for tight places (scatter labels, heat-map rows): '猫 cat'; a gloss's
+ * parenthesis and its alternatives after a comma are left out ('苹 ap-', '叫 call').
+ */
 export function glossedShort(word, lang) {
   const gloss = lang === 'en' ? GLOSSES[word] : undefined;
-  return gloss ? `${word} ${gloss}` : word;
+  if (!gloss) return word;
+  const short = gloss.replace(/\s*\(.*?\)/gu, '').split(',')[0].trim();
+  return `${word} ${short || gloss}`;
 }
 
 /** A sentence's words, each glossed on the English page: '我 爱 吃' → '我 (I) 爱 (love) 吃 (eat)'. */
