@@ -206,7 +206,8 @@ export const trainstepSection = defineSection({
     const predictNote = h('p', { class: 'note' });
     const readOff = h('p', { class: 'ts-readoff', attrs: { 'data-role': 'ts-readoff' } });
     const predictCards = h('div', { class: 'cards ts-cards' });
-    panels.predict.append(predictNote, readOff, predictCards);
+    const hView = frame.view({ name: 'h', label: 'h = X + A·V', csv: false });
+    panels.predict.append(predictNote, readOff, predictCards, h('div', { class: 'ts-row' }, hView.element));
     // loss
     const lossNote = h('p', { class: 'note' });
     const lossBars = h('div', { class: 'bars ts-bars' });
@@ -333,6 +334,7 @@ export const trainstepSection = defineSection({
 
       // prediction: the top words at each position, the right one marked
       predictNote.textContent = i18n.t('ts.predictNote', { k: TOP });
+      hView.update(now.h, { rowLabels: labels, colLabels: dims });
       const last = lastWordAt(snap);
       readOff.textContent = i18n.t('ts.readOff', { word: now.targets[last], context: context(snap, last), p: fmt(pOf(now, last)) });
       predictCards.replaceChildren(...now.tokens.map((_, t) => {
