@@ -6,6 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, frames } from './harness.js';
 import { TRAINING_DEFAULTS } from '../../web/corpus.js';
+import { DEFAULT_SPEED } from '../../web/page/training/layout.js';
 
 const model0Steps = () => TRAINING_DEFAULTS.steps;
 import { openTraining, readState, referenceRun, badNumbers, settled } from './training-helpers.js';
@@ -244,7 +245,7 @@ test('switching the language rewrites the section, keeping the run', async () =>
   await page.locator('.lang-btn[data-lang="zh"]').click();
   assert.equal(await section.locator('h2').textContent(), 'Embedding 表是怎么学出来的');
   assert.equal(await section.locator('button[data-role="step"]').textContent(), '单步');
-  assert.match(await section.locator('[data-role="speed"] option:checked').textContent(), /每秒 20 步/);
+  assert.equal(await section.locator('[data-role="speed"] option:checked').textContent(), `每秒 ${DEFAULT_SPEED} 步`);
   const after = await readState(section);
   assert.equal(after.step, before.step);
   assert.equal(after.loss, before.loss);

@@ -9,6 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from './harness.js';
 import { openTraining, readState, referenceRun, settled, badNumbers, SECTION } from './training-helpers.js';
+import { DEFAULT_SPEED } from '../../web/page/training/layout.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -117,14 +118,15 @@ test('Step leaves Start as Start; only a pause makes it Resume; the narration sa
   await section.locator('button[data-role="step"]').click();
   assert.equal(await play.textContent(), 'Start', 'one Step is not a pause');
   await play.click();
-  assert.match((await readState(section)).narration, /^Training started, 20 steps per second\.$/);
+  assert.equal((await readState(section)).narration, `Training started, ${DEFAULT_SPEED} steps per second.`);
   await page.waitForFunction((sel) => Number(document.querySelector(sel).dataset.step) >= 4, SECTION, { timeout: 60000 });
   await play.click();
   assert.equal(await play.textContent(), 'Resume');
   await section.locator('button[data-role="step"]').click();
   assert.equal(await play.textContent(), 'Start');
   await page.locator('.lang-btn[data-lang="zh"]').click();
-  assert.equal(await section.locator('[data-role="speed"] option:checked').textContent(), '每秒 20 步');
+  assert.equal(await section.locator('[data-role="speed"] option:checked').textContent(), `每秒 ${DEFAULT_SPEED} 步`);
+  assert.match((await readState(section)).narration, /^第 \d+ 步。句子：/, 'the narration follows the language');
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });

@@ -17,46 +17,63 @@ const NEAR = 6;                        // gap between a point and a label beside
 const RINGS = [16, 28, 42, 58, 76, 96, 120, 150];
 const POINT_R = 5;
 
-function candidates(x, y, w, h) {
-  const out = [
-    [x + NEAR, y - h / 2], [x - NEAR - w, y - h / 2], [x - w / 2, y - NEAR - h], [x - w / 2, y + NEAR],
-    [x + NEAR, y - NEAR - h], [x + NEAR, y + NEAR], [x - NEAR - w, y - NEAR - h], [x - NEAR - w, y + NEAR],
-  ].map(([bx, by]) => ({ x: bx, y: by, leader: false }));
-  for (const r of RINGS) {
-    for (let k = 0; k < 16; k++) {
-      const a = (k / 16) * 2 * Math.PI;
-      const cx = x + r * Math.cos(a), cy = y + r * Math.sin(a);
-      // the box's side facing the point sits on the ring
-      out.push({ x: Math.cos(a) >= 0 ? cx : cx - w, y: cy - h / 2, leader: true });
-    }
+// the 8 places beside a point (offsets of the box's top-left, in units of NEAR, w and h), then
+// 16 directions on each ring
+const BESIDE = [[1, 0, 0, -0.5], [-1, -1, 0, -0.5], [0, -0.5, -1, -1], [0, -0.5, 1, 0],
+  [1, 0, -1, -1], [1, 0, 1, 0], [-1, -1, -1, -1], [-1, -1, 1, 0]];
+const DIRECTIONS = Array.from({ length: 16 }, (_, k) => [Math.cos((k / 16) * 2 * Math.PI), Math.sin((k / 16) * 2 * Math.PI)]);
+const COUNT = BESIDE.length + RINGS.length * DIRECTIONS.length;
+
+/** Candidate c (0 … COUNT−1) for a w×h label of the point (x, y): writes its top-left into out; true for a leader. */
+function candidate(c, x, y, w, h, out) {
+  if (c < BESIDE.length) {
+    const [nx, wx, ny, hy] = BESIDE[c];
+    out[0] = x + nx * NEAR + wx * w;
+    out[1] = y + ny * NEAR + hy * h;
+    return false;
   }
-  return out;
+  const k = c - BESIDE.length;
+  const r = RINGS[Math.floor(k / DIRECTIONS.length)];
+  const [dx, dy] = DIRECTIONS[k % DIRECTIONS.length];
+  const cx = x + r * dx;
+  out[0] = dx >= 0 ? cx : cx - w;  // the box's side facing the point sits on the ring
+  out[1] = y + r * dy - h / 2;
+  return true;
 }
 
-const overlaps = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
 export function placeLabels(items, { width, height, margin = 2 } = {}) {
-  const points = items.map((it) => ({ x: it.x - POINT_R, y: it.y - POINT_R, w: 2 * POINT_R, h: 2 * POINT_R }));
+  const n = items.length;
   // crowded first: the number of other points within 60 px
-  const crowd = items.map((a) => items.reduce((n, b) => n + (Math.hypot(a.x - b.x, a.y - b.y) < 60 ? 1 : 0), 0));
+  const crowd = items.map((a) => items.reduce((m, b) => m + (Math.hypot(a.x - b.x, a.y - b.y) < 60 ? 1 : 0), 0));
   const order = items.map((_, i) => i).sort((i, j) => crowd[j] - crowd[i] || items[i].y - items[j].y || i - j);
-  const placed = new Array(items.length).fill(null);
+  const placed = new Array(n).fill(null);
   const boxes = [];
-  const inside = (b) => b.x >= margin && b.y >= margin && b.x + b.w <= width - margin && b.y + b.h <= height - margin;
+  const at = [0, 0];
+  const free = (bx, by, w, h, skip, avoidPoints) => {
+    if (bx < margin || by < margin || bx + w > width - margin || by + h > height - margin) return false;
+    for (const b of boxes) if (bx < b.x + b.w && b.x < bx + w && by < b.y + b.h && b.y < by + h) return false;
+    if (avoidPoints) {
+      for (let k = 0; k < n; k++) {
+        if (k === skip) continue;
+        const px = items[k].x - POINT_R, py = items[k].y - POINT_R;
+        if (bx < px + 2 * POINT_R && px < bx + w && by < py + 2 * POINT_R && py < by + h) return false;
+      }
+    }
+    return true;
+  };
   for (const i of order) {
     const { x, y, w, h } = items[i];
     if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
-    const options = candidates(x, y, w, h);
     let chosen = null;
-    for (const avoidPoints of [true, false]) {
-      for (const c of options) {
-        const box = { x: c.x, y: c.y, w, h };
-        if (!inside(box) || boxes.some((b) => overlaps(box, b))) continue;
-        if (avoidPoints && points.some((p, k) => k !== i && overlaps(box, p))) continue;
-        chosen = { ...box, leader: c.leader };
-        break;
+    for (let pass = 0; pass < 2 && !chosen; pass++) {
+      for (let c = 0; c < COUNT; c++) {
+        const leader = candidate(c, x, y, w, h, at);
+        if (free(at[0], at[1], w, h, i, pass === 0)) {
+          chosen = { x: at[0], y: at[1], w, h, leader };
+          break;
+        }
       }
-      if (chosen) break;
     }
     if (chosen) {
       placed[i] = chosen;

@@ -8,9 +8,12 @@
 //   layout.slots.settings …    where the other parts put their elements
 import { h } from '../dom.js';
 
-/** Speeds in training steps per second (a frame does as many steps as are due). */
+/**
+ * Speeds in training steps per second (a frame does as many steps as are due). The default
+ * schedule (TRAINING_DEFAULTS.steps, one sentence a step) takes half a minute at the default.
+ */
 export const SPEEDS = Object.freeze([2, 5, 10, 20, 50, 100]);
-export const DEFAULT_SPEED = 20;
+export const DEFAULT_SPEED = 50;
 
 export function createTrainingLayout({ texts, uid }) {
   const button = (role, key) => texts.set(h('button', { attrs: { type: 'button', 'data-role': role } }), key);
