@@ -97,6 +97,8 @@ export function createTrainingSection(ctx) {
   const intro2 = () => {
     const n = store.run ? view.batchCount() : state.get('batch');
     texts.set(layout.intro2, n === 1 ? 'training.intro2.one' : 'training.intro2.many', { n });
+    // the batch card's heading, before the run draws it: never an empty heading
+    if (!store.run) layout.batch.title.textContent = i18n.t(n === 1 ? 'training.batch.one' : 'training.batch.many', { n });
   };
   intro2();
   const offStore = store.subscribe((event) => { if (event.type === 'ready' || event.type === 'step') intro2(); });
@@ -109,8 +111,14 @@ export function createTrainingSection(ctx) {
   } else {
     queueMicrotask(() => controller.setVisible(true));
   }
-  // a widget or a page that builds this section after the run exists (the walkthrough built it)
-  if (store.run && !store.replaying) queueMicrotask(() => store.run && (view.newRun(store.run), controller.refresh()));
+  // built after the run exists (another section built it first): draw it as it stands
+  if (store.run && !store.replaying) {
+    queueMicrotask(() => {
+      if (!store.run) return;
+      view.newRun(store.run);
+      controller.refresh();
+    });
+  }
 
   let language = i18n.lang;
   function setLanguage() {
@@ -118,6 +126,7 @@ export function createTrainingSection(ctx) {
     if (language === i18n.lang) return;
     language = i18n.lang;
     texts.refresh();
+    intro2();
     view.setLanguage();
     controls.setLanguage();
     corpus.setLanguage();

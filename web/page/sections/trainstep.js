@@ -43,7 +43,8 @@ addStrings({
     'ts.lookupNote': 'one-hot 向量只在编号处是 1，其余 {rest} 个位置都是 0；它乘 E（{V} 行 × {d} 列），结果就是 E 的那一行。右边的表是整张 E，亮起来的是被取出的行。',
     'ts.idChip': '编号 {id}',
     'ts.rowsE': 'E[编号]：取出的 {n} 行',
-    'ts.tableE': 'Embedding 表 E（{V} × {d}）',
+    'ts.tableE': 'Embedding 表 E（{V} × {d}）', 'ts.tableEShort': 'Embedding 表 E',
+    'ts.gradHeatShort': '∂损失/∂E', 'ts.compareShort': '第 0 步与现在',
     'ts.positionsNote': '位置向量是固定的正弦、余弦波，不参与训练；它让同一个词在不同位置有不同的 X。',
     'ts.attentionNote': '打分 Q·Kᵀ 先除以 √d = {sqrt}；对角线右上方的格子（后面的词）被遮住，不进 softmax：每个位置只能看自己和前面的词。',
     'ts.scores': '打分 Q·Kᵀ（未缩放）',
@@ -102,7 +103,8 @@ addStrings({
     'ts.lookupNote': 'A one-hot vector is 1 at the word’s id and 0 in the other {rest} places; times E ({V} rows × {d} columns) it gives exactly that row of E. The table on the right is all of E, with the rows taken out lit.',
     'ts.idChip': 'id {id}',
     'ts.rowsE': 'E[ids]: the {n} rows taken out',
-    'ts.tableE': 'The embedding table E ({V} × {d})',
+    'ts.tableE': 'The embedding table E ({V} × {d})', 'ts.tableEShort': 'The embedding table E',
+    'ts.gradHeatShort': '∂loss/∂E', 'ts.compareShort': 'Step 0 and now',
     'ts.positionsNote': 'The position vectors are fixed sine and cosine waves, not trained; they give the same word a different X at a different place.',
     'ts.attentionNote': 'The scores Q·Kᵀ are divided by √d = {sqrt}; the cells above the diagonal (later words) are masked out of the softmax: each position sees only itself and the words before it.',
     'ts.scores': 'Scores Q·Kᵀ (unscaled)',
@@ -184,7 +186,7 @@ export const trainstepSection = defineSection({
     const oneHot = h('p', { class: 'num ts-onehot', attrs: { 'data-role': 'ts-onehot' } });
     const rowsView = frame.view({ name: 'E[ids]', label: () => i18n.t('ts.rowsE', { n: snapNow()?.now?.tokens.length ?? 0 }), csv: false });
     const tableE = new EmbeddingHeatmap({ reducedMotion: () => true });
-    const tableETitle = h('h3', { class: 'sub-title' });
+    const tableETitle = texts.set(h('h3', { class: 'sub-title' }), 'ts.tableEShort');  // never an empty heading
     panels.lookup.append(chips, lookupNote, oneHot, h('div', { class: 'ts-row' },
       rowsView.element, h('div', { class: 'ts-table' }, tableETitle, tableE.element)));
     // positions
@@ -219,7 +221,7 @@ export const trainstepSection = defineSection({
     const zeroLine = h('p', { class: 'ts-zero', attrs: { 'data-role': 'ts-zero' } });
     const gView = frame.view({ name: '∂loss/∂E', label: () => i18n.t('ts.gradTable'), csv: false });
     const gradHeat = new EmbeddingHeatmap({ reducedMotion: () => true });
-    const gradHeatTitle = h('h3', { class: 'sub-title' });
+    const gradHeatTitle = texts.set(h('h3', { class: 'sub-title' }), 'ts.gradHeatShort');
     panels.backward.append(backwardNote, normBars, zeroLine, h('div', { class: 'ts-row' },
       gView.element, h('div', { class: 'ts-table' }, gradHeatTitle, gradHeat.element)));
     // update
@@ -396,7 +398,7 @@ export const trainstepSection = defineSection({
     }
 
     // then and now: the same sentence's attention and prediction at step 0 and at the run's step
-    const compareTitle = h('h3');
+    const compareTitle = texts.set(h('h3'), 'ts.compareShort');
     const compareNote = h('p', { class: 'note' });
     const sides = ['start', 'now'].map((which) => {
       const table = createHeatTable({ caption: () => (which === 'start' ? i18n.t('ts.at0') : i18n.t('ts.atNow', { step: snapNow()?.step ?? 0 })) });
