@@ -185,3 +185,25 @@ test('axe: a training widget with theme="dark" in a light blog post has no serio
   await page.closeAll();
   assert.deepEqual(blocking, []);
 });
+
+// The one-step walkthrough draws the shared run's numbers once it is on screen: audited at every
+// one of its eight stages (look-up … loss again), trained a little so that every panel has
+// content, in both languages and schemes, at desktop and phone widths.
+for (const [locale, colorScheme, width] of [['en-US', 'light', 1280], ['zh-CN', 'dark', 375]]) {
+  test(`axe: the training-step walkthrough at each stage (${locale.slice(0, 2)} ${colorScheme} ${width}px) has no serious or critical violation`, async () => {
+    const page = await openPage(env, { locale, colorScheme, width, height: 900, query: '?step=40' });
+    const section = page.locator('section[data-section="trainstep"]');
+    await section.scrollIntoViewIfNeeded();
+    await page.waitForSelector('section[data-section="trainstep"][data-state="ready"]', { timeout: 60000 });
+    const label = `trainstep ${locale.slice(0, 2)} ${colorScheme} ${width}px`;
+    const blocking = [];
+    for (const stage of ['lookup', 'positions', 'attention', 'predict', 'loss', 'backward', 'update', 'after']) {
+      await section.locator(`.ts-flow button[data-stage="${stage}"]`).click();
+      await settle(page);
+      blocking.push(...report(`${label}, ${stage}`, await audit(page, [['section[data-section="trainstep"]']])));
+    }
+    assert.deepEqual(page.problems(), []);
+    await page.closeAll();
+    assert.deepEqual(blocking, []);
+  });
+}

@@ -25,7 +25,7 @@ test('vectors.tsv and metadata.tsv: well-formed, one line per word, and the mode
   assert.equal(vectors.name, 'vectors.tsv');
   assert.equal(metadata.name, 'metadata.tsv');
 
-  const { model } = await referenceRun(42, n);
+  const { model } = await referenceRun('', n);
   const table = model.embeddings();
   const vLines = vectors.bytes.toString('utf8').replace(/\n$/, '').split('\n');
   const mLines = metadata.bytes.toString('utf8').replace(/\n$/, '').split('\n');

@@ -3,10 +3,12 @@
 // with the same WASM model in Node (the model is deterministic, so Node and the page must agree).
 import { newPage } from './harness.js';
 import { load } from '../../web/qkv-lab.js';
+import { createState } from '../../web/page/state.js';
+import { modelOptions, resolveCorpus } from '../../web/page/training-settings.js';
 
 export const SECTION = 'section[data-section="training"]';
 
-/** Opens index.html?query, scrolls to section 9 and waits for its model. Returns { page, section }. */
+/** Opens index.html?query, scrolls to the training section and waits for its model (built and replayed). Returns { page, section }. */
 export async function openTraining(env, { query = '', lang = 'en', ...pageOptions } = {}) {
   const page = await newPage(env, pageOptions);
   const sep = query ? '&' : '';
@@ -14,8 +16,13 @@ export async function openTraining(env, { query = '', lang = 'en', ...pageOption
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
   const section = page.locator(SECTION);
   await section.scrollIntoViewIfNeeded();
-  await page.waitForSelector(`${SECTION}:not([data-state="loading"])`, { timeout: 60000 });
+  await settled(page);
   return { page, section };
+}
+
+/** Waits until the run exists and no replay is under way. */
+export function settled(page) {
+  return page.waitForSelector(`${SECTION}:not([data-state="loading"]):not([data-state="replaying"])`, { timeout: 60000 });
 }
 
 /** The section's observable state, all from the DOM. */
@@ -30,17 +37,25 @@ export async function readState(section) {
     flashedWords: [...el.querySelectorAll('.heat-row[data-flashed]')].map((r) => r.dataset.word),
     heatStep: Number(el.querySelector('.heatmap').dataset.step),
     updatedAttr: el.querySelector('.heatmap').dataset.updatedRows,
-    batch: [...el.querySelectorAll('[data-role="batch"] li')].map((li) => li.textContent),
+    batch: [...el.querySelectorAll('[data-role="batch"] li')].map((li) => li.dataset.sentence),
+    batchText: [...el.querySelectorAll('[data-role="batch"] li')].map((li) => li.textContent),
+    moments: [...el.querySelectorAll('.heat-row[data-moment]')].map((r) => Number(r.dataset.row)),
+    narration: el.querySelector('[data-role="narration"]').textContent,
     text: el.innerText,
   }));
 }
 
 let qkvPromise = null;
-/** The same model the page trains, in Node: { steps: [step() results], model } after n steps. */
-export async function referenceRun(seed, n) {
+/**
+ * The same run the page trains, in Node: createModel with the options the page reads from the
+ * query (a number is taken as the run's seed, tseed), then n steps: { steps: [step() results], model }.
+ */
+export async function referenceRun(query, n) {
   qkvPromise ||= load();
   const qkv = await qkvPromise;
-  const model = qkv.createModel({ seed });
+  const search = typeof query === 'number' ? `tseed=${query}` : query;
+  const state = createState({ search });
+  const model = qkv.createModel(modelOptions(state, resolveCorpus(state.get('corpus')).sentences));
   const steps = [];
   for (let i = 0; i < n; i++) steps.push(model.step());
   return { model, steps };

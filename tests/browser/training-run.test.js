@@ -5,8 +5,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, frames } from './harness.js';
-import { openTraining, readState, referenceRun, badNumbers } from './training-helpers.js';
+import { openTraining, readState, referenceRun, badNumbers, settled } from './training-helpers.js';
 import { TRAINING_DEFAULTS } from '../../web/corpus.js';
+import { DEFAULT_SPEED } from '../../web/page/training/layout.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -32,7 +33,7 @@ test('Start trains, the loss chart gains points, Pause stops', async () => {
   await frames(page, 3);
   assert.equal((await readState(section)).step, paused.step, 'paused means no more steps');
   // the run is the model's: the loss shown equals Node's loss at the same step
-  const { steps } = await referenceRun(42, paused.step);
+  const { steps } = await referenceRun('', paused.step);
   assert.equal(paused.loss, steps[paused.step - 1].loss);
   assert.deepEqual(badNumbers(paused.text), []);
   assert.deepEqual(page.problems(), []);
@@ -42,7 +43,7 @@ test('Start trains, the loss chart gains points, Pause stops', async () => {
 test('each step flashes exactly the rows step() updated, and they are the batch words', async () => {
   const { page, section } = await openTraining(env);
   const n = 6;
-  const { steps, model } = await referenceRun(42, n);
+  const { steps, model } = await referenceRun('', n);
   for (let i = 0; i < n; i++) {
     await section.locator('button[data-role="step"]').click();
     const s = await readState(section);
@@ -72,6 +73,7 @@ test('keyboard: → steps, ← goes back by replaying from the seed, space plays
   assert.equal(three.step, 3);
   await section.locator('button[data-role="step"]').click();
   await page.keyboard.press('ArrowLeft');
+  await settled(page);
   const back = await readState(section);
   assert.equal(back.step, 3);
   assert.equal(back.loss, three.loss, 'back to step 3 shows step 3 again');
@@ -117,15 +119,15 @@ test('Reset returns to step 0 with the initial table', async () => {
   await page.closeAll();
 });
 
-test('URL round trip: ?seed=S&step=N shows the same loss as training there', async () => {
+test('URL round trip: ?tseed=S&step=N shows the same loss as training there', async () => {
   const seed = 7, n = 37;
-  const a = await openTraining(env, { query: `seed=${seed}` });
+  const a = await openTraining(env, { query: `tseed=${seed}` });
   await a.section.locator('[data-role="speed"]').selectOption('100');
   for (let i = 0; i < n; i++) await a.section.locator('button[data-role="step"]').click();
   const trained = await readState(a.section);
   const url = new URL(a.page.url());
   assert.equal(url.searchParams.get('step'), String(n));
-  assert.equal(url.searchParams.get('seed'), String(seed));
+  assert.equal(url.searchParams.get('tseed'), String(seed));
   await a.page.closeAll();
 
   const b = await openTraining(env, { query: url.search.slice(1).replace(/(^|&)lang=[^&]*/, '') });
@@ -141,23 +143,33 @@ test('URL round trip: ?seed=S&step=N shows the same loss as training there', asy
   await b.page.closeAll();
 });
 
-test('changing the seed restarts the run; a bad seed is refused', async () => {
+test('changing the run\'s seed restarts the run; a bad seed is refused with a message (issue 9, defect 11)', async () => {
   const { page, section } = await openTraining(env);
   await section.locator('button[data-role="step"]').click();
   const seed = section.locator('input[data-role="seed"]');
   await seed.fill('123');
   await seed.press('Enter');
+  await settled(page);
   let s = await readState(section);
   assert.equal(s.step, 0);
-  assert.equal(new URL(page.url()).searchParams.get('seed'), '123');
+  assert.equal(new URL(page.url()).searchParams.get('tseed'), '123');
+  assert.equal(new URL(page.url()).searchParams.get('seed'), null, 'the attention sections\' seed is another setting');
   await section.locator('button[data-role="step"]').click();
   s = await readState(section);
   const { steps } = await referenceRun(123, 1);
   assert.equal(s.loss, steps[0].loss);
-  await seed.fill('-5');
+  const message = section.locator('[data-role="seed-message"]');
+  for (const bad of ['-1', '1e3', '99999999999', 'abc']) {
+    await seed.fill(bad);
+    await seed.press('Enter');
+    assert.equal(await seed.inputValue(), '123', `${bad}: the seed in use stays`);
+    assert.match(await message.textContent(), /^A seed is a whole number from 0 to 4294967295; still using 123\.$/, bad);
+    assert.equal(await seed.getAttribute('aria-invalid'), 'true');
+    assert.equal((await readState(section)).step, 1, `${bad}: the run goes on`);
+  }
+  await seed.fill('124');
   await seed.press('Enter');
-  assert.equal(await seed.inputValue(), '123');
-  assert.equal((await readState(section)).step, 1);
+  assert.equal(await message.textContent(), '', 'a good seed clears the message');
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
@@ -191,26 +203,27 @@ test('unknown words in the neighbour and analogy boxes give an inline message, n
   await page.closeAll();
 });
 
-// What the finished run shows is the model's own result for the page's seed (42), computed again
-// in Node; how such results vary over seeds is web/page/training-claims.js's business.
-test('a full run finishes at the schedule length and shows the model\'s cosines and analogy', async () => {
-  const steps = TRAINING_DEFAULTS.steps;
-  const { page, section } = await openTraining(env, { query: `step=${steps}` });
+// What the finished run shows is the model's own result for the run's seed, computed again in
+// Node; how such results vary over seeds is web/page/training-claims.js's business.
+test('a full run finishes at the schedule\'s end and shows what the model computes there', async () => {
+  const { page, section } = await openTraining(env, { query: 'step=1000000' });
+  const { steps, model } = await referenceRun('', TRAINING_DEFAULTS.steps);
   const s = await readState(section);
-  assert.equal(s.step, steps);
+  assert.equal(s.step, model.defaultSteps, 'a step past the schedule shows its end');
   assert.equal(s.state, 'finished');
+  assert.match(await section.locator('[data-role="notice"]').textContent(), /asked for step 1000000, past the end of the schedule/);
   assert.equal(await section.locator('button[data-role="play"]').isDisabled(), true);
   assert.equal(await section.locator('button[data-role="step"]').isDisabled(), true);
+  assert.equal(s.loss, steps.at(-1).loss);
   const sims = /cos\(猫, 狗\) = (-?\d\.\d{3}), cos\(猫, 汽车\) = (-?\d\.\d{3})/.exec(s.text);
   assert.ok(sims, s.text.slice(0, 400));
-  const { model } = await referenceRun(42, steps);
   assert.equal(sims[1], model.similarity('猫', '狗').toFixed(3));
   assert.equal(sims[2], model.similarity('猫', '汽车').toFixed(3));
-  const top = await section.locator('[data-role="analogy-results"] li span').first().textContent();
+  const top = await section.locator('[data-role="analogy-results"] li').first().getAttribute('data-word');
   assert.equal(top, model.analogy('男人', '国王', '女人', 1)[0].word);
-  model.dispose();
   assert.deepEqual(badNumbers(s.text), []);
   assert.deepEqual(page.problems(), []);
+  model.dispose();
   await page.closeAll();
 });
 
@@ -232,13 +245,16 @@ test('switching the language rewrites the section, keeping the run', async () =>
   await page.locator('.lang-btn[data-lang="zh"]').click();
   assert.equal(await section.locator('h2').textContent(), 'Embedding 表是怎么学出来的');
   assert.equal(await section.locator('button[data-role="step"]').textContent(), '单步');
-  assert.match(await section.locator('[data-role="speed"] option:checked').textContent(), /每秒 20 步/);
+  assert.equal(await section.locator('[data-role="speed"] option:checked').textContent(), `每秒 ${DEFAULT_SPEED} 步`);
   const after = await readState(section);
   assert.equal(after.step, before.step);
   assert.equal(after.loss, before.loss);
   assert.match(after.lossText, /^损失 \d+\.\d{3}$/);
+  // the narration of the step already taken is rewritten too (issue 9, defect 6)
+  assert.match(before.narration, /^Step 1\. (Sentence: |\d+ sentences: )/);
+  assert.match(after.narration, /^第 1 步。(句子：|\d+ 句话：)/);
   assert.deepEqual(after.flashed, before.flashed);
-  assert.doesNotMatch(after.text, /\btraining\.[a-zA-Z]/, 'no missing string keys');
+  assert.doesNotMatch(after.text, /(?<![\w/-])training\.(?!js)[a-zA-Z]/, 'no missing string keys (a file name like training-claims.js is not one)');
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
@@ -249,7 +265,7 @@ test('chart legends are translated HTML lists; hovering a chart reads out its ne
   const { page, section } = await openTraining(env, { lang: 'en' });
   const n = 5;
   for (let i = 0; i < n; i++) await section.locator('button[data-role="step"]').click();
-  const { steps } = await referenceRun(42, n);
+  const { steps } = await referenceRun('', n);
   let average = steps[0].loss;
   for (const s of steps.slice(1)) average += 0.1 * (s.loss - average);
   const card = (chart) => section.locator(`.tr-card:has(canvas[data-chart="${chart}"])`);
@@ -287,7 +303,8 @@ test('chart legends are translated HTML lists; hovering a chart reads out its ne
     [`training step ${n}`, `cos(猫 cat, 狗 dog): ${now[0]}`, `cos(猫 cat, 汽车 car): ${now[1]}`]);
   // the scatter names the nearest word (grey words too) and its coordinates
   const [word] = await hover('scatter', 0.5, 0.5);
-  const m = /^(\S+) \((-?\d+\.\d{3}), (-?\d+\.\d{3})\)$/.exec(word);
+  // the word, its English gloss on the English page, and its coordinates
+  const m = /^(\S+)(?: [^(]+)? \((-?\d+\.\d{3}), (-?\d+\.\d{3})\)$/.exec(word);
   assert.ok(m, `scatter readout: ${word}`);
   const vocab = await section.locator('datalist option').evaluateAll((os) => os.map((o) => o.value));
   assert.ok(vocab.includes(m[1]), `${m[1]} is a word of the vocabulary`);

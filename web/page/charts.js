@@ -10,6 +10,8 @@ import {
   Chart, LineController, ScatterController, LineElement, PointElement, LinearScale,
 } from 'chart.js';
 
+import { placeLabels, nearestOnBox } from './label-placement.js';
+
 Chart.register(LineController, ScatterController, LineElement, PointElement, LinearScale);
 
 /** Colours that read on a light page and on a dark one. */
@@ -23,6 +25,18 @@ export const THEMES = {
     series: ['#6cb6ff', '#ffa657', '#56d364', '#d2a8ff', '#8b949e'],
   },
 };
+
+/**
+ * The theme for charts drawn inside `element`: judged by the text colour it actually inherits
+ * (a page may set its own scheme, a widget may be forced light or dark), falling back to
+ * prefers-color-scheme when the colour cannot be read.
+ */
+export function themeOf(element, prefersDark = false) {
+  const colour = getComputedStyle(element).color;
+  const m = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)/.exec(colour);
+  const lightText = m ? (0.299 * m[1] + 0.587 * m[2] + 0.114 * m[3]) > 140 : prefersDark;
+  return lightText ? THEMES.dark : THEMES.light;
+}
 
 // Fills the canvas with the page background before drawing, so an exported PNG looks like the
 // screen (a transparent PNG would show dark-mode text on a white viewer).
@@ -350,6 +364,12 @@ class StepChart extends ChartBase {
     return { lines, marks, guide: px, x: px, y: marks.length ? top : pos.y };
   }
 
+  /** The x axis ends at `max` (the schedule's length), whatever the points so far. */
+  setXMax(max) {
+    this.chart.options.scales.x.max = max;
+    this.chart.update('none');
+  }
+
   /** Adds one step's values (non-finite values are skipped, never drawn). Call update() to draw. */
   push({ step, values }) {
     values.forEach((v, i) => {
@@ -412,6 +432,9 @@ export function createSimilarityChart(canvas, { theme, labels, xTitle, yTitle })
   });
 }
 
+const LABEL_FONT = '600 13px system-ui, "Noto Sans CJK SC", sans-serif';
+const LABEL_HEIGHT = 16;
+
 /**
  * The embeddings projected to 2-D, every word labelled, with a short trail of where each point
  * was over the last few updates. Trails and labels are drawn by a plugin straight onto the canvas:
@@ -426,6 +449,9 @@ export class EmbeddingScatter extends ChartBase {
     this.groups = [];
     this.shown = [];
     this.trails = [];
+    this.labels = [];
+    this.placed = [];
+    this.arrows = [];
     this.bound = 0;
     const self = this;
     const labelPlugin = {
@@ -449,17 +475,42 @@ export class EmbeddingScatter extends ChartBase {
   }
 
   /**
-   * words: labels; groups: an integer per word (0 = plain grey dot, named on hover; 1.. = coloured
-   * and labelled); hidden: indices left off the plot (the boundary token <s>, which sits in every
-   * sentence and lands far from all the words, squeezing them into a corner).
+   * words: the vocabulary; groups: an integer per word (0 = plain grey dot, named on hover; 1.. =
+   * coloured and labelled); hidden: indices left off the plot (the boundary token <s>, which sits
+   * in every sentence and lands far from all the words, squeezing them into a corner); labels:
+   * what to print for each word (the word, or on the English page the word and its gloss).
    */
-  setWords(words, groups, hidden = []) {
+  setWords(words, groups, hidden = [], labels = words) {
     this.words = words.slice();
+    this.labels = labels.slice();
     this.groups = groups ? groups.slice() : words.map(() => 0);
     this.hidden = new Set(hidden);
     this.shown = words.map((_, i) => i).filter((i) => !this.hidden.has(i));
     this.trails = words.map(() => []);
+    this.placed = [];
     this._colourPoints();
+  }
+
+  /** New labels for the same words (a language change). */
+  setLabels(labels) {
+    this.labels = labels.slice();
+    this.chart.update('none');
+  }
+
+  /**
+   * Arrows drawn between words, as [from, to] pairs of word indices: the analogy's parallelogram
+   * (国王 → 女王 beside 男人 → 女人). Dashed lines join the two arrows' tails and heads, closing
+   * the shape the analogy assumes. [] draws none.
+   */
+  setArrows(pairs) {
+    this.arrows = pairs.filter(([a, b]) => a >= 0 && b >= 0);
+    this.chart.canvas.dataset.arrows = this.arrows.map(([a, b]) => `${this.words[a]}→${this.words[b]}`).join(' ');
+    this.chart.update('none');
+  }
+
+  /** The labels as last drawn: [{ word, label, box: { x, y, w, h } | null, leader }] (canvas pixels). */
+  labelBoxes() {
+    return this.placed.map((p) => ({ ...p }));
   }
 
   _groupColour(g) {
@@ -477,12 +528,15 @@ export class EmbeddingScatter extends ChartBase {
   update(points) {
     if (points) {
       const data = [];
-      let maxAbs = 0;
+      let maxAbs = 0, maxAll = 0;
       for (const i of this.shown) {
         let x = points.data[2 * i], y = points.data[2 * i + 1];
         if (!Number.isFinite(x) || !Number.isFinite(y)) x = y = 0;  // never drawn as NaN
         data.push({ x, y });
-        maxAbs = Math.max(maxAbs, Math.abs(x), Math.abs(y));
+        // the view fits the coloured words (grey ones beyond it are cut off): they are the story
+        const extent = Math.max(Math.abs(x), Math.abs(y));
+        maxAll = Math.max(maxAll, extent);
+        if (this.groups[i] !== 0) maxAbs = Math.max(maxAbs, extent);
         const trail = this.trails[i] || (this.trails[i] = []);
         trail.push(x, y);
         if (trail.length > 2 * this.trailLength) trail.splice(0, 2);
@@ -490,7 +544,7 @@ export class EmbeddingScatter extends ChartBase {
       this.chart.data.datasets[0].data = data;
       // a square, symmetric view that grows at once and shrinks slowly, so the points
       // do not jitter as the extremes move
-      const wanted = Math.max(maxAbs * 1.15, 1e-3);
+      const wanted = Math.max((maxAbs || maxAll) * 1.15, 1e-3);
       this.bound = wanted > this.bound ? wanted : Math.max(wanted, this.bound * 0.97);
       for (const axis of ['x', 'y']) {
         this.chart.options.scales[axis].min = -this.bound;
@@ -514,7 +568,7 @@ export class EmbeddingScatter extends ChartBase {
     const colour = this._groupColour(this.groups[i]);
     const { x, y } = item.element;
     return {
-      lines: [{ text: `${this.words[i] ?? ''} (${fmt3(point.x)}, ${fmt3(point.y)})`, colour }],
+      lines: [{ text: `${this.labels?.[i] ?? this.words[i] ?? ''} (${fmt3(point.x)}, ${fmt3(point.y)})`, colour }],
       marks: [{ x, y, r: this.groups[i] === 0 ? 5 : 7, colour, ring: this.theme.text }],
       x, y,
     };
@@ -536,6 +590,11 @@ export class EmbeddingScatter extends ChartBase {
     const { ctx, scales: { x: sx, y: sy } } = chart;
     const points = chart.data.datasets[0].data;
     ctx.save();
+    // trails and arrows stay inside the plot, as the points do
+    const box = chart.chartArea;
+    ctx.beginPath();
+    ctx.rect(box.left, box.top, box.right - box.left, box.bottom - box.top);
+    ctx.clip();
     ctx.lineWidth = 1.5;
     ctx.lineCap = 'round';
     // one path per (colour group, segment age), not one per segment: the older a segment,
@@ -565,29 +624,93 @@ export class EmbeddingScatter extends ChartBase {
       }
     }
     ctx.globalAlpha = 1;
+    this._drawArrows(chart);
+    // labels: placed so that none overlaps another (label-placement.js); one pushed away from
+    // its point gets a thin leader line back to it
     ctx.textBaseline = 'middle';
-    ctx.font = '600 13px system-ui, "Noto Sans CJK SC", sans-serif';
+    ctx.font = LABEL_FONT;
+    const area = chart.chartArea;
+    const items = [];
+    const which = [];
+    for (let k = 0; k < points.length; k++) {
+      const i = this.shown[k];
+      if (this.groups[i] === 0) continue;  // grey words are named by the hover readout only
+      const text = this.labels?.[i] ?? this.words[i];
+      const x = sx.getPixelForValue(points[k].x) - area.left, y = sy.getPixelForValue(points[k].y) - area.top;
+      if (x < 0 || y < 0 || x > area.right - area.left || y > area.bottom - area.top) continue;
+      items.push({ x, y, w: Math.ceil(ctx.measureText(text).width) + 4, h: LABEL_HEIGHT });
+      which.push({ i, text });
+    }
+    const boxes = placeLabels(items, { width: area.right - area.left, height: area.bottom - area.top });
+    this.placed = which.map(({ i, text }, k) => {
+      const b = boxes[k];
+      return { word: this.words[i], label: text, leader: Boolean(b && b.leader),
+        box: b ? { x: b.x + area.left, y: b.y + area.top, w: b.w, h: b.h } : null };
+    });
+    ctx.lineWidth = 1;
+    ctx.strokeStyle = this.theme.muted;
+    this.placed.forEach((p, k) => {
+      if (!p.box || !p.leader) return;
+      const px = items[k].x + area.left, py = items[k].y + area.top;
+      const end = nearestOnBox(p.box, px, py);
+      ctx.beginPath();
+      ctx.moveTo(px, py);
+      ctx.lineTo(end.x, end.y);
+      ctx.stroke();
+    });
+    // for readers of the DOM (and the tests): where each label went, in canvas pixels
+    chart.canvas.dataset.labels = JSON.stringify(this.placed.map((p) => [p.word, p.box && [p.box.x, p.box.y, p.box.w, p.box.h].map(Math.round), p.leader ? 1 : 0]));
     ctx.fillStyle = this.theme.text;
     ctx.strokeStyle = this.theme.background;
     ctx.lineWidth = 3;
     ctx.lineJoin = 'round';
-    // labels try the right of their point, then left, above, below, and take the first place
-    // that does not cover a label already drawn (words that gathered would print on each other)
-    const placed = [];
-    const overlaps = (box) => placed.some((p) => box.x < p.x + p.w && p.x < box.x + box.w && box.y < p.y + p.h && p.y < box.y + box.h);
-    for (let k = 0; k < points.length; k++) {
-      const i = this.shown[k];
-      if (this.groups[i] === 0) continue;  // grey words are named by the hover readout only
-      const x = sx.getPixelForValue(points[k].x), y = sy.getPixelForValue(points[k].y);
-      const w = ctx.measureText(this.words[i]).width, hgt = 14;
-      const candidates = [[x + 7, y], [x - 7 - w, y], [x - w / 2, y - 13], [x - w / 2, y + 13], [x + 7, y - 12], [x + 7, y + 12]];
-      let [px, py] = candidates[0];
-      for (const [cx, cy] of candidates) {
-        if (!overlaps({ x: cx, y: cy - hgt / 2, w, h: hgt })) { [px, py] = [cx, cy]; break; }
+    for (const p of this.placed) {
+      if (!p.box) continue;
+      const tx = p.box.x + 2, ty = p.box.y + p.box.h / 2;
+      ctx.strokeText(p.label, tx, ty);  // a halo keeps labels readable over lines and points
+      ctx.fillText(p.label, tx, ty);
+    }
+    ctx.restore();
+  }
+
+  _drawArrows(chart) {
+    const arrows = this.arrows || [];
+    if (!arrows.length) return;
+    const { ctx, scales: { x: sx, y: sy } } = chart;
+    const points = chart.data.datasets[0].data;
+    const at = (i) => {
+      const k = this.shown.indexOf(i);
+      return k < 0 || !points[k] ? null : [sx.getPixelForValue(points[k].x), sy.getPixelForValue(points[k].y)];
+    };
+    const colour = this.theme.series[3];
+    ctx.save();
+    ctx.strokeStyle = colour;
+    ctx.fillStyle = colour;
+    ctx.lineWidth = 2;
+    // the dashed sides: tail to tail and head to head of consecutive arrows
+    ctx.setLineDash([4, 4]);
+    for (let a = 0; a + 1 < arrows.length; a += 2) {
+      for (const end of [0, 1]) {
+        const p = at(arrows[a][end]), q = at(arrows[a + 1][end]);
+        if (!p || !q) continue;
+        ctx.beginPath(); ctx.moveTo(...p); ctx.lineTo(...q); ctx.stroke();
       }
-      placed.push({ x: px, y: py - hgt / 2, w, h: hgt });
-      ctx.strokeText(this.words[i], px, py);  // a halo keeps labels readable over other points
-      ctx.fillText(this.words[i], px, py);
+    }
+    ctx.setLineDash([]);
+    for (const [from, to] of arrows) {
+      const p = at(from), q = at(to);
+      if (!p || !q) continue;
+      const len = Math.hypot(q[0] - p[0], q[1] - p[1]);
+      if (len < 12) continue;
+      const ux = (q[0] - p[0]) / len, uy = (q[1] - p[1]) / len;
+      const tip = [q[0] - ux * 6, q[1] - uy * 6];  // stop short of the point
+      ctx.beginPath(); ctx.moveTo(...p); ctx.lineTo(...tip); ctx.stroke();
+      ctx.beginPath();
+      ctx.moveTo(...tip);
+      ctx.lineTo(tip[0] - ux * 8 - uy * 4, tip[1] - uy * 8 + ux * 4);
+      ctx.lineTo(tip[0] - ux * 8 + uy * 4, tip[1] - uy * 8 - ux * 4);
+      ctx.closePath();
+      ctx.fill();
     }
     ctx.restore();
   }

@@ -3,6 +3,7 @@
 // by CSS (image-rendering: pixelated), so a redraw is one putImageData however large the view.
 // Each row also has a DOM element carrying its state, for readers and for tests:
 //   [data-row="i"][data-word="猫"][data-flashed="true"]   on exactly the rows the last step updated
+//   [data-moment="true"]   among them, those outside the batch that Adam's moments moved
 // and the heat map element carries data-step and data-updated-rows="i,j,…".
 import { h } from './dom.js';
 
@@ -36,14 +37,15 @@ export class EmbeddingHeatmap {
       this.canvas, this.rowsBox);
   }
 
-  setWords(words) {
+  /** words: one per row; labels: what each row's label says (on the English page, the word and its gloss). */
+  setWords(words, labels = words) {
     for (const { animation } of this.animations.values()) animation.cancel();
     this.animations.clear();
     this.words = words.slice();
     this.rowsBox.replaceChildren();
     this.rows = words.map((word, i) => {
       const row = h('div', { class: 'heat-row', attrs: { 'data-row': i, 'data-word': word } },
-        h('span', { class: 'heat-word', text: word }));
+        h('span', { class: 'heat-word', text: labels[i], attrs: { title: labels[i] } }));
       row.style.gridRow = String(i + 1);
       this.rowsBox.append(row);
       return row;
@@ -81,32 +83,41 @@ export class EmbeddingHeatmap {
     return bound;
   }
 
-  /** Restarts row i's fade (one Web Animation per row, reused: no pile-up at 60 steps a second). */
-  _flashRow(i) {
+  /**
+   * Restarts row i's fade (one Web Animation per row, reused: no pile-up at 60 steps a second).
+   * faint: a row moved by Adam's moments, not by its own gradient, flashes paler.
+   */
+  _flashRow(i, faint = false) {
     const previous = this.animations.get(i);
-    if (previous && previous.dark === this.dark) {
+    if (previous && previous.dark === this.dark && previous.faint === faint) {
       previous.animation.currentTime = 0;
       previous.animation.play();
       return;
     }
     if (previous) previous.animation.cancel();
     // at its brightest the flash keeps the row's word readable (4.5:1 or more in either scheme)
-    const colour = this.dark ? [255, 214, 10, 0.35] : [255, 190, 0, 0.7];
+    const colour = this.dark ? [255, 214, 10, faint ? 0.16 : 0.35] : [255, 190, 0, faint ? 0.3 : 0.7];
     const animation = this.rows[i].animate([
       { backgroundColor: `rgba(${colour.join(',')})` },
       { backgroundColor: `rgba(${colour.slice(0, 3).join(',')},0)` },
     ], { duration: 450, easing: 'ease-out' });
-    this.animations.set(i, { animation, dark: this.dark });
+    this.animations.set(i, { animation, dark: this.dark, faint });
   }
 
   /**
    * Marks exactly `updatedRows` (the rows the step just changed) as flashed, and no others.
-   * Pass an empty list to clear (after a reset).
+   * Pass an empty list to clear (after a reset). quiet: the rows among them that changed without
+   * a gradient of their own (Adam's moments carry them): marked data-moment, drawn apart.
    */
-  flash(step, updatedRows) {
+  flash(step, updatedRows, { quiet = [] } = {}) {
     const next = new Set(updatedRows);
+    const moved = new Set(quiet);
     for (const i of this.flashed) {
       if (!next.has(i) && this.rows[i]) this.rows[i].removeAttribute('data-flashed');
+    }
+    for (const row of this.rows) {
+      if (moved.has(Number(row.dataset.row))) row.dataset.moment = 'true';
+      else if (row.dataset.moment) delete row.dataset.moment;
     }
     // a redraw of the same step (pause, language) marks the rows again but does not re-flash them
     const animate = step !== this.flashStep && !this.reducedMotion();
@@ -115,7 +126,7 @@ export class EmbeddingHeatmap {
       const row = this.rows[i];
       if (!row) continue;
       row.setAttribute('data-flashed', 'true');
-      if (animate) this._flashRow(i);
+      if (animate) this._flashRow(i, moved.has(i));
     }
     this.flashed = next;
     this.element.setAttribute('data-step', String(step));

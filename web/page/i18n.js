@@ -48,19 +48,30 @@ export function createI18n(initial = 'en') {
     },
     /**
      * A text binder: texts.set(el, key, vars) writes t(key, vars) into el.textContent and
-     * remembers it; texts.refresh() rewrites every bound element in the current language.
+     * remembers it; texts.attr(el, name, key, vars) does the same for an attribute (aria-label,
+     * title); texts.refresh() rewrites every bound text in the current language. vars may be a
+     * function, read again at every refresh (for numbers that change).
      */
     binder() {
       const bound = new Map();
+      const attrs = new Map();
       const self = this;
+      const text = (key, vars) => self.t(key, typeof vars === 'function' ? vars() : vars);
       return {
         set(el, key, vars) {
           bound.set(el, [key, vars]);
-          el.textContent = self.t(key, typeof vars === 'function' ? vars() : vars);
+          el.textContent = text(key, vars);
+          return el;
+        },
+        attr(el, name, key, vars) {
+          if (!attrs.has(el)) attrs.set(el, new Map());
+          attrs.get(el).set(name, [key, vars]);
+          el.setAttribute(name, text(key, vars));
           return el;
         },
         refresh() {
-          for (const [el, [key, vars]] of bound) el.textContent = self.t(key, typeof vars === 'function' ? vars() : vars);
+          for (const [el, [key, vars]] of bound) el.textContent = text(key, vars);
+          for (const [el, names] of attrs) for (const [name, [key, vars]] of names) el.setAttribute(name, text(key, vars));
         },
       };
     },

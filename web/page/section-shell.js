@@ -68,13 +68,17 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
 }
 
 /**
- * defineSection({ id, titleKey, introKeys, className, setup }) → { id, create(ctx) }.
+ * defineSection({ id, titleKey, introKeys, className, source, setup }) → { id, create(ctx) }.
+ * source (optional): source(ctx) → { get(), subscribe(fn) → off, setVisible?(visible), destroy() }
+ * gives the section its data instead of the attention snapshot (the training walkthrough draws
+ * the shared training run): frame.snap is source.get(), redrawn whenever the source publishes,
+ * and setVisible tells the source when the section is on screen (so it computes only then).
  * create(ctx) returns the section object every host (page, widget, iframe) uses:
  *   { id, element, stepper, update(snapshot), setLanguage(lang), destroy(), onProgress(fn) → off }
  * onProgress(fn) calls fn({ section, kind: 'step', step, count, stage? }) whenever the stepper
  * moves or changes length, whoever moved it.
  */
-export function defineSection({ id, titleKey, introKeys = [], className = '', setup }) {
+export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, setup }) {
   function create(ctx) {
     const { i18n } = ctx;
     const events = listeners();
@@ -82,7 +86,8 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', se
     if (className) shell.element.classList.add(...className.split(' '));
     const views = [];
     const progress = new Set();
-    let snap = ctx.getSnapshot();
+    const data = source ? source(ctx) : null;
+    let snap = data ? data.get() : ctx.getSnapshot();
     const frame = {
       id, ctx, i18n, events,
       element: shell.element, stage: shell.stage, controls: shell.controls, intro: shell.intro, texts: shell.texts,
@@ -111,19 +116,34 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', se
     // (update below) is not the reader's, and must not write state
     let updating = false;
     if (parts.onStep) stepper.onChange(({ index }) => { if (!updating) parts.onStep(index); });
+    function apply(next) {
+      snap = next;
+      updating = true;
+      try {
+        parts.draw?.(snap);
+        stepper.setCount(parts.count(snap), stepper.index);
+      } finally {
+        updating = false;
+      }
+    }
+    let offData = () => {};
+    let observer = null;
+    if (data) {
+      offData = data.subscribe(apply);
+      if (typeof IntersectionObserver === 'function') {
+        observer = new IntersectionObserver((entries) => data.setVisible?.(entries.some((e) => e.isIntersecting)));
+        observer.observe(shell.element);
+      } else {
+        data.setVisible?.(true);
+      }
+    }
     return {
       id,
       element: shell.element,
       stepper,
+      /** A new attention snapshot (sections with their own source ignore it). */
       update(next) {
-        snap = next;
-        updating = true;
-        try {
-          parts.draw?.(snap);
-          stepper.setCount(parts.count(snap), stepper.index);
-        } finally {
-          updating = false;
-        }
+        if (!data) apply(next);
       },
       setLanguage(lang) {
         shell.texts.refresh();
@@ -133,6 +153,9 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', se
       },
       destroy() {
         progress.clear();
+        observer?.disconnect();
+        offData();
+        data?.destroy();
         stepper.destroy();
         for (const view of views) view.destroy();
         events.off();

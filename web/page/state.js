@@ -4,6 +4,7 @@
 // records a short notice; values are only ever parsed, never inserted as markup.
 import { VOCABULARY, DEFAULT_SENTENCE, MAX_TOKENS } from './attention-model.js';
 import { SECTION_IDS } from './sections/index.js';
+import { TRAINING_PROPERTIES } from './training-settings.js';
 
 export { SECTION_IDS };
 
@@ -18,13 +19,14 @@ export const PROPERTIES = [
   { name: 'pos', type: 'bool', default: false },     // add the position vector to X
   { name: 'qk', type: 'bool', default: false },      // section 8: Q = K = X
   { name: 'pull', type: 'number', min: 0, max: 10, default: 5 },  // section 7: q_我 = pull × k_我
-  { name: 'step', type: 'int', min: 0, max: 1000000, default: 0 }, // training step
+  { name: 'step', type: 'int', min: 0, max: 1000000, default: 0 }, // training step (clamped to the schedule)
+  ...TRAINING_PROPERTIES,  // the training run's seed, batch, lr, dim, optimizer, corpus (training-settings.js)
 ];
 
 const MAX_PARAM_LENGTH = 200;
 
 function parse(prop, raw) {
-  if (raw.length > MAX_PARAM_LENGTH) return { ok: false };
+  if (raw.length > (prop.maxLength ?? MAX_PARAM_LENGTH)) return { ok: false };
   switch (prop.type) {
     case 'enum':
       return prop.values.includes(raw) ? { ok: true, value: raw } : { ok: false };
@@ -40,6 +42,10 @@ function parse(prop, raw) {
     }
     case 'bool':
       return raw === '1' || raw === '0' ? { ok: true, value: raw === '1' } : { ok: false };
+    case 'text': {  // free text, checked and normalised by the property's validate(raw) → value | null
+      const value = prop.validate(raw);
+      return value === null ? { ok: false } : { ok: true, value };
+    }
     case 'words': {
       const words = raw.trim().split(/\s+/).filter(Boolean);
       return prop.validate(words) ? { ok: true, value: words.join(' ') } : { ok: false };

@@ -26,6 +26,31 @@ addStrings({
 });
 
 const SPEEDS = [0.5, 1, 2, 4];
+
+/**
+ * The stepping keys, for the stepper and for anything stepped the same way (the training run):
+ * space toggles play (except on a button, where it presses it), → steps forward, ← back, while
+ * focus is inside host but not in a text field, and not on a wide table's scroller (there ← →
+ * scroll, as in any scroll box). events: a dom.js listeners() set, which removes the handler.
+ */
+export function stepKeys(events, host, { toggle, forward, back }) {
+  events.on(host, 'keydown', (event) => {
+    const target = event.target;
+    if (target.closest && target.closest('input, textarea, select, [contenteditable="true"]')) return;
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key.startsWith('Arrow') && target.classList && target.classList.contains('matrix-scroll')) return;
+    if (event.key === ' ' && target.tagName !== 'BUTTON') {
+      event.preventDefault();
+      toggle();
+    } else if (event.key === 'ArrowRight') {
+      event.preventDefault();
+      forward();
+    } else if (event.key === 'ArrowLeft') {
+      event.preventDefault();
+      back();
+    }
+  });
+}
 const BASE_DELAY_MS = 900;
 
 export function createStepper({ i18n, host, count, render, initial = 0 }) {
@@ -117,20 +142,10 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
   events.on(forward, 'click', () => { pause(); go(index + 1); });
   events.on(play, 'click', () => (timer === null ? start() : pause()));
   events.on(speedSelect, 'change', () => { speed = Number(speedSelect.value) || 1; });
-  events.on(host, 'keydown', (event) => {
-    const target = event.target;
-    if (target.closest('input, textarea, select, [contenteditable="true"]')) return;
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    // ← → on a focused wide table (matrix-view.js) scroll it, as they would any scroll box
-    if (event.key.startsWith('Arrow') && target.classList && target.classList.contains('matrix-scroll')) return;
-    if (event.key === ' ' && target.tagName !== 'BUTTON') {
-      event.preventDefault();
-      if (timer === null) start(); else pause();
-    } else if (event.key === 'ArrowRight') {
-      event.preventDefault(); pause(); go(index + 1);
-    } else if (event.key === 'ArrowLeft') {
-      event.preventDefault(); pause(); go(index - 1);
-    }
+  stepKeys(events, host, {
+    toggle: () => (timer === null ? start() : pause()),
+    forward: () => { pause(); go(index + 1); },
+    back: () => { pause(); go(index - 1); },
   });
 
   labelButtons();

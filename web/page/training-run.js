@@ -1,17 +1,11 @@
 // training-run.js: one reproducible training run of the WASM model, with the history the charts
-// draw. No DOM here. The model is deterministic for a seed, so any step can be reached again by
-// replaying from the seed: that is how the page goes back a step and how a link with ?step=N
-// restores a run.
+// draw. No DOM here. The model is deterministic for its options (seed included), so any step can
+// be reached again by replaying from the seed: that is how the page goes back a step and how a
+// link with ?step=N restores a run (training-store.js replays in chunks across frames).
+import { WORD_GROUPS } from '../corpus.js';
 
-/** The words whose cosine similarity the section follows. */
+/** The words whose cosine similarity the section follows (when the corpus has them). */
 export const PROBES = Object.freeze({ anchor: '猫', near: '狗', far: '汽车' });
-
-/** Colour groups of the scatter plot (words not in the corpus are simply ignored). */
-export const WORD_GROUPS = Object.freeze([
-  ['猫', '狗', '兔', '鸟'],
-  ['汽车', '卡车'],
-  ['国王', '女王', '男人', '女人'],
-]);
 
 const EMA = 0.1;  // weight of the newest loss in the moving average
 
@@ -24,17 +18,17 @@ export class TrainingRun {
     this.vocab = this.model.vocab;
     this.total = this.model.defaultSteps;
     this.history = [];  // per step: { step, loss, average, catDog, catCar }
-    this.last = null;   // the last step's full record, with batch and updatedRows
+    this.last = null;   // the last step's full record, with batch, updatedRows and batchRows
     this.error = null;  // set when a step threw (divergence or otherwise); the run is over
-    this.initial = {
-      step: 0,
-      catDog: this.model.similarity(PROBES.anchor, PROBES.near),
-      catCar: this.model.similarity(PROBES.anchor, PROBES.far),
+    const has = (w) => this.vocab.includes(w);
+    /** Whether the corpus has the probe words (a reader's own corpus may not). */
+    this.probes = {
+      near: has(PROBES.anchor) && has(PROBES.near),
+      far: has(PROBES.anchor) && has(PROBES.far),
     };
-    this.groups = this.vocab.map((w) => {
-      const g = WORD_GROUPS.findIndex((list) => list.includes(w));
-      return g + 1;
-    });
+    this.initial = { step: 0, ...this._similarities() };
+    /** Colour group per word: 0 = none, g + 1 = WORD_GROUPS[g]. */
+    this.groups = this.vocab.map((w) => WORD_GROUPS.findIndex((g) => g.words.includes(w)) + 1);
   }
 
   get step() {
@@ -43,6 +37,14 @@ export class TrainingRun {
 
   get finished() {
     return this.step >= this.total || this.error !== null;
+  }
+
+  _similarities() {
+    const { anchor, near, far } = PROBES;
+    return {
+      catDog: this.probes.near ? this.model.similarity(anchor, near) : NaN,
+      catCar: this.probes.far ? this.model.similarity(anchor, far) : NaN,
+    };
   }
 
   /** One optimizer step. Returns its record, or null when the run is over (finished or failed). */
@@ -60,30 +62,21 @@ export class TrainingRun {
       step: result.step,
       loss: result.loss,
       average: this.history.length ? prev + EMA * (result.loss - prev) : result.loss,
-      catDog: this.model.similarity(PROBES.anchor, PROBES.near),
-      catCar: this.model.similarity(PROBES.anchor, PROBES.far),
+      ...this._similarities(),
     };
     this.history.push(record);
-    this.last = { ...record, batch: result.batch, updatedRows: result.updatedRows };
+    // the rows of the batch's own tokens (<s> included: every sentence starts and ends with it);
+    // with SGD exactly updatedRows, with Adam a subset (its moments move other rows too)
+    const ids = new Set([0]);
+    for (const sentence of result.batch) for (const word of sentence) ids.add(this.vocab.indexOf(word));
+    const batchRows = [...ids].sort((a, b) => a - b);
+    this.last = { ...record, batch: result.batch, updatedRows: result.updatedRows, batchRows };
     return this.last;
   }
 
   /** The state before any step: the probes' cosines of the initial table, for the charts' step 0. */
   initialPoint() {
     return this.initial;
-  }
-
-  /**
-   * A fresh run with the same options advanced to `step` (clamped to the schedule), calling
-   * onProgress(run) every `every` steps (the page uses it to keep project2d's signs continuous).
-   */
-  static replay(qkv, options, step, { onProgress, every = 5 } = {}) {
-    const run = new TrainingRun(qkv, options);
-    const target = Math.max(0, Math.min(step, run.total));
-    while (run.step < target && run.advance()) {
-      if (onProgress && run.step % every === 0) onProgress(run);
-    }
-    return run;
   }
 
   dispose() {

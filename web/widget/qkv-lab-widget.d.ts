@@ -15,7 +15,7 @@ import type { load, Matrix } from '../qkv-lab.js';
 /** The values of the `section` attribute; 'walkthrough' is the default. */
 export type QkvLabSection =
   | 'walkthrough' | 'roles' | 'embedding' | 'projections' | 'scores' | 'softmax'
-  | 'mixing' | 'learnable' | 'symmetry' | 'training' | 'flow';
+  | 'mixing' | 'learnable' | 'symmetry' | 'trainstep' | 'training' | 'flow';
 
 export type QkvLabTheme = 'auto' | 'light' | 'dark';
 
@@ -25,8 +25,12 @@ export interface QkvLabStepDetail {
   /** 0-based position of the section's stepper */
   step: number;
   count: number;
-  /** walkthrough only: 'X' | 'QKV' | 'scores' | 'weights' | 'output' */
-  stage?: 'X' | 'QKV' | 'scores' | 'weights' | 'output';
+  /**
+   * walkthrough: 'X' | 'QKV' | 'scores' | 'weights' | 'output'; trainstep (one training step):
+   * 'lookup' | 'positions' | 'attention' | 'predict' | 'loss' | 'backward' | 'update' | 'after'
+   */
+  stage?: 'X' | 'QKV' | 'scores' | 'weights' | 'output'
+    | 'lookup' | 'positions' | 'attention' | 'predict' | 'loss' | 'backward' | 'update' | 'after';
 }
 export interface QkvLabTrainDetail { section: 'training'; step: number; total: number; loss: number | null }
 export interface QkvLabErrorDetail { message: string }

@@ -7,7 +7,8 @@
 //   { id, element, stepper?, run?, update?(snapshot), setLanguage?(lang), destroy(),
 //     onProgress(fn) → off }
 // where onProgress reports { section, kind: 'step', step, count, stage? } when a stepper moves
-// and { section, kind: 'train', step, total, loss } when a training run moves.
+// and { section, kind: 'train', step, total, loss } when a training run moves. The two training
+// sections (trainstep: one step walked through; training: the run) share one run, ctx.training.
 import { walkthroughSection } from './walkthrough.js';
 import { rolesSection } from './roles.js';
 import { embeddingSection } from './embedding.js';
@@ -17,13 +18,14 @@ import { softmaxSection } from './softmax.js';
 import { mixingSection } from './mixing.js';
 import { learnableSection } from './learnable.js';
 import { symmetrySection } from './symmetry.js';
+import { trainstepSection } from './trainstep.js';
 import { trainingSection } from './training.js';
 import { flowSection } from './flow.js';
 
 /** The page's story, in order. */
 export const PAGE_SECTIONS = Object.freeze([
   rolesSection, embeddingSection, projectionsSection, scoresSection, softmaxSection,
-  mixingSection, learnableSection, symmetrySection, trainingSection, flowSection,
+  mixingSection, learnableSection, symmetrySection, trainstepSection, trainingSection, flowSection,
 ]);
 
 /** The compact X → output tour: the widget's and iframe mode's default; not in the page's story. */

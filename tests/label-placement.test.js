@@ -1,0 +1,67 @@
+// label-placement.test.js: the scatter's labels (web/page/label-placement.js) never overlap one
+// another and stay inside the plot, for spread-out words, for words that gathered into one spot,
+// and at a phone's width; a label moved away from its point asks for a leader line.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { placeLabels, nearestOnBox } from '../web/page/label-placement.js';
+
+const overlap = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+/** A seeded generator (mulberry32), so a failure names a case that can be run again. */
+function random(seed) {
+  let t = seed >>> 0;
+  return () => {
+    t = (t + 0x6d2b79f5) >>> 0;
+    let r = Math.imul(t ^ (t >>> 15), 1 | t);
+    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function check(items, size, label) {
+  const placed = placeLabels(items, size);
+  const boxes = placed.filter(Boolean);
+  for (let i = 0; i < boxes.length; i++) {
+    const b = boxes[i];
+    assert.ok(b.x >= 0 && b.y >= 0 && b.x + b.w <= size.width && b.y + b.h <= size.height, `${label}: box ${i} inside`);
+    for (let j = i + 1; j < boxes.length; j++) assert.ok(!overlap(b, boxes[j]), `${label}: boxes ${i} and ${j} overlap`);
+  }
+  placed.forEach((b, i) => {
+    if (!b) return;
+    assert.equal(b.w, items[i].w);
+    // beside its point, or marked for a leader line
+    const end = nearestOnBox(b, items[i].x, items[i].y);
+    const gap = Math.hypot(end.x - items[i].x, end.y - items[i].y);
+    if (!b.leader) assert.ok(gap <= 12, `${label}: label ${i} sits ${gap.toFixed(1)} px away without a leader`);
+  });
+  return placed;
+}
+
+test('spread-out and gathered words: no two labels overlap, all inside the plot', () => {
+  for (let seed = 1; seed <= 40; seed++) {
+    const rnd = random(seed);
+    const size = { width: 460, height: 460 };
+    const gathered = seed % 2 === 0;
+    const items = Array.from({ length: 14 }, () => ({
+      x: gathered ? 200 + rnd() * 40 : 20 + rnd() * 420,
+      y: gathered ? 220 + rnd() * 40 : 20 + rnd() * 420,
+      w: 30 + Math.round(rnd() * 60), h: 16,
+    }));
+    const placed = check(items, size, `seed ${seed}`);
+    assert.equal(placed.filter(Boolean).length, items.length, `seed ${seed}: every label found room`);
+  }
+});
+
+test('a phone\'s scatter (about 300 px): glossed English labels of a tight cluster still fit, with leaders', () => {
+  const words = ['猫 cat', '狗 dog', '兔 rabbit', '鸟 bird', '汽车 car', '卡车 truck', '国王 king', '女王 queen', '男人 man', '女人 woman'];
+  const items = words.map((w, i) => ({ x: 140 + (i % 4) * 6, y: 150 + Math.floor(i / 4) * 5, w: w.length * 7 + 4, h: 16 }));
+  const placed = check(items, { width: 300, height: 300 }, 'phone');
+  assert.equal(placed.filter(Boolean).length, words.length);
+  assert.ok(placed.some((b) => b.leader), 'a cluster this tight needs leader lines');
+});
+
+test('labels that cannot fit are left out (the hover names them), never drawn over another', () => {
+  const items = Array.from({ length: 60 }, (_, i) => ({ x: 30 + (i % 6), y: 30, w: 40, h: 16 }));
+  const placed = check(items, { width: 80, height: 80 }, 'crowded');
+  assert.ok(placed.some((b) => b === null));
+});
