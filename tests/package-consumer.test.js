@@ -59,7 +59,8 @@ const WASM_MAGIC = /AGFzbQ/g;
 let pack;
 let out;        // the bundled apps and their pages, served to Chromium
 const bundles = {};
-const gzipped = {};
+const gzipped = {};   // what a page loads at first: the entry and the chunks it imports statically
+const lazy = {};      // the chunks it loads on demand
 
 before(async () => {
   pack = packAndInstall('qkv-lab-consumer-');
@@ -70,18 +71,29 @@ before(async () => {
   fs.copyFileSync(path.join(ROOT, 'web', 'favicon.svg'), path.join(out, 'favicon.svg'));
   for (const [name, code] of Object.entries(APPS)) {
     fs.writeFileSync(path.join(src, `${name}.js`), code);
+    // code splitting on, as Vite, webpack and Rollup do for a dynamic import: what a page loads
+    // at first is the entry and the chunks it imports statically; the training sections' chunk
+    // comes only when a training section is shown
     const result = await build({
-      absWorkingDir: pack.app, entryPoints: [`src/${name}.js`], outfile: `out/${name}.js`,
-      bundle: true, minify: true, format: 'esm', target: 'es2022', logLevel: 'silent',
+      absWorkingDir: pack.app, entryPoints: { [name]: `src/${name}.js` }, outdir: `out/${name}`,
+      bundle: true, minify: true, format: 'esm', splitting: true, target: 'es2022', logLevel: 'silent', metafile: true,
     });
     assert.deepEqual(result.warnings.map((w) => w.text), [], `${name}: esbuild warnings`);
-    bundles[name] = fs.readFileSync(path.join(out, `${name}.js`), 'utf8');
-    gzipped[name] = zlib.gzipSync(bundles[name], { level: 9 }).length;
-    fs.writeFileSync(path.join(out, `${name}.html`), page(name,
-      WITH_WIDGET.has(name) ? '<qkv-lab id="w" section="softmax" lang="en"></qkv-lab>' : '',
-      `<script type="module" src="${name}.js"></script>`));
+    const outputs = result.metafile.outputs;
+    const entry = Object.keys(outputs).find((o) => outputs[o].entryPoint);
+    const initial = new Set([entry]);
+    for (const o of initial) for (const i of outputs[o].imports) if (i.kind === 'import-statement' && !i.external) initial.add(i.path);
+    const size = (files) => files.reduce((sum, f) => sum + zlib.gzipSync(fs.readFileSync(path.join(pack.app, f)), { level: 9 }).length, 0);
+    bundles[name] = Object.keys(outputs).map((f) => fs.readFileSync(path.join(pack.app, f), 'utf8')).join('\n');
+    gzipped[name] = size([...initial]);
+    lazy[name] = size(Object.keys(outputs).filter((f) => !initial.has(f)));
+    const widgets = name === 'both'
+      ? '<qkv-lab id="w" section="softmax" lang="en"></qkv-lab>\n<qkv-lab id="t" section="trainstep" lang="en"></qkv-lab>'
+      : WITH_WIDGET.has(name) ? '<qkv-lab id="w" section="softmax" lang="en"></qkv-lab>' : '';
+    fs.writeFileSync(path.join(out, `${name}.html`), page(name, widgets, `<script type="module" src="${name}/${name}.js"></script>`));
   }
-  console.log(`bundled with esbuild, gzip -9: ${Object.entries(gzipped).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}`);
+  console.log(`bundled with esbuild (splitting), gzip -9, loaded at first: ${Object.entries(gzipped).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}; ` +
+    `on demand (the training sections' chunks): ${Object.entries(lazy).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}`);
 });
 after(() => { pack?.remove(); });
 
@@ -126,6 +138,10 @@ test('the README\'s bundler table gives these sizes (within 10 % + 0.5 KiB: upda
     assert.ok(Math.abs(said - gzipped[name]) <= 0.1 * gzipped[name] + 512,
       `${label}: the README says ${m[1]} KiB, measured ${kib(gzipped[name])} KiB`);
   }
+  const m = /^\| training sections, on demand \|[^\n]*\| ([0-9.]+) KiB/m.exec(table);
+  assert.ok(m, 'the README\'s table has no row "training sections, on demand"');
+  assert.ok(Math.abs(Number(m[1]) * 1024 - lazy.widget) <= 0.1 * lazy.widget + 512,
+    `training sections: the README says ${m[1]} KiB, measured ${kib(lazy.widget)} KiB`);
 });
 
 test('in Chromium under the strict CSP: each app works, and the API and the widget share one WebAssembly instance', async () => {
@@ -146,6 +162,11 @@ test('in Chromium under the strict CSP: each app works, and the API and the widg
       await p.waitForFunction(() => window.result !== undefined);
       if (WITH_WIDGET.has(name)) {
         await p.waitForFunction(() => window.widgetReady !== undefined);
+        if (name === 'both') {
+          // the training section comes from the on-demand chunk and uses the same instance
+          await p.locator('#t').scrollIntoViewIfNeeded();
+          await p.waitForFunction(() => document.getElementById('t').shadowRoot.querySelector('section[data-section="trainstep"]'), null, { timeout: 60000 });
+        }
         const weights = await p.evaluate(() => [...document.getElementById('w').shadowRoot
           .querySelectorAll('[data-matrix="A"] tbody tr:first-child td.cell')].map((td) => td.textContent));
         assert.deepEqual(weights, ARTICLE.A0, `${name}: the widget's softmax row`);

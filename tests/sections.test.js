@@ -14,12 +14,16 @@ import { WIDGET_SECTIONS } from '../web/widget/attributes.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => fs.readFileSync(path.join(ROOT, p), 'utf8');
 
-test('the registry: unique ids, a create() each, the walkthrough first among the widget\'s', () => {
+test('the registry: unique ids, each loads a definition with that id and a create(), the walkthrough first among the widget\'s', async () => {
   const ids = ALL_SECTIONS.map((s) => s.id);
   assert.equal(new Set(ids).size, ids.length, `duplicate ids: ${ids}`);
   for (const entry of ALL_SECTIONS) {
     assert.equal(typeof entry.id, 'string');
-    assert.equal(typeof entry.create, 'function', `${entry.id}: create`);
+    assert.equal(typeof entry.load, 'function', `${entry.id}: load`);
+    const definition = await entry.load();
+    assert.equal(definition.id, entry.id, `${entry.id}: the definition it loads`);
+    assert.equal(typeof definition.create, 'function', `${entry.id}: create`);
+    assert.equal(await entry.load(), definition, `${entry.id}: loaded once`);
     assert.equal(sectionById(entry.id), entry);
   }
   assert.equal(sectionById('nope'), undefined);

@@ -1,15 +1,21 @@
 // build-page.mjs: bundles the page (and the widget) with esbuild, after build.sh's emcc step.
 //   web/dist/page.js         the demo page's script, one ES module (Chart.js and the WASM inlined)
 //   web/dist/qkv-lab.html    the whole page in one file: works from file:// with no network
-//   web/dist/qkv-lab-widget.js  the <qkv-lab> custom element as one classic script (<script src>)
-//   web/dist/qkv-lab-widget.mjs the same element as an ES module for bundlers: it imports the
-//                               package's own API instead of carrying a copy (see below)
+//   web/dist/qkv-lab-widget.js  the <qkv-lab> custom element as a classic script (<script src>),
+//                               every section but the two training ones
+//   web/dist/qkv-lab-widget-training.js  the training sections (and Chart.js), a second classic
+//                               script the first fetches from beside itself when one is shown
+//                               (web/widget/addon.js says how the two share their modules)
+//   web/dist/qkv-lab-widget.mjs the element as an ES module for bundlers: it imports the
+//                               package's own API instead of carrying a copy, and loads the
+//                               training sections from a chunk (qkv-lab-widget-*.mjs) on demand
 // Nothing is fetched at run time: Chart.js comes from node_modules.
 import { build, transformSync } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { ADDON_WRAPPER, WIDGET_KEY } from '../web/widget/addon.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'web');
@@ -118,9 +124,11 @@ if (fs.existsSync(widgetEntry)) {
       b.onLoad({ filter: /\.css$/ }, (args) => ({ contents: minifiedCSS(args.path), loader: 'text' }));
     },
   };
-  const iife = await bundle(widgetEntry, { format: 'iife', plugins: [gzipWasm, minifyCSS] });
-  fs.writeFileSync(path.join(dist, 'qkv-lab-widget.js'), iife);
-  console.log(`widget: dist/qkv-lab-widget.js ${kib(iife)} (${gzkib(iife)} gzipped)`);
+  const { core, addon } = await classicWidget({ gzipWasm, minifyCSS });
+  fs.writeFileSync(path.join(dist, 'qkv-lab-widget.js'), core);
+  fs.writeFileSync(path.join(dist, 'qkv-lab-widget-training.js'), addon);
+  console.log(`widget: dist/qkv-lab-widget.js ${kib(core)} (${gzkib(core)} gzipped), ` +
+    `dist/qkv-lab-widget-training.js ${kib(addon)} (${gzkib(addon)} gzipped, fetched only for a training section)`);
 
   // The ES-module widget (`import 'qkv-lab/widget'` in a bundler): every module of the API that
   // the package ships (web/qkv-lab.js, matrix.js, model.js, corpus.js, dist/qkv-core.js) stays an
@@ -128,6 +136,8 @@ if (fs.existsSync(widgetEntry)) {
   // `import { load } from 'qkv-lab'` and the widget meet: one copy of the API and of the WASM,
   // and one shared instance (QkvLab.load() and load() return the same object). It takes the
   // WASM as the API ships it (base64 in qkv-core.js), not gzipped: the bytes are the API's.
+  // The training sections stay a dynamic import: a chunk, qkv-lab-widget-*.mjs, that an app's
+  // bundler splits off in turn.
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
   const apiFiles = new Set(pkg.files.filter((f) => f.endsWith('.js') && !/widget/.test(f)).map((f) => path.join(root, f)));
   const sharedApi = {
@@ -141,9 +151,115 @@ if (fs.existsSync(widgetEntry)) {
       });
     },
   };
-  const esm = await bundle(widgetEntry, { format: 'esm', plugins: [sharedApi, minifyCSS] });
-  fs.writeFileSync(path.join(dist, 'qkv-lab-widget.mjs'), esm);
-  console.log(`widget: dist/qkv-lab-widget.mjs ${kib(esm)} (${gzkib(esm)} gzipped, without the API it imports)`);
+  for (const old of fs.readdirSync(dist)) if (/^qkv-lab-widget-.+\.mjs$/.test(old)) fs.rmSync(path.join(dist, old));
+  const esm = await build({
+    ...common, absWorkingDir: root, entryPoints: { 'qkv-lab-widget': widgetEntry }, format: 'esm',
+    splitting: true, outdir: dist, outExtension: { '.js': '.mjs' }, chunkNames: 'qkv-lab-widget-[name]-[hash]',
+    write: false, plugins: [chartjsPure, sharedApi, minifyCSS],
+  });
+  checkSideEffects(esm);
+  let entrySize = '';
+  for (const out of esm.outputFiles) {
+    fs.writeFileSync(out.path, out.text);
+    if (path.basename(out.path) === 'qkv-lab-widget.mjs') entrySize = `${kib(out.text)} (${gzkib(out.text)} gzipped`;
+  }
+  const chunks = esm.outputFiles.filter((o) => path.basename(o.path) !== 'qkv-lab-widget.mjs');
+  console.log(`widget: dist/qkv-lab-widget.mjs ${entrySize}, without the API it imports), ` +
+    `${chunks.length} chunk(s) ${chunks.map((c) => `${path.basename(c.path)} ${gzkib(c.text)}`).join(', ')} gzipped`);
+}
+
+/**
+ * The classic widget as two scripts that share their modules (see web/widget/addon.js):
+ *   core:  the widget's entry; the registry's on-demand import of training-sections.js becomes
+ *          addon.js's loader, and every module the add-on also imports is handed to it by path
+ *   addon: training-sections.js; each module the core has is read from what the core shared
+ *          (the same instances: one string table, one WASM instance), the rest is bundled
+ */
+async function classicWidget({ gzipWasm, minifyCSS }) {
+  const addonModule = path.join(web, 'page', 'sections', 'training-sections.js');
+  const loader = path.join(web, 'widget', 'addon.js');
+  const rel = (file) => path.relative(root, file).split(path.sep).join('/');
+  const stub = {
+    name: 'qkv-training-on-demand',
+    setup(b) {
+      b.onResolve({ filter: /training-sections\.js$/ }, (args) => (args.kind === 'dynamic-import'
+        ? { path: 'training-sections', namespace: 'qkv-on-demand' } : undefined));
+      b.onLoad({ filter: /.*/, namespace: 'qkv-on-demand' }, () => ({
+        contents: `import { loadTrainingSections } from ${JSON.stringify(loader)};\n` +
+          'export const trainingSections = () => loadTrainingSections();\n',
+        loader: 'js', resolveDir: web,
+      }));
+    },
+  };
+  const options = { ...common, absWorkingDir: root, write: false, metafile: true, logLevel: 'warning' };
+  const entry = (contents) => ({ stdin: { contents, resolveDir: root, sourcefile: 'entry.js', loader: 'js' } });
+
+  // 1. what the core holds
+  const first = await build({ ...options, ...entry(`import ${JSON.stringify(widgetEntry)};`), format: 'iife', plugins: [chartjsPure, stub, gzipWasm, minifyCSS] });
+  const coreFiles = new Set(Object.keys(first.metafile.inputs).filter((f) => !f.includes(':')));
+  // 2. which of those the add-on imports
+  const crossing = new Set();
+  const probe = {
+    name: 'qkv-crossing',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind === 'entry-point' || args.pluginData === 'probe') return undefined;
+        const found = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'probe' });
+        if (found.errors.length || !found.path) return undefined;
+        if (!coreFiles.has(rel(found.path))) return undefined;
+        crossing.add(found.path);
+        return { path: found.path, external: true };
+      });
+    },
+  };
+  await build({ ...options, ...entry(`import ${JSON.stringify(addonModule)};`), format: 'esm', plugins: [chartjsPure, probe, minifyCSS] });
+  const shared = [...crossing].sort();
+  // 3. the core, handing those modules over
+  const coreEntry = [`import ${JSON.stringify(widgetEntry)};`, `import { shareModules } from ${JSON.stringify(loader)};`,
+    ...shared.map((file, k) => `import * as m${k} from ${JSON.stringify(file)};`),
+    `shareModules({ ${shared.map((file, k) => `${JSON.stringify(rel(file))}: m${k}`).join(', ')} });`].join('\n');
+  const core = await build({ ...options, ...entry(coreEntry), format: 'iife', plugins: [chartjsPure, stub, gzipWasm, minifyCSS] });
+  checkSideEffects(core);
+  // 4. the add-on, reading them back
+  const names = new Map();
+  for (const file of shared) {
+    const one = await build({ entryPoints: [file], bundle: false, write: false, metafile: true, format: 'esm', outdir: dist, logLevel: 'silent' });
+    names.set(file, Object.values(one.metafile.outputs)[0].exports);
+  }
+  const key = `globalThis[Symbol.for(${JSON.stringify(WIDGET_KEY.description)})]`;
+  const fromCore = {
+    name: 'qkv-from-core',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind === 'entry-point' || args.pluginData === 'probe') return undefined;
+        const found = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'probe' });
+        return found.path && names.has(found.path) ? { path: found.path, namespace: 'qkv-from-core' } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'qkv-from-core' }, (args) => {
+        const list = names.get(args.path);
+        const plain = list.filter((n) => n !== 'default');
+        const lines = [`const m = ${key}.modules[${JSON.stringify(rel(args.path))}];`];
+        if (plain.length) lines.push(`export const { ${plain.join(', ')} } = m;`);
+        if (list.includes('default')) lines.push('export default m.default;');
+        return { contents: lines.join('\n'), loader: 'js' };
+      });
+    },
+  };
+  const addonEntry = `import { trainingSections } from ${JSON.stringify(addonModule)};\n${key}.deliver(trainingSections());\n`;
+  const addon = await build({ ...options, ...entry(addonEntry), format: 'esm', plugins: [chartjsPure, fromCore, minifyCSS] });
+  checkSideEffects(addon);
+  const body = addon.outputFiles[0].text;
+  if (/^\s*(import|export)\b/m.test(body)) throw new Error('build-page.mjs: the training add-on still has an import or export');
+  return { core: core.outputFiles[0].text, addon: ADDON_WRAPPER(body) };
+}
+
+/** The same check bundle() makes, for builds made directly. */
+function checkSideEffects(result) {
+  const dropped = result.warnings.filter((w) => w.id === 'ignored-bare-import');
+  if (dropped.length) {
+    throw new Error(`build-page.mjs: ${dropped.map((w) => `${w.location.file}: ${w.text}`).join('; ')}. ` +
+      'List the module in package.json "sideEffects"');
+  }
 }
 
 function gzkib(text) {

@@ -36,7 +36,7 @@ export function isEmbedMode(params) {
  *   root      the page's root element (#app): everything in it but the shown section is hidden
  *   sections  the page's sections [{ id, element, setLanguage?, destroy? }]
  *   ctx       the sections' context (to build the fallback when it is asked for); optional
- *   fallback  the registry entry { id, create(ctx) } shown without ?section= (the walkthrough);
+ *   fallback  a section definition { id, create(ctx) } shown without ?section= (the walkthrough);
  *             optional: without it (or without ctx) the first section is the default
  *   params    URLSearchParams of the page's address
  * → { active, section, show(id), destroy() }. When ?embed is absent it does nothing

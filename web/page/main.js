@@ -106,7 +106,7 @@ async function main() {
 
   for (const entry of PAGE_SECTIONS) {
     try {
-      const section = entry.create(ctx);
+      const section = (await entry.load()).create(ctx);
       sections.push(section);
       story.append(section.element);
     } catch (error) {
@@ -116,7 +116,7 @@ async function main() {
   }
   status.hidden = true;
   // ?embed=1&section=…: one section without the page chrome, for iframes (embed.js)
-  const embed = applyEmbedMode({ root: app, sections, ctx, fallback: WALKTHROUGH, params: new URLSearchParams(location.search) });
+  const embed = applyEmbedMode({ root: app, sections, ctx, fallback: await WALKTHROUGH.load(), params: new URLSearchParams(location.search) });
   if (embed.active) ctx.goTo = (id) => embed.show(id);
   const ready = performance.now() - started;
   document.body.dataset.ready = 'true';

@@ -17,7 +17,8 @@
 //   qkv-ready  { section, lang }               the section is drawn
 //   qkv-step   { section, step, count, stage } the reader (or play) moved the stepper
 //   qkv-train  { section, step, total, loss }  the training run advanced or went back
-//   qkv-error  { message }                     the WebAssembly module could not be loaded
+//   qkv-error  { message }                     the WebAssembly module, or a section that is
+//                                              loaded on demand, could not be loaded
 import { load } from '../qkv-lab.js';
 import { h, clear } from '../page/dom.js';
 import { createI18n, languageFromNavigator } from '../page/i18n.js';
@@ -211,8 +212,23 @@ export class QkvLabElement extends Base {
     this._build(qkv, this._read());
   }
 
-  _build(qkv, settings) {
+  async _build(qkv, settings) {
+    const generation = this._generation;
     const i18n = createI18n(settings.lang);
+    // most sections are in this script; the training ones arrive with qkv-lab-widget-training.js
+    let definition;
+    try {
+      definition = await sectionById(settings.section).load();
+    } catch (error) {
+      if (generation !== this._generation) return;
+      const message = String((error && error.message) || error);
+      this._status.hidden = false;
+      this._status.classList.add('failed');
+      this._status.textContent = i18n.t('widget.failed', { message });
+      this._emit('error', { message });
+      return;
+    }
+    if (generation !== this._generation || !this.isConnected) return;
     const built = { settings, i18n, section: null, ctx: null, offProgress: null };
     built.ctx = createSectionContext({
       qkv, i18n, state: settings.state,
@@ -222,7 +238,7 @@ export class QkvLabElement extends Base {
       onSnapshot: (snapshot) => { if (built.section && built.section.update) built.section.update(snapshot); },
     });
     try {
-      built.section = sectionById(settings.section).create(built.ctx);
+      built.section = definition.create(built.ctx);
     } catch (error) {
       console.warn('qkv-lab:', error);
       this._status.hidden = false;

@@ -2,8 +2,12 @@
 // the URL's `section` values, the widget's `section` attribute, iframe mode, the declarations'
 // QkvLabSection type, the tests) derives from here; adding a section means adding one line.
 //
-// Each entry is { id, create(ctx) }, made by defineSection() (section-shell.js) or written by hand
-// (training). create(ctx) returns the section object every host uses:
+// Each entry is { id, load() }: load() resolves to the section's definition { id, create(ctx) },
+// made by defineSection() (section-shell.js) or written by hand (training). Most definitions are
+// here already (load() just hands them over); the two training sections are loaded on demand
+// (training-sections.js), so a bundle can split them off: the widget's classic script fetches
+// them from qkv-lab-widget-training.js only when a training section is shown.
+// create(ctx) returns the section object every host uses:
 //   { id, element, stepper?, run?, update?(snapshot), setLanguage?(lang), destroy(),
 //     onProgress(fn) → off }
 // where onProgress reports { section, kind: 'step', step, count, stage? } when a stepper moves
@@ -18,18 +22,35 @@ import { softmaxSection } from './softmax.js';
 import { mixingSection } from './mixing.js';
 import { learnableSection } from './learnable.js';
 import { symmetrySection } from './symmetry.js';
-import { trainstepSection } from './trainstep.js';
-import { trainingSection } from './training.js';
 import { flowSection } from './flow.js';
+
+/** An entry whose definition is here already. */
+function ready(definition) {
+  return Object.freeze({ id: definition.id, load: () => Promise.resolve(definition) });
+}
+
+/** An entry whose definition lives in training-sections.js, loaded the first time it is asked for. */
+let trainingModule = null;
+function onDemand(id) {
+  const load = () => {
+    trainingModule ||= import('./training-sections.js')
+      .then((m) => m.trainingSections())
+      .catch((error) => { trainingModule = null; throw error; });
+    return trainingModule.then((all) => all[id]);
+  };
+  return Object.freeze({ id, load });
+}
 
 /** The page's story, in order. */
 export const PAGE_SECTIONS = Object.freeze([
-  rolesSection, embeddingSection, projectionsSection, scoresSection, softmaxSection,
-  mixingSection, learnableSection, symmetrySection, trainstepSection, trainingSection, flowSection,
+  ...[rolesSection, embeddingSection, projectionsSection, scoresSection, softmaxSection,
+    mixingSection, learnableSection, symmetrySection].map(ready),
+  onDemand('trainstep'), onDemand('training'),
+  ready(flowSection),
 ]);
 
 /** The compact X → output tour: the widget's and iframe mode's default; not in the page's story. */
-export const WALKTHROUGH = walkthroughSection;
+export const WALKTHROUGH = ready(walkthroughSection);
 
 /** Every section a widget or an iframe can show; the first is the default. */
 export const ALL_SECTIONS = Object.freeze([WALKTHROUGH, ...PAGE_SECTIONS]);

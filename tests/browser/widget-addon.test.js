@@ -1,0 +1,98 @@
+// widget-addon.test.js: the widget's classic script carries every section but the two training
+// ones, which live in qkv-lab-widget-training.js (web/widget/addon.js). A post with attention
+// sections only never fetches the add-on; a training section fetches it once, from beside the
+// widget's script (or from data-training-src), however many widgets ask; a post may include it
+// itself, before or after the core; a missing add-on is a clear message, not a broken page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser, settle } from './harness.js';
+import { newBlogPage, waitForWidget, widget, STRICT_CSP } from './widget-helpers.js';
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env?.close(); });
+
+const ADDON = /\/qkv-lab-widget-training\.js(\?|$)/;
+const CORE_TAG = '<script src="/dist/qkv-lab-widget.js"></script>';
+
+/** The blog post, with every request it makes recorded from the start: { page, seen }. */
+async function openPost(options = {}, before = null) {
+  const page = await newBlogPage(env, options);
+  const seen = [];
+  page.on('request', (r) => seen.push(r.url()));
+  if (before) await before(page);
+  await page.goto(env.url('fixtures/blog-post.html'));
+  return { page, seen };
+}
+
+/** The blog post with its first widget turned into a training section (and more, optionally). */
+const training = (extra = '') => (html) => html
+  .replace('<qkv-lab id="first" lang="zh" seed="42">', `<qkv-lab id="first" section="training" lang="en">`)
+  .replace('</article>', `${extra}</article>`);
+
+async function trained(page, id) {
+  await waitForWidget(page, id, 60000);
+  await page.waitForFunction((id) => document.getElementById(id).shadowRoot.querySelector('section[data-section="training"]:not([data-state="loading"])'), id, { timeout: 60000 });
+}
+
+test('a post with attention sections only never fetches the training add-on', async () => {
+  const { page, seen } = await openPost({ csp: STRICT_CSP });
+  await waitForWidget(page, 'first');
+  await page.locator('#second').scrollIntoViewIfNeeded();
+  await waitForWidget(page, 'second');
+  await settle(page);
+  assert.equal(seen.filter((u) => ADDON.test(u)).length, 0, seen.join('\n'));
+  assert.equal(await page.evaluate(() => document.querySelectorAll('script[data-qkv-lab]').length), 0);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('two training widgets fetch the add-on once, from beside the widget\'s script, under the strict CSP', async () => {
+  const { page, seen } = await openPost({ csp: STRICT_CSP,
+    transform: training('<qkv-lab id="third" section="trainstep" lang="zh"></qkv-lab>') });
+  await trained(page, 'first');
+  await page.locator('#third').scrollIntoViewIfNeeded();
+  await waitForWidget(page, 'third', 60000);
+  await settle(page);
+  const fetched = seen.filter((u) => ADDON.test(u));
+  assert.deepEqual(fetched, [`${env.server.url}/dist/qkv-lab-widget-training.js`]);
+  assert.equal((await widget(page, 'third')).section, 'trainstep');
+  // one string table, one WASM instance: the add-on's sections use the core's modules
+  assert.match((await widget(page, 'third')).title, /训练/);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('the add-on included by the post itself, before the core, is used and not fetched again', async () => {
+  const { page, seen } = await openPost({ transform: (html) => training()(html)
+    .replace(CORE_TAG, '<script src="/dist/qkv-lab-widget-training.js"></script>\n' + CORE_TAG) });
+  await trained(page, 'first');
+  await settle(page);
+  assert.equal(seen.filter((u) => ADDON.test(u)).length, 1, 'only the post\'s own tag');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('script[data-qkv-lab]').length), 0, 'nothing injected');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('data-training-src points the core elsewhere; a missing add-on shows a message and a qkv-error', async () => {
+  const { page } = await openPost({ transform: (html) => training()(html)
+    .replace(CORE_TAG, '<script src="/dist/qkv-lab-widget.js" data-training-src="/nowhere/training.js"></script>') },
+  (p) => p.addInitScript(() => {
+    window.__errors = [];
+    document.addEventListener('qkv-error', (e) => window.__errors.push({ target: e.target.id, message: e.detail.message }));
+  }));
+  await page.waitForFunction(() => document.getElementById('first').shadowRoot.querySelector('.widget-status.failed'), null, { timeout: 60000 });
+  const text = (await widget(page, 'first')).text;
+  assert.match(text, /nowhere\/training\.js/);
+  assert.match(text, /next to qkv-lab-widget\.js/);
+  const errors = await page.evaluate(() => window.__errors);
+  assert.equal(errors.length, 1, JSON.stringify(errors));
+  assert.equal(errors[0].target, 'first');
+  assert.match(errors[0].message, new RegExp(`${env.server.url.replace(/[.:/]/g, '\\$&')}/nowhere/training\\.js`));
+  // the walkthrough widget on the same page is unaffected
+  await page.locator('#second').scrollIntoViewIfNeeded();
+  await waitForWidget(page, 'second');
+  // the failed load is the only problem: the browser reports the 404, nothing throws
+  assert.deepEqual(page.problems().filter((p) => !/404|Failed to load resource/.test(p)), []);
+  await page.closeAll();
+});
