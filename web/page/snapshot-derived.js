@@ -6,7 +6,7 @@
 //
 // Dimensions: n tokens, d model width, d_k head width, P the pull factors of section 7.
 import { Matrix } from '../matrix.js';
-import { computeSnapshot, saturation } from './attention-model.js';
+import { computeSnapshot, saturation, DEFAULT_SENTENCE } from './attention-model.js';
 
 /** Section 7's slider: q_我 = pull × k_我 for pull = 0, 0.5, …, 10 (21 stops). */
 export const PULL_VALUES = Object.freeze(Array.from({ length: 21 }, (_, i) => i / 2));
@@ -50,6 +50,24 @@ function pullExperiments(qkv, snap) {
   }));
 }
 
+/**
+ * Section 7's verdict. With q = pull × k_0, token j scores pull × (k_0 · k_j) = pull × |k_0| |k_j| cos θ_j,
+ * so for every pull > 0 the winner is the key with the largest k_0 · k_j: that is k_0 itself only
+ * when no other key is long enough, and close enough in direction, to beat |k_0|². One product
+ * K·Kᵀ gives every k_0 · k_j and every |k_j|² (its diagonal).
+ */
+function pullVerdict(qkv, snap, Kt) {
+  const gram = qkv.matmul(snap.K, Kt);                                // (n, d_k) × (d_k, n)
+  const dots = gram.row(0);
+  const lengths = Array.from({ length: snap.n }, (_, j) => Math.sqrt(Math.max(0, gram.get(j, j))));
+  const cos = dots.map((x, j) => x / (lengths[0] * lengths[j]));
+  let top = 0;
+  dots.forEach((x, j) => { if (x > dots[top]) top = j; });
+  // every pulled score is 0 when 我's key is the zero vector: the weights stay uniform
+  const flat = dots.every((x) => x === dots[0]);
+  return { dots, lengths, cos, top, self: !flat && top === 0, flat };
+}
+
 /** Output row i as a mix of V's rows: contributions diag(w_i) · V and their sum w_i · V. */
 function mixRows(qkv, snap) {
   const { weights, V, n } = snap;
@@ -75,6 +93,10 @@ function qTimesK(qkv, snap) {
   return { refused: false, fourTokens: FOUR_TOKENS, message };
 }
 
+function isArticleSetting(snap) {
+  return snap.seed === 42 && snap.words.join(' ') === DEFAULT_SENTENCE && !snap.pos && Object.keys(snap.edited).length === 0;
+}
+
 /** Every value the sections read beyond the snapshot's matrices. */
 export function deriveSnapshot(qkv, snap) {
   const Kt = qkv.transpose(snap.K);
@@ -95,8 +117,11 @@ export function deriveSnapshot(qkv, snap) {
     saturation: Object.fromEntries(SATURATION_DKS.map((dk) => [dk, saturation(qkv, snap.seed, dk)])),
     /** section 6 */
     mix: mixRows(qkv, snap),
-    /** section 7: pull[p] for PULL_VALUES[p] */
+    /** section 7: pull[p] for PULL_VALUES[p]; the verdict holds for every pull > 0 */
     pull: pullExperiments(qkv, snap),
+    pullVerdict: pullVerdict(qkv, snap, Kt),
+    /** the article's own setting: its seed, sentence and X, nothing edited */
+    article: isArticleSetting(snap),
     /** section 8: Q = K = X */
     symmetric: { scores: symmetricScores, weights: qkv.softmaxRows(symmetricScores) },
   };

