@@ -12,6 +12,12 @@ after(async () => { await env.close(); });
 
 const q = (params) => `?${new URLSearchParams(params)}`;
 
+/** Puts section `id`'s stepper on step `index` (0-based) with its buttons, as a reader would. */
+async function goToStep(page, id, index) {
+  if (await page.isEnabled(`#${id} .step-first`)) await page.click(`#${id} .step-first`);
+  for (let k = 0; k < index; k++) await page.click(`#${id} .step-forward`);
+}
+
 test('defect 1: section 7 says whom the pulled query favours, and why, instead of claiming 我 looks at itself', async () => {
   const page = await openPage(env, { query: q({ seed: 123, sentence: '我 开 汽车 很 快', pull: 10 }) });
   const verdict = await page.textContent('#learnable .verdict');
@@ -43,4 +49,28 @@ test('defect 1: section 7 says whom the pulled query favours, and why, instead o
   assert.match(await article.textContent('#learnable .verdict'), /does not make “一只” look at itself most: “在” gets/);
   assert.deepEqual(article.problems(), []);
   await article.closeAll();
+});
+
+/** Section 1's links, left (need → book) and right (book → result), as drawn: computed stroke widths. */
+function linkWidths(page) {
+  return page.$$eval('#roles svg.picture', (svgs) => {
+    const svg = svgs.find((el) => el.getClientRects().length > 0);
+    return [...svg.querySelectorAll('.link')].map((l) => parseFloat(getComputedStyle(l).strokeWidth));
+  });
+}
+
+test('defect 2: section 1 draws the weighting: each book\'s links as wide as its share', async () => {
+  const page = await openPage(env);
+  const widths = async (step) => {
+    await goToStep(page, 'roles', step);
+    return linkWidths(page);
+  };
+  const [need1, , need2, , need3] = await widths(1);   // compare: all links alike
+  assert.equal(new Set([need1, need2, need3]).size, 1);
+  const softmax = await widths(2);
+  const shares = [softmax[0], softmax[2], softmax[4]];   // need → book 1, 2, 3
+  assert.ok(shares[0] > shares[2] && shares[2] > shares[1], `softmax step: ${softmax}`);
+  const value = await widths(3);
+  assert.ok(value[1] > value[5] && value[5] > value[3], `value step: ${value}`);   // book → result
+  await page.closeAll();
 });
