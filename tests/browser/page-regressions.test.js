@@ -74,3 +74,21 @@ test('defect 2: section 1 draws the weighting: each book\'s links as wide as its
   assert.ok(value[1] > value[5] && value[5] > value[3], `value step: ${value}`);   // book → result
   await page.closeAll();
 });
+
+test('defect 9: section 1\'s picture keeps its text readable on a phone (12 px or more, zh and en)', async () => {
+  for (const [locale, width] of [['en-US', 375], ['zh-CN', 375], ['en-US', 1280]]) {
+    const page = await openPage(env, { locale, width, height: 800 });
+    const sizes = await page.$$eval('#roles svg.picture', (svgs) => {
+      const svg = svgs.find((el) => el.getClientRects().length > 0);
+      const scale = svg.getScreenCTM().a;   // viewBox units → CSS pixels
+      return [...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+    });
+    assert.ok(sizes.length >= 6);
+    const smallest = Math.min(...sizes);
+    assert.ok(smallest >= 12, `${locale} ${width}px: text drawn at ${smallest.toFixed(1)} px`);
+    // and nothing sticks out of the section
+    const overflow = await page.$eval('#roles .stage', (el) => el.scrollWidth - el.clientWidth);
+    assert.ok(overflow <= 1, `${locale} ${width}px: the picture is ${overflow}px too wide`);
+    await page.closeAll();
+  }
+});
