@@ -51,6 +51,14 @@ test('defect 1: section 7 says whom the pulled query favours, and why, instead o
   await article.closeAll();
 });
 
+/** Types into a table cell as a reader does: click, select all, type, Enter. */
+async function typeInto(page, selector, text) {
+  await page.click(selector);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
+
 /** Section 1's links, left (need → book) and right (book → result), as drawn: computed stroke widths. */
 function linkWidths(page) {
   return page.$$eval('#roles svg.picture', (svgs) => {
@@ -91,4 +99,42 @@ test('defect 9: section 1\'s picture keeps its text readable on a phone (12 px o
     assert.ok(overflow <= 1, `${locale} ${width}px: the picture is ${overflow}px too wide`);
     await page.closeAll();
   }
+});
+
+test('defect 4: an edited X is no longer called a look-up in section 2, and position vectors keep every edit', async () => {
+  const page = await openPage(env);
+  const x00 = '#projections [data-matrix="X"] td[data-i="0"][data-j="0"]';
+  await typeInto(page, x00, '1000');
+  await typeInto(page, '#projections [data-matrix="W_Q"] td[data-i="1"][data-j="2"]', '0.5');
+  // section 2: the edited row is marked and the narration no longer says the look-up made it
+  assert.equal(await page.textContent('#embedding [data-matrix="X"] td[data-i="0"][data-j="0"]'), '1000.000');
+  assert.ok(await page.$eval('#embedding [data-matrix="X"] td[data-i="0"][data-j="0"]', (td) => td.classList.contains('edited')));
+  await goToStep(page, 'embedding', 0);
+  const narration = await page.textContent('#embedding .narration');
+  assert.match(narration, /edited by hand/);
+  assert.doesNotMatch(narration, /which becomes row 0 of X/);
+  assert.match(await page.textContent('#embedding .edit-note'), /X\[我\]\[0\] = 1000\.000/);
+  await page.click('#embedding .step-forward');   // row 1 was not edited: the look-up holds there
+  assert.match(await page.textContent('#embedding .narration'), /which becomes row 1 of X/);
+  // position vectors on: every edit stays, Undo stays available, nothing is lost without a word
+  await page.check('#embedding .switch input');
+  assert.equal(await page.textContent(x00), '1000.000');
+  assert.equal(await page.textContent('#projections [data-matrix="W_Q"] td[data-i="1"][data-j="2"]'), '0.500');
+  assert.equal(await page.isEnabled('#projections button:has-text("Undo edits")'), true);
+  await page.uncheck('#embedding .switch input');
+  assert.equal(await page.textContent(x00), '1000.000');
+  // a new sentence makes a new X: the X edit goes, and the page says so where the reader is
+  await page.selectOption('#embedding .sentence-select', '猫 很 可爱');
+  assert.match(await page.textContent('#embedding .edit-note'), /Your edits of X were cleared: a new sentence makes a new X/);
+  assert.equal(await page.textContent('#projections [data-matrix="W_Q"] td[data-i="1"][data-j="2"]'), '0.500');
+  // a new seed draws new weights: the W edit goes, with a word in section 3
+  await page.fill('#projections .seed-input', '7');
+  await page.press('#projections .seed-input', 'Enter');
+  assert.match(await page.textContent('#projections .edit-note'), /Your edits of W_Q were cleared: a new seed draws new weights/);
+  assert.equal(await page.isEnabled('#projections button:has-text("Undo edits")'), false);
+  // in Chinese too
+  await page.click('.lang-btn[data-lang="zh"]');
+  assert.match(await page.textContent('#projections .edit-note'), /你对 W_Q 的编辑已清除/);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
 });

@@ -79,26 +79,38 @@ export function embed(qkv, words, params, pos) {
   return { ids, hot, rows, posRows, X };
 }
 
+/** m with the reader's edited cells [[i, j, value], …] written over a copy (or m itself, replaced). */
+function withEdits(m, cells) {
+  if (!cells) return m;
+  if (!Array.isArray(cells)) return cells;   // a whole Matrix
+  if (!cells.length) return m;
+  const out = m.clone();
+  for (const [i, j, value] of cells) if (i < out.rows && j < out.cols) out.data[i * out.cols + j] = value;
+  return out;
+}
+
 /**
- * Everything the sections draw for one setting. overrides holds cells the reader edited
- * ({ X, Wq, Wk, Wv } as Matrices); they replace the drawn values.
+ * Everything the sections draw for one setting. overrides holds what the reader edited:
+ * { X, Wq, Wk, Wv }, each a list of cells [[i, j, value], …] written over the drawn values
+ * (or a whole Matrix that replaces them).
  */
 export function computeSnapshot(qkv, settings, overrides = {}) {
   const { seed, sentence, scale, pos } = settings;
   const words = sentence.split(' ');
   const params = drawParameters(qkv, seed);
   const embedding = embed(qkv, words, params, pos);
-  const X = overrides.X || embedding.X;
-  const Wq = overrides.Wq || params.Wq;
-  const Wk = overrides.Wk || params.Wk;
-  const Wv = overrides.Wv || params.Wv;
+  const X = withEdits(embedding.X, overrides.X);
+  const Wq = withEdits(params.Wq, overrides.Wq);
+  const Wk = withEdits(params.Wk, overrides.Wk);
+  const Wv = withEdits(params.Wv, overrides.Wv);
+  const edited = Object.fromEntries(Object.entries(overrides).filter(([, cells]) => cells && (!Array.isArray(cells) || cells.length)));
   const unscaled = qkv.selfAttention(X, Wq, Wk, Wv, { scale: false });
   const scaled = qkv.attend(unscaled.Q, unscaled.K, unscaled.V, { scale: true });
   const chosen = scale ? scaled : unscaled;
   return {
     seed, words, scale, pos, n: words.length, d: D_MODEL, dk: D_K,
     table: params.table, positions: params.positions, embedding,
-    X, Wq, Wk, Wv, edited: { ...overrides },
+    X, Wq, Wk, Wv, edited,
     Q: unscaled.Q, K: unscaled.K, V: unscaled.V,
     scores: unscaled.scores,                 // raw Q·Kᵀ
     weights: chosen.weights,                 // softmax(scores / s), s = √d_k or 1

@@ -63,6 +63,7 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
   let cols = [...colLabels];
   let cells = [];            // cells[i][j] = <td>
   let hidden = null;         // (i, j) → true to show a placeholder instead of the number
+  let marked = null;         // (i, j) → true for a cell the reader edited (class "edited")
   let highlights = [];
 
   const caption = h('caption', { class: 'matrix-caption' });
@@ -140,6 +141,7 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
         const td = cells[i][j];
         const hide = hidden && hidden(i, j);
         td.classList.toggle('pending', Boolean(hide));
+        td.classList.toggle('edited', Boolean(marked && marked(i, j)));
         if (td.getRootNode().activeElement === td && editable) continue;  // don't overwrite typing (also in a shadow root)
         td.textContent = hide ? '·' : fmt(matrix.get(i, j));
       }
@@ -236,6 +238,8 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
       for (const [i, j, cls] of list) cells[i]?.[j]?.classList.add(cls);
     },
     setHidden(fn) { hidden = fn; if (matrix) paint(); },
+    /** Marks the cells for which fn(i, j) is true as edited by the reader (null: none). */
+    setMarked(fn) { marked = fn; if (matrix) paint(); },
     refresh() { if (matrix) paint(); },
     clearMessage() { message.textContent = ''; message.classList.remove('error'); },
     cell: (i, j) => cells[i]?.[j],

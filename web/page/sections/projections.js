@@ -5,6 +5,7 @@ import { h, clear, fmt, fmtTerm } from '../dom.js';
 import { addStrings } from '../i18n.js';
 import { defineSection } from '../section-shell.js';
 import { column } from '../attention-model.js';
+import { editsNote } from '../edits-note.js';
 
 addStrings({
   zh: {
@@ -13,7 +14,6 @@ addStrings({
     'proj.intro2': '下面的 W 用 rng(种子).randn(4, 3) × 0.3 依次生成 W_Q、W_K、W_V，种子 42 正好复现文章里的数字。每个结果格子都是 X 的一行和 W 的一列的点积。可以改种子，也可以点开 X 或 W 的任意格子改数字，后面所有环节都会重新计算。',
     'proj.seed': '随机种子', 'proj.newSeed': '换一个种子', 'proj.resetEdits': '撤销编辑',
     'proj.seedBad': '种子须是 0 到 4294967295 之间的整数，仍用 {seed}。',
-    'proj.edited': '（已编辑）',
     'proj.start': '准备：X 是 [{n}, 4]，W_Q、W_K、W_V 各是 [4, 3]。按 ▶ 看 Q 一格一格地算出来。',
     'proj.cell': '{M}[{row}][{col}] = X 的“{row}”行 · {W} 的第 {col} 列 = {sum}',
     'proj.termsHead': '逐项相乘，再累加：',
@@ -26,7 +26,6 @@ addStrings({
     'proj.intro2': 'The W below are drawn as rng(seed).randn(4, 3) × 0.3, W_Q first, then W_K, then W_V; seed 42 reproduces the article’s numbers. Each result cell is the dot product of one row of X with one column of W. Change the seed, or click any cell of X or W and type a number: everything further down recomputes.',
     'proj.seed': 'Seed', 'proj.newSeed': 'New seed', 'proj.resetEdits': 'Undo edits',
     'proj.seedBad': 'A seed is a whole number from 0 to 4294967295; still using {seed}.',
-    'proj.edited': '(edited)',
     'proj.start': 'Ready: X is [{n}, 4]; W_Q, W_K and W_V are [4, 3] each. Press ▶ to watch Q fill in cell by cell.',
     'proj.cell': '{M}[{row}][{col}] = row “{row}” of X · column {col} of {W} = {sum}',
     'proj.termsHead': 'Multiply term by term, then add up:',
@@ -65,6 +64,8 @@ export const projectionsSection = defineSection({
     });
     events.on(newSeed, 'click', () => { seedMsg.textContent = ''; ctx.setSetting('seed', Math.floor(Math.random() * 100000)); });
     events.on(resetEdits, 'click', () => ctx.resetEdits());
+    const note = editsNote(frame);
+    frame.controls.append(note.element);
 
     // the equation: X · W = M, with tabs choosing which of the three
     const cellsPer = () => snapNow().n * snapNow().dk;
@@ -132,8 +133,15 @@ export const projectionsSection = defineSection({
       });
       seedInput.value = String(snap.seed);
       resetEdits.disabled = Object.keys(snap.edited).length === 0;
+      const marks = (m) => {
+        const cells = snap.edited[m] || [];
+        return cells.length ? (i, j) => cells.some(([a, b]) => a === i && b === j) : null;
+      };
+      xView.setMarked(marks('X'));
+      TARGETS.forEach((t, m) => wViews[m].setMarked(marks(t.W)));
+      note.draw(snap);
     }
 
-    return { count: (snap) => 1 + 3 * snap.n * snap.dk, draw, render };
+    return { count: (snap) => 1 + 3 * snap.n * snap.dk, draw, render, setLanguage: () => note.refresh() };
   },
 });
