@@ -138,3 +138,27 @@ test('defect 4: an edited X is no longer called a look-up in section 2, and posi
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('defect 5: section 5 says softmax(S / √d_k) while √d_k is on, and stays complete when the sentence grows', async () => {
+  const page = await openPage(env);
+  await page.check('#softmax .scale-switch');
+  for (const lang of ['zh', 'en']) {
+    await page.click(`.lang-btn[data-lang="${lang}"]`);
+    for (const id of ['softmax', 'mixing']) {
+      assert.equal(await page.textContent(`#${id} [data-matrix="A"] caption`), 'A = softmax(S / √d_k)', `${id} in ${lang}`);
+    }
+  }
+  await page.uncheck('#softmax .scale-switch');
+  assert.equal(await page.textContent('#softmax [data-matrix="A"] caption'), 'A = softmax(S)');
+  // section 5 opens complete (its last step); a 4-word sentence keeps it complete
+  assert.equal(await position(page, 'softmax'), 'step 4 of 4');
+  await page.selectOption('#embedding .sentence-select', '我 养了 一只 兔');
+  assert.equal(await position(page, 'softmax'), 'step 5 of 5');
+  assert.equal((await row(page, 'softmax', 'A', 3)).includes('·'), false, 'the last row of A is still pending');
+  assert.equal(await page.$$eval('#softmax .card.pending', (els) => els.length), 0);
+  // a stepper that is not at its end keeps its place
+  await goToStep(page, 'scores', 3);
+  await page.selectOption('#embedding .sentence-select', '我 开 汽车 很 快');
+  assert.equal(await position(page, 'scores'), 'step 4 of 27');
+  await page.closeAll();
+});

@@ -159,10 +159,15 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
     go, pause, play: start,
     forward: () => go(index + 1),
     back: () => go(index - 1),
-    /** New number of steps (the data changed shape); keeps the position when it still exists. */
+    /**
+     * New number of steps (the data changed shape); keeps the position when it still exists.
+     * A stepper resting on its last step stays on the last step: a finished table stays finished
+     * when the sentence grows (section 5 opens there).
+     */
     setCount(n, keepAt = index) {
+      const finished = timer === null && total > 1 && index === total - 1 && keepAt === index;
       total = Math.max(1, n);
-      index = Math.min(keepAt, total - 1);
+      index = finished ? total - 1 : Math.min(keepAt, total - 1);
       draw(false);
     },
     /** fn({ index, count, playing }) after every change of position or length; returns off(). */
