@@ -162,3 +162,16 @@ test('defect 5: section 5 says softmax(S / √d_k) while √d_k is on, and stays
   assert.equal(await position(page, 'scores'), 'step 4 of 27');
   await page.closeAll();
 });
+
+test('defect 6: section 4\'s refusal, on the Chinese page, is explained in Chinese next to the library\'s own words', async () => {
+  for (const sentence of ['我 love 猫', '我 养了 一只 兔']) {   // n = d_k (shapes fit) and n ≠ d_k
+    const page = await openPage(env, { locale: 'zh-CN', query: q({ sentence }) });
+    const box = await page.textContent('#scores .error-box');
+    assert.match(box, /matmul: A is 4×3 but B is 4×3; A's columns must equal B's rows/);
+    assert.match(box, /意思是：A 是 4×3，B 是 4×3；A 的列数必须等于 B 的行数/);
+    assert.equal(await page.getAttribute('#scores .error-box code', 'lang'), 'en');
+    await page.click('.lang-btn[data-lang="en"]');
+    assert.doesNotMatch(await page.textContent('#scores .error-box'), /意思/);
+    await page.closeAll();
+  }
+});

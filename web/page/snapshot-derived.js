@@ -80,17 +80,19 @@ function mixRows(qkv, snap) {
   });
 }
 
+/** Q × K: the API's own refusal (its message, and the two shapes, for a translation of it). */
 function qTimesK(qkv, snap) {
+  const shapes = (Q, K) => ({ a: [Q.rows, Q.cols], b: [K.rows, K.cols] });
   try {
     qkv.matmul(snap.Q, snap.K);
   } catch (error) {
-    return { refused: true, message: error.message };
+    return { refused: true, message: error.message, ...shapes(snap.Q, snap.K) };
   }
   // the shapes happen to fit (n = d_k): the refusal a 4-token sentence gets, same seed
   const four = computeSnapshot(qkv, { seed: snap.seed, sentence: FOUR_TOKENS, scale: false, pos: false });
   let message = '';
   try { qkv.matmul(four.Q, four.K); } catch (error) { message = error.message; }
-  return { refused: false, fourTokens: FOUR_TOKENS, message };
+  return { refused: false, fourTokens: FOUR_TOKENS, message, ...shapes(four.Q, four.K) };
 }
 
 function isArticleSetting(snap) {

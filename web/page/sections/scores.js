@@ -12,6 +12,7 @@ addStrings({
     'scores.intro2': '矩阵乘法要求左边的列数等于右边的行数。Q 和 K 都是 [n, d_k]，直接相乘一般不成立；把 K 转置成 [d_k, n]，Kᵀ 的第 j 列正是第 j 个词的键，Q·Kᵀ 一次就算完所有配对。把鼠标移到（或用 Tab 键走到）S 的任意格子上，看它的点积逐项展开。',
     'scores.tryFail': '试一下 Q × K：库直接拒绝了——',
     'scores.tryFits': '这个例子里 n = d_k = 3，Q × K 的形状碰巧对得上，但算出来的是 Q 的第 i 行和 K 的第 j 列（所有词的第 j 个分量）的点积，没有意义。换成 4 个词的句子“{sentence}”，库会拒绝：',
+    'scores.refusalMeaning': '（库的报错是英文，意思是：A 是 {ar}×{ac}，B 是 {br}×{bc}；A 的列数必须等于 B 的行数。）',
     'scores.step0': 'Q 和 K 都是 [{n}, {dk}]：左边 {dk} 列，右边 {n} 行，不能直接相乘。',
     'scores.step0fits': 'Q × K 在这里形状碰巧成立（n = d_k），但配对的是错误的东西；我们需要 Kᵀ。',
     'scores.step1': '转置：K 的第 j 行变成 Kᵀ 的第 j 列。Kᵀ 是 [{dk}, {n}]，Q·Kᵀ 成立，结果是 [{n}, {n}]。',
@@ -25,6 +26,7 @@ addStrings({
     'scores.intro2': 'A matrix product needs the left matrix’s columns to equal the right one’s rows. Q and K are both [n, d_k], so Q×K generally does not exist. Transposed, K becomes [d_k, n], column j of Kᵀ is token j’s key, and Q·Kᵀ computes every pairing at once. Hover over (or Tab to) any cell of S to see its dot product written out.',
     'scores.tryFail': 'Try Q × K: the library refuses —',
     'scores.tryFits': 'Here n = d_k = 3, so Q × K happens to have matching shapes, but it pairs row i of Q with column j of K (component j of every token): meaningless. With the 4-token sentence “{sentence}” the library refuses:',
+    'scores.refusalMeaning': '',   // the library's message is English already
     'scores.step0': 'Q and K are both [{n}, {dk}]: {dk} columns on the left, {n} rows on the right, so they cannot be multiplied.',
     'scores.step0fits': 'Q × K fits here only because n = d_k, and it pairs the wrong things; we need Kᵀ.',
     'scores.step1': 'Transpose: row j of K becomes column j of Kᵀ. Kᵀ is [{dk}, {n}], so Q·Kᵀ works and gives [{n}, {n}].',
@@ -54,13 +56,16 @@ export const scoresSection = defineSection({
     function drawAttempt(snap) {
       clear(attempt);
       const tried = snap.derived.qTimesK;
+      // the library's own words (English), then what they mean in the page's language
+      const message = h('code', { text: tried.message, attrs: { lang: 'en' } });
+      const meaning = i18n.t('scores.refusalMeaning', { ar: tried.a[0], ac: tried.a[1], br: tried.b[0], bc: tried.b[1] });
       if (tried.refused) {
-        attempt.append(h('span', { text: i18n.t('scores.tryFail') + ' ' }), h('code', { text: tried.message }));
+        attempt.append(h('span', { text: i18n.t('scores.tryFail') + ' ' }), message);
       } else {
         // shapes happen to fit: show why it is still wrong, then the refusal for 4 tokens
-        attempt.append(h('span', { text: i18n.t('scores.tryFits', { sentence: tried.fourTokens }) + ' ' }),
-          h('code', { text: tried.message }));
+        attempt.append(h('span', { text: i18n.t('scores.tryFits', { sentence: tried.fourTokens }) + ' ' }), message);
       }
+      if (meaning) attempt.append(h('span', { class: 'meaning', text: ` ${meaning}` }));
     }
 
     function dotSentence(i, j) {
