@@ -175,3 +175,33 @@ test('defect 6: section 4\'s refusal, on the Chinese page, is explained in Chine
     await page.closeAll();
   }
 });
+
+test('defect 7: hover readouts and highlights go away when the pointer leaves (section 4\'s dot product, section 8\'s mirror)', async () => {
+  const page = await openPage(env);
+  const cell = (id, i, j) => `#${id} [data-matrix="S"] td[data-i="${i}"][data-j="${j}"]`;
+  const highlighted = (id) => page.$$eval(`#${id} [data-matrix="S"] td.hl-cell`, (tds) => tds.map((td) => `${td.dataset.i},${td.dataset.j}`));
+  await page.hover(cell('scores', 1, 0));
+  assert.match(await page.textContent('#scores .dot'), /S\[love\]\[我\].*= 0\.110/);
+  await page.mouse.move(5, 5);   // away, over the page's header
+  assert.doesNotMatch(await page.textContent('#scores .dot'), /0\.110/);
+  assert.match(await page.textContent('#scores .dot'), /Hover over a cell/);
+  assert.deepEqual(await highlighted('scores'), []);
+  // at a step, leaving puts back the step's own cell
+  await goToStep(page, 'scores', 3);   // S[我][love]
+  await page.hover(cell('scores', 2, 2));
+  assert.match(await page.textContent('#scores .dot'), /S\[猫\]\[猫\]/);
+  await page.mouse.move(5, 5);
+  assert.match(await page.textContent('#scores .dot'), /S\[我\]\[love\]/);
+  assert.deepEqual(await highlighted('scores'), ['0,1']);
+  // by keyboard: Tab away from a focused cell
+  await page.focus(cell('scores', 2, 1));
+  assert.match(await page.textContent('#scores .dot'), /S\[猫\]\[love\]/);
+  await page.focus('#softmax .stage');
+  assert.match(await page.textContent('#scores .dot'), /S\[我\]\[love\]/);
+  // section 8: the mirrored pair follows the pointer, then returns to the step's pair
+  await page.hover(cell('symmetry', 0, 2));
+  assert.deepEqual(await highlighted('symmetry'), ['0,2']);
+  await page.mouse.move(5, 5);
+  assert.deepEqual(await highlighted('symmetry'), ['0,1']);
+  await page.closeAll();
+});

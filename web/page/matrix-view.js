@@ -205,12 +205,21 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
     });
   }
   if (onCell) {
-    const enter = (event) => { const td = cellOf(event); if (td) onCell(Number(td.dataset.i), Number(td.dataset.j)); };
-    const leave = (event) => { if (cellOf(event)) onCell(null, null); };
+    const report = (td) => (td ? onCell(Number(td.dataset.i), Number(td.dataset.j)) : onCell(null, null));
+    const enter = (event) => { const td = cellOf(event); if (td) report(td); };
+    const focusedCell = () => {
+      const active = table.getRootNode().activeElement;
+      return active && table.contains(active) ? active.closest('td.cell') : null;
+    };
     events.on(table, 'mouseover', enter);
     events.on(table, 'focusin', enter);
-    events.on(table, 'mouseleave', leave);
-    events.on(table, 'focusout', leave);
+    // mouseleave's target is the table itself: the pointer left it, so the readout goes back to
+    // the focused cell if there is one, else to nothing
+    events.on(table, 'mouseleave', () => report(focusedCell()));
+    events.on(table, 'focusout', (event) => {
+      const next = event.relatedTarget;
+      if (!(next && table.contains(next) && next.closest('td.cell'))) report(null);
+    });
   }
   if (csvButton) {
     events.on(csvButton, 'click', () => {

@@ -78,7 +78,8 @@ export const scoresSection = defineSection({
     function showDot(i, j) {
       const snap = snapNow();
       if (i === null) {
-        if (currentCell) showDot(...currentCell); else dot.textContent = i18n.t('scores.hover');
+        // back to what the step itself shows: no readout or highlight outlives the pointer
+        frame.stepper.refresh();
         return;
       }
       dot.textContent = dotSentence(i, j);
