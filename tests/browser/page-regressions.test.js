@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, frames } from './harness.js';
 import { openPage, row, position, ARTICLE } from './page-helpers.js';
+import { openBlog, waitForWidget } from './widget-helpers.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -204,4 +205,35 @@ test('defect 7: hover readouts and highlights go away when the pointer leaves (s
   await page.mouse.move(5, 5);
   assert.deepEqual(await highlighted('symmetry'), ['0,1']);
   await page.closeAll();
+});
+
+test('defect 8: the widget walkthrough\'s arrow sits between its inputs and its results at every step, phone and desktop', async () => {
+  for (const width of [375, 1280]) {
+    const page = await openBlog(env, { name: 'plain-post.html', width, height: 900 });
+    await waitForWidget(page, 'first');
+    for (let step = 2; step <= 5; step++) {
+      await page.click('#first .step-forward');
+      const boxes = await page.evaluate(() => {
+        const root = document.getElementById('first').shadowRoot;
+        const box = (el) => { const r = el.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
+        return {
+          inputs: box(root.querySelector('.walk-inputs')), results: box(root.querySelector('.walk-results')),
+          arrow: box(root.querySelector('.walk-arrow')), glyph: root.querySelector('.walk-arrow').textContent,
+          tables: [...root.querySelectorAll('.walk-flow table')].map(box),
+        };
+      });
+      const { inputs, results, arrow, glyph, tables } = boxes;
+      const where = `${width}px, step ${step}`;
+      if (glyph === '→') {
+        assert.ok(arrow.left >= inputs.right - 1 && arrow.right <= results.left + 1, `${where}: → is not between them`);
+        assert.ok(results.top < inputs.bottom, `${where}: → points at results on another line`);
+      } else {
+        assert.equal(glyph, '↓', where);
+        assert.ok(arrow.top >= inputs.bottom - 1 && arrow.bottom <= results.top + 1, `${where}: ↓ is not between them`);
+      }
+      const overlaps = tables.filter((t) => arrow.left < t.right && arrow.right > t.left && arrow.top < t.bottom && arrow.bottom > t.top);
+      assert.equal(overlaps.length, 0, `${where}: the arrow overlaps a table`);
+    }
+    await page.closeAll();
+  }
 });

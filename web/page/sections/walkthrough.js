@@ -55,7 +55,24 @@ export const walkthroughSection = defineSection({
       views[name] = frame.view({ name, label: labels[name], csv: false, className: `walk-${name}` });
     }
     const flow = h('div', { class: 'walk-flow' });
+    const arrow = h('span', { class: 'op walk-arrow', attrs: { 'aria-hidden': 'true' } });
     frame.stage.append(flow);
+
+    // Inputs → results side by side when both fit the column, else stacked with ↓ between them.
+    // Decided from the tables' own widths, which do not depend on the choice, so it never flips.
+    const GAP = 14;
+    function layout() {
+      const groups = [...flow.querySelectorAll('.walk-group')];
+      let stacked = false;
+      if (groups.length === 2) {
+        const widths = groups.map((g) => [...g.children].reduce((sum, el) => sum + el.offsetWidth, 0) + 12 * (g.children.length - 1));
+        stacked = widths[0] + widths[1] + arrow.offsetWidth + 2 * GAP > flow.clientWidth;
+      }
+      flow.classList.toggle('stacked', stacked);
+      arrow.textContent = stacked ? '↓' : '→';
+    }
+    const resizes = typeof ResizeObserver === 'function' ? new ResizeObserver(() => layout()) : null;
+    if (resizes) resizes.observe(flow);
 
     const dims = (n) => Array.from({ length: n }, (_, j) => String(j));
     function draw(snap) {
@@ -73,8 +90,9 @@ export const walkthroughSection = defineSection({
       const [inputs, results] = LAYOUT[stage];
       clear(flow);
       const group = (names, cls) => h('div', { class: `walk-group ${cls}` }, names.map((n) => views[n].element));
-      if (inputs.length) flow.append(group(inputs, 'walk-inputs dim'), h('span', { class: 'op walk-arrow', text: '→', attrs: { 'aria-hidden': 'true' } }));
+      if (inputs.length) flow.append(group(inputs, 'walk-inputs dim'), arrow);
       flow.append(group(results, 'walk-results'));
+      layout();
       frame.element.dataset.stage = stage;
       const first = (m) => snap.words.map((w, j) => `${w} ${fmt(m.get(0, j))}`).join(' · ');
       const vars = { n: snap.n, d: snap.d, dk: snap.dk, w: snap.words[0], s: snap.divisor === 1 ? '1' : `√${snap.dk}` };
@@ -84,6 +102,9 @@ export const walkthroughSection = defineSection({
       return frame.i18n.t(`walk.step.${stage}`, vars);
     }
 
-    return { count: () => WALK_STAGES.length, draw, render, stage: (index) => WALK_STAGES[index] };
+    return {
+      count: () => WALK_STAGES.length, draw, render, stage: (index) => WALK_STAGES[index],
+      destroy: () => resizes && resizes.disconnect(),
+    };
   },
 });
