@@ -237,3 +237,27 @@ test('defect 8: the widget walkthrough\'s arrow sits between its inputs and its 
     await page.closeAll();
   }
 });
+
+test('defect 10: captions and shape lines use the names a reader knows (Kᵀ, not Kt; no nameless "mix")', async () => {
+  const INTERNAL = /^(Kt|mix|scores|weights|output)\b/;
+  for (const locale of ['en-US', 'zh-CN']) {
+    const page = await openPage(env, { locale });
+    const shapes = await page.$$eval('.matrix-shape', (els) => els.map((e) => e.textContent));
+    assert.ok(shapes.length > 10);
+    for (const text of shapes) assert.doesNotMatch(text, INTERNAL, `${locale}: ${text}`);
+    assert.match(await page.textContent('#scores [data-matrix="Kt"] .matrix-shape'), /^Kᵀ[:：] ?3×3$/);
+    const captions = await page.$$eval('table.matrix caption', (els) => els.map((e) => e.textContent.trim()));
+    assert.ok(captions.every(Boolean), `an empty caption: ${JSON.stringify(captions)}`);
+    assert.match(await page.textContent('#mixing [data-matrix="mix"] caption'), /O\[我\] = Σⱼ A\[我\]\[j\] · V\[j\]/);
+    assert.match(await page.textContent('#mixing [data-matrix="mix"] .matrix-shape'), locale === 'en-US' ? /^terms of O\[我\]: 4×3$/ : /^O\[我\] 的各项：4×3$/);
+    assert.match(await page.getAttribute('#scores [data-matrix="Kt"] .csv-btn', 'aria-label'), /Kᵀ/);
+    await page.closeAll();
+  }
+  // the widget's walkthrough: S, A, O as on the page
+  const blog = await openBlog(env, { name: 'plain-post.html' });
+  await waitForWidget(blog, 'first');
+  for (let k = 0; k < 4; k++) await blog.click('#first .step-forward');
+  const shapes = await blog.evaluate(() => [...document.getElementById('first').shadowRoot.querySelectorAll('.matrix-shape')].map((e) => e.textContent));
+  assert.deepEqual(shapes.sort(), ['A: 3×3', 'O: 3×3', 'V: 3×3']);
+  await blog.closeAll();
+});

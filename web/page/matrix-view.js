@@ -1,7 +1,10 @@
 // matrix-view.js: a Matrix drawn as a real <table> (screen readers read it, readers can select and
 // copy it), numbers to 3 decimals, optional editable cells, highlighting, hover/focus callbacks
 // and a CSV download.
-//   const view = createMatrixView({ i18n, name: 'Q', rowLabels, colLabels, editable, onEdit, onCell });
+//   const view = createMatrixView({ i18n, name: 'Q', title, label, rowLabels, colLabels, editable, onEdit, onCell });
+// name is the matrix's id (data-matrix, the CSV's file name); title the name a reader sees in the
+// shape line, the CSV button and messages ('Kᵀ' for 'Kt'; a function to follow the language);
+// label the table's caption.
 //   view.update(matrix); view.highlight([[i, j, 'row-hl']]); view.setHidden((i, j) => …)
 // onEdit(i, j, value) gets only finite numbers in range; anything else shows an inline message
 // and the cell keeps its previous value. A cell never shows NaN.
@@ -55,7 +58,7 @@ export function matrixCSV(matrix, rowLabels, colLabels) {
   return lines.join('\n') + '\n';
 }
 
-export function createMatrixView({ i18n, name, label = name, rowLabels = [], colLabels = [],
+export function createMatrixView({ i18n, name, title = name, label = name, rowLabels = [], colLabels = [],
   editable = false, onEdit = null, onCell = null, csv = true, className = '' }) {
   const events = listeners();
   let matrix = null;
@@ -79,6 +82,7 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
   element.dataset.matrix = name;
 
   function labelText() { return typeof label === 'function' ? label() : label; }
+  function titleText() { return typeof title === 'function' ? title() : title; }
 
   // A table wider than its column scrolls sideways. When none of its cells takes focus, the
   // keyboard reaches that scroll through the scroller itself: focusable (and named) exactly while
@@ -132,7 +136,7 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
   }
 
   function cellName(i, j) {
-    return `${name}[${rows[i] ?? i}][${cols[j] ?? j}]`;
+    return `${titleText()}[${rows[i] ?? i}][${cols[j] ?? j}]`;
   }
 
   function paint() {
@@ -147,10 +151,10 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
       }
     }
     for (const [i, j, cls] of highlights) cells[i]?.[j]?.classList.add(cls);
-    shape.textContent = i18n.t('matrix.shape', { name, rows: matrix.rows, cols: matrix.cols });
+    shape.textContent = i18n.t('matrix.shape', { name: titleText(), rows: matrix.rows, cols: matrix.cols });
     if (csvButton) {
       csvButton.textContent = i18n.t('matrix.csv');
-      csvButton.setAttribute('aria-label', i18n.t('matrix.csvLabel', { name }));
+      csvButton.setAttribute('aria-label', i18n.t('matrix.csvLabel', { name: titleText() }));
     }
     caption.textContent = labelText();
     if (scroller.hasAttribute('aria-label')) scroller.setAttribute('aria-label', labelText());

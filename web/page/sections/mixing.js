@@ -11,6 +11,8 @@ addStrings({
     'mix.part': '{w} × V[{word}]',
     'mix.sum': '合计 = O[{word}]',
     'mix.step': 'O[{word}] = {terms} = [{out}]',
+    'mix.partsTitle': 'O[{word}] 的各项',
+    'mix.partsLabel': 'O[{word}] = Σⱼ A[{word}][j] · V[j]，逐项写出',
   },
   en: {
     'mix.title': 'Weighting V: the weighted sum',
@@ -18,6 +20,8 @@ addStrings({
     'mix.part': '{w} × V[{word}]',
     'mix.sum': 'total = O[{word}]',
     'mix.step': 'O[{word}] = {terms} = [{out}]',
+    'mix.partsTitle': 'terms of O[{word}]',
+    'mix.partsLabel': 'O[{word}] = Σⱼ A[{word}][j] · V[j], term by term',
   },
 });
 
@@ -29,7 +33,10 @@ export const mixingSection = defineSection({
     const aView = frame.view({ name: 'A', label: () => (snapNow().scale ? 'A = softmax(S / √d_k)' : 'A = softmax(S)') });
     const vView = frame.view({ name: 'V', label: 'V' });
     const oView = frame.view({ name: 'O', label: 'O = A·V' });
-    const partsView = frame.view({ name: 'mix', label: '', csv: false });
+    let shownRow = 0;   // the output row whose terms the last table shows
+    const partsView = frame.view({ name: 'mix', csv: false,
+      title: () => i18n.t('mix.partsTitle', { word: snapNow().words[shownRow] }),
+      label: () => i18n.t('mix.partsLabel', { word: snapNow().words[shownRow] }) });
     frame.stage.append(h('div', { class: 'equation' }, aView.element, h('span', { class: 'op', text: '×' }), vView.element,
       h('span', { class: 'op', text: '=' }), oView.element), h('div', { class: 'equation' }, partsView.element));
 
@@ -37,6 +44,7 @@ export const mixingSection = defineSection({
       const snap = snapNow();
       const word = snap.words[i];
       const mix = snap.derived.mix[i];
+      shownRow = i;
       // the contributions w_ij · V_j, then their sum (the output row) as a last line
       const rows = mix.contributions.rows;
       const table = { rows: rows + 1, cols: mix.contributions.cols, data: new Float32Array((rows + 1) * mix.contributions.cols) };

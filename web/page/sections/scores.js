@@ -44,7 +44,7 @@ export const scoresSection = defineSection({
     const attempt = h('div', { class: 'error-box', attrs: { role: 'note' } });
     const qView = frame.view({ name: 'Q', label: 'Q' });
     const kView = frame.view({ name: 'K', label: 'K' });
-    const ktView = frame.view({ name: 'Kt', label: 'Kᵀ' });
+    const ktView = frame.view({ name: 'Kt', title: 'Kᵀ', label: 'Kᵀ' });
     const sView = frame.view({ name: 'S', label: 'S = Q·Kᵀ', onCell: (i, j) => showDot(i, j) });
     const dot = h('p', { class: 'dot num', attrs: { 'aria-live': 'polite' } });
     const transposeRow = h('div', { class: 'equation' }, kView.element, h('span', { class: 'op', text: 'ᵀ ↘' }));
