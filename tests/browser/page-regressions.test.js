@@ -261,3 +261,25 @@ test('defect 10: captions and shape lines use the names a reader knows (Kᵀ, no
   assert.deepEqual(shapes.sort(), ['A: 3×3', 'O: 3×3', 'V: 3×3']);
   await blog.closeAll();
 });
+
+test('defect 11: iframe mode says when ?section= (or any other parameter) fell back', async () => {
+  for (const [query, expected] of [
+    [q({ embed: 1, section: 'bogus', lang: 'en' }), /“bogus” is not a section here; showing “Self-attention, from X to the output” instead\./],
+    [q({ embed: 1, section: 'bogus', lang: 'zh' }), /“bogus”不是这里的一节，改为显示“自注意力：从 X 到输出”。/],
+    [q({ embed: 1, section: 'softmax', seed: 'x', lang: 'en' }), /fell back to their defaults: seed\./],
+  ]) {
+    const page = await openPage(env, { query });
+    await page.waitForFunction(() => document.documentElement.dataset.embedSection);
+    const notice = page.locator('.embed-notice');
+    assert.equal(await notice.isVisible(), true, query);
+    assert.match(await notice.textContent(), expected);
+    await page.closeAll();
+  }
+  // a valid embed says nothing
+  for (const query of [q({ embed: 1, section: 'walkthrough' }), q({ embed: 1 }), q({ embed: 1, section: 'scores' })]) {
+    const page = await openPage(env, { query });
+    await page.waitForFunction(() => document.documentElement.dataset.embedSection);
+    assert.equal(await page.locator('.embed-notice').isVisible(), false, query);
+    await page.closeAll();
+  }
+});

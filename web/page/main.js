@@ -18,6 +18,7 @@ addStrings({
     'page.notice': '链接里的这些参数无效，已改用默认值：{names}。',
     'page.footer': '数字以 float32 计算，显示到小数点后 3 位。下载整页单文件版本：./build.sh 生成 web/dist/qkv-lab.html。',
     'page.sectionFailed': '这一节出错了：{message}',
+    'page.embedSection': '“{value}”不是这里的一节，改为显示{fallback}。',
   },
   en: {
     'page.title': 'qkv-lab: how attention is computed',
@@ -27,6 +28,7 @@ addStrings({
     'page.notice': 'These link parameters were not valid and fell back to their defaults: {names}.',
     'page.footer': 'Numbers are computed in float32 and shown to 3 decimals. The whole page as one file: ./build.sh writes web/dist/qkv-lab.html.',
     'page.sectionFailed': 'This section failed: {message}',
+    'page.embedSection': '“{value}” is not a section here; showing {fallback} instead.',
   },
 });
 
@@ -58,6 +60,9 @@ async function main() {
   app.append(header, story, footer, live);
   texts.set(status, 'page.loading');
 
+  // iframe mode hides the header: its notices go just above the one section shown (embed.js)
+  const embedNotice = h('p', { class: 'notice embed-notice', attrs: { role: 'status' }, hidden: true });
+  let embedNotices = () => [];
   function applyLanguage(lang) {
     document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
     document.title = i18n.t('page.title');
@@ -65,6 +70,9 @@ async function main() {
     langGroup.setAttribute('aria-label', i18n.t('page.lang'));
     texts.refresh();
     if (!notice.hidden) notice.textContent = i18n.t('page.notice', { names: state.rejected.join(', ') });
+    const lines = embedNotices();
+    embedNotice.textContent = lines.join(' ');
+    embedNotice.hidden = lines.length === 0;
   }
   applyLanguage(i18n.lang);
   if (state.rejected.length) {
@@ -116,8 +124,20 @@ async function main() {
   }
   status.hidden = true;
   // ?embed=1&section=…: one section without the page chrome, for iframes (embed.js)
-  const embed = applyEmbedMode({ root: app, sections, ctx, fallback: WALKTHROUGH, params: new URLSearchParams(location.search) });
-  if (embed.active) ctx.goTo = (id) => embed.show(id);
+  const embed = applyEmbedMode({ root: app, sections, ctx, fallback: WALKTHROUGH, params: new URLSearchParams(location.search), notice: embedNotice });
+  if (embed.active) {
+    ctx.goTo = (id) => embed.show(id);
+    // what fell back, said where the reader of the iframe can see it ('walkthrough' is a section here)
+    embedNotices = () => {
+      const lines = [];
+      const shownTitle = () => app.querySelector(`[data-section="${embed.section}"] .section-title`)?.textContent || embed.section;
+      if (embed.unknownSection) lines.push(i18n.t('page.embedSection', { value: embed.unknownSection.slice(0, 40), fallback: `“${shownTitle()}”` }));
+      const names = state.rejected.filter((name) => name !== 'section');
+      if (names.length) lines.push(i18n.t('page.notice', { names: names.join(', ') }));
+      return lines;
+    };
+    applyLanguage(i18n.lang);
+  }
   const ready = performance.now() - started;
   document.body.dataset.ready = 'true';
   document.body.dataset.timeToNumbers = ready.toFixed(1);
