@@ -283,3 +283,50 @@ test('defect 11: iframe mode says when ?section= (or any other parameter) fell b
     await page.closeAll();
   }
 });
+
+test('defect 12: Enter in an edited cell keeps focus on the cell; a new sentence or seed does not stop a playing section', async () => {
+  const page = await openPage(env);
+  const cell = '#projections [data-matrix="W_Q"] td[data-i="2"][data-j="1"]';
+  await typeInto(page, cell, '0.25');
+  const focused = () => page.evaluate(() => {
+    const el = document.activeElement;
+    return el && el.matches('td.cell') ? `${el.closest('[data-matrix]').dataset.matrix}[${el.dataset.i}][${el.dataset.j}]` : el.tagName;
+  });
+  assert.equal(await focused(), 'W_Q[2][1]');
+  assert.equal(await page.textContent(cell), '0.250');
+  // the next number replaces the selected one; Escape keeps focus too; a refusal as well
+  await page.keyboard.type('0.5');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.textContent(cell), '0.500');
+  await page.keyboard.type('abc');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.textContent(cell), '0.500');
+  assert.equal(await focused(), 'W_Q[2][1]');
+  await page.keyboard.type('9');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.textContent(cell), '0.500');
+  assert.equal(await focused(), 'W_Q[2][1]');
+
+  // playing through new data: section 3 near the end of a 4-word sentence, then a 3-word one
+  // (its step no longer exists) and a new seed (it does)
+  const playing = (id) => page.getAttribute(`#${id} .step-play`, 'aria-pressed');
+  const index = (id) => page.$eval(`#${id} .step-position`, (el) => Number(/\d+/.exec(el.textContent)[0]));
+  await page.selectOption('#embedding .sentence-select', '我 养了 一只 兔');
+  await page.focus('#projections .stage');
+  for (let k = 0; k < 32; k++) await page.keyboard.press('ArrowRight');
+  assert.equal(await position(page, 'projections'), 'step 33 of 37');
+  await page.click('#projections .step-play');
+  await page.click('#mixing .step-play');
+  await page.selectOption('#embedding .sentence-select', '猫 很 可爱');
+  assert.equal(await playing('projections'), 'true', 'section 3 stopped when the sentence changed');
+  assert.ok((await index('projections')) < 28);
+  const at = await index('projections');
+  await page.waitForFunction((at) => Number(/\d+/.exec(document.querySelector('#projections .step-position').textContent)[0]) > at, at);
+  await page.fill('#projections .seed-input', '11');
+  await page.press('#projections .seed-input', 'Enter');
+  assert.equal(await playing('projections'), 'true', 'section 3 stopped when the seed changed');
+  const after = await index('projections');
+  await page.waitForFunction((at) => Number(/\d+/.exec(document.querySelector('#projections .step-position').textContent)[0]) > at, after);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

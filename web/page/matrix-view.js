@@ -182,22 +182,26 @@ export function createMatrixView({ i18n, name, title = name, label = name, rowLa
   }
 
   const cellOf = (event) => event.target.closest && event.target.closest('td.cell');
+  const selectCell = (td) => {
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    const sel = td.getRootNode().getSelection ? td.getRootNode().getSelection() : window.getSelection();
+    (sel || window.getSelection()).removeAllRanges();
+    (sel || window.getSelection()).addRange(range);
+  };
   if (editable) {
     events.on(table, 'focusout', (event) => { const td = cellOf(event); if (td) commit(td); });
     events.on(table, 'focusin', (event) => {
       const td = cellOf(event);
-      if (!td) return;
-      const range = document.createRange();
-      range.selectNodeContents(td);
-      const sel = td.getRootNode().getSelection ? td.getRootNode().getSelection() : window.getSelection();
-      (sel || window.getSelection()).removeAllRanges();
-      (sel || window.getSelection()).addRange(range);
+      if (td) selectCell(td);
     });
+    // Enter commits and Escape restores, and focus stays on the cell (selected, ready for the
+    // next number): it does not fall to <body>
     events.on(table, 'keydown', (event) => {
       const td = cellOf(event);
       if (!td) return;
-      if (event.key === 'Enter') { event.preventDefault(); td.blur(); }
-      if (event.key === 'Escape') { td.textContent = fmt(matrix.get(Number(td.dataset.i), Number(td.dataset.j))); td.blur(); }
+      if (event.key === 'Enter') { event.preventDefault(); commit(td); selectCell(td); }
+      if (event.key === 'Escape') { td.textContent = fmt(matrix.get(Number(td.dataset.i), Number(td.dataset.j))); selectCell(td); }
     });
     events.on(table, 'paste', (event) => {
       // plain text only: pasted markup must not become part of the cell

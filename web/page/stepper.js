@@ -167,7 +167,10 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
     setCount(n, keepAt = index) {
       const finished = timer === null && total > 1 && index === total - 1 && keepAt === index;
       total = Math.max(1, n);
-      index = finished ? total - 1 : Math.min(keepAt, total - 1);
+      // a playing run keeps playing through new data: from where it was, or from the start when
+      // that step no longer exists (clamping it to the end would stop it mid-run)
+      if (timer !== null && keepAt > total - 1) index = 0;
+      else index = finished ? total - 1 : Math.min(keepAt, total - 1);
       draw(false);
     },
     /** fn({ index, count, playing }) after every change of position or length; returns off(). */
