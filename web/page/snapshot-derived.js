@@ -95,6 +95,15 @@ function qTimesK(qkv, snap) {
   return { refused: false, fourTokens: FOUR_TOKENS, message, ...shapes(four.Q, four.K) };
 }
 
+/** For each row of X: the column of its single 1 when the row is one-hot, else -1. */
+function oneHotColumns(X) {
+  return Array.from({ length: X.rows }, (_, i) => {
+    const row = X.row(i);
+    const ones = row.flatMap((x, k) => (x === 1 ? [k] : []));
+    return ones.length === 1 && row.every((x, k) => x === 0 || k === ones[0]) ? ones[0] : -1;
+  });
+}
+
 function isArticleSetting(snap) {
   return snap.seed === 42 && snap.words.join(' ') === DEFAULT_SENTENCE && !snap.pos && Object.keys(snap.edited).length === 0;
 }
@@ -111,6 +120,8 @@ export function deriveSnapshot(qkv, snap) {
     projections: [snap.Wq, snap.Wk, snap.Wv].map((W) => ({
       rows: Array.from({ length: snap.n }, (_, i) => rowTerms(qkv, snap.X.row(i), W)),
     })),
+    /** section 3: X's one-hot rows pick rows of W as they are (oneHot[i] = k, or -1) */
+    oneHot: oneHotColumns(snap.X),
     /** section 4: scoreTerms[i].cell(j) = q_i · k_j written out */
     scoreTerms: Array.from({ length: snap.n }, (_, i) => rowTerms(qkv, snap.Q.row(i), Kt)),
     qTimesK: qTimesK(qkv, snap),

@@ -19,6 +19,13 @@ addStrings({
     'proj.termsHead': '逐项相乘，再累加：',
     'proj.running': '累计',
     'proj.doneAll': 'Q、K、V 全部算完：同一个 X，三组权重，三种角色。',
+    'proj.oneHot': 'X 中 {rows} 的行是 one-hot（只有一个 1，其余是 0），所以对应的 Q 行就是 W_Q 的某一行原样照搬：{picks}。K、V 也一样。{others}',
+    'proj.oneHotOthers': '{rows} 的行不是 one-hot，对应的 Q 行是 W_Q 几行的加权和。',
+    'proj.noOneHot': 'X 的行都不是 one-hot（{why}），所以 Q 的每一行都是 W_Q 几行的加权和，而不是其中某一行。',
+    'proj.noOneHotPos': '加上了位置向量',
+    'proj.noOneHotWords': '这些词的 embedding 是随机的数',
+    'proj.pick': 'Q[{word}] = W_Q 第 {k} 行',
+    'proj.cellOneHot': '（X 的这一行是 one-hot，所以这就是 {W}[{k}][{col}]）',
   },
   en: {
     'proj.title': 'Q, K and V come out of X',
@@ -31,6 +38,13 @@ addStrings({
     'proj.termsHead': 'Multiply term by term, then add up:',
     'proj.running': 'running sum',
     'proj.doneAll': 'Q, K and V are all done: one X, three sets of weights, three roles.',
+    'proj.oneHot': 'One-hot rows of X (a single 1, zeros elsewhere: {rows}) make rows of Q that are simply rows of W_Q, copied as they are: {picks}. The same holds for K and V. {others}',
+    'proj.oneHotOthers': 'Not one-hot: {rows}; those rows of Q are weighted sums of rows of W_Q.',
+    'proj.noOneHot': 'No row of X is one-hot here ({why}), so each row of Q is a weighted sum of rows of W_Q rather than one of them.',
+    'proj.noOneHotPos': 'position vectors are added',
+    'proj.noOneHotWords': 'these words’ embeddings are random numbers',
+    'proj.pick': 'Q[{word}] = row {k} of W_Q',
+    'proj.cellOneHot': ' (this row of X is one-hot, so this is just {W}[{k}][{col}])',
   },
 });
 
@@ -82,9 +96,27 @@ export const projectionsSection = defineSection({
     const wSlot = h('div', { class: 'slot' });
     const mSlot = h('div', { class: 'slot' });
     const terms = h('div', { class: 'terms', attrs: { 'aria-hidden': 'true' } });
+    const oneHotNote = h('p', { class: 'note one-hot-note' });
     frame.stage.append(tabs,
       h('div', { class: 'equation' }, xView.element, h('span', { class: 'op', text: '×' }), wSlot, h('span', { class: 'op', text: '=' }), mSlot),
-      terms);
+      terms, oneHotNote);
+
+    // with one-hot rows, X·W just copies rows of W: say it, for exactly the rows where it holds
+    function drawOneHotNote(snap) {
+      const picks = snap.derived.oneHot;
+      const words = (list) => `“${list.join(i18n.lang === 'zh' ? '”、“' : '”, “')}”`;
+      const hot = snap.words.filter((_, i) => picks[i] >= 0);
+      const cold = snap.words.filter((_, i) => picks[i] < 0);
+      if (!hot.length) {
+        oneHotNote.textContent = i18n.t('proj.noOneHot', { why: i18n.t(snap.pos ? 'proj.noOneHotPos' : 'proj.noOneHotWords') });
+        return;
+      }
+      const list = snap.words.flatMap((word, i) => (picks[i] >= 0 ? [i18n.t('proj.pick', { word, k: picks[i] })] : []));
+      oneHotNote.textContent = i18n.t('proj.oneHot', {
+        rows: words(hot), picks: list.join(i18n.lang === 'zh' ? '，' : ', '),
+        others: cold.length ? i18n.t('proj.oneHotOthers', { rows: words(cold) }) : '',
+      }).trim();
+    }
 
     let shownTarget = -1;
     function render(index, { animate }) {
@@ -120,7 +152,9 @@ export const projectionsSection = defineSection({
       });
       terms.append(list, h('p', { class: 'terms-result num', text: `${target.M}[${snap.words[i]}][${j}] = ${fmt(value)}` }));
       const last = m === 2 && k === per - 1;
-      const sentence = i18n.t('proj.cell', { M: target.M, row: snap.words[i], col: j, W: target.label, sum: fmt(value) });
+      const hot = snap.derived.oneHot[i];
+      const sentence = i18n.t('proj.cell', { M: target.M, row: snap.words[i], col: j, W: target.label, sum: fmt(value) }) +
+        (hot >= 0 ? i18n.t('proj.cellOneHot', { W: target.label, k: hot, col: j }) : '');
       return last ? `${sentence} ${i18n.t('proj.doneAll')}` : sentence;
     }
 
@@ -140,8 +174,12 @@ export const projectionsSection = defineSection({
       xView.setMarked(marks('X'));
       TARGETS.forEach((t, m) => wViews[m].setMarked(marks(t.W)));
       note.draw(snap);
+      drawOneHotNote(snap);
     }
 
-    return { count: (snap) => 1 + 3 * snap.n * snap.dk, draw, render, setLanguage: () => note.refresh() };
+    return {
+      count: (snap) => 1 + 3 * snap.n * snap.dk, draw, render,
+      setLanguage: () => { note.refresh(); drawOneHotNote(snapNow()); },
+    };
   },
 });
