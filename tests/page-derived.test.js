@@ -58,3 +58,38 @@ test('section 7: the issue\'s case (seed 123, 我 开 汽车 很 快, pull 10): 
   assert.equal(snapshotFor({}).derived.article, true);
   assert.equal(snapshotFor({}).derived.pullVerdict.self, true);
 });
+
+test('d_k: 3 gives the article\'s numbers exactly; 2 and 4 reshape W, Q, K, V and the output, never X', () => {
+  const article = snapshotFor({ dk: 3 });
+  assert.deepEqual(Array.from(article.Q.row(0), (x) => x.toFixed(3)), ['0.149', '-0.041', '0.194']);
+  assert.deepEqual(Array.from(article.weights.row(0), (x) => x.toFixed(3)), ['0.313', '0.337', '0.350']);
+  const plain = snapshotFor({});
+  for (const m of ['Wq', 'Wk', 'Wv', 'X', 'Q', 'K', 'V', 'scores', 'weights', 'output', 'table', 'positions']) {
+    assert.deepEqual(article[m], plain[m], `${m}: the default is d_k = 3`);
+  }
+  for (const sentence of ['我 love 猫', '我 开 汽车 很 快']) {
+    const base = snapshotFor({ sentence, pos: true });
+    for (const dk of [2, 4]) {
+      const snap = snapshotFor({ sentence, pos: true, dk });
+      assert.equal(snap.dk, dk);
+      for (const m of ['Wq', 'Wk', 'Wv']) assert.deepEqual([snap[m].rows, snap[m].cols], [4, dk], m);
+      for (const m of ['Q', 'K', 'V', 'output']) assert.deepEqual([snap[m].rows, snap[m].cols], [snap.n, dk], m);
+      assert.deepEqual([snap.scores.rows, snap.scores.cols], [snap.n, snap.n]);
+      assert.deepEqual(snap.X, base.X, `X must not depend on d_k (${dk}, ${sentence})`);
+      assert.deepEqual(snap.table, base.table);
+      // W_Q is the article's own draw with d_k columns: np.random.seed(42); randn(4, d_k) × 0.3
+      const rng = qkv.rng(42);
+      assert.deepEqual(Array.from(snap.Wq.data), Array.from(rng.randn(4, dk).scale(0.3).data));
+      assert.equal(snap.divisor, 1);
+      assert.equal(snapshotFor({ dk, scale: true }).divisor, Math.sqrt(dk));
+    }
+  }
+  // when n = d_k the shapes of Q × K fit, and section 4 shows a sentence of another length refused
+  for (const dk of [2, 3, 4]) {
+    const sentence = { 2: '我 很', 3: '我 love 猫', 4: '我 养了 一只 兔' }[dk];
+    const tried = snapshotFor({ sentence, dk }).derived.qTimesK;
+    assert.equal(tried.refused, false, `n = d_k = ${dk}`);
+    assert.notEqual(tried.tokens, dk);
+    assert.match(tried.message, new RegExp(`A is ${tried.tokens}×${dk} but B is ${tried.tokens}×${dk}`));
+  }
+});

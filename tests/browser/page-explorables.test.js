@@ -30,3 +30,38 @@ test('section 3 says which rows of Q are rows of W_Q (one-hot rows of X), and on
   assert.match(await page.textContent('#projections .one-hot-note'), /X 的行都不是 one-hot/);
   await page.closeAll();
 });
+
+test('d_k (2–4) in section 3: every shape downstream follows, the link keeps it, 3 gives the article back', async () => {
+  const page = await openPage(env);
+  const shape = (section, name) => page.textContent(`#${section} [data-matrix="${name}"] .matrix-shape`);
+  await page.selectOption('#projections .dk-choice', '2');
+  assert.match(page.url(), /dk=2/);
+  assert.equal(await shape('projections', 'W_Q'), 'W_Q: 4×2');
+  assert.equal(await shape('projections', 'Q'), 'Q: 3×2');
+  assert.equal(await shape('scores', 'Kt'), 'Kᵀ: 2×3');
+  assert.equal(await shape('scores', 'S'), 'S: 3×3');
+  assert.equal(await shape('mixing', 'O'), 'O: 3×2');
+  assert.equal(await position(page, 'projections'), 'step 1 of 19');
+  assert.match(await page.textContent('#projections .section-intro'), /randn\(4, 2\)/);
+  await page.check('#softmax .scale-switch');
+  assert.match(await page.textContent('#softmax .section-intro'), /d_k = 2, √2 ≈ 1\.414/);
+  const flow = await page.$$eval('#flow .flow-stage .shape', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(flow.slice(0, 6), ['[3]', '[3, 4]', '[3, 2]', '[3, 3]', '[3, 3]', '[3, 2]']);
+  // the link reproduces it
+  const url = page.url();
+  const again = await openPage(env, { query: url.slice(url.indexOf('?')) });
+  assert.equal(await again.inputValue('#projections .dk-choice'), '2');
+  assert.deepEqual(await row(again, 'softmax', 'A', 0), await row(page, 'softmax', 'A', 0));
+  await again.closeAll();
+  // d_k = 4: n = 3 ≠ 4, so Q × K is refused for this very sentence
+  await page.selectOption('#projections .dk-choice', '4');
+  assert.equal(await shape('scores', 'Q'), 'Q: 3×4');
+  assert.match(await page.textContent('#scores .error-box'), /A is 3×4 but B is 3×4/);
+  await page.uncheck('#softmax .scale-switch');
+  await page.selectOption('#projections .dk-choice', '3');
+  assert.doesNotMatch(page.url(), /dk=/);
+  assert.deepEqual(await row(page, 'scores', 'Q', 0), ARTICLE.Q0);
+  assert.deepEqual(await row(page, 'softmax', 'A', 0), ARTICLE.A0);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

@@ -8,15 +8,15 @@ import { deriveSnapshot } from './snapshot-derived.js';
 import { createTrainingStore } from './training-store.js';
 
 /** The settings the snapshot is computed from. */
-export const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos'];
+export const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos', 'dk'];
 
 /**
  * Edited cells outlive every setting change except the ones that replace what they edited: a new
- * seed draws new weights, a new sentence makes a new X. Those edits are dropped, and the next
+ * seed draws new weights (and a new d_k reshapes them), a new sentence makes a new X. Those edits are dropped, and the next
  * snapshot says so (snapshot.droppedEdits = { names, setting }) so that a section can tell the
  * reader. Switching position vectors on or off, or the scale, keeps every edit.
  */
-const DROPPED_BY = { seed: ['Wq', 'Wk', 'Wv'], sentence: ['X'] };
+const DROPPED_BY = { seed: ['Wq', 'Wk', 'Wv'], sentence: ['X'], dk: ['Wq', 'Wk', 'Wv'] };
 
 /**
  * createSectionContext({ qkv, i18n, state, announce, goTo, onSnapshot })

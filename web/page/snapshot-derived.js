@@ -6,14 +6,14 @@
 //
 // Dimensions: n tokens, d model width, d_k head width, P the pull factors of section 7.
 import { Matrix } from '../matrix.js';
-import { computeSnapshot, saturation, DEFAULT_SENTENCE } from './attention-model.js';
+import { computeSnapshot, saturation, DEFAULT_SENTENCE, SENTENCES, D_K } from './attention-model.js';
 
 /** Section 7's slider: q_我 = pull × k_我 for pull = 0, 0.5, …, 10 (21 stops). */
 export const PULL_VALUES = Object.freeze(Array.from({ length: 21 }, (_, i) => i / 2));
 /** Section 5's saturation panel: d_k values the reader can choose. */
 export const SATURATION_DKS = Object.freeze([3, 16, 64, 256, 1024]);
-/** When n happens to equal d_k, Q × K has matching shapes; this 4-token sentence shows the refusal. */
-export const FOUR_TOKENS = '我 养了 一只 兔';
+/** When n happens to equal d_k, Q × K has matching shapes; a sentence of another length shows the refusal. */
+export const otherLengthSentence = (dk) => SENTENCES.find((s) => s.split(' ').length !== dk);
 
 /**
  * a · B[:, j] for every column j, written out: products[k][j] = a_k · B[k][j] (diag(a) · B) and
@@ -88,11 +88,12 @@ function qTimesK(qkv, snap) {
   } catch (error) {
     return { refused: true, message: error.message, ...shapes(snap.Q, snap.K) };
   }
-  // the shapes happen to fit (n = d_k): the refusal a 4-token sentence gets, same seed
-  const four = computeSnapshot(qkv, { seed: snap.seed, sentence: FOUR_TOKENS, scale: false, pos: false });
+  // the shapes happen to fit (n = d_k): the refusal a sentence of another length gets, same seed
+  const sentence = otherLengthSentence(snap.dk);
+  const other = computeSnapshot(qkv, { seed: snap.seed, sentence, scale: false, pos: false, dk: snap.dk });
   let message = '';
-  try { qkv.matmul(four.Q, four.K); } catch (error) { message = error.message; }
-  return { refused: false, fourTokens: FOUR_TOKENS, message, ...shapes(four.Q, four.K) };
+  try { qkv.matmul(other.Q, other.K); } catch (error) { message = error.message; }
+  return { refused: false, sentence, tokens: other.n, message, ...shapes(other.Q, other.K) };
 }
 
 /** For each row of X: the column of its single 1 when the row is one-hot, else -1. */
@@ -105,7 +106,8 @@ function oneHotColumns(X) {
 }
 
 function isArticleSetting(snap) {
-  return snap.seed === 42 && snap.words.join(' ') === DEFAULT_SENTENCE && !snap.pos && Object.keys(snap.edited).length === 0;
+  return snap.seed === 42 && snap.dk === D_K && snap.words.join(' ') === DEFAULT_SENTENCE && !snap.pos &&
+    Object.keys(snap.edited).length === 0;
 }
 
 /** Every value the sections read beyond the snapshot's matrices. */

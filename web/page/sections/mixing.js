@@ -2,7 +2,7 @@
 // weights as the mixing amounts: O[i] = Σ_j A[i][j] · V[j].
 import { h, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { defineSection } from '../section-shell.js';
+import { defineSection, indexLabels } from '../section-shell.js';
 
 addStrings({
   zh: {
@@ -52,19 +52,20 @@ export const mixingSection = defineSection({
       table.data.set(mix.output, rows * table.cols);
       table.get = (r, c) => table.data[r * table.cols + c];
       const labels = [...snap.words.map((wd, j) => i18n.t('mix.part', { w: fmt(mix.weights[j]), word: wd })), i18n.t('mix.sum', { word })];
-      partsView.update(table, { rowLabels: labels, colLabels: ['0', '1', '2'] });
-      partsView.highlight([0, 1, 2].map((c) => [rows, c, 'hl-cell']));
+      const cols = indexLabels(snap.dk);
+      partsView.update(table, { rowLabels: labels, colLabels: cols });
+      partsView.highlight(cols.map((_, c) => [rows, c, 'hl-cell']));
       aView.highlight(snap.words.map((_, j) => [i, j, 'hl-row']));
       vView.highlight([]);
-      oView.highlight([0, 1, 2].map((c) => [i, c, 'hl-cell']));
+      oView.highlight(cols.map((_, c) => [i, c, 'hl-cell']));
       oView.setHidden((r) => r > i);
       const terms = snap.words.map((wd, j) => `${fmt(mix.weights[j])}·V[${wd}]`).join(' + ');
       return i18n.t('mix.step', { word, terms, out: mix.output.map((x) => fmt(x)).join(', ') });
     }
     function draw(snap) {
       aView.update(snap.weights, { rowLabels: snap.words, colLabels: snap.words });
-      vView.update(snap.V, { rowLabels: snap.words, colLabels: ['0', '1', '2'] });
-      oView.update(snap.output, { rowLabels: snap.words, colLabels: ['0', '1', '2'] });
+      vView.update(snap.V, { rowLabels: snap.words, colLabels: indexLabels(snap.dk) });
+      oView.update(snap.output, { rowLabels: snap.words, colLabels: indexLabels(snap.dk) });
     }
     return { count: (snap) => snap.n, draw, render };
   },

@@ -3,7 +3,7 @@
 // cell. Hovering or focusing any score cell writes its dot product out term by term.
 import { h, clear, fmt, fmtTerm } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { defineSection } from '../section-shell.js';
+import { defineSection, indexLabels } from '../section-shell.js';
 
 addStrings({
   zh: {
@@ -11,7 +11,7 @@ addStrings({
     'scores.intro1': '我们要的是一张 n×n 的打分表：S[i][j] 表示第 i 个词的查询和第 j 个词的键有多匹配，也就是两个向量的点积。方向越接近，点积越大；垂直为 0；相反为负。',
     'scores.intro2': '矩阵乘法要求左边的列数等于右边的行数。Q 和 K 都是 [n, d_k]，直接相乘一般不成立；把 K 转置成 [d_k, n]，Kᵀ 的第 j 列正是第 j 个词的键，Q·Kᵀ 一次就算完所有配对。把鼠标移到（或用 Tab 键走到）S 的任意格子上，看它的点积逐项展开。',
     'scores.tryFail': '试一下 Q × K：库直接拒绝了——',
-    'scores.tryFits': '这个例子里 n = d_k = 3，Q × K 的形状碰巧对得上，但算出来的是 Q 的第 i 行和 K 的第 j 列（所有词的第 j 个分量）的点积，没有意义。换成 4 个词的句子“{sentence}”，库会拒绝：',
+    'scores.tryFits': '这个例子里 n = d_k = {n}，Q × K 的形状碰巧对得上，但算出来的是 Q 的第 i 行和 K 的第 j 列（所有词的第 j 个分量）的点积，没有意义。换成 {m} 个词的句子“{sentence}”，库会拒绝：',
     'scores.refusalMeaning': '（库的报错是英文，意思是：A 是 {ar}×{ac}，B 是 {br}×{bc}；A 的列数必须等于 B 的行数。）',
     'scores.step0': 'Q 和 K 都是 [{n}, {dk}]：左边 {dk} 列，右边 {n} 行，不能直接相乘。',
     'scores.step0fits': 'Q × K 在这里形状碰巧成立（n = d_k），但配对的是错误的东西；我们需要 Kᵀ。',
@@ -25,7 +25,7 @@ addStrings({
     'scores.intro1': 'We want an n×n score table: S[i][j] says how well token i’s query matches token j’s key, which is the dot product of the two vectors. Pointing the same way gives a large dot product, at right angles zero, opposite ways a negative one.',
     'scores.intro2': 'A matrix product needs the left matrix’s columns to equal the right one’s rows. Q and K are both [n, d_k], so Q×K generally does not exist. Transposed, K becomes [d_k, n], column j of Kᵀ is token j’s key, and Q·Kᵀ computes every pairing at once. Hover over (or Tab to) any cell of S to see its dot product written out.',
     'scores.tryFail': 'Try Q × K: the library refuses —',
-    'scores.tryFits': 'Here n = d_k = 3, so Q × K happens to have matching shapes, but it pairs row i of Q with column j of K (component j of every token): meaningless. With the 4-token sentence “{sentence}” the library refuses:',
+    'scores.tryFits': 'Here n = d_k = {n}, so Q × K happens to have matching shapes, but it pairs row i of Q with column j of K (component j of every token): meaningless. With the {m}-token sentence “{sentence}” the library refuses:',
     'scores.refusalMeaning': '',   // the library's message is English already
     'scores.step0': 'Q and K are both [{n}, {dk}]: {dk} columns on the left, {n} rows on the right, so they cannot be multiplied.',
     'scores.step0fits': 'Q × K fits here only because n = d_k, and it pairs the wrong things; we need Kᵀ.',
@@ -63,7 +63,7 @@ export const scoresSection = defineSection({
         attempt.append(h('span', { text: i18n.t('scores.tryFail') + ' ' }), message);
       } else {
         // shapes happen to fit: show why it is still wrong, then the refusal for 4 tokens
-        attempt.append(h('span', { text: i18n.t('scores.tryFits', { sentence: tried.fourTokens }) + ' ' }), message);
+        attempt.append(h('span', { text: i18n.t('scores.tryFits', { n: snap.n, m: tried.tokens, sentence: tried.sentence }) + ' ' }), message);
       }
       if (meaning) attempt.append(h('span', { class: 'meaning', text: ` ${meaning}` }));
     }
@@ -120,7 +120,7 @@ export const scoresSection = defineSection({
     }
 
     function draw(snap) {
-      const cols = ['0', '1', '2'];
+      const cols = indexLabels(snap.dk);
       qView.update(snap.Q, { rowLabels: snap.words, colLabels: cols });
       kView.update(snap.K, { rowLabels: snap.words, colLabels: cols });
       ktView.update(snap.derived.Kt, { rowLabels: cols, colLabels: snap.words });

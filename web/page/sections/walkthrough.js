@@ -4,7 +4,7 @@
 // the same thing at length in sections 2–6). Same contract as every section (section-shell.js).
 import { h, clear, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { defineSection } from '../section-shell.js';
+import { defineSection, indexLabels as dims } from '../section-shell.js';
 
 addStrings({
   zh: {
@@ -75,7 +75,6 @@ export const walkthroughSection = defineSection({
     const resizes = typeof ResizeObserver === 'function' ? new ResizeObserver(() => layout()) : null;
     if (resizes) resizes.observe(flow);
 
-    const dims = (n) => Array.from({ length: n }, (_, j) => String(j));
     function draw(snap) {
       const words = snap.words;
       views.X.update(snap.X, { rowLabels: words, colLabels: dims(snap.d) });
