@@ -93,3 +93,14 @@ test('d_k: 3 gives the article\'s numbers exactly; 2 and 4 reshape W, Q, K, V an
     assert.match(tried.message, new RegExp(`A is ${tried.tokens}×${dk} but B is ${tried.tokens}×${dk}`));
   }
 });
+
+test('section 4: K·Qᵀ, computed as written, is Sᵀ entry for entry', () => {
+  for (const sentence of SENTENCES) {
+    const snap = snapshotFor({ sentence, seed: 5 });
+    const { KQt } = snap.derived;
+    for (let i = 0; i < snap.n; i++) {
+      // the same products; 1e-6 allows a matmul kernel that adds them in another order (float32)
+      for (let j = 0; j < snap.n; j++) assert.ok(Math.abs(KQt.get(j, i) - snap.scores.get(i, j)) <= 1e-6, `${sentence} [${i}][${j}]`);
+    }
+  }
+});

@@ -14,6 +14,11 @@ after(async () => { await env.close(); });
 
 const q = (params) => `?${new URLSearchParams(params)}`;
 
+/** Section `id`'s stepper on its last step, with its own button (▶| is the reader's way). */
+async function goToLast(page, id) {
+  while (await page.isEnabled(`#${id} .step-forward`)) await page.click(`#${id} .step-forward`);
+}
+
 test('section 3 says which rows of Q are rows of W_Q (one-hot rows of X), and only those', async () => {
   const page = await openPage(env);
   const note = await page.textContent('#projections .one-hot-note');
@@ -63,5 +68,26 @@ test('d_k (2–4) in section 3: every shape downstream follows, the link keeps i
   assert.deepEqual(await row(page, 'scores', 'Q', 0), ARTICLE.Q0);
   assert.deepEqual(await row(page, 'softmax', 'A', 0), ARTICLE.A0);
   assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('section 4: K·Qᵀ = Sᵀ, the same numbers with rows and columns swapped, linked cell to cell', async () => {
+  const page = await openPage(env);
+  assert.equal(await page.isVisible('#scores [data-matrix="KQt"]'), false);
+  await page.check('#scores .kq-switch');
+  assert.match(page.url(), /kq=1/);
+  await goToLast(page, 'scores');
+  const S = await page.$$eval('#scores [data-matrix="S"] tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+  const KQ = await page.$$eval('#scores [data-matrix="KQt"] tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+  assert.deepEqual(KQ, S[0].map((_, j) => S.map((r) => r[j])), 'K·Qᵀ is Sᵀ');
+  assert.match(await page.textContent('#scores [data-matrix="KQt"] caption'), /K·Qᵀ = Sᵀ/);
+  // hovering S[我][love] marks (K·Qᵀ)[love][我], and the other way round
+  await page.hover('#scores [data-matrix="S"] td[data-i="0"][data-j="1"]');
+  assert.match(await page.textContent('#scores .dot'), /S\[我\]\[love\].*= 0\.006, which is \(K·Qᵀ\)\[love\]\[我\]/);
+  assert.ok(await page.$eval('#scores [data-matrix="KQt"] td[data-i="1"][data-j="0"]', (td) => td.classList.contains('hl-pair')));
+  await page.hover('#scores [data-matrix="KQt"] td[data-i="2"][data-j="0"]');
+  assert.match(await page.textContent('#scores .dot'), /S\[我\]\[猫\]/);
+  await page.click('.lang-btn[data-lang="zh"]');
+  assert.match(await page.textContent('#scores .kq-row .note'), /行列互换/);
   await page.closeAll();
 });

@@ -118,6 +118,8 @@ export function deriveSnapshot(qkv, snap) {
   const symmetricScores = qkv.matmul(snap.X, Xt);                      // (n, d) × (d, n)
   return {
     Kt,
+    /** section 4: K·Qᵀ, computed as written (it equals Sᵀ) */
+    KQt: qkv.matmul(snap.K, qkv.transpose(snap.Q)),                    // (n, d_k) × (d_k, n)
     /** section 3: projections[m].rows[i].cell(j), m = 0 Q (W_Q), 1 K (W_K), 2 V (W_V) */
     projections: [snap.Wq, snap.Wk, snap.Wv].map((W) => ({
       rows: Array.from({ length: snap.n }, (_, i) => rowTerms(qkv, snap.X.row(i), W)),

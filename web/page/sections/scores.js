@@ -3,7 +3,7 @@
 // cell. Hovering or focusing any score cell writes its dot product out term by term.
 import { h, clear, fmt, fmtTerm } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { defineSection, indexLabels } from '../section-shell.js';
+import { defineSection, indexLabels, toggle } from '../section-shell.js';
 
 addStrings({
   zh: {
@@ -19,6 +19,9 @@ addStrings({
     'scores.cell': 'S[{a}][{b}] = q_{a} · k_{b} = {terms} = {value}',
     'scores.hover': '把鼠标移到 S 的格子上看它的点积。',
     'scores.done': '打分表完成：每一行是一个词对全句每个词的原始打分，可正可负。',
+    'scores.kq': '也算 K·Qᵀ',
+    'scores.kqNote': 'K·Qᵀ 和 S 是同一批数，只是行列互换：(K·Qᵀ)[j][i] = k_j·q_i = q_i·k_j = S[i][j]，因为点积不在乎先后。约定用 Q·Kᵀ，是因为这样第 i 行正好是第 i 个词给全句每个词的打分，下一步可以直接按行做 softmax；对 K·Qᵀ 按行做 softmax，分配的就成了每个键被各个查询看了多少，不是我们要的。',
+    'scores.kqPair': '，也就是 (K·Qᵀ)[{b}][{a}]',
   },
   en: {
     'scores.title': 'Why Q×Kᵀ and not Q×K',
@@ -33,14 +36,18 @@ addStrings({
     'scores.cell': 'S[{a}][{b}] = q_{a} · k_{b} = {terms} = {value}',
     'scores.hover': 'Hover over a cell of S to see its dot product.',
     'scores.done': 'The score table is complete: each row holds one token’s raw scores for every token, positive or negative.',
+    'scores.kq': 'Also compute K·Qᵀ',
+    'scores.kqNote': 'K·Qᵀ holds the same numbers as S with rows and columns swapped: (K·Qᵀ)[j][i] = k_j·q_i = q_i·k_j = S[i][j], since a dot product does not care about order. Q·Kᵀ is the convention because its row i is token i’s scores for every token, ready for a softmax by rows; a softmax over the rows of K·Qᵀ would share out how much each key is looked at by the queries, which is not what attention needs.',
+    'scores.kqPair': ', which is (K·Qᵀ)[{b}][{a}]',
   },
 });
 
 export const scoresSection = defineSection({
   id: 'scores', titleKey: 'scores.title', introKeys: ['scores.intro1', 'scores.intro2'],
   setup(frame) {
-    const { i18n } = frame;
+    const { i18n, ctx, texts, events } = frame;
     const snapNow = () => frame.snap;
+    let showKQ = ctx.state.get('kq');
     const attempt = h('div', { class: 'error-box', attrs: { role: 'note' } });
     const qView = frame.view({ name: 'Q', label: 'Q' });
     const kView = frame.view({ name: 'K', label: 'K' });
@@ -50,7 +57,19 @@ export const scoresSection = defineSection({
     const transposeRow = h('div', { class: 'equation' }, kView.element, h('span', { class: 'op', text: 'ᵀ ↘' }));
     const mainRow = h('div', { class: 'equation' }, qView.element, h('span', { class: 'op', text: '×' }),
       ktView.element, h('span', { class: 'op', text: '=' }), sView.element);
-    frame.stage.append(attempt, transposeRow, mainRow, dot);
+    // the article's misconception 3: K·Qᵀ is not a different computation, it is Sᵀ
+    const kqSwitch = toggle(texts, 'scores.kq', showKQ, (on) => {
+      showKQ = on;
+      ctx.setSetting('kq', on);
+      kqRow.hidden = !on;
+      frame.stepper.refresh();
+    }, events);
+    kqSwitch.input.classList.add('kq-switch');
+    frame.controls.append(kqSwitch.element);
+    const kqView = frame.view({ name: 'KQt', title: 'K·Qᵀ', label: 'K·Qᵀ = Sᵀ', onCell: (j, i) => showDot(i, j) });
+    const kqRow = h('div', { class: 'equation kq-row' }, kqView.element, texts.set(h('p', { class: 'note' }), 'scores.kqNote'));
+    kqRow.hidden = !showKQ;
+    frame.stage.append(attempt, transposeRow, mainRow, kqRow, dot);
     let currentCell = null; // [i, j] the animation is on
 
     function drawAttempt(snap) {
@@ -82,8 +101,9 @@ export const scoresSection = defineSection({
         frame.stepper.refresh();
         return;
       }
-      dot.textContent = dotSentence(i, j);
+      dot.textContent = dotSentence(i, j) + (showKQ ? i18n.t('scores.kqPair', { a: snap.words[i], b: snap.words[j] }) : '');
       sView.highlight([[i, j, 'hl-cell']]);
+      kqView.highlight([[j, i, 'hl-pair']]);
       qView.highlight(snap.Q.row(i).map((_, c) => [i, c, 'hl-row']));
       ktView.highlight(snap.K.row(j).map((_, c) => [c, j, 'hl-col']));
     }
@@ -95,15 +115,17 @@ export const scoresSection = defineSection({
       attempt.classList.toggle('dim', index > 0);
       transposeRow.classList.toggle('dim', index === 0);
       mainRow.classList.toggle('dim', index < 1);
-      kView.highlight([]); ktView.highlight([]); qView.highlight([]); sView.highlight([]);
+      kView.highlight([]); ktView.highlight([]); qView.highlight([]); sView.highlight([]); kqView.highlight([]);
       currentCell = null;
       if (index === 0) {
         sView.setHidden(() => true);
+        kqView.setHidden(() => true);
         dot.textContent = i18n.t('scores.hover');
         return refused ? i18n.t('scores.step0', { n, dk: snap.dk }) : i18n.t('scores.step0fits');
       }
       if (index === 1) {
         sView.setHidden(() => true);
+        kqView.setHidden(() => true);
         const j = 0;
         kView.highlight(snap.K.row(j).map((_, c) => [j, c, 'hl-row']));
         ktView.highlight(snap.K.row(j).map((_, c) => [c, j, 'hl-row']));
@@ -113,6 +135,7 @@ export const scoresSection = defineSection({
       const k = index - 2;
       const i = Math.floor(k / n), j = k % n;
       sView.setHidden((r, c) => r * n + c > k);
+      kqView.setHidden((r, c) => c * n + r > k);   // the same cells, transposed
       currentCell = [i, j];
       showDot(i, j);
       const sentence = dotSentence(i, j);
@@ -125,6 +148,8 @@ export const scoresSection = defineSection({
       kView.update(snap.K, { rowLabels: snap.words, colLabels: cols });
       ktView.update(snap.derived.Kt, { rowLabels: cols, colLabels: snap.words });
       sView.update(snap.scores, { rowLabels: snap.words, colLabels: snap.words });
+      kqView.update(snap.derived.KQt, { rowLabels: snap.words, colLabels: snap.words });
+      kqSwitch.input.checked = showKQ;
       drawAttempt(snap);
     }
 
