@@ -91,3 +91,100 @@ test('section 4: K·Qᵀ = Sᵀ, the same numbers with rows and columns swapped,
   assert.match(await page.textContent('#scores .kq-row .note'), /行列互换/);
   await page.closeAll();
 });
+
+/** Section 4's picture as the reader sees it: the vectors, a·b, |a|, |b|, cos θ and the verdict. */
+function geometry(page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('#scores .dot-geometry');
+    const nums = (sel) => (root.querySelector(sel).textContent.match(/-?\d+\.\d+/g) || []).map(Number);
+    return {
+      a: nums('.geo-a'), b: nums('.geo-b'), sum: nums('.geo-sum'), polar: nums('.geo-polar'),
+      verdict: root.querySelector('.geo-verdict').dataset.verdict, text: root.querySelector('.geo-verdict').textContent,
+    };
+  });
+}
+
+/** The page coordinates of plane point (x, y) in section 4's picture. */
+function planeToPage(page, [x, y]) {
+  return page.$eval('#scores .dot-plane', (svg, [x, y]) => {
+    const p = new DOMPoint(x * 40, -y * 40).matrixTransform(svg.getScreenCTM());
+    return { x: p.x, y: p.y };
+  }, [x, y]);
+}
+
+/**
+ * The numbers on screen agree with each other: a·b = a_x b_x + a_y b_y = |a| |b| cos θ. Every
+ * number is shown to 3 decimals, so it is within 0.0005 of the value computed; a product of shown
+ * coordinates is then off by at most 0.0005 × (the sum of the coordinates' sizes), plus 0.0005
+ * for the shown a·b itself (and 1e-6 for float32).
+ */
+function consistent(g, where) {
+  const [ax, ay] = g.a, [bx, by] = g.b;
+  const dot = g.sum.at(-1);
+  const tol = 0.0005 * (Math.abs(ax) + Math.abs(ay) + Math.abs(bx) + Math.abs(by)) + 0.0005 + 1e-6;
+  assert.ok(Math.abs(dot - (ax * bx + ay * by)) <= tol, `${where}: a·b = ${dot} from ${g.a} and ${g.b}`);
+  const [la, lb, cos] = g.polar;
+  assert.ok(Math.abs(la - Math.hypot(ax, ay)) <= 0.0015 && Math.abs(lb - Math.hypot(bx, by)) <= 0.0015, `${where}: lengths`);
+  assert.ok(Math.abs(cos * la * lb - dot) <= tol + 0.0005 * (la + lb + la * lb), `${where}: |a| |b| cos θ`);
+  assert.ok(Math.abs(g.polar.at(-1) - dot) <= 0.001, `${where}: the printed |a| |b| cos θ is a·b`);
+}
+
+test('section 4: the dot product as geometry, by keyboard, mouse and touch (same direction → right angles → opposite)', async () => {
+  const page = await openPage(env);
+  let g = await geometry(page);
+  consistent(g, 'at first');
+  assert.equal(g.verdict, 'acute');
+  // the presets, by keyboard
+  for (const [preset, verdict, sign] of [['same', 'same', 1], ['right', 'right', 0], ['opposite', 'opposite', -1]]) {
+    await page.focus(`#scores .geo-preset[data-preset="${preset}"]`);
+    await page.keyboard.press('Enter');
+    g = await geometry(page);
+    consistent(g, preset);
+    assert.equal(g.verdict, verdict, preset);
+    assert.equal(Math.sign(Math.round(g.sum.at(-1) * 1000)), sign, `${preset}: a·b = ${g.sum.at(-1)}`);
+  }
+  assert.match(g.text, /as negative as these lengths allow, −\d\.\d{3}/);
+  // the tip of b by keys: → turns it clockwise by 5°, ↑ lengthens it; the stepper does not move
+  const before = await position(page, 'scores');
+  await page.focus('#scores .tip[data-vector="b"]');
+  const valueBefore = await page.getAttribute('#scores .tip[data-vector="b"]', 'aria-valuenow');
+  for (let k = 0; k < 18; k++) await page.keyboard.press('ArrowRight');   // 90° round
+  await page.keyboard.press('ArrowUp');
+  g = await geometry(page);
+  consistent(g, 'keys');
+  assert.equal(g.verdict, 'right');
+  assert.equal(Number(await page.getAttribute('#scores .tip[data-vector="b"]', 'aria-valuenow')), (Number(valueBefore) + 270) % 360);
+  assert.equal(await position(page, 'scores'), before, 'the arrow keys stepped the section too');
+  // the mouse drags a's tip to (2, 0)
+  const from = await planeToPage(page, g.a);
+  const to = await planeToPage(page, [2, 0]);
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(to.x, to.y, { steps: 5 });
+  await page.mouse.up();
+  g = await geometry(page);
+  assert.deepEqual(g.a, [2, 0]);
+  consistent(g, 'mouse');
+  await page.closeAll();
+
+  // touch, on a phone: b's tip to (0, -1.5), and the page does not scroll while dragging
+  const context = await env.browser.newContext({ viewport: { width: 375, height: 800 }, hasTouch: true, isMobile: true });
+  const phone = await context.newPage();
+  await phone.goto(env.url('index.html?lang=zh'));
+  await phone.waitForSelector('body[data-ready="true"]');
+  await phone.locator('#scores .dot-plane').scrollIntoViewIfNeeded();
+  const start = await planeToPage(phone, (await geometry(phone)).b);
+  const end = await planeToPage(phone, [0, -1.5]);
+  const scrolled = await phone.evaluate(() => scrollY);
+  const cdp = await context.newCDPSession(phone);
+  const touch = (type, p) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: p ? [{ x: p.x, y: p.y }] : [] });
+  await touch('touchStart', start);
+  for (let k = 1; k <= 6; k++) await touch('touchMove', { x: start.x + (end.x - start.x) * k / 6, y: start.y + (end.y - start.y) * k / 6 });
+  await touch('touchEnd');
+  g = await geometry(phone);
+  assert.deepEqual(g.b, [0, -1.5]);
+  consistent(g, 'touch');
+  assert.equal(await phone.evaluate(() => scrollY), scrolled, 'the drag scrolled the page');
+  assert.match(await phone.textContent('#scores .geo-verdict'), /点积/);
+  await context.close();
+});

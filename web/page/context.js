@@ -1,10 +1,10 @@
 // context.js: the `ctx` every section receives (qkv, i18n, state, getSnapshot, setSetting, edit,
-// resetEdits, announce, goTo, training): the settings come from a state object, the snapshot is recomputed
+// resetEdits, measureDot, announce, goTo, training): the settings come from a state object, the snapshot is recomputed
 // with the WASM API whenever a setting that changes the numbers or an edited cell changes.
 // The page (main.js) makes one; each <qkv-lab> widget makes its own, so two widgets on a page
 // share nothing but the WASM instance. Nothing here touches the document.
 import { computeSnapshot } from './attention-model.js';
-import { deriveSnapshot } from './snapshot-derived.js';
+import { deriveSnapshot, dotGeometry } from './snapshot-derived.js';
 import { createTrainingStore } from './training-store.js';
 
 /** The settings the snapshot is computed from. */
@@ -68,6 +68,8 @@ export function createSectionContext({ qkv, i18n, state, announce = () => {}, go
       overrides = { ...overrides, [name]: [...cells, [i, j, value]] };
       recompute();
     },
+    /** Section 4's picture: a·b, |a|, |b|, cos θ for two 2-D vectors the reader moves. */
+    measureDot: (a, b) => dotGeometry(qkv, a, b),
     resetEdits() {
       overrides = {};
       recompute();

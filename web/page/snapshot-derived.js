@@ -68,6 +68,29 @@ function pullVerdict(qkv, snap, Kt) {
   return { dots, lengths, cos, top, self: !flat && top === 0, flat };
 }
 
+/**
+ * Section 4's dot-product picture, for two 2-D vectors the reader drags (not a snapshot value:
+ * it runs on the reader's input, through the same WASM API). [a; b]·[a; b]ᵀ gives a·a, a·b, b·b;
+ * diag(a)·b gives the two products a_x b_x and a_y b_y that add up to a·b.
+ */
+export function dotGeometry(qkv, a, b) {
+  const pair = new Matrix(2, 2, [a[0], a[1], b[0], b[1]]);
+  const gram = qkv.matmul(pair, qkv.transpose(pair));                 // (2, 2) × (2, 2)
+  const products = qkv.matmul(new Matrix(2, 2, [a[0], 0, 0, a[1]]), new Matrix(2, 1, b));
+  const lengths = [Math.sqrt(gram.get(0, 0)), Math.sqrt(gram.get(1, 1))];
+  const dot = gram.get(0, 1);
+  const cos = lengths[0] > 0 && lengths[1] > 0 ? Math.max(-1, Math.min(1, dot / (lengths[0] * lengths[1]))) : NaN;
+  return {
+    a: [...a], b: [...b], products: Array.from(products.data), dot, lengths, cos,
+    degrees: Math.acos(cos) * 180 / Math.PI,
+    /** |a| |b|: the largest a·b these lengths allow; |a| |b| cos θ, which is a·b again */
+    maxDot: lengths[0] * lengths[1],
+    polar: lengths[0] * lengths[1] * cos,
+    /** b's shadow on a's direction: a·b = |a| × shadow */
+    shadow: lengths[0] > 0 ? dot / lengths[0] : NaN,
+  };
+}
+
 /** Output row i as a mix of V's rows: contributions diag(w_i) · V and their sum w_i · V. */
 function mixRows(qkv, snap) {
   const { weights, V, n } = snap;

@@ -36,7 +36,8 @@ const SPEEDS = [0.5, 1, 2, 4];
 export function stepKeys(events, host, { toggle, forward, back }) {
   events.on(host, 'keydown', (event) => {
     const target = event.target;
-    if (target.closest && target.closest('input, textarea, select, [contenteditable="true"]')) return;
+    // text fields, and sliders (their arrows are their own), keep their keys
+    if (target.closest && target.closest('input, textarea, select, [contenteditable="true"], [role="slider"]')) return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.key.startsWith('Arrow') && target.classList && target.classList.contains('matrix-scroll')) return;
     if (event.key === ' ' && target.tagName !== 'BUTTON') {

@@ -4,6 +4,7 @@
 import { h, clear, fmt, fmtTerm } from '../dom.js';
 import { addStrings } from '../i18n.js';
 import { defineSection, indexLabels, toggle } from '../section-shell.js';
+import { createDotGeometry } from '../dot-geometry.js';
 
 addStrings({
   zh: {
@@ -48,6 +49,9 @@ export const scoresSection = defineSection({
     const { i18n, ctx, texts, events } = frame;
     const snapNow = () => frame.snap;
     let showKQ = ctx.state.get('kq');
+    // the dot product as geometry, between the intro's two paragraphs (before S is built)
+    const geometry = createDotGeometry({ i18n, events, measure: ctx.measureDot });
+    frame.intro.insertBefore(geometry.element, frame.intro.children[1] || null);
     const attempt = h('div', { class: 'error-box', attrs: { role: 'note' } });
     const qView = frame.view({ name: 'Q', label: 'Q' });
     const kView = frame.view({ name: 'K', label: 'K' });
@@ -153,6 +157,9 @@ export const scoresSection = defineSection({
       drawAttempt(snap);
     }
 
-    return { count: (snap) => 2 + snap.n * snap.n, draw, render, setLanguage: () => drawAttempt(snapNow()) };
+    return {
+      count: (snap) => 2 + snap.n * snap.n, draw, render,
+      setLanguage: () => { drawAttempt(snapNow()); geometry.refresh(); },
+    };
   },
 });
