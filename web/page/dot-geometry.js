@@ -77,7 +77,7 @@ export function createDotGeometry({ i18n, events, measure }) {
     const head = s('polygon', { class: `head ${cls}` });
     const label = s('text', { class: `vec-label ${cls}`, text: v });
     const tip = s('g', { class: `tip ${cls}`, tabindex: 0, role: 'slider', 'aria-valuemin': 0, 'aria-valuemax': 359 },
-      s('circle', { class: 'hit', r: 22 }), s('circle', { class: 'ring', r: 11 }), s('circle', { class: 'dot', r: 6 }));
+      s('circle', { class: 'hit', r: 22 }), s('circle', { class: 'ring', r: 11 }), s('circle', { class: 'tip-dot', r: 6 }));
     tip.dataset.vector = v;
     plane.append(line, head, label, tip);
     parts[v] = { line, head, label, tip };
