@@ -104,3 +104,47 @@ test('section 4: K·Qᵀ, computed as written, is Sᵀ entry for entry', () => {
     }
   }
 });
+
+test('section 5: softmax written out (exp, row total, weights) matches Math.exp in float64 at every temperature', async () => {
+  const { TEMPERATURES } = await import('../web/page/snapshot-derived.js');
+  for (const [sentence, scale, dk] of [['我 love 猫', false, 3], ['我 开 汽车 很 快', true, 4]]) {
+    const snap = snapshotFor({ sentence, scale, dk, seed: 9 });
+    snap.derived.softmaxWritten.forEach(({ t, rows }, k) => {
+      assert.equal(t, TEMPERATURES[k]);
+      rows.forEach(({ z, exps, total, weights }, i) => {
+        const s = snap.scores.row(i).map((x) => x / (snap.divisor * t));
+        const e = s.map(Math.exp);
+        const sum = e.reduce((a, b) => a + b, 0);
+        // float32 arithmetic against float64: relative 1e-5 (a few float32 roundings in a row)
+        s.forEach((x, j) => assert.ok(Math.abs(z[j] - x) <= 1e-5 * Math.max(1, Math.abs(x)), `z ${t} ${i} ${j}`));
+        e.forEach((x, j) => assert.ok(Math.abs(exps[j] - x) <= 1e-5 * x, `exp ${t} ${i} ${j}: ${exps[j]} vs ${x}`));
+        assert.ok(Math.abs(total - sum) <= 1e-5 * sum, `Σ ${t} ${i}`);
+        e.forEach((x, j) => assert.ok(Math.abs(weights[j] - x / sum) <= 1e-6, `w ${t} ${i} ${j}`));
+      });
+    });
+    const one = snap.derived.softmaxWritten[TEMPERATURES.indexOf(1)].rows;
+    one.forEach((r, i) => assert.deepEqual(r.weights, snap.weights.row(i)));
+  }
+});
+
+test('the derived numbers survive the largest edits a reader can type (±1000 in every cell): no throw, no NaN', () => {
+  const fill = (rows, cols, f) => Array.from({ length: rows * cols }, (_, k) => [Math.floor(k / cols), k % cols, f(k)]);
+  for (const [x, w] of [[1000, 1000], [1000, -1000], [-1000, 7], [0, 0]]) {
+    const overrides = { X: fill(3, 4, () => x), Wq: fill(4, 3, (k) => (k % 2 ? w : -w)), Wk: fill(4, 3, () => w), Wv: fill(4, 3, () => w) };
+    const snap = computeSnapshot(qkv, { seed: 42, sentence: '我 love 猫', scale: false, pos: false }, overrides);
+    snap.derived = deriveSnapshot(qkv, snap);
+    const seen = new Set();
+    const walk = (v, path) => {
+      if (typeof v === 'number') assert.ok(!Number.isNaN(v), `NaN at ${path} (X ${x}, W ${w})`);
+      else if (ArrayBuffer.isView(v)) v.forEach((n, k) => walk(n, `${path}[${k}]`));
+      else if (v && typeof v === 'object' && !seen.has(v)) {
+        seen.add(v);
+        for (const [k, child] of Object.entries(v)) walk(child, `${path}.${k}`);
+      }
+    };
+    // the pull verdict's cosines are NaN by design when 我's key is the zero vector (W = 0): shown as —
+    const { pullVerdict, ...rest } = snap.derived;
+    walk(rest, 'derived');
+    if (w !== 0) walk(pullVerdict, 'derived.pullVerdict');
+  }
+});

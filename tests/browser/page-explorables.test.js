@@ -14,6 +14,12 @@ after(async () => { await env.close(); });
 
 const q = (params) => `?${new URLSearchParams(params)}`;
 
+/** Section `id`'s stepper on step `index` (0-based), with its buttons. */
+async function goToStep(page, id, index) {
+  if (await page.isEnabled(`#${id} .step-first`)) await page.click(`#${id} .step-first`);
+  for (let k = 0; k < index; k++) await page.click(`#${id} .step-forward`);
+}
+
 /** Section `id`'s stepper on its last step, with its own button (▶| is the reader's way). */
 async function goToLast(page, id) {
   while (await page.isEnabled(`#${id} .step-forward`)) await page.click(`#${id} .step-forward`);
@@ -187,4 +193,72 @@ test('section 4: the dot product as geometry, by keyboard, mouse and touch (same
   assert.equal(await phone.evaluate(() => scrollY), scrolled, 'the drag scrolled the page');
   assert.match(await phone.textContent('#scores .geo-verdict'), /点积/);
   await context.close();
+});
+
+/** Section 5's written-out softmax, as shown: T, the rows (token, s, z, exp, weight) and the total. */
+function whole(page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('#softmax .softmax-whole');
+    const rows = [...root.querySelectorAll('tbody tr')].map((tr) => [tr.querySelector('th').textContent, ...[...tr.querySelectorAll('td')].map((td) => td.textContent)]);
+    return {
+      t: Number(/T = ([\d.]+)/.exec(root.querySelector('.range .num').textContent)[1]),
+      rows, total: root.querySelector('td.total').textContent,
+      title: root.querySelector('.sub-title').textContent,
+      overflow: !root.querySelector('.whole-overflow').hidden,
+    };
+  });
+}
+
+test('section 5: softmax shown whole (exp per score, the row total, the division) with a temperature slider', async () => {
+  const page = await openPage(env);
+  let w = await whole(page);
+  assert.equal(w.t, 1);
+  assert.match(w.title, /row of “猫”/);   // the section opens at its last step: row 3
+  // at T = 1 the weights are A's row, digit for digit
+  assert.deepEqual(w.rows.map((r) => r[4]), await row(page, 'softmax', 'A', 2));
+  const check = (w) => {
+    const exps = w.rows.map((r) => Number(r[3]));
+    const total = Number(w.total);
+    w.rows.forEach(([, s, z, e, weight]) => {
+      // z = s / T from the shown s (3 decimals: off by 0.0005 / T at most), exp(z) from the shown z
+      assert.ok(Math.abs(Number(z) - Number(s) / w.t) <= 0.0005 / w.t + 0.0005, `z ${z} for s ${s} at T ${w.t}`);
+      assert.ok(Math.abs(Number(e) - Math.exp(Number(z))) <= Math.exp(Number(z)) * 0.0006 + 0.0005, `exp ${e} for z ${z}`);
+      assert.ok(Math.abs(Number(weight) - Number(e) / total) <= 0.0015, `weight ${weight} = ${e} / ${total}`);
+    });
+    assert.ok(Math.abs(total - exps.reduce((a, b) => a + b, 0)) <= 0.002 * exps.length, `total ${total}`);
+  };
+  check(w);
+  const atOne = w.rows.map((r) => Number(r[4]));
+  // the slider by keyboard: ← lowers T (sharper), → raises it (flatter); the link keeps it
+  await page.focus('#softmax .temp-slider');
+  for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowLeft');
+  w = await whole(page);
+  assert.equal(w.t, 0.1);
+  check(w);
+  assert.ok(Math.max(...w.rows.map((r) => Number(r[4]))) > Math.max(...atOne) + 0.1, 'T = 0.1 sharpens');
+  assert.match(page.url(), /temp=0\.1/);
+  assert.equal(await position(page, 'softmax'), 'step 4 of 4', 'the slider\'s arrows moved the stepper');
+  for (let k = 0; k < 6; k++) await page.keyboard.press('ArrowRight');
+  w = await whole(page);
+  assert.equal(w.t, 10);
+  check(w);
+  for (const r of w.rows) assert.ok(Math.abs(Number(r[4]) - 1 / 3) < 0.01, `T = 10 flattens: ${r}`);
+  // the stepper chooses the row
+  await goToStep(page, 'softmax', 1);
+  assert.match((await whole(page)).title, /row of “我”/);
+  // exp too large for float32: shown as —, and said why
+  await page.click('#projections [data-matrix="X"] td[data-i="0"][data-j="0"]');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('1000');
+  await page.keyboard.press('Enter');
+  await page.focus('#softmax .temp-slider');
+  for (let k = 0; k < 6; k++) await page.keyboard.press('ArrowLeft');
+  w = await whole(page);
+  assert.equal(w.overflow, true);
+  assert.ok(w.rows.some((r) => r[3] === '—'));
+  assert.ok(!/NaN/.test(await page.textContent('#softmax')));
+  await page.click('.lang-btn[data-lang="zh"]');
+  assert.match(await page.textContent('#softmax .whole-overflow'), /float32/);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
 });

@@ -10,6 +10,10 @@ import { computeSnapshot, saturation, DEFAULT_SENTENCE, SENTENCES, D_K } from '.
 
 /** Section 7's slider: q_我 = pull × k_我 for pull = 0, 0.5, …, 10 (21 stops). */
 export const PULL_VALUES = Object.freeze(Array.from({ length: 21 }, (_, i) => i / 2));
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+/** Section 5's temperature slider: softmax(scores / (s · T)) for each T (s = √d_k or 1). */
+export const TEMPERATURES = Object.freeze([0.1, 0.2, 0.5, 1, 2, 5, 10]);
 /** Section 5's saturation panel: d_k values the reader can choose. */
 export const SATURATION_DKS = Object.freeze([3, 16, 64, 256, 1024]);
 /** When n happens to equal d_k, Q × K has matching shapes; a sentence of another length shows the refusal. */
@@ -91,6 +95,61 @@ export function dotGeometry(qkv, a, b) {
   };
 }
 
+/**
+ * Section 5, softmax written out for every row and every temperature: z = scores / (s · T), the
+ * exponentials exp(z), their row total Σ exp(z) before the division, and the weights exp(z) / Σ.
+ * The WASM API has softmax but no bare exp, and softmax supplies it: with one more column of 0,
+ * softmax([z, 0]) = [exp(z), 1] / (Σ exp(z) + 1), so exp(z_j) = w_j / w_last (max-subtracted
+ * inside, so it is exact to float32 rounding wherever exp(z) itself fits in a float32). Per T:
+ * one product [z | 0] = scores · [I / (s·T) | 0]; then one softmax over every row of every T, one
+ * for the weights, and products with a column of ones for the totals.
+ */
+function softmaxWritten(qkv, snap) {
+  const { n, scores, divisor } = snap;
+  const T = TEMPERATURES.length;
+  const stacked = new Matrix(T * n, n + 1);
+  const plain = new Matrix(T * n, n);
+  TEMPERATURES.forEach((t, k) => {
+    const scale = new Matrix(n, n + 1);
+    for (let j = 0; j < n; j++) scale.data[j * (n + 1) + j] = 1 / (divisor * t);
+    const z = qkv.matmul(scores, scale);                                 // (n, n) × (n, n+1) = [z | 0]
+    stacked.data.set(z.data, k * n * (n + 1));
+    for (let i = 0; i < n; i++) plain.data.set(z.data.subarray(i * (n + 1), i * (n + 1) + n), (k * n + i) * n);
+  });
+  const extended = qkv.softmaxRows(stacked);                             // [exp(z), 1] / (Σ + 1)
+  const weights = qkv.softmaxRows(plain);                                // exp(z) / Σ
+  // exp(z) beyond float32 (z above about 88.7) makes w_last 0: that exp is +∞ and so is its row's
+  // total; such rows are left out of the product (the API refuses non-finite input) and shown as —
+  const exps = new Matrix(T * n, n);
+  const fits = new Matrix(T * n, n);
+  const overflowed = [];
+  for (let r = 0; r < T * n; r++) {
+    const last = extended.get(r, n);
+    let big = false;
+    for (let j = 0; j < n; j++) {
+      const e = last > 0 ? extended.get(r, j) / last : (extended.get(r, j) > 0 ? Infinity : 0);
+      exps.data[r * n + j] = e;
+      if (!(e < FLOAT32_MAX / n)) big = true;
+    }
+    overflowed.push(big);
+    if (!big) fits.data.set(exps.data.subarray(r * n, (r + 1) * n), r * n);
+  }
+  const ones = new Matrix(n, 1, new Float32Array(n).fill(1));
+  const totals = qkv.matmul(fits, ones);                                 // (T·n, n) × (n, 1)
+  const weightTotals = qkv.matmul(weights, ones);
+  return TEMPERATURES.map((t, k) => ({
+    t,
+    rows: Array.from({ length: n }, (_, i) => {
+      const r = k * n + i;
+      return {
+        z: plain.row(r), exps: exps.row(r), total: overflowed[r] ? Infinity : totals.data[r], weightTotal: weightTotals.data[r],
+        // at T = 1 the weights are the page's A itself, digit for digit
+        weights: t === 1 ? snap.weights.row(i) : weights.row(r),
+      };
+    }),
+  }));
+}
+
 /** Output row i as a mix of V's rows: contributions diag(w_i) · V and their sum w_i · V. */
 function mixRows(qkv, snap) {
   const { weights, V, n } = snap;
@@ -155,6 +214,8 @@ export function deriveSnapshot(qkv, snap) {
     /** section 5: each weight row's sum (A · 1) and the saturation panel for each d_k */
     rowSums: Array.from(qkv.matmul(snap.weights, ones).data),
     saturation: Object.fromEntries(SATURATION_DKS.map((dk) => [dk, saturation(qkv, snap.seed, dk)])),
+    /** section 5: softmaxWritten[k].rows[i] = { z, exps, total, weights } at TEMPERATURES[k] */
+    softmaxWritten: softmaxWritten(qkv, snap),
     /** section 6 */
     mix: mixRows(qkv, snap),
     /** section 7: pull[p] for PULL_VALUES[p]; the verdict holds for every pull > 0 */

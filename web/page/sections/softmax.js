@@ -5,6 +5,7 @@ import { h, clear, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
 import { defineSection, toggle, bars } from '../section-shell.js';
 import { SATURATION_DKS } from '../snapshot-derived.js';
+import { createSoftmaxWhole } from '../softmax-whole.js';
 
 addStrings({
   zh: {
@@ -59,7 +60,9 @@ export const softmaxSection = defineSection({
     const wView = frame.view({ name: 'A', label: () => (snapNow().scale ? 'A = softmax(S / √d_k)' : 'A = softmax(S)') });
     const cards = h('div', { class: 'cards' });
     const compare = h('p', { class: 'note compare num' });
-    frame.stage.append(h('div', { class: 'equation' }, sView.element, h('span', { class: 'op', text: '→' }), wView.element), cards, compare);
+    // the softmax of the current row, written out (exp, total, division), with a temperature
+    const whole = createSoftmaxWhole({ i18n, events, temperature: ctx.state.get('temp'), onTemperature: (t) => ctx.setSetting('temp', t) });
+    frame.stage.append(h('div', { class: 'equation' }, sView.element, h('span', { class: 'op', text: '→' }), wView.element), cards, compare, whole.element);
 
     // saturation panel (its own small control, not part of the stepper)
     const dkSelect = h('select', { class: 'dk-select' }, SATURATION_DKS.map((d) => h('option', { value: String(d), text: String(d), selected: d === 64 })));
@@ -105,6 +108,7 @@ export const softmaxSection = defineSection({
           bars(snap.words, done ? w : w.map(() => 0), { fmt: done ? fmt : () => '·', cls: animate ? 'grow' : '' }),
           h('p', { class: 'sum num', text: done ? i18n.t('softmax.sum', { sum: fmt(sums[i]) }) : '' })));
       });
+      whole.draw(snap, Math.max(0, index - 1));
       sView.highlight(index > 0 ? snap.words.map((_, j) => [index - 1, j, 'hl-row']) : []);
       wView.highlight(index > 0 ? snap.words.map((_, j) => [index - 1, j, 'hl-row']) : []);
       if (index === 0) return i18n.t('softmax.step0');
