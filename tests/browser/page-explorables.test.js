@@ -262,3 +262,33 @@ test('section 5: softmax shown whole (exp per score, the row total, the division
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('section 8: a shared projection Q = K = X·W_Q gives a symmetric S with real values, and the page says where each row peaks', async () => {
+  const page = await openPage(env);
+  const table = (name) => page.$$eval(`#${name} tbody tr`, (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.textContent))));
+  await page.check('#symmetry .qk-switch');
+  const S = await table('symmetry [data-matrix="S"]');
+  const Q = await table('scores [data-matrix="Q"]');
+  // S = Q·Qᵀ from the Q on the page (3 decimals each: off by at most 0.0005 × Σ|q|, plus rounding)
+  S.forEach((r, i) => r.forEach((x, j) => {
+    const expected = Q[i].reduce((sum, q, c) => sum + q * Q[j][c], 0);
+    const tol = 0.0005 * Q[i].concat(Q[j]).reduce((a, b) => a + Math.abs(b), 0) + 0.0006;
+    assert.ok(Math.abs(x - expected) <= tol, `S[${i}][${j}] = ${x}, Q·Qᵀ gives ${expected}`);
+    assert.equal(x, S[j][i], 'symmetric');
+  }));
+  assert.ok(S.some((r, i) => r.some((x, j) => i !== j && Math.abs(x) >= 0.01)), 'the off-diagonal is not all zeros');
+  assert.doesNotMatch(await page.textContent('#symmetry .narration'), /0\.000 and S\[love\]\[我\] = 0\.000/);
+  // the text counts what the table shows: rows whose largest score is on the diagonal
+  const onDiagonal = S.filter((r, i) => r.indexOf(Math.max(...r)) === i).length;
+  const text = await page.textContent('#symmetry .diagonal');
+  assert.match(text, new RegExp(`here ${onDiagonal} of the 3 rows have their largest score on the diagonal`));
+  const bold = await page.$$eval('#symmetry [data-matrix="S"] td.row-max', (tds) => tds.map((td) => `${td.dataset.i},${td.dataset.j}`));
+  assert.deepEqual(bold, S.map((r, i) => `${i},${r.indexOf(Math.max(...r))}`));
+  for (const [i, r] of S.entries()) {
+    const j = r.indexOf(Math.max(...r));
+    if (j !== i) assert.ok(S[j][j] > S[i][i], 'a row that peaks off the diagonal peaks at a longer vector');
+  }
+  await page.click('.lang-btn[data-lang="zh"]');
+  assert.match(await page.textContent('#symmetry .diagonal'), /对角线/);
+  await page.closeAll();
+});

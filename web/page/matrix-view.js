@@ -66,7 +66,8 @@ export function createMatrixView({ i18n, name, title = name, label = name, rowLa
   let cols = [...colLabels];
   let cells = [];            // cells[i][j] = <td>
   let hidden = null;         // (i, j) → true to show a placeholder instead of the number
-  let marked = null;         // (i, j) → true for a cell the reader edited (class "edited")
+  let marked = null;         // (i, j) → true for a marked cell (class markClass, "edited" by default)
+  let markClass = 'edited';
   let highlights = [];
 
   const caption = h('caption', { class: 'matrix-caption' });
@@ -145,7 +146,8 @@ export function createMatrixView({ i18n, name, title = name, label = name, rowLa
         const td = cells[i][j];
         const hide = hidden && hidden(i, j);
         td.classList.toggle('pending', Boolean(hide));
-        td.classList.toggle('edited', Boolean(marked && marked(i, j)));
+        td.classList.remove('edited', 'row-max');
+        if (marked && marked(i, j)) td.classList.add(markClass);
         if (td.getRootNode().activeElement === td && editable) continue;  // don't overwrite typing (also in a shadow root)
         td.textContent = hide ? '·' : fmt(matrix.get(i, j));
       }
@@ -255,8 +257,8 @@ export function createMatrixView({ i18n, name, title = name, label = name, rowLa
       for (const [i, j, cls] of list) cells[i]?.[j]?.classList.add(cls);
     },
     setHidden(fn) { hidden = fn; if (matrix) paint(); },
-    /** Marks the cells for which fn(i, j) is true as edited by the reader (null: none). */
-    setMarked(fn) { marked = fn; if (matrix) paint(); },
+    /** Marks the cells for which fn(i, j) is true (null: none): edited by the reader, or cls. */
+    setMarked(fn, cls = 'edited') { marked = fn; markClass = cls; if (matrix) paint(); },
     refresh() { if (matrix) paint(); },
     clearMessage() { message.textContent = ''; message.classList.remove('error'); },
     cell: (i, j) => cells[i]?.[j],

@@ -65,8 +65,7 @@ function pullVerdict(qkv, snap, Kt) {
   const dots = gram.row(0);
   const lengths = Array.from({ length: snap.n }, (_, j) => Math.sqrt(Math.max(0, gram.get(j, j))));
   const cos = dots.map((x, j) => x / (lengths[0] * lengths[j]));
-  let top = 0;
-  dots.forEach((x, j) => { if (x > dots[top]) top = j; });
+  const top = argmax(dots);
   // every pulled score is 0 when 我's key is the zero vector: the weights stay uniform
   const flat = dots.every((x) => x === dots[0]);
   return { dots, lengths, cos, top, self: !flat && top === 0, flat };
@@ -187,6 +186,12 @@ function oneHotColumns(X) {
   });
 }
 
+function argmax(row) {
+  let top = 0;
+  row.forEach((x, j) => { if (x > row[top]) top = j; });
+  return top;
+}
+
 function isArticleSetting(snap) {
   return snap.seed === 42 && snap.dk === D_K && snap.words.join(' ') === DEFAULT_SENTENCE && !snap.pos &&
     Object.keys(snap.edited).length === 0;
@@ -196,8 +201,8 @@ function isArticleSetting(snap) {
 export function deriveSnapshot(qkv, snap) {
   const Kt = qkv.transpose(snap.K);
   const ones = new Matrix(snap.n, 1, new Float32Array(snap.n).fill(1));
-  const Xt = qkv.transpose(snap.X);
-  const symmetricScores = qkv.matmul(snap.X, Xt);                      // (n, d) × (d, n)
+  // section 8: one shared projection, Q = K = X·W_Q, so S = Q·Qᵀ
+  const symmetricScores = qkv.matmul(snap.Q, qkv.transpose(snap.Q));   // (n, d_k) × (d_k, n)
   return {
     Kt,
     /** section 4: K·Qᵀ, computed as written (it equals Sᵀ) */
@@ -223,7 +228,11 @@ export function deriveSnapshot(qkv, snap) {
     pullVerdict: pullVerdict(qkv, snap, Kt),
     /** the article's own setting: its seed, sentence and X, nothing edited */
     article: isArticleSetting(snap),
-    /** section 8: Q = K = X */
-    symmetric: { scores: symmetricScores, weights: qkv.softmaxRows(symmetricScores) },
+    /** section 8: Q = K = X·W_Q; rowTop[i] is the column of row i's largest score */
+    symmetric: {
+      scores: symmetricScores, weights: qkv.softmaxRows(symmetricScores),
+      rowTop: Array.from({ length: snap.n }, (_, i) => argmax(symmetricScores.row(i))),
+      realRowTop: Array.from({ length: snap.n }, (_, i) => argmax(snap.scores.row(i))),
+    },
   };
 }
