@@ -292,3 +292,48 @@ test('section 8: a shared projection Q = K = X·W_Q gives a symmetric S with rea
   assert.match(await page.textContent('#symmetry .diagonal'), /对角线/);
   await page.closeAll();
 });
+
+test('section 10: live tensors on hover and focus, a jump on click, and the next-token prediction [n, V]', async () => {
+  const page = await openPage(env, { query: q({ sentence: '我 养了 一只 兔' }) });
+  const shapes = await page.$$eval('#flow .flow-stage .shape', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(shapes, ['[4]', '[4, 4]', '[4, 3]', '[4, 4]', '[4, 4]', '[4, 3]', '…', '[4, 15]', '[1]', '∇']);
+  const preview = () => page.evaluate(() => {
+    const root = document.querySelector('#flow .tensor-preview');
+    return {
+      heading: root.querySelector('.tensor-heading').textContent,
+      tables: [...root.querySelectorAll('[data-matrix]')].map((f) => f.dataset.matrix),
+      first: [...root.querySelectorAll('[data-matrix] tbody tr:first-child td')].map((td) => td.textContent),
+    };
+  });
+  // hover a stage: its tensor, with the values the other sections show
+  await page.hover('#flow .flow-stage[data-stage="QKV"]');
+  let p = await preview();
+  assert.deepEqual(p.tables, ['Q', 'K', 'V']);
+  assert.match(p.heading, /Q, K, V, shape \[4, 3\]/);
+  assert.deepEqual(p.first.slice(0, 3), await row(page, 'scores', 'Q', 0));
+  await page.hover('#flow .flow-stage[data-stage="A"]');
+  assert.deepEqual((await preview()).first, await row(page, 'softmax', 'A', 0));
+  // leaving returns to the stepper's stage (the first)
+  await page.mouse.move(5, 5);
+  assert.match((await preview()).heading, /token ids/);
+  // by keyboard: focus the prediction stage
+  await page.focus('#flow .flow-stage[data-stage="P"]');
+  p = await preview();
+  assert.deepEqual(p.tables, ['P']);
+  assert.equal(p.first.length, 15);
+  const probs = p.first.map(Number);
+  assert.ok(Math.abs(probs.reduce((a, b) => a + b, 0) - 1) <= 15 * 0.0005 + 1e-6, 'a row of probabilities sums to 1');
+  assert.equal(await page.$$eval('#flow .tensor-extra .tops li', (els) => els.length), 4);
+  assert.match(await page.textContent('#flow .tensor-extra'), /random \(untrained\)/);
+  // stepping onto it narrates the shape [n, V]
+  await goToStep(page, 'flow', 7);
+  assert.match(await page.textContent('#flow .narration'), /shape \[n, V\] = \[4, 15\]/);
+  // a click jumps, as before
+  await page.click('#flow .flow-stage[data-stage="S"]');
+  await page.waitForFunction(() => /section=scores/.test(location.search));
+  await page.click('.lang-btn[data-lang="zh"]');
+  await page.hover('#flow .flow-stage[data-stage="P"]');
+  assert.match((await preview()).heading, /此刻的张量：预测下一个词/);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

@@ -31,7 +31,7 @@ export function flowShapes(n, d = D_MODEL, dk = D_K) {
 /**
  * The random numbers for a seed, in a fixed order on one numpy-compatible stream:
  * Wq, Wk, Wv (the article's three draws, so seed 42 gives its numbers), then the embedding rows
- * of the words beyond the article's three, then the position vectors. With d_k ≠ 3 the three W
+ * of the words beyond the article's three, then the position vectors, then W_out (d_k × V). With d_k ≠ 3 the three W
  * are randn(4, d_k), and the table and positions come from the same stream restarted and moved on
  * past three 4×3 draws, where they are for d_k = 3: a word's embedding does not depend on d_k.
  */
@@ -50,7 +50,9 @@ export function drawParameters(qkv, seed, dk = D_K) {
   table.data.set(ARTICLE_ROWS.flat(), 0);
   table.data.set(others.data, ARTICLE_ROWS.length * D_MODEL);
   const positions = rest.randn(MAX_TOKENS, D_MODEL).scale(POSITION_SCALE);
-  return { Wq, Wk, Wv, table, positions };
+  // an output projection for section 10's last stage (untrained; drawn last, so nothing moves)
+  const Wout = rest.randn(dk, VOCABULARY.length).scale(WEIGHT_SCALE);
+  return { Wq, Wk, Wv, table, positions, Wout };
 }
 
 export function oneHot(indices, size) {
@@ -118,7 +120,7 @@ export function computeSnapshot(qkv, settings, overrides = {}) {
   const chosen = scale ? scaled : unscaled;
   return {
     seed, words, scale, pos, n: words.length, d: D_MODEL, dk,
-    table: params.table, positions: params.positions, embedding,
+    table: params.table, positions: params.positions, Wout: params.Wout, embedding,
     X, Wq, Wk, Wv, edited,
     Q: unscaled.Q, K: unscaled.K, V: unscaled.V,
     scores: unscaled.scores,                 // raw Q·Kᵀ

@@ -186,6 +186,15 @@ function oneHotColumns(X) {
   });
 }
 
+function predictNext(qkv, snap) {
+  const logits = qkv.matmul(snap.output, snap.Wout);                   // (n, d_k) × (d_k, V)
+  const probs = qkv.softmaxRows(logits);
+  return {
+    logits, probs, top: Array.from({ length: snap.n }, (_, i) => argmax(probs.row(i))),
+    uniform: 1 / snap.Wout.cols,   // 1/V: what an untrained prediction stays near
+  };
+}
+
 function argmax(row) {
   let top = 0;
   row.forEach((x, j) => { if (x > row[top]) top = j; });
@@ -228,6 +237,8 @@ export function deriveSnapshot(qkv, snap) {
     pullVerdict: pullVerdict(qkv, snap, Kt),
     /** the article's own setting: its seed, sentence and X, nothing edited */
     article: isArticleSetting(snap),
+    /** section 10: the next-token prediction softmax(O · W_out), [n, V], and each row's top word */
+    prediction: predictNext(qkv, snap),
     /** section 8: Q = K = X·W_Q; rowTop[i] is the column of row i's largest score */
     symmetric: {
       scores: symmetricScores, weights: qkv.softmaxRows(symmetricScores),
