@@ -29,7 +29,7 @@ const SPEEDS = [0.5, 1, 2, 4];
 
 /**
  * The stepping keys, for the stepper and for anything stepped the same way (the training run):
- * space toggles play (except on a button, where it presses it), → steps forward, ← back, while
+ * space toggles play (except on a button or a <summary>, which it presses), → steps forward, ← back, while
  * focus is inside host but not in a text field, and not on a wide table's scroller (there ← →
  * scroll, as in any scroll box). events: a dom.js listeners() set, which removes the handler.
  */
@@ -40,7 +40,7 @@ export function stepKeys(events, host, { toggle, forward, back }) {
     if (target.closest && target.closest('input, textarea, select, [contenteditable="true"], [role="slider"]')) return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.key.startsWith('Arrow') && target.classList && target.classList.contains('matrix-scroll')) return;
-    if (event.key === ' ' && target.tagName !== 'BUTTON') {
+    if (event.key === ' ' && target.tagName !== 'BUTTON' && target.tagName !== 'SUMMARY') {
       event.preventDefault();
       toggle();
     } else if (event.key === 'ArrowRight') {

@@ -5,6 +5,7 @@ import { addStrings } from '../i18n.js';
 import { defineSection, toggle } from '../section-shell.js';
 import { SENTENCES, VOCABULARY } from '../attention-model.js';
 import { editsNote } from '../edits-note.js';
+import { codePanel } from '../code-panel.js';
 
 addStrings({
   zh: {
@@ -45,6 +46,7 @@ export const embeddingSection = defineSection({
     const posView = frame.view({ name: 'P', label: () => (i18n.lang === 'zh' ? '位置向量 P' : 'Position vectors P') });
     const xView = frame.view({ name: 'X', label: 'X' });
     const posPart = h('span', { class: 'pos-part' }, h('span', { class: 'op', text: '+' }), posView.element);
+    const code = codePanel(frame, 'embedding');
     frame.stage.append(chips, h('div', { class: 'equation' }, hotView.element, h('span', { class: 'op', text: '×' }), tableView.element),
       h('div', { class: 'equation' }, posPart, h('span', { class: 'op', text: '=' }), xView.element));
 
@@ -64,6 +66,7 @@ export const embeddingSection = defineSection({
         const edits = snap.edited.X || [];
         xView.setMarked(edits.length ? (i, j) => edits.some(([a, b]) => a === i && b === j) : null);
         note.draw(snap);
+        code.draw(snap);
       },
       render(r) {
         const snap = frame.snap;

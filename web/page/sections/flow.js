@@ -6,6 +6,7 @@ import { h, clear, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
 import { defineSection, indexLabels } from '../section-shell.js';
 import { VOCABULARY } from '../attention-model.js';
+import { codePanel } from '../code-panel.js';
 
 addStrings({
   zh: {
@@ -88,7 +89,9 @@ export const flowSection = defineSection({
     let active = 0;     // the stepper's stage
     let shown = -1;     // the stage whose tensor is in the preview
 
+    const code = codePanel(frame, 'flow');
     function build(snap) {
+      code.draw(snap);
       clear(list);
       buttons = stages(snap).map((st, k) => {
         const b = h('button', { class: `flow-stage${st.back ? ' back' : ''}`, attrs: { type: 'button' }, disabled: !st.target },
@@ -98,12 +101,17 @@ export const flowSection = defineSection({
         // hover or focus: this stage's tensor; leaving: back to the stepper's
         events.on(b, 'mouseenter', () => show(k));
         events.on(b, 'focus', () => show(k));
-        events.on(b, 'mouseleave', () => show(active));
+        // leaving with the pointer goes back to the focused stage if there is one, else the stepper's
+        events.on(b, 'mouseleave', () => show(focusedOr(active)));
         events.on(b, 'blur', () => show(active));
         list.append(h('li', {}, b));
         return b;
       });
       label();
+    }
+    function focusedOr(fallback) {
+      const k = buttons.indexOf(list.getRootNode().activeElement);
+      return k >= 0 ? k : fallback;
     }
     function label() {
       stages(frame.snap).forEach((st, k) => { buttons[k].firstChild.textContent = i18n.t(st.key); });

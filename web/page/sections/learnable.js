@@ -8,6 +8,7 @@ import { h, clear, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
 import { defineSection, bars } from '../section-shell.js';
 import { PULL_VALUES } from '../snapshot-derived.js';
+import { codePanel } from '../code-panel.js';
 
 addStrings({
   zh: {
@@ -62,6 +63,7 @@ export const learnableSection = defineSection({
     const cards = h('div', { class: 'cards' });
     const verdict = h('p', { class: 'verdict' });
     frame.stage.append(query, cards, verdict);
+    const code = codePanel(frame, 'learnable');
     events.on(slider, 'input', () => { frame.stepper.pause(); frame.stepper.go(Math.round(Number(slider.value) * 2)); });
 
     function render(index) {
@@ -92,6 +94,7 @@ export const learnableSection = defineSection({
       else if (v.flat) why = 'learn.flat';
       else why = v.self ? 'learn.self' : 'learn.other';
       verdict.textContent = i18n.t(why, vars);
+      code.draw(snap, { pull });
       verdict.dataset.verdict = why.slice('learn.'.length);
       const step = i18n.t('learn.step', vars);
       return why === 'learn.other' ? `${step} ${i18n.t('learn.stepOther', vars)}` : step;

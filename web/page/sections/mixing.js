@@ -3,6 +3,7 @@
 import { h, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
 import { defineSection, indexLabels } from '../section-shell.js';
+import { codePanel } from '../code-panel.js';
 
 addStrings({
   zh: {
@@ -39,6 +40,7 @@ export const mixingSection = defineSection({
       label: () => i18n.t('mix.partsLabel', { word: snapNow().words[shownRow] }) });
     frame.stage.append(h('div', { class: 'equation' }, aView.element, h('span', { class: 'op', text: '×' }), vView.element,
       h('span', { class: 'op', text: '=' }), oView.element), h('div', { class: 'equation' }, partsView.element));
+    const code = codePanel(frame, 'mixing');
 
     function render(i) {
       const snap = snapNow();
@@ -66,6 +68,7 @@ export const mixingSection = defineSection({
       aView.update(snap.weights, { rowLabels: snap.words, colLabels: snap.words });
       vView.update(snap.V, { rowLabels: snap.words, colLabels: indexLabels(snap.dk) });
       oView.update(snap.output, { rowLabels: snap.words, colLabels: indexLabels(snap.dk) });
+      code.draw(snap);
     }
     return { count: (snap) => snap.n, draw, render };
   },

@@ -6,6 +6,7 @@ import { addStrings } from '../i18n.js';
 import { defineSection, indexLabels } from '../section-shell.js';
 import { column, D_K_CHOICES } from '../attention-model.js';
 import { editsNote } from '../edits-note.js';
+import { codePanel } from '../code-panel.js';
 
 addStrings({
   zh: {
@@ -89,6 +90,7 @@ export const projectionsSection = defineSection({
     frame.controls.append(h('label', { class: 'field' }, texts.set(h('span'), 'proj.dk'), dkSelect),
       texts.set(h('p', { class: 'note dk-note' }), 'proj.dkNote'));
     const note = editsNote(frame);
+    const code = codePanel(frame, 'projections');
     frame.controls.append(note.element);
 
     // the equation: X · W = M, with tabs choosing which of the three
@@ -186,6 +188,7 @@ export const projectionsSection = defineSection({
       TARGETS.forEach((t, m) => wViews[m].setMarked(marks(t.W)));
       note.draw(snap);
       drawOneHotNote(snap);
+      code.draw(snap);
     }
 
     return {

@@ -5,6 +5,7 @@ import { h, clear, fmt, fmtTerm } from '../dom.js';
 import { addStrings } from '../i18n.js';
 import { defineSection, indexLabels, toggle } from '../section-shell.js';
 import { createDotGeometry } from '../dot-geometry.js';
+import { codePanel } from '../code-panel.js';
 
 addStrings({
   zh: {
@@ -74,6 +75,7 @@ export const scoresSection = defineSection({
     const kqRow = h('div', { class: 'equation kq-row' }, kqView.element, texts.set(h('p', { class: 'note' }), 'scores.kqNote'));
     kqRow.hidden = !showKQ;
     frame.stage.append(attempt, transposeRow, mainRow, kqRow, dot);
+    const code = codePanel(frame, 'scores');
     let currentCell = null; // [i, j] the animation is on
 
     function drawAttempt(snap) {
@@ -155,6 +157,7 @@ export const scoresSection = defineSection({
       kqView.update(snap.derived.KQt, { rowLabels: snap.words, colLabels: snap.words });
       kqSwitch.input.checked = showKQ;
       drawAttempt(snap);
+      code.draw(snap);
     }
 
     return {

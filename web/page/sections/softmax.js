@@ -6,6 +6,7 @@ import { addStrings } from '../i18n.js';
 import { defineSection, toggle, bars } from '../section-shell.js';
 import { SATURATION_DKS } from '../snapshot-derived.js';
 import { createSoftmaxWhole } from '../softmax-whole.js';
+import { codePanel } from '../code-panel.js';
 
 addStrings({
   zh: {
@@ -71,6 +72,7 @@ export const softmaxSection = defineSection({
     const satPanel = h('div', { class: 'saturation' }, satTitle, texts.set(h('p', { class: 'note' }), 'softmax.satIntro'),
       h('label', { class: 'field' }, texts.set(h('span'), 'softmax.dk'), dkSelect), satBody);
     frame.element.append(satPanel);
+    const code = codePanel(frame, 'softmax');
     events.on(dkSelect, 'change', () => drawSaturation(snapNow()));
 
     function drawSaturation(snap) {
@@ -92,6 +94,7 @@ export const softmaxSection = defineSection({
         b: snap.weightsScaled.row(0).map((x) => fmt(x)).join(' '),
       });
       drawSaturation(snap);
+      code.draw(snap);
     }
 
     function render(index, { animate }) {

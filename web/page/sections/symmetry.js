@@ -4,6 +4,7 @@
 import { h, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
 import { defineSection, toggle } from '../section-shell.js';
+import { codePanel } from '../code-panel.js';
 
 addStrings({
   zh: {
@@ -78,6 +79,7 @@ export const symmetrySection = defineSection({
       diagonal.textContent = i18n.t('sym.diag', { k, n: snap.n, self, others: others.join(i18n.lang === 'zh' ? '' : ' ') }).trim();
     }
 
+    const code = codePanel(frame, 'symmetry');
     const pairs = (snap) => {
       const out = [];
       for (let i = 0; i < snap.n; i++) for (let j = i + 1; j < snap.n; j++) out.push([i, j]);
@@ -93,6 +95,7 @@ export const symmetrySection = defineSection({
       aView.update(weights, { rowLabels: snap.words, colLabels: snap.words });
       sw.input.checked = same;
       drawDiagonal(snap);
+      code.draw(snap);
     }
     function render(index) {
       const snap = snapNow();

@@ -5,6 +5,7 @@
 import { h, clear, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
 import { defineSection, indexLabels as dims } from '../section-shell.js';
+import { codePanel } from '../code-panel.js';
 
 addStrings({
   zh: {
@@ -55,6 +56,7 @@ export const walkthroughSection = defineSection({
     for (const name of Object.keys(labels)) {
       views[name] = frame.view({ name, title: titles[name] || name, label: labels[name], csv: false, className: `walk-${name}` });
     }
+    const code = codePanel(frame, 'walkthrough');
     const flow = h('div', { class: 'walk-flow' });
     const arrow = h('span', { class: 'op walk-arrow', attrs: { 'aria-hidden': 'true' } });
     frame.stage.append(flow);
@@ -81,6 +83,7 @@ export const walkthroughSection = defineSection({
       for (const m of ['Q', 'K', 'V']) views[m].update(snap[m], { rowLabels: words, colLabels: dims(snap.dk) });
       for (const m of ['scores', 'weights']) views[m].update(snap[m], { rowLabels: words, colLabels: words });
       views.output.update(snap.output, { rowLabels: words, colLabels: dims(snap.dk) });
+      code.draw(snap);
       texts.refresh();
     }
 
