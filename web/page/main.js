@@ -8,6 +8,7 @@ import { createState } from './state.js';
 import { createSectionContext } from './context.js';
 import { PAGE_SECTIONS, WALKTHROUGH } from './sections/index.js';
 import { applyEmbedMode } from './embed.js';
+import { createNavigation } from './navigation.js';
 
 addStrings({
   zh: {
@@ -52,12 +53,14 @@ async function main() {
   const notice = h('p', { class: 'notice', attrs: { role: 'status' }, hidden: true });
   const status = h('p', { class: 'load-status', attrs: { role: 'status' } });
   const live = h('div', { class: 'visually-hidden', attrs: { 'aria-live': 'polite' } });
+  // the bar at the top of the window carries the language switch and the contents (navigation.js)
+  const nav = createNavigation({ i18n, langGroup, goTo: (id) => goTo(id) });
   const header = h('header', { class: 'page-header' },
-    h('div', { class: 'header-top' }, texts.set(h('h1'), 'page.title'), langGroup),
-    texts.set(h('p', { class: 'subtitle' }), 'page.subtitle'), notice, status);
+    h('div', { class: 'header-top' }, texts.set(h('h1'), 'page.title')),
+    texts.set(h('p', { class: 'subtitle' }), 'page.subtitle'), nav.toc, notice, status);
   const story = h('div', { class: 'story' });
   const footer = h('footer', { class: 'page-footer' }, texts.set(h('p'), 'page.footer'));
-  app.append(header, story, footer, live);
+  app.append(nav.bar, header, story, footer, live);
   texts.set(status, 'page.loading');
 
   // iframe mode hides the header: its notices go just above the one section shown (embed.js)
@@ -89,16 +92,45 @@ async function main() {
   }
 
   const sections = [];
-  let observerQuietUntil = 0;  // a jump scrolls past other sections: don't record those
-  /** Scrolls to a section and puts focus on it (the data-flow section's links). */
+  // A jump scrolls past other sections: the section-in-view observer keeps quiet until the scroll
+  // has ended (scrollend; where a browser lacks it, 5 s at most), so it does not overwrite the jump.
+  let observerQuiet = false;
+  let quietTimer = null;
+  function quietUntilScrollEnds() {
+    observerQuiet = true;
+    clearTimeout(quietTimer);
+    const done = () => { observerQuiet = false; clearTimeout(quietTimer); removeEventListener('scrollend', done); };
+    if ('onscrollend' in window) addEventListener('scrollend', done, { once: true });
+    quietTimer = setTimeout(done, 5000);
+  }
+  /**
+   * A deep link's section stays at the top while the sections above it settle (section 9 grows
+   * when its model is built): until the reader scrolls, types or touches, or for 3 s at most.
+   */
+  function keepInPlace(element) {
+    if (typeof ResizeObserver !== 'function') return;
+    const follow = new ResizeObserver(() => element.scrollIntoView({ block: 'start' }));
+    const inputs = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
+    const stop = () => {
+      follow.disconnect();
+      for (const type of inputs) removeEventListener(type, stop, true);
+    };
+    for (const type of inputs) addEventListener(type, stop, { capture: true, passive: true });
+    follow.observe(story);
+    setTimeout(stop, 3000);
+  }
+
+  /** Scrolls to a section and puts focus on it (the contents, #links, the data-flow section). */
   function goTo(id) {
     const target = sections.find((s) => s.id === id);
     if (!target) return;
+    const before = scrollY;
     target.element.scrollIntoView({ behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth', block: 'start' });
     const stage = target.element.querySelector('.stage') || target.element;
     stage.focus({ preventScroll: true });
-    observerQuietUntil = performance.now() + 1500;
+    if (Math.abs(target.element.getBoundingClientRect().top) > 2 || scrollY !== before) quietUntilScrollEnds();
     state.set('section', id);
+    nav.setCurrent(id);
   }
 
   // the shared snapshot: settings from the state, plus cells the reader edited (context.js)
@@ -123,6 +155,7 @@ async function main() {
     }
   }
   status.hidden = true;
+  nav.setSections(sections);
   // ?embed=1&section=…: one section without the page chrome, for iframes (embed.js)
   const embed = applyEmbedMode({ root: app, sections, ctx, fallback: WALKTHROUGH, params: new URLSearchParams(location.search), notice: embedNotice });
   if (embed.active) {
@@ -152,18 +185,34 @@ async function main() {
   i18n.onLanguageChange((lang) => {
     applyLanguage(lang);
     for (const section of sections) section.setLanguage?.(lang);
+    nav.refresh();
   });
 
-  // the section in view goes into the URL; a link with ?section= opens there
-  const initial = state.get('section');
-  if (initial && !embed.active) sections.find((s) => s.id === initial)?.element.scrollIntoView({ block: 'start' });
+  // the section in view goes into the URL; a link with #id or ?section=id opens there
+  const fromHash = decodeURIComponent(location.hash.slice(1));
+  const initial = sections.some((s) => s.id === fromHash) ? fromHash : state.get('section');
+  if (initial && !embed.active) {
+    const target = sections.find((s) => s.id === initial);
+    target?.element.scrollIntoView({ block: 'start' });
+    if (target) keepInPlace(target.element);
+    state.set('section', initial);
+    nav.setCurrent(initial);
+  }
+  if (!embed.active) {
+    addEventListener('hashchange', () => {
+      const id = decodeURIComponent(location.hash.slice(1));
+      if (sections.some((s) => s.id === id)) goTo(id);
+    });
+  }
   if (!embed.active && 'IntersectionObserver' in window) {
     let settled = !initial;
     setTimeout(() => { settled = true; }, 800);
     const observer = new IntersectionObserver((entries) => {
-      if (!settled || performance.now() < observerQuietUntil) return;
+      if (!settled || observerQuiet) return;
       for (const entry of entries) {
-        if (entry.isIntersecting) state.set('section', entry.target.dataset.section || null);
+        if (!entry.isIntersecting) continue;
+        state.set('section', entry.target.dataset.section || null);
+        nav.setCurrent(entry.target.dataset.section);
       }
     }, { rootMargin: '-40% 0px -55% 0px' });
     for (const section of sections) observer.observe(section.element);
