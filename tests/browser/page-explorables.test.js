@@ -337,3 +337,40 @@ test('section 10: live tensors on hover and focus, a jump on click, and the next
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('the widget carries all of it: d_k as an attribute, the dot product, softmax written out, live tensors, code boxes', async () => {
+  const { openBlog, waitForWidget } = await import('./widget-helpers.js');
+  const page = await openBlog(env, { name: 'plain-post.html', transform: (html) => html
+    .replace('<qkv-lab id="first" lang="en">', '<qkv-lab id="first" lang="en" section="scores" dk="4">')
+    .replace('<qkv-lab id="second" section="softmax" lang="zh">', '<qkv-lab id="second" section="flow" lang="zh" dk="nine">') });
+  await waitForWidget(page, 'first');
+  /** The text (or dataset.verdict, or a count) of what matches `selector` in widget #first. */
+  const first = (selector, what = 'text') => page.evaluate(([selector, what]) => {
+    const found = document.getElementById('first').shadowRoot.querySelectorAll(selector);
+    if (what === 'count') return found.length;
+    return what === 'verdict' ? found[0].dataset.verdict : found[0].textContent;
+  }, [selector, what]);
+  assert.equal(await page.evaluate(() => document.getElementById('first').dk), 4);
+  assert.equal(await first('[data-matrix="Q"] .matrix-shape'), 'Q: 3×4');
+  // the dot product's preset, inside the shadow root
+  await page.locator('#first .geo-preset[data-preset="right"]').click();
+  assert.equal(await first('.geo-verdict', 'verdict'), 'right');
+  assert.equal(await first('.code-panel', 'count'), 1);
+  // an invalid dk falls back to 3 with a notice; the flow section previews on focus
+  await page.locator('#second').scrollIntoViewIfNeeded();
+  await waitForWidget(page, 'second');
+  const notice = await page.evaluate(() => document.getElementById('second').shadowRoot.querySelector('.widget-notice').innerText);
+  assert.match(notice, /dk/);
+  await page.locator('#second .flow-stage[data-stage="P"]').focus();
+  assert.deepEqual(await page.evaluate(() => [...document.getElementById('second').shadowRoot.querySelectorAll('.tensor-preview [data-matrix]')].map((e) => e.dataset.matrix)), ['P']);
+  // a click on a stage shows that section in the widget
+  await page.locator('#second .flow-stage[data-stage="A"]').click();
+  await page.waitForFunction(() => document.getElementById('second').getAttribute('section') === 'softmax');
+  await waitForWidget(page, 'second');
+  await page.waitForFunction(() => document.getElementById('second').shadowRoot.querySelector('.softmax-whole'));
+  await page.locator('#second .temp-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.match(await page.evaluate(() => document.getElementById('second').shadowRoot.querySelector('.softmax-whole .range').textContent), /T = 2/);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
