@@ -104,7 +104,7 @@ async function main() {
     quietTimer = setTimeout(done, 5000);
   }
   /**
-   * A deep link's section stays at the top while the sections above it settle (section 9 grows
+   * A deep link's section stays at the top while the sections above it settle (the training sections grow
    * when its model is built): until the reader scrolls, types or touches, or for 3 s at most.
    */
   function keepInPlace(element) {

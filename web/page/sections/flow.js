@@ -1,7 +1,7 @@
 // Section 10: the whole data flow, live. Each stage shows the current example's shape; hovering or
 // focusing a stage (or stepping onto it) shows its tensor with its values below the strip, and
 // clicking it jumps to the section that explains it. The strip ends with the next-token
-// prediction, softmax(O · W_out) of shape [n, V] (W_out untrained here: section 9 trains one).
+// prediction, softmax(O · W_out) of shape [n, V] (W_out untrained here: the training sections train one).
 import { h, clear, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
 import { defineSection, indexLabels } from '../section-shell.js';
@@ -18,12 +18,12 @@ addStrings({
     'flow.P': '预测下一个词 softmax(O·W_out)',
     'flow.loss': '损失', 'flow.grad': '梯度回传，更新参数',
     'flow.step': '{name}：形状 {shape}。',
-    'flow.stepP': '{name}：形状 [n, V] = {shape}，第 i 行是“第 i 个词后面是哪个词”在整个词表上的概率。这里的 W_out 是随机的、没训练过，所以这些概率只是噪声；训练一节的模型会把它学出来。',
+    'flow.stepP': '{name}：形状 [n, V] = {shape}，第 i 行是“第 i 个词后面是哪个词”在整个词表上的概率。这里的 W_out 是随机的、没训练过，所以这些概率只是噪声；训练那两节的模型会把它学出来。',
     'flow.stepLoss': '{name}：这里的例子只有一层注意力；训练一节里的模型会把它真正跑起来。',
     'flow.tensor': '此刻的张量：{name}，形状 {shape}',
     'flow.idsList': '编号',
-    'flow.noTensor': '这个演示只有一层注意力，这一步没有计算；第 9 节的模型有残差，并真正训练。',
-    'flow.trainOnly': '损失和梯度属于训练：见第 9 节，那里的模型一步步把它们算出来。',
+    'flow.noTensor': '这个演示只有一层注意力，这一步没有计算；训练那两节的模型有残差，并真正训练。',
+    'flow.trainOnly': '损失和梯度属于训练：见“走一遍训练的一步”那一节，那里的模型一个阶段一个阶段地把它们算出来。',
     'flow.top': '“{w}”之后最可能的词：“{next}”（p = {p}）',
     'flow.untrained': 'W_out 是随机的（没训练过），所以这些预测只是噪声：1/V = {u}，每个概率都在它附近。',
   },
@@ -36,12 +36,12 @@ addStrings({
     'flow.P': 'predict the next token softmax(O·W_out)',
     'flow.loss': 'loss', 'flow.grad': 'gradients flow back, parameters update',
     'flow.step': '{name}: shape {shape}.',
-    'flow.stepP': '{name}: shape [n, V] = {shape}; row i gives every word of the vocabulary a probability of coming after token i. W_out here is random, not trained, so these probabilities are noise; the training section learns one.',
+    'flow.stepP': '{name}: shape [n, V] = {shape}; row i gives every word of the vocabulary a probability of coming after token i. W_out here is random, not trained, so these probabilities are noise; the training sections learn one.',
     'flow.stepLoss': '{name}: this example has a single attention layer; the training section runs a real model.',
     'flow.tensor': 'The tensor now: {name}, shape {shape}',
     'flow.idsList': 'ids',
-    'flow.noTensor': 'This demo has one attention layer, so nothing is computed at this stage; section 9’s model has a residual and is really trained.',
-    'flow.trainOnly': 'The loss and the gradients belong to training: see section 9, where the model computes them step by step.',
+    'flow.noTensor': 'This demo has one attention layer, so nothing is computed at this stage; the training sections’ model has a residual and is really trained.',
+    'flow.trainOnly': 'The loss and the gradients belong to training: see “One training step, walked through”, where the model computes them stage by stage.',
     'flow.top': 'after “{w}” the most likely word: “{next}” (p = {p})',
     'flow.untrained': 'W_out is random (untrained), so these predictions are noise: every probability is near 1/V = {u}.',
   },
@@ -61,9 +61,9 @@ export const flowSection = defineSection({
       { key: 'flow.A', shape: shapeText(snap.weights), target: 'softmax', tensors: ['A'] },
       { key: 'flow.O', shape: shapeText(snap.output), target: 'mixing', tensors: ['O'] },
       { key: 'flow.more', shape: '…', target: null, tensors: [], none: 'flow.noTensor' },
-      { key: 'flow.P', shape: shapeText(snap.derived.prediction.probs), target: 'training', tensors: ['P'], narrate: 'flow.stepP' },
-      { key: 'flow.loss', shape: '[1]', target: 'training', tensors: [], none: 'flow.trainOnly', narrate: 'flow.stepLoss' },
-      { key: 'flow.grad', shape: '∇', target: 'training', back: true, tensors: [], none: 'flow.trainOnly', narrate: 'flow.stepLoss' },
+      { key: 'flow.P', shape: shapeText(snap.derived.prediction.probs), target: 'trainstep', tensors: ['P'], narrate: 'flow.stepP' },
+      { key: 'flow.loss', shape: '[1]', target: 'trainstep', tensors: [], none: 'flow.trainOnly', narrate: 'flow.stepLoss' },
+      { key: 'flow.grad', shape: '∇', target: 'trainstep', back: true, tensors: [], none: 'flow.trainOnly', narrate: 'flow.stepLoss' },
     ];
     // every tensor a stage can show, each a table of its own (names as the sections use them)
     const matrices = {
