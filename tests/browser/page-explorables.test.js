@@ -305,6 +305,14 @@ test('section 10: live tensors on hover and focus, a jump on click, and the next
       first: [...root.querySelectorAll('[data-matrix] tbody tr:first-child td')].map((td) => td.textContent),
     };
   });
+  // the training sections above draw themselves once scrolled near, which moves this one: hover
+  // only once it has stopped moving (the same top for a few frames in a row)
+  await page.locator('#flow').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => {
+    const top = document.getElementById('flow').getBoundingClientRect().top;
+    window.__tops = [...(window.__tops || []), top].slice(-10);
+    return window.__tops.length === 10 && window.__tops.every((t) => t === top);
+  }, null, { polling: 'raf' });
   // hover a stage: its tensor, with the values the other sections show
   await page.hover('#flow .flow-stage[data-stage="QKV"]');
   let p = await preview();
