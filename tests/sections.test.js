@@ -66,3 +66,20 @@ test('stepped sections never call the WebAssembly API: they draw the snapshot', 
       `${file} computes: numbers belong in the snapshot (snapshot-derived.js)`);
   }
 });
+
+test('the pieces sections draw with never call the WebAssembly API either (numbers come from the snapshot)', () => {
+  // dot-geometry.js gets its numbers through ctx.measureDot (snapshot-derived.js's dotGeometry)
+  const views = ['dot-geometry.js', 'softmax-whole.js', 'edits-note.js', 'code-panel.js', 'navigation.js', 'matrix-view.js', 'section-shell.js'];
+  for (const file of views) {
+    const text = read(`web/page/${file}`).replace(/\/\/.*$/gm, '');
+    assert.doesNotMatch(text, /(?<![\w-])qkv(?![\w-])|\.(selfAttention|attend|matmul|softmaxRows|transpose|rng|createModel)\(/,
+      `${file} computes: numbers belong in the snapshot (snapshot-derived.js)`);
+  }
+  // code-lines.js writes qkv.* calls as text for the reader, so it is checked by what it imports:
+  // constants only, no function that computes
+  const imports = [...read('web/page/code-lines.js').matchAll(/^import \{([^}]*)\} from '([^']+)'/gm)];
+  assert.ok(imports.length > 0);
+  for (const [, names] of imports) {
+    for (const name of names.split(',').map((n) => n.trim()).filter(Boolean)) assert.match(name, /^[A-Z][A-Z0-9_]*$/, `code-lines.js imports ${name}`);
+  }
+});

@@ -207,3 +207,47 @@ for (const [locale, colorScheme, width] of [['en-US', 'light', 1280], ['zh-CN', 
     assert.deepEqual(blocking, []);
   });
 }
+
+/**
+ * Issue 9's interactions, all at once: d_k 4, an edited cell (the notes), K·Qᵀ shown, the dot
+ * product's tips moved by keys and a preset, the softmax temperature changed, the shared
+ * projection on, every code box and its setup open, a data-flow stage previewed, and the contents
+ * menu open in the bar.
+ */
+async function useEverything(page) {
+  await page.selectOption('#projections .dk-choice', '4');
+  await page.click('#projections [data-matrix="X"] td[data-i="0"][data-j="1"]');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('0.5');
+  await page.keyboard.press('Enter');
+  await page.check('#scores .kq-switch');
+  await page.focus('#scores .tip[data-vector="a"]');
+  for (const key of ['ArrowLeft', 'ArrowLeft', 'ArrowUp']) await page.keyboard.press(key);
+  await page.click('#scores .geo-preset[data-preset="opposite"]');
+  await page.focus('#softmax .temp-slider');
+  await page.keyboard.press('ArrowLeft');
+  await page.check('#symmetry .qk-switch');
+  await page.evaluate(() => { for (const d of document.querySelectorAll('.code-panel, .code-panel details')) d.open = true; });
+  await page.hover('#flow .flow-stage[data-stage="P"]');
+  await page.click('.toc-menu summary');
+}
+
+for (const { name, ...options } of CONFIGS.filter((c, k) => [0, 3, 5, 6].includes(k))) {
+  test(`axe: issue 9's interactions (${name}) have no serious or critical violation`, async () => {
+    const page = await openPage(env, options);
+    await useEverything(page);
+    await settle(page);
+    const blocking = report(`${name}, everything used`, await audit(page));
+    assert.deepEqual(page.problems(), []);
+    await page.closeAll();
+    assert.deepEqual(blocking, []);
+  });
+}
+
+test('axe: iframe mode with a notice (an unknown section) has no serious or critical violation', async () => {
+  const page = await openPage(env, { query: '?embed=1&section=bogus&lang=zh' });
+  await page.waitForFunction(() => document.documentElement.dataset.embedSection);
+  const blocking = report('iframe mode, unknown section', await audit(page));
+  await page.closeAll();
+  assert.deepEqual(blocking, []);
+});

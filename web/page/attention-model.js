@@ -2,7 +2,8 @@
 // switches, edited cells) to the numbers every section draws. All arithmetic goes through the
 // WebAssembly API (qkv.rng, matmul, transpose, softmaxRows, attend, selfAttention); no DOM here.
 //
-// Dimensions: n tokens, d = 4 model width, d_k = 3 head width, V vocabulary size.
+// Dimensions: n tokens, d = 4 model width, d_k head width (3 as in the article; 2 to 4 with the
+// `dk` setting), V vocabulary size.
 import { Matrix } from '../matrix.js';
 
 /** The vocabulary sentences are built from. The first three rows are the article's example. */
@@ -13,7 +14,8 @@ export const MAX_TOKENS = 6;
 export const SENTENCES = ['我 love 猫', '我 爱 猫', '我 养了 一只 兔', '一只 狗 在 叫', '猫 很 可爱', '我 开 汽车 很 快'];
 
 export const D_MODEL = 4;
-export const D_K = 3;
+export const D_K = 3;              // the article's head width (the `dk` setting's default)
+export const D_K_CHOICES = Object.freeze([2, 3, 4]);
 export const WEIGHT_SCALE = 0.3;   // Wq, Wk, Wv = randn(4, 3) × 0.3, as in the article
 export const TABLE_SCALE = 0.5;    // the other words' embedding rows = randn × 0.5
 export const POSITION_SCALE = 0.1; // learned-style position vectors = randn × 0.1
@@ -29,19 +31,28 @@ export function flowShapes(n, d = D_MODEL, dk = D_K) {
 /**
  * The random numbers for a seed, in a fixed order on one numpy-compatible stream:
  * Wq, Wk, Wv (the article's three draws, so seed 42 gives its numbers), then the embedding rows
- * of the words beyond the article's three, then the position vectors.
+ * of the words beyond the article's three, then the position vectors, then W_out (d_k × V). With d_k ≠ 3 the three W
+ * are randn(4, d_k), and the table and positions come from the same stream restarted and moved on
+ * past three 4×3 draws, where they are for d_k = 3: a word's embedding does not depend on d_k.
  */
-export function drawParameters(qkv, seed) {
+export function drawParameters(qkv, seed, dk = D_K) {
   const rng = qkv.rng(seed);
-  const Wq = rng.randn(D_MODEL, D_K).scale(WEIGHT_SCALE);
-  const Wk = rng.randn(D_MODEL, D_K).scale(WEIGHT_SCALE);
-  const Wv = rng.randn(D_MODEL, D_K).scale(WEIGHT_SCALE);
-  const others = rng.randn(VOCABULARY.length - ARTICLE_ROWS.length, D_MODEL).scale(TABLE_SCALE);
+  const Wq = rng.randn(D_MODEL, dk).scale(WEIGHT_SCALE);
+  const Wk = rng.randn(D_MODEL, dk).scale(WEIGHT_SCALE);
+  const Wv = rng.randn(D_MODEL, dk).scale(WEIGHT_SCALE);
+  let rest = rng;
+  if (dk !== D_K) {
+    rest = qkv.rng(seed);
+    rest.randn(3 * D_MODEL, D_K);
+  }
+  const others = rest.randn(VOCABULARY.length - ARTICLE_ROWS.length, D_MODEL).scale(TABLE_SCALE);
   const table = new Matrix(VOCABULARY.length, D_MODEL);
   table.data.set(ARTICLE_ROWS.flat(), 0);
   table.data.set(others.data, ARTICLE_ROWS.length * D_MODEL);
-  const positions = rng.randn(MAX_TOKENS, D_MODEL).scale(POSITION_SCALE);
-  return { Wq, Wk, Wv, table, positions };
+  const positions = rest.randn(MAX_TOKENS, D_MODEL).scale(POSITION_SCALE);
+  // an output projection for section 10's last stage (untrained; drawn last, so nothing moves)
+  const Wout = rest.randn(dk, VOCABULARY.length).scale(WEIGHT_SCALE);
+  return { Wq, Wk, Wv, table, positions, Wout };
 }
 
 export function oneHot(indices, size) {
@@ -79,32 +90,44 @@ export function embed(qkv, words, params, pos) {
   return { ids, hot, rows, posRows, X };
 }
 
+/** m with the reader's edited cells [[i, j, value], …] written over a copy (or m itself, replaced). */
+function withEdits(m, cells) {
+  if (!cells) return m;
+  if (!Array.isArray(cells)) return cells;   // a whole Matrix
+  if (!cells.length) return m;
+  const out = m.clone();
+  for (const [i, j, value] of cells) if (i < out.rows && j < out.cols) out.data[i * out.cols + j] = value;
+  return out;
+}
+
 /**
- * Everything the sections draw for one setting. overrides holds cells the reader edited
- * ({ X, Wq, Wk, Wv } as Matrices); they replace the drawn values.
+ * Everything the sections draw for one setting. overrides holds what the reader edited:
+ * { X, Wq, Wk, Wv }, each a list of cells [[i, j, value], …] written over the drawn values
+ * (or a whole Matrix that replaces them).
  */
 export function computeSnapshot(qkv, settings, overrides = {}) {
-  const { seed, sentence, scale, pos } = settings;
+  const { seed, sentence, scale, pos, dk = D_K } = settings;
   const words = sentence.split(' ');
-  const params = drawParameters(qkv, seed);
+  const params = drawParameters(qkv, seed, dk);
   const embedding = embed(qkv, words, params, pos);
-  const X = overrides.X || embedding.X;
-  const Wq = overrides.Wq || params.Wq;
-  const Wk = overrides.Wk || params.Wk;
-  const Wv = overrides.Wv || params.Wv;
+  const X = withEdits(embedding.X, overrides.X);
+  const Wq = withEdits(params.Wq, overrides.Wq);
+  const Wk = withEdits(params.Wk, overrides.Wk);
+  const Wv = withEdits(params.Wv, overrides.Wv);
+  const edited = Object.fromEntries(Object.entries(overrides).filter(([, cells]) => cells && (!Array.isArray(cells) || cells.length)));
   const unscaled = qkv.selfAttention(X, Wq, Wk, Wv, { scale: false });
   const scaled = qkv.attend(unscaled.Q, unscaled.K, unscaled.V, { scale: true });
   const chosen = scale ? scaled : unscaled;
   return {
-    seed, words, scale, pos, n: words.length, d: D_MODEL, dk: D_K,
-    table: params.table, positions: params.positions, embedding,
-    X, Wq, Wk, Wv, edited: { ...overrides },
+    seed, words, scale, pos, n: words.length, d: D_MODEL, dk,
+    table: params.table, positions: params.positions, Wout: params.Wout, embedding,
+    X, Wq, Wk, Wv, edited,
     Q: unscaled.Q, K: unscaled.K, V: unscaled.V,
     scores: unscaled.scores,                 // raw Q·Kᵀ
     weights: chosen.weights,                 // softmax(scores / s), s = √d_k or 1
     output: chosen.output,
     weightsUnscaled: unscaled.weights, weightsScaled: scaled.weights,
-    divisor: scale ? Math.sqrt(D_K) : 1,
+    divisor: scale ? Math.sqrt(dk) : 1,
   };
 }
 

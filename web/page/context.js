@@ -1,15 +1,22 @@
 // context.js: the `ctx` every section receives (qkv, i18n, state, getSnapshot, setSetting, edit,
-// resetEdits, announce, goTo, training): the settings come from a state object, the snapshot is recomputed
+// resetEdits, measureDot, announce, goTo, training): the settings come from a state object, the snapshot is recomputed
 // with the WASM API whenever a setting that changes the numbers or an edited cell changes.
 // The page (main.js) makes one; each <qkv-lab> widget makes its own, so two widgets on a page
 // share nothing but the WASM instance. Nothing here touches the document.
-import { Matrix } from '../matrix.js';
 import { computeSnapshot } from './attention-model.js';
-import { deriveSnapshot } from './snapshot-derived.js';
+import { deriveSnapshot, dotGeometry } from './snapshot-derived.js';
 import { createTrainingStore } from './training-store.js';
 
 /** The settings the snapshot is computed from. */
-export const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos'];
+export const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos', 'dk'];
+
+/**
+ * Edited cells outlive every setting change except the ones that replace what they edited: a new
+ * seed draws new weights (and a new d_k reshapes them), a new sentence makes a new X. Those edits are dropped, and the next
+ * snapshot says so (snapshot.droppedEdits = { names, setting }) so that a section can tell the
+ * reader. Switching position vectors on or off, or the scale, keeps every edit.
+ */
+const DROPPED_BY = { seed: ['Wq', 'Wk', 'Wv'], sentence: ['X'], dk: ['Wq', 'Wk', 'Wv'] };
 
 /**
  * createSectionContext({ qkv, i18n, state, announce, goTo, onSnapshot })
@@ -20,16 +27,17 @@ export function createSectionContext({ qkv, i18n, state, announce = () => {}, go
   let overrides = {};
   const settings = () => Object.fromEntries(SNAPSHOT_KEYS.map((key) => [key, state.get(key)]));
   // the snapshot and everything derived from it, computed together: sections only read them
-  const compute = () => {
+  const compute = (droppedEdits = null) => {
     const snap = computeSnapshot(qkv, settings(), overrides);
+    snap.droppedEdits = droppedEdits;
     snap.derived = deriveSnapshot(qkv, snap);
     return Object.freeze(snap);
   };
   let snapshot = compute();
   let training = null;
 
-  function recompute() {
-    snapshot = compute();
+  function recompute(droppedEdits) {
+    snapshot = compute(droppedEdits);
     onSnapshot(snapshot);
   }
 
@@ -46,19 +54,22 @@ export function createSectionContext({ qkv, i18n, state, announce = () => {}, go
       const before = state.get(name);
       if (!state.set(name, value)) return false;
       if (before !== state.get(name) && SNAPSHOT_KEYS.includes(name)) {
-        if (name === 'seed' || name === 'sentence' || name === 'pos') overrides = {};
-        recompute();
+        const names = (DROPPED_BY[name] || []).filter((m) => overrides[m] && overrides[m].length);
+        if (names.length) {
+          overrides = Object.fromEntries(Object.entries(overrides).filter(([m]) => !names.includes(m)));
+        }
+        recompute(names.length ? { names, setting: name } : null);
       }
       return true;
     },
     /** The reader edited cell (i, j) of X, Wq, Wk or Wv. */
     edit(name, i, j, value) {
-      const base = overrides[name] || snapshot[name];
-      const next = new Matrix(base.rows, base.cols, base.data.slice());
-      next.data[i * next.cols + j] = value;
-      overrides = { ...overrides, [name]: next };
+      const cells = (overrides[name] || []).filter(([a, b]) => a !== i || b !== j);
+      overrides = { ...overrides, [name]: [...cells, [i, j, value]] };
       recompute();
     },
+    /** Section 4's picture: a·b, |a|, |b|, cos θ for two 2-D vectors the reader moves. */
+    measureDot: (a, b) => dotGeometry(qkv, a, b),
     resetEdits() {
       overrides = {};
       recompute();

@@ -5,11 +5,12 @@
 // shows one section and nothing else (no header, no footer, no other section), and tells the
 // page that holds the iframe how tall it is, so the iframe can fit its content:
 //   parent.postMessage({ type: 'qkv-lab:height', height, section }, '*')
-// (the height of a public demo is no secret, so any parent may read it). With no section, or an
-// unknown one, it shows the widget's default: the compact walkthrough X → … → output.
+// (the height of a public demo is no secret, so any parent may read it). With no section it shows
+// the widget's default, the compact walkthrough X → … → output; with an unknown one, the same,
+// and `unknownSection` holds what was asked for so that the page can say so (in `notice`).
 //
 // Wiring (web/page/main.js), once the sections are built:
-//   const embed = applyEmbedMode({ root: app, sections, ctx, fallback: WALKTHROUGH,
+//   const embed = applyEmbedMode({ root: app, sections, ctx, fallback: await WALKTHROUGH.load(),
 //                                  params: new URLSearchParams(location.search) });
 //   if (embed.active) { /* skip the initial scrollIntoView and the section-in-view observer;
 //                         ctx.goTo(id) becomes embed.show(id) */ }
@@ -39,11 +40,12 @@ export function isEmbedMode(params) {
  *   fallback  a section definition { id, create(ctx) } shown without ?section= (the walkthrough);
  *             optional: without it (or without ctx) the first section is the default
  *   params    URLSearchParams of the page's address
- * → { active, section, show(id), destroy() }. When ?embed is absent it does nothing
- * and returns { active: false }.
+ *   notice    optional element kept visible just above the shown section (the page's notices)
+ * → { active, section, unknownSection, show(id), destroy() }. When ?embed is absent it does
+ * nothing and returns { active: false }.
  */
-export function applyEmbedMode({ root, sections, ctx = null, fallback = null, params, win = window }) {
-  if (!isEmbedMode(params)) return { active: false, section: null, show() {}, destroy() {} };
+export function applyEmbedMode({ root, sections, ctx = null, fallback = null, params, notice = null, win = window }) {
+  if (!isEmbedMode(params)) return { active: false, section: null, unknownSection: null, show() {}, destroy() {} };
   const doc = root.ownerDocument;
   const hiddenByUs = [];
   let own = null;          // the walkthrough, when embed.js built it
@@ -57,7 +59,7 @@ export function applyEmbedMode({ root, sections, ctx = null, fallback = null, pa
   for (const [el, prop, value] of restyled) el.style[prop] = value;  // CSSOM: allowed under a CSP
 
   function hide(el) {
-    if (el.hidden) return;
+    if (el.hidden || el === notice) return;
     el.hidden = true;
     el.style.display = 'none';
     hiddenByUs.push(el);
@@ -95,6 +97,7 @@ export function applyEmbedMode({ root, sections, ctx = null, fallback = null, pa
       }
     }
     section.element.style.margin = '0';
+    if (notice) section.element.before(notice);
     doc.documentElement.dataset.embedSection = section.id;
     postHeight();
   }
@@ -117,10 +120,13 @@ export function applyEmbedMode({ root, sections, ctx = null, fallback = null, pa
   win.addEventListener('load', postHeight);
 
   const requested = params.get('section');
+  const known = (id) => sections.some((s) => s.id === id) || (fallback && fallback.id === id);
+  const unknownSection = requested && !known(requested) ? requested : null;
   show(requested || (fallback ? fallback.id : sections[0]?.id));
 
   return {
     active: true,
+    unknownSection,
     get section() { return shown ? shown.id : null; },
     show,
     destroy() {
@@ -133,6 +139,7 @@ export function applyEmbedMode({ root, sections, ctx = null, fallback = null, pa
         own.destroy();
         own.element.remove();
       }
+      if (notice) notice.remove();
       doc.documentElement.classList.remove('qkv-embed');
       delete doc.documentElement.dataset.embed;
       delete doc.documentElement.dataset.embedSection;

@@ -8,6 +8,7 @@ import { createState } from './state.js';
 import { createSectionContext } from './context.js';
 import { PAGE_SECTIONS, WALKTHROUGH } from './sections/index.js';
 import { applyEmbedMode } from './embed.js';
+import { createNavigation } from './navigation.js';
 
 addStrings({
   zh: {
@@ -18,6 +19,7 @@ addStrings({
     'page.notice': '链接里的这些参数无效，已改用默认值：{names}。',
     'page.footer': '数字以 float32 计算，显示到小数点后 3 位。下载整页单文件版本：./build.sh 生成 web/dist/qkv-lab.html。',
     'page.sectionFailed': '这一节出错了：{message}',
+    'page.embedSection': '“{value}”不是这里的一节，改为显示{fallback}。',
   },
   en: {
     'page.title': 'qkv-lab: how attention is computed',
@@ -27,6 +29,7 @@ addStrings({
     'page.notice': 'These link parameters were not valid and fell back to their defaults: {names}.',
     'page.footer': 'Numbers are computed in float32 and shown to 3 decimals. The whole page as one file: ./build.sh writes web/dist/qkv-lab.html.',
     'page.sectionFailed': 'This section failed: {message}',
+    'page.embedSection': '“{value}” is not a section here; showing {fallback} instead.',
   },
 });
 
@@ -50,14 +53,19 @@ async function main() {
   const notice = h('p', { class: 'notice', attrs: { role: 'status' }, hidden: true });
   const status = h('p', { class: 'load-status', attrs: { role: 'status' } });
   const live = h('div', { class: 'visually-hidden', attrs: { 'aria-live': 'polite' } });
+  // the bar at the top of the window carries the language switch and the contents (navigation.js)
+  const nav = createNavigation({ i18n, langGroup, goTo: (id) => goTo(id) });
   const header = h('header', { class: 'page-header' },
-    h('div', { class: 'header-top' }, texts.set(h('h1'), 'page.title'), langGroup),
-    texts.set(h('p', { class: 'subtitle' }), 'page.subtitle'), notice, status);
+    h('div', { class: 'header-top' }, texts.set(h('h1'), 'page.title')),
+    texts.set(h('p', { class: 'subtitle' }), 'page.subtitle'), nav.toc, notice, status);
   const story = h('div', { class: 'story' });
   const footer = h('footer', { class: 'page-footer' }, texts.set(h('p'), 'page.footer'));
-  app.append(header, story, footer, live);
+  app.append(nav.bar, header, story, footer, live);
   texts.set(status, 'page.loading');
 
+  // iframe mode hides the header: its notices go just above the one section shown (embed.js)
+  const embedNotice = h('p', { class: 'notice embed-notice', attrs: { role: 'status' }, hidden: true });
+  let embedNotices = () => [];
   function applyLanguage(lang) {
     document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
     document.title = i18n.t('page.title');
@@ -65,6 +73,9 @@ async function main() {
     langGroup.setAttribute('aria-label', i18n.t('page.lang'));
     texts.refresh();
     if (!notice.hidden) notice.textContent = i18n.t('page.notice', { names: state.rejected.join(', ') });
+    const lines = embedNotices();
+    embedNotice.textContent = lines.join(' ');
+    embedNotice.hidden = lines.length === 0;
   }
   applyLanguage(i18n.lang);
   if (state.rejected.length) {
@@ -81,16 +92,45 @@ async function main() {
   }
 
   const sections = [];
-  let observerQuietUntil = 0;  // a jump scrolls past other sections: don't record those
-  /** Scrolls to a section and puts focus on it (the data-flow section's links). */
+  // A jump scrolls past other sections: the section-in-view observer keeps quiet until the scroll
+  // has ended (scrollend; where a browser lacks it, 5 s at most), so it does not overwrite the jump.
+  let observerQuiet = false;
+  let quietTimer = null;
+  function quietUntilScrollEnds() {
+    observerQuiet = true;
+    clearTimeout(quietTimer);
+    const done = () => { observerQuiet = false; clearTimeout(quietTimer); removeEventListener('scrollend', done); };
+    if ('onscrollend' in window) addEventListener('scrollend', done, { once: true });
+    quietTimer = setTimeout(done, 5000);
+  }
+  /**
+   * A deep link's section stays at the top while the sections above it settle (the training sections grow
+   * when its model is built): until the reader scrolls, types or touches, or for 3 s at most.
+   */
+  function keepInPlace(element) {
+    if (typeof ResizeObserver !== 'function') return;
+    const follow = new ResizeObserver(() => element.scrollIntoView({ block: 'start' }));
+    const inputs = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
+    const stop = () => {
+      follow.disconnect();
+      for (const type of inputs) removeEventListener(type, stop, true);
+    };
+    for (const type of inputs) addEventListener(type, stop, { capture: true, passive: true });
+    follow.observe(story);
+    setTimeout(stop, 3000);
+  }
+
+  /** Scrolls to a section and puts focus on it (the contents, #links, the data-flow section). */
   function goTo(id) {
     const target = sections.find((s) => s.id === id);
     if (!target) return;
+    const before = scrollY;
     target.element.scrollIntoView({ behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth', block: 'start' });
     const stage = target.element.querySelector('.stage') || target.element;
     stage.focus({ preventScroll: true });
-    observerQuietUntil = performance.now() + 1500;
+    if (Math.abs(target.element.getBoundingClientRect().top) > 2 || scrollY !== before) quietUntilScrollEnds();
     state.set('section', id);
+    nav.setCurrent(id);
   }
 
   // the shared snapshot: settings from the state, plus cells the reader edited (context.js)
@@ -115,9 +155,22 @@ async function main() {
     }
   }
   status.hidden = true;
+  nav.setSections(sections);
   // ?embed=1&section=…: one section without the page chrome, for iframes (embed.js)
-  const embed = applyEmbedMode({ root: app, sections, ctx, fallback: await WALKTHROUGH.load(), params: new URLSearchParams(location.search) });
-  if (embed.active) ctx.goTo = (id) => embed.show(id);
+  const embed = applyEmbedMode({ root: app, sections, ctx, fallback: await WALKTHROUGH.load(), params: new URLSearchParams(location.search), notice: embedNotice });
+  if (embed.active) {
+    ctx.goTo = (id) => embed.show(id);
+    // what fell back, said where the reader of the iframe can see it ('walkthrough' is a section here)
+    embedNotices = () => {
+      const lines = [];
+      const shownTitle = () => app.querySelector(`[data-section="${embed.section}"] .section-title`)?.textContent || embed.section;
+      if (embed.unknownSection) lines.push(i18n.t('page.embedSection', { value: embed.unknownSection.slice(0, 40), fallback: `“${shownTitle()}”` }));
+      const names = state.rejected.filter((name) => name !== 'section');
+      if (names.length) lines.push(i18n.t('page.notice', { names: names.join(', ') }));
+      return lines;
+    };
+    applyLanguage(i18n.lang);
+  }
   const ready = performance.now() - started;
   document.body.dataset.ready = 'true';
   document.body.dataset.timeToNumbers = ready.toFixed(1);
@@ -132,18 +185,34 @@ async function main() {
   i18n.onLanguageChange((lang) => {
     applyLanguage(lang);
     for (const section of sections) section.setLanguage?.(lang);
+    nav.refresh();
   });
 
-  // the section in view goes into the URL; a link with ?section= opens there
-  const initial = state.get('section');
-  if (initial && !embed.active) sections.find((s) => s.id === initial)?.element.scrollIntoView({ block: 'start' });
+  // the section in view goes into the URL; a link with #id or ?section=id opens there
+  const fromHash = decodeURIComponent(location.hash.slice(1));
+  const initial = sections.some((s) => s.id === fromHash) ? fromHash : state.get('section');
+  if (initial && !embed.active) {
+    const target = sections.find((s) => s.id === initial);
+    target?.element.scrollIntoView({ block: 'start' });
+    if (target) keepInPlace(target.element);
+    state.set('section', initial);
+    nav.setCurrent(initial);
+  }
+  if (!embed.active) {
+    addEventListener('hashchange', () => {
+      const id = decodeURIComponent(location.hash.slice(1));
+      if (sections.some((s) => s.id === id)) goTo(id);
+    });
+  }
   if (!embed.active && 'IntersectionObserver' in window) {
     let settled = !initial;
     setTimeout(() => { settled = true; }, 800);
     const observer = new IntersectionObserver((entries) => {
-      if (!settled || performance.now() < observerQuietUntil) return;
+      if (!settled || observerQuiet) return;
       for (const entry of entries) {
-        if (entry.isIntersecting) state.set('section', entry.target.dataset.section || null);
+        if (!entry.isIntersecting) continue;
+        state.set('section', entry.target.dataset.section || null);
+        nav.setCurrent(entry.target.dataset.section);
       }
     }, { rootMargin: '-40% 0px -55% 0px' });
     for (const section of sections) observer.observe(section.element);

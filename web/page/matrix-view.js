@@ -1,7 +1,10 @@
 // matrix-view.js: a Matrix drawn as a real <table> (screen readers read it, readers can select and
 // copy it), numbers to 3 decimals, optional editable cells, highlighting, hover/focus callbacks
 // and a CSV download.
-//   const view = createMatrixView({ i18n, name: 'Q', rowLabels, colLabels, editable, onEdit, onCell });
+//   const view = createMatrixView({ i18n, name: 'Q', title, label, rowLabels, colLabels, editable, onEdit, onCell });
+// name is the matrix's id (data-matrix, the CSV's file name); title the name a reader sees in the
+// shape line, the CSV button and messages ('Kᵀ' for 'Kt'; a function to follow the language);
+// label the table's caption.
 //   view.update(matrix); view.highlight([[i, j, 'row-hl']]); view.setHidden((i, j) => …)
 // onEdit(i, j, value) gets only finite numbers in range; anything else shows an inline message
 // and the cell keeps its previous value. A cell never shows NaN.
@@ -55,7 +58,7 @@ export function matrixCSV(matrix, rowLabels, colLabels) {
   return lines.join('\n') + '\n';
 }
 
-export function createMatrixView({ i18n, name, label = name, rowLabels = [], colLabels = [],
+export function createMatrixView({ i18n, name, title = name, label = name, rowLabels = [], colLabels = [],
   editable = false, onEdit = null, onCell = null, csv = true, className = '' }) {
   const events = listeners();
   let matrix = null;
@@ -63,6 +66,8 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
   let cols = [...colLabels];
   let cells = [];            // cells[i][j] = <td>
   let hidden = null;         // (i, j) → true to show a placeholder instead of the number
+  let marked = null;         // (i, j) → true for a marked cell (class markClass, "edited" by default)
+  let markClass = 'edited';
   let highlights = [];
 
   const caption = h('caption', { class: 'matrix-caption' });
@@ -78,6 +83,7 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
   element.dataset.matrix = name;
 
   function labelText() { return typeof label === 'function' ? label() : label; }
+  function titleText() { return typeof title === 'function' ? title() : title; }
 
   // A table wider than its column scrolls sideways. When none of its cells takes focus, the
   // keyboard reaches that scroll through the scroller itself: focusable (and named) exactly while
@@ -131,7 +137,7 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
   }
 
   function cellName(i, j) {
-    return `${name}[${rows[i] ?? i}][${cols[j] ?? j}]`;
+    return `${titleText()}[${rows[i] ?? i}][${cols[j] ?? j}]`;
   }
 
   function paint() {
@@ -140,15 +146,17 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
         const td = cells[i][j];
         const hide = hidden && hidden(i, j);
         td.classList.toggle('pending', Boolean(hide));
+        td.classList.remove('edited', 'row-max');
+        if (marked && marked(i, j)) td.classList.add(markClass);
         if (td.getRootNode().activeElement === td && editable) continue;  // don't overwrite typing (also in a shadow root)
         td.textContent = hide ? '·' : fmt(matrix.get(i, j));
       }
     }
     for (const [i, j, cls] of highlights) cells[i]?.[j]?.classList.add(cls);
-    shape.textContent = i18n.t('matrix.shape', { name, rows: matrix.rows, cols: matrix.cols });
+    shape.textContent = i18n.t('matrix.shape', { name: titleText(), rows: matrix.rows, cols: matrix.cols });
     if (csvButton) {
       csvButton.textContent = i18n.t('matrix.csv');
-      csvButton.setAttribute('aria-label', i18n.t('matrix.csvLabel', { name }));
+      csvButton.setAttribute('aria-label', i18n.t('matrix.csvLabel', { name: titleText() }));
     }
     caption.textContent = labelText();
     if (scroller.hasAttribute('aria-label')) scroller.setAttribute('aria-label', labelText());
@@ -176,22 +184,26 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
   }
 
   const cellOf = (event) => event.target.closest && event.target.closest('td.cell');
+  const selectCell = (td) => {
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    const sel = td.getRootNode().getSelection ? td.getRootNode().getSelection() : window.getSelection();
+    (sel || window.getSelection()).removeAllRanges();
+    (sel || window.getSelection()).addRange(range);
+  };
   if (editable) {
     events.on(table, 'focusout', (event) => { const td = cellOf(event); if (td) commit(td); });
     events.on(table, 'focusin', (event) => {
       const td = cellOf(event);
-      if (!td) return;
-      const range = document.createRange();
-      range.selectNodeContents(td);
-      const sel = td.getRootNode().getSelection ? td.getRootNode().getSelection() : window.getSelection();
-      (sel || window.getSelection()).removeAllRanges();
-      (sel || window.getSelection()).addRange(range);
+      if (td) selectCell(td);
     });
+    // Enter commits and Escape restores, and focus stays on the cell (selected, ready for the
+    // next number): it does not fall to <body>
     events.on(table, 'keydown', (event) => {
       const td = cellOf(event);
       if (!td) return;
-      if (event.key === 'Enter') { event.preventDefault(); td.blur(); }
-      if (event.key === 'Escape') { td.textContent = fmt(matrix.get(Number(td.dataset.i), Number(td.dataset.j))); td.blur(); }
+      if (event.key === 'Enter') { event.preventDefault(); commit(td); selectCell(td); }
+      if (event.key === 'Escape') { td.textContent = fmt(matrix.get(Number(td.dataset.i), Number(td.dataset.j))); selectCell(td); }
     });
     events.on(table, 'paste', (event) => {
       // plain text only: pasted markup must not become part of the cell
@@ -203,12 +215,21 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
     });
   }
   if (onCell) {
-    const enter = (event) => { const td = cellOf(event); if (td) onCell(Number(td.dataset.i), Number(td.dataset.j)); };
-    const leave = (event) => { if (cellOf(event)) onCell(null, null); };
+    const report = (td) => (td ? onCell(Number(td.dataset.i), Number(td.dataset.j)) : onCell(null, null));
+    const enter = (event) => { const td = cellOf(event); if (td) report(td); };
+    const focusedCell = () => {
+      const active = table.getRootNode().activeElement;
+      return active && table.contains(active) ? active.closest('td.cell') : null;
+    };
     events.on(table, 'mouseover', enter);
     events.on(table, 'focusin', enter);
-    events.on(table, 'mouseleave', leave);
-    events.on(table, 'focusout', leave);
+    // mouseleave's target is the table itself: the pointer left it, so the readout goes back to
+    // the focused cell if there is one, else to nothing
+    events.on(table, 'mouseleave', () => report(focusedCell()));
+    events.on(table, 'focusout', (event) => {
+      const next = event.relatedTarget;
+      if (!(next && table.contains(next) && next.closest('td.cell'))) report(null);
+    });
   }
   if (csvButton) {
     events.on(csvButton, 'click', () => {
@@ -236,6 +257,8 @@ export function createMatrixView({ i18n, name, label = name, rowLabels = [], col
       for (const [i, j, cls] of list) cells[i]?.[j]?.classList.add(cls);
     },
     setHidden(fn) { hidden = fn; if (matrix) paint(); },
+    /** Marks the cells for which fn(i, j) is true (null: none): edited by the reader, or cls. */
+    setMarked(fn, cls = 'edited') { marked = fn; markClass = cls; if (matrix) paint(); },
     refresh() { if (matrix) paint(); },
     clearMessage() { message.textContent = ''; message.classList.remove('error'); },
     cell: (i, j) => cells[i]?.[j],

@@ -25,10 +25,14 @@ import { h, listeners } from './dom.js';
 import { createStepper } from './stepper.js';
 import { createMatrixView } from './matrix-view.js';
 
+/**
+ * introKeys: string keys, or [key, vars] pairs whose vars() is read again whenever the texts are
+ * refreshed (new numbers, a new language).
+ */
 export function createShell({ id, i18n, titleKey, introKeys = [] }) {
   const texts = i18n.binder();
   const title = texts.set(h('h2', { class: 'section-title' }), titleKey);
-  const intro = h('div', { class: 'section-intro' }, introKeys.map((k) => texts.set(h('p'), k)));
+  const intro = h('div', { class: 'section-intro' }, introKeys.map((k) => (Array.isArray(k) ? texts.set(h('p'), k[0], k[1]) : texts.set(h('p'), k))));
   const controls = h('div', { class: 'section-controls' });
   const stage = h('div', { class: 'stage', attrs: { tabindex: '0' } });
   const element = h('section', { class: 'qkv-section', attrs: { 'aria-labelledby': `${id}-title` } }, title, intro, controls, stage);
@@ -53,6 +57,11 @@ export function toggle(texts, key, checked, onChange, events) {
   const label = h('label', { class: 'switch' }, input, texts.set(h('span'), key));
   events.on(input, 'change', () => onChange(input.checked));
   return { element: label, input };
+}
+
+/** Column (or row) labels 0 … n−1. */
+export function indexLabels(n) {
+  return Array.from({ length: n }, (_, j) => String(j));
 }
 
 /**
@@ -82,12 +91,14 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
   function create(ctx) {
     const { i18n } = ctx;
     const events = listeners();
-    const shell = createShell({ id, i18n, titleKey, introKeys });
+    const data = source ? source(ctx) : null;
+    let snap = data ? data.get() : ctx.getSnapshot();
+    // intro texts with numbers read the current snapshot: [key, (snap) => vars]
+    const keys = introKeys.map((k) => (Array.isArray(k) ? [k[0], () => k[1](snap)] : k));
+    const shell = createShell({ id, i18n, titleKey, introKeys: keys });
     if (className) shell.element.classList.add(...className.split(' '));
     const views = [];
     const progress = new Set();
-    const data = source ? source(ctx) : null;
-    let snap = data ? data.get() : ctx.getSnapshot();
     const frame = {
       id, ctx, i18n, events,
       element: shell.element, stage: shell.stage, controls: shell.controls, intro: shell.intro, texts: shell.texts,
@@ -120,6 +131,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       snap = next;
       updating = true;
       try {
+        shell.texts.refresh();
         parts.draw?.(snap);
         stepper.setCount(parts.count(snap), stepper.index);
       } finally {

@@ -17,7 +17,10 @@ export const PROPERTIES = [
     validate: (words) => words.length >= 2 && words.length <= MAX_TOKENS && words.every((w) => VOCABULARY.includes(w)) },
   { name: 'scale', type: 'bool', default: false },   // divide scores by √d_k
   { name: 'pos', type: 'bool', default: false },     // add the position vector to X
+  { name: 'dk', type: 'int', min: 2, max: 4, default: 3 },        // head width d_k (3: the article's)
+  { name: 'kq', type: 'bool', default: false },      // section 4: show K·Qᵀ = Sᵀ
   { name: 'qk', type: 'bool', default: false },      // section 8: Q = K = X
+  { name: 'temp', type: 'number', min: 0.1, max: 10, default: 1 }, // section 5: softmax temperature T
   { name: 'pull', type: 'number', min: 0, max: 10, default: 5 },  // section 7: q_我 = pull × k_我
   { name: 'step', type: 'int', min: 0, max: 1000000, default: 0 }, // training step (clamped to the schedule)
   ...TRAINING_PROPERTIES,  // the training run's seed, batch, lr, dim, optimizer, corpus (training-settings.js)

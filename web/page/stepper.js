@@ -29,17 +29,18 @@ const SPEEDS = [0.5, 1, 2, 4];
 
 /**
  * The stepping keys, for the stepper and for anything stepped the same way (the training run):
- * space toggles play (except on a button, where it presses it), → steps forward, ← back, while
+ * space toggles play (except on a button or a <summary>, which it presses), → steps forward, ← back, while
  * focus is inside host but not in a text field, and not on a wide table's scroller (there ← →
  * scroll, as in any scroll box). events: a dom.js listeners() set, which removes the handler.
  */
 export function stepKeys(events, host, { toggle, forward, back }) {
   events.on(host, 'keydown', (event) => {
     const target = event.target;
-    if (target.closest && target.closest('input, textarea, select, [contenteditable="true"]')) return;
+    // text fields, and sliders (their arrows are their own), keep their keys
+    if (target.closest && target.closest('input, textarea, select, [contenteditable="true"], [role="slider"]')) return;
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (event.key.startsWith('Arrow') && target.classList && target.classList.contains('matrix-scroll')) return;
-    if (event.key === ' ' && target.tagName !== 'BUTTON') {
+    if (event.key === ' ' && target.tagName !== 'BUTTON' && target.tagName !== 'SUMMARY') {
       event.preventDefault();
       toggle();
     } else if (event.key === 'ArrowRight') {
@@ -159,10 +160,18 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
     go, pause, play: start,
     forward: () => go(index + 1),
     back: () => go(index - 1),
-    /** New number of steps (the data changed shape); keeps the position when it still exists. */
+    /**
+     * New number of steps (the data changed shape); keeps the position when it still exists.
+     * A stepper resting on its last step stays on the last step: a finished table stays finished
+     * when the sentence grows (section 5 opens there).
+     */
     setCount(n, keepAt = index) {
+      const finished = timer === null && total > 1 && index === total - 1 && keepAt === index;
       total = Math.max(1, n);
-      index = Math.min(keepAt, total - 1);
+      // a playing run keeps playing through new data: from where it was, or from the start when
+      // that step no longer exists (clamping it to the end would stop it mid-run)
+      if (timer !== null && keepAt > total - 1) index = 0;
+      else index = finished ? total - 1 : Math.min(keepAt, total - 1);
       draw(false);
     },
     /** fn({ index, count, playing }) after every change of position or length; returns off(). */

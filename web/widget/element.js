@@ -28,8 +28,8 @@ import { sectionById } from '../page/sections/index.js';
 import { adoptStyles } from './styles.js';
 import './strings.js';
 
-const SETTING_KEYS = ['seed', 'sentence', 'scale', 'pos'];
-const PROPERTIES = ['section', 'seed', 'sentence', 'scale', 'pos', 'theme', 'autoplay'];
+const SETTING_KEYS = ['seed', 'sentence', 'dk', 'scale', 'pos'];
+const PROPERTIES = ['section', 'seed', 'sentence', 'dk', 'scale', 'pos', 'theme', 'autoplay'];
 
 // Importing the bundle where there is no DOM (a server-side render) must not throw.
 const Base = typeof HTMLElement === 'function' ? HTMLElement : class {};
@@ -101,6 +101,8 @@ export class QkvLabElement extends Base {
   set seed(value) { this._setString('seed', value); }
   get sentence() { return this._read().state.get('sentence'); }
   set sentence(value) { this._setString('sentence', value); }
+  get dk() { return this._read().state.get('dk'); }
+  set dk(value) { this._setString('dk', value); }
   get scale() { return this._read().state.get('scale'); }
   set scale(value) { this._setBoolean('scale', value); }
   get pos() { return this._read().state.get('pos'); }

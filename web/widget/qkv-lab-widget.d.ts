@@ -42,6 +42,8 @@ export interface QkvLabElement extends HTMLElement {
   seed: number;
   /** 2 to 6 words of the built-in vocabulary, separated by spaces ('我 love 猫' by default). */
   sentence: string;
+  /** The head width d_k: 2, 3 or 4 (default 3, the article's); W_Q, W_K, W_V are 4 × d_k. */
+  dk: number;
   /** Divide the scores by √d_k before softmax (default false, as in the article). */
   scale: boolean;
   /** Add position vectors to X (default false). */

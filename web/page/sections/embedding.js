@@ -4,6 +4,8 @@ import { h, clear } from '../dom.js';
 import { addStrings } from '../i18n.js';
 import { defineSection, toggle } from '../section-shell.js';
 import { SENTENCES, VOCABULARY } from '../attention-model.js';
+import { editsNote } from '../edits-note.js';
+import { codePanel } from '../code-panel.js';
 
 addStrings({
   zh: {
@@ -14,6 +16,7 @@ addStrings({
     'emb.tokens': '词 → 编号',
     'emb.step': '“{word}”的编号是 {id}：one-hot 第 {r} 行在第 {id} 列是 1，乘上表，取出表的第 {id} 行{plus}，成为 X 的第 {r} 行。',
     'emb.plus': '，再加上位置 {p} 的向量',
+    'emb.stepEdited': '“{word}”的编号是 {id}：one-hot 乘上表，取出表的第 {id} 行{plus}。但 X 的第 {r} 行在第 3 节里被手动改过（标出的格子），所以它已不再是查表的结果，而是你输入的数。',
   },
   en: {
     'emb.title': 'Where X comes from: the embedding table',
@@ -23,6 +26,7 @@ addStrings({
     'emb.tokens': 'word → id',
     'emb.step': '“{word}” has id {id}: row {r} of the one-hot matrix has its 1 in column {id}; times the table, it picks row {id}{plus}, which becomes row {r} of X.',
     'emb.plus': ', plus the vector of position {p}',
+    'emb.stepEdited': '“{word}” has id {id}: times the table, its one-hot row picks row {id}{plus}. But row {r} of X was edited by hand in section 3 (the marked cells), so it is no longer that look-up: it holds what you typed.',
   },
 });
 
@@ -32,7 +36,8 @@ export const embeddingSection = defineSection({
     const { i18n, ctx, texts, events } = frame;
     const select = h('select', { class: 'sentence-select' });
     const posSwitch = toggle(texts, 'emb.pos', frame.snap.pos, (on) => ctx.setSetting('pos', on), events);
-    frame.controls.append(h('label', { class: 'field' }, texts.set(h('span'), 'emb.sentence'), select), posSwitch.element);
+    const note = editsNote(frame, { matrices: ['X'], undo: true });
+    frame.controls.append(h('label', { class: 'field' }, texts.set(h('span'), 'emb.sentence'), select), posSwitch.element, note.element);
     events.on(select, 'change', () => ctx.setSetting('sentence', select.value));
 
     const chips = h('div', { class: 'chips' });
@@ -41,6 +46,7 @@ export const embeddingSection = defineSection({
     const posView = frame.view({ name: 'P', label: () => (i18n.lang === 'zh' ? '位置向量 P' : 'Position vectors P') });
     const xView = frame.view({ name: 'X', label: 'X' });
     const posPart = h('span', { class: 'pos-part' }, h('span', { class: 'op', text: '+' }), posView.element);
+    const code = codePanel(frame, 'embedding');
     frame.stage.append(chips, h('div', { class: 'equation' }, hotView.element, h('span', { class: 'op', text: '×' }), tableView.element),
       h('div', { class: 'equation' }, posPart, h('span', { class: 'op', text: '=' }), xView.element));
 
@@ -57,6 +63,10 @@ export const embeddingSection = defineSection({
         posView.update(snap.positions, { rowLabels: snap.positions.toArray().map((_, p) => `${p}`), colLabels: ['0', '1', '2', '3'] });
         xView.update(snap.X, { rowLabels: snap.words, colLabels: ['0', '1', '2', '3'] });
         posPart.hidden = !snap.pos;
+        const edits = snap.edited.X || [];
+        xView.setMarked(edits.length ? (i, j) => edits.some(([a, b]) => a === i && b === j) : null);
+        note.draw(snap);
+        code.draw(snap);
       },
       render(r) {
         const snap = frame.snap;
@@ -69,8 +79,10 @@ export const embeddingSection = defineSection({
         posView.highlight(snap.pos ? [0, 1, 2, 3].map((c) => [r, c, 'hl-col']) : []);
         xView.highlight([0, 1, 2, 3].map((c) => [r, c, 'hl-cell']));
         xView.setHidden((i) => i > r);
-        return i18n.t('emb.step', { word, id, r, plus: snap.pos ? i18n.t('emb.plus', { p: r }) : '' });
+        const edited = (snap.edited.X || []).some(([i]) => i === r);
+        return i18n.t(edited ? 'emb.stepEdited' : 'emb.step', { word, id, r, plus: snap.pos ? i18n.t('emb.plus', { p: r }) : '' });
       },
+      setLanguage: () => note.refresh(),
     };
   },
 });

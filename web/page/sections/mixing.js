@@ -2,7 +2,8 @@
 // weights as the mixing amounts: O[i] = Σ_j A[i][j] · V[j].
 import { h, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
-import { defineSection } from '../section-shell.js';
+import { defineSection, indexLabels } from '../section-shell.js';
+import { codePanel } from '../code-panel.js';
 
 addStrings({
   zh: {
@@ -11,6 +12,8 @@ addStrings({
     'mix.part': '{w} × V[{word}]',
     'mix.sum': '合计 = O[{word}]',
     'mix.step': 'O[{word}] = {terms} = [{out}]',
+    'mix.partsTitle': 'O[{word}] 的各项',
+    'mix.partsLabel': 'O[{word}] = Σⱼ A[{word}][j] · V[j]，逐项写出',
   },
   en: {
     'mix.title': 'Weighting V: the weighted sum',
@@ -18,6 +21,8 @@ addStrings({
     'mix.part': '{w} × V[{word}]',
     'mix.sum': 'total = O[{word}]',
     'mix.step': 'O[{word}] = {terms} = [{out}]',
+    'mix.partsTitle': 'terms of O[{word}]',
+    'mix.partsLabel': 'O[{word}] = Σⱼ A[{word}][j] · V[j], term by term',
   },
 });
 
@@ -29,14 +34,19 @@ export const mixingSection = defineSection({
     const aView = frame.view({ name: 'A', label: () => (snapNow().scale ? 'A = softmax(S / √d_k)' : 'A = softmax(S)') });
     const vView = frame.view({ name: 'V', label: 'V' });
     const oView = frame.view({ name: 'O', label: 'O = A·V' });
-    const partsView = frame.view({ name: 'mix', label: '', csv: false });
+    let shownRow = 0;   // the output row whose terms the last table shows
+    const partsView = frame.view({ name: 'mix', csv: false,
+      title: () => i18n.t('mix.partsTitle', { word: snapNow().words[shownRow] }),
+      label: () => i18n.t('mix.partsLabel', { word: snapNow().words[shownRow] }) });
     frame.stage.append(h('div', { class: 'equation' }, aView.element, h('span', { class: 'op', text: '×' }), vView.element,
       h('span', { class: 'op', text: '=' }), oView.element), h('div', { class: 'equation' }, partsView.element));
+    const code = codePanel(frame, 'mixing');
 
     function render(i) {
       const snap = snapNow();
       const word = snap.words[i];
       const mix = snap.derived.mix[i];
+      shownRow = i;
       // the contributions w_ij · V_j, then their sum (the output row) as a last line
       const rows = mix.contributions.rows;
       const table = { rows: rows + 1, cols: mix.contributions.cols, data: new Float32Array((rows + 1) * mix.contributions.cols) };
@@ -44,19 +54,21 @@ export const mixingSection = defineSection({
       table.data.set(mix.output, rows * table.cols);
       table.get = (r, c) => table.data[r * table.cols + c];
       const labels = [...snap.words.map((wd, j) => i18n.t('mix.part', { w: fmt(mix.weights[j]), word: wd })), i18n.t('mix.sum', { word })];
-      partsView.update(table, { rowLabels: labels, colLabels: ['0', '1', '2'] });
-      partsView.highlight([0, 1, 2].map((c) => [rows, c, 'hl-cell']));
+      const cols = indexLabels(snap.dk);
+      partsView.update(table, { rowLabels: labels, colLabels: cols });
+      partsView.highlight(cols.map((_, c) => [rows, c, 'hl-cell']));
       aView.highlight(snap.words.map((_, j) => [i, j, 'hl-row']));
       vView.highlight([]);
-      oView.highlight([0, 1, 2].map((c) => [i, c, 'hl-cell']));
+      oView.highlight(cols.map((_, c) => [i, c, 'hl-cell']));
       oView.setHidden((r) => r > i);
       const terms = snap.words.map((wd, j) => `${fmt(mix.weights[j])}·V[${wd}]`).join(' + ');
       return i18n.t('mix.step', { word, terms, out: mix.output.map((x) => fmt(x)).join(', ') });
     }
     function draw(snap) {
       aView.update(snap.weights, { rowLabels: snap.words, colLabels: snap.words });
-      vView.update(snap.V, { rowLabels: snap.words, colLabels: ['0', '1', '2'] });
-      oView.update(snap.output, { rowLabels: snap.words, colLabels: ['0', '1', '2'] });
+      vView.update(snap.V, { rowLabels: snap.words, colLabels: indexLabels(snap.dk) });
+      oView.update(snap.output, { rowLabels: snap.words, colLabels: indexLabels(snap.dk) });
+      code.draw(snap);
     }
     return { count: (snap) => snap.n, draw, render };
   },

@@ -5,18 +5,20 @@ import { h, clear, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
 import { defineSection, toggle, bars } from '../section-shell.js';
 import { SATURATION_DKS } from '../snapshot-derived.js';
+import { createSoftmaxWhole } from '../softmax-whole.js';
+import { codePanel } from '../code-panel.js';
 
 addStrings({
   zh: {
     'softmax.title': 'softmax：按行把打分变成权重',
     'softmax.intro1': '打分可正可负，还不能直接当比例用。softmax 对每一行做 exp 再除以这一行的总和：结果都不小于 0，而且每行加起来正好是 1——一个词把自己 100% 的注意力分给全句。注意是按行（每个提问的词）做，不是按列。',
-    'softmax.intro2': '文章这一章还没有除以 √d_k，所以默认关闭缩放，数字和文章一致。打开开关，打分先除以 √d_k（这里 d_k = 3，√3 ≈ 1.732），权重会更平均一些。',
+    'softmax.intro2': '文章这一章还没有除以 √d_k，所以默认关闭缩放，数字和文章一致。打开开关，打分先除以 √d_k（这里 d_k = {dk}，√{dk} ≈ {root}），权重会更平均一些。',
     'softmax.scale': '先除以 √d_k',
     'softmax.rowTitle': '“{word}”的注意力分配',
     'softmax.sum': '这一行的和 = {sum}',
     'softmax.step0': '打分表 S（原始的 Q·Kᵀ）。下一步开始逐行做 softmax。',
     'softmax.stepRow': '第 {r} 行（{word}）：softmax({div}) = {weights}，和为 {sum}。最大的权重给了“{top}”。',
-    'softmax.divNone': '打分', 'softmax.divScaled': '打分 / √3',
+    'softmax.divNone': '打分', 'softmax.divScaled': '打分 / √{dk}',
     'softmax.compare': '对比：不缩放时第一行权重 {a}；除以 √d_k 后 {b}。',
     'softmax.satTitle': '为什么要除以 √d_k：d_k 变大时 softmax 会饱和',
     'softmax.satIntro': '一个随机查询对 6 个随机键（每个分量来自 rng(种子).randn）。点积是 d_k 项之和，它的标准差大约是 √d_k：d_k 越大，打分差距越大，不缩放的 softmax 几乎把全部权重压到一个键上，其他键的梯度几乎为 0。除以 √d_k 把打分拉回到 1 左右的尺度。',
@@ -28,13 +30,13 @@ addStrings({
   en: {
     'softmax.title': 'Softmax turns each row of scores into weights',
     'softmax.intro1': 'Scores can be positive or negative, so they are not proportions yet. Softmax takes exp of each entry in a row and divides by the row’s total: every weight is at least 0 and each row adds up to exactly 1 — one token sharing out 100% of its attention over the sentence. It works along rows (one per asking token), not columns.',
-    'softmax.intro2': 'The article’s chapter does not divide by √d_k yet, so scaling starts off and the numbers match it. Switch it on and the scores are divided by √d_k first (here d_k = 3, √3 ≈ 1.732): the weights become a little more even.',
+    'softmax.intro2': 'The article’s chapter does not divide by √d_k yet, so scaling starts off and the numbers match it. Switch it on and the scores are divided by √d_k first (here d_k = {dk}, √{dk} ≈ {root}): the weights become a little more even.',
     'softmax.scale': 'Divide by √d_k first',
     'softmax.rowTitle': 'How “{word}” shares its attention',
     'softmax.sum': 'row sum = {sum}',
     'softmax.step0': 'The score table S (raw Q·Kᵀ). Next, softmax row by row.',
     'softmax.stepRow': 'Row {r} ({word}): softmax({div}) = {weights}, summing to {sum}. The largest weight goes to “{top}”.',
-    'softmax.divNone': 'scores', 'softmax.divScaled': 'scores / √3',
+    'softmax.divNone': 'scores', 'softmax.divScaled': 'scores / √{dk}',
     'softmax.compare': 'Compare: row 1 unscaled gives {a}; divided by √d_k it gives {b}.',
     'softmax.satTitle': 'Why divide by √d_k: softmax saturates as d_k grows',
     'softmax.satIntro': 'One random query against 6 random keys (every component from rng(seed).randn). A dot product sums d_k terms, so its spread grows like √d_k: the larger d_k, the further apart the scores, and unscaled softmax puts nearly all the weight on one key, leaving the others almost no gradient. Dividing by √d_k brings the scores back to a spread of about 1.',
@@ -46,7 +48,8 @@ addStrings({
 });
 
 export const softmaxSection = defineSection({
-  id: 'softmax', titleKey: 'softmax.title', introKeys: ['softmax.intro1', 'softmax.intro2'],
+  id: 'softmax', titleKey: 'softmax.title',
+  introKeys: ['softmax.intro1', ['softmax.intro2', (snap) => ({ dk: snap.dk, root: Math.sqrt(snap.dk).toFixed(3) })]],
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const snapNow = () => frame.snap;
@@ -58,7 +61,9 @@ export const softmaxSection = defineSection({
     const wView = frame.view({ name: 'A', label: () => (snapNow().scale ? 'A = softmax(S / √d_k)' : 'A = softmax(S)') });
     const cards = h('div', { class: 'cards' });
     const compare = h('p', { class: 'note compare num' });
-    frame.stage.append(h('div', { class: 'equation' }, sView.element, h('span', { class: 'op', text: '→' }), wView.element), cards, compare);
+    // the softmax of the current row, written out (exp, total, division), with a temperature
+    const whole = createSoftmaxWhole({ i18n, events, temperature: ctx.state.get('temp'), onTemperature: (t) => ctx.setSetting('temp', t) });
+    frame.stage.append(h('div', { class: 'equation' }, sView.element, h('span', { class: 'op', text: '→' }), wView.element), cards, compare, whole.element);
 
     // saturation panel (its own small control, not part of the stepper)
     const dkSelect = h('select', { class: 'dk-select' }, SATURATION_DKS.map((d) => h('option', { value: String(d), text: String(d), selected: d === 64 })));
@@ -67,6 +72,7 @@ export const softmaxSection = defineSection({
     const satPanel = h('div', { class: 'saturation' }, satTitle, texts.set(h('p', { class: 'note' }), 'softmax.satIntro'),
       h('label', { class: 'field' }, texts.set(h('span'), 'softmax.dk'), dkSelect), satBody);
     frame.element.append(satPanel);
+    const code = codePanel(frame, 'softmax');
     events.on(dkSelect, 'change', () => drawSaturation(snapNow()));
 
     function drawSaturation(snap) {
@@ -88,6 +94,7 @@ export const softmaxSection = defineSection({
         b: snap.weightsScaled.row(0).map((x) => fmt(x)).join(' '),
       });
       drawSaturation(snap);
+      code.draw(snap);
     }
 
     function render(index, { animate }) {
@@ -104,13 +111,14 @@ export const softmaxSection = defineSection({
           bars(snap.words, done ? w : w.map(() => 0), { fmt: done ? fmt : () => '·', cls: animate ? 'grow' : '' }),
           h('p', { class: 'sum num', text: done ? i18n.t('softmax.sum', { sum: fmt(sums[i]) }) : '' })));
       });
+      whole.draw(snap, Math.max(0, index - 1));
       sView.highlight(index > 0 ? snap.words.map((_, j) => [index - 1, j, 'hl-row']) : []);
       wView.highlight(index > 0 ? snap.words.map((_, j) => [index - 1, j, 'hl-row']) : []);
       if (index === 0) return i18n.t('softmax.step0');
       const i = index - 1;
       const w = snap.weights.row(i);
       const top = w.indexOf(Math.max(...w));
-      return i18n.t('softmax.stepRow', { r: index, word: snap.words[i], div: i18n.t(snap.scale ? 'softmax.divScaled' : 'softmax.divNone'),
+      return i18n.t('softmax.stepRow', { r: index, word: snap.words[i], div: i18n.t(snap.scale ? 'softmax.divScaled' : 'softmax.divNone', { dk: snap.dk }),
         weights: w.map((x) => fmt(x)).join(' '), sum: fmt(sums[i]), top: snap.words[top] });
     }
 

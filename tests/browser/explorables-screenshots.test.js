@@ -1,0 +1,85 @@
+// explorables-screenshots.test.js: a picture of every interaction issue 9 added or fixed, at 1280
+// and 375 px, in zh and en, written to tests/artifacts/issue9-<lang>-<width>-<name>.png for a
+// person to look at. What a picture cannot show by itself is checked here: each one is drawn
+// (non-empty) and nothing in it sticks out sideways (no horizontal overflow in the part shown).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { openBrowser, ARTIFACTS, settle } from './harness.js';
+import { openPage } from './page-helpers.js';
+import { openBlog, waitForWidget } from './widget-helpers.js';
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env.close(); });
+
+async function typeInto(page, selector, text) {
+  await page.click(selector);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
+
+/** [name, query, selector, prepare(page)] */
+const SHOTS = [
+  ['roles-weighting', '', '#roles .stage', async (page) => { for (let k = 0; k < 3; k++) await page.click('#roles .step-forward'); }],
+  ['embedding-edited', '', '#embedding', async (page) => typeInto(page, '#projections [data-matrix="X"] td[data-i="0"][data-j="0"]', '1000')],
+  ['projections-dk4', '?dk=4', '#projections', async (page) => page.click('#projections .step-forward')],
+  ['scores-dot-geometry', '', '#scores .dot-geometry', async (page) => {
+    await page.click('#scores .geo-preset[data-preset="right"]');
+    await page.focus('#scores .tip[data-vector="b"]');
+    await page.keyboard.press('ArrowRight');
+  }],
+  ['scores-kq', '?kq=1', '#scores .stage', async (page) => { for (let k = 0; k < 4; k++) await page.click('#scores .step-forward'); }],
+  ['softmax-whole', '?temp=0.2&scale=1', '#softmax .softmax-whole', async () => {}],
+  ['learnable-verdict', `?${new URLSearchParams({ seed: 123, sentence: '我 开 汽车 很 快', pull: 10 })}`, '#learnable .stage', async () => {}],
+  ['symmetry-shared', '?qk=1', '#symmetry .stage', async () => {}],
+  ['flow-prediction', '', '#flow .stage', async (page) => page.focus('#flow .flow-stage[data-stage="P"]')],
+  ['code-panel', '?scale=1', '#softmax .code-panel', async (page) => page.evaluate(() => {
+    for (const d of document.querySelectorAll('#softmax .code-panel, #softmax .code-panel details')) d.open = true;
+  })],
+  ['embed-notice', '?embed=1&section=bogus', '#app', async () => {}],
+];
+
+for (const lang of ['en', 'zh']) {
+  for (const width of [1280, 375]) {
+    test(`screenshots of issue 9's interactions: ${lang}, ${width}px`, async () => {
+      fs.mkdirSync(ARTIFACTS, { recursive: true });
+      for (const [name, query, selector, prepare] of SHOTS) {
+        const join = query ? `${query}&lang=${lang}` : `?lang=${lang}`;
+        const page = await openPage(env, { query: join, width, height: 800 });
+        const target = page.locator(selector).first();
+        // in view first, then used: a hover must not be undone by the scroll that follows it
+        await target.scrollIntoViewIfNeeded();
+        await prepare(page);
+        await settle(page);
+        const box = await target.boundingBox();
+        assert.ok(box && box.width > 50 && box.height > 30, `${name}: nothing drawn`);
+        const overflow = await target.evaluate((el) => [...el.querySelectorAll('*')].filter((c) => {
+          // a wide table scrolls inside its own scroller: that is not overflow
+          if (c.closest('.matrix-scroll, .whole-scroll')) return false;
+          const r = c.getBoundingClientRect();
+          return r.width > 0 && r.right > document.documentElement.clientWidth + 1;
+        }).map((c) => c.className || c.tagName).slice(0, 3));
+        assert.deepEqual(overflow, [], `${name}: sticks out sideways`);
+        // the bar that stays at the top of the window would lie across a picture of one element
+        await target.screenshot({ path: path.join(ARTIFACTS, `issue9-${lang}-${width}-${name}.png`), style: '.page-bar { visibility: hidden; }' });
+        assert.deepEqual(page.problems(), [], name);
+        await page.closeAll();
+      }
+      // the bar and its contents menu, far down the page (a picture of the window)
+      const page = await openPage(env, { query: `?lang=${lang}`, width, height: 800 });
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
+      await page.click('.toc-menu summary');
+      await page.screenshot({ path: path.join(ARTIFACTS, `issue9-${lang}-${width}-navigation.png`) });
+      await page.closeAll();
+      // the widget's walkthrough at its last step
+      const blog = await openBlog(env, { name: 'plain-post.html', width, height: 900, transform: (html) => html.replace('<qkv-lab id="first" lang="en">', `<qkv-lab id="first" lang="${lang}">`) });
+      await waitForWidget(blog, 'first');
+      for (let k = 0; k < 4; k++) await blog.click('#first .step-forward');
+      await blog.locator('#first').screenshot({ path: path.join(ARTIFACTS, `issue9-${lang}-${width}-widget-walkthrough.png`) });
+      await blog.closeAll();
+    });
+  }
+}
