@@ -22,6 +22,7 @@ const EXPECTED = [
   'package.json',
   'web/corpus.js',
   'web/dist/qkv-core.js',
+  'web/dist/qkv-wasm.js',
   'web/dist/qkv-lab-widget.js',
   'web/dist/qkv-lab-widget-training.js',
   'web/dist/qkv-lab-widget.mjs',

@@ -95,21 +95,24 @@ if (fs.existsSync(widgetEntry)) {
   // CSS is imported as text: the widget adopts it as constructable stylesheets in its shadow
   // root (no <style> element, so no 'unsafe-inline' in a host page's CSP).
   const { gzipSync } = zlib;
-  // The glue's inlined base64 WASM becomes base64 of the gzipped WASM, inflated at run time by
-  // web/widget/wasm-binary.js and passed to the glue as wasmBinary (see that file for why).
+  // The WebAssembly modules (base64 in dist/qkv-wasm.js) travel gzip-compressed in the widget,
+  // inflated at load time by web/widget/wasm-binary.js (the browser's DecompressionStream).
   const gzipWasm = {
-    name: 'qkv-core-gzip',
+    name: 'qkv-wasm-gzip',
     setup(b) {
-      b.onLoad({ filter: /[\\/]qkv-core\.js$/ }, (args) => {
-        const glue = fs.readFileSync(args.path, 'utf8');
-        const uri = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/.exec(glue);
-        const tail = /export default (\w+);\s*$/.exec(glue);
-        if (!uri || !tail) throw new Error('qkv-core.js is not the single-file Emscripten glue the widget expects');
-        const packed = gzipSync(Buffer.from(uri[1], 'base64'), { level: 9 }).toString('base64');
+      b.onLoad({ filter: /[\\/]qkv-wasm\.js$/ }, (args) => {
+        const source = fs.readFileSync(args.path, 'utf8');
+        const packed = {};
+        for (const name of ['core', 'simd', 'scalar']) {
+          const found = new RegExp(`\\b${name}: ?"([A-Za-z0-9+/=]+)"|export const ${name} = "([A-Za-z0-9+/=]+)"`).exec(source);
+          if (!found) throw new Error(`qkv-wasm.js has no ${name} module; tools/wasm-bundle.mjs writes it`);
+          packed[name] = gzipSync(Buffer.from(found[1] || found[2], 'base64'), { level: 9 }).toString('base64');
+        }
         const inflate = JSON.stringify(path.join(web, 'widget', 'wasm-binary.js'));
-        const contents = glue.replace(uri[0], '"data:application/octet-stream;base64,"').replace(tail[0], '') +
-          `\nimport { gunzipBase64 } from ${inflate};\nconst PACKED = "${packed}";\n` +
-          `export default (options = {}) => gunzipBase64(PACKED).then((wasmBinary) => ${tail[1]}({ ...options, wasmBinary }));\n`;
+        const contents = `import { gunzipBase64 } from ${inflate};\n` +
+          `export const core = () => gunzipBase64(${JSON.stringify(packed.core)});\n` +
+          `export const kernels = { simd: () => gunzipBase64(${JSON.stringify(packed.simd)}), ` +
+          `scalar: () => gunzipBase64(${JSON.stringify(packed.scalar)}) };\n`;
         return { contents, loader: 'js', resolveDir: path.dirname(args.path) };
       });
     },

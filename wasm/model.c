@@ -103,8 +103,8 @@ static double crossentropy_forward(const float* logits, const int* targets, int 
         float max = z[0];
         for (int j = 1; j < V; j++) if (z[j] > max) max = z[j];
         double sum = 0.0;
-        for (int j = 0; j < V; j++) sum += exp((double)z[j] - (double)max);
-        total += (double)max + log(sum) - (double)z[targets[t]];
+        for (int j = 0; j < V; j++) sum += qkv_exp((double)z[j] - (double)max);
+        total += (double)max + qkv_log(sum) - (double)z[targets[t]];
     }
     return total;
 }
@@ -118,8 +118,8 @@ static void crossentropy_rows(double* losses, const float* logits, const int* ta
         float max = z[0];
         for (int j = 1; j < V; j++) if (z[j] > max) max = z[j];
         double sum = 0.0;
-        for (int j = 0; j < V; j++) sum += exp((double)z[j] - (double)max);
-        losses[t] = (double)max + log(sum) - (double)z[targets[t]];
+        for (int j = 0; j < V; j++) sum += qkv_exp((double)z[j] - (double)max);
+        losses[t] = (double)max + qkv_log(sum) - (double)z[targets[t]];
     }
 }
 
@@ -187,8 +187,8 @@ static void model_backward(qkv_model* m, const int* tokens, const int* targets, 
 static void sinusoidal_positions(float* pos, int L, int d) {
     for (int t = 0; t < L; t++) {
         for (int i = 0; i < d; i++) {
-            double freq = pow(10000.0, -(double)(i - i % 2) / d);
-            pos[(size_t)t * d + i] = (float)(i % 2 == 0 ? sin(t * freq) : cos(t * freq));
+            double freq = qkv_exp(-(double)(i - i % 2) / d * 9.210340371976184);  /* 10000^(-2k/d) */
+            pos[(size_t)t * d + i] = (float)(i % 2 == 0 ? qkv_sin(t * freq) : qkv_cos(t * freq));
         }
     }
 }
@@ -403,7 +403,9 @@ int qkv_model_update(qkv_model* m, int* updated_rows, int* updated_count) {
     } else {
         int t = m->t + 1;
         float b1 = m->beta1, b2 = m->beta2;
-        float correct1 = 1.0f - powf(b1, (float)t), correct2 = 1.0f - powf(b2, (float)t);
+        /* 1 - beta^t */
+        float correct1 = 1.0f - (float)qkv_exp(t * qkv_log(b1));
+        float correct2 = 1.0f - (float)qkv_exp(t * qkv_log(b2));
         const float* mm = m->moments;
         const float* vv = m->moments + N;
         for (size_t i = 0; i < N; i++) {

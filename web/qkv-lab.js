@@ -1,42 +1,160 @@
-// qkv-lab.js: the JavaScript API over the qkv-lab WebAssembly module.
+// qkv-lab.js: the JavaScript API over the qkv-lab WebAssembly modules.
 //
 //   import { load } from 'qkv-lab';
 //   const qkv = await load();
 //   const { weights } = qkv.selfAttention(X, Wq, Wk, Wv, { scale: false });
 //
-// This module owns WASM memory: every call copies its inputs in, computes, copies the results
-// out into fresh Float32Arrays and frees what it allocated, also when it throws. Inputs are
-// checked here first, so that errors name the operation, the matrix and the position; the C
-// side checks again and its status codes become RangeErrors.
+// This module owns WASM memory: every call copies its inputs in, computes, and copies the
+// results out into fresh Float32Arrays (Matrices it returns), also when it throws. Inputs are
+// checked here first, so that errors name the operation, the matrix and the position; a Matrix
+// this API returned is not checked entry by entry again (see matrix.js), the C side checks the
+// finiteness of every input anyway, and its status codes become RangeErrors.
+//
+// Two WebAssembly modules share one memory: the core (RNG, model, allocator; Emscripten glue in
+// dist/qkv-core.js) and the kernels (products, softmax, attention), of which there are two
+// builds, SIMD128 and scalar; load() picks one by feature detection (see build.sh).
 import createQkvCore from './dist/qkv-core.js';
-import { Matrix, toMatrix, checkShape, MAX_ELEMENTS } from './matrix.js';
+import { core as CORE_WASM, kernels as KERNELS_WASM } from './dist/qkv-wasm.js';
+import { Matrix, readInput, nonFiniteError, trust, checkShape, MAX_ELEMENTS } from './matrix.js';
 import { Model } from './model.js';
 
 export { Matrix, Model };
 
-let shared = null;
+// The smallest module with a SIMD128 instruction (v128 i8x16.popcnt of a splat): whether this
+// engine validates it is whether it runs SIMD128.
+const SIMD_PROBE = Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
+  10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11);
 
-/**
- * Loads the WebAssembly module once and returns the API object (shared by every caller:
- * widgets on one page use one instance). Pass `{ fresh: true }` for a private instance.
- */
-export function load(options = {}) {
-  if (options.fresh) return instantiate();
-  if (!shared) shared = instantiate().catch((error) => { shared = null; throw error; });
-  return shared;
+/** Whether this JavaScript engine runs WebAssembly SIMD128 (and load() uses the SIMD kernels). */
+export function simdSupported() {
+  return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
 }
 
-async function instantiate() {
-  const core = await createQkvCore();
-  return new QkvLab(core);
+const shared = new Map();  // 'simd' | 'scalar' -> Promise<QkvLab>
+
+/**
+ * Loads the WebAssembly modules once and returns the API object (shared by every caller:
+ * widgets on one page use one instance). Options:
+ *   fresh: true   a private instance instead of the shared one;
+ *   simd: false   the scalar kernels even where SIMD128 runs (true: require SIMD128). Without
+ *                 the option, SIMD128 where the engine has it; the environment variable
+ *                 QKV_LAB_SIMD=0 makes that default scalar in Node (the tests run both builds).
+ */
+export function load(options = {}) {
+  if (options === null || typeof options !== 'object') {
+    return Promise.reject(new TypeError('load: options must be an object like { fresh: true, simd: false }'));
+  }
+  for (const key of Object.keys(options)) {
+    if (key !== 'fresh' && key !== 'simd') {
+      return Promise.reject(new TypeError(`load: unknown option "${key}"; the options are fresh and simd`));
+    }
+  }
+  const { fresh = false, simd = defaultSimd() } = options;
+  if (typeof fresh !== 'boolean' || typeof simd !== 'boolean') {
+    return Promise.reject(new TypeError('load: fresh and simd must be true or false'));
+  }
+  if (simd && !simdSupported()) {
+    return Promise.reject(new Error('load: this WebAssembly engine does not run SIMD128; ' +
+      'call load() (which falls back to the scalar build) or load({ simd: false })'));
+  }
+  if (fresh) return instantiate(simd);
+  const key = simd ? 'simd' : 'scalar';
+  if (!shared.has(key)) {
+    shared.set(key, instantiate(simd).catch((error) => { shared.delete(key); throw error; }));
+  }
+  return shared.get(key);
+}
+
+function defaultSimd() {
+  const env = globalThis.process && globalThis.process.env;
+  if (env && env.QKV_LAB_SIMD === '0') return false;
+  return simdSupported();
+}
+
+/** A module's bytes from dist/qkv-wasm.js: base64 text (or, in the widget, an async inflater). */
+async function bytesOf(packed) {
+  if (typeof packed === 'function') return packed();
+  const text = atob(packed);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/** Kernel stack: the scalar build's local arrays may live there (the SIMD build needs none). */
+const KERNEL_STACK_BYTES = 16384;
+
+async function instantiate(simd) {
+  const [kernelBytes, coreBytes] = await Promise.all([
+    bytesOf(simd ? KERNELS_WASM.simd : KERNELS_WASM.scalar), bytesOf(CORE_WASM)]);
+  const kernelModule = await WebAssembly.compile(kernelBytes);
+  let kernels = null;
+  let fail;
+  const failed = new Promise((resolve, reject) => { fail = reject; });
+  const core = await Promise.race([failed, createQkvCore({
+    locateFile: (file) => file,  // never used to fetch; spares the glue a URL built from import.meta.url
+    // The glue made the memory (-sIMPORTED_MEMORY) and the import object; the kernels get the
+    // memory, then the core gets the kernels in place of the stand-ins build.sh declared.
+    instantiateWasm(imports, receive) {
+      const memory = Object.values(imports).flatMap((o) => Object.values(o))
+        .find((v) => v instanceof WebAssembly.Memory);
+      WebAssembly.instantiate(kernelModule, { env: { memory } })
+        .then((instance) => {
+          kernels = instance.exports;
+          bindKernels(imports, kernels);
+          return WebAssembly.instantiate(coreBytes, imports);
+        })
+        .then(({ instance, module }) => receive(instance, module), fail);
+      return {};
+    },
+  })]);
+  const stack = core._malloc(KERNEL_STACK_BYTES);
+  if (!stack) throw new RangeError('load: out of WebAssembly memory for the kernels\' stack');
+  kernels.__stack_pointer.value = (stack + KERNEL_STACK_BYTES) & ~15;
+  return new QkvLab(core, kernels, simd);
+}
+
+/** Replaces each stand-in in the core's imports (marked qkvKernel by build.sh) by the kernel. */
+function bindKernels(imports, kernels) {
+  for (const table of Object.values(imports)) {
+    for (const [key, value] of Object.entries(table)) {
+      if (typeof value === 'function' && value.qkvKernel) {
+        const kernel = kernels[value.qkvKernel];
+        if (typeof kernel !== 'function') throw new Error(`load: the kernels do not export ${value.qkvKernel}`);
+        table[key] = kernel;
+      }
+    }
+  }
 }
 
 const C_MESSAGES = new Map();
+const STATUS_NONFINITE = 4;
+const STATUS_MASKED_ROW = 7;
+
+// Scratch memory, allocated once per instance and reused by every call whose buffers fit (the
+// results are copied out before the call returns); a larger call allocates one block for its
+// buffers and frees it before returning. heapUsed() therefore counts the scratch from the start
+// and stays flat across calls.
+const SCRATCH_BYTES = 1 << 16;
+// Random generators keep their state (2.5 KB, numpy's MT19937) in WASM memory, in one of a few
+// slots allocated once. The generator used least recently gives up its slot when another needs
+// one: its state is copied out to a JS array and back in when it draws again. So a generator
+// that keeps drawing is never copied, nothing is allocated per generator, and nothing needs
+// freeing: a generator that is garbage collected just leaves its slot to be reused.
+const RNG_SLOTS = 4;
 
 export class QkvLab {
-  constructor(core) {
+  constructor(core, kernels, simd) {
     this._core = core;
-    this._rngBytes = core._qkv_rng_size();
+    this._k = kernels;
+    /** true when the SIMD128 kernels run, false for the scalar build. */
+    this.simd = simd;
+    this._rngBytes = (core._qkv_rng_size() + 15) & ~15;
+    this._scratch = core._qkv_alloc_bytes(SCRATCH_BYTES);
+    this._slots = core._qkv_alloc_bytes(RNG_SLOTS * this._rngBytes);
+    if (!this._scratch || !this._slots) throw new RangeError('load: out of WebAssembly memory');
+    this._slotOwners = new Array(RNG_SLOTS).fill(null);
+    this._clock = 0;
+    this._busy = false;
   }
 
   /** Bytes currently allocated on the WASM heap. */
@@ -63,12 +181,8 @@ export class QkvLab {
       throw new Err(`rng: seed must be an integer from 0 to 4294967295, got ${describe(seed)}`);
     }
     const lab = this;
-    const state = new Uint8Array(this._rngBytes);
-    this._withHeap((heap) => {
-      const statePtr = heap.bytes(state.length);
-      lab._check('rng', lab._core._qkv_rng_seed(statePtr, seed >>> 0));
-      state.set(lab._core.HEAPU8.subarray(statePtr, statePtr + state.length));
-    });
+    const generator = { slot: -1, saved: null, used: 0 };
+    lab._check('rng', lab._core._qkv_rng_seed(lab._resident(generator), seed >>> 0));
     return {
       seed,
       randn(rows, cols) {
@@ -77,12 +191,9 @@ export class QkvLab {
         if (rows * cols > MAX_ELEMENTS) {
           throw new RangeError(`randn: ${rows}×${cols} is too large (at most ${MAX_ELEMENTS} entries)`);
         }
-        return lab._withHeap((heap) => {
-          const statePtr = heap.bytes(state.length);
-          lab._core.HEAPU8.set(state, statePtr);
+        return lab._withHeap(rows * cols, (heap) => {
           const out = heap.floats(rows * cols);
-          lab._check('randn', lab._core._qkv_rng_randn(statePtr, out, rows, cols));
-          state.set(lab._core.HEAPU8.subarray(statePtr, statePtr + state.length));
+          lab._check('randn', lab._core._qkv_rng_randn(lab._resident(generator), out, rows, cols));
           return heap.read(out, rows, cols);
         });
       },
@@ -91,44 +202,48 @@ export class QkvLab {
 
   /** A (n×k) · B (k×m) → n×m */
   matmul(A, B) {
-    const a = toMatrix(A, 'matmul', 'A');
-    const b = toMatrix(B, 'matmul', 'B');
+    const a = readInput(A, 'matmul', 'A');
+    const b = readInput(B, 'matmul', 'B');
     if (a.cols !== b.rows) {
       throw new RangeError(`matmul: A is ${a.rows}×${a.cols} but B is ${b.rows}×${b.cols}; ` +
         `A's columns must equal B's rows`);
     }
     checkShape('matmul', 'the result', a.rows, b.cols);
-    return this._withHeap((heap) => {
+    return this._withHeap(a.rows * b.cols + a.data.length + b.data.length, (heap) => {
       const out = heap.floats(a.rows * b.cols);
-      this._check('matmul', this._core._qkv_matmul(out, heap.write(a), heap.write(b), a.rows, a.cols, b.cols));
+      const status = this._k.qkv_matmul(out, heap.write(a), heap.write(b), a.rows, a.cols, b.cols);
+      this._check('matmul', status, [[a, 'A'], [b, 'B']]);
       return heap.read(out, a.rows, b.cols);
     });
   }
 
   /** Aᵀ */
   transpose(A) {
-    const a = toMatrix(A, 'transpose', 'A');
-    return this._withHeap((heap) => {
+    const a = readInput(A, 'transpose', 'A');
+    return this._withHeap(2 * a.data.length, (heap) => {
       const out = heap.floats(a.rows * a.cols);
-      this._check('transpose', this._core._qkv_transpose(out, heap.write(a), a.rows, a.cols));
+      this._check('transpose', this._k.qkv_transpose(out, heap.write(a), a.rows, a.cols), [[a, 'A']]);
       return heap.read(out, a.cols, a.rows);
     });
   }
 
   /** Softmax of every row. -Infinity entries are masked out (weight 0); each row needs one finite entry. */
   softmaxRows(S) {
-    const s = toMatrix(S, 'softmaxRows', 'S', { allowNegativeInfinity: true });
-    for (let i = 0; i < s.rows; i++) {
-      let finite = false;
-      for (let j = 0; j < s.cols && !finite; j++) finite = s.data[i * s.cols + j] !== -Infinity;
-      if (!finite) {
-        throw new RangeError(`softmaxRows: row ${i} of S is entirely -Infinity; ` +
-          `a row needs at least one finite score to give weight to`);
-      }
-    }
-    return this._withHeap((heap) => {
+    const s = readInput(S, 'softmaxRows', 'S', { allowNegativeInfinity: true });
+    return this._withHeap(2 * s.data.length, (heap) => {
       const out = heap.floats(s.rows * s.cols);
-      this._check('softmaxRows', this._core._qkv_softmax_rows(out, heap.write(s), s.rows, s.cols));
+      const status = this._k.qkv_softmax_rows(out, heap.write(s), s.rows, s.cols);
+      if (status === STATUS_MASKED_ROW) {
+        for (let i = 0; i < s.rows; i++) {
+          let finite = false;
+          for (let j = 0; j < s.cols && !finite; j++) finite = s.data[i * s.cols + j] !== -Infinity;
+          if (!finite) {
+            throw new RangeError(`softmaxRows: row ${i} of S is entirely -Infinity; ` +
+              `a row needs at least one finite score to give weight to`);
+          }
+        }
+      }
+      this._check('softmaxRows', status, [[s, 'S']], { allowNegativeInfinity: true });
       return heap.read(out, s.rows, s.cols);
     });
   }
@@ -140,9 +255,9 @@ export class QkvLab {
   attend(Q, K, V, options = {}) {
     const op = 'attend';
     const { scale, causal } = readOptions(op, options);
-    const q = toMatrix(Q, op, 'Q');
-    const k = toMatrix(K, op, 'K');
-    const v = toMatrix(V, op, 'V');
+    const q = readInput(Q, op, 'Q');
+    const k = readInput(K, op, 'K');
+    const v = readInput(V, op, 'V');
     if (q.cols !== k.cols) {
       throw new RangeError(`${op}: Q is ${q.rows}×${q.cols} but K is ${k.rows}×${k.cols}; ` +
         `Q and K must have the same number of columns (d_k)`);
@@ -158,12 +273,14 @@ export class QkvLab {
     checkShape(op, 'the score matrix', q.rows, k.rows);
     checkShape(op, 'the output', q.rows, v.cols);
     const divisor = scaleDivisor(scale, q.cols);
-    return this._withHeap((heap) => {
+    const floats = 2 * q.rows * k.rows + q.rows * v.cols + q.data.length + k.data.length + v.data.length;
+    return this._withHeap(floats, (heap) => {
       const scores = heap.floats(q.rows * k.rows);
       const weights = heap.floats(q.rows * k.rows);
       const output = heap.floats(q.rows * v.cols);
-      this._check(op, this._core._qkv_attention_forward(scores, weights, output,
-        heap.write(q), heap.write(k), heap.write(v), q.rows, k.rows, q.cols, v.cols, divisor, causal ? 1 : 0));
+      const status = this._k.qkv_attention_forward(scores, weights, output,
+        heap.write(q), heap.write(k), heap.write(v), q.rows, k.rows, q.cols, v.cols, divisor, causal ? 1 : 0);
+      this._check(op, status, [[q, 'Q'], [k, 'K'], [v, 'V']]);
       return {
         scores: heap.read(scores, q.rows, k.rows),
         weights: heap.read(weights, q.rows, k.rows),
@@ -179,10 +296,10 @@ export class QkvLab {
   selfAttention(X, Wq, Wk, Wv, options = {}) {
     const op = 'selfAttention';
     const { scale, causal } = readOptions(op, options);
-    const x = toMatrix(X, op, 'X');
-    const wq = toMatrix(Wq, op, 'Wq');
-    const wk = toMatrix(Wk, op, 'Wk');
-    const wv = toMatrix(Wv, op, 'Wv');
+    const x = readInput(X, op, 'X');
+    const wq = readInput(Wq, op, 'Wq');
+    const wk = readInput(Wk, op, 'Wk');
+    const wv = readInput(Wv, op, 'Wv');
     for (const [name, w] of [['Wq', wq], ['Wk', wk], ['Wv', wv]]) {
       if (w.rows !== x.cols) {
         throw new RangeError(`${op}: X is ${x.rows}×${x.cols} but ${name} is ${w.rows}×${w.cols}; ` +
@@ -196,11 +313,14 @@ export class QkvLab {
     const n = x.rows, d = x.cols, dk = wq.cols, dv = wv.cols;
     checkShape(op, 'the score matrix', n, n);
     const divisor = scaleDivisor(scale, dk);
-    return this._withHeap((heap) => {
+    const floats = 2 * n * dk + 2 * n * dv + 2 * n * n + x.data.length + wq.data.length +
+      wk.data.length + wv.data.length;
+    return this._withHeap(floats, (heap) => {
       const Qp = heap.floats(n * dk), Kp = heap.floats(n * dk), Vp = heap.floats(n * dv);
       const scores = heap.floats(n * n), weights = heap.floats(n * n), output = heap.floats(n * dv);
-      this._check(op, this._core._qkv_self_attention_forward(Qp, Kp, Vp, scores, weights, output,
-        heap.write(x), heap.write(wq), heap.write(wk), heap.write(wv), n, d, dk, dv, divisor, causal ? 1 : 0));
+      const status = this._k.qkv_self_attention_forward(Qp, Kp, Vp, scores, weights, output,
+        heap.write(x), heap.write(wq), heap.write(wk), heap.write(wv), n, d, dk, dv, divisor, causal ? 1 : 0);
+      this._check(op, status, [[x, 'X'], [wq, 'Wq'], [wk, 'Wk'], [wv, 'Wv']]);
       return {
         Q: heap.read(Qp, n, dk),
         K: heap.read(Kp, n, dk),
@@ -222,42 +342,101 @@ export class QkvLab {
 
   // ---- memory ----
 
-  /** Runs fn with a scope that allocates on the WASM heap; everything is freed afterwards. */
-  _withHeap(fn) {
+  /**
+   * Runs fn with a heap scope for about `floats` floats of buffers: the instance's scratch when
+   * they fit, else one block allocated for the call. Everything is released afterwards.
+   */
+  _withHeap(floats, fn) {
     const core = this._core;
     const pointers = [];
-    const track = (ptr, bytes) => {
-      if (!ptr) {
-        throw new RangeError(`out of WebAssembly memory: could not allocate ${bytes} bytes`);
-      }
+    const nested = this._busy;  // (no API call runs inside another; this keeps it safe if one did)
+    const need = 4 * floats + 64 * 16;  // + room for aligning a few buffers to 16 bytes
+    let base, limit;
+    if (!nested && need <= SCRATCH_BYTES) {
+      base = this._scratch;
+      limit = SCRATCH_BYTES;
+    } else {
+      base = track(core._qkv_alloc_bytes(need), need);
+      limit = need;
+    }
+    let offset = 0;
+    this._busy = true;
+    function track(ptr, bytes) {
+      if (!ptr) throw new RangeError(`out of WebAssembly memory: could not allocate ${bytes} bytes`);
       pointers.push(ptr);
       return ptr;
-    };
+    }
+    function alloc(bytes) {
+      const size = (bytes + 15) & ~15;
+      if (offset + size <= limit) {
+        const ptr = base + offset;
+        offset += size;
+        return ptr;
+      }
+      return track(core._qkv_alloc_bytes(bytes), bytes);
+    }
     const heap = {
-      floats(count) {
-        return track(core._qkv_alloc_floats(count), count * 4);
-      },
-      bytes(count) {
-        return track(core._qkv_alloc_bytes(count), count);
-      },
+      floats: (count) => alloc(4 * count),
+      bytes: (count) => alloc(count),
       write(matrix) {
-        const ptr = heap.floats(matrix.data.length);
+        const ptr = alloc(4 * matrix.data.length);
         core.HEAPF32.set(matrix.data, ptr >> 2);  // HEAPF32 re-read: memory may have grown
         return ptr;
       },
       read(ptr, rows, cols) {
-        return new Matrix(rows, cols, core.HEAPF32.slice(ptr >> 2, (ptr >> 2) + rows * cols));
+        return trust(new Matrix(rows, cols, core.HEAPF32.slice(ptr >> 2, (ptr >> 2) + rows * cols)));
       },
     };
     try {
       return fn(heap);
     } finally {
+      if (!nested) this._busy = false;
       for (const ptr of pointers) core._qkv_free(ptr);
     }
   }
 
-  _check(op, status) {
-    if (status !== 0) throw new RangeError(`${op}: ${this.errorMessage(status)} (status ${status})`);
+  /** The address of generator's state, made resident in a slot (see RNG_SLOTS). */
+  _resident(generator) {
+    const owners = this._slotOwners;
+    generator.used = ++this._clock;
+    if (generator.slot >= 0 && owners[generator.slot] === generator) {
+      return this._slots + generator.slot * this._rngBytes;
+    }
+    let slot = owners.indexOf(null);
+    if (slot < 0) {
+      slot = 0;
+      for (let i = 1; i < owners.length; i++) if (owners[i].used < owners[slot].used) slot = i;
+    }
+    const ptr = this._slots + slot * this._rngBytes;
+    const heap = this._core.HEAPU8;
+    const victim = owners[slot];
+    if (victim) {
+      victim.saved = heap.slice(ptr, ptr + this._rngBytes);
+      victim.slot = -1;
+    }
+    owners[slot] = generator;
+    generator.slot = slot;
+    if (generator.saved) {
+      heap.set(generator.saved, ptr);
+      generator.saved = null;
+    }
+    return ptr;
+  }
+
+  /**
+   * Throws for a non-zero status. A non-finite input (possible only in a Matrix this API
+   * returned and the caller then changed, since every other input was checked already) is
+   * named with its position, as the JavaScript check would have.
+   */
+  _check(op, status, inputs = [], options) {
+    if (status === 0) return;
+    if (status === STATUS_NONFINITE) {
+      for (const [input, name] of inputs) {
+        const error = nonFiniteError(input, op, name, options);
+        if (error) throw error;
+      }
+    }
+    throw new RangeError(`${op}: ${this.errorMessage(status)} (status ${status})`);
   }
 }
 
