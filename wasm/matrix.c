@@ -322,7 +322,7 @@ float row_max(const float* z, int cols) {
     float max = -INFINITY;
 #ifdef __wasm_simd128__
     v128_t m = wasm_f32x4_splat(-INFINITY);
-    for (; j + 4 <= cols; j += 4) m = wasm_f32x4_max(m, wasm_v128_load(z + j));
+    for (; j + 4 <= cols; j += 4) m = wasm_f32x4_pmax(m, wasm_v128_load(z + j));  /* maxps: no NaN here */
     float l0 = wasm_f32x4_extract_lane(m, 0), l1 = wasm_f32x4_extract_lane(m, 1);
     float l2 = wasm_f32x4_extract_lane(m, 2), l3 = wasm_f32x4_extract_lane(m, 3);
     max = l0 > l1 ? l0 : l1;

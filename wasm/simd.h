@@ -40,11 +40,10 @@ static inline float qkv_sum4(v128_t x) {
 
 /* exp(x) for x <= 0 (and -inf), four at a time: see exp_nonpositive */
 static inline v128_t qkv_exp4(v128_t x) {
-    v128_t tiny = wasm_f32x4_lt(x, wasm_f32x4_splat(-87.33654475f));
-    v128_t xc = wasm_f32x4_max(x, wasm_f32x4_splat(-87.33654475f));
-    v128_t fx = wasm_f32x4_floor(wasm_f32x4_add(wasm_f32x4_mul(xc, wasm_f32x4_splat(1.44269504088896341f)),
-                                                wasm_f32x4_splat(0.5f)));
-    v128_t r = wasm_f32x4_sub(xc, wasm_f32x4_mul(fx, wasm_f32x4_splat(0.693359375f)));
+    v128_t t = wasm_f32x4_add(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)),
+                              wasm_f32x4_splat(12582912.0f));
+    v128_t fx = wasm_f32x4_sub(t, wasm_f32x4_splat(12582912.0f));
+    v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(fx, wasm_f32x4_splat(0.693359375f)));
     r = wasm_f32x4_sub(r, wasm_f32x4_mul(fx, wasm_f32x4_splat(-2.12194440e-4f)));
     v128_t z = wasm_f32x4_mul(r, r);
     v128_t y = wasm_f32x4_splat(1.9875691500e-4f);
@@ -54,24 +53,24 @@ static inline v128_t qkv_exp4(v128_t x) {
     y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(1.6666665459e-1f));
     y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(5.0000001201e-1f));
     y = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(y, z), r), wasm_f32x4_splat(1.0f));
-    v128_t n = wasm_i32x4_trunc_sat_f32x4(fx);
-    v128_t scale = wasm_i32x4_shl(wasm_i32x4_add(n, wasm_i32x4_splat(127)), 23);
+    v128_t scale = wasm_i32x4_shl(wasm_i32x4_add(t, wasm_i32x4_splat(127 - 0x4b400000)), 23);
+    v128_t tiny = wasm_f32x4_lt(x, wasm_f32x4_splat(-87.33654475f));
     return wasm_v128_andnot(wasm_f32x4_mul(y, scale), tiny);
 }
 #endif
 
 /*
- * exp(x) for x <= 0, accurate to about 2 ulp (Cephes' expf: x = n ln2 + r, |r| <= ln2 / 2,
- * exp(r) by a degree-7 polynomial, times 2^n built in the exponent bits). Below ln(2^-126)
- * it returns 0 (instead of a denormal below 1.2e-38), and exp(-inf) = 0, exp(0) = 1 exactly.
- * Every operation is the one qkv_exp4 does on each lane, in the same order.
+ * exp(x) for x <= 0, accurate to about 1 ulp (Cephes' expf: x = n ln2 + r, |r| <= ln2 / 2,
+ * exp(r) by a degree-7 polynomial, times 2^n built in the exponent bits). n = round(x log2 e)
+ * comes from adding 1.5 * 2^23, which leaves n in the low bits of the sum (no float-to-int
+ * conversion, a handful of instructions fewer per vector). Below ln(2^-126) it returns 0
+ * (instead of a denormal below 1.2e-38); exp(-inf) = 0 and exp(0) = 1 exactly. Every
+ * operation is the one qkv_exp4 does on each lane, in the same order.
  */
 static inline float exp_nonpositive(float x) {
-    int tiny = x < -87.33654475f;
-    float xc = tiny ? -87.33654475f : x;
-    float t = xc * 1.44269504088896341f;
-    float fx = __builtin_floorf(t + 0.5f);
-    float r = xc - fx * 0.693359375f;
+    union { float f; uint32_t bits; } t = { x * 1.44269504088896341f + 12582912.0f };
+    float fx = t.f - 12582912.0f;
+    float r = x - fx * 0.693359375f;
     r = r - fx * -2.12194440e-4f;
     float z = r * r;
     float y = 1.9875691500e-4f;
@@ -81,8 +80,8 @@ static inline float exp_nonpositive(float x) {
     y = y * r + 1.6666665459e-1f;
     y = y * r + 5.0000001201e-1f;
     y = (y * z + r) + 1.0f;
-    union { uint32_t bits; float f; } scale = { (uint32_t)((int32_t)fx + 127) << 23 };
-    return tiny ? 0.0f : y * scale.f;
+    union { uint32_t bits; float f; } scale = { (t.bits + (uint32_t)(127 - 0x4b400000)) << 23 };
+    return x < -87.33654475f ? 0.0f : y * scale.f;
 }
 
 #endif
