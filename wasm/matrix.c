@@ -15,6 +15,15 @@
 #include "qkv_internal.h"
 #include "simd.h"
 
+/* Columns per tile of the portable gemm_nn (a tuning constant: the sums are the same): 16 gives
+   gcc and clang four 512- or eight 256-bit vector accumulators natively; the scalar WebAssembly
+   build keeps 4 x 4 accumulators in locals, where V8 can hold them in registers. */
+#ifdef __wasm__
+#define PORTABLE_TILE 4
+#else
+#define PORTABLE_TILE 16
+#endif
+
 /* ---- gemm_nn: A's element (r, q) is A[r * rs + q * cs], so A may be a stored transpose ---- */
 
 #ifdef __wasm_simd128__
@@ -121,25 +130,37 @@ static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const floa
         for (; j < m; j++) o[j] = nn_dot(a, cs, B + j, m, k, acc ? o[j] : 0.0f);
     }
 #else
-    /* portable: the same sums, tiled 4 rows x 8 columns in local arrays that a vectorising
-       compiler keeps in registers; out[i][j] still sums p = 0, 1, ... in order */
+    /* portable: the same sums in 4 x PORTABLE_TILE tiles of local accumulators, which a vectorising
+       compiler keeps in vector registers; out[i][j] still sums p = 0, 1, ... in order */
     for (; i + 4 <= n; i += 4) {
         float* o = out + (size_t)i * m;
         const float* a = A + (size_t)i * rs;
         int j = 0;
-        for (; j + 8 <= m; j += 8) {
-            float c[4][8];
-            for (int r = 0; r < 4; r++)
-                for (int t = 0; t < 8; t++) c[r][t] = acc ? o[(size_t)r * m + j + t] : 0.0f;
+        for (; j + PORTABLE_TILE <= m; j += PORTABLE_TILE) {
+            float c0[PORTABLE_TILE], c1[PORTABLE_TILE], c2[PORTABLE_TILE], c3[PORTABLE_TILE];
+            for (int t = 0; t < PORTABLE_TILE; t++) {
+                c0[t] = acc ? o[j + t] : 0.0f;
+                c1[t] = acc ? o[(size_t)m + j + t] : 0.0f;
+                c2[t] = acc ? o[2 * (size_t)m + j + t] : 0.0f;
+                c3[t] = acc ? o[3 * (size_t)m + j + t] : 0.0f;
+            }
             for (int p = 0; p < k; p++) {
                 const float* b = B + (size_t)p * m + j;
-                for (int r = 0; r < 4; r++) {
-                    float x = a[r * rs + (size_t)p * cs];
-                    for (int t = 0; t < 8; t++) c[r][t] += x * b[t];
+                size_t q = (size_t)p * cs;
+                float x0 = a[q], x1 = a[rs + q], x2 = a[2 * rs + q], x3 = a[3 * rs + q];
+                for (int t = 0; t < PORTABLE_TILE; t++) {
+                    c0[t] += x0 * b[t];
+                    c1[t] += x1 * b[t];
+                    c2[t] += x2 * b[t];
+                    c3[t] += x3 * b[t];
                 }
             }
-            for (int r = 0; r < 4; r++)
-                for (int t = 0; t < 8; t++) o[(size_t)r * m + j + t] = c[r][t];
+            for (int t = 0; t < PORTABLE_TILE; t++) {
+                o[j + t] = c0[t];
+                o[(size_t)m + j + t] = c1[t];
+                o[2 * (size_t)m + j + t] = c2[t];
+                o[3 * (size_t)m + j + t] = c3[t];
+            }
         }
         for (; j < m; j++)
             for (int r = 0; r < 4; r++)
@@ -216,9 +237,32 @@ static void nt_2x4(float* out, int ldo, const float* A, const float* B, int k, i
 }
 #endif
 
+#ifndef __wasm_simd128__
+/* portable nt_2x4: the same 8 dot products, lane l of each summing p = l (mod 4) */
+static void nt_2x4(float* out, int ldo, const float* A, const float* B, int k, int acc) {
+    float s[2][4][4];
+    for (int c = 0; c < 4; c++)
+        for (int l = 0; l < 4; l++) s[0][c][l] = s[1][c][l] = 0.0f;
+    int p = 0;
+    for (; p + 4 <= k; p += 4)
+        for (int c = 0; c < 4; c++) {
+            const float* b = B + (size_t)c * k + p;
+            for (int l = 0; l < 4; l++) {
+                s[0][c][l] += A[p + l] * b[l];
+                s[1][c][l] += A[k + p + l] * b[l];
+            }
+        }
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 4; c++) {
+            float sum = (s[r][c][0] + s[r][c][2]) + (s[r][c][1] + s[r][c][3]);
+            for (int q = p; q < k; q++) sum += A[(size_t)r * k + q] * B[(size_t)c * k + q];
+            out[(size_t)r * ldo + c] = acc ? out[(size_t)r * ldo + c] + sum : sum;
+        }
+}
+#endif
+
 static void gemm_nt(float* out, const float* A, const float* B, int n, int k, int m, int acc) {
     int i = 0;
-#ifdef __wasm_simd128__
     for (; i + 2 <= n; i += 2) {
         const float* a = A + (size_t)i * k;
         float* o = out + (size_t)i * m;
@@ -230,7 +274,6 @@ static void gemm_nt(float* out, const float* A, const float* B, int n, int k, in
             o[m + j] = acc ? o[m + j] + s1 : s1;
         }
     }
-#endif
     for (; i < n; i++) {
         const float* a = A + (size_t)i * k;
         float* o = out + (size_t)i * m;
