@@ -8,7 +8,7 @@
 // dispose(); every method afterwards throws. Everything it returns is a copy.
 // The C side computes (forward, hand-written backward, SGD / Adam); this side keeps the corpus,
 // the vocabulary and the batch schedule, and does the small geometry (cosines, PCA) in double.
-import { Matrix, toMatrix, trust } from './matrix.js';
+import { Matrix, toMatrix, ReturnedMatrix } from './matrix.js';
 import { DEFAULT_CORPUS, BOUNDARY, TRAINING_DEFAULTS, tokenize, buildVocab } from './corpus.js';
 
 const OPTIMIZERS = { sgd: 0, adam: 1 };
@@ -289,7 +289,7 @@ export class Model {
         out[i * 2 + a] = s;
       }
     }
-    return trust(new Matrix(V, 2, out));
+    return new ReturnedMatrix(V, 2, out);
   }
 
   // ---- the model as a language model ----
@@ -586,7 +586,7 @@ export class Model {
 
   _copy(group, which) {
     const t = this._tensor(group, which);
-    return trust(new Matrix(t.rows, t.cols, this._core.HEAPF32.slice(t.offset, t.offset + t.rows * t.cols)));
+    return new ReturnedMatrix(t.rows, t.cols, this._core.HEAPF32.slice(t.offset, t.offset + t.rows * t.cols));
   }
 
   _id(op, word) {

@@ -15,7 +15,7 @@
 // builds, SIMD128 and scalar; load() picks one by feature detection (see build.sh).
 import createQkvCore from './dist/qkv-core.js';
 import { core as CORE_WASM, kernels as KERNELS_WASM } from './dist/qkv-wasm.js';
-import { Matrix, readInput, nonFiniteError, trust, checkShape, MAX_ELEMENTS } from './matrix.js';
+import { Matrix, ReturnedMatrix, readInput, nonFiniteError, checkShape, MAX_ELEMENTS } from './matrix.js';
 import { Model } from './model.js';
 
 export { Matrix, Model };
@@ -141,6 +141,8 @@ const SCRATCH_BYTES = 1 << 16;
 // that keeps drawing is never copied, nothing is allocated per generator, and nothing needs
 // freeing: a generator that is garbage collected just leaves its slot to be reused.
 const RNG_SLOTS = 4;
+// The results of one call share one ArrayBuffer up to this many floats in all (see _read).
+const SHARED_RESULT_FLOATS = 1 << 16;
 
 export class QkvLab {
   constructor(core, kernels, simd) {
@@ -155,6 +157,7 @@ export class QkvLab {
     this._slotOwners = new Array(RNG_SLOTS).fill(null);
     this._clock = 0;
     this._busy = false;
+    this._block = 0;
   }
 
   /** Bytes currently allocated on the WASM heap. */
@@ -191,11 +194,14 @@ export class QkvLab {
         if (rows * cols > MAX_ELEMENTS) {
           throw new RangeError(`randn: ${rows}×${cols} is too large (at most ${MAX_ELEMENTS} entries)`);
         }
-        return lab._withHeap(rows * cols, (heap) => {
-          const out = heap.floats(rows * cols);
+        lab._frame(rows * cols);
+        try {
+          const out = lab._alloc(rows * cols);
           lab._check('randn', lab._core._qkv_rng_randn(lab._resident(generator), out, rows, cols));
-          return heap.read(out, rows, cols);
-        });
+          return lab._read([out, rows, cols])[0];
+        } finally {
+          lab._release();
+        }
       },
     };
   }
@@ -209,30 +215,37 @@ export class QkvLab {
         `A's columns must equal B's rows`);
     }
     checkShape('matmul', 'the result', a.rows, b.cols);
-    return this._withHeap(a.rows * b.cols + a.data.length + b.data.length, (heap) => {
-      const out = heap.floats(a.rows * b.cols);
-      const status = this._k.qkv_matmul(out, heap.write(a), heap.write(b), a.rows, a.cols, b.cols);
+    this._frame(a.rows * b.cols + a.data.length + b.data.length);
+    try {
+      const out = this._alloc(a.rows * b.cols);
+      const status = this._k.qkv_matmul(out, this._put(a), this._put(b), a.rows, a.cols, b.cols);
       this._check('matmul', status, [[a, 'A'], [b, 'B']]);
-      return heap.read(out, a.rows, b.cols);
-    });
+      return this._read([out, a.rows, b.cols])[0];
+    } finally {
+      this._release();
+    }
   }
 
   /** Aᵀ */
   transpose(A) {
     const a = readInput(A, 'transpose', 'A');
-    return this._withHeap(2 * a.data.length, (heap) => {
-      const out = heap.floats(a.rows * a.cols);
-      this._check('transpose', this._k.qkv_transpose(out, heap.write(a), a.rows, a.cols), [[a, 'A']]);
-      return heap.read(out, a.cols, a.rows);
-    });
+    this._frame(2 * a.data.length);
+    try {
+      const out = this._alloc(a.rows * a.cols);
+      this._check('transpose', this._k.qkv_transpose(out, this._put(a), a.rows, a.cols), [[a, 'A']]);
+      return this._read([out, a.cols, a.rows])[0];
+    } finally {
+      this._release();
+    }
   }
 
   /** Softmax of every row. -Infinity entries are masked out (weight 0); each row needs one finite entry. */
   softmaxRows(S) {
     const s = readInput(S, 'softmaxRows', 'S', { allowNegativeInfinity: true });
-    return this._withHeap(2 * s.data.length, (heap) => {
-      const out = heap.floats(s.rows * s.cols);
-      const status = this._k.qkv_softmax_rows(out, heap.write(s), s.rows, s.cols);
+    this._frame(2 * s.data.length);
+    try {
+      const out = this._alloc(s.rows * s.cols);
+      const status = this._k.qkv_softmax_rows(out, this._put(s), s.rows, s.cols);
       if (status === STATUS_MASKED_ROW) {
         for (let i = 0; i < s.rows; i++) {
           let finite = false;
@@ -244,8 +257,10 @@ export class QkvLab {
         }
       }
       this._check('softmaxRows', status, [[s, 'S']], { allowNegativeInfinity: true });
-      return heap.read(out, s.rows, s.cols);
-    });
+      return this._read([out, s.rows, s.cols])[0];
+    } finally {
+      this._release();
+    }
   }
 
   /**
@@ -274,19 +289,19 @@ export class QkvLab {
     checkShape(op, 'the output', q.rows, v.cols);
     const divisor = scaleDivisor(scale, q.cols);
     const floats = 2 * q.rows * k.rows + q.rows * v.cols + q.data.length + k.data.length + v.data.length;
-    return this._withHeap(floats, (heap) => {
-      const scores = heap.floats(q.rows * k.rows);
-      const weights = heap.floats(q.rows * k.rows);
-      const output = heap.floats(q.rows * v.cols);
+    this._frame(floats);
+    try {
+      const scores = this._alloc(q.rows * k.rows);
+      const weights = this._alloc(q.rows * k.rows);
+      const output = this._alloc(q.rows * v.cols);
       const status = this._k.qkv_attention_forward(scores, weights, output,
-        heap.write(q), heap.write(k), heap.write(v), q.rows, k.rows, q.cols, v.cols, divisor, causal ? 1 : 0);
+        this._put(q), this._put(k), this._put(v), q.rows, k.rows, q.cols, v.cols, divisor, causal ? 1 : 0);
       this._check(op, status, [[q, 'Q'], [k, 'K'], [v, 'V']]);
-      return {
-        scores: heap.read(scores, q.rows, k.rows),
-        weights: heap.read(weights, q.rows, k.rows),
-        output: heap.read(output, q.rows, v.cols),
-      };
-    });
+      const [S, W, O] = this._read([scores, q.rows, k.rows], [weights, q.rows, k.rows], [output, q.rows, v.cols]);
+      return { scores: S, weights: W, output: O };
+    } finally {
+      this._release();
+    }
   }
 
   /**
@@ -315,21 +330,19 @@ export class QkvLab {
     const divisor = scaleDivisor(scale, dk);
     const floats = 2 * n * dk + 2 * n * dv + 2 * n * n + x.data.length + wq.data.length +
       wk.data.length + wv.data.length;
-    return this._withHeap(floats, (heap) => {
-      const Qp = heap.floats(n * dk), Kp = heap.floats(n * dk), Vp = heap.floats(n * dv);
-      const scores = heap.floats(n * n), weights = heap.floats(n * n), output = heap.floats(n * dv);
+    this._frame(floats);
+    try {
+      const Qp = this._alloc(n * dk), Kp = this._alloc(n * dk), Vp = this._alloc(n * dv);
+      const scores = this._alloc(n * n), weights = this._alloc(n * n), output = this._alloc(n * dv);
       const status = this._k.qkv_self_attention_forward(Qp, Kp, Vp, scores, weights, output,
-        heap.write(x), heap.write(wq), heap.write(wk), heap.write(wv), n, d, dk, dv, divisor, causal ? 1 : 0);
+        this._put(x), this._put(wq), this._put(wk), this._put(wv), n, d, dk, dv, divisor, causal ? 1 : 0);
       this._check(op, status, [[x, 'X'], [wq, 'Wq'], [wk, 'Wk'], [wv, 'Wv']]);
-      return {
-        Q: heap.read(Qp, n, dk),
-        K: heap.read(Kp, n, dk),
-        V: heap.read(Vp, n, dv),
-        scores: heap.read(scores, n, n),
-        weights: heap.read(weights, n, n),
-        output: heap.read(output, n, dv),
-      };
-    });
+      const [Qm, Km, Vm, S, W, O] = this._read([Qp, n, dk], [Kp, n, dk], [Vp, n, dv],
+        [scores, n, n], [weights, n, n], [output, n, dv]);
+      return { Q: Qm, K: Km, V: Vm, scores: S, weights: W, output: O };
+    } finally {
+      this._release();
+    }
   }
 
   /**
@@ -341,57 +354,83 @@ export class QkvLab {
   }
 
   // ---- memory ----
+  //
+  // A call opens a frame (_frame) for all its buffers: the scratch block when they fit, else one
+  // block allocated for the call; _alloc takes the next 16-byte aligned buffer of it, _put copies
+  // an input in, _read copies results out; _release ends the frame (in a finally).
+
+  _frame(floats) {
+    if (this._busy) throw new Error('qkv-lab: internal error: a call began inside another');
+    const need = 4 * floats + 16 * 16;  // + alignment of up to 16 buffers
+    if (need <= SCRATCH_BYTES) {
+      this._base = this._scratch;
+      this._limit = SCRATCH_BYTES;
+    } else {
+      const block = this._core._qkv_alloc_bytes(need);
+      if (!block) throw new RangeError(`out of WebAssembly memory: could not allocate ${need} bytes`);
+      this._block = block;
+      this._base = block;
+      this._limit = need;
+    }
+    this._offset = 0;
+    this._busy = true;
+  }
+
+  /** A buffer of `floats` floats in the current frame (its byte address). */
+  _alloc(floats) {
+    const size = (4 * floats + 15) & ~15;
+    if (this._offset + size > this._limit) throw new Error('qkv-lab: internal error: frame too small');
+    const ptr = this._base + this._offset;
+    this._offset += size;
+    return ptr;
+  }
+
+  /** Copies an input's data into the frame; returns its address. */
+  _put(input) {
+    const ptr = this._alloc(input.data.length);
+    this._core.HEAPF32.set(input.data, ptr >> 2);  // HEAPF32 re-read: memory may have grown
+    return ptr;
+  }
 
   /**
-   * Runs fn with a heap scope for about `floats` floats of buffers: the instance's scratch when
-   * they fit, else one block allocated for the call. Everything is released afterwards.
+   * Copies results ([ptr, rows, cols], allocated one after another) out into Matrices. What
+   * costs here is allocating ArrayBuffers, not copying: V8 keeps arrays of up to 64 bytes on its
+   * heap (cheap), while every larger one gets a backing store of its own (about a microsecond).
+   * So results of up to 16 floats are sliced one by one, and the larger results of one call
+   * share a single copy, each Matrix a view of its part, unless they are large enough that
+   * keeping one alive should not keep the others.
    */
+  _read(...parts) {
+    const heap = this._core.HEAPF32;
+    let first = -1, end = 0;
+    for (const [ptr, rows, cols] of parts) {
+      if (rows * cols <= 16) continue;
+      if (first < 0) first = ptr >> 2;
+      end = (ptr >> 2) + rows * cols;
+    }
+    const block = first >= 0 && end - first <= SHARED_RESULT_FLOATS ? heap.slice(first, end) : null;
+    return parts.map(([ptr, rows, cols]) => {
+      const at = ptr >> 2, count = rows * cols;
+      const data = block && count > 16 ? block.subarray(at - first, at - first + count) : heap.slice(at, at + count);
+      return new ReturnedMatrix(rows, cols, data);
+    });
+  }
+
+  _release() {
+    if (this._block) {
+      this._core._qkv_free(this._block);
+      this._block = 0;
+    }
+    this._busy = false;
+  }
+
+  /** For model.js: runs fn(heap) in a frame of about `floats` floats; heap.floats/bytes allocate in it. */
   _withHeap(floats, fn) {
-    const core = this._core;
-    const pointers = [];
-    const nested = this._busy;  // (no API call runs inside another; this keeps it safe if one did)
-    const need = 4 * floats + 64 * 16;  // + room for aligning a few buffers to 16 bytes
-    let base, limit;
-    if (!nested && need <= SCRATCH_BYTES) {
-      base = this._scratch;
-      limit = SCRATCH_BYTES;
-    } else {
-      base = track(core._qkv_alloc_bytes(need), need);
-      limit = need;
-    }
-    let offset = 0;
-    this._busy = true;
-    function track(ptr, bytes) {
-      if (!ptr) throw new RangeError(`out of WebAssembly memory: could not allocate ${bytes} bytes`);
-      pointers.push(ptr);
-      return ptr;
-    }
-    function alloc(bytes) {
-      const size = (bytes + 15) & ~15;
-      if (offset + size <= limit) {
-        const ptr = base + offset;
-        offset += size;
-        return ptr;
-      }
-      return track(core._qkv_alloc_bytes(bytes), bytes);
-    }
-    const heap = {
-      floats: (count) => alloc(4 * count),
-      bytes: (count) => alloc(count),
-      write(matrix) {
-        const ptr = alloc(4 * matrix.data.length);
-        core.HEAPF32.set(matrix.data, ptr >> 2);  // HEAPF32 re-read: memory may have grown
-        return ptr;
-      },
-      read(ptr, rows, cols) {
-        return trust(new Matrix(rows, cols, core.HEAPF32.slice(ptr >> 2, (ptr >> 2) + rows * cols)));
-      },
-    };
+    this._frame(floats + 16);
     try {
-      return fn(heap);
+      return fn({ floats: (count) => this._alloc(count), bytes: (count) => this._alloc((count + 3) >> 2) });
     } finally {
-      if (!nested) this._busy = false;
-      for (const ptr of pointers) core._qkv_free(ptr);
+      this._release();
     }
   }
 
