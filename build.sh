@@ -62,7 +62,7 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 KERNEL_SOURCES=(wasm/checks.c wasm/matrix.c wasm/attention.c)
 CORE_SOURCES=(wasm/errors.c wasm/mathlib.c wasm/rng.c wasm/model.c wasm/exports.c)
 KERNEL_OPT=(-O3)          # tools/wasm-bundle.mjs prints the sizes that decided these levels
-KERNEL_SCALAR_OPT=(-O2)
+KERNEL_SCALAR_OPT=(-Os)
 CORE_OPT=(-Oz)
 
 # The exported surfaces: keep in step with wasm/qkv.h and web/qkv-lab.js.
@@ -131,9 +131,10 @@ build_wasm() {
   emcc -std=c11 "${CORE_OPT[@]}" -Wall -Wextra -Werror "${CORE_SOURCES[@]}" \
     -o .build/qkv-core.js \
     -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createQkvCore -sUSE_ES6_IMPORT_META=0 -sENVIRONMENT=web \
-    -sIMPORTED_MEMORY=1 -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=1gb \
+    -sIMPORTED_MEMORY=1 -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=1gb -sMALLOC=emmalloc \
     --js-library .build/kernel-imports.js \
-    -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0 -sASSERTIONS=0 \
+    -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0 -sASSERTIONS=0 -sTEXTDECODER=2 \
+    -sINCOMING_MODULE_JS_API='["instantiateWasm","locateFile"]' \
     -sEXPORTED_FUNCTIONS="$list" \
     -sEXPORTED_RUNTIME_METHODS='["UTF8ToString"]' \
     --pre-js wasm/glue-pre.js

@@ -21,6 +21,7 @@ const EXPECTED = [
   'README.md',
   'package.json',
   'web/corpus.js',
+  'web/inflate.js',
   'web/dist/qkv-core.js',
   'web/dist/qkv-wasm.js',
   'web/dist/qkv-lab-widget.js',

@@ -17,6 +17,7 @@ import createQkvCore from './dist/qkv-core.js';
 import { core as CORE_WASM, kernels as KERNELS_WASM } from './dist/qkv-wasm.js';
 import { Matrix, ReturnedMatrix, readInput, nonFiniteError, checkShape, MAX_ELEMENTS } from './matrix.js';
 import { Model } from './model.js';
+import { inflate } from './inflate.js';
 
 export { Matrix, Model };
 
@@ -71,22 +72,20 @@ function defaultSimd() {
   return simdSupported();
 }
 
-/** A module's bytes from dist/qkv-wasm.js: base64 text (or, in the widget, an async inflater). */
-async function bytesOf(packed) {
-  if (typeof packed === 'function') return packed();
-  const text = atob(packed);
+/** A module's bytes from dist/qkv-wasm.js: { size, deflated: base64 of its raw DEFLATE }. */
+function bytesOf({ size, deflated }) {
+  const text = atob(deflated);
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return bytes;
+  return inflate(bytes, size);
 }
 
 /** Kernel stack: the scalar build's local arrays may live there (the SIMD build needs none). */
 const KERNEL_STACK_BYTES = 16384;
 
 async function instantiate(simd) {
-  const [kernelBytes, coreBytes] = await Promise.all([
-    bytesOf(simd ? KERNELS_WASM.simd : KERNELS_WASM.scalar), bytesOf(CORE_WASM)]);
-  const kernelModule = await WebAssembly.compile(kernelBytes);
+  const coreBytes = bytesOf(CORE_WASM);
+  const kernelModule = await WebAssembly.compile(bytesOf(simd ? KERNELS_WASM.simd : KERNELS_WASM.scalar));
   let kernels = null;
   let fail;
   const failed = new Promise((resolve, reject) => { fail = reject; });
