@@ -17,4 +17,4 @@ echo "== node --test (API, fixtures, model, browser; the SIMD128 kernels where t
 node --test --test-reporter=spec tests/*.test.js tests/browser/*.test.js
 
 echo "== node --test again with the scalar kernels (QKV_LAB_SIMD=0): API, fixtures, model"
-QKV_LAB_SIMD=0 node --test --test-reporter=spec $(ls tests/*.test.js | grep -v -e '/package\.test\.js$' -e '/simd\.test\.js$')
+QKV_LAB_SIMD=0 node --test --test-reporter=spec $(ls tests/*.test.js | grep -v -e '/package\.test\.js$' -e '/simd\.test\.js$' -e '/bench-smoke\.test\.js$')
