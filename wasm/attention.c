@@ -12,25 +12,36 @@
 #include "qkv_internal.h"
 #include "simd.h"
 
-/* w (count) = s / scale, written; 0 when every quotient is finite. A power-of-two scale (1
-   included) multiplies by its reciprocal, which is exact and gives the quotient bit for bit. */
-static int scale_row(float* w, const float* s, int count, float scale, float inv, int exact) {
+/* w (count) = s / scale, written, and *max = the largest quotient; returns 0 when every
+   quotient is finite. A power-of-two scale (1 included) multiplies by its reciprocal, which is
+   exact and gives the quotient bit for bit. */
+static int scale_row(float* w, const float* s, int count, float scale, float inv, int exact,
+                     float* max) {
     int j = 0, bad = 0;
+    float m = -INFINITY;
 #ifdef __wasm_simd128__
     v128_t vs = wasm_f32x4_splat(exact ? inv : scale), inf = wasm_f32x4_splat(INFINITY);
-    v128_t ok = wasm_i32x4_splat(-1);
+    v128_t ok = wasm_i32x4_splat(-1), vm = wasm_f32x4_splat(-INFINITY);
     for (; j + 4 <= count; j += 4) {
         v128_t x = wasm_v128_load(s + j);
         v128_t z = exact ? wasm_f32x4_mul(x, vs) : wasm_f32x4_div(x, vs);
         ok = wasm_v128_and(ok, wasm_f32x4_lt(wasm_f32x4_abs(z), inf));
+        vm = wasm_f32x4_pmax(vm, z);
         wasm_v128_store(w + j, z);
     }
     bad = !wasm_i32x4_all_true(ok);
+    float l0 = wasm_f32x4_extract_lane(vm, 0), l1 = wasm_f32x4_extract_lane(vm, 1);
+    float l2 = wasm_f32x4_extract_lane(vm, 2), l3 = wasm_f32x4_extract_lane(vm, 3);
+    m = l0 > l1 ? l0 : l1;
+    if (l2 > m) m = l2;
+    if (l3 > m) m = l3;
 #endif
     for (; j < count; j++) {
         w[j] = exact ? s[j] * inv : s[j] / scale;
         bad |= !isfinite(w[j]);
+        if (w[j] > m) m = w[j];
     }
+    *max = m;
     return bad;
 }
 
@@ -54,10 +65,11 @@ int attention_forward_unchecked(float* scores, float* weights, float* output,
             float* w = weights + (size_t)i * n_k;
             /* finite Q and K can still give an infinite dot product, or a tiny scale an
                infinite quotient: refuse rather than turn it into NaN weights */
-            if (scale_row(w, s, n_k, scale, inv, exact)) return QKV_ERR_OVERFLOW;
+            float max;
+            if (scale_row(w, s, n_k, scale, inv, exact, &max)) return QKV_ERR_OVERFLOW;
             /* causal: keys j > i are masked, weight exactly 0; row i keeps keys 0..i */
             int width = causal && i + 1 < n_k ? i + 1 : n_k;
-            softmax_row(w, w, width, row_max(w, width));
+            softmax_row(w, w, width, width == n_k ? max : row_max(w, width));
             for (int j = width; j < n_k; j++) w[j] = 0.0f;
         }
         /* (rows, keys) x (keys, d_v): under the causal mask these rows weigh keys < i0 + rows only */

@@ -38,18 +38,17 @@ static void nn_4x8(float* out, int ldo, const float* A, size_t rs, size_t cs, co
     v128_t c10 = acc ? wasm_v128_load(o1) : z, c11 = acc ? wasm_v128_load(o1 + 4) : z;
     v128_t c20 = acc ? wasm_v128_load(o2) : z, c21 = acc ? wasm_v128_load(o2 + 4) : z;
     v128_t c30 = acc ? wasm_v128_load(o3) : z, c31 = acc ? wasm_v128_load(o3 + 4) : z;
-    const float *a0 = A, *a1 = A + rs, *a2 = A + 2 * rs, *a3 = A + 3 * rs;
-    for (int p = 0; p < k; p++) {
-        const float* b = B + (size_t)p * ldb;
-        size_t q = (size_t)p * cs;
+    const float *a0 = A, *a1 = A + rs, *a2 = A + 2 * rs, *a3 = A + 3 * rs, *b = B;
+    /* pointers step forward (clang would otherwise multiply p by the strides every step) */
+    for (int p = 0; p < k; p++, a0 += cs, a1 += cs, a2 += cs, a3 += cs, b += ldb) {
         v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
-        v128_t x = wasm_v128_load32_splat(a0 + q);
+        v128_t x = wasm_v128_load32_splat(a0);
         c00 = MULADD(c00, x, b0); c01 = MULADD(c01, x, b1);
-        x = wasm_v128_load32_splat(a1 + q);
+        x = wasm_v128_load32_splat(a1);
         c10 = MULADD(c10, x, b0); c11 = MULADD(c11, x, b1);
-        x = wasm_v128_load32_splat(a2 + q);
+        x = wasm_v128_load32_splat(a2);
         c20 = MULADD(c20, x, b0); c21 = MULADD(c21, x, b1);
-        x = wasm_v128_load32_splat(a3 + q);
+        x = wasm_v128_load32_splat(a3);
         c30 = MULADD(c30, x, b0); c31 = MULADD(c31, x, b1);
     }
     wasm_v128_store(o0, c00); wasm_v128_store(o0 + 4, c01);
@@ -65,13 +64,13 @@ static void nn_4x4(float* out, int ldo, const float* A, size_t rs, size_t cs, co
     v128_t z = wasm_f32x4_splat(0.0f);
     v128_t c0 = acc ? wasm_v128_load(o0) : z, c1 = acc ? wasm_v128_load(o1) : z;
     v128_t c2 = acc ? wasm_v128_load(o2) : z, c3 = acc ? wasm_v128_load(o3) : z;
-    for (int p = 0; p < k; p++) {
-        v128_t b = wasm_v128_load(B + (size_t)p * ldb);
-        size_t q = (size_t)p * cs;
-        c0 = MULADD(c0, wasm_v128_load32_splat(A + q), b);
-        c1 = MULADD(c1, wasm_v128_load32_splat(A + rs + q), b);
-        c2 = MULADD(c2, wasm_v128_load32_splat(A + 2 * rs + q), b);
-        c3 = MULADD(c3, wasm_v128_load32_splat(A + 3 * rs + q), b);
+    const float *a0 = A, *a1 = A + rs, *a2 = A + 2 * rs, *a3 = A + 3 * rs, *bp = B;
+    for (int p = 0; p < k; p++, a0 += cs, a1 += cs, a2 += cs, a3 += cs, bp += ldb) {
+        v128_t b = wasm_v128_load(bp);
+        c0 = MULADD(c0, wasm_v128_load32_splat(a0), b);
+        c1 = MULADD(c1, wasm_v128_load32_splat(a1), b);
+        c2 = MULADD(c2, wasm_v128_load32_splat(a2), b);
+        c3 = MULADD(c3, wasm_v128_load32_splat(a3), b);
     }
     wasm_v128_store(o0, c0); wasm_v128_store(o1, c1);
     wasm_v128_store(o2, c2); wasm_v128_store(o3, c3);
@@ -80,8 +79,7 @@ static void nn_4x4(float* out, int ldo, const float* A, size_t rs, size_t cs, co
 /* one row, columns j..j+3 */
 static void nn_1x4(float* out, const float* A, size_t cs, const float* B, int ldb, int k, int acc) {
     v128_t c = acc ? wasm_v128_load(out) : wasm_f32x4_splat(0.0f);
-    for (int p = 0; p < k; p++)
-        c = MULADD(c, wasm_v128_load32_splat(A + (size_t)p * cs), wasm_v128_load(B + (size_t)p * ldb));
+    for (int p = 0; p < k; p++, A += cs, B += ldb) c = MULADD(c, wasm_v128_load32_splat(A), wasm_v128_load(B));
     wasm_v128_store(out, c);
 }
 
@@ -89,11 +87,10 @@ static void nn_1x4(float* out, const float* A, size_t cs, const float* B, int ld
 static void nn_1x8(float* out, const float* A, size_t cs, const float* B, int ldb, int k, int acc) {
     v128_t c0 = acc ? wasm_v128_load(out) : wasm_f32x4_splat(0.0f);
     v128_t c1 = acc ? wasm_v128_load(out + 4) : wasm_f32x4_splat(0.0f);
-    for (int p = 0; p < k; p++) {
-        const float* b = B + (size_t)p * ldb;
-        v128_t x = wasm_v128_load32_splat(A + (size_t)p * cs);
-        c0 = MULADD(c0, x, wasm_v128_load(b));
-        c1 = MULADD(c1, x, wasm_v128_load(b + 4));
+    for (int p = 0; p < k; p++, A += cs, B += ldb) {
+        v128_t x = wasm_v128_load32_splat(A);
+        c0 = MULADD(c0, x, wasm_v128_load(B));
+        c1 = MULADD(c1, x, wasm_v128_load(B + 4));
     }
     wasm_v128_store(out, c0);
     wasm_v128_store(out + 4, c1);

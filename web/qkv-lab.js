@@ -133,7 +133,7 @@ const STATUS_MASKED_ROW = 7;
 // results are copied out before the call returns); a larger call allocates one block for its
 // buffers and frees it before returning. heapUsed() therefore counts the scratch from the start
 // and stays flat across calls.
-const SCRATCH_BYTES = 1 << 16;
+const SCRATCH_BYTES = 1 << 18;
 // Random generators keep their state (2.5 KB, numpy's MT19937) in WASM memory, in one of a few
 // slots allocated once. The generator used least recently gives up its slot when another needs
 // one: its state is copied out to a JS array and back in when it draws again. So a generator
