@@ -90,3 +90,24 @@ test('load() refuses unknown options and non-boolean simd', async () => {
   await assert.rejects(load({ threads: 2 }), /unknown option "threads"/);
   await assert.rejects(load(null), TypeError);
 });
+
+test('where the engine does not validate SIMD128, load() falls back to the scalar kernels', async () => {
+  const validate = WebAssembly.validate;
+  WebAssembly.validate = () => false;  // an engine without SIMD128, as far as feature detection can tell
+  try {
+    assert.equal(simdSupported(), false);
+    const env = process.env.QKV_LAB_SIMD;
+    delete process.env.QKV_LAB_SIMD;
+    try {
+      const qkv = await load({ fresh: true });
+      assert.equal(qkv.simd, false);
+      const { weights } = qkv.attend([[1, 0], [0, 1]], [[1, 0], [0, 1]], [[1], [2]]);
+      assert.ok(Math.abs(weights.get(0, 0) - 1 / (1 + Math.exp(-1 / Math.SQRT2))) < 1e-6);
+      await assert.rejects(load({ simd: true, fresh: true }), /does not run SIMD128/);
+    } finally {
+      if (env !== undefined) process.env.QKV_LAB_SIMD = env;
+    }
+  } finally {
+    WebAssembly.validate = validate;
+  }
+});
