@@ -8,9 +8,10 @@
  *   native self3x4 INNER BATCHES          the article's qkv_self_attention_forward (3x4 . 4x3)
  *   native matmul N K M INNER BATCHES     qkv_matmul
  *   native model FILE STEPS BATCHES       the model's training steps on the batches in FILE
- *   native ceiling BATCHES                fused multiply-add throughput, 256- and 512-bit
+ *   native ceiling BATCHES                fused multiply-add throughput, 256- and 512-bit (CPU time)
  *
- * Prints one JSON object: {"ms": [per-call milliseconds, one per batch], "check": a checksum
+ * Prints one JSON object: {"ms": [per-call milliseconds, one per batch], "cpu": [the same in this
+ * process's CPU time], "check": a checksum
  * that bench/run.mjs compares with the WebAssembly result}; ceiling prints GFLOP/s instead.
  * Inputs come from the library's own numpy-compatible generator, as in the JavaScript cases.
  */
@@ -26,10 +27,22 @@
 #include <immintrin.h>
 #endif
 
-static double now_ms(void) {
+static double clock_ms(clockid_t clock) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(clock, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+static double now_ms(void) { return clock_ms(CLOCK_MONOTONIC); }
+static double cpu_ms(void) { return clock_ms(CLOCK_PROCESS_CPUTIME_ID); }
+
+/* per-call times of the batches: wall clock and this process's CPU time */
+static double ms[1000], cpu[1000];
+static double t_wall, t_cpu;
+static void start(void) { t_wall = now_ms(); t_cpu = cpu_ms(); }
+static void stop(int b, int calls) {
+    if (b < 0) return;  /* the warm-up batch */
+    ms[b] = (now_ms() - t_wall) / calls;
+    cpu[b] = (cpu_ms() - t_cpu) / calls;
 }
 
 static float* randn(qkv_rng* g, int rows, int cols) {
@@ -44,9 +57,11 @@ static double sum(const float* x, size_t n) {
     return s;
 }
 
-static void print_times(const double* ms, int batches, double check) {
+static void print_times(int batches, double check) {
     printf("{\"ms\": [");
     for (int b = 0; b < batches; b++) printf("%s%.6g", b ? ", " : "", ms[b]);
+    printf("], \"cpu\": [");
+    for (int b = 0; b < batches; b++) printf("%s%.6g", b ? ", " : "", cpu[b]);
     printf("], \"check\": %.17g}\n", check);
 }
 
@@ -57,15 +72,14 @@ static int attention(int n, int d, int inner, int batches) {
     float* S = malloc((size_t)n * n * sizeof(float));
     float* W = malloc((size_t)n * n * sizeof(float));
     float* O = malloc((size_t)n * d * sizeof(float));
-    double ms[1000];
     float scale = sqrtf((float)d);
     for (int b = -1; b < batches; b++) {  /* b = -1: warm-up */
-        double t0 = now_ms();
+        start();
         for (int i = 0; i < inner; i++)
             if (qkv_attention_forward(S, W, O, Q, K, V, n, n, d, d, scale, 0)) return 1;
-        if (b >= 0) ms[b] = (now_ms() - t0) / inner;
+        stop(b, inner);
     }
-    print_times(ms, batches, sum(O, (size_t)n * d));
+    print_times(batches, sum(O, (size_t)n * d));
     free(Q); free(K); free(V); free(S); free(W); free(O);
     return 0;
 }
@@ -79,14 +93,13 @@ static int self3x4(int inner, int batches) {
         for (int i = 0; i < 12; i++) W[w][i] *= 0.3f;
     }
     float Q[9], K[9], Vv[9], S[9], A[9], O[9];
-    double ms[1000];
     for (int b = -1; b < batches; b++) {
-        double t0 = now_ms();
+        start();
         for (int i = 0; i < inner; i++)
             if (qkv_self_attention_forward(Q, K, Vv, S, A, O, X, W[0], W[1], W[2], 3, 4, 3, 3, 1.0f, 0)) return 1;
-        if (b >= 0) ms[b] = (now_ms() - t0) / inner;
+        stop(b, inner);
     }
-    print_times(ms, batches, sum(A, 9));
+    print_times(batches, sum(A, 9));
     return 0;
 }
 
@@ -95,14 +108,13 @@ static int matmul(int n, int k, int m, int inner, int batches) {
     qkv_rng_seed(&g, 1);
     float *A = randn(&g, n, k), *B = randn(&g, k, m);
     float* C = malloc((size_t)n * m * sizeof(float));
-    double ms[1000];
     for (int b = -1; b < batches; b++) {
-        double t0 = now_ms();
+        start();
         for (int i = 0; i < inner; i++)
             if (qkv_matmul(C, A, B, n, k, m)) return 1;
-        if (b >= 0) ms[b] = (now_ms() - t0) / inner;
+        stop(b, inner);
     }
-    print_times(ms, batches, sum(C, (size_t)n * m));
+    print_times(batches, sum(C, (size_t)n * m));
     free(A); free(B); free(C);
     return 0;
 }
@@ -136,22 +148,23 @@ static int model(const char* file, int steps, int batches) {
     }
     fclose(f);
     int* updated = malloc((size_t)V * sizeof(int));
-    double ms[1000], check = 0;
+    double check = 0;
     for (int b = -1; b < batches; b++) {
         qkv_model* m;
         if (qkv_model_create(&m, V, d, L, seed)) return 1;
         qkv_model_set_optimizer(m, optimizer, lr, 0.9f, 0.999f, 1e-8f);
-        double t0 = now_ms(), loss = 0;
+        double loss = 0;
+        start();
         for (int s = 0; s < steps; s++) {
             int c, k = s % count;
             if (qkv_model_loss_and_grad(m, tokens[k], lengths[k], sentences[k], &loss)) return 1;
             if (qkv_model_update(m, updated, &c)) return 1;
         }
-        if (b >= 0) ms[b] = (now_ms() - t0) / steps;
+        stop(b, steps);
         check = loss;
         qkv_model_destroy(m);
     }
-    print_times(ms, batches, check);
+    print_times(batches, check);
     return 0;
 }
 
@@ -169,10 +182,10 @@ static int ceiling(int batches) {
         __m256 m = _mm256_set1_ps(0.999f), c = _mm256_set1_ps(0.001f);
         __m256 a[12];
         for (int i = 0; i < 12; i++) a[i] = _mm256_set1_ps((float)i);
-        double t0 = now_ms();
+        double t0 = cpu_ms();
         for (long i = 0; i < iters; i++)
             for (int j = 0; j < 12; j++) a[j] = _mm256_fmadd_ps(a[j], m, c);
-        double t = now_ms() - t0;
+        double t = cpu_ms() - t0;
         __m256 s = a[0];
         for (int i = 1; i < 12; i++) s = _mm256_add_ps(s, a[i]);
         float out[8];
@@ -184,10 +197,10 @@ static int ceiling(int batches) {
         __m512 m5 = _mm512_set1_ps(0.999f), c5 = _mm512_set1_ps(0.001f);
         __m512 a5[12];
         for (int i = 0; i < 12; i++) a5[i] = _mm512_set1_ps((float)i);
-        t0 = now_ms();
+        t0 = cpu_ms();
         for (long i = 0; i < iters; i++)
             for (int j = 0; j < 12; j++) a5[j] = _mm512_fmadd_ps(a5[j], m5, c5);
-        t = now_ms() - t0;
+        t = cpu_ms() - t0;
         __m512 s5 = a5[0];
         for (int i = 1; i < 12; i++) s5 = _mm512_add_ps(s5, a5[i]);
         if (_mm512_reduce_add_ps(s5) == 12345.0f) printf("#");

@@ -10,7 +10,8 @@
 // Method. Each case runs its implementations in rounds, one timed batch per implementation per
 // round, in turn, so that whatever else the machine is doing falls on all of them alike. A batch
 // repeats the call until it lasts about 25 ms (calibrated once); the figure reported is the
-// median over rounds of the time per call. Every call starts and ends with JavaScript arrays
+// median over rounds of the process's CPU time per call (wall-clock medians are recorded too: on
+// a busy machine they include waiting for a core). Every call starts and ends with JavaScript arrays
 // (inputs copied in, results read back), except "SIMD kernel", which times qkv-lab's WebAssembly
 // kernel on inputs already in its memory, and the native rows, which are C calls. Ceilings are
 // measured in the same run: a WebAssembly SIMD128 multiply-then-add loop (WebAssembly has no
@@ -86,12 +87,31 @@ function buildTools() {
   return { native, ceiling };
 }
 
-/** A runner: { impl, call() | calls(n) -> per-call ms of a batch of n } */
+/**
+ * A runner: { impl, batch(n) -> { cpu, wall } } in ms per call over a batch of n calls. cpu is
+ * the process's CPU time (user + system): on a shared machine it leaves out the time the process
+ * waits for a core, which wall-clock time does not; both are recorded, cpu is reported.
+ */
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 function syncRunner(impl, fn) {
-  return { impl, batch: (n) => { const t0 = performance.now(); for (let i = 0; i < n; i++) fn(); return (performance.now() - t0) / n; } };
+  return {
+    impl,
+    batch(n) {
+      const c0 = cpuMs(), t0 = performance.now();
+      for (let i = 0; i < n; i++) fn();
+      return { cpu: (cpuMs() - c0) / n, wall: (performance.now() - t0) / n };
+    },
+  };
 }
 function asyncRunner(impl, fn) {
-  return { impl, batch: async (n) => { const t0 = performance.now(); for (let i = 0; i < n; i++) await fn(); return (performance.now() - t0) / n; } };
+  return {
+    impl,
+    async batch(n) {
+      const c0 = cpuMs(), t0 = performance.now();
+      for (let i = 0; i < n; i++) await fn();
+      return { cpu: (cpuMs() - c0) / n, wall: (performance.now() - t0) / n };
+    },
+  };
 }
 function nativeRunner(impl, binary, args) {
   return {
@@ -101,18 +121,18 @@ function nativeRunner(impl, binary, args) {
       if (r.status !== 0) throw new Error(`${impl} ${args(n).join(' ')}: ${r.stderr || r.status}`);
       const out = JSON.parse(r.stdout);
       this.check = out.check;
-      return out.ms[0];
+      return { cpu: out.cpu[0], wall: out.ms[0] };
     },
   };
 }
 
-/** Interleaved rounds; returns impl -> { median, runs } (ms per call). */
+/** Interleaved rounds; returns impl -> { median, runs, wallMedian, wallRuns } (ms per call; median of CPU time). */
 async function runCase(label, runners) {
   const inner = new Map();
   const times = new Map(runners.map((r) => [r.impl, []]));
   for (const r of runners) {  // warm up and calibrate
-    let n = 1, t = await r.batch(1);
-    while (t * n < BATCH_MS && n < 1e6) { n = Math.min(1e6, Math.ceil((BATCH_MS / Math.max(t, 1e-4)) * 1.2)); t = await r.batch(n); }
+    let n = 1, t = (await r.batch(1)).wall;
+    while (t * n < BATCH_MS && n < 1e6) { n = Math.min(1e6, Math.ceil((BATCH_MS / Math.max(t, 1e-4)) * 1.2)); t = (await r.batch(n)).wall; }
     inner.set(r.impl, n);
   }
   for (let round = 0; round < ROUNDS; round++) {
@@ -121,7 +141,11 @@ async function runCase(label, runners) {
   const result = {};
   for (const r of runners) {
     const runs = times.get(r.impl);
-    result[r.impl] = { median: median(runs), runs: runs.map((x) => +x.toPrecision(4)), callsPerBatch: inner.get(r.impl) };
+    result[r.impl] = {
+      median: median(runs.map((x) => x.cpu)), runs: runs.map((x) => +x.cpu.toPrecision(4)),
+      wallMedian: median(runs.map((x) => x.wall)), wallRuns: runs.map((x) => +x.wall.toPrecision(4)),
+      callsPerBatch: inner.get(r.impl),
+    };
   }
   log(`  ${label}: ${runners.map((r) => `${r.impl} ${fmtTime(result[r.impl].median)}`).join(', ')}`);
   return result;
@@ -327,7 +351,7 @@ async function main() {
     for (const impl of ['native', 'native-fast']) {
       if (native(impl)) {
         const r = nativeRunner(impl, native(impl), () => ['model', file, String(SCHEDULE_STEPS)]);
-        scheduleRunners.push({ impl, batch: () => r.batch() * SCHEDULE_STEPS });
+        scheduleRunners.push({ impl, batch: () => { const t = r.batch(); return { cpu: t.cpu * SCHEDULE_STEPS, wall: t.wall * SCHEDULE_STEPS }; } });
       }
     }
     scheduleRunners.push(syncRunner('plain-js', () => { const m = new plain.PlainModel(spec); for (const b of batches) m.step(b); }));
@@ -479,7 +503,7 @@ function printTables(r) {
   const impls = IMPLS.filter(([id]) => r.cases.some((c) => c.results[id]));
   const pad = (s, n) => String(s).padEnd(n);
   const w0 = 30, w = 15;
-  log(`\nmedian time per call (GFLOP/s), ${r.rounds} rounds, load average ${r.machine.loadAverageBefore[0].toFixed(2)} → ${r.machine.loadAverageAfter[0].toFixed(2)}`);
+  log(`\nmedian CPU time per call (GFLOP/s), ${r.rounds} rounds, load average ${r.machine.loadAverageBefore[0].toFixed(2)} → ${r.machine.loadAverageAfter[0].toFixed(2)}`);
   log(pad('case', w0) + impls.map(([, name]) => pad(name, w)).join(''));
   for (const c of r.cases) {
     log(pad(c.label, w0) + impls.map(([id]) => pad(c.results[id] ? fmtTime(c.results[id].median) : '—', w)).join(''));
