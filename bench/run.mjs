@@ -22,6 +22,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { load, simdSupported } from '../web/qkv-lab.js';
 import * as plain from './plain.mjs';
 
@@ -38,6 +40,11 @@ const ROUNDS = Number(option('rounds', SMOKE ? 2 : 11));
 const BATCH_MS = SMOKE ? 1 : 25;
 const OUT = option('json', SMOKE ? path.join(os.tmpdir(), `qkv-bench-smoke-${process.pid}.json`) : path.join(ROOT, 'bench', 'results.json'));
 const log = (...a) => console.log(...a);
+
+// A full garbage collection before each timed batch: the garbage one case leaves (the 1024-token
+// attention makes megabytes per call) must not be collected on the next case's time.
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc');
 
 const median = (xs) => { const s = xs.slice().sort((a, b) => a - b); return s.length ? s[s.length >> 1] : NaN; };
 
@@ -136,7 +143,11 @@ async function runCase(label, runners) {
     inner.set(r.impl, n);
   }
   for (let round = 0; round < ROUNDS; round++) {
-    for (const r of runners) times.get(r.impl).push(await r.batch(inner.get(r.impl)));
+    for (const r of runners) {
+      collectGarbage();
+      await new Promise((resolve) => setTimeout(resolve, 10));  // V8 sweeps on helper threads after a GC: let that finish off the clock
+      times.get(r.impl).push(await r.batch(inner.get(r.impl)));
+    }
   }
   const result = {};
   for (const r of runners) {
