@@ -41,8 +41,10 @@ const BATCH_MS = SMOKE ? 1 : 25;
 const OUT = option('json', SMOKE ? path.join(os.tmpdir(), `qkv-bench-smoke-${process.pid}.json`) : path.join(ROOT, 'bench', 'results.json'));
 const log = (...a) => console.log(...a);
 
-// A full garbage collection before each timed batch: the garbage one case leaves (the 1024-token
-// attention makes megabytes per call) must not be collected on the next case's time.
+// A full garbage collection before each case, then an untimed round: the garbage one case leaves
+// (the 1024-token attention makes megabytes per call) must not be collected on the next case's
+// time. Not before every batch: right after a forced collection V8 runs small calls about three
+// times slower for a while.
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc');
 
@@ -137,17 +139,15 @@ function nativeRunner(impl, binary, args) {
 async function runCase(label, runners) {
   const inner = new Map();
   const times = new Map(runners.map((r) => [r.impl, []]));
+  collectGarbage();
   for (const r of runners) {  // warm up and calibrate
     let n = 1, t = (await r.batch(1)).wall;
     while (t * n < BATCH_MS && n < 1e6) { n = Math.min(1e6, Math.ceil((BATCH_MS / Math.max(t, 1e-4)) * 1.2)); t = (await r.batch(n)).wall; }
     inner.set(r.impl, n);
   }
+  for (const r of runners) await r.batch(inner.get(r.impl));  // one more untimed round at full size
   for (let round = 0; round < ROUNDS; round++) {
-    for (const r of runners) {
-      collectGarbage();
-      await new Promise((resolve) => setTimeout(resolve, 10));  // V8 sweeps on helper threads after a GC: let that finish off the clock
-      times.get(r.impl).push(await r.batch(inner.get(r.impl)));
-    }
+    for (const r of runners) times.get(r.impl).push(await r.batch(inner.get(r.impl)));
   }
   const result = {};
   for (const r of runners) {
