@@ -64,7 +64,6 @@ const IMPLS = [
 ];
 const ATTENTION_SIZES = SMOKE ? [[3, 4], [16, 8], [32, 8]] : [[3, 4], [64, 64], [256, 64], [1024, 64]];
 const MATMUL = SMOKE ? 16 : 256;
-const SCHEDULE_STEPS = SMOKE ? 6 : 300;
 
 const skipped = {};  // impl -> reason (for the whole run)
 const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts }).toString();
@@ -310,6 +309,8 @@ async function main() {
     const recorder = lab.createModel({ seed: 1 });
     const ids = new Map(recorder.vocab.map((w, i) => [w, i]));
     const batches = [];
+    // the default schedule: createModel()'s steps (smoke: 6)
+    const SCHEDULE_STEPS = SMOKE ? 6 : recorder.defaultSteps;
     for (let i = 0; i < SCHEDULE_STEPS; i++) batches.push(recorder.step().batch.map((s) => s.map((w) => ids.get(w))));
     recorder.dispose();
     const fresh = lab.createModel({ seed: 1 });
