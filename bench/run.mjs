@@ -38,6 +38,8 @@ const option = (name, fallback) => {
 const SMOKE = flag('smoke');
 const ROUNDS = Number(option('rounds', SMOKE ? 2 : 11));
 const BATCH_MS = SMOKE ? 1 : 25;
+// an implementation whose single call takes longer than this runs in the first SLOW_ROUNDS only
+const SLOW_MS = 1000, SLOW_ROUNDS = Math.min(3, ROUNDS);
 const OUT = option('json', SMOKE ? path.join(os.tmpdir(), `qkv-bench-smoke-${process.pid}.json`) : path.join(ROOT, 'bench', 'results.json'));
 const log = (...a) => console.log(...a);
 
@@ -136,17 +138,21 @@ function nativeRunner(impl, binary, args) {
 
 /** Interleaved rounds; returns impl -> { median, runs, wallMedian, wallRuns } (ms per call; median of CPU time). */
 async function runCase(label, runners) {
-  const inner = new Map();
+  const inner = new Map(), slow = new Set();
   const times = new Map(runners.map((r) => [r.impl, []]));
   collectGarbage();
   for (const r of runners) {  // warm up and calibrate
     let n = 1, t = (await r.batch(1)).wall;
     while (t * n < BATCH_MS && n < 1e6) { n = Math.min(1e6, Math.ceil((BATCH_MS / Math.max(t, 1e-4)) * 1.2)); t = (await r.batch(n)).wall; }
     inner.set(r.impl, n);
+    if (t > SLOW_MS) slow.add(r.impl);  // one call of several seconds: warm already, and 3 rounds will do
   }
-  for (const r of runners) await r.batch(inner.get(r.impl));  // one more untimed round at full size
+  for (const r of runners) if (!slow.has(r.impl)) await r.batch(inner.get(r.impl));  // one more untimed round
   for (let round = 0; round < ROUNDS; round++) {
-    for (const r of runners) times.get(r.impl).push(await r.batch(inner.get(r.impl)));
+    for (const r of runners) {
+      if (slow.has(r.impl) && round >= SLOW_ROUNDS) continue;
+      times.get(r.impl).push(await r.batch(inner.get(r.impl)));
+    }
   }
   const result = {};
   for (const r of runners) {

@@ -37,7 +37,7 @@ test('bench/run.mjs --smoke runs every case through every implementation', { tim
     assert.deepEqual(Object.keys(c.results).sort(), expected[kind].slice().sort(), c.id);
     for (const [impl, { median, runs }] of Object.entries(c.results)) {
       assert.ok(Number.isFinite(median) && median > 0, `${c.id} ${impl}: median ${median}`);
-      assert.equal(runs.length, r.rounds, `${c.id} ${impl}: one time per round`);
+      assert.ok(runs.length >= Math.min(3, r.rounds) && runs.length <= r.rounds, `${c.id} ${impl}: ${runs.length} rounds`);
     }
   }
   // the implementations agree (attention outputs to float32 rounding; the first loss)
