@@ -8,7 +8,8 @@
 // test command runs it (tests/bench-smoke.test.js) so that the benchmark cannot rot.
 //
 // Method. Each case runs its implementations in rounds, one timed batch per implementation per
-// round, in turn, so that whatever else the machine is doing falls on all of them alike. A batch
+// round, in turn (each round starting one implementation later), so that whatever else the
+// machine is doing falls on all of them alike. A batch
 // repeats the call until it lasts about 25 ms (calibrated once); the figure reported is the
 // median over rounds of the process's CPU time per call (wall-clock medians are recorded too: on
 // a busy machine they include waiting for a core). Every call starts and ends with JavaScript arrays
@@ -149,7 +150,10 @@ async function runCase(label, runners) {
   }
   for (const r of runners) if (!slow.has(r.impl)) await r.batch(inner.get(r.impl));  // one more untimed round
   for (let round = 0; round < ROUNDS; round++) {
-    for (const r of runners) {
+    // each round starts one implementation later, so that no implementation always follows the
+    // same one (and is always the one to collect its garbage)
+    const order = runners.map((_, i) => runners[(i + round) % runners.length]);
+    for (const r of order) {
       if (slow.has(r.impl) && round >= SLOW_ROUNDS) continue;
       times.get(r.impl).push(await r.batch(inner.get(r.impl)));
     }
