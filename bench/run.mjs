@@ -23,8 +23,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { load, simdSupported } from '../web/qkv-lab.js';
 import * as plain from './plain.mjs';
 
@@ -44,12 +42,9 @@ const SLOW_MS = 1000, SLOW_ROUNDS = Math.min(3, ROUNDS);
 const OUT = option('json', SMOKE ? path.join(os.tmpdir(), `qkv-bench-smoke-${process.pid}.json`) : path.join(ROOT, 'bench', 'results.json'));
 const log = (...a) => console.log(...a);
 
-// A full garbage collection before each case, then an untimed round: the garbage one case leaves
-// (the 1024-token attention makes megabytes per call) must not be collected on the next case's
-// time. Not before every batch: right after a forced collection V8 runs small calls about three
-// times slower for a while.
-v8.setFlagsFromString('--expose-gc');
-const collectGarbage = vm.runInNewContext('gc');
+// No forced garbage collections: right after one, V8 runs small calls two to five times slower
+// for many batches (measured here). The garbage a case leaves is collected during whichever
+// batches follow; the rotating order and the median over rounds spread and absorb that.
 
 const median = (xs) => { const s = xs.slice().sort((a, b) => a - b); return s.length ? s[s.length >> 1] : NaN; };
 
@@ -141,7 +136,6 @@ function nativeRunner(impl, binary, args) {
 async function runCase(label, runners) {
   const inner = new Map(), slow = new Set();
   const times = new Map(runners.map((r) => [r.impl, []]));
-  collectGarbage();
   for (const r of runners) {  // warm up and calibrate
     let n = 1, t = (await r.batch(1)).wall;
     while (t * n < BATCH_MS && n < 1e6) { n = Math.min(1e6, Math.ceil((BATCH_MS / Math.max(t, 1e-4)) * 1.2)); t = (await r.batch(n)).wall; }
