@@ -438,8 +438,10 @@ function measureSizes() {
     const f = path.join(wasm, name);
     if (fs.existsSync(f)) out[name] = { bytes: fs.statSync(f).size, gzip: gz(fs.readFileSync(f)) };
   }
-  const widget = path.join(dist, 'qkv-lab-widget.js');
-  if (fs.existsSync(widget)) out.widget = { bytes: fs.statSync(widget).size, gzip: gz(fs.readFileSync(widget)) };
+  for (const [key, file] of [['widget', 'qkv-lab-widget.js'], ['widgetTraining', 'qkv-lab-widget-training.js']]) {
+    const f = path.join(dist, file);
+    if (fs.existsSync(f)) out[key] = { bytes: fs.statSync(f).size, gzip: gz(fs.readFileSync(f)) };
+  }
   return out;
 }
 
@@ -503,8 +505,11 @@ function targets(r) {
     add('WASM, glue and API under 30 KiB gzipped', `${kib.toFixed(1)} KiB (esbuild --minify bundle of web/qkv-lab.js, both kernel builds, gzip -9)`, kib < 30);
   }
   if (r.sizes.widget) {
-    const kib = r.sizes.widget.gzip / 1024;
-    add('the widget ≤ 120 KiB gzipped', `${kib.toFixed(1)} KiB`, kib <= 120);
+    // since issue 9 the classic widget is two scripts: what every post loads, and a training
+    // add-on (with Chart.js) fetched only for a training section; package.test.js budgets 120 / 95
+    const kib = r.sizes.widget.gzip / 1024, addon = r.sizes.widgetTraining ? r.sizes.widgetTraining.gzip / 1024 : 0;
+    add('the widget ≤ 120 KiB gzipped', `${kib.toFixed(1)} KiB the script every post loads` +
+      (addon ? `, ${addon.toFixed(1)} KiB the training add-on with Chart.js (${(kib + addon).toFixed(1)} KiB both)` : ''), kib <= 120);
   }
   if (r.page && r.page.frames) {
     const f = r.page.frames.find((x) => x.speed === 100);
