@@ -53,39 +53,94 @@ npm_install() {
 # cannot see Debian's acorn unless NODE_PATH points at Debian's node modules.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
-SOURCES=(wasm/errors.c wasm/rng.c wasm/matrix.c wasm/attention.c wasm/model.c wasm/exports.c)
+# The WebAssembly build is two modules sharing one memory (web/qkv-lab.js instantiates them):
+#  - the kernels (checks, products, softmax, attention): optimised for speed, built twice, with
+#    SIMD128 and without; the API picks one at load time by feature detection;
+#  - the core (RNG, model, allocator, error messages, the small maths library): optimised for
+#    size, built once by emcc with its glue, importing the kernels it calls from "qkv_kernels".
+# Only the kernels are built twice, so the scalar fallback costs a few KiB, not a second copy.
+KERNEL_SOURCES=(wasm/checks.c wasm/matrix.c wasm/attention.c)
+CORE_SOURCES=(wasm/errors.c wasm/mathlib.c wasm/rng.c wasm/model.c wasm/exports.c)
+KERNEL_OPT=(-O3)          # tools/wasm-bundle.mjs prints the sizes that decided these levels
+KERNEL_SCALAR_OPT=(-Os)
+CORE_OPT=(-Oz)
 
-# The exported surface: keep in step with wasm/qkv.h and web/qkv-lab.js.
+# The exported surfaces: keep in step with wasm/qkv.h and web/qkv-lab.js.
+# The kernels the core calls (emcc fails if one is missing here), and what JavaScript calls.
+CORE_IMPORTS=(
+  qkv_check_finite qkv_elements matmul_forward matmul_backward softmax_rows_forward
+  attention_forward_unchecked attention_backward_unchecked
+)
+KERNEL_EXPORTS=(
+  "${CORE_IMPORTS[@]}"
+  qkv_matmul qkv_transpose qkv_softmax_rows
+  qkv_attention_forward qkv_attention_backward qkv_self_attention_forward
+  __stack_pointer
+)
 EXPORTS=(
   _malloc _free
   _qkv_error_message _qkv_alloc_floats _qkv_alloc_bytes _qkv_free _qkv_heap_used _qkv_rng_size
   _qkv_rng_seed _qkv_rng_randn
-  _qkv_matmul _qkv_transpose _qkv_softmax_rows
-  _qkv_attention_forward _qkv_attention_backward _qkv_self_attention_forward
   _qkv_model_create _qkv_model_destroy _qkv_model_set_optimizer _qkv_model_tensor
   _qkv_model_num_params _qkv_model_forward _qkv_model_loss_and_grad _qkv_model_update
   _qkv_model_shuffle _qkv_model_sentence_losses
 )
 
+build_kernels() {  # build_kernels NAME CFLAGS...: .build/qkv-kernels-NAME.wasm
+  local name=$1; shift
+  local objs=() src obj
+  for src in "${KERNEL_SOURCES[@]}"; do
+    obj=.build/$name-$(basename "$src" .c).o
+    # -fno-builtin: no calls to memset & co. (this module has no C library); the kernels use
+    # __builtin_floorf and friends, which stay single instructions.
+    emcc -std=c11 "$@" -fno-builtin -mmutable-globals -Wall -Wextra -Werror -c "$src" -o "$obj"
+    objs+=("$obj")
+  done
+  # no C library, no data, no entry point; the memory is the core's. __stack_pointer is
+  # exported so that the API can point it at stack space the core allocated.
+  wasm-ld --no-entry --import-memory --strip-all $(printf -- '--export=%s ' "${KERNEL_EXPORTS[@]}") \
+    "${objs[@]}" -o ".build/qkv-kernels-$name.wasm"
+  wasm-opt --enable-simd --enable-mutable-globals "${@:1:1}" ".build/qkv-kernels-$name.wasm" \
+    -o ".build/qkv-kernels-$name.wasm"
+}
+
 build_wasm() {
   need_build_tools
-  mkdir -p web/dist
+  mkdir -p web/dist .build
   local list
   list=$(printf '"%s",' "${EXPORTS[@]}"); list="[${list%,}]"
-  say "emcc -> web/dist/qkv-core.js"
-  # -sENVIRONMENT=web + -sSINGLE_FILE + -sEXPORT_ES6: the one combination that loads in Node
-  # and in browsers, from http:// and file:// alike (see TOOLCHAIN.md for why the others fail).
-  # -sUSE_ES6_IMPORT_META=0: the WASM is inlined, so the glue needs no URL of its own; with
-  # import.meta.url in it, webpack writes the build machine's node_modules path into users' bundles.
-  # --pre-js wasm/glue-pre.js: the glue must not fetch() its own data: URI (a strict CSP refuses it).
-  emcc -std=c11 -Oz -Wall -Wextra -Werror "${SOURCES[@]}" -o web/dist/qkv-core.js \
-    -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createQkvCore -sUSE_ES6_IMPORT_META=0 \
-    -sENVIRONMENT=web -sSINGLE_FILE=1 \
-    -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=1gb \
-    -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0 -sASSERTIONS=0 \
+  say "emcc -> web/dist/qkv-core.js, web/dist/qkv-wasm.js"
+  build_kernels simd "${KERNEL_OPT[@]}" -msimd128
+  build_kernels scalar "${KERNEL_SCALAR_OPT[@]}"
+  # -sENVIRONMENT=web + -sEXPORT_ES6: the glue that loads in Node and in browsers alike (see
+  # TOOLCHAIN.md); the API hands it the modules' bytes itself (instantiateWasm), so it never
+  # fetches, and the bytes travel as base64 in web/dist/qkv-wasm.js.
+  # -sUSE_ES6_IMPORT_META=0: with import.meta.url in the glue, webpack writes the build
+  # machine's node_modules path into users' bundles. --pre-js wasm/glue-pre.js: the glue has no
+  # fetch() to call (a strict CSP would refuse one).
+  # The core's calls into the kernels are imports; this JS library declares them (emcc then
+  # knows them) with stand-ins that web/qkv-lab.js replaces by the kernel module's exports.
+  { echo '// generated by build.sh: the kernels the core imports (see web/qkv-lab.js, bindKernels)'
+    echo 'mergeInto(LibraryManager.library, {'
+    for name in "${CORE_IMPORTS[@]}"; do
+      echo "  $name: function() { throw new Error('qkv-lab: kernel $name is not bound'); },"
+      echo "  ${name}__postset: '_$name.qkvKernel = \"$name\";',"
+    done
+    echo '});'
+  } > .build/kernel-imports.js
+  emcc -std=c11 "${CORE_OPT[@]}" -Wall -Wextra -Werror "${CORE_SOURCES[@]}" \
+    -o .build/qkv-core.js \
+    -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createQkvCore -sUSE_ES6_IMPORT_META=0 -sENVIRONMENT=web \
+    -sIMPORTED_MEMORY=1 -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=1gb -sMALLOC=emmalloc \
+    --js-library .build/kernel-imports.js \
+    -sFILESYSTEM=0 -sDYNAMIC_EXECUTION=0 -sASSERTIONS=0 -sTEXTDECODER=2 \
+    -sINCOMING_MODULE_JS_API='["instantiateWasm","locateFile"]' \
     -sEXPORTED_FUNCTIONS="$list" \
     -sEXPORTED_RUNTIME_METHODS='["UTF8ToString"]' \
     --pre-js wasm/glue-pre.js
+  cp .build/qkv-core.js web/dist/qkv-core.js
+  node tools/wasm-bundle.mjs .build/qkv-core.wasm .build/qkv-kernels-simd.wasm \
+    .build/qkv-kernels-scalar.wasm web/dist/qkv-wasm.js
   if [ -d node_modules/esbuild ]; then
     node tools/build-page.mjs
   else

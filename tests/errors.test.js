@@ -152,3 +152,35 @@ test('results are copies: changing one does not change the next', () => {
   a.data[0] = 99;
   assert.equal(qkv.matmul([[1, 2]], [[3], [4]]).data[0], 11);
 });
+
+test('a Matrix the API returned skips the JavaScript entry check, yet NaN written into it is caught with its position', () => {
+  const g = qkv.rng(1);
+  const A = g.randn(3, 3);
+  const before = qkv.heapUsed();
+  A.data[4] = NaN;  // the caller changes a result: C's finiteness check finds it, the API names it
+  throwsWith(() => qkv.matmul(A, I3), RangeError, /^matmul: A\[1\]\[1\] is NaN; every entry must be a finite number$/);
+  throwsWith(() => qkv.matmul(I3, A), RangeError, /^matmul: B\[1\]\[1\] is NaN/);
+  throwsWith(() => qkv.transpose(A), RangeError, /^transpose: A\[1\]\[1\] is NaN/);
+  throwsWith(() => qkv.attend(I3, I3, A), RangeError, /^attend: V\[1\]\[1\] is NaN/);
+  throwsWith(() => qkv.selfAttention(I3, I3, A, I3), RangeError, /^selfAttention: Wk\[1\]\[1\] is NaN/);
+  A.data[4] = Infinity;
+  throwsWith(() => qkv.softmaxRows(A), RangeError, /^softmaxRows: S\[1\]\[1\] is Infinity/);
+  throwsWith(() => qkv.attend(A.scale(2), I3, I3), RangeError, /^attend: Q\[1\]\[1\] is Infinity/);
+  A.data.fill(-Infinity, 3, 6);  // row 1 masked entirely: softmax's own error
+  throwsWith(() => qkv.softmaxRows(A), RangeError, /^softmaxRows: row 1 of S is entirely -Infinity/);
+  // a returned Matrix whose shape or data the caller replaced is checked like any object
+  const B = g.randn(2, 2);
+  B.rows = 3;
+  throwsWith(() => qkv.matmul(B, B22), RangeError, /B is 3×2 but its data has 4 entries, not 6|A is 3×2 but its data has 4 entries, not 6/);
+  B.rows = 2;
+  B.data = [1, 2, 3, NaN];
+  throwsWith(() => qkv.matmul(B, B22), RangeError, /^matmul: A\[1\]\[1\] is NaN/);
+  assert.equal(qkv.heapUsed(), before, 'heapUsed() after the errors');
+});
+
+test('a user-made Matrix with a Float32Array is checked entry by entry (it is not the API\'s)', () => {
+  const m = { rows: 2, cols: 2, data: new Float32Array([1, 2, NaN, 4]) };
+  throwsWith(() => qkv.matmul(m, B22), RangeError, /^matmul: A\[1\]\[0\] is NaN/);
+  throwsWith(() => qkv.softmaxRows({ rows: 1, cols: 2, data: new Float32Array([0, Infinity]) }), RangeError, /S\[0\]\[1\] is Infinity/);
+  assert.deepEqual(qkv.softmaxRows({ rows: 1, cols: 2, data: new Float32Array([0, -Infinity]) }).toArray(), [[1, 0]]);
+});

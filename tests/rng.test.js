@@ -86,3 +86,24 @@ test('rng: invalid seeds are rejected with RangeError or TypeError', () => {
     );
   }
 });
+
+test('rng: generators keep their streams when more of them draw in turn than WASM has state slots', () => {
+  // qkv-lab keeps a few generator states in WASM memory and moves the least recently used one
+  // out to JavaScript when another generator needs its slot: interleaving must not matter.
+  const seeds = [0, 1, 2, 3, 4, 5, 6];
+  const alone = seeds.map((s) => qkv.rng(s).randn(1, 120).data);
+  const gens = seeds.map((s) => qkv.rng(s));
+  const drawn = seeds.map(() => []);
+  for (let round = 0; round < 7; round++) {
+    seeds.forEach((s, i) => { if ((round + i) % 3 !== 2) drawn[i].push(...gens[i].randn(1, 5).data); });
+    seeds.forEach((s, i) => { if ((round + i) % 3 === 2) drawn[i].push(...gens[i].randn(1, 15).data); });
+  }
+  seeds.forEach((s, i) => assert.deepEqual(Float32Array.from(drawn[i]), alone[i].subarray(0, drawn[i].length), `seed ${s}`));
+});
+
+test('rng: generator state needs no freeing: 20,000 generators leave heapUsed() flat', () => {
+  qkv.rng(9).randn(2, 2);
+  const before = qkv.heapUsed();
+  for (let i = 0; i < 20000; i++) qkv.rng(i).randn(1, 3);
+  assert.equal(qkv.heapUsed(), before);
+});

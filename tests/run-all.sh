@@ -13,5 +13,8 @@ npx tsc --noEmit -p tests/types
 echo "== numpy fixtures are up to date"
 /usr/bin/python3 tests/fixtures/make_fixtures.py --check
 
-echo "== node --test (API, fixtures, model, browser)"
+echo "== node --test (API, fixtures, model, browser; the SIMD128 kernels where the engine has them)"
 node --test --test-reporter=spec tests/*.test.js tests/browser/*.test.js
+
+echo "== node --test again with the scalar kernels (QKV_LAB_SIMD=0): API, fixtures, model"
+QKV_LAB_SIMD=0 node --test --test-reporter=spec $(ls tests/*.test.js | grep -v -e '/package\.test\.js$' -e '/simd\.test\.js$' -e '/bench-smoke\.test\.js$')

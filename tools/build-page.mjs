@@ -94,26 +94,7 @@ const widgetEntry = path.join(web, 'widget', 'qkv-lab-widget.js');
 if (fs.existsSync(widgetEntry)) {
   // CSS is imported as text: the widget adopts it as constructable stylesheets in its shadow
   // root (no <style> element, so no 'unsafe-inline' in a host page's CSP).
-  const { gzipSync } = zlib;
-  // The glue's inlined base64 WASM becomes base64 of the gzipped WASM, inflated at run time by
-  // web/widget/wasm-binary.js and passed to the glue as wasmBinary (see that file for why).
-  const gzipWasm = {
-    name: 'qkv-core-gzip',
-    setup(b) {
-      b.onLoad({ filter: /[\\/]qkv-core\.js$/ }, (args) => {
-        const glue = fs.readFileSync(args.path, 'utf8');
-        const uri = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/.exec(glue);
-        const tail = /export default (\w+);\s*$/.exec(glue);
-        if (!uri || !tail) throw new Error('qkv-core.js is not the single-file Emscripten glue the widget expects');
-        const packed = gzipSync(Buffer.from(uri[1], 'base64'), { level: 9 }).toString('base64');
-        const inflate = JSON.stringify(path.join(web, 'widget', 'wasm-binary.js'));
-        const contents = glue.replace(uri[0], '"data:application/octet-stream;base64,"').replace(tail[0], '') +
-          `\nimport { gunzipBase64 } from ${inflate};\nconst PACKED = "${packed}";\n` +
-          `export default (options = {}) => gunzipBase64(PACKED).then((wasmBinary) => ${tail[1]}({ ...options, wasmBinary }));\n`;
-        return { contents, loader: 'js', resolveDir: path.dirname(args.path) };
-      });
-    },
-  };
+  // (The WebAssembly modules arrive compressed already: dist/qkv-wasm.js, see tools/wasm-bundle.mjs.)
   // The CSS the widget imports is minified first (its comments and spaces: 1 KiB gzipped).
   // web/widget/styles.js rewrites rem, @media (max-width) and vw in this text with regexes that
   // also match esbuild's minified output (".5rem", "@media(max-width:600px)", "60vw");
@@ -124,18 +105,19 @@ if (fs.existsSync(widgetEntry)) {
       b.onLoad({ filter: /\.css$/ }, (args) => ({ contents: minifiedCSS(args.path), loader: 'text' }));
     },
   };
-  const { core, addon } = await classicWidget({ gzipWasm, minifyCSS });
+  const { core, addon } = await classicWidget({ minifyCSS });
   fs.writeFileSync(path.join(dist, 'qkv-lab-widget.js'), core);
   fs.writeFileSync(path.join(dist, 'qkv-lab-widget-training.js'), addon);
   console.log(`widget: dist/qkv-lab-widget.js ${kib(core)} (${gzkib(core)} gzipped), ` +
     `dist/qkv-lab-widget-training.js ${kib(addon)} (${gzkib(addon)} gzipped, fetched only for a training section)`);
 
   // The ES-module widget (`import 'qkv-lab/widget'` in a bundler): every module of the API that
-  // the package ships (web/qkv-lab.js, matrix.js, model.js, corpus.js, dist/qkv-core.js) stays an
+  // the package ships (web/qkv-lab.js, matrix.js, model.js, corpus.js, inflate.js, dist/qkv-core.js,
+  // dist/qkv-wasm.js) stays an
   // import of that same file, so a bundler sees one module where the app's own
   // `import { load } from 'qkv-lab'` and the widget meet: one copy of the API and of the WASM,
   // and one shared instance (QkvLab.load() and load() return the same object). It takes the
-  // WASM as the API ships it (base64 in qkv-core.js), not gzipped: the bytes are the API's.
+  // WASM as the API ships it (dist/qkv-wasm.js): the bytes are the API's.
   // The training sections stay a dynamic import: a chunk, qkv-lab-widget-*.mjs, that an app's
   // bundler splits off in turn.
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -175,7 +157,7 @@ if (fs.existsSync(widgetEntry)) {
  *   addon: training-sections.js; each module the core has is read from what the core shared
  *          (the same instances: one string table, one WASM instance), the rest is bundled
  */
-async function classicWidget({ gzipWasm, minifyCSS }) {
+async function classicWidget({ minifyCSS }) {
   const addonModule = path.join(web, 'page', 'sections', 'training-sections.js');
   const loader = path.join(web, 'widget', 'addon.js');
   const rel = (file) => path.relative(root, file).split(path.sep).join('/');
@@ -195,7 +177,7 @@ async function classicWidget({ gzipWasm, minifyCSS }) {
   const entry = (contents) => ({ stdin: { contents, resolveDir: root, sourcefile: 'entry.js', loader: 'js' } });
 
   // 1. what the core holds
-  const first = await build({ ...options, ...entry(`import ${JSON.stringify(widgetEntry)};`), format: 'iife', plugins: [chartjsPure, stub, gzipWasm, minifyCSS] });
+  const first = await build({ ...options, ...entry(`import ${JSON.stringify(widgetEntry)};`), format: 'iife', plugins: [chartjsPure, stub, minifyCSS] });
   const coreFiles = new Set(Object.keys(first.metafile.inputs).filter((f) => !f.includes(':')));
   // 2. which of those the add-on imports
   const crossing = new Set();
@@ -218,7 +200,7 @@ async function classicWidget({ gzipWasm, minifyCSS }) {
   const coreEntry = [`import ${JSON.stringify(widgetEntry)};`, `import { shareModules } from ${JSON.stringify(loader)};`,
     ...shared.map((file, k) => `import * as m${k} from ${JSON.stringify(file)};`),
     `shareModules({ ${shared.map((file, k) => `${JSON.stringify(rel(file))}: m${k}`).join(', ')} });`].join('\n');
-  const core = await build({ ...options, ...entry(coreEntry), format: 'iife', plugins: [chartjsPure, stub, gzipWasm, minifyCSS] });
+  const core = await build({ ...options, ...entry(coreEntry), format: 'iife', plugins: [chartjsPure, stub, minifyCSS] });
   checkSideEffects(core);
   // 4. the add-on, reading them back
   const names = new Map();

@@ -10,24 +10,72 @@
 #include <stdlib.h>
 
 #include "qkv_internal.h"
+#include "simd.h"
 
+/* w (count) = s / scale, written, and *max = the largest quotient; returns 0 when every
+   quotient is finite. A power-of-two scale (1 included) multiplies by its reciprocal, which is
+   exact and gives the quotient bit for bit. */
+static int scale_row(float* w, const float* s, int count, float scale, float inv, int exact,
+                     float* max) {
+    int j = 0, bad = 0;
+    float m = -INFINITY;
+#ifdef __wasm_simd128__
+    v128_t vs = wasm_f32x4_splat(exact ? inv : scale), inf = wasm_f32x4_splat(INFINITY);
+    v128_t ok = wasm_i32x4_splat(-1), vm = wasm_f32x4_splat(-INFINITY);
+    for (; j + 4 <= count; j += 4) {
+        v128_t x = wasm_v128_load(s + j);
+        v128_t z = exact ? wasm_f32x4_mul(x, vs) : wasm_f32x4_div(x, vs);
+        ok = wasm_v128_and(ok, wasm_f32x4_lt(wasm_f32x4_abs(z), inf));
+        vm = wasm_f32x4_pmax(vm, z);
+        wasm_v128_store(w + j, z);
+    }
+    bad = !wasm_i32x4_all_true(ok);
+    float l0 = wasm_f32x4_extract_lane(vm, 0), l1 = wasm_f32x4_extract_lane(vm, 1);
+    float l2 = wasm_f32x4_extract_lane(vm, 2), l3 = wasm_f32x4_extract_lane(vm, 3);
+    m = l0 > l1 ? l0 : l1;
+    if (l2 > m) m = l2;
+    if (l3 > m) m = l3;
+#endif
+    for (; j < count; j++) {
+        w[j] = exact ? s[j] * inv : s[j] / scale;
+        bad |= !isfinite(w[j]);
+        if (w[j] > m) m = w[j];
+    }
+    *max = m;
+    return bad;
+}
+
+/*
+ * Four query rows at a time, while their scores are in cache: scores = Q.K^T (K's rows read
+ * as stored), then each row scaled, masked and softmaxed into weights in one pass, then
+ * output = weights.V, accumulated one key row of V after another.
+ */
 int attention_forward_unchecked(float* scores, float* weights, float* output,
                                 const float* Q, const float* K, const float* V,
                                 int n_q, int n_k, int d_k, int d_v, float scale, int causal) {
-    matmul_abt(scores, Q, K, n_q, d_k, n_k);  /* (n_q, d_k) x (n_k, d_k)^T -> (n_q, n_k) */
-    for (int i = 0; i < n_q; i++) {
-        for (int j = 0; j < n_k; j++) {
-            size_t at = (size_t)i * n_k + j;
-            float z = scores[at] / scale;
+    float inv = 1.0f / scale;
+    union { float f; uint32_t bits; } u = { scale };
+    int exact = (u.bits & 0x7fffff) == 0 && isfinite(inv);  /* a normal power of two */
+    for (int i0 = 0; i0 < n_q; i0 += 4) {
+        int rows = n_q - i0 < 4 ? n_q - i0 : 4;
+        /* (rows, d_k) x (n_k, d_k)^T -> (rows, n_k) */
+        matmul_abt(scores + (size_t)i0 * n_k, Q + (size_t)i0 * d_k, K, rows, d_k, n_k);
+        for (int i = i0; i < i0 + rows; i++) {
+            const float* s = scores + (size_t)i * n_k;
+            float* w = weights + (size_t)i * n_k;
             /* finite Q and K can still give an infinite dot product, or a tiny scale an
                infinite quotient: refuse rather than turn it into NaN weights */
-            if (!isfinite(z)) return QKV_ERR_OVERFLOW;
-            weights[at] = (causal && j > i) ? -INFINITY : z;
+            float max;
+            if (scale_row(w, s, n_k, scale, inv, exact, &max)) return QKV_ERR_OVERFLOW;
+            /* causal: keys j > i are masked, weight exactly 0; row i keeps keys 0..i */
+            int width = causal && i + 1 < n_k ? i + 1 : n_k;
+            softmax_row(w, w, width, width == n_k ? max : row_max(w, width));
+            for (int j = width; j < n_k; j++) w[j] = 0.0f;
         }
+        /* (rows, keys) x (keys, d_v): under the causal mask these rows weigh keys < i0 + rows only */
+        int keys = causal && i0 + rows < n_k ? i0 + rows : n_k;
+        matmul_rows(output + (size_t)i0 * d_v, weights + (size_t)i0 * n_k, n_k, V, rows, keys, d_v);
     }
-    /* every row has a finite entry (a causal row i keeps column 0): cannot fail */
-    softmax_rows_forward(weights, weights, n_q, n_k);
-    matmul_forward(output, weights, V, n_q, n_k, d_v);  /* (n_q, n_k) x (n_k, d_v) */
     /* weights are convex, so |output| <= max |V|: finite. Checked anyway, it is cheap. */
     if (qkv_check_finite(output, (size_t)n_q * d_v)) return QKV_ERR_OVERFLOW;
     return QKV_OK;
@@ -39,26 +87,21 @@ void attention_backward_unchecked(float* dQ, float* dK, float* dV, float* dscore
                                   int n_q, int n_k, int d_k, int d_v, float scale, int causal) {
     /* output = weights . V  ->  dweights = doutput . V^T (into dscores), dV += weights^T . doutput */
     matmul_abt(dscores, doutput, V, n_q, d_v, n_k);
-    if (dV) matmul_backward(NULL, dV, doutput, weights, V, n_q, n_k, d_v);
+    if (dV) matmul_atb_accumulate(dV, weights, doutput, n_k, n_q, d_v);
     /* weights = softmax(z) -> dz; masked entries have weight 0, so their dz is 0 already */
     softmax_rows_backward(dscores, dscores, weights, n_q, n_k);
     /* z = scores / s -> dscores = dz / s */
     float inv = 1.0f / scale;
-    for (size_t i = 0; i < (size_t)n_q * n_k; i++) dscores[i] *= inv;
+    size_t count = (size_t)n_q * n_k, i = 0;
+#ifdef __wasm_simd128__
+    v128_t vinv = wasm_f32x4_splat(inv);
+    for (; i + 4 <= count; i += 4) wasm_v128_store(dscores + i, wasm_f32x4_mul(wasm_v128_load(dscores + i), vinv));
+#endif
+    for (; i < count; i++) dscores[i] *= inv;
     (void)causal;
     /* scores = Q . K^T -> dQ += dscores . K, dK += dscores^T . Q */
-    if (dQ) matmul_accumulate(dQ, dscores, K, n_q, n_k, d_k);  /* (n_q, n_k) x (n_k, d_k) */
-    if (dK) {
-        for (int i = 0; i < n_q; i++) {
-            const float* q_row = Q + (size_t)i * d_k;
-            for (int j = 0; j < n_k; j++) {
-                float g = dscores[(size_t)i * n_k + j];
-                if (g == 0.0f) continue;
-                float* dk_row = dK + (size_t)j * d_k;
-                for (int p = 0; p < d_k; p++) dk_row[p] += g * q_row[p];
-            }
-        }
-    }
+    if (dQ) matmul_accumulate(dQ, dscores, K, n_q, n_k, d_k);       /* (n_q, n_k) x (n_k, d_k) */
+    if (dK) matmul_atb_accumulate(dK, dscores, Q, n_k, n_q, d_k);   /* (n_k, n_q) x (n_q, d_k) */
 }
 
 static int check_attention(const float* Q, const float* K, const float* V,

@@ -1,7 +1,4 @@
-/* errors.c: the message table for qkv_status codes, and the size / finiteness checks every
- * exported function starts with. */
-#include <math.h>
-
+/* errors.c: the message table for qkv_status codes (the checks themselves are in checks.c). */
 #include "qkv_internal.h"
 
 static const char* const messages[QKV_STATUS_COUNT] = {
@@ -21,24 +18,4 @@ static const char* const messages[QKV_STATUS_COUNT] = {
 const char* qkv_error_message(int status) {
     if (status < 0 || status >= QKV_STATUS_COUNT) return "unknown status code";
     return messages[status];
-}
-
-size_t qkv_elements(int rows, int cols) {
-    if (rows <= 0 || cols <= 0 || rows > QKV_MAX_SIDE || cols > QKV_MAX_SIDE) return 0;
-    size_t count = (size_t)rows * (size_t)cols;  /* both <= 2^24: no size_t overflow on 64 bit;
-                                                     on wasm32 check by division */
-    if (count / (size_t)cols != (size_t)rows || count > QKV_MAX_ELEMENTS) return 0;
-    return count;
-}
-
-int qkv_check_size(int rows, int cols) {
-    return qkv_elements(rows, cols) ? QKV_OK : QKV_ERR_SIZE;
-}
-
-int qkv_check_finite(const float* x, size_t count) {
-    if (!x) return QKV_ERR_NULL;
-    for (size_t i = 0; i < count; i++) {
-        if (!isfinite(x[i])) return QKV_ERR_NONFINITE;
-    }
-    return QKV_OK;
 }

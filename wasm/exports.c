@@ -5,8 +5,8 @@
  * allocation with overflow checks, the heap meter, and struct sizes.
  */
 #include <emscripten.h>
-#include <malloc.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "qkv.h"
 
@@ -23,7 +23,58 @@ EMSCRIPTEN_KEEPALIVE void* qkv_alloc_bytes(int bytes) {
 
 EMSCRIPTEN_KEEPALIVE void qkv_free(void* ptr) { free(ptr); }
 
-/* bytes allocated with malloc and not yet freed */
-EMSCRIPTEN_KEEPALIVE int qkv_heap_used(void) { return (int)mallinfo().uordblks; }
+/*
+ * The allocator is emmalloc (-sMALLOC=emmalloc, 5 KiB smaller than dlmalloc). Neither its
+ * mallinfo() (which counts the header of every free region as used) nor its usable sizes (a
+ * block can absorb a neighbour's slack after it was allocated) give a figure that returns
+ * exactly to where it was when everything allocated is freed. So these replace emmalloc's weak
+ * malloc, calloc, realloc and free: each block carries its requested size in a 16-byte prefix,
+ * and qkv_heap_used() is the sum of the requested sizes of the live blocks, byte for byte.
+ */
+void* emmalloc_malloc(size_t size);
+void emmalloc_free(void* ptr);
+
+#define PREFIX 16
+static size_t bytes_in_use;
+
+void* malloc(size_t size) {
+    if (size > (size_t)-1 - PREFIX) return NULL;
+    unsigned char* block = emmalloc_malloc(size + PREFIX);
+    if (!block) return NULL;
+    memcpy(block, &size, sizeof size);
+    bytes_in_use += size;
+    return block + PREFIX;
+}
+
+void free(void* ptr) {
+    if (!ptr) return;
+    unsigned char* block = (unsigned char*)ptr - PREFIX;
+    size_t size;
+    memcpy(&size, block, sizeof size);
+    bytes_in_use -= size;
+    emmalloc_free(block);
+}
+
+void* calloc(size_t count, size_t size) {
+    if (size && count > (size_t)-1 / size) return NULL;
+    void* ptr = malloc(count * size);
+    if (ptr) memset(ptr, 0, count * size);
+    return ptr;
+}
+
+void* realloc(void* ptr, size_t size) {
+    if (!ptr) return malloc(size);
+    if (!size) { free(ptr); return NULL; }
+    size_t old;
+    memcpy(&old, (unsigned char*)ptr - PREFIX, sizeof old);
+    void* moved = malloc(size);
+    if (!moved) return NULL;
+    memcpy(moved, ptr, old < size ? old : size);
+    free(ptr);
+    return moved;
+}
+
+/* bytes allocated and not yet freed */
+EMSCRIPTEN_KEEPALIVE int qkv_heap_used(void) { return (int)bytes_in_use; }
 
 EMSCRIPTEN_KEEPALIVE int qkv_rng_size(void) { return (int)sizeof(qkv_rng); }

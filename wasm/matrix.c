@@ -1,78 +1,385 @@
 /*
- * matrix.c: matrix multiply, transpose and row-wise softmax, each with its backward.
+ * matrix.c: matrix multiply, transpose and row-wise softmax, each with its backward, and the
+ * two product kernels everything else is built on:
+ *   gemm_nn  out (n, m) (+)= A (n, k) . B (k, m)     register tiles of 4 rows x 8 columns: each
+ *                                                   step p broadcasts A[i][p] and multiplies it
+ *                                                   into B's row p, so every out[i][j] sums its
+ *                                                   k terms in order p = 0, 1, ...
+ *   gemm_nt  out (n, m) (+)= A (n, k) . B (m, k)^T  dot products of A's rows with B's rows, read
+ *                                                   as they are stored (no transposed copy)
  * Legend: n, k, m are the sides of out (n, m) = A (n, k) . B (k, m).
+ * simd.h says how the SIMD128 and the portable versions stay bit-identical.
  */
 #include <math.h>
-#include <string.h>
 
 #include "qkv_internal.h"
+#include "simd.h"
+
+/* Columns per tile of the portable gemm_nn (a tuning constant: the sums are the same): 16 gives
+   gcc and clang four 512- or eight 256-bit vector accumulators natively; the scalar WebAssembly
+   build keeps 4 x 4 accumulators in locals, where V8 can hold them in registers. */
+#ifdef __wasm__
+#define PORTABLE_TILE 4
+#else
+#define PORTABLE_TILE 16
+#endif
+
+/* ---- gemm_nn: A's element (r, q) is A[r * rs + q * cs], so A may be a stored transpose ---- */
+
+#ifdef __wasm_simd128__
+#define MULADD(c, a, b) wasm_f32x4_add((c), wasm_f32x4_mul((a), (b)))
+
+/* rows i..i+3, columns j..j+7 */
+static void nn_4x8(float* out, int ldo, const float* A, size_t rs, size_t cs, const float* B, int ldb,
+                   int k, int acc) {
+    float *o0 = out, *o1 = out + ldo, *o2 = out + 2 * (size_t)ldo, *o3 = out + 3 * (size_t)ldo;
+    v128_t z = wasm_f32x4_splat(0.0f);
+    v128_t c00 = acc ? wasm_v128_load(o0) : z, c01 = acc ? wasm_v128_load(o0 + 4) : z;
+    v128_t c10 = acc ? wasm_v128_load(o1) : z, c11 = acc ? wasm_v128_load(o1 + 4) : z;
+    v128_t c20 = acc ? wasm_v128_load(o2) : z, c21 = acc ? wasm_v128_load(o2 + 4) : z;
+    v128_t c30 = acc ? wasm_v128_load(o3) : z, c31 = acc ? wasm_v128_load(o3 + 4) : z;
+    const float *a0 = A, *a1 = A + rs, *a2 = A + 2 * rs, *a3 = A + 3 * rs, *b = B;
+    /* pointers step forward (clang would otherwise multiply p by the strides every step) */
+    for (int p = 0; p < k; p++, a0 += cs, a1 += cs, a2 += cs, a3 += cs, b += ldb) {
+        v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
+        v128_t x = wasm_v128_load32_splat(a0);
+        c00 = MULADD(c00, x, b0); c01 = MULADD(c01, x, b1);
+        x = wasm_v128_load32_splat(a1);
+        c10 = MULADD(c10, x, b0); c11 = MULADD(c11, x, b1);
+        x = wasm_v128_load32_splat(a2);
+        c20 = MULADD(c20, x, b0); c21 = MULADD(c21, x, b1);
+        x = wasm_v128_load32_splat(a3);
+        c30 = MULADD(c30, x, b0); c31 = MULADD(c31, x, b1);
+    }
+    wasm_v128_store(o0, c00); wasm_v128_store(o0 + 4, c01);
+    wasm_v128_store(o1, c10); wasm_v128_store(o1 + 4, c11);
+    wasm_v128_store(o2, c20); wasm_v128_store(o2 + 4, c21);
+    wasm_v128_store(o3, c30); wasm_v128_store(o3 + 4, c31);
+}
+
+/* rows i..i+3, columns j..j+3 */
+static void nn_4x4(float* out, int ldo, const float* A, size_t rs, size_t cs, const float* B, int ldb,
+                   int k, int acc) {
+    float *o0 = out, *o1 = out + ldo, *o2 = out + 2 * (size_t)ldo, *o3 = out + 3 * (size_t)ldo;
+    v128_t z = wasm_f32x4_splat(0.0f);
+    v128_t c0 = acc ? wasm_v128_load(o0) : z, c1 = acc ? wasm_v128_load(o1) : z;
+    v128_t c2 = acc ? wasm_v128_load(o2) : z, c3 = acc ? wasm_v128_load(o3) : z;
+    const float *a0 = A, *a1 = A + rs, *a2 = A + 2 * rs, *a3 = A + 3 * rs, *bp = B;
+    for (int p = 0; p < k; p++, a0 += cs, a1 += cs, a2 += cs, a3 += cs, bp += ldb) {
+        v128_t b = wasm_v128_load(bp);
+        c0 = MULADD(c0, wasm_v128_load32_splat(a0), b);
+        c1 = MULADD(c1, wasm_v128_load32_splat(a1), b);
+        c2 = MULADD(c2, wasm_v128_load32_splat(a2), b);
+        c3 = MULADD(c3, wasm_v128_load32_splat(a3), b);
+    }
+    wasm_v128_store(o0, c0); wasm_v128_store(o1, c1);
+    wasm_v128_store(o2, c2); wasm_v128_store(o3, c3);
+}
+
+/* one row, columns j..j+3 */
+static void nn_1x4(float* out, const float* A, size_t cs, const float* B, int ldb, int k, int acc) {
+    v128_t c = acc ? wasm_v128_load(out) : wasm_f32x4_splat(0.0f);
+    for (int p = 0; p < k; p++, A += cs, B += ldb) c = MULADD(c, wasm_v128_load32_splat(A), wasm_v128_load(B));
+    wasm_v128_store(out, c);
+}
+
+/* one row, columns j..j+7 */
+static void nn_1x8(float* out, const float* A, size_t cs, const float* B, int ldb, int k, int acc) {
+    v128_t c0 = acc ? wasm_v128_load(out) : wasm_f32x4_splat(0.0f);
+    v128_t c1 = acc ? wasm_v128_load(out + 4) : wasm_f32x4_splat(0.0f);
+    for (int p = 0; p < k; p++, A += cs, B += ldb) {
+        v128_t x = wasm_v128_load32_splat(A);
+        c0 = MULADD(c0, x, wasm_v128_load(B));
+        c1 = MULADD(c1, x, wasm_v128_load(B + 4));
+    }
+    wasm_v128_store(out, c0);
+    wasm_v128_store(out + 4, c1);
+}
+#endif
+
+/* one output entry: sum_p A(r, p) B[p][j] in order p = 0, 1, ... (the lane arithmetic above) */
+static float nn_dot(const float* A, size_t cs, const float* B, int ldb, int k, float start) {
+    float c = start;
+    for (int p = 0; p < k; p++) c += A[(size_t)p * cs] * B[(size_t)p * ldb];
+    return c;
+}
+
+static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
+                    int m, int acc) {
+    int i = 0;
+#ifdef __wasm_simd128__
+    for (; i + 4 <= n; i += 4) {
+        float* o = out + (size_t)i * m;
+        const float* a = A + (size_t)i * rs;
+        int j = 0;
+        for (; j + 8 <= m; j += 8) nn_4x8(o + j, m, a, rs, cs, B + j, m, k, acc);
+        for (; j + 4 <= m; j += 4) nn_4x4(o + j, m, a, rs, cs, B + j, m, k, acc);
+        for (; j < m; j++)
+            for (int r = 0; r < 4; r++)
+                o[(size_t)r * m + j] = nn_dot(a + r * rs, cs, B + j, m, k, acc ? o[(size_t)r * m + j] : 0.0f);
+    }
+    for (; i < n; i++) {
+        float* o = out + (size_t)i * m;
+        const float* a = A + (size_t)i * rs;
+        int j = 0;
+        for (; j + 8 <= m; j += 8) nn_1x8(o + j, a, cs, B + j, m, k, acc);
+        for (; j + 4 <= m; j += 4) nn_1x4(o + j, a, cs, B + j, m, k, acc);
+        for (; j < m; j++) o[j] = nn_dot(a, cs, B + j, m, k, acc ? o[j] : 0.0f);
+    }
+#else
+    /* portable: the same sums in 4 x PORTABLE_TILE tiles of local accumulators, which a vectorising
+       compiler keeps in vector registers; out[i][j] still sums p = 0, 1, ... in order */
+    for (; i + 4 <= n; i += 4) {
+        float* o = out + (size_t)i * m;
+        const float* a = A + (size_t)i * rs;
+        int j = 0;
+        for (; j + PORTABLE_TILE <= m; j += PORTABLE_TILE) {
+            float c0[PORTABLE_TILE], c1[PORTABLE_TILE], c2[PORTABLE_TILE], c3[PORTABLE_TILE];
+            for (int t = 0; t < PORTABLE_TILE; t++) {
+                c0[t] = acc ? o[j + t] : 0.0f;
+                c1[t] = acc ? o[(size_t)m + j + t] : 0.0f;
+                c2[t] = acc ? o[2 * (size_t)m + j + t] : 0.0f;
+                c3[t] = acc ? o[3 * (size_t)m + j + t] : 0.0f;
+            }
+            for (int p = 0; p < k; p++) {
+                const float* b = B + (size_t)p * m + j;
+                size_t q = (size_t)p * cs;
+                float x0 = a[q], x1 = a[rs + q], x2 = a[2 * rs + q], x3 = a[3 * rs + q];
+                for (int t = 0; t < PORTABLE_TILE; t++) {
+                    c0[t] += x0 * b[t];
+                    c1[t] += x1 * b[t];
+                    c2[t] += x2 * b[t];
+                    c3[t] += x3 * b[t];
+                }
+            }
+            for (int t = 0; t < PORTABLE_TILE; t++) {
+                o[j + t] = c0[t];
+                o[(size_t)m + j + t] = c1[t];
+                o[2 * (size_t)m + j + t] = c2[t];
+                o[3 * (size_t)m + j + t] = c3[t];
+            }
+        }
+        for (; j < m; j++)
+            for (int r = 0; r < 4; r++)
+                o[(size_t)r * m + j] = nn_dot(a + r * rs, cs, B + j, m, k, acc ? o[(size_t)r * m + j] : 0.0f);
+    }
+    for (; i < n; i++) {
+        float* o = out + (size_t)i * m;
+        const float* a = A + (size_t)i * rs;
+        if (!acc)
+            for (int j = 0; j < m; j++) o[j] = 0.0f;
+        for (int p = 0; p < k; p++) {
+            float x = a[(size_t)p * cs];
+            const float* b = B + (size_t)p * m;
+            for (int j = 0; j < m; j++) o[j] += x * b[j];
+        }
+    }
+#endif
+}
+
+/* ---- gemm_nt: dot products of rows, 4 partial sums each (see simd.h) ---- */
+
+static float dot_rows(const float* a, const float* b, int k) {
+    int p = 0;
+    float sum;
+#ifdef __wasm_simd128__
+    v128_t s = wasm_f32x4_splat(0.0f);
+    for (; p + 4 <= k; p += 4) s = MULADD(s, wasm_v128_load(a + p), wasm_v128_load(b + p));
+    sum = qkv_sum4(s);
+#else
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+    for (; p + 4 <= k; p += 4) {
+        s0 += a[p] * b[p];
+        s1 += a[p + 1] * b[p + 1];
+        s2 += a[p + 2] * b[p + 2];
+        s3 += a[p + 3] * b[p + 3];
+    }
+    sum = (s0 + s2) + (s1 + s3);
+#endif
+    for (; p < k; p++) sum += a[p] * b[p];
+    return sum;
+}
+
+#ifdef __wasm_simd128__
+/* rows i, i+1 of A against rows j..j+3 of B: 8 dot products, 4 lanes each */
+static void nt_2x4(float* out, int ldo, const float* A, const float* B, int k, int acc) {
+    const float *a0 = A, *a1 = A + k;
+    const float *b0 = B, *b1 = B + k, *b2 = B + 2 * (size_t)k, *b3 = B + 3 * (size_t)k;
+    v128_t z = wasm_f32x4_splat(0.0f);
+    v128_t c00 = z, c01 = z, c02 = z, c03 = z, c10 = z, c11 = z, c12 = z, c13 = z;
+    int p = 0;
+    for (; p + 4 <= k; p += 4) {
+        v128_t x0 = wasm_v128_load(a0 + p), x1 = wasm_v128_load(a1 + p);
+        v128_t y = wasm_v128_load(b0 + p);
+        c00 = MULADD(c00, x0, y); c10 = MULADD(c10, x1, y);
+        y = wasm_v128_load(b1 + p);
+        c01 = MULADD(c01, x0, y); c11 = MULADD(c11, x1, y);
+        y = wasm_v128_load(b2 + p);
+        c02 = MULADD(c02, x0, y); c12 = MULADD(c12, x1, y);
+        y = wasm_v128_load(b3 + p);
+        c03 = MULADD(c03, x0, y); c13 = MULADD(c13, x1, y);
+    }
+    v128_t s0 = qkv_sum4x4(c00, c01, c02, c03), s1 = qkv_sum4x4(c10, c11, c12, c13);
+    for (; p < k; p++) {  /* the k mod 4 leftover terms, in order, for the 4 columns at once */
+        v128_t y = wasm_f32x4_make(b0[p], b1[p], b2[p], b3[p]);
+        s0 = MULADD(s0, wasm_f32x4_splat(a0[p]), y);
+        s1 = MULADD(s1, wasm_f32x4_splat(a1[p]), y);
+    }
+    if (acc) {
+        s0 = wasm_f32x4_add(wasm_v128_load(out), s0);
+        s1 = wasm_f32x4_add(wasm_v128_load(out + ldo), s1);
+    }
+    wasm_v128_store(out, s0);
+    wasm_v128_store(out + ldo, s1);
+}
+#endif
+
+#ifndef __wasm_simd128__
+/* portable nt_2x4: the same 8 dot products, lane l of each summing p = l (mod 4) */
+static void nt_2x4(float* out, int ldo, const float* A, const float* B, int k, int acc) {
+    float s[2][4][4];
+    for (int c = 0; c < 4; c++)
+        for (int l = 0; l < 4; l++) s[0][c][l] = s[1][c][l] = 0.0f;
+    int p = 0;
+    for (; p + 4 <= k; p += 4)
+        for (int c = 0; c < 4; c++) {
+            const float* b = B + (size_t)c * k + p;
+            for (int l = 0; l < 4; l++) {
+                s[0][c][l] += A[p + l] * b[l];
+                s[1][c][l] += A[k + p + l] * b[l];
+            }
+        }
+    for (int r = 0; r < 2; r++)
+        for (int c = 0; c < 4; c++) {
+            float sum = (s[r][c][0] + s[r][c][2]) + (s[r][c][1] + s[r][c][3]);
+            for (int q = p; q < k; q++) sum += A[(size_t)r * k + q] * B[(size_t)c * k + q];
+            out[(size_t)r * ldo + c] = acc ? out[(size_t)r * ldo + c] + sum : sum;
+        }
+}
+#endif
+
+static void gemm_nt(float* out, const float* A, const float* B, int n, int k, int m, int acc) {
+    int i = 0;
+    for (; i + 2 <= n; i += 2) {
+        const float* a = A + (size_t)i * k;
+        float* o = out + (size_t)i * m;
+        int j = 0;
+        for (; j + 4 <= m; j += 4) nt_2x4(o + j, m, a, B + (size_t)j * k, k, acc);
+        for (; j < m; j++) {
+            float s0 = dot_rows(a, B + (size_t)j * k, k), s1 = dot_rows(a + k, B + (size_t)j * k, k);
+            o[j] = acc ? o[j] + s0 : s0;
+            o[m + j] = acc ? o[m + j] + s1 : s1;
+        }
+    }
+    for (; i < n; i++) {
+        const float* a = A + (size_t)i * k;
+        float* o = out + (size_t)i * m;
+        for (int j = 0; j < m; j++) {
+            float s = dot_rows(a, B + (size_t)j * k, k);
+            o[j] = acc ? o[j] + s : s;
+        }
+    }
+}
+
+/* ---- the products the layers use ---- */
 
 void matmul_forward(float* out, const float* A, const float* B, int n, int k, int m) {
-    memset(out, 0, (size_t)n * (size_t)m * sizeof(float));
-    matmul_accumulate(out, A, B, n, k, m);
+    gemm_nn(out, A, (size_t)k, 1, B, n, k, m, 0);
 }
 
 void matmul_accumulate(float* out, const float* A, const float* B, int n, int k, int m) {
-    /* i-p-j order: the inner loop walks B's row and out's row contiguously */
-    for (int i = 0; i < n; i++) {
-        float* out_row = out + (size_t)i * m;
-        for (int p = 0; p < k; p++) {
-            float a = A[(size_t)i * k + p];
-            const float* b_row = B + (size_t)p * m;
-            for (int j = 0; j < m; j++) out_row[j] += a * b_row[j];
-        }
-    }
+    gemm_nn(out, A, (size_t)k, 1, B, n, k, m, 1);
 }
 
 /* out = A . B  ->  dA += dout . B^T,  dB += A^T . dout */
 void matmul_backward(float* dA, float* dB, const float* dout, const float* A, const float* B,
                      int n, int k, int m) {
-    for (int i = 0; i < n; i++) {
-        const float* dout_row = dout + (size_t)i * m;
-        for (int p = 0; p < k; p++) {
-            if (dA) {
-                const float* b_row = B + (size_t)p * m;
-                float sum = 0.0f;
-                for (int j = 0; j < m; j++) sum += dout_row[j] * b_row[j];
-                dA[(size_t)i * k + p] += sum;
-            }
-            if (dB) {
-                float a = A[(size_t)i * k + p];
-                float* db_row = dB + (size_t)p * m;
-                for (int j = 0; j < m; j++) db_row[j] += a * dout_row[j];
-            }
-        }
-    }
+    if (dA) gemm_nt(dA, dout, B, n, m, k, 1);               /* (n, m) x (k, m)^T -> (n, k) */
+    if (dB) gemm_nn(dB, A, 1, (size_t)k, dout, k, n, m, 1);  /* A^T (k, n) x (n, m) -> (k, m) */
 }
 
 /* out (n, m) = A (n, k) . B (m, k)^T: row i of A dotted with row j of B */
 void matmul_abt(float* out, const float* A, const float* B, int n, int k, int m) {
-    for (int i = 0; i < n; i++) {
-        const float* a_row = A + (size_t)i * k;
-        for (int j = 0; j < m; j++) {
-            const float* b_row = B + (size_t)j * k;
-            float sum = 0.0f;
-            for (int p = 0; p < k; p++) sum += a_row[p] * b_row[p];
-            out[(size_t)i * m + j] = sum;
-        }
+    gemm_nt(out, A, B, n, k, m, 0);
+}
+
+/* out (n, m) = A (n, k) . B (k, m), A's rows lda floats apart */
+void matmul_rows(float* out, const float* A, int lda, const float* B, int n, int k, int m) {
+    gemm_nn(out, A, (size_t)lda, 1, B, n, k, m, 0);
+}
+
+/* out (n, m) += A (k, n)^T . B (k, m) */
+void matmul_atb_accumulate(float* out, const float* A, const float* B, int n, int k, int m) {
+    gemm_nn(out, A, 1, (size_t)n, B, n, k, m, 1);
+}
+
+/* ---- softmax ---- */
+
+/* w (cols) = softmax(z) of one row, -inf entries 0. The sum runs in double, as 4 partial sums
+   (j = l mod 4) combined as (s0 + s2) + (s1 + s3), then the leftover entries in order. */
+void softmax_row(float* w, const float* z, int cols, float max) {
+    int j = 0;
+    double sum;
+#ifdef __wasm_simd128__
+    v128_t mx = wasm_f32x4_splat(max);
+    v128_t lo = wasm_f64x2_splat(0.0), hi = wasm_f64x2_splat(0.0);
+    for (; j + 4 <= cols; j += 4) {
+        v128_t e = qkv_exp4(wasm_f32x4_sub(wasm_v128_load(z + j), mx));
+        wasm_v128_store(w + j, e);
+        lo = wasm_f64x2_add(lo, wasm_f64x2_promote_low_f32x4(e));
+        hi = wasm_f64x2_add(hi, wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(e, e, 2, 3, 2, 3)));
     }
+    /* lo = [s0, s1], hi = [s2, s3] */
+    v128_t s = wasm_f64x2_add(lo, hi);
+    sum = wasm_f64x2_extract_lane(s, 0) + wasm_f64x2_extract_lane(s, 1);
+#else
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    for (; j + 4 <= cols; j += 4) {
+        w[j] = exp_nonpositive(z[j] - max);
+        w[j + 1] = exp_nonpositive(z[j + 1] - max);
+        w[j + 2] = exp_nonpositive(z[j + 2] - max);
+        w[j + 3] = exp_nonpositive(z[j + 3] - max);
+        s0 += w[j]; s1 += w[j + 1]; s2 += w[j + 2]; s3 += w[j + 3];
+    }
+    sum = (s0 + s2) + (s1 + s3);
+#endif
+    for (; j < cols; j++) {
+        w[j] = exp_nonpositive(z[j] - max);
+        sum += w[j];
+    }
+    float inv = (float)(1.0 / sum);  /* sum >= 1: the max entry contributes exp(0) = 1 */
+    j = 0;
+#ifdef __wasm_simd128__
+    v128_t vinv = wasm_f32x4_splat(inv);
+    for (; j + 4 <= cols; j += 4) wasm_v128_store(w + j, wasm_f32x4_mul(wasm_v128_load(w + j), vinv));
+#endif
+    for (; j < cols; j++) w[j] *= inv;
+}
+
+/* the largest entry of a row (-inf when every entry is -inf) */
+float row_max(const float* z, int cols) {
+    int j = 0;
+    float max = -INFINITY;
+#ifdef __wasm_simd128__
+    v128_t m = wasm_f32x4_splat(-INFINITY);
+    for (; j + 4 <= cols; j += 4) m = wasm_f32x4_pmax(m, wasm_v128_load(z + j));  /* maxps: no NaN here */
+    float l0 = wasm_f32x4_extract_lane(m, 0), l1 = wasm_f32x4_extract_lane(m, 1);
+    float l2 = wasm_f32x4_extract_lane(m, 2), l3 = wasm_f32x4_extract_lane(m, 3);
+    max = l0 > l1 ? l0 : l1;
+    if (l2 > max) max = l2;
+    if (l3 > max) max = l3;
+#endif
+    for (; j < cols; j++) if (z[j] > max) max = z[j];
+    return max;
 }
 
 int softmax_rows_forward(float* out, const float* S, int rows, int cols) {
     for (int i = 0; i < rows; i++) {
         const float* s = S + (size_t)i * cols;
-        float* w = out + (size_t)i * cols;
         /* subtracting the row max keeps exp() in range: scores of +-1e4 stay exact */
-        float max = -INFINITY;
-        for (int j = 0; j < cols; j++) if (s[j] > max) max = s[j];
+        float max = row_max(s, cols);
         if (!isfinite(max)) return QKV_ERR_MASKED_ROW;
-        double sum = 0.0;
-        for (int j = 0; j < cols; j++) {
-            w[j] = (s[j] == -INFINITY) ? 0.0f : expf(s[j] - max);
-            sum += w[j];
-        }
-        float inv = (float)(1.0 / sum);  /* sum >= 1: the max entry contributes exp(0) */
-        for (int j = 0; j < cols; j++) w[j] *= inv;
+        softmax_row(out + (size_t)i * cols, s, cols, max);
     }
     return QKV_OK;
 }
@@ -83,10 +390,52 @@ void softmax_rows_backward(float* dZ, const float* dW, const float* W, int rows,
         const float* w = W + (size_t)i * cols;
         const float* dw = dW + (size_t)i * cols;
         float* dz = dZ + (size_t)i * cols;
-        float dot = 0.0f;
-        for (int j = 0; j < cols; j++) dot += dw[j] * w[j];
-        for (int j = 0; j < cols; j++) dz[j] = w[j] * (dw[j] - dot);
+        float dot = dot_rows(dw, w, cols);
+        int j = 0;
+#ifdef __wasm_simd128__
+        v128_t vdot = wasm_f32x4_splat(dot);
+        for (; j + 4 <= cols; j += 4)
+            wasm_v128_store(dz + j, wasm_f32x4_mul(wasm_v128_load(w + j),
+                                                   wasm_f32x4_sub(wasm_v128_load(dw + j), vdot)));
+#endif
+        for (; j < cols; j++) dz[j] = w[j] * (dw[j] - dot);
     }
+}
+
+/* ---- transpose: 32 x 32 blocks, so that reads and writes both stay within cache lines ---- */
+
+static void transpose_block(float* out, const float* A, int rows, int cols, int i0, int i1, int j0,
+                            int j1) {
+    int i = i0;
+#ifdef __wasm_simd128__
+    for (; i + 4 <= i1; i += 4) {
+        const float* a = A + (size_t)i * cols;
+        int j = j0;
+        for (; j + 4 <= j1; j += 4) {  /* a 4 x 4 transpose in registers */
+            v128_t r0 = wasm_v128_load(a + j), r1 = wasm_v128_load(a + cols + j);
+            v128_t r2 = wasm_v128_load(a + 2 * (size_t)cols + j), r3 = wasm_v128_load(a + 3 * (size_t)cols + j);
+            v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
+            v128_t t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+            float* o = out + (size_t)j * rows + i;
+            wasm_v128_store(o, wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5));
+            wasm_v128_store(o + rows, wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7));
+            wasm_v128_store(o + 2 * (size_t)rows, wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5));
+            wasm_v128_store(o + 3 * (size_t)rows, wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7));
+        }
+        for (; j < j1; j++)
+            for (int r = 0; r < 4; r++) out[(size_t)j * rows + i + r] = a[(size_t)r * cols + j];
+    }
+#endif
+    for (; i < i1; i++)
+        for (int j = j0; j < j1; j++) out[(size_t)j * rows + i] = A[(size_t)i * cols + j];
+}
+
+void transpose_forward(float* out, const float* A, int rows, int cols) {
+    enum { BLOCK = 32 };
+    for (int i = 0; i < rows; i += BLOCK)
+        for (int j = 0; j < cols; j += BLOCK)
+            transpose_block(out, A, rows, cols, i, i + BLOCK < rows ? i + BLOCK : rows, j,
+                            j + BLOCK < cols ? j + BLOCK : cols);
 }
 
 /* ---- checked public versions ---- */
@@ -107,8 +456,8 @@ int qkv_transpose(float* out, const float* A, int rows, int cols) {
     size_t count = qkv_elements(rows, cols);
     if (!count) return QKV_ERR_SIZE;
     if (out == A) return QKV_ERR_ARGUMENT;  /* in place would overwrite what it still reads */
-    for (int i = 0; i < rows; i++)
-        for (int j = 0; j < cols; j++) out[(size_t)j * rows + i] = A[(size_t)i * cols + j];
+    if (qkv_check_finite(A, count)) return QKV_ERR_NONFINITE;
+    transpose_forward(out, A, rows, cols);
     return QKV_OK;
 }
 

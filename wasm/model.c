@@ -95,32 +95,33 @@ static void output_backward(float* dh, float* dwout, float* dbout, const float* 
         for (int j = 0; j < V; j++) dbout[j] += dlogits[(size_t)t * V + j];
 }
 
-/* -log softmax(logits)[target] summed over rows, in double: logsumexp of the float logits */
-static double crossentropy_forward(const float* logits, const int* targets, int n, int V) {
+/* -log softmax(logits)[target] of one row, in double, from the probabilities forward computed
+   (one log instead of V exps); a probability that underflowed to 0 is recomputed from the
+   logits as logsumexp - logit, so the loss stays finite and exact there */
+static double crossentropy_row(const float* probs, const float* z, int target, int V) {
+    float p = probs[target];
+    if (p > 0.0f) return -qkv_log((double)p);
+    float max = z[0];
+    for (int j = 1; j < V; j++) if (z[j] > max) max = z[j];
+    double sum = 0.0;
+    for (int j = 0; j < V; j++) sum += qkv_exp((double)z[j] - (double)max);
+    return (double)max + qkv_log(sum) - (double)z[target];
+}
+
+/* the rows' losses summed */
+static double crossentropy_forward(const float* probs, const float* logits, const int* targets,
+                                   int n, int V) {
     double total = 0.0;
-    for (int t = 0; t < n; t++) {
-        const float* z = logits + (size_t)t * V;
-        float max = z[0];
-        for (int j = 1; j < V; j++) if (z[j] > max) max = z[j];
-        double sum = 0.0;
-        for (int j = 0; j < V; j++) sum += exp((double)z[j] - (double)max);
-        total += (double)max + log(sum) - (double)z[targets[t]];
-    }
+    for (int t = 0; t < n; t++)
+        total += crossentropy_row(probs + (size_t)t * V, logits + (size_t)t * V, targets[t], V);
     return total;
 }
 
-/* losses (n) = -log softmax(logits)[t][target t] per row, in double: the terms
- * crossentropy_forward sums, each computed the same way (logsumexp of the float logits) */
-static void crossentropy_rows(double* losses, const float* logits, const int* targets, int n,
-                              int V) {
-    for (int t = 0; t < n; t++) {
-        const float* z = logits + (size_t)t * V;
-        float max = z[0];
-        for (int j = 1; j < V; j++) if (z[j] > max) max = z[j];
-        double sum = 0.0;
-        for (int j = 0; j < V; j++) sum += exp((double)z[j] - (double)max);
-        losses[t] = (double)max + log(sum) - (double)z[targets[t]];
-    }
+/* losses (n): the terms crossentropy_forward sums, each computed the same way */
+static void crossentropy_rows(double* losses, const float* probs, const float* logits,
+                              const int* targets, int n, int V) {
+    for (int t = 0; t < n; t++)
+        losses[t] = crossentropy_row(probs + (size_t)t * V, logits + (size_t)t * V, targets[t], V);
 }
 
 /* reverses loss = weight * sum_t -log probs[t][target]:  dlogits = weight * (probs - onehot), written */
@@ -187,8 +188,8 @@ static void model_backward(qkv_model* m, const int* tokens, const int* targets, 
 static void sinusoidal_positions(float* pos, int L, int d) {
     for (int t = 0; t < L; t++) {
         for (int i = 0; i < d; i++) {
-            double freq = pow(10000.0, -(double)(i - i % 2) / d);
-            pos[(size_t)t * d + i] = (float)(i % 2 == 0 ? sin(t * freq) : cos(t * freq));
+            double freq = qkv_exp(-(double)(i - i % 2) / d * 9.210340371976184);  /* 10000^(-2k/d) */
+            pos[(size_t)t * d + i] = (float)(i % 2 == 0 ? qkv_sin(t * freq) : qkv_cos(t * freq));
         }
     }
 }
@@ -377,7 +378,7 @@ int qkv_model_loss_and_grad(qkv_model* m, const int* tokens, const int* lengths,
             *loss = NAN;
             return QKV_ERR_DIVERGED;
         }
-        sum += crossentropy_forward(m->logits, m->targets, n, m->V);
+        sum += crossentropy_forward(m->probs, m->logits, m->targets, n, m->V);
         if (!isfinite(sum)) {
             *loss = sum;
             return QKV_ERR_DIVERGED;
@@ -403,7 +404,9 @@ int qkv_model_update(qkv_model* m, int* updated_rows, int* updated_count) {
     } else {
         int t = m->t + 1;
         float b1 = m->beta1, b2 = m->beta2;
-        float correct1 = 1.0f - powf(b1, (float)t), correct2 = 1.0f - powf(b2, (float)t);
+        /* 1 - beta^t */
+        float correct1 = 1.0f - (float)qkv_exp(t * qkv_log(b1));
+        float correct2 = 1.0f - (float)qkv_exp(t * qkv_log(b2));
         const float* mm = m->moments;
         const float* vv = m->moments + N;
         for (size_t i = 0; i < N; i++) {
@@ -451,6 +454,6 @@ int qkv_model_sentence_losses(qkv_model* m, const int* tokens, int length, doubl
     int status = qkv_model_loss_and_grad(m, tokens, &length, 1, loss);
     if (status) return status;
     /* loss_and_grad's last (only) forward was this sentence: inputs <s> w1..wm, targets w1..wm <s> */
-    crossentropy_rows(losses, m->logits, m->targets, length + 1, m->V);
+    crossentropy_rows(losses, m->probs, m->logits, m->targets, length + 1, m->V);
     return QKV_OK;
 }

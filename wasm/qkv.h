@@ -64,7 +64,7 @@ int qkv_rng_randn(qkv_rng* rng, float* out, int rows, int cols); /* out (rows, c
 /* ---- matrix.c ---- */
 /* out (n, m) = A (n, k) . B (k, m) */
 int qkv_matmul(float* out, const float* A, const float* B, int n, int k, int m);
-/* out (cols, rows) = A (rows, cols) transposed */
+/* out (cols, rows) = A (rows, cols) transposed; A must be finite (no silent NaN) */
 int qkv_transpose(float* out, const float* A, int rows, int cols);
 /* out (rows, cols) = softmax of each row of S; -Infinity entries get weight 0 */
 int qkv_softmax_rows(float* out, const float* S, int rows, int cols);

@@ -1,6 +1,8 @@
 /*
  * qkv_internal.h: unchecked kernels shared by the library's files.
  * Callers have already validated pointers, sizes and finiteness; these only compute.
+ * In the WebAssembly build the kernels (checks.c, matrix.c, attention.c) are a module of their
+ * own, built with SIMD128 and without; the rest imports them (see build.sh).
  * Same legend as qkv.h. Names follow forward/backward pairs; backward accumulates (+=).
  */
 #ifndef QKV_INTERNAL_H
@@ -17,6 +19,16 @@ void matmul_backward(float* dA, float* dB, const float* dout, const float* A, co
                      int n, int k, int m);
 /* out (n, m) = A (n, k) . B(m, k)^T, written */
 void matmul_abt(float* out, const float* A, const float* B, int n, int k, int m);
+/* out (n, m) = A (n, k) . B (k, m), A's rows lda floats apart (a block of a wider matrix) */
+void matmul_rows(float* out, const float* A, int lda, const float* B, int n, int k, int m);
+/* out (n, m) += A (k, n)^T . B (k, m), A read as stored */
+void matmul_atb_accumulate(float* out, const float* A, const float* B, int n, int k, int m);
+/* out (cols, rows) = A (rows, cols) transposed, in cache-sized blocks */
+void transpose_forward(float* out, const float* A, int rows, int cols);
+/* the largest entry of a row of cols (-inf when all are -inf) */
+float row_max(const float* z, int cols);
+/* w (cols) = softmax of z given its max (finite); -inf entries get 0; w may be z */
+void softmax_row(float* w, const float* z, int cols, float max);
 /* rows of S -> softmax; entries with -inf get 0; returns QKV_ERR_MASKED_ROW if a row has none finite */
 int softmax_rows_forward(float* out, const float* S, int rows, int cols);
 /* reverses W = softmax_rows(Z):  dZ[i][j] = W[i][j] * (dW[i][j] - sum_k dW[i][k] W[i][k]), written */
@@ -30,6 +42,12 @@ void attention_backward_unchecked(float* dQ, float* dK, float* dV, float* dscore
                                   const float* doutput, const float* Q, const float* K,
                                   const float* V, const float* weights,
                                   int n_q, int n_k, int d_k, int d_v, float scale, int causal);
+
+/* mathlib.c: log, exp, sin, cos in double, within an ulp (|x| < 2^20 pi/2 for sin, cos) */
+double qkv_log(double x);
+double qkv_exp(double x);
+double qkv_sin(double x);
+double qkv_cos(double x);
 
 /* a*b as size_t with the QKV_MAX_ELEMENTS limit; 0 on overflow or beyond the limit */
 size_t qkv_elements(int rows, int cols);

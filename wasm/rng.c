@@ -61,7 +61,7 @@ double qkv_rng_gauss(qkv_rng* rng) {
         x2 = 2.0 * qkv_rng_double(rng) - 1.0;
         r2 = x1 * x1 + x2 * x2;
     } while (r2 >= 1.0 || r2 == 0.0);
-    double f = sqrt(-2.0 * log(r2) / r2);
+    double f = sqrt(-2.0 * qkv_log(r2) / r2);
     rng->gauss = f * x1;
     rng->has_gauss = 1;
     return f * x2;

@@ -34,11 +34,11 @@ export class Matrix {
   scale(k) {
     const data = new Float32Array(this.data.length);
     for (let i = 0; i < data.length; i++) data[i] = this.data[i] * k;
-    return new Matrix(this.rows, this.cols, data);
+    return new ReturnedMatrix(this.rows, this.cols, data);
   }
 
   clone() {
-    return new Matrix(this.rows, this.cols, this.data.slice());
+    return new ReturnedMatrix(this.rows, this.cols, this.data.slice());
   }
 
   static from(value, name = 'matrix') {
@@ -46,12 +46,72 @@ export class Matrix {
   }
 }
 
+/**
+ * A Matrix this library made (results, randn draws, scale() and clone() copies): as an input it
+ * skips the entry-by-entry check in readInput, because its data is a Float32Array the library
+ * filled. Only a caller's later writes could have put NaN or ±Infinity in it, and the C side
+ * checks the finiteness of every input anyway (the API then names the entry as the JavaScript
+ * check would have), so neither such a write nor an object made to look like one of these gets
+ * NaN through. Its shape is still checked, in O(1). A subclass, not a WeakSet: marking every
+ * result in a WeakSet took a third of a small call's time.
+ */
+export class ReturnedMatrix extends Matrix {}
+
 /** Throws a RangeError if a rows×cols matrix would be too large to allocate. */
 export function checkShape(op, name, rows, cols) {
   if (rows > MAX_SIDE || cols > MAX_SIDE || rows * cols > MAX_ELEMENTS) {
     throw new RangeError(`${op}: ${name} would be ${rows}×${cols}, too large ` +
       `(at most ${MAX_ELEMENTS} entries and ${MAX_SIDE} per side)`);
   }
+}
+
+/**
+ * An operation's input as `{ rows, cols, data, trusted }` with data a Float32Array to copy into
+ * WebAssembly memory as it is: a Matrix this library returned (trusted: its entries are checked
+ * on the C side only), a Matrix-like object whose data is a Float32Array (its entries checked
+ * here, not copied), or anything else toMatrix accepts (checked and converted).
+ */
+export function readInput(value, op, name, { allowNegativeInfinity = false } = {}) {
+  if (value instanceof ReturnedMatrix) {
+    const { rows, cols, data } = value;
+    if (data instanceof Float32Array && Number.isInteger(rows) && Number.isInteger(cols) &&
+        rows > 0 && cols > 0 && data.length === rows * cols) {
+      checkShape(op, name, rows, cols);
+      return { rows, cols, data, trusted: true };
+    }
+  }
+  if (value !== null && typeof value === 'object' && value.data instanceof Float32Array &&
+      Number.isInteger(value.rows) && Number.isInteger(value.cols) && value.rows > 0 &&
+      value.cols > 0 && value.data.length === value.rows * value.cols) {
+    const { rows, cols, data } = value;
+    checkShape(op, name, rows, cols);
+    // float32 entries are numbers within float32's range: only NaN and ±Infinity can be wrong
+    for (let at = 0; at < data.length; at++) {
+      const x = data[at];
+      if (x - x !== 0 && !(x === -Infinity && allowNegativeInfinity)) {
+        entry(x, op, name, Math.floor(at / cols), at % cols, allowNegativeInfinity);
+      }
+    }
+    return { rows, cols, data, trusted: false };
+  }
+  const m = toMatrix(value, op, name, { allowNegativeInfinity });
+  return { rows: m.rows, cols: m.cols, data: m.data, trusted: false };
+}
+
+/** The first NaN or ±Infinity entry of a matrix's data, as the RangeError toMatrix would throw. */
+export function nonFiniteError(input, op, name, { allowNegativeInfinity = false } = {}) {
+  const { cols, data } = input;
+  for (let at = 0; at < data.length; at++) {
+    const x = data[at];
+    if (x - x !== 0 && !(x === -Infinity && allowNegativeInfinity)) {
+      try {
+        entry(x, op, name, Math.floor(at / cols), at % cols, allowNegativeInfinity);
+      } catch (error) {
+        return error;
+      }
+    }
+  }
+  return null;
 }
 
 /**

@@ -8,7 +8,7 @@
 // dispose(); every method afterwards throws. Everything it returns is a copy.
 // The C side computes (forward, hand-written backward, SGD / Adam); this side keeps the corpus,
 // the vocabulary and the batch schedule, and does the small geometry (cosines, PCA) in double.
-import { Matrix, toMatrix } from './matrix.js';
+import { Matrix, toMatrix, ReturnedMatrix } from './matrix.js';
 import { DEFAULT_CORPUS, BOUNDARY, TRAINING_DEFAULTS, tokenize, buildVocab } from './corpus.js';
 
 const OPTIMIZERS = { sgd: 0, adam: 1 };
@@ -289,7 +289,7 @@ export class Model {
         out[i * 2 + a] = s;
       }
     }
-    return new Matrix(V, 2, out);
+    return new ReturnedMatrix(V, 2, out);
   }
 
   // ---- the model as a language model ----
@@ -486,7 +486,7 @@ export class Model {
   _lossAndGrad(op, encoded) {
     const core = this._core;
     const total = encoded.reduce((s, x) => s + x.length, 0);
-    return this._lab._withHeap((heap) => {
+    return this._lab._withHeap(total + encoded.length, (heap) => {
       const tokens = heap.bytes(4 * total);
       const lengths = heap.bytes(4 * encoded.length);
       let at = tokens >> 2;
@@ -535,7 +535,7 @@ export class Model {
   /** C's per-position losses of one encoded sentence (forward + backward): { loss, losses }. */
   _sentenceLosses(op, words) {
     const core = this._core;
-    return this._lab._withHeap((heap) => {
+    return this._lab._withHeap(3 * words.length + 4, (heap) => {
       const tokens = heap.bytes(4 * words.length);
       const losses = heap.bytes(8 * (words.length + 1));
       core.HEAP32.set(words, tokens >> 2);
@@ -569,7 +569,7 @@ export class Model {
 
   _forward(op, ids) {
     const core = this._core;
-    this._lab._withHeap((heap) => {
+    this._lab._withHeap(ids.length, (heap) => {
       const tokens = heap.bytes(4 * ids.length);
       core.HEAP32.set(ids, tokens >> 2);
       this._lab._check(op, core._qkv_model_forward(this._model, tokens, ids.length));
@@ -586,7 +586,7 @@ export class Model {
 
   _copy(group, which) {
     const t = this._tensor(group, which);
-    return new Matrix(t.rows, t.cols, this._core.HEAPF32.slice(t.offset, t.offset + t.rows * t.cols));
+    return new ReturnedMatrix(t.rows, t.cols, this._core.HEAPF32.slice(t.offset, t.offset + t.rows * t.cols));
   }
 
   _id(op, word) {

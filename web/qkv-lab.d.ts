@@ -204,6 +204,8 @@ export declare class Model {
 
 export declare class QkvLab {
   private constructor();
+  /** true when the SIMD128 kernels run, false for the scalar build. */
+  readonly simd: boolean;
   /** Bytes allocated on the WASM heap right now. */
   heapUsed(): number;
   /** The C library's sentence for a status code. */
@@ -221,5 +223,18 @@ export declare class QkvLab {
   createModel(options?: ModelOptions): Model;
 }
 
-/** Loads the WebAssembly module once (shared); `{ fresh: true }` gives a private instance. */
-export declare function load(options?: { fresh?: boolean }): Promise<QkvLab>;
+export interface LoadOptions {
+  /** A private instance instead of the shared one. Default false. */
+  fresh?: boolean;
+  /** true: the SIMD128 kernels (the promise rejects where the engine lacks SIMD128); false: the
+   *  scalar kernels. Default: SIMD128 where the engine runs it (simdSupported()), else scalar;
+   *  in Node the environment variable QKV_LAB_SIMD=0 makes the default scalar. Both builds give
+   *  bit-identical results. */
+  simd?: boolean;
+}
+
+/** Loads the WebAssembly modules once (shared per build); `{ fresh: true }` gives a private instance. */
+export declare function load(options?: LoadOptions): Promise<QkvLab>;
+
+/** Whether this engine runs WebAssembly SIMD128 (a tiny SIMD module validates). */
+export declare function simdSupported(): boolean;

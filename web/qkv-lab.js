@@ -1,42 +1,162 @@
-// qkv-lab.js: the JavaScript API over the qkv-lab WebAssembly module.
+// qkv-lab.js: the JavaScript API over the qkv-lab WebAssembly modules.
 //
 //   import { load } from 'qkv-lab';
 //   const qkv = await load();
 //   const { weights } = qkv.selfAttention(X, Wq, Wk, Wv, { scale: false });
 //
-// This module owns WASM memory: every call copies its inputs in, computes, copies the results
-// out into fresh Float32Arrays and frees what it allocated, also when it throws. Inputs are
-// checked here first, so that errors name the operation, the matrix and the position; the C
-// side checks again and its status codes become RangeErrors.
+// This module owns WASM memory: every call copies its inputs in, computes, and copies the
+// results out into fresh Float32Arrays (Matrices it returns), also when it throws. Inputs are
+// checked here first, so that errors name the operation, the matrix and the position; a Matrix
+// this API returned is not checked entry by entry again (see matrix.js), the C side checks the
+// finiteness of every input anyway, and its status codes become RangeErrors.
+//
+// Two WebAssembly modules share one memory: the core (RNG, model, allocator; Emscripten glue in
+// dist/qkv-core.js) and the kernels (products, softmax, attention), of which there are two
+// builds, SIMD128 and scalar; load() picks one by feature detection (see build.sh).
 import createQkvCore from './dist/qkv-core.js';
-import { Matrix, toMatrix, checkShape, MAX_ELEMENTS } from './matrix.js';
+import { core as CORE_WASM, kernels as KERNELS_WASM } from './dist/qkv-wasm.js';
+import { Matrix, ReturnedMatrix, readInput, nonFiniteError, checkShape, MAX_ELEMENTS } from './matrix.js';
 import { Model } from './model.js';
+import { inflate } from './inflate.js';
 
 export { Matrix, Model };
 
-let shared = null;
+// The smallest module with a SIMD128 instruction (v128 i8x16.popcnt of a splat): whether this
+// engine validates it is whether it runs SIMD128.
+const SIMD_PROBE = Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
+  10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11);
 
-/**
- * Loads the WebAssembly module once and returns the API object (shared by every caller:
- * widgets on one page use one instance). Pass `{ fresh: true }` for a private instance.
- */
-export function load(options = {}) {
-  if (options.fresh) return instantiate();
-  if (!shared) shared = instantiate().catch((error) => { shared = null; throw error; });
-  return shared;
+/** Whether this JavaScript engine runs WebAssembly SIMD128 (and load() uses the SIMD kernels). */
+export function simdSupported() {
+  return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
 }
 
-async function instantiate() {
-  const core = await createQkvCore();
-  return new QkvLab(core);
+const shared = new Map();  // 'simd' | 'scalar' -> Promise<QkvLab>
+
+/**
+ * Loads the WebAssembly modules once and returns the API object (shared by every caller:
+ * widgets on one page use one instance). Options:
+ *   fresh: true   a private instance instead of the shared one;
+ *   simd: false   the scalar kernels even where SIMD128 runs (true: require SIMD128). Without
+ *                 the option, SIMD128 where the engine has it; the environment variable
+ *                 QKV_LAB_SIMD=0 makes that default scalar in Node (the tests run both builds).
+ */
+export function load(options = {}) {
+  if (options === null || typeof options !== 'object') {
+    return Promise.reject(new TypeError('load: options must be an object like { fresh: true, simd: false }'));
+  }
+  for (const key of Object.keys(options)) {
+    if (key !== 'fresh' && key !== 'simd') {
+      return Promise.reject(new TypeError(`load: unknown option "${key}"; the options are fresh and simd`));
+    }
+  }
+  const { fresh = false, simd = defaultSimd() } = options;
+  if (typeof fresh !== 'boolean' || typeof simd !== 'boolean') {
+    return Promise.reject(new TypeError('load: fresh and simd must be true or false'));
+  }
+  if (simd && !simdSupported()) {
+    return Promise.reject(new Error('load: this WebAssembly engine does not run SIMD128; ' +
+      'call load() (which falls back to the scalar build) or load({ simd: false })'));
+  }
+  if (fresh) return instantiate(simd);
+  const key = simd ? 'simd' : 'scalar';
+  if (!shared.has(key)) {
+    shared.set(key, instantiate(simd).catch((error) => { shared.delete(key); throw error; }));
+  }
+  return shared.get(key);
+}
+
+function defaultSimd() {
+  const env = globalThis.process && globalThis.process.env;
+  if (env && env.QKV_LAB_SIMD === '0') return false;
+  return simdSupported();
+}
+
+/** A module's bytes from dist/qkv-wasm.js: { size, deflated: base64 of its raw DEFLATE }. */
+function bytesOf({ size, deflated }) {
+  const text = atob(deflated);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return inflate(bytes, size);
+}
+
+/** Kernel stack: the scalar build's local arrays may live there (the SIMD build needs none). */
+const KERNEL_STACK_BYTES = 16384;
+
+async function instantiate(simd) {
+  const coreBytes = bytesOf(CORE_WASM);
+  const kernelModule = await WebAssembly.compile(bytesOf(simd ? KERNELS_WASM.simd : KERNELS_WASM.scalar));
+  let kernels = null;
+  let fail;
+  const failed = new Promise((resolve, reject) => { fail = reject; });
+  const core = await Promise.race([failed, createQkvCore({
+    locateFile: (file) => file,  // never used to fetch; spares the glue a URL built from import.meta.url
+    // The glue made the memory (-sIMPORTED_MEMORY) and the import object; the kernels get the
+    // memory, then the core gets the kernels in place of the stand-ins build.sh declared.
+    instantiateWasm(imports, receive) {
+      const memory = Object.values(imports).flatMap((o) => Object.values(o))
+        .find((v) => v instanceof WebAssembly.Memory);
+      WebAssembly.instantiate(kernelModule, { env: { memory } })
+        .then((instance) => {
+          kernels = instance.exports;
+          bindKernels(imports, kernels);
+          return WebAssembly.instantiate(coreBytes, imports);
+        })
+        .then(({ instance, module }) => receive(instance, module), fail);
+      return {};
+    },
+  })]);
+  const stack = core._malloc(KERNEL_STACK_BYTES);
+  if (!stack) throw new RangeError('load: out of WebAssembly memory for the kernels\' stack');
+  kernels.__stack_pointer.value = (stack + KERNEL_STACK_BYTES) & ~15;
+  return new QkvLab(core, kernels, simd);
+}
+
+/** Replaces each stand-in in the core's imports (marked qkvKernel by build.sh) by the kernel. */
+function bindKernels(imports, kernels) {
+  for (const table of Object.values(imports)) {
+    for (const [key, value] of Object.entries(table)) {
+      if (typeof value === 'function' && value.qkvKernel) {
+        const kernel = kernels[value.qkvKernel];
+        if (typeof kernel !== 'function') throw new Error(`load: the kernels do not export ${value.qkvKernel}`);
+        table[key] = kernel;
+      }
+    }
+  }
 }
 
 const C_MESSAGES = new Map();
+const STATUS_NONFINITE = 4;
+const STATUS_MASKED_ROW = 7;
+
+// Scratch memory, allocated once per instance and reused by every call whose buffers fit (the
+// results are copied out before the call returns); a larger call allocates one block for its
+// buffers and frees it before returning. heapUsed() therefore counts the scratch from the start
+// and stays flat across calls.
+const SCRATCH_BYTES = 1 << 18;
+// Random generators keep their state (2.5 KB, numpy's MT19937) in WASM memory, in one of a few
+// slots allocated once. The generator used least recently gives up its slot when another needs
+// one: its state is copied out to a JS array and back in when it draws again. So a generator
+// that keeps drawing is never copied, nothing is allocated per generator, and nothing needs
+// freeing: a generator that is garbage collected just leaves its slot to be reused.
+const RNG_SLOTS = 4;
+// The results of one call share one ArrayBuffer up to this many floats in all (see _read).
+const SHARED_RESULT_FLOATS = 1 << 16;
 
 export class QkvLab {
-  constructor(core) {
+  constructor(core, kernels, simd) {
     this._core = core;
-    this._rngBytes = core._qkv_rng_size();
+    this._k = kernels;
+    /** true when the SIMD128 kernels run, false for the scalar build. */
+    this.simd = simd;
+    this._rngBytes = (core._qkv_rng_size() + 15) & ~15;
+    this._scratch = core._qkv_alloc_bytes(SCRATCH_BYTES);
+    this._slots = core._qkv_alloc_bytes(RNG_SLOTS * this._rngBytes);
+    if (!this._scratch || !this._slots) throw new RangeError('load: out of WebAssembly memory');
+    this._slotOwners = new Array(RNG_SLOTS).fill(null);
+    this._clock = 0;
+    this._busy = false;
+    this._block = 0;
   }
 
   /** Bytes currently allocated on the WASM heap. */
@@ -63,12 +183,8 @@ export class QkvLab {
       throw new Err(`rng: seed must be an integer from 0 to 4294967295, got ${describe(seed)}`);
     }
     const lab = this;
-    const state = new Uint8Array(this._rngBytes);
-    this._withHeap((heap) => {
-      const statePtr = heap.bytes(state.length);
-      lab._check('rng', lab._core._qkv_rng_seed(statePtr, seed >>> 0));
-      state.set(lab._core.HEAPU8.subarray(statePtr, statePtr + state.length));
-    });
+    const generator = { slot: -1, saved: null, used: 0 };
+    lab._check('rng', lab._core._qkv_rng_seed(lab._resident(generator), seed >>> 0));
     return {
       seed,
       randn(rows, cols) {
@@ -77,60 +193,73 @@ export class QkvLab {
         if (rows * cols > MAX_ELEMENTS) {
           throw new RangeError(`randn: ${rows}×${cols} is too large (at most ${MAX_ELEMENTS} entries)`);
         }
-        return lab._withHeap((heap) => {
-          const statePtr = heap.bytes(state.length);
-          lab._core.HEAPU8.set(state, statePtr);
-          const out = heap.floats(rows * cols);
-          lab._check('randn', lab._core._qkv_rng_randn(statePtr, out, rows, cols));
-          state.set(lab._core.HEAPU8.subarray(statePtr, statePtr + state.length));
-          return heap.read(out, rows, cols);
-        });
+        lab._frame(rows * cols);
+        try {
+          const out = lab._alloc(rows * cols);
+          lab._check('randn', lab._core._qkv_rng_randn(lab._resident(generator), out, rows, cols));
+          return lab._read([out, rows, cols])[0];
+        } finally {
+          lab._release();
+        }
       },
     };
   }
 
   /** A (n×k) · B (k×m) → n×m */
   matmul(A, B) {
-    const a = toMatrix(A, 'matmul', 'A');
-    const b = toMatrix(B, 'matmul', 'B');
+    const a = readInput(A, 'matmul', 'A');
+    const b = readInput(B, 'matmul', 'B');
     if (a.cols !== b.rows) {
       throw new RangeError(`matmul: A is ${a.rows}×${a.cols} but B is ${b.rows}×${b.cols}; ` +
         `A's columns must equal B's rows`);
     }
     checkShape('matmul', 'the result', a.rows, b.cols);
-    return this._withHeap((heap) => {
-      const out = heap.floats(a.rows * b.cols);
-      this._check('matmul', this._core._qkv_matmul(out, heap.write(a), heap.write(b), a.rows, a.cols, b.cols));
-      return heap.read(out, a.rows, b.cols);
-    });
+    this._frame(a.rows * b.cols + a.data.length + b.data.length);
+    try {
+      const out = this._alloc(a.rows * b.cols);
+      const status = this._k.qkv_matmul(out, this._put(a), this._put(b), a.rows, a.cols, b.cols);
+      this._check('matmul', status, [[a, 'A'], [b, 'B']]);
+      return this._read([out, a.rows, b.cols])[0];
+    } finally {
+      this._release();
+    }
   }
 
   /** Aᵀ */
   transpose(A) {
-    const a = toMatrix(A, 'transpose', 'A');
-    return this._withHeap((heap) => {
-      const out = heap.floats(a.rows * a.cols);
-      this._check('transpose', this._core._qkv_transpose(out, heap.write(a), a.rows, a.cols));
-      return heap.read(out, a.cols, a.rows);
-    });
+    const a = readInput(A, 'transpose', 'A');
+    this._frame(2 * a.data.length);
+    try {
+      const out = this._alloc(a.rows * a.cols);
+      this._check('transpose', this._k.qkv_transpose(out, this._put(a), a.rows, a.cols), [[a, 'A']]);
+      return this._read([out, a.cols, a.rows])[0];
+    } finally {
+      this._release();
+    }
   }
 
   /** Softmax of every row. -Infinity entries are masked out (weight 0); each row needs one finite entry. */
   softmaxRows(S) {
-    const s = toMatrix(S, 'softmaxRows', 'S', { allowNegativeInfinity: true });
-    for (let i = 0; i < s.rows; i++) {
-      let finite = false;
-      for (let j = 0; j < s.cols && !finite; j++) finite = s.data[i * s.cols + j] !== -Infinity;
-      if (!finite) {
-        throw new RangeError(`softmaxRows: row ${i} of S is entirely -Infinity; ` +
-          `a row needs at least one finite score to give weight to`);
+    const s = readInput(S, 'softmaxRows', 'S', { allowNegativeInfinity: true });
+    this._frame(2 * s.data.length);
+    try {
+      const out = this._alloc(s.rows * s.cols);
+      const status = this._k.qkv_softmax_rows(out, this._put(s), s.rows, s.cols);
+      if (status === STATUS_MASKED_ROW) {
+        for (let i = 0; i < s.rows; i++) {
+          let finite = false;
+          for (let j = 0; j < s.cols && !finite; j++) finite = s.data[i * s.cols + j] !== -Infinity;
+          if (!finite) {
+            throw new RangeError(`softmaxRows: row ${i} of S is entirely -Infinity; ` +
+              `a row needs at least one finite score to give weight to`);
+          }
+        }
       }
+      this._check('softmaxRows', status, [[s, 'S']], { allowNegativeInfinity: true });
+      return this._read([out, s.rows, s.cols])[0];
+    } finally {
+      this._release();
     }
-    return this._withHeap((heap) => {
-      const out = heap.floats(s.rows * s.cols);
-      this._check('softmaxRows', this._core._qkv_softmax_rows(out, heap.write(s), s.rows, s.cols));
-      return heap.read(out, s.rows, s.cols);
-    });
   }
 
   /**
@@ -140,9 +269,9 @@ export class QkvLab {
   attend(Q, K, V, options = {}) {
     const op = 'attend';
     const { scale, causal } = readOptions(op, options);
-    const q = toMatrix(Q, op, 'Q');
-    const k = toMatrix(K, op, 'K');
-    const v = toMatrix(V, op, 'V');
+    const q = readInput(Q, op, 'Q');
+    const k = readInput(K, op, 'K');
+    const v = readInput(V, op, 'V');
     if (q.cols !== k.cols) {
       throw new RangeError(`${op}: Q is ${q.rows}×${q.cols} but K is ${k.rows}×${k.cols}; ` +
         `Q and K must have the same number of columns (d_k)`);
@@ -158,18 +287,20 @@ export class QkvLab {
     checkShape(op, 'the score matrix', q.rows, k.rows);
     checkShape(op, 'the output', q.rows, v.cols);
     const divisor = scaleDivisor(scale, q.cols);
-    return this._withHeap((heap) => {
-      const scores = heap.floats(q.rows * k.rows);
-      const weights = heap.floats(q.rows * k.rows);
-      const output = heap.floats(q.rows * v.cols);
-      this._check(op, this._core._qkv_attention_forward(scores, weights, output,
-        heap.write(q), heap.write(k), heap.write(v), q.rows, k.rows, q.cols, v.cols, divisor, causal ? 1 : 0));
-      return {
-        scores: heap.read(scores, q.rows, k.rows),
-        weights: heap.read(weights, q.rows, k.rows),
-        output: heap.read(output, q.rows, v.cols),
-      };
-    });
+    const floats = 2 * q.rows * k.rows + q.rows * v.cols + q.data.length + k.data.length + v.data.length;
+    this._frame(floats);
+    try {
+      const scores = this._alloc(q.rows * k.rows);
+      const weights = this._alloc(q.rows * k.rows);
+      const output = this._alloc(q.rows * v.cols);
+      const status = this._k.qkv_attention_forward(scores, weights, output,
+        this._put(q), this._put(k), this._put(v), q.rows, k.rows, q.cols, v.cols, divisor, causal ? 1 : 0);
+      this._check(op, status, [[q, 'Q'], [k, 'K'], [v, 'V']]);
+      const [S, W, O] = this._read([scores, q.rows, k.rows], [weights, q.rows, k.rows], [output, q.rows, v.cols]);
+      return { scores: S, weights: W, output: O };
+    } finally {
+      this._release();
+    }
   }
 
   /**
@@ -179,10 +310,10 @@ export class QkvLab {
   selfAttention(X, Wq, Wk, Wv, options = {}) {
     const op = 'selfAttention';
     const { scale, causal } = readOptions(op, options);
-    const x = toMatrix(X, op, 'X');
-    const wq = toMatrix(Wq, op, 'Wq');
-    const wk = toMatrix(Wk, op, 'Wk');
-    const wv = toMatrix(Wv, op, 'Wv');
+    const x = readInput(X, op, 'X');
+    const wq = readInput(Wq, op, 'Wq');
+    const wk = readInput(Wk, op, 'Wk');
+    const wv = readInput(Wv, op, 'Wv');
     for (const [name, w] of [['Wq', wq], ['Wk', wk], ['Wv', wv]]) {
       if (w.rows !== x.cols) {
         throw new RangeError(`${op}: X is ${x.rows}×${x.cols} but ${name} is ${w.rows}×${w.cols}; ` +
@@ -196,20 +327,21 @@ export class QkvLab {
     const n = x.rows, d = x.cols, dk = wq.cols, dv = wv.cols;
     checkShape(op, 'the score matrix', n, n);
     const divisor = scaleDivisor(scale, dk);
-    return this._withHeap((heap) => {
-      const Qp = heap.floats(n * dk), Kp = heap.floats(n * dk), Vp = heap.floats(n * dv);
-      const scores = heap.floats(n * n), weights = heap.floats(n * n), output = heap.floats(n * dv);
-      this._check(op, this._core._qkv_self_attention_forward(Qp, Kp, Vp, scores, weights, output,
-        heap.write(x), heap.write(wq), heap.write(wk), heap.write(wv), n, d, dk, dv, divisor, causal ? 1 : 0));
-      return {
-        Q: heap.read(Qp, n, dk),
-        K: heap.read(Kp, n, dk),
-        V: heap.read(Vp, n, dv),
-        scores: heap.read(scores, n, n),
-        weights: heap.read(weights, n, n),
-        output: heap.read(output, n, dv),
-      };
-    });
+    const floats = 2 * n * dk + 2 * n * dv + 2 * n * n + x.data.length + wq.data.length +
+      wk.data.length + wv.data.length;
+    this._frame(floats);
+    try {
+      const Qp = this._alloc(n * dk), Kp = this._alloc(n * dk), Vp = this._alloc(n * dv);
+      const scores = this._alloc(n * n), weights = this._alloc(n * n), output = this._alloc(n * dv);
+      const status = this._k.qkv_self_attention_forward(Qp, Kp, Vp, scores, weights, output,
+        this._put(x), this._put(wq), this._put(wk), this._put(wv), n, d, dk, dv, divisor, causal ? 1 : 0);
+      this._check(op, status, [[x, 'X'], [wq, 'Wq'], [wk, 'Wk'], [wv, 'Wv']]);
+      const [Qm, Km, Vm, S, W, O] = this._read([Qp, n, dk], [Kp, n, dk], [Vp, n, dv],
+        [scores, n, n], [weights, n, n], [output, n, dv]);
+      return { Q: Qm, K: Km, V: Vm, scores: S, weights: W, output: O };
+    } finally {
+      this._release();
+    }
   }
 
   /**
@@ -221,43 +353,128 @@ export class QkvLab {
   }
 
   // ---- memory ----
+  //
+  // A call opens a frame (_frame) for all its buffers: the scratch block when they fit, else one
+  // block allocated for the call; _alloc takes the next 16-byte aligned buffer of it, _put copies
+  // an input in, _read copies results out; _release ends the frame (in a finally).
 
-  /** Runs fn with a scope that allocates on the WASM heap; everything is freed afterwards. */
-  _withHeap(fn) {
-    const core = this._core;
-    const pointers = [];
-    const track = (ptr, bytes) => {
-      if (!ptr) {
-        throw new RangeError(`out of WebAssembly memory: could not allocate ${bytes} bytes`);
-      }
-      pointers.push(ptr);
-      return ptr;
-    };
-    const heap = {
-      floats(count) {
-        return track(core._qkv_alloc_floats(count), count * 4);
-      },
-      bytes(count) {
-        return track(core._qkv_alloc_bytes(count), count);
-      },
-      write(matrix) {
-        const ptr = heap.floats(matrix.data.length);
-        core.HEAPF32.set(matrix.data, ptr >> 2);  // HEAPF32 re-read: memory may have grown
-        return ptr;
-      },
-      read(ptr, rows, cols) {
-        return new Matrix(rows, cols, core.HEAPF32.slice(ptr >> 2, (ptr >> 2) + rows * cols));
-      },
-    };
+  _frame(floats) {
+    if (this._busy) throw new Error('qkv-lab: internal error: a call began inside another');
+    const need = 4 * floats + 16 * 16;  // + alignment of up to 16 buffers
+    if (need <= SCRATCH_BYTES) {
+      this._base = this._scratch;
+      this._limit = SCRATCH_BYTES;
+    } else {
+      const block = this._core._qkv_alloc_bytes(need);
+      if (!block) throw new RangeError(`out of WebAssembly memory: could not allocate ${need} bytes`);
+      this._block = block;
+      this._base = block;
+      this._limit = need;
+    }
+    this._offset = 0;
+    this._busy = true;
+  }
+
+  /** A buffer of `floats` floats in the current frame (its byte address). */
+  _alloc(floats) {
+    const size = (4 * floats + 15) & ~15;
+    if (this._offset + size > this._limit) throw new Error('qkv-lab: internal error: frame too small');
+    const ptr = this._base + this._offset;
+    this._offset += size;
+    return ptr;
+  }
+
+  /** Copies an input's data into the frame; returns its address. */
+  _put(input) {
+    const ptr = this._alloc(input.data.length);
+    this._core.HEAPF32.set(input.data, ptr >> 2);  // HEAPF32 re-read: memory may have grown
+    return ptr;
+  }
+
+  /**
+   * Copies results ([ptr, rows, cols], allocated one after another) out into Matrices. What
+   * costs here is allocating ArrayBuffers, not copying: V8 keeps arrays of up to 64 bytes on its
+   * heap (cheap), while every larger one gets a backing store of its own (about a microsecond).
+   * So results of up to 16 floats are sliced one by one, and the larger results of one call
+   * share a single copy, each Matrix a view of its part, unless they are large enough that
+   * keeping one alive should not keep the others.
+   */
+  _read(...parts) {
+    const heap = this._core.HEAPF32;
+    let first = -1, end = 0;
+    for (const [ptr, rows, cols] of parts) {
+      if (rows * cols <= 16) continue;
+      if (first < 0) first = ptr >> 2;
+      end = (ptr >> 2) + rows * cols;
+    }
+    const block = first >= 0 && end - first <= SHARED_RESULT_FLOATS ? heap.slice(first, end) : null;
+    return parts.map(([ptr, rows, cols]) => {
+      const at = ptr >> 2, count = rows * cols;
+      const data = block && count > 16 ? block.subarray(at - first, at - first + count) : heap.slice(at, at + count);
+      return new ReturnedMatrix(rows, cols, data);
+    });
+  }
+
+  _release() {
+    if (this._block) {
+      this._core._qkv_free(this._block);
+      this._block = 0;
+    }
+    this._busy = false;
+  }
+
+  /** For model.js: runs fn(heap) in a frame of about `floats` floats; heap.floats/bytes allocate in it. */
+  _withHeap(floats, fn) {
+    this._frame(floats + 16);
     try {
-      return fn(heap);
+      return fn({ floats: (count) => this._alloc(count), bytes: (count) => this._alloc((count + 3) >> 2) });
     } finally {
-      for (const ptr of pointers) core._qkv_free(ptr);
+      this._release();
     }
   }
 
-  _check(op, status) {
-    if (status !== 0) throw new RangeError(`${op}: ${this.errorMessage(status)} (status ${status})`);
+  /** The address of generator's state, made resident in a slot (see RNG_SLOTS). */
+  _resident(generator) {
+    const owners = this._slotOwners;
+    generator.used = ++this._clock;
+    if (generator.slot >= 0 && owners[generator.slot] === generator) {
+      return this._slots + generator.slot * this._rngBytes;
+    }
+    let slot = owners.indexOf(null);
+    if (slot < 0) {
+      slot = 0;
+      for (let i = 1; i < owners.length; i++) if (owners[i].used < owners[slot].used) slot = i;
+    }
+    const ptr = this._slots + slot * this._rngBytes;
+    const heap = this._core.HEAPU8;
+    const victim = owners[slot];
+    if (victim) {
+      victim.saved = heap.slice(ptr, ptr + this._rngBytes);
+      victim.slot = -1;
+    }
+    owners[slot] = generator;
+    generator.slot = slot;
+    if (generator.saved) {
+      heap.set(generator.saved, ptr);
+      generator.saved = null;
+    }
+    return ptr;
+  }
+
+  /**
+   * Throws for a non-zero status. A non-finite input (possible only in a Matrix this API
+   * returned and the caller then changed, since every other input was checked already) is
+   * named with its position, as the JavaScript check would have.
+   */
+  _check(op, status, inputs = [], options) {
+    if (status === 0) return;
+    if (status === STATUS_NONFINITE) {
+      for (const [input, name] of inputs) {
+        const error = nonFiniteError(input, op, name, options);
+        if (error) throw error;
+      }
+    }
+    throw new RangeError(`${op}: ${this.errorMessage(status)} (status ${status})`);
   }
 }
 

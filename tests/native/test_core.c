@@ -1,7 +1,8 @@
 /*
  * test_core.c: the C library on its own, under ASan/UBSan: numpy's random stream, the checked
  * entry points' validation (every status code reachable from bad arguments), softmax edge cases,
- * and the attention backward pass against central finite differences.
+ * the attention backward pass against central finite differences, and the library's own
+ * log / exp / sin / cos (mathlib.c) and softmax exp (simd.h) against the C library's.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -9,6 +10,8 @@
 
 #include "check.h"
 #include "qkv.h"
+#include "qkv_internal.h"
+#include "simd.h"
 
 static void test_rng(void) {
     qkv_rng g;
@@ -148,7 +151,60 @@ static void test_attention_backward(int causal) {
     printf("attention backward (causal=%d): max |analytic - numeric| = %.2e\n", causal, worst);
 }
 
+/* distance in units in the last place between two finite doubles (or floats) of one sign */
+static double ulps(double a, double b) {
+    if (a == b) return 0;
+    double spacing = fabs(nextafter(b, a) - b);
+    return fabs(a - b) / (spacing > 0 ? spacing : 4.9e-324);
+}
+static double ulpsf(float a, float b) {
+    if (a == b) return 0;
+    float spacing = fabsf(nextafterf(b, a) - b);
+    return fabs((double)a - (double)b) / spacing;
+}
+
+/* xorshift64: reproducible arguments */
+static unsigned long long state = 88172645463325252ULL;
+static double uniform(void) {
+    state ^= state << 13; state ^= state >> 7; state ^= state << 17;
+    return (double)(state >> 11) / 9007199254740992.0;
+}
+
+static void test_math(void) {
+    /* within 1 ulp of the correctly rounded value each, so within 2 of the C library's */
+    double worst_log = 0, worst_exp = 0, worst_sin = 0, worst_cos = 0;
+    for (int i = 0; i < 1000000; i++) {
+        double u = uniform();
+        double x = i % 3 == 0 ? u : i % 3 == 1 ? ldexp(1.0 + u, (int)(uniform() * 2000) - 1000) : 1.0 + u;
+        double e = qkv_log(x);
+        if (ulps(e, log(x)) > worst_log) worst_log = ulps(e, log(x));
+        double y = -745.0 + u * 1454.0;
+        if (exp(y) > 2.3e-308 && ulps(qkv_exp(y), exp(y)) > worst_exp) worst_exp = ulps(qkv_exp(y), exp(y));
+        double z = i % 2 ? (u - 0.5) * 20.0 : (u - 0.5) * 2e5;
+        if (ulps(qkv_sin(z), sin(z)) > worst_sin) worst_sin = ulps(qkv_sin(z), sin(z));
+        if (ulps(qkv_cos(z), cos(z)) > worst_cos) worst_cos = ulps(qkv_cos(z), cos(z));
+    }
+    printf("mathlib vs libm, max ulps over 1e6 arguments: log %.2f, exp %.2f, sin %.2f, cos %.2f\n",
+           worst_log, worst_exp, worst_sin, worst_cos);
+    CHECK(worst_log <= 2 && worst_exp <= 2 && worst_sin <= 2 && worst_cos <= 2);
+    CHECK(qkv_log(1.0) == 0.0 && qkv_log(0.0) == -INFINITY && isnan(qkv_log(-1.0)));
+    CHECK(qkv_exp(0.0) == 1.0 && qkv_exp(-INFINITY) == 0.0 && qkv_exp(-800.0) == 0.0);
+    CHECK(qkv_sin(0.0) == 0.0 && qkv_cos(0.0) == 1.0);
+    /* the softmax exp: relative error against expf over its whole range (x <= 0) */
+    double worst = 0;
+    for (int i = 0; i < 1000000; i++) {
+        float x = (float)(-87.0 * uniform());
+        double err = ulpsf(exp_nonpositive(x), expf(x));
+        if (err > worst) worst = err;
+    }
+    printf("exp_nonpositive vs expf, max ulps over 1e6 arguments in [-87, 0]: %.2f\n", worst);
+    CHECK(worst <= 2);
+    CHECK(exp_nonpositive(0.0f) == 1.0f && exp_nonpositive(-INFINITY) == 0.0f);
+    CHECK(exp_nonpositive(-88.0f) == 0.0f && exp_nonpositive(-2e4f) == 0.0f);
+}
+
 int main(void) {
+    test_math();
     test_rng();
     test_validation();
     test_softmax();

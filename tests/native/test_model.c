@@ -141,7 +141,26 @@ static void test_sentence_losses(void) {
     qkv_model_destroy(m);
 }
 
+/* the loss comes from the softmax's probabilities; one that underflows to 0 must not make the
+   loss infinite: the model recomputes it from the logits (logsumexp - logit) */
+static void test_underflowed_probability(void) {
+    qkv_model* m = NULL;
+    CHECK_EQ_INT(qkv_model_create(&m, VOCAB, DIM, MAXLEN, 3), QKV_OK);
+    float* bout;
+    int rows, cols;
+    CHECK_EQ_INT(qkv_model_tensor(m, QKV_MODEL_PARAMS, 5, &bout, &rows, &cols), QKV_OK);
+    int tokens[1] = {4}, lengths[1] = {1};
+    double base = 0, low = 0;
+    CHECK_EQ_INT(qkv_model_loss_and_grad(m, tokens, lengths, 1, &base), QKV_OK);
+    bout[4] = -200.0f;  /* token 4's probability after <s>: about e^-200, 0 in float32 */
+    CHECK_EQ_INT(qkv_model_loss_and_grad(m, tokens, lengths, 1, &low), QKV_OK);
+    /* two predictions (4 after <s>, then <s> after 4): the first costs about 200 more */
+    CHECK(isfinite(low) && low > base + 90.0 && low < base + 110.0);
+    qkv_model_destroy(m);
+}
+
 int main(void) {
+    test_underflowed_probability();
     test_arguments();
     test_sgd_rows();
     test_divergence();

@@ -1,10 +1,15 @@
 // usage.ts: compiled (never run) by `tsc --noEmit -p tests/types`: the declarations must accept
 // what the README shows and reject misuse (the @ts-expect-error lines fail the build if the
 // declarations ever stop catching them).
-import { load, Matrix, Model, type QkvLab, type SelfAttentionResult, type InspectResult, type StepOnResult } from 'qkv-lab';
+import { load, simdSupported, Matrix, Model, type QkvLab, type SelfAttentionResult, type InspectResult, type StepOnResult } from 'qkv-lab';
 
 async function main(): Promise<void> {
   const qkv: QkvLab = await load();
+  const scalar: QkvLab = await load({ simd: false, fresh: true });
+  const vectorised: boolean = qkv.simd && simdSupported() && !scalar.simd;
+  console.log(vectorised);
+  // @ts-expect-error simd is a boolean
+  void load({ simd: 'auto' });
   const rng = qkv.rng(42);
   const Wq: Matrix = rng.randn(4, 3).scale(0.3);
   const Wk = rng.randn(4, 3).scale(0.3);

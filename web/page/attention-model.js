@@ -34,24 +34,28 @@ export function flowShapes(n, d = D_MODEL, dk = D_K) {
  * of the words beyond the article's three, then the position vectors, then W_out (d_k × V). With d_k ≠ 3 the three W
  * are randn(4, d_k), and the table and positions come from the same stream restarted and moved on
  * past three 4×3 draws, where they are for d_k = 3: a word's embedding does not depend on d_k.
+ * One randn call draws each stream's numbers at once (numpy's stream is the same whether drawn
+ * at once or in pieces): two WebAssembly calls for d_k = 3, four otherwise.
  */
 export function drawParameters(qkv, seed, dk = D_K) {
-  const rng = qkv.rng(seed);
-  const Wq = rng.randn(D_MODEL, dk).scale(WEIGHT_SCALE);
-  const Wk = rng.randn(D_MODEL, dk).scale(WEIGHT_SCALE);
-  const Wv = rng.randn(D_MODEL, dk).scale(WEIGHT_SCALE);
-  let rest = rng;
-  if (dk !== D_K) {
-    rest = qkv.rng(seed);
-    rest.randn(3 * D_MODEL, D_K);
-  }
-  const others = rest.randn(VOCABULARY.length - ARTICLE_ROWS.length, D_MODEL).scale(TABLE_SCALE);
+  const others = VOCABULARY.length - ARTICLE_ROWS.length;
+  const w = 3 * D_MODEL * dk, skip = dk === D_K ? 0 : 3 * D_MODEL * D_K;
+  const restCount = others * D_MODEL + MAX_TOKENS * D_MODEL + dk * VOCABULARY.length;
+  const all = qkv.rng(seed).randn(1, dk === D_K ? w + restCount : w);
+  const rest = dk === D_K ? all : qkv.rng(seed).randn(1, skip + restCount);
+  let at = 0, restAt = dk === D_K ? w : skip;
+  const take = (rows, cols, k) => new Matrix(rows, cols, all.data.subarray(at, at += rows * cols)).scale(k);
+  const takeRest = (rows, cols, k) =>
+    new Matrix(rows, cols, rest.data.subarray(restAt, restAt += rows * cols)).scale(k);
+  const Wq = take(D_MODEL, dk, WEIGHT_SCALE);
+  const Wk = take(D_MODEL, dk, WEIGHT_SCALE);
+  const Wv = take(D_MODEL, dk, WEIGHT_SCALE);
   const table = new Matrix(VOCABULARY.length, D_MODEL);
   table.data.set(ARTICLE_ROWS.flat(), 0);
-  table.data.set(others.data, ARTICLE_ROWS.length * D_MODEL);
-  const positions = rest.randn(MAX_TOKENS, D_MODEL).scale(POSITION_SCALE);
+  table.data.set(takeRest(others, D_MODEL, TABLE_SCALE).data, ARTICLE_ROWS.length * D_MODEL);
+  const positions = takeRest(MAX_TOKENS, D_MODEL, POSITION_SCALE);
   // an output projection for section 10's last stage (untrained; drawn last, so nothing moves)
-  const Wout = rest.randn(dk, VOCABULARY.length).scale(WEIGHT_SCALE);
+  const Wout = takeRest(dk, VOCABULARY.length, WEIGHT_SCALE);
   return { Wq, Wk, Wv, table, positions, Wout };
 }
 
@@ -63,30 +67,32 @@ export function oneHot(indices, size) {
 
 /**
  * Token ids → X: one-hot(ids) · table (+ one-hot(positions) · position table when pos is on).
- * The look-up written as a matrix product, as the article explains it.
+ * The look-up written as a matrix product, as the article explains it: one product of stacked
+ * one-hot rows with the stacked tables gives the word rows, the position rows and their sum.
  */
 export function embed(qkv, words, params, pos) {
   const ids = words.map((w) => VOCABULARY.indexOf(w));
-  const hot = oneHot(ids, VOCABULARY.length);                        // (n, V)
-  const rows = qkv.matmul(hot, params.table);                        // (n, V) × (V, d) → (n, d)
-  const posHot = oneHot(words.map((_, i) => i), MAX_TOKENS);         // (n, P)
-  const posRows = qkv.matmul(posHot, params.positions);              // (n, P) × (P, d) → (n, d)
-  let X = rows;
-  if (pos) {
-    // rows + posRows as one product: [rows | posRows] · [I; I]
-    const n = words.length;
-    const both = new Matrix(n, 2 * D_MODEL);
-    const stack = new Matrix(2 * D_MODEL, D_MODEL);
-    for (let i = 0; i < n; i++) {
-      both.data.set(rows.row(i), i * 2 * D_MODEL);
-      both.data.set(posRows.row(i), i * 2 * D_MODEL + D_MODEL);
+  const n = words.length, V = VOCABULARY.length;
+  const hot = oneHot(ids, V);                                        // (n, V)
+  // [hot 0; 0 posHot; hot posHot] (2n or 3n, V + P) × [table; positions] (V + P, d)
+  const blocks = pos ? 3 : 2;
+  const stacked = new Matrix(blocks * n, V + MAX_TOKENS);
+  for (let i = 0; i < n; i++) {
+    stacked.data[i * (V + MAX_TOKENS) + ids[i]] = 1;                 // word rows
+    stacked.data[(n + i) * (V + MAX_TOKENS) + V + i] = 1;            // position rows
+    if (pos) {
+      stacked.data[(2 * n + i) * (V + MAX_TOKENS) + ids[i]] = 1;     // their sum
+      stacked.data[(2 * n + i) * (V + MAX_TOKENS) + V + i] = 1;
     }
-    for (let k = 0; k < D_MODEL; k++) {
-      stack.data[k * D_MODEL + k] = 1;
-      stack.data[(k + D_MODEL) * D_MODEL + k] = 1;
-    }
-    X = qkv.matmul(both, stack);
   }
+  const tables = new Matrix(V + MAX_TOKENS, D_MODEL);
+  tables.data.set(params.table.data, 0);
+  tables.data.set(params.positions.data, V * D_MODEL);
+  const product = qkv.matmul(stacked, tables);                       // (blocks·n, d)
+  const block = (b) => new Matrix(n, D_MODEL, product.data.subarray(b * n * D_MODEL, (b + 1) * n * D_MODEL)).clone();
+  const rows = block(0);
+  const posRows = block(1);
+  const X = pos ? block(2) : rows;
   return { ids, hot, rows, posRows, X };
 }
 
@@ -103,7 +109,9 @@ function withEdits(m, cells) {
 /**
  * Everything the sections draw for one setting. overrides holds what the reader edited:
  * { X, Wq, Wk, Wv }, each a list of cells [[i, j, value], …] written over the drawn values
- * (or a whole Matrix that replaces them).
+ * (or a whole Matrix that replaces them). Five WebAssembly calls for the article's d_k (seed,
+ * randn, the embedding product, self-attention, the scaled attention; seven for another d_k), all
+ * within the API's reused scratch memory: nothing is allocated on the WASM heap.
  */
 export function computeSnapshot(qkv, settings, overrides = {}) {
   const { seed, sentence, scale, pos, dk = D_K } = settings;

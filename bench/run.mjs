@@ -1,0 +1,561 @@
+// run.mjs: qkv-lab's benchmark (`npm run bench`): one Node process, one sitting, every case
+// through every implementation side by side, medians, GFLOP/s and ratios; results in
+// bench/results.json. A benchmark, not a test: nothing here passes or fails on a speed.
+//
+//   node bench/run.mjs [--smoke] [--rounds N] [--no-page] [--json FILE]
+//
+// --smoke: tiny sizes and two rounds, written to a temporary file unless --json is given; the
+// test command runs it (tests/bench-smoke.test.js) so that the benchmark cannot rot.
+//
+// Method. Each case runs its implementations in rounds, one timed batch per implementation per
+// round, in turn (each round starting one implementation later), so that whatever else the
+// machine is doing falls on all of them alike. A batch
+// repeats the call until it lasts about 25 ms (calibrated once); the figure reported is the
+// median over rounds of the process's CPU time per call (wall-clock medians are recorded too: on
+// a busy machine they include waiting for a core). Every call starts and ends with JavaScript arrays
+// (inputs copied in, results read back), except "SIMD kernel", which times qkv-lab's WebAssembly
+// kernel on inputs already in its memory, and the native rows, which are C calls. Ceilings are
+// measured in the same run: a WebAssembly SIMD128 multiply-then-add loop (WebAssembly has no
+// fused multiply-add) and a native fused multiply-add loop (bench/ceiling.c, bench/native.c).
+import { spawnSync, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { load, simdSupported } from '../web/qkv-lab.js';
+import * as plain from './plain.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BUILD = path.join(ROOT, '.build', 'bench');
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const option = (name, fallback) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : fallback;
+};
+const SMOKE = flag('smoke');
+const ROUNDS = Number(option('rounds', SMOKE ? 2 : 11));
+const BATCH_MS = SMOKE ? 1 : 25;
+// an implementation whose single call takes longer than this runs in the first SLOW_ROUNDS only
+const SLOW_MS = 1000, SLOW_ROUNDS = Math.min(3, ROUNDS);
+const OUT = option('json', SMOKE ? path.join(os.tmpdir(), `qkv-bench-smoke-${process.pid}.json`) : path.join(ROOT, 'bench', 'results.json'));
+const log = (...a) => console.log(...a);
+
+// No forced garbage collections: right after one, V8 runs small calls two to five times slower
+// for many batches (measured here). The garbage a case leaves is collected during whichever
+// batches follow; the rotating order and the median over rounds spread and absorb that.
+
+const median = (xs) => { const s = xs.slice().sort((a, b) => a - b); return s.length ? s[s.length >> 1] : NaN; };
+
+// ---- what runs ----
+
+const IMPLS = [
+  ['qkv-simd', 'qkv-lab SIMD'],
+  ['qkv-scalar', 'qkv-lab scalar'],
+  ['simd-kernel', 'SIMD kernel'],
+  ['native', 'native gcc -O3'],
+  ['native-fast', 'native -ffast-math'],
+  ['plain-js', 'plain JS'],
+  ['tfjs', 'TF.js WASM'],
+  ['onnx', 'ORT web'],
+];
+const ATTENTION_SIZES = SMOKE ? [[3, 4], [16, 8], [32, 8]] : [[3, 4], [64, 64], [256, 64], [1024, 64]];
+const MATMUL = SMOKE ? 16 : 256;
+
+const skipped = {};  // impl -> reason (for the whole run)
+const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], ...opts }).toString();
+
+function buildTools() {
+  fs.mkdirSync(BUILD, { recursive: true });
+  const sources = fs.readdirSync(path.join(ROOT, 'wasm')).filter((f) => f.endsWith('.c') && f !== 'exports.c')
+    .map((f) => path.join(ROOT, 'wasm', f));
+  const native = {};
+  for (const [name, extra] of [['native', []], ['native-fast', ['-ffast-math']]]) {
+    const out = path.join(BUILD, name);
+    try {
+      sh('gcc', ['-std=c11', '-O3', '-march=native', ...extra, '-I', path.join(ROOT, 'wasm'),
+        path.join(ROOT, 'bench', 'native.c'), ...sources, '-lm', '-o', out]);
+      native[name] = out;
+    } catch (error) {
+      skipped[name] = `gcc failed: ${String(error.stderr || error.message).split('\n')[0]}`;
+    }
+  }
+  let ceiling = null;
+  try {
+    const out = path.join(BUILD, 'ceiling.wasm');
+    sh('emcc', ['-O3', '-msimd128', path.join(ROOT, 'bench', 'ceiling.c'), '-o', out, '--no-entry', '-sSTANDALONE_WASM=1'],
+      { env: { ...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':') } });
+    ceiling = out;
+  } catch (error) {
+    skipped.ceiling = `emcc failed: ${String(error.stderr || error.message).split('\n')[0]}`;
+  }
+  return { native, ceiling };
+}
+
+/**
+ * A runner: { impl, batch(n) -> { cpu, wall } } in ms per call over a batch of n calls. cpu is
+ * the process's CPU time (user + system): on a shared machine it leaves out the time the process
+ * waits for a core, which wall-clock time does not; both are recorded, cpu is reported.
+ */
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+function syncRunner(impl, fn) {
+  return {
+    impl,
+    batch(n) {
+      const c0 = cpuMs(), t0 = performance.now();
+      for (let i = 0; i < n; i++) fn();
+      return { cpu: (cpuMs() - c0) / n, wall: (performance.now() - t0) / n };
+    },
+  };
+}
+function asyncRunner(impl, fn) {
+  return {
+    impl,
+    async batch(n) {
+      const c0 = cpuMs(), t0 = performance.now();
+      for (let i = 0; i < n; i++) await fn();
+      return { cpu: (cpuMs() - c0) / n, wall: (performance.now() - t0) / n };
+    },
+  };
+}
+function nativeRunner(impl, binary, args) {
+  return {
+    impl,
+    batch(n) {
+      const r = spawnSync(binary, [...args(n), '1'], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`${impl} ${args(n).join(' ')}: ${r.stderr || r.status}`);
+      const out = JSON.parse(r.stdout);
+      this.check = out.check;
+      return { cpu: out.cpu[0], wall: out.ms[0] };
+    },
+  };
+}
+
+/** Interleaved rounds; returns impl -> { median, runs, wallMedian, wallRuns } (ms per call; median of CPU time). */
+async function runCase(label, runners) {
+  const inner = new Map(), slow = new Set();
+  const times = new Map(runners.map((r) => [r.impl, []]));
+  for (const r of runners) {  // warm up and calibrate
+    let n = 1, t = (await r.batch(1)).wall;
+    while (t * n < BATCH_MS && n < 1e6) { n = Math.min(1e6, Math.ceil((BATCH_MS / Math.max(t, 1e-4)) * 1.2)); t = (await r.batch(n)).wall; }
+    inner.set(r.impl, n);
+    if (t > SLOW_MS) slow.add(r.impl);  // one call of several seconds: warm already, and 3 rounds will do
+  }
+  for (const r of runners) if (!slow.has(r.impl)) await r.batch(inner.get(r.impl));  // one more untimed round
+  for (let round = 0; round < ROUNDS; round++) {
+    // each round starts one implementation later, so that no implementation always follows the
+    // same one (and is always the one to collect its garbage)
+    const order = runners.map((_, i) => runners[(i + round) % runners.length]);
+    for (const r of order) {
+      if (slow.has(r.impl) && round >= SLOW_ROUNDS) continue;
+      times.get(r.impl).push(await r.batch(inner.get(r.impl)));
+    }
+  }
+  const result = {};
+  for (const r of runners) {
+    const runs = times.get(r.impl);
+    result[r.impl] = {
+      median: median(runs.map((x) => x.cpu)), runs: runs.map((x) => +x.cpu.toPrecision(4)),
+      wallMedian: median(runs.map((x) => x.wall)), wallRuns: runs.map((x) => +x.wall.toPrecision(4)),
+      callsPerBatch: inner.get(r.impl),
+    };
+  }
+  log(`  ${label}: ${runners.map((r) => `${r.impl} ${fmtTime(result[r.impl].median)}`).join(', ')}`);
+  return result;
+}
+
+function fmtTime(ms) {
+  if (!Number.isFinite(ms)) return '—';
+  if (ms < 0.01) return `${(ms * 1000).toFixed(2)} µs`;
+  if (ms < 1) return `${(ms * 1000).toFixed(1)} µs`;
+  if (ms < 100) return `${ms.toFixed(2)} ms`;
+  return `${ms.toFixed(0)} ms`;
+}
+
+// ---- the cases ----
+
+async function main() {
+  const started = new Date();
+  const loadBefore = os.loadavg();
+  log(`qkv-lab benchmark${SMOKE ? ' (smoke: tiny sizes, 2 rounds)' : ''}: ${os.cpus().length} cores (${os.cpus()[0].model}), ` +
+    `Node ${process.versions.node}, load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')}`);
+  const tools = buildTools();
+  if (!simdSupported()) skipped['qkv-simd'] = skipped['simd-kernel'] = 'this engine has no WebAssembly SIMD128';
+  const simd = skipped['qkv-simd'] ? null : await load({ simd: true, fresh: true });
+  const scalar = await load({ simd: false, fresh: true });
+  let tf = null, ort = null;
+  try {
+    tf = await import('./tfjs.mjs');
+    const info = await tf.loadTf();
+    log(`TensorFlow.js ${info.tf.version_core} backend ${info.backend}, SIMD ${info.simd}, 1 thread`);
+  } catch (error) {
+    skipped.tfjs = `could not load @tensorflow/tfjs-core + tfjs-backend-wasm: ${error.message}`;
+    tf = null;
+  }
+  try {
+    ort = await (await import('./onnx.mjs')).loadOrt();
+    await ort.matmul(2, 2, 2);
+    log(`onnxruntime-web ${ort.version || ''} (wasm execution provider, 1 thread)`);
+  } catch (error) {
+    skipped.onnx = `onnxruntime-web did not run: ${error.message}`;
+    ort = null;
+  }
+  const native = (impl) => (!skipped[impl] && tools.native[impl]) || null;
+  const cases = [];
+  const checks = {};
+
+  // ceilings
+  log('ceilings');
+  const ceilings = { wasm: null, native: null };
+  if (tools.ceiling) {
+    const { instance } = await WebAssembly.instantiate(fs.readFileSync(tools.ceiling), {});
+    const iters = SMOKE ? 1e4 : 2e6;
+    const runners = [8, 12, 16].map((acc) => syncRunner(`mul-add-${acc}`, () => instance.exports[`mul_add_${acc}`](iters)));
+    const r = await runCase('WebAssembly SIMD128 mul+add', runners);
+    const best = Math.max(...[8, 12, 16].map((acc) => (acc * 4 * 2 * iters) / r[`mul-add-${acc}`].median / 1e6));
+    ceilings.wasm = { gflops: best, byAccumulators: Object.fromEntries([8, 12, 16].map((acc) => [acc, +((acc * 4 * 2 * iters) / r[`mul-add-${acc}`].median / 1e6).toFixed(2)])) };
+  }
+  if (native('native')) {
+    const runs = [];
+    for (let i = 0; i < (SMOKE ? 1 : 5); i++) runs.push(JSON.parse(sh(tools.native.native, ['ceiling', '1'])));
+    ceilings.native = {
+      fma256: median(runs.map((x) => x.fma256)),
+      fma512: runs[0].fma512 === null ? null : median(runs.map((x) => x.fma512)),
+    };
+  }
+  log(`  WebAssembly SIMD128 mul+add ${ceilings.wasm ? ceilings.wasm.gflops.toFixed(1) : '—'} GFLOP/s; ` +
+    `native FMA ${ceilings.native ? `${ceilings.native.fma256} (256-bit), ${ceilings.native.fma512 ?? '—'} (512-bit)` : '—'} GFLOP/s`);
+
+  // attention at each size: attend(Q, K, V) with scale √d (n queries, n keys, widths d)
+  log('cases');
+  for (const [n, d] of ATTENTION_SIZES) {
+    const g = scalar.rng(1);
+    const Q = g.randn(n, d), K = g.randn(n, d), V = g.randn(n, d);
+    const s = Math.sqrt(d);
+    const reference = scalar.attend(Q, K, V).output.data;
+    const runners = [];
+    const check = (impl, output) => {
+      let diff = 0;
+      for (let i = 0; i < reference.length; i++) diff = Math.max(diff, Math.abs(output[i] - reference[i]));
+      checks[`attention ${n}×${d} ${impl}`] = diff;
+    };
+    if (simd) {
+      runners.push(syncRunner('qkv-simd', () => simd.attend(Q, K, V)));
+      check('qkv-simd', simd.attend(Q, K, V).output.data);
+      runners.push(kernelRunner(simd, n, d));
+    }
+    runners.push(syncRunner('qkv-scalar', () => scalar.attend(Q, K, V)));
+    for (const impl of ['native', 'native-fast']) {
+      if (native(impl)) runners.push(nativeRunner(impl, native(impl), (m) => ['attention', n, d, m]));
+    }
+    runners.push(syncRunner('plain-js', () => plain.attend(Q.data, K.data, V.data, n, d, s)));
+    check('plain-js', plain.attend(Q.data, K.data, V.data, n, d, s).output);
+    if (tf) {
+      runners.push(syncRunner('tfjs', () => tf.attend(Q.data, K.data, V.data, n, d, s)));
+      check('tfjs', tf.attend(Q.data, K.data, V.data, n, d, s).output);
+    }
+    if (ort) {
+      const run = await ort.attention(n, d, s);
+      runners.push(asyncRunner('onnx', () => run(Q.data, K.data, V.data)));
+      check('onnx', (await run(Q.data, K.data, V.data)).output);
+    }
+    cases.push({ id: `attention-${n}x${d}`, label: `attention ${n}×${d}`, flops: 4 * n * n * d, results: await runCase(`attention ${n}×${d}`, runners) });
+  }
+
+  // the article's example through selfAttention (X 3×4, W 4×3, no scaling)
+  {
+    const g = scalar.rng(42);
+    const W = [0, 1, 2].map(() => g.randn(4, 3).scale(0.3));
+    const X = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.2]];
+    const Xm = Float32Array.from(X.flat());
+    const runners = [];
+    if (simd) runners.push(syncRunner('qkv-simd', () => simd.selfAttention(X, W[0], W[1], W[2], { scale: false })));
+    runners.push(syncRunner('qkv-scalar', () => scalar.selfAttention(X, W[0], W[1], W[2], { scale: false })));
+    for (const impl of ['native', 'native-fast']) {
+      if (native(impl)) runners.push(nativeRunner(impl, native(impl), (m) => ['self3x4', m]));
+    }
+    runners.push(syncRunner('plain-js', () => plain.selfAttention(X.flat(), W[0].data, W[1].data, W[2].data, 3, 4, 3)));
+    if (tf) runners.push(syncRunner('tfjs', () => tf.selfAttention(Xm, W[0].data, W[1].data, W[2].data, 3, 4, 3)));
+    if (ort) {
+      const run = await ort.selfAttention(3, 4, 3);
+      runners.push(asyncRunner('onnx', () => run(Xm, W[0].data, W[1].data, W[2].data)));
+    }
+    cases.push({ id: 'article-3x4', label: "article's selfAttention 3×4", flops: 3 * 2 * 3 * 4 * 3 + 4 * 3 * 3 * 3, results: await runCase('selfAttention 3×4', runners) });
+  }
+
+  // a square matmul
+  {
+    const n = MATMUL;
+    const g = scalar.rng(1);
+    const A = g.randn(n, n), B = g.randn(n, n);
+    const runners = [];
+    if (simd) {
+      runners.push(syncRunner('qkv-simd', () => simd.matmul(A, B)));
+      runners.push(kernelMatmulRunner(simd, n));
+    }
+    runners.push(syncRunner('qkv-scalar', () => scalar.matmul(A, B)));
+    for (const impl of ['native', 'native-fast']) {
+      if (native(impl)) runners.push(nativeRunner(impl, native(impl), (m) => ['matmul', n, n, n, m]));
+    }
+    runners.push(syncRunner('plain-js', () => plain.matmul(A.data, B.data, n, n, n)));
+    if (tf) runners.push(syncRunner('tfjs', () => tf.matmul(A.data, B.data, n, n, n)));
+    if (ort) {
+      const run = await ort.matmul(n, n, n);
+      runners.push(asyncRunner('onnx', () => run(A.data, B.data)));
+    }
+    cases.push({ id: `matmul-${n}`, label: `matmul ${n}³`, flops: 2 * n ** 3, results: await runCase(`matmul ${n}³`, runners) });
+  }
+
+  // training: the default model (seed 1) on the batches its own schedule draws
+  {
+    const lab = simd || scalar;
+    const recorder = lab.createModel({ seed: 1 });
+    const ids = new Map(recorder.vocab.map((w, i) => [w, i]));
+    const batches = [];
+    // the default schedule: createModel()'s steps (smoke: 6)
+    const SCHEDULE_STEPS = SMOKE ? 6 : recorder.defaultSteps;
+    for (let i = 0; i < SCHEDULE_STEPS; i++) batches.push(recorder.step().batch.map((s) => s.map((w) => ids.get(w))));
+    recorder.dispose();
+    const fresh = lab.createModel({ seed: 1 });
+    const spec = {
+      V: fresh.vocab.length, d: fresh.dim, L: fresh.maxTokens + 1, lr: fresh.lr,
+      params: { wte: fresh.getParameter('embedding').data, Wq: fresh.getParameter('Wq').data, Wk: fresh.getParameter('Wk').data,
+        Wv: fresh.getParameter('Wv').data, Wout: fresh.getParameter('Wout').data, bout: fresh.getParameter('bout').data },
+      positions: fresh._copy(2, 0).data,  // the model's fixed position table
+    };
+    const firstLoss = fresh.step().loss;
+    fresh.dispose();
+    const file = path.join(BUILD, 'batches.txt');
+    fs.writeFileSync(file, `${spec.V} ${spec.d} ${spec.L} 1 0 ${spec.lr} ${batches.length}\n` +
+      batches.map((b) => `${b.length} ${b.map((s) => `${s.length} ${s.join(' ')}`).join(' ')}`).join('\n') + '\n');
+    checks['first step loss qkv-lab'] = firstLoss;
+    checks['first step loss plain-js'] = new plain.PlainModel(spec).step(batches[0]);
+    if (tf) {
+      const m = new tf.TfModel(spec);
+      checks['first step loss tfjs'] = m.step(batches[0]);
+      m.dispose();
+    }
+    const stepRunners = [];
+    const modelStep = (labFor) => {
+      let model = null, k = 0;
+      return () => {
+        if (!model || k >= 4 * SCHEDULE_STEPS) { if (model) model.dispose(); model = labFor.createModel({ seed: 1 }); k = 0; }
+        k++;
+        model.step();
+      };
+    };
+    if (simd) stepRunners.push(syncRunner('qkv-simd', modelStep(simd)));
+    stepRunners.push(syncRunner('qkv-scalar', modelStep(scalar)));
+    for (const impl of ['native', 'native-fast']) {
+      if (native(impl)) stepRunners.push(nativeRunner(impl, native(impl), (m) => ['model', file, String(Math.max(m, SCHEDULE_STEPS))]));
+    }
+    {
+      let m = new plain.PlainModel(spec), k = 0;
+      stepRunners.push(syncRunner('plain-js', () => { if (k >= 4 * SCHEDULE_STEPS) { m = new plain.PlainModel(spec); k = 0; } m.step(batches[k++ % batches.length]); }));
+    }
+    if (tf) {
+      let m = new tf.TfModel(spec), k = 0;
+      stepRunners.push(syncRunner('tfjs', () => { if (k >= 4 * SCHEDULE_STEPS) { m.dispose(); m = new tf.TfModel(spec); k = 0; } m.step(batches[k++ % batches.length]); }));
+    }
+    cases.push({ id: 'step', label: 'training step', flops: null, results: await runCase('training step', stepRunners) });
+
+    const scheduleRunners = [];
+    const schedule = (labFor) => () => { const m = labFor.createModel({ seed: 1, steps: SCHEDULE_STEPS }); m.train(); m.dispose(); };
+    if (simd) scheduleRunners.push(syncRunner('qkv-simd', schedule(simd)));
+    scheduleRunners.push(syncRunner('qkv-scalar', schedule(scalar)));
+    for (const impl of ['native', 'native-fast']) {
+      if (native(impl)) {
+        const r = nativeRunner(impl, native(impl), () => ['model', file, String(SCHEDULE_STEPS)]);
+        scheduleRunners.push({ impl, batch: () => { const t = r.batch(); return { cpu: t.cpu * SCHEDULE_STEPS, wall: t.wall * SCHEDULE_STEPS }; } });
+      }
+    }
+    scheduleRunners.push(syncRunner('plain-js', () => { const m = new plain.PlainModel(spec); for (const b of batches) m.step(b); }));
+    if (tf) scheduleRunners.push(syncRunner('tfjs', () => { const m = new tf.TfModel(spec); for (const b of batches) m.step(b); m.dispose(); }));
+    cases.push({ id: 'schedule', label: `default schedule (${SCHEDULE_STEPS} steps)`, flops: null, results: await runCase('default schedule', scheduleRunners) });
+  }
+  if (ort) skipped.onnxTraining = 'onnxruntime-web runs inference only (training needs onnxruntime-training artifacts): no training rows';
+
+  // the page, in headless Chromium
+  let page = null;
+  if (!flag('no-page')) {
+    log('the page (headless Chromium)');
+    try {
+      const { benchPage } = await import('./page.mjs');
+      page = await benchPage({ runs: SMOKE ? 1 : 5, seconds: SMOKE ? 1 : 4, log: (line) => log(`  ${line}`) });
+    } catch (error) {
+      skipped.page = `the page benchmark did not run: ${error.message.split('\n')[0]}`;
+    }
+  }
+
+  const sizes = measureSizes();
+  const result = {
+    date: started.toISOString(), smoke: SMOKE, rounds: ROUNDS, batchMs: BATCH_MS,
+    machine: { cores: os.cpus().length, cpu: os.cpus()[0].model, node: process.versions.node, platform: `${os.platform()} ${os.release()}`,
+      loadAverageBefore: loadBefore, loadAverageAfter: os.loadavg() },
+    implementations: Object.fromEntries(IMPLS), skipped, ceilings, cases, checks, page, sizes,
+  };
+  result.targets = targets(result);
+  fs.writeFileSync(OUT, JSON.stringify(result, null, 2) + '\n');
+  printTables(result);
+  log(`\nwritten: ${path.relative(process.cwd(), OUT) || OUT}`);
+}
+
+/** qkv-lab's kernel alone: inputs already in WASM memory, no copies, no JavaScript checks. */
+function kernelRunner(lab, n, d) {
+  const core = lab._core, k = lab._k;
+  const bytes = 4 * (3 * n * d + 2 * n * n + n * d);
+  const base = core._malloc(bytes) >> 2;
+  const [Q, K, V, S, W, O] = [0, n * d, 2 * n * d, 3 * n * d, 3 * n * d + n * n, 3 * n * d + 2 * n * n].map((o) => (base + o) << 2);
+  const g = lab.rng(1);
+  core.HEAPF32.set(g.randn(3 * n, d).data, Q >> 2);
+  return syncRunner('simd-kernel', () => k.qkv_attention_forward(S, W, O, Q, K, V, n, n, d, d, Math.sqrt(d), 0));
+}
+
+function kernelMatmulRunner(lab, n) {
+  const core = lab._core, k = lab._k;
+  const base = core._malloc(12 * n * n);
+  core.HEAPF32.set(lab.rng(1).randn(2 * n, n).data, base >> 2);
+  return syncRunner('simd-kernel', () => k.qkv_matmul(base + 8 * n * n, base, base + 4 * n * n, n, n, n));
+}
+
+/** gzip -9 sizes of what a browser loads for the API, and of the widget. */
+function measureSizes() {
+  const gz = (buf) => gzipSync(buf, { level: 9 }).length;
+  const dist = path.join(ROOT, 'web', 'dist');
+  const out = {};
+  try {
+    const bundle = sh(path.join(ROOT, 'node_modules', '.bin', 'esbuild'), [path.join(ROOT, 'web', 'qkv-lab.js'), '--bundle',
+      '--minify', '--format=esm', '--define:import.meta.url=""', '--log-level=error']);
+    out.apiBundleMinified = { bytes: Buffer.byteLength(bundle), gzip: gz(Buffer.from(bundle)) };
+  } catch (error) {
+    out.apiBundleMinified = { error: error.message.split('\n')[0] };
+  }
+  const files = ['qkv-lab.js', 'matrix.js', 'model.js', 'corpus.js', 'dist/qkv-core.js', 'dist/qkv-wasm.js'].map((f) => path.join(ROOT, 'web', f));
+  if (files.every((f) => fs.existsSync(f))) out.apiFilesConcatenated = { gzip: gz(Buffer.concat(files.map((f) => fs.readFileSync(f)))) };
+  const wasm = path.join(ROOT, '.build');
+  for (const name of ['qkv-core.wasm', 'qkv-kernels-simd.wasm', 'qkv-kernels-scalar.wasm']) {
+    const f = path.join(wasm, name);
+    if (fs.existsSync(f)) out[name] = { bytes: fs.statSync(f).size, gzip: gz(fs.readFileSync(f)) };
+  }
+  for (const [key, file] of [['widget', 'qkv-lab-widget.js'], ['widgetTraining', 'qkv-lab-widget-training.js']]) {
+    const f = path.join(dist, file);
+    if (fs.existsSync(f)) out[key] = { bytes: fs.statSync(f).size, gzip: gz(fs.readFileSync(f)) };
+  }
+  return out;
+}
+
+function gflops(c, impl) {
+  const r = c.results[impl];
+  return c.flops && r ? c.flops / r.median / 1e6 : null;
+}
+
+/** The issue's targets, each with the measured ratio; met or missed, never tuned to. */
+function targets(r) {
+  const find = (id) => r.cases.find((c) => c.id === id);
+  const t = [];
+  const wasmCeiling = r.ceilings.wasm && r.ceilings.wasm.gflops;
+  const add = (target, value, met, note = '') => t.push({ target, value, met, note });
+  const notMeasured = (target) => add(target, 'not measured in this run', null);
+  for (const id of ['attention-256x64', 'attention-1024x64']) {
+    const c = find(id);
+    if (c && wasmCeiling && c.results['qkv-simd']) {
+      const api = gflops(c, 'qkv-simd') / wasmCeiling, kernel = gflops(c, 'simd-kernel') / wasmCeiling;
+      add(`${c.label} ≥ 65% of the SIMD128 ceiling`, `${(100 * api).toFixed(0)}% through the API, ${(100 * kernel).toFixed(0)}% kernel alone`, api >= 0.65);
+    } else {
+      notMeasured(`${id.replace('-', ' ').replace('x', '×')} ≥ 65% of the SIMD128 ceiling`);
+    }
+  }
+  const mm = r.cases.find((c) => c.id === 'matmul-256');
+  if (!mm || !wasmCeiling || !mm.results['qkv-simd']) notMeasured('matmul 256³ ≥ 85% of the SIMD128 ceiling');
+  if (mm && wasmCeiling && mm.results['qkv-simd']) {
+    const api = gflops(mm, 'qkv-simd') / wasmCeiling, kernel = gflops(mm, 'simd-kernel') / wasmCeiling;
+    add(`${mm.label} ≥ 85% of the SIMD128 ceiling`, `${(100 * api).toFixed(0)}% through the API, ${(100 * kernel).toFixed(0)}% kernel alone`, api >= 0.85);
+  }
+  const attention = r.cases.filter((c) => c.id.startsWith('attention'));
+  if (attention.every((c) => c.results.tfjs && c.results['qkv-simd'])) {
+    const ratios = attention.map((c) => c.results.tfjs.median / c.results['qkv-simd'].median);
+    add('faster than TF.js WASM at every attention size', attention.map((c, i) => `${c.label}: ${ratios[i].toFixed(2)}×`).join(', '), ratios.every((x) => x > 1));
+  }
+  const a256 = find('attention-256x64');
+  if (a256 && a256.results['qkv-simd']) {
+    const ratio = a256.results['plain-js'].median / a256.results['qkv-simd'].median;
+    add('≥ 20× plain JavaScript at 256×64', `${ratio.toFixed(1)}×`, ratio >= 20);
+  } else {
+    notMeasured('≥ 20× plain JavaScript at 256×64');
+  }
+  const a3 = find('attention-3x4'), art = find('article-3x4');
+  if (a3 && art && a3.results['qkv-simd']) {
+    const us = [a3.results['qkv-simd'].median * 1000, art.results['qkv-simd'].median * 1000];
+    add('the 3×4 attention call under 2 µs', `attend 3×4 ${us[0].toFixed(2)} µs, the article's selfAttention 3×4 ${us[1].toFixed(2)} µs`, us.every((x) => x < 2));
+  }
+  const nativeRatios = [];
+  for (const c of r.cases) {
+    if (!c.results['qkv-simd'] || !c.results.native || c.id.includes('3x4')) continue;
+    nativeRatios.push(`${c.label}: ${(c.results['qkv-simd'].median / c.results.native.median).toFixed(2)}× native, ` +
+      `${(c.results['qkv-simd'].median / c.results['native-fast'].median).toFixed(2)}× native -ffast-math`);
+  }
+  if (nativeRatios.length) {
+    const worst = Math.max(...r.cases.filter((c) => c.results['qkv-simd'] && c.results.native && !c.id.includes('3x4'))
+      .map((c) => c.results['qkv-simd'].median / c.results.native.median));
+    add('the WASM SIMD build within 1.3× of the same C natively (gcc -O3 -march=native)', nativeRatios.join('; '), worst <= 1.3);
+  }
+  if (r.sizes.apiBundleMinified && r.sizes.apiBundleMinified.gzip) {
+    const kib = r.sizes.apiBundleMinified.gzip / 1024;
+    add('WASM, glue and API under 30 KiB gzipped', `${kib.toFixed(1)} KiB (esbuild --minify bundle of web/qkv-lab.js, both kernel builds, gzip -9)`, kib < 30);
+  }
+  if (r.sizes.widget) {
+    // since issue 9 the classic widget is two scripts: what every post loads, and a training
+    // add-on (with Chart.js) fetched only for a training section; package.test.js budgets 120 / 95
+    const kib = r.sizes.widget.gzip / 1024, addon = r.sizes.widgetTraining ? r.sizes.widgetTraining.gzip / 1024 : 0;
+    add('the widget ≤ 120 KiB gzipped', `${kib.toFixed(1)} KiB the script every post loads` +
+      (addon ? `, ${addon.toFixed(1)} KiB the training add-on with Chart.js (${(kib + addon).toFixed(1)} KiB both)` : ''), kib <= 120);
+  }
+  if (r.page && r.page.frames) {
+    const f = r.page.frames.find((x) => x.speed === 100);
+    if (f) add('the page at 60 fps while training at 100 steps/s', `median frame ${f.p50} ms (${f.fps} fps), p95 ${f.p95} ms, ${f.steps} steps in ${f.seconds} s`, f.p50 <= 1000 / 60 * 1.05);
+  } else {
+    notMeasured('the page at 60 fps while training at 100 steps/s');
+  }
+  return t;
+}
+
+function printTables(r) {
+  const impls = IMPLS.filter(([id]) => r.cases.some((c) => c.results[id]));
+  const pad = (s, n) => String(s).padEnd(n);
+  const w0 = 30, w = 15;
+  log(`\nmedian CPU time per call (GFLOP/s), ${r.rounds} rounds, load average ${r.machine.loadAverageBefore[0].toFixed(2)} → ${r.machine.loadAverageAfter[0].toFixed(2)}`);
+  log(pad('case', w0) + impls.map(([, name]) => pad(name, w)).join(''));
+  for (const c of r.cases) {
+    log(pad(c.label, w0) + impls.map(([id]) => pad(c.results[id] ? fmtTime(c.results[id].median) : '—', w)).join(''));
+    if (c.flops && c.flops > 1e5) {
+      log(pad('', w0) + impls.map(([id]) => pad(c.results[id] ? `(${gflops(c, id).toFixed(1)})` : '', w)).join(''));
+    }
+  }
+  log('\ntime relative to qkv-lab SIMD (>1: slower than qkv-lab)');
+  log(pad('case', w0) + impls.map(([, name]) => pad(name, w)).join(''));
+  for (const c of r.cases) {
+    const base = c.results['qkv-simd'];
+    if (!base) continue;
+    log(pad(c.label, w0) + impls.map(([id]) => pad(c.results[id] ? `${(c.results[id].median / base.median).toFixed(2)}×` : '—', w)).join(''));
+  }
+  if (r.ceilings.wasm) {
+    log(`\nceilings: WebAssembly SIMD128 mul+add ${r.ceilings.wasm.gflops.toFixed(1)} GFLOP/s (by accumulators ${JSON.stringify(r.ceilings.wasm.byAccumulators)}); ` +
+      `native FMA ${r.ceilings.native ? `${r.ceilings.native.fma256} GFLOP/s 256-bit, ${r.ceilings.native.fma512 ?? '—'} 512-bit` : '—'}`);
+    for (const c of r.cases.filter((x) => x.flops && x.flops > 1e5 && x.results['qkv-simd'])) {
+      log(`  ${pad(c.label, w0 - 2)} qkv-lab SIMD ${(100 * gflops(c, 'qkv-simd') / r.ceilings.wasm.gflops).toFixed(0)}% of the SIMD128 ceiling, kernel alone ` +
+        `${c.results['simd-kernel'] ? (100 * gflops(c, 'simd-kernel') / r.ceilings.wasm.gflops).toFixed(0) + '%' : '—'}`);
+    }
+  }
+  log('\nchecks (max |output − qkv-lab scalar output|, first-step losses):');
+  for (const [k, v] of Object.entries(r.checks)) log(`  ${k}: ${typeof v === 'number' ? v.toPrecision(6) : v}`);
+  if (Object.keys(r.skipped).length) {
+    log('\nskipped:');
+    for (const [k, v] of Object.entries(r.skipped)) log(`  ${k}: ${v}`);
+  }
+  log('\ntargets:');
+  for (const t of r.targets) log(`  ${t.met === null ? '—     ' : t.met ? 'met   ' : 'MISSED'} ${t.target}: ${t.value}`);
+}
+
+await main();
+process.exit(0);

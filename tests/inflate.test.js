@@ -1,0 +1,44 @@
+// web/inflate.js decodes the DEFLATE streams that carry qkv-lab's WebAssembly modules: it must
+// agree with zlib on stored, fixed-code and dynamic-code blocks, long matches and empty input,
+// and refuse truncated data instead of returning garbage.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { deflateRawSync } from 'node:zlib';
+import { core, kernels } from '../web/dist/qkv-wasm.js';
+import { inflate } from '../web/inflate.js';
+import { mulberry32 } from './helpers.js';
+
+function roundTrip(bytes, level, label) {
+  const packed = deflateRawSync(bytes, { level });
+  const out = inflate(new Uint8Array(packed), bytes.length);
+  assert.ok(Buffer.from(out).equals(Buffer.from(bytes)), `${label} (level ${level}): inflated bytes differ`);
+}
+
+test('inflate reproduces zlib-compressed data: random, repetitive, text, empty; levels 0 (stored) to 9', () => {
+  const random = mulberry32(5);
+  const noise = Uint8Array.from({ length: 70000 }, () => Math.floor(random() * 256));
+  const runs = Uint8Array.from({ length: 50000 }, (_, i) => (i % 1000 < 700 ? 7 : i % 13));
+  const text = new TextEncoder().encode('我 爱 吃 苹果, and attention is all you need. '.repeat(400));
+  for (const level of [0, 1, 6, 9]) {
+    roundTrip(noise, level, 'random bytes');
+    roundTrip(runs, level, 'long runs');
+    roundTrip(text, level, 'text');
+    roundTrip(new Uint8Array(0), level, 'empty');
+    roundTrip(Uint8Array.of(42), level, 'one byte (fixed codes)');
+  }
+});
+
+test('the modules in dist/qkv-wasm.js inflate to valid WebAssembly of the stated size', () => {
+  for (const [name, { size, deflated }] of [['core', core], ['SIMD kernels', kernels.simd], ['scalar kernels', kernels.scalar]]) {
+    const bytes = inflate(new Uint8Array(Buffer.from(deflated, 'base64')), size);
+    assert.equal(bytes.length, size, name);
+    assert.ok(WebAssembly.validate(bytes), `${name}: not a valid WebAssembly module`);
+  }
+});
+
+test('inflate refuses truncated or wrongly sized data', () => {
+  const bytes = new TextEncoder().encode('abcabcabc'.repeat(100));
+  const packed = new Uint8Array(deflateRawSync(bytes));
+  assert.throws(() => inflate(packed.subarray(0, packed.length >> 1), bytes.length), /inflate:/);
+  assert.throws(() => inflate(packed, bytes.length + 1), /inflate: 900 bytes, expected 901/);
+});

@@ -1,0 +1,87 @@
+/*
+ * simd.h: the pieces the kernels share, each in two versions that compute the same numbers.
+ *
+ * With -msimd128 (__wasm_simd128__) the kernels in matrix.c and attention.c use WebAssembly
+ * SIMD128 through wasm_simd128.h; without it (the scalar WebAssembly build, and the native
+ * gcc/clang builds the ASan/UBSan tests use) they run portable C. Both versions perform the
+ * same float operations in the same order, so both builds give bit-identical results
+ * (tests/simd.test.js checks it). What that takes:
+ *   - dot products keep 4 partial sums, lane l summing the terms p = l (mod 4) in order, and
+ *     combine them as (s0 + s2) + (s1 + s3), then add the k mod 4 leftover terms in order;
+ *   - a*b + c is always a rounded product then a rounded sum (WebAssembly has no fused
+ *     multiply-add, and FP_CONTRACT is off below for compilers that would fuse);
+ *   - exp() is one polynomial, written twice (exp_nonpositive below), not the C library's.
+ */
+#ifndef QKV_SIMD_H
+#define QKV_SIMD_H
+
+#include <stdint.h>
+
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+
+/* [sum(a), sum(b), sum(c), sum(d)], each sum (x0 + x2) + (x1 + x3) */
+static inline v128_t qkv_sum4x4(v128_t a, v128_t b, v128_t c, v128_t d) {
+    v128_t ab = wasm_f32x4_add(wasm_i32x4_shuffle(a, b, 0, 4, 1, 5), wasm_i32x4_shuffle(a, b, 2, 6, 3, 7));
+    v128_t cd = wasm_f32x4_add(wasm_i32x4_shuffle(c, d, 0, 4, 1, 5), wasm_i32x4_shuffle(c, d, 2, 6, 3, 7));
+    /* ab = [a0+a2, b0+b2, a1+a3, b1+b3] */
+    return wasm_f32x4_add(wasm_i32x4_shuffle(ab, cd, 0, 1, 4, 5), wasm_i32x4_shuffle(ab, cd, 2, 3, 6, 7));
+}
+
+/* (x0 + x2) + (x1 + x3) */
+static inline float qkv_sum4(v128_t x) {
+    v128_t h = wasm_f32x4_add(x, wasm_i32x4_shuffle(x, x, 2, 3, 2, 3));
+    return wasm_f32x4_extract_lane(h, 0) + wasm_f32x4_extract_lane(h, 1);
+}
+
+/* exp(x) for x <= 0 (and -inf), four at a time: see exp_nonpositive */
+static inline v128_t qkv_exp4(v128_t x) {
+    v128_t t = wasm_f32x4_add(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)),
+                              wasm_f32x4_splat(12582912.0f));
+    v128_t fx = wasm_f32x4_sub(t, wasm_f32x4_splat(12582912.0f));
+    v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(fx, wasm_f32x4_splat(0.693359375f)));
+    r = wasm_f32x4_sub(r, wasm_f32x4_mul(fx, wasm_f32x4_splat(-2.12194440e-4f)));
+    v128_t z = wasm_f32x4_mul(r, r);
+    v128_t y = wasm_f32x4_splat(1.9875691500e-4f);
+    y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(1.3981999507e-3f));
+    y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(8.3334519073e-3f));
+    y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(4.1665795894e-2f));
+    y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(1.6666665459e-1f));
+    y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(5.0000001201e-1f));
+    y = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(y, z), r), wasm_f32x4_splat(1.0f));
+    v128_t scale = wasm_i32x4_shl(wasm_i32x4_add(t, wasm_i32x4_splat(127 - 0x4b400000)), 23);
+    v128_t tiny = wasm_f32x4_lt(x, wasm_f32x4_splat(-87.33654475f));
+    return wasm_v128_andnot(wasm_f32x4_mul(y, scale), tiny);
+}
+#endif
+
+/*
+ * exp(x) for x <= 0, accurate to about 1 ulp (Cephes' expf: x = n ln2 + r, |r| <= ln2 / 2,
+ * exp(r) by a degree-7 polynomial, times 2^n built in the exponent bits). n = round(x log2 e)
+ * comes from adding 1.5 * 2^23, which leaves n in the low bits of the sum (no float-to-int
+ * conversion, a handful of instructions fewer per vector). Below ln(2^-126) it returns 0
+ * (instead of a denormal below 1.2e-38); exp(-inf) = 0 and exp(0) = 1 exactly. Every
+ * operation is the one qkv_exp4 does on each lane, in the same order.
+ */
+static inline float exp_nonpositive(float x) {
+    union { float f; uint32_t bits; } t = { x * 1.44269504088896341f + 12582912.0f };
+    float fx = t.f - 12582912.0f;
+    float r = x - fx * 0.693359375f;
+    r = r - fx * -2.12194440e-4f;
+    float z = r * r;
+    float y = 1.9875691500e-4f;
+    y = y * r + 1.3981999507e-3f;
+    y = y * r + 8.3334519073e-3f;
+    y = y * r + 4.1665795894e-2f;
+    y = y * r + 1.6666665459e-1f;
+    y = y * r + 5.0000001201e-1f;
+    y = (y * z + r) + 1.0f;
+    union { uint32_t bits; float f; } scale = { (t.bits + (uint32_t)(127 - 0x4b400000)) << 23 };
+    return x < -87.33654475f ? 0.0f : y * scale.f;
+}
+
+#endif
