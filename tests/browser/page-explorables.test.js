@@ -6,19 +6,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from './harness.js';
-import { openPage, row, position, ARTICLE } from './page-helpers.js';
+import { openPage, row, position, ARTICLE, goToStep, q } from './page-helpers.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env.close(); });
 
-const q = (params) => `?${new URLSearchParams(params)}`;
 
-/** Section `id`'s stepper on step `index` (0-based), with its buttons. */
-async function goToStep(page, id, index) {
-  if (await page.isEnabled(`#${id} .step-first`)) await page.click(`#${id} .step-first`);
-  for (let k = 0; k < index; k++) await page.click(`#${id} .step-forward`);
-}
 
 /** Section `id`'s stepper on its last step, with its own button (▶| is the reader's way). */
 async function goToLast(page, id) {

@@ -25,3 +25,12 @@ export const ARTICLE = {
   A0: ['0.313', '0.337', '0.350'],
   O0: ['-0.099', '0.161', '-0.165'],
 };
+
+/** A query string from an object: q({ seed: 7 }) → '?seed=7'. */
+export const q = (params) => `?${new URLSearchParams(params)}`;
+
+/** Puts section `id`'s stepper on step `index` (0-based) with its buttons, as a reader would. */
+export async function goToStep(page, id, index) {
+  if (await page.isEnabled(`#${id} .step-first`)) await page.click(`#${id} .step-first`);
+  for (let k = 0; k < index; k++) await page.click(`#${id} .step-forward`);
+}

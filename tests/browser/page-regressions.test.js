@@ -4,20 +4,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, frames } from './harness.js';
-import { openPage, row, position, ARTICLE } from './page-helpers.js';
+import { openPage, row, position, ARTICLE, goToStep, q } from './page-helpers.js';
 import { openBlog, waitForWidget } from './widget-helpers.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env.close(); });
 
-const q = (params) => `?${new URLSearchParams(params)}`;
 
-/** Puts section `id`'s stepper on step `index` (0-based) with its buttons, as a reader would. */
-async function goToStep(page, id, index) {
-  if (await page.isEnabled(`#${id} .step-first`)) await page.click(`#${id} .step-first`);
-  for (let k = 0; k < index; k++) await page.click(`#${id} .step-forward`);
-}
 
 test('defect 1: section 7 says whom the pulled query favours, and why, instead of claiming 我 looks at itself', async () => {
   const page = await openPage(env, { query: q({ seed: 123, sentence: '我 开 汽车 很 快', pull: 10 }) });
