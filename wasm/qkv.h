@@ -47,7 +47,7 @@ const char* qkv_error_message(int status);
 #define QKV_MAX_BYTES (QKV_MAX_ELEMENTS * sizeof(float))
 /* Training has diverged when a batch loss exceeds this multiple of ln V, the loss of a uniform
  * guess over the vocabulary (the loss a freshly initialised model starts near). */
-#define QKV_DIVERGENCE_FACTOR 10.0
+#define QKV_DIVERGENCE_FACTOR 100.0
 
 /* Checks 0 < rows, cols <= QKV_MAX_SIDE and rows*cols <= QKV_MAX_ELEMENTS. */
 int qkv_check_size(int rows, int cols);
