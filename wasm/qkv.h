@@ -81,14 +81,17 @@ int qkv_softmax_rows(float* out, const float* S, int rows, int cols);
  * scores  (n_q, n_k) = Q (n_q, d_k) . K (n_k, d_k)^T        raw dot products, unscaled, unmasked
  * weights (n_q, n_k) = softmax_rows(mask(scores / scale))  mask: j > i set to -inf when causal
  * output  (n_q, d_v) = weights . V (n_k, d_v)
- * scale is the divisor: 1 for none, sqrt(d_k) for the standard scaled dot product.
+ * scale is the divisor: 1 for none, sqrt(d_k) for the standard scaled dot product; a finite
+ * float32 >= FLT_MIN (2^-126), else QKV_ERR_ARGUMENT.
  */
 int qkv_attention_forward(float* scores, float* weights, float* output,
                           const float* Q, const float* K, const float* V,
                           int n_q, int n_k, int d_k, int d_v, float scale, int causal);
 /*
  * Reverses attention_forward. Needs forward's weights. dscores (n_q, n_k) is written (not
- * accumulated): it receives d loss / d scores. dQ, dK, dV are accumulated.
+ * accumulated): it receives d loss / d scores. dQ, dK, dV are accumulated (they must hold
+ * finite numbers). QKV_ERR_OVERFLOW when a gradient is beyond float32's range; the
+ * accumulators then hold partial sums.
  */
 int qkv_attention_backward(float* dQ, float* dK, float* dV, float* dscores,
                            const float* doutput, const float* Q, const float* K, const float* V,
