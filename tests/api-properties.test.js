@@ -223,7 +223,7 @@ test('matmul(A, B): the reference product or a named TypeError/RangeError', () =
         checkMatrixResult('matmul', m, a.rows, b.cols, expected);
       },
     });
-  }), { seed: SEED, numRuns: 500 * RUNS });
+  }), { seed: SEED, numRuns: 2000 * RUNS });
   assert.equal(canary(), 11);
 });
 
@@ -243,7 +243,7 @@ test('transpose(A) and softmaxRows(S): the reference or a named error', () => {
     expectCall('softmaxRows', [named(s, 'S')], () => qkv.softmaxRows(s.value), {
       check: (m) => checkMatrixResult('softmaxRows', m, s.rows, s.cols, ref.softmaxRows(s.data, s.rows, s.cols)),
     });
-  }), { seed: SEED, numRuns: 500 * RUNS });
+  }), { seed: SEED, numRuns: 2000 * RUNS });
   assert.equal(canary(), 11);
 });
 
@@ -272,7 +272,7 @@ test('attend(Q, K, V, options): the reference attention or a named error', () =>
         checkMatrixResult('attend output', r.output, q.rows, v.cols, expected.output);
       },
     });
-  }), { seed: SEED, numRuns: 400 * RUNS });
+  }), { seed: SEED, numRuns: 1500 * RUNS });
   assert.equal(canary(), 11);
 });
 
@@ -300,7 +300,7 @@ test('selfAttention(X, Wq, Wk, Wv, options): the reference or a named error', ()
         }
       },
     });
-  }), { seed: SEED, numRuns: 400 * RUNS });
+  }), { seed: SEED, numRuns: 1500 * RUNS });
   assert.equal(canary(), 11);
 });
 
@@ -326,7 +326,7 @@ test('rng(seed).randn(rows, cols): numpy\'s stream or a named error', () => {
         assert.ok(m.data.every(Number.isFinite));
       },
     });
-  }), { seed: SEED, numRuns: 300 * RUNS });
+  }), { seed: SEED, numRuns: 1000 * RUNS });
   assert.equal(canary(), 11);
 });
 
@@ -394,7 +394,7 @@ test('createModel(options) and the model\'s methods: a working model or a named 
       model.dispose();
       assert.equal(qkv.heapUsed(), before, `createModel + ${name} + dispose left memory behind`);
     }
-  }), { seed: SEED, numRuns: 300 * RUNS });
+  }), { seed: SEED, numRuns: 600 * RUNS });
   assert.equal(canary(), 11);
 });
 
@@ -409,7 +409,7 @@ test('load(options): a promise for anything; a TypeError rejection for bad optio
     if (valid) assert.equal(await promise, qkv);
     else if (options && options.fresh === true && Reflect.ownKeys(options).length === 1) assert.ok(await promise);
     else await assert.rejects(promise, (e) => e instanceof TypeError && /^load: /.test(e.message));
-  }), { seed: SEED, numRuns: 150 * RUNS });
+  }), { seed: SEED, numRuns: 300 * RUNS });
 });
 
 test('the module still works after all of the above, and heapUsed() is back at its baseline', () => {
