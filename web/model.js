@@ -283,7 +283,8 @@ export class Model {
     // (same non-zero eigenvalues; a Gram eigenvector u gives the axis Cᵀu / |Cᵀu|), so a wide
     // table (dim 1024 over a small vocabulary) costs V³, not d³
     const m = Math.min(V, d);
-    checkWork('project2d', V * d * m + 30 * m ** 3, `PCA of the ${V}×${d} embedding table`);
+    // (the cyclic Jacobi solver takes a few sweeps of ~6·m³ operations each: ~100·m³ in all)
+    checkWork('project2d', V * d * m + 100 * m ** 3, `PCA of the ${V}×${d} embedding table`);
     const mean = new Float64Array(d);
     for (let i = 0; i < V; i++) for (let j = 0; j < d; j++) mean[j] += e.data[i * d + j] / V;
     const centred = new Float64Array(V * d);
