@@ -7,8 +7,8 @@
  * exports, exports.c's allocation helpers included) and its arguments: sizes (usually small,
  * sometimes an edge: 0, negative, 2^24 ± 1, 2^26 ± 1, INT_MAX), values (NaN, ±Infinity,
  * subnormals, float32's max, raw bits), null pointers, and model call sequences (create,
- * set_optimizer, forward, loss_and_grad with lengths that sum past 2^32, update, shuffle,
- * tensor, destroy). Buffers are malloc'd at exactly the size the contract asks for, so the
+ * set_optimizer, forward, loss_and_grad with lengths that sum past 2^32, sentence_losses,
+ * update, shuffle, tensor, destroy). Buffers are malloc'd at exactly the size the contract asks for, so the
  * sanitizers see any access outside them; sizes the contract refuses get 4-entry buffers that
  * the call must not touch.
  *
@@ -520,7 +520,7 @@ static void model_sequence(input* in) {
     model_state s = {V, d, L, QKV_OPTIMIZER_SGD, 0.0, 0, calloc((size_t)V, 1)};
     int steps = 1 + byte(in) % 24;
     for (int step = 0; step < steps && in->n; step++) {
-        switch (byte(in) % 9) {
+        switch (byte(in) % 10) {
         case 0: {
             int opt = (int)(byte(in) % 4) - 1;
             float lr = byte(in) < 200 ? (float)pow(10.0, (double)(byte(in) % 60) / 10.0 - 4.0) : special(byte(in));
@@ -566,6 +566,41 @@ static void model_sequence(input* in) {
         }
         case 4: case 5: model_loss(in, m, &s); break;
         case 6: case 7: model_update(m, &s); break;
+        case 9: {  /* one sentence's per-position losses (loss_and_grad on it alone) */
+            int length = byte(in) < 230 ? 1 + byte(in) % (L - 1 > 0 ? (L - 1 < 40 ? L - 1 : 40) : 1)
+                                        : (int[]){0, -1, L, INT_MAX}[byte(in) % 4];
+            int valid_length = length > 0 && length <= L - 1;
+            if (valid_length && (int64_t)length * length * d > WORK_BUDGET) break;
+            size_t cnt = valid_length ? (size_t)length : 4;
+            int* tokens = malloc(sizeof(int) * cnt);
+            int bad = 0;
+            for (size_t i = 0; i < cnt; i++) {
+                uint8_t b = byte(in);
+                tokens[i] = b < 250 ? b % V : (int[]){-1, V, INT_MAX}[b % 3];
+                bad |= tokens[i] < 0 || tokens[i] >= V;
+            }
+            double* losses = malloc(sizeof(double) * (cnt + 1));
+            double loss = 0;
+            int st = qkv_model_sentence_losses(m, tokens, length, losses, &loss);
+            if (!valid_length) EXPECT(st, QKV_ERR_SIZE);
+            else if (bad) EXPECT(st, QKV_ERR_TOKEN);
+            else {
+                REQUIRE(st == QKV_OK || st == QKV_ERR_DIVERGED, st, 0);
+                s.last_loss = st == QKV_OK ? loss : NAN;
+                s.sgd_rows_known = st == QKV_OK;
+                if (st == QKV_OK) {
+                    double sum = 0;
+                    for (int t = 0; t <= length; t++) { REQUIRE(isfinite(losses[t]) && losses[t] >= 0, t, 0); sum += losses[t]; }
+                    REQUIRE(fabs(sum / (length + 1) - loss) <= 1e-9 * (loss > 1 ? loss : 1), length, 0);
+                    memset(s.batch_rows, 0, (size_t)V);
+                    s.batch_rows[0] = 1;
+                    for (int t = 0; t < length; t++) s.batch_rows[tokens[t]] = 1;
+                }
+            }
+            free(tokens);
+            free(losses);
+            break;
+        }
         case 8: {
             int n = byte(in) < 240 ? 1 + byte(in) % 200 : (int[]){0, -1, INT_MIN}[byte(in) % 3];
             size_t cnt = n > 0 ? (size_t)n : 4;

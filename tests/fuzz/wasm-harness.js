@@ -3,7 +3,7 @@
 // arbitrary sizes (0, negative, 2^24 ± 1, 2^26 ± 1, INT_MAX, …), values (NaN, ±Infinity,
 // subnormals, float32's max, huge finite numbers), null pointers, corrupted generator states,
 // and call sequences on models (create, set_optimizer, forward, loss_and_grad with lengths that
-// sum past 2^32, update, shuffle, tensor, destroy).
+// sum past 2^32, sentence_losses, update, shuffle, tensor, destroy).
 //
 // Every call must
 //   - return, never trap (a WebAssembly.RuntimeError is a failure);
@@ -427,7 +427,7 @@ const DRIVERS = {
 // the model's other functions run inside modelSequence; they count as driven when it calls them
 const MODEL_FUNCTIONS = ['_qkv_model_destroy', '_qkv_model_set_optimizer', '_qkv_model_tensor',
   '_qkv_model_num_params', '_qkv_model_forward', '_qkv_model_loss_and_grad', '_qkv_model_update',
-  '_qkv_model_shuffle'];
+  '_qkv_model_shuffle', '_qkv_model_sentence_losses'];
 
 function attentionCall(ctx, backward) {
   const { r, heap, core } = ctx;
@@ -542,7 +542,9 @@ function rngCall(ctx, draw) {
 function allocCall(ctx, name, valid, align, raw = false) {
   const { r, core } = ctx;
   // (sizes above a few MiB only where the call must refuse them: WASM memory never shrinks)
-  const n = r.chance(0.6) ? r.int(-4, 4096) : r.pick([-2147483648, -1, 0, 1, 1 << 20, MAX_ELEMENTS + 1, MAX_BYTES + 1, 2 ** 30, 2147483647]);
+  const edges = raw ? [-2147483648, -1, 0, 1, 1 << 20, 2147483647]  // (malloc has no limit of its own)
+    : [-2147483648, -1, 0, 1, 1 << 20, MAX_ELEMENTS + 1, MAX_BYTES + 1, 2 ** 30, 2147483647].filter((x) => !valid(x) || x <= 1 << 20);
+  const n = r.chance(0.6) ? r.int(-4, 4096) : r.pick(edges);
   const ptr = core[name](n);
   const ok = valid(n);
   if (!raw && !ok && ptr !== 0) throw new Failure(`${name}(${n}) allocated ${ptr}; the limit refuses it`);
@@ -566,7 +568,7 @@ function modelSequence(ctx) {
     if (params > MAX_ELEMENTS || 6 * Ld + 2 * LL + 2 * LV > MAX_ELEMENTS || 5 * Ld + LL + LV > MAX_ELEMENTS) valid = 0;
   }
   const bytes = valid ? 4 * (7 * (2 * V * d + 3 * d * d + V) + 12 * L * d + 3 * L * L + 3 * L * V) : 0;
-  if (valid && bytes > 64 << 20) {
+  if (valid && bytes > 16 << 20) {
     expectStatus(`${label} (too large to run)`, core._qkv_model_create(0, V, d, L, seed), STATUS.NULL);
     return;
   }
@@ -585,7 +587,8 @@ function modelSequence(ctx) {
   try {
     const steps = r.int(1, 24);
     for (let step = 0; step < steps; step++) {
-      const op = r.pick(['set_optimizer', 'tensor', 'num_params', 'forward', 'loss', 'loss', 'loss', 'update', 'update', 'shuffle', 'poke']);
+      const op = r.pick(['set_optimizer', 'tensor', 'num_params', 'forward', 'loss', 'loss', 'loss', 'update', 'update', 'shuffle',
+        'sentence_losses', 'poke']);
       const t0 = performance.now();
       try {
         MODEL_OPS[op](ctx, m, state);
@@ -817,6 +820,42 @@ const MODEL_OPS = {
       }
     }
     if (state.optimizer === 0 && state.gradsZero && n !== 0) throw new Failure(`${label}: zero gradients changed ${n} rows`);
+  },
+
+  sentence_losses(ctx, m, state) {
+    const { r, core, heap, count } = ctx;
+    count('_qkv_model_sentence_losses');
+    const { L, V } = state;
+    const length = r.chance(0.9) ? r.int(1, Math.max(1, Math.min(L - 1, 40))) : r.pick([0, -1, L, L - 1, 2147483647]);
+    const valid = length > 0 && length <= L - 1;
+    if (valid && length * length * state.d > WORK_BUDGET) return;
+    const tokens = Int32Array.from({ length: valid ? length : 4 }, () => (r.chance(0.97) ? r.int(0, V - 1) : r.pick([-1, V])));
+    const pt = heap.alloc(tokens.length, tokens), losses = heap.alloc(2 * (valid ? length + 1 : 2)), lossSlot = heap.alloc(2);
+    const nullAt = r.chance(0.04) ? r.int(0, 2) : -1;
+    const status = core._qkv_model_sentence_losses(m, nullAt === 0 ? 0 : pt, length, nullAt === 1 ? 0 : losses, nullAt === 2 ? 0 : lossSlot);
+    const label = `sentence_losses(${length}, L ${L})`;
+    ctx.inputsUnchanged(label, [[pt, tokens]]);
+    if (nullAt >= 0) return expectStatus(label, status, STATUS.NULL);
+    const loss = core.HEAPF64[lossSlot >> 3];
+    if (!valid) { expectStatus(label, status, STATUS.SIZE); return untouched(heap, label, [[losses, 4]]); }
+    if (tokens.some((t) => t < 0 || t >= V)) return expectStatus(label, status, STATUS.TOKEN);
+    expectStatus(label, status, [STATUS.OK, STATUS.DIVERGED]);
+    state.gradsZero = false;
+    if (status !== STATUS.OK) {
+      state.lastLoss = NaN;
+      state.lastN = null;
+      return;
+    }
+    const each = new Float64Array(core.HEAPU8.buffer, losses, length + 1);
+    let sum = 0;
+    for (const x of each) {
+      if (!(x >= 0 && Number.isFinite(x))) throw new Failure(`${label}: a position's loss is ${x}`);
+      sum += x;
+    }
+    if (!(Math.abs(sum / (length + 1) - loss) <= 1e-9 * Math.max(1, loss))) throw new Failure(`${label}: the losses' mean ${sum / (length + 1)} is not the loss ${loss}`);
+    state.lastLoss = loss;
+    state.lastN = length + 1;
+    state.lastBatch = new Set([0, ...tokens]);
   },
 
   shuffle(ctx, m) {
