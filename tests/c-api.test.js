@@ -1,12 +1,15 @@
-// The C API through the built module, where it really runs: wasm32, with a 32-bit long and
-// size_t. Regression tests for what an outside review found and what the fuzzer found
-// (tests/fuzz/): each case failed, trapped or returned NaN before its fix.
+// The C API through the built modules, where it really runs: wasm32, with a 32-bit long and
+// size_t (the core's exports and the kernels', as a private load() instance binds them).
+// Regression tests for what an outside review found and what the fuzzer found (tests/fuzz/):
+// each case failed, trapped or returned NaN before its fix.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import createQkvCore from '../web/dist/qkv-core.js';
+import { load } from 'qkv-lab';
 import { STATUS } from './fuzz/wasm-harness.js';
 
-const core = await createQkvCore();
+const lab = await load({ fresh: true });
+const core = lab._core;
+const kernels = lab._k;
 
 /** Runs fn with a model of V tokens, d wide, sequences up to L, and frees it. */
 function withModel(V, d, L, fn) {
@@ -72,7 +75,7 @@ function backward1({ q = 1, k = 1, v = 1, dout = 1, w = 1, scale = 1, dq = 0 }) 
   const p = Array.from({ length: 9 }, () => core._malloc(4));
   const values = [dq, 0, 0, 0, dout, q, k, v, w];
   p.forEach((ptr, i) => { core.HEAPF32[ptr >> 2] = values[i]; });
-  const status = core._qkv_attention_backward(...p, 1, 1, 1, 1, scale, 0);
+  const status = kernels.qkv_attention_backward(...p, 1, 1, 1, 1, scale, 0);
   const dQ = core.HEAPF32[p[0] >> 2];
   p.forEach((ptr) => core._free(ptr));
   return { status, dQ };
@@ -91,7 +94,7 @@ test('a subnormal scale is refused (backward multiplied by 1/scale = Infinity; f
   assert.equal(backward1({ scale: 2 ** -126 }).status, STATUS.OK);
   const p = Array.from({ length: 6 }, () => core._malloc(4));
   p.forEach((ptr) => { core.HEAPF32[ptr >> 2] = 1; });
-  assert.equal(core._qkv_attention_forward(...p, 1, 1, 1, 1, 1e-40, 0), STATUS.ARGUMENT);
+  assert.equal(kernels.qkv_attention_forward(...p, 1, 1, 1, 1, 1e-40, 0), STATUS.ARGUMENT);
   p.forEach((ptr) => core._free(ptr));
 });
 

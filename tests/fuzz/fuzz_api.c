@@ -171,6 +171,7 @@ static void op_transpose(input* in) {
     int status = qkv_transpose(alias ? A : out, A, rows, cols);
     if (!valid) { EXPECT(status, QKV_ERR_SIZE); REQUIRE(untouched(out, c), rows, cols); }
     else if (alias) EXPECT(status, QKV_ERR_ARGUMENT);
+    else if (!all_finite(A, c)) { EXPECT(status, QKV_ERR_NONFINITE); REQUIRE(untouched(out, c), rows, cols); }
     else {
         EXPECT(status, QKV_OK);
         for (int i = 0; i < rows; i++)

@@ -8,8 +8,9 @@
 //                 or all (default)           --case C     replay one WASM case (with --seed)
 //
 // Targets:
-//   wasm      the built module, web/dist/qkv-core.js (tests/fuzz/wasm-harness.js): every export
-//             in build.sh's EXPORTS list, results against float64 references
+//   wasm      the built modules, instantiated as load() does, SIMD128 and scalar kernels
+//             (tests/fuzz/wasm-harness.js): every function build.sh exports to JavaScript,
+//             results against float64 references
 //   native    tests/fuzz/fuzz_api.c under libFuzzer + ASan + UBSan, 64-bit (clang)
 //   native32  the same with -m32: long and size_t are 32 bits, as on wasm32 (needs Debian's
 //             gcc-multilib; skipped, and said so, where it cannot link)
@@ -43,8 +44,8 @@ function parseArgs(argv) {
 }
 
 async function fuzzWasmTarget(args) {
-  const dist = path.join(ROOT, 'web/dist/qkv-core.js');
-  if (!existsSync(dist)) return { target: 'wasm', skipped: 'web/dist/qkv-core.js is missing: run ./build.sh first' };
+  const dist = path.join(ROOT, 'web/dist/qkv-wasm.js');
+  if (!existsSync(dist)) return { target: 'wasm', skipped: 'web/dist/qkv-wasm.js is missing: run ./build.sh first' };
   const { fuzzWasm, exportedNames } = await import('./wasm-harness.js');
   const exportsList = exportedNames(readFileSync(path.join(ROOT, 'build.sh'), 'utf8'));
   const started = Date.now();
@@ -75,7 +76,9 @@ function buildNative(cc, bits) {
   mkdirSync(BUILD, { recursive: true });
   const out = path.join(BUILD, `fuzz_api-m${bits}`);
   const sources = readdirSync(path.join(ROOT, 'wasm')).filter((f) => f.endsWith('.c')).map((f) => path.join(ROOT, 'wasm', f));
-  const result = spawnSync(cc, [`-m${bits}`, '-std=c11', '-g', '-O1', '-Wall', '-Wextra', '-Werror',
+  // -m32 computes in SSE2 as WebAssembly does (x87's 80-bit intermediates round differently)
+  const arch = bits === 32 ? ['-m32', '-msse2', '-mfpmath=sse'] : ['-m64'];
+  const result = spawnSync(cc, [...arch, '-std=c11', '-g', '-O1', '-Wall', '-Wextra', '-Werror',
     '-fsanitize=fuzzer,address,undefined', '-fno-sanitize-recover=all', `-I${path.join(ROOT, 'wasm')}`,
     ...sources, path.join(ROOT, 'tests/fuzz/fuzz_api.c'), '-lm', '-o', out], { encoding: 'utf8' });
   if (result.status !== 0) return { error: (result.stderr || result.stdout || '').trim().split('\n').slice(-3).join(' ') };

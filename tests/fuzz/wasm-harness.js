@@ -1,5 +1,8 @@
-// wasm-harness.js: fuzzes the C API where it really runs, on wasm32, through the built module
-// (web/dist/qkv-core.js) and nothing else: every function build.sh exports, called with
+// wasm-harness.js: fuzzes the C API where it really runs, on wasm32, through the built modules
+// (web/dist/qkv-wasm.js: the core with its glue, web/dist/qkv-core.js, and the kernels, SIMD128
+// and scalar builds alike, instantiated as load() does) and nothing else: every function build.sh
+// exports to JavaScript (EXPORTS, and KERNEL_EXPORTS but the unchecked kernels the core
+// imports), called with
 // arbitrary sizes (0, negative, 2^24 ± 1, 2^26 ± 1, INT_MAX, …), values (NaN, ±Infinity,
 // subnormals, float32's max, huge finite numbers), null pointers, corrupted generator states,
 // and call sequences on models (create, set_optimizer, forward, loss_and_grad with lengths that
@@ -20,8 +23,8 @@
 // with a null pointer instead (the call must say QKV_ERR_NULL).
 //
 // Each case draws from its own generator seeded from (seed, case), so one failing case
-// replays alone: fuzzWasm({ seed, only: caseIndex }).
-import createQkvCore from '../../web/dist/qkv-core.js';
+// replays alone: fuzzWasm({ seed, only: caseIndex }); the case also picks the kernel build.
+import { load } from '../../web/qkv-lab.js';
 import * as ref from './reference.js';
 
 export const STATUS = Object.freeze({
@@ -40,11 +43,20 @@ const GUARD_BITS = 0x7fbadbad;   // a NaN no computation produces
 const BUDGET = 1 << 16;          // entries per computed buffer (keeps a call well under 1 ms)
 const WORK_BUDGET = 1 << 21;     // multiply-adds per computed call
 
-/** The exported names in build.sh's EXPORTS list (text between `EXPORTS=(` and `)`). */
+/**
+ * The functions build.sh exports to JavaScript: its EXPORTS list (the core's, `_name`), and its
+ * KERNEL_EXPORTS but the unchecked kernels the core imports (CORE_IMPORTS) and the stack pointer,
+ * named `_name` here too.
+ */
 export function exportedNames(buildSh) {
-  const block = /EXPORTS=\(([\s\S]*?)\)/.exec(buildSh);
-  if (!block) throw new Error('build.sh: no EXPORTS=( … ) list');
-  return block[1].split(/\s+/).filter((name) => name.startsWith('_'));
+  const list = (name) => {
+    const block = new RegExp(`\\n${name}=\\(([\\s\\S]*?)\\)`).exec(buildSh);
+    if (!block) throw new Error(`build.sh: no ${name}=( … ) list`);
+    return block[1].split(/\s+/).filter((word) => /^[_a-z]/i.test(word));
+  };
+  const internal = new Set([...list('CORE_IMPORTS'), '__stack_pointer']);
+  const kernels = list('KERNEL_EXPORTS').filter((name) => !internal.has(name)).map((name) => `_${name}`);
+  return [...list('EXPORTS'), ...kernels];
 }
 
 // ---- random choices ----
@@ -272,12 +284,12 @@ const DRIVERS = {
     const counts = plan([n * m, n * k, k * m], valid);
     const nullAt = r.chance(0.05) ? r.int(0, 2) : -1;
     if (!counts || (valid && n * k * m > WORK_BUDGET)) {
-      return expectStatus('matmul (too large to run)', core._qkv_matmul(0, 0, 0, n, k, m), STATUS.NULL);
+      return expectStatus('matmul (too large to run)', ctx.k.qkv_matmul(0, 0, 0, n, k, m), STATUS.NULL);
     }
     const A = floats(r, counts[1]), B = floats(r, counts[2]);
     const out = nullAt === 0 ? 0 : heap.alloc(counts[0]);
     const pa = nullAt === 1 ? 0 : heap.alloc(counts[1], A), pb = nullAt === 2 ? 0 : heap.alloc(counts[2], B);
-    const status = core._qkv_matmul(out, pa, pb, n, k, m);
+    const status = ctx.k.qkv_matmul(out, pa, pb, n, k, m);
     const label = `matmul(${n}, ${k}, ${m})`;
     ctx.inputsUnchanged(label, [[pa, A], [pb, B]]);
     if (nullAt >= 0) return expectStatus(label, status, STATUS.NULL);
@@ -294,20 +306,21 @@ const DRIVERS = {
     const rows = size(r), cols = size(r);
     const valid = elements(rows, cols);
     const counts = plan([rows * cols, rows * cols], valid);
-    if (!counts) return expectStatus('transpose (too large)', core._qkv_transpose(0, 0, rows, cols), STATUS.NULL);
+    if (!counts) return expectStatus('transpose (too large)', ctx.k.qkv_transpose(0, 0, rows, cols), STATUS.NULL);
     const A = floats(r, counts[1]);
     const nullAt = r.chance(0.05) ? r.int(0, 1) : -1;
     const pa = nullAt === 1 ? 0 : heap.alloc(counts[1], A);
     const alias = valid && nullAt < 0 && r.chance(0.05);
     const out = nullAt === 0 ? 0 : alias ? pa : heap.alloc(counts[0]);
     const label = `transpose(${rows}, ${cols})${alias ? ' in place' : ''}`;
-    const status = core._qkv_transpose(out, pa, rows, cols);
+    const status = ctx.k.qkv_transpose(out, pa, rows, cols);
     if (!alias) ctx.inputsUnchanged(label, [[pa, A]]);
     if (nullAt >= 0) return expectStatus(label, status, STATUS.NULL);
     if (!valid) { expectStatus(label, status, STATUS.SIZE); return untouched(heap, label, [[out, counts[0]]]); }
     if (alias) { expectStatus(label, status, STATUS.ARGUMENT); return ctx.inputsUnchanged(label, [[pa, A]]); }
+    if (!finiteAll(A)) { expectStatus(label, status, STATUS.NONFINITE); return untouched(heap, label, [[out, counts[0]]]); }
     expectStatus(label, status, STATUS.OK);
-    // exact, NaN payloads and all: compare the bits
+    // exact, bit for bit (−0 and subnormals included)
     const got = heap.words(out, rows * cols), want = new Uint32Array(rows * cols);
     const bits = new Uint32Array(A.buffer);
     for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) want[j * rows + i] = bits[i * cols + j];
@@ -319,7 +332,7 @@ const DRIVERS = {
     const rows = size(r), cols = size(r);
     const valid = elements(rows, cols);
     const counts = plan([rows * cols, rows * cols], valid);
-    if (!counts) return expectStatus('softmax_rows (too large)', core._qkv_softmax_rows(0, 0, rows, cols), STATUS.NULL);
+    if (!counts) return expectStatus('softmax_rows (too large)', ctx.k.qkv_softmax_rows(0, 0, rows, cols), STATUS.NULL);
     const S = floats(r, counts[1]);
     if (r.chance(0.3)) for (let i = 0; i < S.length; i++) if (r.chance(0.3)) S[i] = -Infinity;  // masks
     if (valid && r.chance(0.1)) S.fill(-Infinity, 0, cols);  // a fully masked row
@@ -327,7 +340,7 @@ const DRIVERS = {
     const out = nullAt === 0 ? 0 : heap.alloc(counts[0]);
     const ps = nullAt === 1 ? 0 : heap.alloc(counts[1], S);
     const label = `softmax_rows(${rows}, ${cols})`;
-    const status = core._qkv_softmax_rows(out, ps, rows, cols);
+    const status = ctx.k.qkv_softmax_rows(out, ps, rows, cols);
     ctx.inputsUnchanged(label, [[ps, S]]);
     if (nullAt >= 0) return expectStatus(label, status, STATUS.NULL);
     if (!valid) { expectStatus(label, status, STATUS.SIZE); return untouched(heap, label, [[out, counts[0]]]); }
@@ -353,13 +366,13 @@ const DRIVERS = {
     const counts = plan([n * dk, n * dk, n * dv, n * n, n * n, n * dv, n * d, d * dk, d * dk, d * dv], valid);
     const label = `self_attention_forward(n ${n}, d ${d}, d_k ${dk}, d_v ${dv}, scale ${scale}, causal ${causal})`;
     if (!counts || (valid && n * d * (2 * dk + dv) + n * n * (dk + dv) > WORK_BUDGET)) {
-      const status = core._qkv_self_attention_forward(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, n, d, dk, dv, scale, causal);
+      const status = ctx.k.qkv_self_attention_forward(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, n, d, dk, dv, scale, causal);
       return expectStatus(label, status, STATUS.NULL);
     }
     const X = floats(r, counts[6]), Wq = floats(r, counts[7]), Wk = floats(r, counts[8]), Wv = floats(r, counts[9]);
     const nullAt = r.chance(0.05) ? r.int(0, 9) : -1;
     const ptrs = counts.map((c, i) => (i === nullAt ? 0 : heap.alloc(c, [null, null, null, null, null, null, X, Wq, Wk, Wv][i])));
-    const status = core._qkv_self_attention_forward(...ptrs, n, d, dk, dv, scale, causal);
+    const status = ctx.k.qkv_self_attention_forward(...ptrs, n, d, dk, dv, scale, causal);
     ctx.inputsUnchanged(label, [[ptrs[6], X], [ptrs[7], Wq], [ptrs[8], Wk], [ptrs[9], Wv]]);
     if (nullAt >= 0) return expectStatus(label, status, STATUS.NULL);
     const outputs = ptrs.slice(0, 6).map((p, i) => [p, counts[i]]);
@@ -440,7 +453,7 @@ function attentionCall(ctx, backward) {
   const shapes = backward ? [nq * dk, nk * dk, nk * dv, nq * nk, nq * dv, nq * dk, nk * dk, nk * dv, nq * nk]
     : [nq * nk, nq * nk, nq * dv, nq * dk, nk * dk, nk * dv];
   const counts = plan(shapes, valid);
-  const fn = backward ? core._qkv_attention_backward : core._qkv_attention_forward;
+  const fn = backward ? ctx.k.qkv_attention_backward : ctx.k.qkv_attention_forward;
   if (!counts || (valid && nq * nk * (dk + dv) * (backward ? 3 : 1) > WORK_BUDGET)) {
     return expectStatus(`${label} (too large)`, fn(...shapes.map(() => 0), nq, nk, dk, dv, scale, causal), STATUS.NULL);
   }
@@ -887,30 +900,38 @@ const MODEL_OPS = {
 
 /**
  * Runs cases for `seconds` (or `cases`), returns { seed, cases, calls: { export: n }, failures }.
- * A failure records its case and message; a trap re-creates the module and goes on (at most 10
- * failures are collected). factory: another build of the module (createQkvCore's signature).
+ * A failure records its case and message; a trap re-creates the instance and goes on (at most
+ * maxFailures are collected).
  */
 export async function fuzzWasm({ seconds = 10, cases = Infinity, seed = 1, only = null, exportsList = null,
-  log = () => {}, timing = false, factory = createQkvCore, maxFailures = 10 } = {}) {
+  log = () => {}, timing = false, maxFailures = 10 } = {}) {
   const times = timing ? {} : null;
-  let core = await factory();
+  // a private instance of each kernel build (the scalar one runs everywhere; SIMD128 where the
+  // engine has it), each in its own WebAssembly memory
+  const builds = [false, true];
+  const labs = {};
+  for (const simd of builds) labs[simd] = await load({ fresh: true, simd });
   const calls = Object.fromEntries(Object.keys(DRIVERS).concat(MODEL_FUNCTIONS).map((k) => [k, 0]));
   const failures = [];
   const deadline = Date.now() + seconds * 1000;
   const names = Object.keys(DRIVERS);
-  const rngBytes = core._qkv_rng_size();
+  const rngBytes = labs[false]._core._qkv_rng_size();
   if (exportsList) {
     const missing = exportsList.filter((name) => !(name in calls));
     if (missing.length) throw new Error(`fuzz: no driver for exported ${missing.join(', ')}`);
   }
-  let baseline = core._qkv_heap_used();
+  const baseline = {};
+  for (const simd of builds) baseline[simd] = labs[simd]._core._qkv_heap_used();
   let index = only ?? 0;
   let done = 0;
   for (; done < cases && (only !== null ? done < 1 : Date.now() < deadline); index++, done++) {
     const r = new Random((Math.imul(seed, 0x9e3779b1) ^ index) >>> 0);
+    const simd = r.chance(0.5);
+    const lab = labs[simd];
+    const core = lab._core;
     const heap = new Heap(core);
     const ctx = {
-      r, heap, core, rngBytes, timing: times,
+      r, heap, core, k: lab._k, rngBytes, timing: times,
       count: (name) => { calls[name]++; },
       inputsUnchanged(label, pairs) {
         for (const [ptr, values] of pairs) {
@@ -935,16 +956,20 @@ export async function fuzzWasm({ seconds = 10, cases = Infinity, seed = 1, only 
       }
       heap.freeAll();
       const used = core._qkv_heap_used();
-      if (used !== baseline) throw new Failure(`heap_used is ${used} after the case, ${baseline} before: ${used - baseline} bytes leaked`);
+      if (used !== baseline[simd]) {
+        throw new Failure(`heap_used is ${used} after the case, ${baseline[simd]} before: ${used - baseline[simd]} bytes leaked`);
+      }
     } catch (error) {
       const trapped = error instanceof WebAssembly.RuntimeError;
-      failures.push({ case: index, seed, ops, message: `${trapped ? 'TRAP ' : ''}${error.message}` });
-      log(`fuzz wasm: FAILED case ${index} (seed ${seed}; replay with --seed ${seed} --case ${index}): ${ops.join(' → ')}: ${trapped ? 'trap: ' : ''}${error.message}`);
-      if (trapped || !(error instanceof Failure)) core = await factory();  // a trap leaves the stack unwound
+      const build = simd ? 'SIMD128' : 'scalar';
+      failures.push({ case: index, seed, build, ops, message: `${trapped ? 'TRAP ' : ''}${error.message}` });
+      log(`fuzz wasm: FAILED case ${index} (${build} kernels; seed ${seed}; replay with --seed ${seed} --case ${index}): ${ops.join(' → ')}: ${trapped ? 'trap: ' : ''}${error.message}`);
+      if (trapped || !(error instanceof Failure)) labs[simd] = await load({ fresh: true, simd });  // a trap leaves the stack unwound
       else heap.freeAll();
-      baseline = core._qkv_heap_used();
+      baseline[simd] = labs[simd]._core._qkv_heap_used();
       if (failures.length >= maxFailures) break;
     }
   }
-  return { seed, cases: done, calls, failures, memoryBytes: core.HEAPU8.length, timing: times };
+  const memoryBytes = Math.max(...builds.map((simd) => labs[simd]._core.HEAPU8.length));
+  return { seed, cases: done, calls, failures, memoryBytes, timing: times };
 }
