@@ -43,8 +43,9 @@ const char* qkv_error_message(int status);
 #define QKV_MAX_ELEMENTS ((size_t)1 << 26)
 #define QKV_MAX_SIDE (1 << 24)
 
-/* Largest single allocation qkv_alloc_bytes makes: one buffer of QKV_MAX_ELEMENTS floats. */
-#define QKV_MAX_BYTES (QKV_MAX_ELEMENTS * sizeof(float))
+/* Largest single allocation qkv_alloc_bytes makes: 1 GiB, the WebAssembly memory's maximum
+ * (build.sh's MAXIMUM_MEMORY). One call's buffers may share one block (web/qkv-lab.js). */
+#define QKV_MAX_BYTES ((size_t)1 << 30)
 /* Training has diverged when a batch loss exceeds this multiple of ln V, the loss of a uniform
  * guess over the vocabulary (the loss a freshly initialised model starts near). */
 #define QKV_DIVERGENCE_FACTOR 100.0

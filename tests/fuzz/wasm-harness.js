@@ -34,7 +34,7 @@ export const STATUS = Object.freeze({
 const STATUS_NAMES = Object.fromEntries(Object.entries(STATUS).map(([k, v]) => [v, k]));
 const MAX_ELEMENTS = 2 ** 26;
 const MAX_SIDE = 2 ** 24;
-const MAX_BYTES = MAX_ELEMENTS * 4;
+const MAX_BYTES = 2 ** 30;  // qkv_alloc_bytes's limit: the WebAssembly memory's maximum
 const FLT_MAX = 3.4028234663852886e38;
 const FLT_MIN = 2 ** -126;
 const DIVERGENCE_FACTOR = 100;
