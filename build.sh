@@ -3,7 +3,8 @@
 #
 #   ./build.sh          build web/dist/ (installs Emscripten with apt-get when it is missing)
 #   ./build.sh serve    set up, build, and serve the demo page on http://localhost:8000/
-#   ./build.sh test     set up (Emscripten, numpy, Chromium, fonts, npm ci), build, run every test
+#   ./build.sh test     set up (Emscripten, numpy, Chromium, fonts, clang + libFuzzer, multilib,
+#                       Node >= 20.6, npm ci), build, run every test (= npm test)
 #   ./build.sh setup    only install what is missing
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -28,8 +29,50 @@ apt_install() {  # apt_install PACKAGE...: install Debian packages, or say exact
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
 }
 
+# Node.js: the library, the build and the page need Node >= 18 (every Node test that does not
+# drive Chromium passes on Debian 12's nodejs, 18.20.4). The tests need Node >= 20.6: playwright-core 1.65 refuses to
+# run on Node 18, and tests/package.test.js uses import.meta.resolve (unflagged in 20.6).
+NODE_MIN=18.0.0
+NODE_TEST_MIN=20.6.0
+node_version() { node -e 'process.stdout.write(process.versions.node)' 2>/dev/null || echo 0; }
+version_at_least() { printf '%s\n%s\n' "$2" "$1" | sort -V -C; }  # version_at_least HAVE NEED
+
+need_node() {
+  if ! command -v node >/dev/null 2>&1; then
+    # Debian 12's own nodejs is 18: enough to build and serve; `test` then adds Node 20 (below)
+    apt_install nodejs npm
+  fi
+  command -v npm >/dev/null 2>&1 || apt_install npm
+  local have; have=$(node_version)
+  version_at_least "$have" "$NODE_MIN" ||
+    die "Node.js $have is too old: qkv-lab needs Node.js >= $NODE_MIN (https://nodejs.org, or your distribution's nodejs)."
+}
+
+# The tests need a newer Node than the library. When the one on PATH is older (Debian 12's 18),
+# install Node 20 from the npm registry (the package `node`, which fetches the official binary
+# as `node-linux-<arch>`) into .tools/ (git-ignored) and put it first on PATH for this run.
+# QKV_NO_NODE_DOWNLOAD=1 stops with the message instead.
+need_test_node() {
+  local have; have=$(node_version)
+  version_at_least "$have" "$NODE_TEST_MIN" && return 0
+  if [ -x "$ROOT/.tools/node_modules/.bin/node" ]; then
+    export PATH="$ROOT/.tools/node_modules/.bin:$PATH"
+    have=$(node_version)
+    version_at_least "$have" "$NODE_TEST_MIN" && { say "using Node.js $have from .tools/"; return 0; }
+  fi
+  local why="the tests need Node.js >= $NODE_TEST_MIN (playwright-core 1.65 needs 20; tests/package.test.js uses import.meta.resolve, unflagged in 20.6), and this is Node.js $have (Debian 12's nodejs is 18)"
+  [ "${QKV_NO_NODE_DOWNLOAD:-0}" = 1 ] && die "$why. Install Node.js 20 or later and run again."
+  say "$why: installing Node.js 20 from the npm registry (npm install node@20) into .tools/"
+  npm install --prefix "$ROOT/.tools" --no-save --no-audit --no-fund --loglevel=error node@20 ||
+    die "$why, and installing node@20 from the npm registry failed. Install Node.js 20 or later and run again."
+  export PATH="$ROOT/.tools/node_modules/.bin:$PATH"
+  have=$(node_version)
+  version_at_least "$have" "$NODE_TEST_MIN" || die "$why; .tools/ holds Node.js $have. Install Node.js 20 or later and run again."
+  say "using Node.js $have from .tools/"
+}
+
 need_build_tools() {
-  command -v node >/dev/null 2>&1 || apt_install nodejs npm
+  need_node
   command -v emcc >/dev/null 2>&1 || apt_install emscripten
 }
 
@@ -39,6 +82,20 @@ need_test_tools() {
   /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing+=(python3-numpy)
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || missing+=(fonts-noto-cjk)
+  # the native fuzzer: clang with libFuzzer's runtime (tests/fuzz/run.mjs)
+  local clang=clang-14
+  command -v clang-14 >/dev/null 2>&1 || { command -v clang >/dev/null 2>&1 && clang=clang; } || missing+=(clang-14)
+  if command -v "$clang" >/dev/null 2>&1 &&
+     ! echo 'int LLVMFuzzerTestOneInput(const char* d, unsigned long n) { (void)d; (void)n; return 0; }' |
+       "$clang" -fsanitize=fuzzer -x c - -o /dev/null >/dev/null 2>&1; then
+    missing+=(libclang-rt-14-dev)
+  fi
+  [[ " ${missing[*]} " == *" clang-14 "* ]] && missing+=(libclang-rt-14-dev)
+  # -m32 builds (native tests and fuzzer: long and size_t are 32 bits there, as on wasm32)
+  if [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ] &&
+     ! echo 'int main(void) { return 0; }' | gcc -m32 -x c - -o /dev/null >/dev/null 2>&1; then
+    missing+=(gcc-multilib g++-multilib)
+  fi
   if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
 }
 
@@ -112,9 +169,10 @@ build_wasm() {
   say "emcc -> web/dist/qkv-core.js, web/dist/qkv-wasm.js"
   build_kernels simd "${KERNEL_OPT[@]}" -msimd128
   build_kernels scalar "${KERNEL_SCALAR_OPT[@]}"
-  # -sENVIRONMENT=web + -sEXPORT_ES6: the glue that loads in Node and in browsers alike (see
-  # TOOLCHAIN.md); the API hands it the modules' bytes itself (instantiateWasm), so it never
-  # fetches, and the bytes travel as base64 in web/dist/qkv-wasm.js.
+  # -sENVIRONMENT=web + -sEXPORT_ES6: the glue that loads in Node and in browsers alike (with
+  # emcc 3.1.6, an ES6 glue whose environment includes node throws "__dirname is not defined in
+  # ES module scope" in Node); the API hands it the modules' bytes itself (instantiateWasm), so
+  # it never fetches, and the bytes travel as base64 in web/dist/qkv-wasm.js.
   # -sUSE_ES6_IMPORT_META=0: with import.meta.url in the glue, webpack writes the build
   # machine's node_modules path into users' bundles. --pre-js wasm/glue-pre.js: the glue has no
   # fetch() to call (a strict CSP would refuse one).
@@ -149,14 +207,15 @@ build_wasm() {
 }
 
 case "$MODE" in
-  setup) need_build_tools; need_test_tools; npm_install ;;
+  setup) need_build_tools; need_test_tools; need_test_node; npm_install ;;
   build) npm_install; build_wasm ;;
   serve)
     need_build_tools; npm_install; build_wasm
     say "serving web/ on http://localhost:${PORT:-8000}/ (Ctrl-C stops)"
     exec node tools/serve.js web "${PORT:-8000}" ;;
   test)
-    need_build_tools; need_test_tools; npm_install; build_wasm
+    need_build_tools; need_test_tools; need_test_node; npm_install; build_wasm
+    say "Node.js $(node_version)"
     exec bash tests/run-all.sh ;;
   *) die "unknown command '$MODE' (use: build, serve, test, setup)" ;;
 esac

@@ -96,11 +96,19 @@ test('sizes too large to allocate throw a RangeError, not an abort', () => {
   const row = { rows: 1, cols: 40000, data: new Float32Array(40000) };
   throwsWith(() => qkv.matmul(column, row), RangeError, /matmul: the result would be 40000×40000, too large/);
   throwsWith(() => qkv.attend(column, column, column), RangeError, /the score matrix would be 40000×40000, too large/);
-  // within the entry limit but together more than the heap may grow to (1 GiB): C's malloc
-  // returns NULL and the API turns that into a RangeError
+  // within the entry limit but more work than one call may take (2^30 multiply-adds): refused
+  // before anything is allocated
   const half = () => ({ rows: 8192, cols: 4096, data: new Float32Array(8192 * 4096) });
+  const heapBefore = qkv.heapUsed();
   throwsWith(() => {
-    qkv.attend(half(), half(), half()); // 3 × 128 MiB in, 2 × 256 MiB scores/weights, 128 MiB out
+    qkv.attend(half(), half(), half()); // 8192² × (4096 + 4096) = 5.5e11 multiply-adds
+  }, RangeError, /^attend: attention of 8192 queries over 8192 keys would take 5\.50e\+11 multiply-adds, more than the limit of 1073741824/);
+  assert.equal(qkv.heapUsed(), heapBefore);
+  // within the entry and work limits but together more than the heap may grow to (1 GiB):
+  // C's malloc returns NULL and the API turns that into a RangeError
+  const wide = { rows: 4, cols: 2 ** 24, data: new Float32Array(2 ** 26) };
+  throwsWith(() => {
+    qkv.attend(wide, wide, wide); // 3 × 256 MiB in, 256 MiB out: 1 GiB with nothing else
   }, RangeError, /out of WebAssembly memory|out of memory/);
   assert.deepEqual(qkv.matmul([[2]], [[3]]).toArray(), [[6]], 'the module keeps working');
 });
@@ -183,4 +191,107 @@ test('a user-made Matrix with a Float32Array is checked entry by entry (it is no
   throwsWith(() => qkv.matmul(m, B22), RangeError, /^matmul: A\[1\]\[0\] is NaN/);
   throwsWith(() => qkv.softmaxRows({ rows: 1, cols: 2, data: new Float32Array([0, Infinity]) }), RangeError, /S\[0\]\[1\] is Infinity/);
   assert.deepEqual(qkv.softmaxRows({ rows: 1, cols: 2, data: new Float32Array([0, -Infinity]) }).toArray(), [[1, 0]]);
+});
+
+// ---- issue 11: inputs that used to be accepted, messages that did not name the problem, sizes
+// checked after allocating ----
+
+test('a DataView row is refused by name (it has no entries to index)', () => {
+  const view = new DataView(new ArrayBuffer(8));
+  throwsWith(() => qkv.matmul([view], B22), TypeError, /^matmul: A must be an array of rows \(nested arrays\), but row 0 is a DataView$/);
+  throwsWith(() => qkv.matmul([[1, 2], view], B22), TypeError, /^matmul: A row 1 is a DataView, not an array$/);
+  throwsWith(() => qkv.transpose({ rows: 1, cols: 2, data: view }), TypeError, /^transpose: A\.data must be an array or a typed array of numbers, got a DataView$/);
+  // typed arrays of numbers are rows; a BigInt64Array's entries are not numbers
+  assert.deepEqual(qkv.matmul([new Float64Array([1, 2]), new Int8Array([3, 4])], B22).toArray(), [[7, 10], [15, 22]]);
+  throwsWith(() => qkv.matmul([new BigInt64Array(2)], B22), TypeError, /^matmul: A\[0\]\[0\] is the bigint 0n, not a number$/);
+});
+
+test('options must be plain objects: an array or a Date is refused, naming options', () => {
+  for (const [options, shown] of [[[], 'an array'], [new Date(0), 'a Date'], [new Map(), 'a Map'], [new (class Opts {})(), 'an object']]) {
+    throwsWith(() => qkv.attend(I3, I3, I3, options), TypeError, new RegExp(`^attend: options must be an object like \\{ scale: true, causal: false \\} \\(a plain object\\), got ${shown}$`));
+    throwsWith(() => qkv.selfAttention(I3, I3, I3, I3, options), TypeError, /^selfAttention: options must be an object/);
+    assert.throws(() => qkv.createModel(options), { name: 'TypeError', message: /^createModel: options must be an object like \{ dim: 16, seed: 1 \} \(a plain object\)/ });
+  }
+  // a plain object without a prototype is fine
+  assert.equal(qkv.attend(I3, I3, I3, Object.assign(Object.create(null), { scale: false })).weights.rows, 3);
+});
+
+test('load(null) and other bad options reject the promise; load never throws', async () => {
+  for (const [options, pattern] of [[null, /^load: options must be an object like \{ fresh: true, simd: false \} \(a plain object\), got null$/],
+    [[], /got an array/], [{ fresh: 'yes' }, /^load: fresh must be true or false, got the string "yes"$/],
+    [{ simd: 1 }, /^load: simd must be true or false, got 1$/],
+    [{ freshh: true }, /^load: unknown option "freshh"; the options are fresh, simd$/]]) {
+    let promise;
+    assert.doesNotThrow(() => { promise = load(options); });
+    await assert.rejects(promise, (error) => error instanceof TypeError && pattern.test(error.message));
+  }
+  assert.equal(await load(), qkv, 'the shared instance is unaffected');
+});
+
+test('getters and Proxy traps that throw become TypeErrors naming the argument; the module keeps working', () => {
+  const before = qkv.heapUsed();
+  const boom = { get rows() { throw new Error('boom'); }, cols: 2, data: [1, 2] };
+  throwsWith(() => qkv.matmul(boom, B22), TypeError, /^matmul: reading A threw Error: boom$/);
+  const trap = new Proxy([[1, 2]], { get(target, key) { if (key === '0') throw new RangeError('no'); return target[key]; } });
+  throwsWith(() => qkv.matmul(B22, trap), TypeError, /^matmul: reading B threw RangeError: no$/);
+  const keys = new Proxy({}, { ownKeys() { throw new Error('keys'); } });
+  throwsWith(() => qkv.attend(I3, I3, I3, keys), TypeError, /^attend: reading options threw Error: keys$/);
+  const thrower = { get scale() { throw 42; } };  // eslint-disable-line no-throw-literal
+  throwsWith(() => qkv.attend(I3, I3, I3, thrower), TypeError, /^attend: reading options threw 42$/);
+  // a Proxy that behaves is read like the array it wraps
+  assert.deepEqual(qkv.matmul(new Proxy(B22, {}), B22).toArray(), [[7, 10], [15, 22]]);
+  assert.equal(qkv.heapUsed(), before);
+});
+
+test('dimensions that are not integers are printed in the message', () => {
+  throwsWith(() => qkv.transpose({ rows: NaN, cols: 2, data: [1, 2] }), TypeError, /^transpose: A needs integer rows and cols, got rows NaN and cols 2$/);
+  throwsWith(() => qkv.transpose({ rows: 1, cols: Infinity, data: [1, 2] }), TypeError, /got rows 1 and cols Infinity$/);
+  throwsWith(() => qkv.transpose({ rows: 2.5, cols: 2, data: [1, 2] }), TypeError, /got rows 2\.5 and cols 2$/);
+  throwsWith(() => qkv.transpose({ rows: '2', cols: 1, data: [1, 2] }), TypeError, /got rows the string "2" and cols 1$/);
+  throwsWith(() => qkv.rng(1).randn(-0, 2), RangeError, /^randn: rows must be a positive integer, got -0$/);
+});
+
+test('float32: what rounds to a finite float32 is accepted (3.4028235e38, numpy\'s printed max), what rounds to Infinity is not', () => {
+  assert.deepEqual(qkv.matmul([[3.4028235e38]], [[1]]).toArray(), [[Math.fround(3.4028235e38)]]);
+  assert.equal(Math.fround(3.4028235e38), 3.4028234663852886e38);
+  throwsWith(() => qkv.matmul([[3.4028236e38]], [[1]]), RangeError, /^matmul: A\[0\]\[0\] is 3\.4028236e\+38, beyond float32's range \(±3\.4028234663852886e\+38\)$/);
+  throwsWith(() => qkv.matmul([[-1e39]], [[1]]), RangeError, /A\[0\]\[0\] is -1e\+39, beyond float32's range/);
+});
+
+test('a scale float32 cannot hold names scale and its range, instead of "status 6"', () => {
+  const range = /scale must be a positive finite number that float32 can hold \(1\.1754943508222875e-38 to 3\.4028234663852886e\+38\)/;
+  for (const scale of [1e-50, 1e39, 1e-40]) {
+    throwsWith(() => qkv.attend(I3, I3, I3, { scale }), RangeError, new RegExp(`^attend: ${range.source}, got ${String(scale).replace('+', '\\+')}$`));
+    throwsWith(() => qkv.selfAttention(I3, I3, I3, I3, { scale }), RangeError, range);
+  }
+  assert.equal(qkv.attend(I3, I3, I3, { scale: 3.4028235e38 }).weights.rows, 3);
+});
+
+test('every output size is checked in JavaScript before anything is allocated, and WASM memory does not grow', () => {
+  const memory = () => qkv._core.HEAPU8.byteLength;
+  const heap = qkv.heapUsed(), bytes = memory();
+  // 2^24 + 1 rows: within 2^26 entries? No: 50,331,651 entries fit, but a side above 2^24 does not
+  throwsWith(() => qkv.rng(1).randn(2 ** 24 + 1, 3), RangeError, /^randn: 16777217×3 is too large \(at most 67108864 entries and 16777216 per side\)$/);
+  // Q = X·Wq would be 8192 × 8193 > 2^26 entries, although X, Wq and the 8192² scores fit
+  const X = { rows: 8192, cols: 1, data: new Float32Array(8192) };
+  const W = { rows: 1, cols: 8193, data: new Float32Array(8193) };
+  throwsWith(() => qkv.selfAttention(X, W, W, W), RangeError, /^selfAttention: Q and K would be 8192×8193, too large/);
+  const Wv = { rows: 1, cols: 4, data: new Float32Array(4) };
+  const Wqk = { rows: 1, cols: 4, data: new Float32Array(4) };
+  throwsWith(() => qkv.selfAttention(X, Wqk, Wqk, W), RangeError, /^selfAttention: V and the output would be 8192×8193, too large/);
+  assert.ok(qkv.selfAttention({ rows: 4, cols: 1, data: [1, 2, 3, 4] }, Wqk, Wqk, Wv).output.rows === 4);
+  assert.equal(qkv.heapUsed(), heap);
+  assert.equal(memory(), bytes, 'WASM memory grew for a call that was refused');
+});
+
+test('one call does at most 2^30 multiply-adds: larger ones are refused before allocating', () => {
+  const heap = qkv.heapUsed();
+  const A = { rows: 1024, cols: 1024, data: new Float32Array(1024 * 1024) };
+  const B = { rows: 1024, cols: 1025, data: new Float32Array(1024 * 1025) };
+  throwsWith(() => qkv.matmul(A, B), RangeError, /^matmul: 1024×1024 by 1024×1025 would take 1\.07e\+9 multiply-adds, more than the limit of 1073741824 \(2\^30\) for one call$/);
+  const Q = { rows: 4096, cols: 64, data: new Float32Array(4096 * 64) };
+  throwsWith(() => qkv.attend(Q, Q, Q), RangeError, /^attend: attention of 4096 queries over 4096 keys would take 2\.15e\+9 multiply-adds/);
+  throwsWith(() => qkv.selfAttention(Q, { rows: 64, cols: 64, data: new Float32Array(4096) }, { rows: 64, cols: 64, data: new Float32Array(4096) }, { rows: 64, cols: 64, data: new Float32Array(4096) }),
+    RangeError, /^selfAttention: self-attention of 4096 tokens would take 2\.20e\+9 multiply-adds/);
+  assert.equal(qkv.heapUsed(), heap);
 });

@@ -129,3 +129,104 @@ test('after dispose() every method throws, and dispose() again does nothing', ()
   assert.throws(() => model.getParameter('Wq'), disposed);
   assert.throws(() => model.setParameter('bout', [[0]]), disposed);
 });
+
+// ---- issue 11 ----
+
+test('createModel with 130,000 sentences works (no Math.max(...array) stack overflow); a 10 MB one-line corpus is refused with the limit', () => {
+  const corpus = [];
+  for (let i = 0; i < 130000; i++) corpus.push(`w${i % 500} 猫 在 叫`);
+  const model = qkv.createModel({ corpus, seed: 1 });
+  try {
+    assert.equal(model.sentences.length, 130000);
+    assert.equal(model.maxTokens, 4);
+    assert.ok(Number.isFinite(model.step().loss));
+    // the whole corpus at once would be more work than one call may do: refused by name
+    assert.throws(() => model.loss(), { name: 'RangeError', message: /^loss: 130000 sentences \(520000 tokens\) would take .* multiply-adds, more than the limit of 1073741824/ });
+    assert.ok(Number.isFinite(model.loss(corpus.slice(0, 100))));
+  } finally {
+    model.dispose();
+  }
+  const text = '猫'.repeat(10 * 2 ** 20);  // 10 MB of text, no line break: one sentence of 10 Mi tokens
+  assert.throws(() => qkv.createModel({ corpus: text }), { name: 'RangeError', message: /^createModel: sentence 0 has 10485760 tokens; a sentence may have at most 256 \(MAX_SENTENCE_TOKENS\)$/ });
+});
+
+test('sentences are bounded (256 tokens): a 4,000-word sentence is refused before any work', () => {
+  const words = Array.from({ length: 4000 }, (_, i) => `w${i}`).join(' ');
+  assert.throws(() => qkv.createModel({ corpus: ['一只 猫', words] }), { name: 'RangeError', message: /^createModel: sentence 1 has 4000 tokens; a sentence may have at most 256/ });
+  withModel({ corpus: [Array.from({ length: 256 }, (_, i) => `w${i}`).join(' ')] }, (model) => {
+    assert.equal(model.maxTokens, 256);
+    assert.ok(Number.isFinite(model.step().loss));
+  });
+});
+
+test('a training step that would take more than 2^30 multiply-adds is refused by createModel, naming its sizes', () => {
+  const corpus = Array.from({ length: 64 }, (_, s) => Array.from({ length: 256 }, (_, i) => `w${(s * 7 + i) % 3000}`).join(' '));
+  assert.throws(() => qkv.createModel({ corpus, dim: 512, batchSize: 64 }),
+    { name: 'RangeError', message: /^createModel: one training step \(batchSize 64, sentences of up to 256 tokens, vocabulary \d+, dim 512\) would take .* multiply-adds, more than the limit of 1073741824 \(2\^30\)/ });
+});
+
+test('lr, eps and the betas float32 cannot hold are refused by name, with the float32-safe range', () => {
+  const positive = (name) => new RegExp(`^createModel: ${name} must be a positive finite number that float32 can hold \\(1\\.1754943508222875e-38 to 3\\.4028234663852886e\\+38\\), got `);
+  assert.throws(() => qkv.createModel({ lr: 1e39 }), { name: 'RangeError', message: positive('lr') });
+  assert.throws(() => qkv.createModel({ lr: 1e-50, optimizer: 'adam' }), { name: 'RangeError', message: positive('lr') });
+  assert.throws(() => qkv.createModel({ optimizer: 'adam', eps: 1e-50 }), { name: 'RangeError', message: positive('eps') });
+  for (const name of ['beta1', 'beta2']) {
+    assert.throws(() => qkv.createModel({ optimizer: 'adam', [name]: 0.99999999999 }),
+      { name: 'RangeError', message: new RegExp(`^createModel: ${name} must be a number in \\[0, 1\\) that stays below 1 in float32 \\(at most 0\\.999999940395355\\d*\\), got 0\\.99999999999$`) });
+  }
+  // the largest float32 below 1 is accepted; so is float32's max as an lr (it diverges at once)
+  withModel({ optimizer: 'adam', beta1: 1 - 2 ** -24, beta2: 1 - 2 ** -24 }, (model) => assert.ok(Number.isFinite(model.step().loss)));
+  withModel({ lr: 3.4028235e38 }, (model) => assert.throws(() => model.train(3), { name: 'DivergenceError' }));
+});
+
+/** Trains until it throws; checks the parameters are those the last accepted step wrote. */
+function trainUntilDivergence(model, maxSteps) {
+  const snapshot = () => PARAMETERS.map((name) => model.getParameter(name).data.slice());
+  let before = snapshot();
+  const losses = [];
+  for (let i = 0; i < maxSteps; i++) {
+    try {
+      losses.push(model.step().loss);
+    } catch (error) {
+      PARAMETERS.forEach((name, k) => assert.deepEqual(model.getParameter(name).data, before[k], `${name} changed by the refused step`));
+      return { error, losses };
+    }
+    before = snapshot();
+  }
+  return { error: null, losses };
+}
+const PARAMETERS = ['embedding', 'Wq', 'Wk', 'Wv', 'Wout', 'bout'];
+
+test('divergence is caught early: Adam at lr 1, 50 and 1e6 and SGD at lr 2 and 10 stop at the first batch loss above 100 × ln V', () => {
+  const runs = [];
+  for (const [optimizer, lr, seeds] of [['adam', 1, [1, 2, 3]], ['adam', 50, [1, 2, 3]], ['adam', 1e6, [1, 2]], ['sgd', 2, [1, 2]], ['sgd', 10, [1, 2, 3]]]) {
+    for (const seed of seeds) {
+      withModel({ optimizer, lr, seed }, (model) => {
+        const limit = 100 * Math.log(model.vocab.length);
+        assert.equal(model.lossLimit, limit);
+        const { error, losses } = trainUntilDivergence(model, model.defaultSteps);
+        assert.ok(error, `${optimizer} lr ${lr} seed ${seed} trained ${losses.length} steps without a DivergenceError (largest loss ${Math.max(...losses)})`);
+        assert.equal(error.name, 'DivergenceError');
+        assert.ok(losses.every((l) => l <= limit), 'every accepted step is within the limit');
+        assert.match(error.message, new RegExp(`^step ${losses.length + 1}: training diverged, (the batch loss [\\d.e+]+ is above 100 × ln V = ${limit.toPrecision(4).replace('.', '\\.')}|the loss is (NaN|Infinity)|its gradients)`));
+        assert.equal(model.diverged, true);
+        runs.push(`${optimizer} lr ${lr} seed ${seed}: stopped at step ${losses.length + 1}`);
+      });
+    }
+  }
+  // SGD at lr 2 used to reach batch losses of 4e36 first; Adam never stopped
+  console.log(runs.join('\n'));
+});
+
+// (a sweep over seeds 1–8 put the largest batch loss of these at 1.21 × ln V for SGD at lr 0.5 and
+// 2.83 × ln V for Adam at lr 0.03; runs that recovered never went above 53 × ln V)
+test('the defaults and moderate settings train on: no false divergence over seeds 1–5', () => {
+  for (const options of [{}, { optimizer: 'adam' }, { lr: 0.5 }, { optimizer: 'adam', lr: 0.03 }]) {
+    for (let seed = 1; seed <= 5; seed++) {
+      withModel({ ...options, seed }, (model) => {
+        const losses = model.train();
+        assert.equal(losses.length, model.defaultSteps, `${JSON.stringify(options)} seed ${seed}`);
+      });
+    }
+  }
+});

@@ -4,8 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== native C tests (gcc, AddressSanitizer + UndefinedBehaviorSanitizer)"
+echo "== native C tests (gcc, AddressSanitizer + UndefinedBehaviorSanitizer, 64-bit and -m32)"
 bash tests/native/run.sh
+
+echo "== bounded fuzz of the C API: the WASM module, libFuzzer 64-bit and -m32 (20 s each)"
+node tests/fuzz/run.mjs --seconds "${FUZZ_SECONDS:-20}" --seed 1
 
 echo "== TypeScript declarations (tsc --noEmit)"
 npx tsc --noEmit -p tests/types

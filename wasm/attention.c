@@ -6,6 +6,7 @@
  *   weights (n_q, n_k) = softmax_rows(mask(scores / s))
  *   output  (n_q, d_v) = weights . V
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -109,7 +110,8 @@ static int check_attention(const float* Q, const float* K, const float* V,
     if (!qkv_elements(n_q, d_k) || !qkv_elements(n_k, d_k) || !qkv_elements(n_k, d_v) ||
         !qkv_elements(n_q, n_k) || !qkv_elements(n_q, d_v))
         return QKV_ERR_SIZE;
-    if (!(scale > 0.0f) || !isfinite(scale)) return QKV_ERR_ARGUMENT;
+    /* a normal float32: below FLT_MIN, backward's 1/scale would be Infinity (found by tests/fuzz) */
+    if (!(scale >= FLT_MIN) || !isfinite(scale)) return QKV_ERR_ARGUMENT;
     if (causal && n_q > n_k) return QKV_ERR_SHAPE; /* row i > n_k-1 would still be fine, but
         a causal query past the last key has no meaning in self-attention: refuse it */
     if (qkv_check_finite(Q, (size_t)n_q * d_k) || qkv_check_finite(K, (size_t)n_k * d_k) ||
@@ -137,10 +139,17 @@ int qkv_attention_backward(float* dQ, float* dK, float* dV, float* dscores,
     int status = check_attention(Q, K, V, n_q, n_k, d_k, d_v, scale, causal);
     if (status) return status;
     if (qkv_check_finite(doutput, (size_t)n_q * d_v) ||
-        qkv_check_finite(weights, (size_t)n_q * n_k))
+        qkv_check_finite(weights, (size_t)n_q * n_k) ||
+        qkv_check_finite(dQ, (size_t)n_q * d_k) || qkv_check_finite(dK, (size_t)n_k * d_k) ||
+        qkv_check_finite(dV, (size_t)n_k * d_v))
         return QKV_ERR_NONFINITE;
     attention_backward_unchecked(dQ, dK, dV, dscores, doutput, Q, K, V, weights, n_q, n_k, d_k,
                                  d_v, scale, causal);
+    /* finite inputs can still overflow in float32 (found by tests/fuzz): never hand back
+       Infinity or NaN as a gradient */
+    if (qkv_check_finite(dscores, (size_t)n_q * n_k) || qkv_check_finite(dQ, (size_t)n_q * d_k) ||
+        qkv_check_finite(dK, (size_t)n_k * d_k) || qkv_check_finite(dV, (size_t)n_k * d_v))
+        return QKV_ERR_OVERFLOW;
     return QKV_OK;
 }
 

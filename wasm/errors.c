@@ -11,7 +11,7 @@ static const char* const messages[QKV_STATUS_COUNT] = {
     [QKV_ERR_ARGUMENT] = "an argument is out of range",
     [QKV_ERR_MASKED_ROW] = "a softmax row has no finite entry (every position is masked)",
     [QKV_ERR_TOKEN] = "a token id is outside the vocabulary",
-    [QKV_ERR_DIVERGED] = "training diverged: the loss is not finite",
+    [QKV_ERR_DIVERGED] = "training diverged: the loss is not finite or above 100 x ln V",
     [QKV_ERR_OVERFLOW] = "a result is too large for float32 (the inputs are finite, their products overflow)",
 };
 

@@ -3,8 +3,16 @@
  * The computation files (rng.c, matrix.c, attention.c, model.c) export their checked qkv_*
  * functions directly (listed in build.sh); this file adds what JavaScript needs around them:
  * allocation with overflow checks, the heap meter, and struct sizes.
+ * Without Emscripten it builds as plain C too (the allocator below is Emscripten's; natively the
+ * heap meter is glibc's), so the native fuzzer (tests/fuzz/) can drive the same entry points.
  */
+#ifdef __EMSCRIPTEN__
 #include <emscripten.h>
+#else
+#define EMSCRIPTEN_KEEPALIVE
+#include <malloc.h>
+#endif
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,13 +24,15 @@ EMSCRIPTEN_KEEPALIVE float* qkv_alloc_floats(int count) {
     return (float*)malloc((size_t)count * sizeof(float));
 }
 
+/* bytes bytes, or 0 (and nothing allocated) when bytes is 0 or above QKV_MAX_BYTES */
 EMSCRIPTEN_KEEPALIVE void* qkv_alloc_bytes(int bytes) {
-    if (bytes <= 0) return NULL;
+    if (bytes <= 0 || (size_t)bytes > QKV_MAX_BYTES) return NULL;
     return malloc((size_t)bytes);
 }
 
 EMSCRIPTEN_KEEPALIVE void qkv_free(void* ptr) { free(ptr); }
 
+#ifdef __EMSCRIPTEN__
 /*
  * The allocator is emmalloc (-sMALLOC=emmalloc, 5 KiB smaller than dlmalloc). Neither its
  * mallinfo() (which counts the header of every free region as used) nor its usable sizes (a
@@ -76,5 +86,16 @@ void* realloc(void* ptr, size_t size) {
 
 /* bytes allocated and not yet freed */
 EMSCRIPTEN_KEEPALIVE int qkv_heap_used(void) { return (int)bytes_in_use; }
+#else
+/* natively: what glibc's meter sees (under a sanitizer's allocator, that may be nothing) */
+EMSCRIPTEN_KEEPALIVE int qkv_heap_used(void) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    size_t used = mallinfo2().uordblks;
+#else
+    size_t used = (size_t)mallinfo().uordblks;
+#endif
+    return used > INT_MAX ? INT_MAX : (int)used;
+}
+#endif
 
 EMSCRIPTEN_KEEPALIVE int qkv_rng_size(void) { return (int)sizeof(qkv_rng); }

@@ -37,6 +37,8 @@ struct qkv_model {
     int optimizer;  /* QKV_OPTIMIZER_SGD or QKV_OPTIMIZER_ADAM */
     float lr, beta1, beta2, eps;
     int t;          /* Adam steps taken */
+    double last_loss;   /* of the last loss_and_grad (0 before any): update checks it */
+    double loss_limit;  /* QKV_DIVERGENCE_FACTOR * ln V: a larger loss means divergence */
 
     size_t param_sizes[NUM_PARAM_TENSORS];
     size_t num_params;
@@ -213,7 +215,9 @@ int qkv_model_create(qkv_model** out, int vocab, int dim, int max_len, uint32_t 
     size_t num_acts = 0;
     for (int i = 0; i < NUM_ACTIVATIONS; i++) num_acts += act_sizes[i];
     size_t num_back = 5 * Ld + LL + LV;  /* dX dQ dK dVv dh | dscores | dlogits */
-    if (num_params > QKV_MAX_ELEMENTS || num_acts > QKV_MAX_ELEMENTS) return QKV_ERR_SIZE;
+    /* each term is <= 2^26 (checked above), so none of these sums wraps a 32-bit size_t */
+    if (num_params > QKV_MAX_ELEMENTS || num_acts > QKV_MAX_ELEMENTS || num_back > QKV_MAX_ELEMENTS)
+        return QKV_ERR_SIZE;
 
     qkv_model* m = calloc(1, sizeof(qkv_model));
     if (!m) return QKV_ERR_ALLOC;
@@ -269,6 +273,8 @@ int qkv_model_create(qkv_model** out, int vocab, int dim, int max_len, uint32_t 
     sinusoidal_positions(m->pos, L, d);
     m->optimizer = QKV_OPTIMIZER_SGD;
     m->lr = 0.1f; m->beta1 = 0.9f; m->beta2 = 0.999f; m->eps = 1e-8f;
+    m->last_loss = 0.0;
+    m->loss_limit = QKV_DIVERGENCE_FACTOR * log((double)V);
     *out = m;
     return QKV_OK;
 }
@@ -351,16 +357,19 @@ int qkv_model_loss_and_grad(qkv_model* m, const int* tokens, const int* lengths,
     if (!m || !tokens || !lengths || !loss) return QKV_ERR_NULL;
     *loss = NAN;
     if (count <= 0) return QKV_ERR_SIZE;
-    long total = 0, predicted = 0;
+    /* 64-bit sums with the limit checked as they grow: `long` is 32 bits on wasm32, where
+       741,919 sentences of 5,789 tokens once wrapped to 1,795 and let unchecked ids through */
+    int64_t total = 0;
     for (int s = 0; s < count; s++) {
-        if (lengths[s] <= 0 || lengths[s] + 1 > m->L) return QKV_ERR_SIZE;
+        if (lengths[s] <= 0 || lengths[s] > m->L - 1) return QKV_ERR_SIZE;  /* + <s> <= L */
         total += lengths[s];
-        predicted += lengths[s] + 1;
+        if (total > (int64_t)QKV_MAX_ELEMENTS) return QKV_ERR_SIZE;
     }
-    if ((size_t)total > QKV_MAX_ELEMENTS) return QKV_ERR_SIZE;
+    int64_t predicted = total + count;  /* each sentence also predicts its closing <s> */
     int status = check_tokens(m, tokens, (int)total);
     if (status) return status;
 
+    m->last_loss = NAN;  /* until this call succeeds, update refuses these gradients */
     memset(m->grads, 0, m->num_params * sizeof(float));
     float weight = (float)(1.0 / (double)predicted);  /* loss is the mean over predicted tokens */
     double sum = 0.0;
@@ -387,6 +396,7 @@ int qkv_model_loss_and_grad(qkv_model* m, const int* tokens, const int* lengths,
     }
     *loss = sum / (double)predicted;
     if (!isfinite(*loss) || qkv_check_finite(m->grads, m->num_params)) return QKV_ERR_DIVERGED;
+    m->last_loss = *loss;
     return QKV_OK;
 }
 
@@ -394,6 +404,9 @@ int qkv_model_update(qkv_model* m, int* updated_rows, int* updated_count) {
     if (!m || !updated_rows || !updated_count) return QKV_ERR_NULL;
     *updated_count = 0;
     size_t N = m->num_params;
+    /* divergence, caught early: gradients of a loss beyond QKV_DIVERGENCE_FACTOR * ln V (or of a
+       failed loss_and_grad) are not applied, so the parameters stay those of the last good step */
+    if (!(m->last_loss <= m->loss_limit)) return QKV_ERR_DIVERGED;
     if (qkv_check_finite(m->grads, N)) return QKV_ERR_DIVERGED;
     float* next_p = m->next;
     float* next_m = m->next + N;

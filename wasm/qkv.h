@@ -31,7 +31,8 @@ typedef enum {
     QKV_ERR_ARGUMENT = 6,    /* a scalar argument is out of range (scale <= 0, lr <= 0, ...) */
     QKV_ERR_MASKED_ROW = 7,  /* a softmax row has no finite entry to give weight to */
     QKV_ERR_TOKEN = 8,       /* a token id is outside the vocabulary */
-    QKV_ERR_DIVERGED = 9,    /* training produced a non-finite loss; parameters were left untouched */
+    QKV_ERR_DIVERGED = 9,    /* training diverged (loss not finite, or above QKV_DIVERGENCE_FACTOR * ln V);
+                                parameters were left untouched */
     QKV_ERR_OVERFLOW = 10,   /* finite inputs gave a result beyond float32's range */
     QKV_STATUS_COUNT
 } qkv_status;
@@ -41,6 +42,13 @@ const char* qkv_error_message(int status);
 /* Largest element count of any one buffer (2^26 floats = 256 MiB) and largest single side. */
 #define QKV_MAX_ELEMENTS ((size_t)1 << 26)
 #define QKV_MAX_SIDE (1 << 24)
+
+/* Largest single allocation qkv_alloc_bytes makes: 1 GiB, the WebAssembly memory's maximum
+ * (build.sh's MAXIMUM_MEMORY). One call's buffers may share one block (web/qkv-lab.js). */
+#define QKV_MAX_BYTES ((size_t)1 << 30)
+/* Training has diverged when a batch loss exceeds this multiple of ln V, the loss of a uniform
+ * guess over the vocabulary (the loss a freshly initialised model starts near). */
+#define QKV_DIVERGENCE_FACTOR 100.0
 
 /* Checks 0 < rows, cols <= QKV_MAX_SIDE and rows*cols <= QKV_MAX_ELEMENTS. */
 int qkv_check_size(int rows, int cols);
@@ -74,14 +82,17 @@ int qkv_softmax_rows(float* out, const float* S, int rows, int cols);
  * scores  (n_q, n_k) = Q (n_q, d_k) . K (n_k, d_k)^T        raw dot products, unscaled, unmasked
  * weights (n_q, n_k) = softmax_rows(mask(scores / scale))  mask: j > i set to -inf when causal
  * output  (n_q, d_v) = weights . V (n_k, d_v)
- * scale is the divisor: 1 for none, sqrt(d_k) for the standard scaled dot product.
+ * scale is the divisor: 1 for none, sqrt(d_k) for the standard scaled dot product; a finite
+ * float32 >= FLT_MIN (2^-126), else QKV_ERR_ARGUMENT.
  */
 int qkv_attention_forward(float* scores, float* weights, float* output,
                           const float* Q, const float* K, const float* V,
                           int n_q, int n_k, int d_k, int d_v, float scale, int causal);
 /*
  * Reverses attention_forward. Needs forward's weights. dscores (n_q, n_k) is written (not
- * accumulated): it receives d loss / d scores. dQ, dK, dV are accumulated.
+ * accumulated): it receives d loss / d scores. dQ, dK, dV are accumulated (they must hold
+ * finite numbers). QKV_ERR_OVERFLOW when a gradient is beyond float32's range; the
+ * accumulators then hold partial sums.
  */
 int qkv_attention_backward(float* dQ, float* dK, float* dV, float* dscores,
                            const float* doutput, const float* Q, const float* K, const float* V,
@@ -128,13 +139,15 @@ int qkv_model_num_params(const qkv_model* m);
 /* forward only on tokens (n <= max_len, used as given: prepend <s> yourself) */
 int qkv_model_forward(qkv_model* m, const int* tokens, int n);
 /* zeroes the gradients, then forward + backward on count sentences (tokens concatenated,
- * lengths[s] >= 1, without <s>); *loss = mean cross-entropy over the predicted tokens.
+ * 1 <= lengths[s] <= max_len - 1, without <s>; at most QKV_MAX_ELEMENTS tokens in all);
+ * *loss = mean cross-entropy over the predicted tokens.
  * QKV_ERR_DIVERGED when the loss or a gradient is not finite. */
 int qkv_model_loss_and_grad(qkv_model* m, const int* tokens, const int* lengths, int count,
                             double* loss);
 /* one optimizer step from the current gradients; updated_rows (capacity V) receives the
  * embedding rows whose values changed, ascending. QKV_ERR_DIVERGED (parameters untouched)
- * when the gradients or the new values are not finite. */
+ * when the last qkv_model_loss_and_grad failed or gave a loss above
+ * QKV_DIVERGENCE_FACTOR * ln V, or when the gradients or the new values are not finite. */
 int qkv_model_update(qkv_model* m, int* updated_rows, int* updated_count);
 /* one sentence w1..wm (tokens without <s>, 1 <= length <= max_len - 1), as
  * qkv_model_loss_and_grad on it alone: gradients zeroed, then forward + backward, *loss the mean;

@@ -57,12 +57,91 @@ export class Matrix {
  */
 export class ReturnedMatrix extends Matrix {}
 
+/**
+ * Largest number of multiply-adds one call may take (2^30 ≈ 1.07e9: a 1024×1024 by 1024×1024
+ * matmul). Calls are synchronous; this bounds how long one can block the page.
+ */
+export const MAX_WORK = 2 ** 30;
+/** Largest float32, and the smallest positive normal one. */
+export const FLOAT32_MAX = 3.4028234663852886e38;
+export const FLOAT32_MIN_NORMAL = 2 ** -126;
+
+// Errors made by our own checks. A value that throws while it is read (a getter, a Proxy trap)
+// is the caller's problem; guard() turns it into a TypeError that names the argument.
+const OWN_ERRORS = new WeakSet();
+
+/** A TypeError or RangeError from our own checks (guard() passes these through unchanged). */
+export function argumentError(Type, message, options) {
+  const error = new Type(message, options);
+  OWN_ERRORS.add(error);
+  return error;
+}
+
+/**
+ * Runs read() and returns its result. Our own TypeErrors and RangeErrors pass through; anything
+ * else thrown while reading the argument (a getter, a Proxy trap) becomes a TypeError naming it.
+ */
+export function guard(op, name, read) {
+  try {
+    return read();
+  } catch (error) {
+    if (OWN_ERRORS.has(error)) throw error;
+    const what = error instanceof Error ? `${error.name}: ${error.message}` : describe(error);
+    throw argumentError(TypeError, `${op}: reading ${name} threw ${what}`, { cause: error });
+  }
+}
+
+/**
+ * Checks that options is a plain object ({ … }, not an array, a Date or a class instance) whose
+ * keys are among names, and returns a copy of it (read once, so getters run once).
+ */
+export function readOptions(op, options, names, example) {
+  return guard(op, 'options', () => {
+    const proto = options !== null && typeof options === 'object' ? Object.getPrototypeOf(options) : undefined;
+    if (proto !== Object.prototype && proto !== null) {
+      throw argumentError(TypeError, `${op}: options must be an object like ${example} (a plain object), got ${describe(options)}`);
+    }
+    const copy = {};
+    for (const key of Reflect.ownKeys(options)) {
+      if (typeof key !== 'string' || !names.includes(key)) {
+        throw argumentError(TypeError, `${op}: unknown option ${typeof key === 'string' ? JSON.stringify(key) : describe(key)}; the options are ${names.join(', ')}`);
+      }
+      copy[key] = options[key];
+    }
+    return copy;
+  });
+}
+
 /** Throws a RangeError if a rows×cols matrix would be too large to allocate. */
 export function checkShape(op, name, rows, cols) {
   if (rows > MAX_SIDE || cols > MAX_SIDE || rows * cols > MAX_ELEMENTS) {
-    throw new RangeError(`${op}: ${name} would be ${rows}×${cols}, too large ` +
+    throw argumentError(RangeError, `${op}: ${name} would be ${rows}×${cols}, too large ` +
       `(at most ${MAX_ELEMENTS} entries and ${MAX_SIDE} per side)`);
   }
+}
+
+/** Throws a RangeError if a call would take more than MAX_WORK multiply-adds. */
+export function checkWork(op, work, what) {
+  if (work > MAX_WORK) {
+    throw argumentError(RangeError, `${op}: ${what} would take ${work.toExponential(2)} multiply-adds, ` +
+      `more than the limit of ${MAX_WORK} (2^30) for one call`);
+  }
+}
+
+/**
+ * A number for a float32 argument of the C side that must be positive: refuses what float32
+ * would turn into 0 or Infinity, naming the argument and the range.
+ */
+export function checkPositiveFloat32(op, name, value) {
+  if (typeof value !== 'number') {
+    throw argumentError(TypeError, `${op}: ${name} must be a number, got ${describe(value)}`);
+  }
+  const f = Math.fround(value);
+  if (!(f >= FLOAT32_MIN_NORMAL && f <= FLOAT32_MAX)) {
+    throw argumentError(RangeError, `${op}: ${name} must be a positive finite number that float32 can hold ` +
+      `(${FLOAT32_MIN_NORMAL} to ${FLOAT32_MAX}), got ${describe(value)}`);
+  }
+  return value;
 }
 
 /**
@@ -72,6 +151,10 @@ export function checkShape(op, name, rows, cols) {
  * here, not copied), or anything else toMatrix accepts (checked and converted).
  */
 export function readInput(value, op, name, { allowNegativeInfinity = false } = {}) {
+  return guard(op, name, () => readInputUnguarded(value, op, name, allowNegativeInfinity));
+}
+
+function readInputUnguarded(value, op, name, allowNegativeInfinity) {
   if (value instanceof ReturnedMatrix) {
     const { rows, cols, data } = value;
     if (data instanceof Float32Array && Number.isInteger(rows) && Number.isInteger(cols) &&
@@ -94,7 +177,7 @@ export function readInput(value, op, name, { allowNegativeInfinity = false } = {
     }
     return { rows, cols, data, trusted: false };
   }
-  const m = toMatrix(value, op, name, { allowNegativeInfinity });
+  const m = readMatrix(value, op, name, allowNegativeInfinity);
   return { rows: m.rows, cols: m.cols, data: m.data, trusted: false };
 }
 
@@ -117,48 +200,55 @@ export function nonFiniteError(input, op, name, { allowNegativeInfinity = false 
 /**
  * Turns a Matrix-like `{ rows, cols, data }` or nested arrays of numbers into a checked Matrix.
  * Errors name the operation, the matrix and the position:
- *   TypeError for a wrong kind of value (not an array, a string entry, ragged rows),
- *   RangeError for empty or too large matrices and NaN / ±Infinity entries.
+ *   TypeError for a wrong kind of value (not an array, a string entry, ragged rows, a DataView,
+ *   a getter or Proxy trap that throws),
+ *   RangeError for empty or too large matrices, NaN / ±Infinity entries and finite numbers
+ *   float32 cannot hold (they would become ±Infinity).
  * With allowNegativeInfinity, -Infinity entries are kept (softmax masks).
  */
 export function toMatrix(value, op, name, { allowNegativeInfinity = false } = {}) {
+  return guard(op, name, () => readMatrix(value, op, name, allowNegativeInfinity));
+}
+
+function readMatrix(value, op, name, allowNegativeInfinity) {
   let rows, cols, data;
   if (Array.isArray(value)) {
     rows = value.length;
-    if (rows === 0) throw new RangeError(`${op}: ${name} is empty; it needs at least one row`);
-    if (!Array.isArray(value[0]) && !ArrayBuffer.isView(value[0])) {
-      throw new TypeError(`${op}: ${name} must be an array of rows (nested arrays), but row 0 is ${kind(value[0])}`);
+    if (rows === 0) throw argumentError(RangeError, `${op}: ${name} is empty; it needs at least one row`);
+    const first = value[0];
+    if (!isRow(first)) {
+      throw argumentError(TypeError, `${op}: ${name} must be an array of rows (nested arrays), but row 0 is ${describe(first)}`);
     }
-    cols = value[0].length;
-    if (cols === 0) throw new RangeError(`${op}: ${name} is empty; row 0 has no entries`);
+    cols = first.length;
+    if (cols === 0) throw argumentError(RangeError, `${op}: ${name} is empty; row 0 has no entries`);
     checkShape(op, name, rows, cols);
     data = new Float32Array(rows * cols);
     for (let i = 0; i < rows; i++) {
       const row = value[i];
-      if (!Array.isArray(row) && !ArrayBuffer.isView(row)) {
-        throw new TypeError(`${op}: ${name} row ${i} is ${kind(row)}, not an array`);
+      if (!isRow(row)) {
+        throw argumentError(TypeError, `${op}: ${name} row ${i} is ${describe(row)}, not an array`);
       }
       if (row.length !== cols) {
-        throw new TypeError(`${op}: ${name} is ragged: row ${i} has ${row.length} entries but row 0 has ${cols}`);
+        throw argumentError(TypeError, `${op}: ${name} is ragged: row ${i} has ${row.length} entries but row 0 has ${cols}`);
       }
       for (let j = 0; j < cols; j++) data[i * cols + j] = entry(row[j], op, name, i, j, allowNegativeInfinity);
     }
     return new Matrix(rows, cols, data);
   }
   if (value === null || typeof value !== 'object') {
-    throw new TypeError(`${op}: ${name} must be a Matrix ({ rows, cols, data }) or nested arrays, got ${kind(value)}`);
+    throw argumentError(TypeError, `${op}: ${name} must be a Matrix ({ rows, cols, data }) or nested arrays, got ${describe(value)}`);
   }
   ({ rows, cols, data } = value);
   if (!Number.isInteger(rows) || !Number.isInteger(cols)) {
-    throw new TypeError(`${op}: ${name} needs integer rows and cols, got rows ${kind(rows)} and cols ${kind(cols)}`);
+    throw argumentError(TypeError, `${op}: ${name} needs integer rows and cols, got rows ${describe(rows)} and cols ${describe(cols)}`);
   }
-  if (rows <= 0 || cols <= 0) throw new RangeError(`${op}: ${name} is ${rows}×${cols}; it must not be empty`);
+  if (rows <= 0 || cols <= 0) throw argumentError(RangeError, `${op}: ${name} is ${rows}×${cols}; it must not be empty`);
   checkShape(op, name, rows, cols);
-  if (data === null || typeof data !== 'object' || typeof data.length !== 'number') {
-    throw new TypeError(`${op}: ${name}.data must be an array or Float32Array, got ${kind(data)}`);
+  if (data === null || typeof data !== 'object' || data instanceof DataView || typeof data.length !== 'number') {
+    throw argumentError(TypeError, `${op}: ${name}.data must be an array or a typed array of numbers, got ${describe(data)}`);
   }
   if (data.length !== rows * cols) {
-    throw new RangeError(`${op}: ${name} is ${rows}×${cols} but its data has ${data.length} entries, not ${rows * cols}`);
+    throw argumentError(RangeError, `${op}: ${name} is ${rows}×${cols} but its data has ${describe(data.length)} entries, not ${rows * cols}`);
   }
   const out = new Float32Array(rows * cols);
   for (let at = 0; at < out.length; at++) {
@@ -167,25 +257,41 @@ export function toMatrix(value, op, name, { allowNegativeInfinity = false } = {}
   return new Matrix(rows, cols, out);
 }
 
+/** A row: an array or a typed array with numbers (a DataView has no entries to index). */
+function isRow(x) {
+  return Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView));
+}
+
 function entry(x, op, name, i, j, allowNegativeInfinity) {
   if (typeof x !== 'number') {
-    throw new TypeError(`${op}: ${name}[${i}][${j}] is ${kind(x)}, not a number`);
+    throw argumentError(TypeError, `${op}: ${name}[${i}][${j}] is ${describe(x)}, not a number`);
   }
   if (Number.isFinite(x)) {
-    // a finite double beyond float32's range would become ±Infinity in the copy
-    if (Math.abs(x) > 3.4028234663852886e38) {
-      throw new RangeError(`${op}: ${name}[${i}][${j}] is ${x}, beyond float32's range`);
+    // a finite double that rounds to ±Infinity in float32 would become ±Infinity in the copy;
+    // one that rounds to ±3.4028235e38 (numpy's printed float32 max) is float32's max
+    if (!Number.isFinite(Math.fround(x))) {
+      throw argumentError(RangeError, `${op}: ${name}[${i}][${j}] is ${x}, beyond float32's range (±${FLOAT32_MAX})`);
     }
     return x;
   }
   if (x === -Infinity && allowNegativeInfinity) return x;
-  throw new RangeError(`${op}: ${name}[${i}][${j}] is ${x}; every entry must be a finite number`);
+  throw argumentError(RangeError, `${op}: ${name}[${i}][${j}] is ${x}; every entry must be a finite number`);
 }
 
-function kind(x) {
-  if (x === null) return 'null';
-  if (x === undefined) return 'undefined';
-  if (typeof x === 'string') return `the string ${JSON.stringify(x.length > 20 ? x.slice(0, 20) + '…' : x)}`;
-  if (Array.isArray(x)) return 'an array';
-  return `a ${typeof x}`;
+/** What a value is, for messages: numbers and strings shown, other things named by kind. */
+export function describe(value) {
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
+  if (typeof value === 'bigint') return `the bigint ${value}n`;
+  if (typeof value === 'symbol') return 'a symbol';
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'function') return 'a function';
+  let tag = 'Object';
+  try {
+    tag = Object.prototype.toString.call(value).slice(8, -1);
+  } catch {
+    // a revoked Proxy cannot be inspected
+  }
+  return tag === 'Object' ? 'an object' : `a ${tag}`;
 }

@@ -8,12 +8,26 @@
 // dispose(); every method afterwards throws. Everything it returns is a copy.
 // The C side computes (forward, hand-written backward, SGD / Adam); this side keeps the corpus,
 // the vocabulary and the batch schedule, and does the small geometry (cosines, PCA) in double.
-import { Matrix, toMatrix, ReturnedMatrix } from './matrix.js';
+import {
+  Matrix, toMatrix, ReturnedMatrix, guard, readOptions, argumentError, checkPositiveFloat32, checkWork,
+  describe,
+} from './matrix.js';
 import { DEFAULT_CORPUS, BOUNDARY, TRAINING_DEFAULTS, tokenize, buildVocab } from './corpus.js';
 
 const OPTIMIZERS = { sgd: 0, adam: 1 };
 const DEFAULT_LR = { sgd: TRAINING_DEFAULTS.lr, adam: 0.01 };
 const STATUS_DIVERGED = 9;
+const STATUS_ALLOC = 5;
+
+/** Longest sentence createModel accepts, in tokens (its steps then stay well within MAX_WORK). */
+export const MAX_SENTENCE_TOKENS = 256;
+/**
+ * Training has diverged when a batch loss exceeds DIVERGENCE_FACTOR × ln V: ln V is the loss of a
+ * uniform guess over the vocabulary, where a fresh model starts (wasm/qkv.h, QKV_DIVERGENCE_FACTOR).
+ */
+export const DIVERGENCE_FACTOR = 100;
+/** Largest beta float32 holds below 1 (1 − 2^−24): a larger one rounds to 1 in the C model. */
+const BETA_MAX = 1 - 2 ** -24;
 
 /** Defaults of createModel's options (lr depends on the optimizer: DEFAULT_LR). */
 export const MODEL_DEFAULTS = Object.freeze({
@@ -36,33 +50,37 @@ export class Model {
   /** Use QkvLab.createModel(options); see MODEL_DEFAULTS for the options. */
   constructor(lab, options = {}) {
     const op = 'createModel';
-    if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-      throw new TypeError(`${op}: options must be an object like { dim: 16, seed: 1 }`);
-    }
-    for (const key of Object.keys(options)) {
-      if (!OPTION_NAMES.includes(key)) {
-        throw new TypeError(`${op}: unknown option "${key}"; the options are ${OPTION_NAMES.join(', ')}`);
-      }
-    }
+    const given = readOptions(op, options, OPTION_NAMES, '{ dim: 16, seed: 1 }');
     const o = { ...MODEL_DEFAULTS };
-    for (const [k, v] of Object.entries(options)) if (v !== undefined) o[k] = v;
+    for (const [k, v] of Object.entries(given)) if (v !== undefined) o[k] = v;
     if (typeof o.optimizer !== 'string' || !Object.hasOwn(OPTIMIZERS, o.optimizer)) {
-      throw new RangeError(`${op}: unknown optimizer ${describe(o.optimizer)}; use 'sgd' or 'adam'`);
+      throw argumentError(RangeError, `${op}: unknown optimizer ${describe(o.optimizer)}; use 'sgd' or 'adam'`);
     }
     if (o.lr === undefined) o.lr = DEFAULT_LR[o.optimizer];
     integer(op, 'dim', o.dim, 1, 1024);
     integer(op, 'seed', o.seed, 0, 0xffffffff);
     integer(op, 'batchSize', o.batchSize, 1, 1e6);
     integer(op, 'steps', o.steps, 1, 1e7);
-    positive(op, 'lr', o.lr);
-    positive(op, 'eps', o.eps);
+    // lr, eps and the betas reach C as float32: refuse what float32 would turn into 0, Infinity or 1
+    checkPositiveFloat32(op, 'lr', o.lr);
+    checkPositiveFloat32(op, 'eps', o.eps);
     for (const name of ['beta1', 'beta2']) {
-      if (typeof o[name] !== 'number' || !(o[name] >= 0 && o[name] < 1)) {
-        throw new RangeError(`${op}: ${name} must be a number in [0, 1), got ${describe(o[name])}`);
+      if (typeof o[name] !== 'number') {
+        throw argumentError(TypeError, `${op}: ${name} must be a number in [0, 1), got ${describe(o[name])}`);
+      }
+      if (!(o[name] >= 0 && Math.fround(o[name]) < 1)) {
+        throw argumentError(RangeError, `${op}: ${name} must be a number in [0, 1) that stays below 1 in float32 ` +
+          `(at most ${BETA_MAX}), got ${describe(o[name])}`);
       }
     }
-    const sentences = readCorpus(op, o.corpus === undefined ? DEFAULT_CORPUS : o.corpus);
+    const sentences = readCorpus(op, o.corpus === undefined ? DEFAULT_CORPUS : o.corpus, MAX_SENTENCE_TOKENS);
     const { vocab, ids } = buildVocab(sentences);
+    // one step's work: the batchSize longest sentences, forward and backward
+    const longest = sentences.map((t) => t.length).sort((a, b) => b - a);
+    const batchSize = Math.min(o.batchSize, sentences.length);
+    const stepWork = trainingWork(longest.slice(0, batchSize), o.dim, vocab.length);
+    checkWork(op, stepWork, `one training step (batchSize ${batchSize}, sentences of up to ` +
+      `${longest[0]} tokens, vocabulary ${vocab.length}, dim ${o.dim})`);
 
     this._lab = lab;
     this._core = lab._core;
@@ -76,11 +94,11 @@ export class Model {
     this.seed = o.seed;
     this.optimizer = o.optimizer;
     this.lr = o.lr;
-    this.batchSize = Math.min(o.batchSize, sentences.length);
+    this.batchSize = batchSize;
     /** Length of the default schedule: train() with no argument runs this many steps. */
     this.defaultSteps = o.steps;
     /** Longest context predict() and attention() accept (the longest corpus sentence). */
-    this.maxTokens = Math.max(...sentences.map((s) => s.length));
+    this.maxTokens = longest[0];  // not Math.max(...lengths): ~130,000 arguments overflow the stack
     /** Steps taken so far. */
     this.steps = 0;
     /** Set when a step produced a non-finite loss; the parameters are those before it. */
@@ -95,6 +113,10 @@ export class Model {
     this._model = ptr;
     if (status !== 0) {
       this._free();
+      if (status === STATUS_ALLOC) {
+        throw new RangeError(`${op}: out of WebAssembly memory for a model of vocabulary ${vocab.length} × dim ${o.dim} ` +
+          `with sentences of up to ${this.maxTokens} tokens; use a smaller dim or corpus`);
+      }
       lab._check(op, status);
     }
     const optStatus = core._qkv_model_set_optimizer(ptr, OPTIMIZERS[o.optimizer], o.lr, o.beta1, o.beta2, o.eps);
@@ -124,7 +146,9 @@ export class Model {
    * arrays; updatedRows: the embedding rows the update changed, ascending (with SGD exactly the
    * batch's tokens, <s> included); rowGradNorms[i]: the gradient norm of row updatedRows[i];
    * step: the number of steps taken, this one included.
-   * Throws (and sets model.diverged) if the loss or gradients stop being finite.
+   * Throws a DivergenceError (and sets model.diverged) when the batch loss exceeds
+   * DIVERGENCE_FACTOR × ln V (ln V: the loss of a uniform guess, where training starts) or the
+   * loss, gradients or new parameters are not finite; that step is not applied.
    */
   step() {
     this._alive('step');
@@ -134,7 +158,7 @@ export class Model {
     const loss = this._lossAndGrad('step', indices.map((i) => this._encoded[i]));
     const core = this._core;
     const status = core._qkv_model_update(this._model, this._updated, this._count);
-    if (status === STATUS_DIVERGED) this._diverge(NaN);
+    if (status === STATUS_DIVERGED) this._diverge(loss);
     this._lab._check('step', status);
     const count = core.HEAP32[this._count >> 2];
     const updatedRows = Array.from(core.HEAP32.subarray(this._updated >> 2, (this._updated >> 2) + count));
@@ -255,17 +279,45 @@ export class Model {
     this._alive('project2d');
     const e = this.embeddings();
     const V = e.rows, d = e.cols;
+    // the eigen-solver works on the smaller of the d×d covariance and the V×V Gram matrix
+    // (same non-zero eigenvalues; a Gram eigenvector u gives the axis Cᵀu / |Cᵀu|), so a wide
+    // table (dim 1024 over a small vocabulary) costs V³, not d³
+    const m = Math.min(V, d);
+    // (the cyclic Jacobi solver takes a few sweeps of ~6·m³ operations each: ~100·m³ in all)
+    checkWork('project2d', V * d * m + 100 * m ** 3, `PCA of the ${V}×${d} embedding table`);
     const mean = new Float64Array(d);
     for (let i = 0; i < V; i++) for (let j = 0; j < d; j++) mean[j] += e.data[i * d + j] / V;
-    const cov = new Float64Array(d * d);
-    for (let i = 0; i < V; i++) {
-      for (let p = 0; p < d; p++) {
-        const xp = e.data[i * d + p] - mean[p];
-        for (let q = p; q < d; q++) cov[p * d + q] += xp * (e.data[i * d + q] - mean[q]);
+    const centred = new Float64Array(V * d);
+    for (let i = 0; i < V; i++) for (let j = 0; j < d; j++) centred[i * d + j] = e.data[i * d + j] - mean[j];
+    let axes;
+    if (d <= V) {
+      const cov = new Float64Array(d * d);
+      for (let i = 0; i < V; i++) {
+        for (let p = 0; p < d; p++) {
+          const xp = centred[i * d + p];
+          for (let q = p; q < d; q++) cov[p * d + q] += xp * centred[i * d + q];
+        }
       }
+      for (let p = 0; p < d; p++) for (let q = 0; q < p; q++) cov[p * d + q] = cov[q * d + p];
+      axes = topEigenvectors(cov, d, Math.min(2, d));
+    } else {
+      const gram = new Float64Array(V * V);
+      for (let a = 0; a < V; a++) {
+        for (let b = a; b < V; b++) {
+          let sum = 0;
+          for (let j = 0; j < d; j++) sum += centred[a * d + j] * centred[b * d + j];
+          gram[a * V + b] = sum;
+          gram[b * V + a] = sum;
+        }
+      }
+      axes = topEigenvectors(gram, V, Math.min(2, V)).map((u) => {
+        const axis = new Float64Array(d);
+        for (let i = 0; i < V; i++) for (let j = 0; j < d; j++) axis[j] += u[i] * centred[i * d + j];
+        const norm = Math.sqrt(dot(axis, axis));
+        for (let j = 0; j < d; j++) axis[j] = norm > 0 ? axis[j] / norm : 0;
+        return axis;
+      });
     }
-    for (let p = 0; p < d; p++) for (let q = 0; q < p; q++) cov[p * d + q] = cov[q * d + p];
-    const axes = topEigenvectors(cov, d, Math.min(2, d));
     while (axes.length < 2) axes.push(new Float64Array(d));  // dim 1: the second axis is 0
     for (let a = 0; a < 2; a++) {
       const axis = axes[a];
@@ -285,7 +337,7 @@ export class Model {
     for (let i = 0; i < V; i++) {
       for (let a = 0; a < 2; a++) {
         let s = 0;
-        for (let j = 0; j < d; j++) s += (e.data[i * d + j] - mean[j]) * axes[a][j];
+        for (let j = 0; j < d; j++) s += centred[i * d + j] * axes[a][j];
         out[i * 2 + a] = s;
       }
     }
@@ -443,9 +495,17 @@ export class Model {
     }
   }
 
+  /** The divergence rule: a batch loss above this stops training (see DIVERGENCE_FACTOR). */
+  get lossLimit() {
+    return DIVERGENCE_FACTOR * Math.log(this.vocab.length);
+  }
+
   _diverge(loss) {
     this.diverged = true;
-    const what = Number.isFinite(loss) ? `its gradient is not finite (loss ${loss})` : `the loss is ${loss}`;
+    const limit = this.lossLimit;
+    const what = !Number.isFinite(loss) ? `the loss is ${loss}`
+      : loss > limit ? `the batch loss ${loss.toPrecision(4)} is above ${DIVERGENCE_FACTOR} × ln V = ${limit.toPrecision(4)}`
+        : `its gradients or new parameters are not finite (loss ${loss})`;
     throw divergence(`step ${this.steps + 1}: training diverged, ${what} ` +
       `(lr ${this.lr} with ${this.optimizer} is too large); training stopped and the parameters ` +
       `are those before this step`);
@@ -486,6 +546,10 @@ export class Model {
   _lossAndGrad(op, encoded) {
     const core = this._core;
     const total = encoded.reduce((s, x) => s + x.length, 0);
+    if (op !== 'step') {
+      checkWork(op, trainingWork(encoded.map((x) => x.length), this.dim, this.vocab.length),
+        `${encoded.length} sentences (${total} tokens)`);
+    }
     return this._lab._withHeap(total + encoded.length, (heap) => {
       const tokens = heap.bytes(4 * total);
       const lengths = heap.bytes(4 * encoded.length);
@@ -548,22 +612,26 @@ export class Model {
 
   /** One sentence for inspect / stepOn → its token ids (without <s>), or a clear error. */
   _sentence(op, sentence) {
-    if (typeof sentence !== 'string' && !Array.isArray(sentence)) {
-      throw new TypeError(`${op}: sentence must be a string (like '我 爱 吃 苹 果') or an array of words, got ${describe(sentence)}`);
-    }
-    const words = typeof sentence === 'string' ? tokenize(sentence) : sentence;
-    if (words.length === 0) {
-      throw new RangeError(`${op}: the sentence is empty; give 1 to ${this.maxTokens} words of the vocabulary`);
-    }
-    if (words.length > this.maxTokens) {
-      throw new RangeError(`${op}: the sentence has ${words.length} tokens; this model takes at most ` +
-        `${this.maxTokens} (its longest training sentence)`);
-    }
-    return words.map((w, i) => {
-      if (w === BOUNDARY) {
-        throw new RangeError(`${op}: word ${i} is ${BOUNDARY}, which is reserved for the sentence boundary (the model adds it)`);
+    return guard(op, 'sentence', () => {
+      if (typeof sentence !== 'string' && !Array.isArray(sentence)) {
+        throw argumentError(TypeError, `${op}: sentence must be a string (like '我 爱 吃 苹 果') or an array of words, got ${describe(sentence)}`);
       }
-      return this._id(op, w);
+      const words = typeof sentence === 'string' ? tokenize(sentence) : sentence;
+      if (words.length === 0) {
+        throw argumentError(RangeError, `${op}: the sentence is empty; give 1 to ${this.maxTokens} words of the vocabulary`);
+      }
+      if (words.length > this.maxTokens) {
+        throw argumentError(RangeError, `${op}: the sentence has ${words.length} tokens; this model takes at most ` +
+          `${this.maxTokens} (its longest training sentence)`);
+      }
+      const ids = [];
+      for (let i = 0; i < words.length; i++) {
+        if (words[i] === BOUNDARY) {
+          throw argumentError(RangeError, `${op}: word ${i} is ${BOUNDARY}, which is reserved for the sentence boundary (the model adds it)`);
+        }
+        ids.push(this._id(op, words[i]));
+      }
+      return ids;
     });
   }
 
@@ -590,36 +658,35 @@ export class Model {
   }
 
   _id(op, word) {
-    if (typeof word !== 'string') throw new TypeError(`${op}: a word must be a string, got ${describe(word)}`);
+    if (typeof word !== 'string') throw argumentError(TypeError, `${op}: a word must be a string, got ${describe(word)}`);
     const id = this._ids.get(word);
     if (id === undefined) {
-      throw new RangeError(`${op}: unknown word ${JSON.stringify(word)}; it is not in the vocabulary ` +
+      throw argumentError(RangeError, `${op}: unknown word ${JSON.stringify(word)}; it is not in the vocabulary ` +
         `(${this.vocab.length} tokens built from the corpus)`);
     }
     return id;
   }
 
   _context(op, tokens) {
-    const list = typeof tokens === 'string' ? tokenize(tokens) : tokens;
-    if (!Array.isArray(list)) {
-      throw new TypeError(`${op}: tokens must be a string or an array of words, got ${describe(tokens)}`);
-    }
-    if (list.length > this.maxTokens) {
-      throw new RangeError(`${op}: the context has ${list.length} tokens; this model takes at most ` +
-        `${this.maxTokens} (its longest training sentence)`);
-    }
-    return [0, ...list.map((w) => this._id(op, w))];
+    return guard(op, 'tokens', () => {
+      const list = typeof tokens === 'string' ? tokenize(tokens) : tokens;
+      if (!Array.isArray(list)) {
+        throw argumentError(TypeError, `${op}: tokens must be a string or an array of words, got ${describe(tokens)}`);
+      }
+      if (list.length > this.maxTokens) {
+        throw argumentError(RangeError, `${op}: the context has ${list.length} tokens; this model takes at most ` +
+          `${this.maxTokens} (its longest training sentence)`);
+      }
+      const ids = [0];
+      for (let i = 0; i < list.length; i++) ids.push(this._id(op, list[i]));
+      return ids;
+    });
   }
 
   _sentencesArg(op, sentences) {
     if (sentences === undefined) return this._encoded;
-    const list = readCorpus(op, sentences);
-    return list.map((tokens) => {
-      if (tokens.length > this.maxTokens) {
-        throw new RangeError(`${op}: a sentence has ${tokens.length} tokens; this model takes at most ${this.maxTokens}`);
-      }
-      return tokens.map((w) => this._id(op, w));
-    });
+    const list = readCorpus(op, sentences, this.maxTokens);
+    return list.map((tokens) => tokens.map((w) => this._id(op, w)));
   }
 
   _ranked(e, target, exclude, k) {
@@ -634,47 +701,65 @@ export class Model {
 
 // ---- helpers ----
 
-/** sentences: an array of strings / token arrays, or one string with a sentence per line. */
-function readCorpus(op, corpus) {
-  let list = corpus;
-  if (typeof corpus === 'string') list = corpus.split(/\r?\n/u);
-  if (!Array.isArray(list)) {
-    throw new TypeError(`${op}: corpus must be an array of sentences (strings) or a string with one sentence per line, got ${describe(corpus)}`);
-  }
-  const sentences = [];
-  list.forEach((s, i) => {
-    let tokens;
-    if (typeof s === 'string') tokens = tokenize(s);
-    else if (Array.isArray(s) && s.every((t) => typeof t === 'string' && t.trim() !== '' && !/\s/u.test(t))) tokens = s.slice();
-    else throw new TypeError(`${op}: sentence ${i} must be a string or an array of non-empty tokens, got ${describe(s)}`);
-    if (tokens.includes(BOUNDARY)) {
-      throw new RangeError(`${op}: sentence ${i} contains ${BOUNDARY}, which is reserved for the sentence boundary`);
+/**
+ * sentences: an array of strings / token arrays, or one string with a sentence per line; each of
+ * at most maxTokens tokens.
+ */
+function readCorpus(op, corpus, maxTokens) {
+  return guard(op, 'corpus', () => {
+    let list = corpus;
+    if (typeof corpus === 'string') list = corpus.split(/\r?\n/u);
+    if (!Array.isArray(list)) {
+      throw argumentError(TypeError, `${op}: corpus must be an array of sentences (strings) or a string with one sentence per line, got ${describe(corpus)}`);
     }
-    if (tokens.length > 0) sentences.push(tokens);
+    const sentences = [];
+    for (let i = 0; i < list.length; i++) {
+      const s = list[i];
+      let tokens;
+      if (typeof s === 'string') tokens = tokenize(s);
+      else if (Array.isArray(s) && s.every((t) => typeof t === 'string' && t.trim() !== '' && !/\s/u.test(t))) tokens = s.slice();
+      else throw argumentError(TypeError, `${op}: sentence ${i} must be a string or an array of non-empty tokens, got ${describe(s)}`);
+      if (tokens.includes(BOUNDARY)) {
+        throw argumentError(RangeError, `${op}: sentence ${i} contains ${BOUNDARY}, which is reserved for the sentence boundary`);
+      }
+      if (tokens.length > maxTokens) {
+        throw argumentError(RangeError, `${op}: sentence ${i} has ${tokens.length} tokens; ` +
+          (maxTokens === MAX_SENTENCE_TOKENS ? `a sentence may have at most ${maxTokens} (MAX_SENTENCE_TOKENS)`
+            : `this model takes at most ${maxTokens} (its longest training sentence)`));
+      }
+      if (tokens.length > 0) sentences.push(tokens);
+    }
+    if (sentences.length === 0) {
+      throw argumentError(RangeError, `${op}: the corpus is empty; give at least one sentence with a word in it`);
+    }
+    return sentences;
   });
-  if (sentences.length === 0) {
-    throw new RangeError(`${op}: the corpus is empty; give at least one sentence with a word in it`);
+}
+
+/**
+ * Multiply-adds of loss and gradients over sentences of the given lengths (without <s>): per
+ * sequence of n = length + 1 rows, a forward pass takes n·(3d² + 2nd + dV) (Q, K, V; scores
+ * and mixing; logits) and the backward pass about twice that.
+ */
+function trainingWork(lengths, d, V) {
+  let work = 0;
+  for (const length of lengths) {
+    const n = length + 1;
+    work += 3 * n * (3 * d * d + 2 * n * d + d * V);
   }
-  return sentences;
+  return work;
 }
 
 function parameterIndex(op, name) {
   const i = PARAMETER_NAMES.indexOf(name);
-  if (i < 0) throw new RangeError(`${op}: unknown parameter ${describe(name)}; the parameters are ${PARAMETER_NAMES.join(', ')}`);
+  if (i < 0) throw argumentError(RangeError, `${op}: unknown parameter ${describe(name)}; the parameters are ${PARAMETER_NAMES.join(', ')}`);
   return i;
 }
 
 function integer(op, name, value, min, max) {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     const Err = typeof value === 'number' ? RangeError : TypeError;
-    throw new Err(`${op}: ${name} must be an integer from ${min} to ${max}, got ${describe(value)}`);
-  }
-}
-
-function positive(op, name, value) {
-  if (typeof value !== 'number') throw new TypeError(`${op}: ${name} must be a number, got ${describe(value)}`);
-  if (!Number.isFinite(value) || !(value > 0)) {
-    throw new RangeError(`${op}: ${name} must be a positive finite number, got ${value}`);
+    throw argumentError(Err, `${op}: ${name} must be an integer from ${min} to ${max}, got ${describe(value)}`);
   }
 }
 
@@ -755,13 +840,4 @@ function topEigenvectors(A, d, k) {
     for (let r = 0; r < d; r++) out[r] = v[r * d + col];
     return out;
   });
-}
-
-function describe(value) {
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value);
-  if (typeof value === 'number') return String(value);
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value;
 }

@@ -56,20 +56,23 @@ export interface ModelOptions {
   /** Sentences: an array of strings (space-separated tokens, or unspaced text split per
    *  character), one newline-separated string, or token arrays. Default: the built-in corpus. */
   corpus?: string | ReadonlyArray<string> | ReadonlyArray<ReadonlyArray<string>>;
-  /** Embedding width d, 1 … 1024. Default 16. */
+  /** Embedding width d, 1 … 1024. Default 16. One training step may take at most 2^30
+   *  multiply-adds (batchSize longest sentences × (3d² + 2nd + dV) × 3): createModel refuses more. */
   dim?: number;
   /** 0 … 2^32 − 1. Default 1. The same seed gives bit-identical training. */
   seed?: number;
   /** Default 'sgd' (one step changes exactly the batch's embedding rows). */
   optimizer?: 'sgd' | 'adam';
-  /** Learning rate > 0. Default 0.5 for sgd, 0.01 for adam. */
+  /** Learning rate > 0 that float32 holds (1.18e-38 … 3.4e38). Default 0.5 for sgd, 0.01 for adam. */
   lr?: number;
   /** Sentences per step. Default: TRAINING_DEFAULTS.batchSize. */
   batchSize?: number;
   /** Length of the default schedule, train() without an argument. Default: TRAINING_DEFAULTS.steps. */
   steps?: number;
+  /** Adam's betas: 0 ≤ beta < 1 in float32 (at most 1 − 2^−24). Defaults 0.9, 0.999. */
   beta1?: number;
   beta2?: number;
+  /** Adam's epsilon, > 0 in float32's range. Default 1e-8. */
   eps?: number;
 }
 
@@ -162,14 +165,17 @@ export declare class Model {
   readonly batchSize: number;
   /** Steps train() runs without an argument. */
   readonly defaultSteps: number;
-  /** Longest context predict() and attention() accept. */
+  /** Longest context predict() and attention() accept (a sentence has at most 256 tokens). */
   readonly maxTokens: number;
+  /** The divergence rule: a batch loss above 100 × ln V stops training. */
+  readonly lossLimit: number;
   /** Steps taken so far. */
   readonly steps: number;
-  /** True once a step produced a non-finite loss; the parameters are those before it. */
+  /** True once a step's loss was not finite or above lossLimit; the parameters are those before it. */
   readonly diverged: boolean;
   readonly disposed: boolean;
-  /** One step on the next batch. Throws an Error named 'DivergenceError' on a non-finite loss. */
+  /** One step on the next batch. Throws an Error named 'DivergenceError' when the loss is not
+   *  finite or above lossLimit (the step is then not applied). */
   step(): StepResult;
   /** Losses of `steps` steps (default: defaultSteps). */
   train(steps?: number): number[];

@@ -15,7 +15,10 @@
 // builds, SIMD128 and scalar; load() picks one by feature detection (see build.sh).
 import createQkvCore from './dist/qkv-core.js';
 import { core as CORE_WASM, kernels as KERNELS_WASM } from './dist/qkv-wasm.js';
-import { Matrix, ReturnedMatrix, readInput, nonFiniteError, checkShape, MAX_ELEMENTS } from './matrix.js';
+import {
+  Matrix, ReturnedMatrix, readInput, nonFiniteError, checkShape, checkWork, checkPositiveFloat32,
+  readOptions as readPlainOptions, argumentError, describe, MAX_ELEMENTS, MAX_SIDE,
+} from './matrix.js';
 import { Model } from './model.js';
 import { inflate } from './inflate.js';
 
@@ -42,17 +45,17 @@ const shared = new Map();  // 'simd' | 'scalar' -> Promise<QkvLab>
  *                 QKV_LAB_SIMD=0 makes that default scalar in Node (the tests run both builds).
  */
 export function load(options = {}) {
-  if (options === null || typeof options !== 'object') {
-    return Promise.reject(new TypeError('load: options must be an object like { fresh: true, simd: false }'));
-  }
-  for (const key of Object.keys(options)) {
-    if (key !== 'fresh' && key !== 'simd') {
-      return Promise.reject(new TypeError(`load: unknown option "${key}"; the options are fresh and simd`));
+  let fresh, simd;
+  try {
+    ({ fresh = false, simd = defaultSimd() } = readPlainOptions('load', options, ['fresh', 'simd'],
+      '{ fresh: true, simd: false }'));
+    for (const [name, value] of [['fresh', fresh], ['simd', simd]]) {
+      if (typeof value !== 'boolean') {
+        throw argumentError(TypeError, `load: ${name} must be true or false, got ${describe(value)}`);
+      }
     }
-  }
-  const { fresh = false, simd = defaultSimd() } = options;
-  if (typeof fresh !== 'boolean' || typeof simd !== 'boolean') {
-    return Promise.reject(new TypeError('load: fresh and simd must be true or false'));
+  } catch (error) {
+    return Promise.reject(error);  // bad options reject the promise: load never throws
   }
   if (simd && !simdSupported()) {
     return Promise.reject(new Error('load: this WebAssembly engine does not run SIMD128; ' +
@@ -166,6 +169,9 @@ export class QkvLab {
 
   /** The sentence the C library gives for a status code. */
   errorMessage(status) {
+    if (!Number.isInteger(status)) {
+      throw argumentError(TypeError, `errorMessage: status must be an integer, got ${describe(status)}`);
+    }
     if (!C_MESSAGES.has(status)) {
       C_MESSAGES.set(status, this._core.UTF8ToString(this._core._qkv_error_message(status)));
     }
@@ -180,7 +186,7 @@ export class QkvLab {
   rng(seed) {
     if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
       const Err = typeof seed === 'number' ? RangeError : TypeError;
-      throw new Err(`rng: seed must be an integer from 0 to 4294967295, got ${describe(seed)}`);
+      throw argumentError(Err, `rng: seed must be an integer from 0 to 4294967295, got ${describe(seed)}`);
     }
     const lab = this;
     const generator = { slot: -1, saved: null, used: 0 };
@@ -190,8 +196,9 @@ export class QkvLab {
       randn(rows, cols) {
         checkCount('randn', rows, 'rows');
         checkCount('randn', cols, 'cols');
-        if (rows * cols > MAX_ELEMENTS) {
-          throw new RangeError(`randn: ${rows}×${cols} is too large (at most ${MAX_ELEMENTS} entries)`);
+        if (rows > MAX_SIDE || cols > MAX_SIDE || rows * cols > MAX_ELEMENTS) {
+          throw argumentError(RangeError, `randn: ${rows}×${cols} is too large ` +
+            `(at most ${MAX_ELEMENTS} entries and ${MAX_SIDE} per side)`);
         }
         lab._frame(rows * cols);
         try {
@@ -214,6 +221,7 @@ export class QkvLab {
         `A's columns must equal B's rows`);
     }
     checkShape('matmul', 'the result', a.rows, b.cols);
+    checkWork('matmul', a.rows * a.cols * b.cols, `${a.rows}×${a.cols} by ${b.rows}×${b.cols}`);
     this._frame(a.rows * b.cols + a.data.length + b.data.length);
     try {
       const out = this._alloc(a.rows * b.cols);
@@ -286,6 +294,7 @@ export class QkvLab {
     }
     checkShape(op, 'the score matrix', q.rows, k.rows);
     checkShape(op, 'the output', q.rows, v.cols);
+    checkWork(op, q.rows * k.rows * (q.cols + v.cols), `attention of ${q.rows} queries over ${k.rows} keys`);
     const divisor = scaleDivisor(scale, q.cols);
     const floats = 2 * q.rows * k.rows + q.rows * v.cols + q.data.length + k.data.length + v.data.length;
     this._frame(floats);
@@ -325,7 +334,10 @@ export class QkvLab {
         `Wq and Wk must have the same number of columns (d_k)`);
     }
     const n = x.rows, d = x.cols, dk = wq.cols, dv = wv.cols;
+    checkShape(op, 'Q and K', n, dk);
+    checkShape(op, 'V and the output', n, dv);
     checkShape(op, 'the score matrix', n, n);
+    checkWork(op, n * d * (2 * dk + dv) + n * n * (dk + dv), `self-attention of ${n} tokens`);
     const divisor = scaleDivisor(scale, dk);
     const floats = 2 * n * dk + 2 * n * dv + 2 * n * n + x.data.length + wq.data.length +
       wk.data.length + wv.data.length;
@@ -479,23 +491,15 @@ export class QkvLab {
 }
 
 function readOptions(op, options) {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(`${op}: options must be an object like { scale: true, causal: false }`);
-  }
-  for (const key of Object.keys(options)) {
-    if (key !== 'scale' && key !== 'causal') {
-      throw new TypeError(`${op}: unknown option "${key}"; the options are scale and causal`);
-    }
-  }
-  const { scale = true, causal = false } = options;
+  const { scale = true, causal = false } = readPlainOptions(op, options, ['scale', 'causal'],
+    '{ scale: true, causal: false }');
   if (typeof scale !== 'boolean' && typeof scale !== 'number') {
-    throw new TypeError(`${op}: scale must be true (divide by √d_k), false (divide by 1) or a positive number, got ${describe(scale)}`);
+    throw argumentError(TypeError, `${op}: scale must be true (divide by √d_k), false (divide by 1) or a positive number, got ${describe(scale)}`);
   }
-  if (typeof scale === 'number' && !(scale > 0 && Number.isFinite(scale))) {
-    throw new RangeError(`${op}: scale must be a positive finite number, got ${describe(scale)}`);
-  }
+  // the divisor reaches C as float32: refuse what would round to 0, a subnormal or Infinity
+  if (typeof scale === 'number') checkPositiveFloat32(op, 'scale', scale);
   if (typeof causal !== 'boolean') {
-    throw new TypeError(`${op}: causal must be true or false, got ${describe(causal)}`);
+    throw argumentError(TypeError, `${op}: causal must be true or false, got ${describe(causal)}`);
   }
   return { scale, causal };
 }
@@ -509,14 +513,6 @@ function scaleDivisor(scale, dk) {
 function checkCount(op, value, name) {
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
     const Err = typeof value === 'number' ? RangeError : TypeError;
-    throw new Err(`${op}: ${name} must be a positive integer, got ${describe(value)}`);
+    throw argumentError(Err, `${op}: ${name} must be a positive integer, got ${describe(value)}`);
   }
-}
-
-function describe(value) {
-  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)}`;
-  if (typeof value === 'number') return String(value);
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value;
 }

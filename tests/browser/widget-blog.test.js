@@ -371,3 +371,44 @@ test('in an ordinary blog theme at desktop width: the README screenshot', async 
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('boolean properties mean what the attribute means: el.scale = "false" is off, not truthy', async () => {
+  const page = await openBlog(env);
+  await waitForWidget(page, 'first');
+  const seen = await page.evaluate(() => {
+    const el = document.getElementById('first');
+    const out = {};
+    for (const value of ['false', '0', 'true', '1', '', 'scale', true, false, 0, 1, null, undefined, 'maybe']) {
+      el.scale = value;
+      out[typeof value === 'string' ? JSON.stringify(value) : String(value)] = { attribute: el.getAttribute('scale'), scale: el.scale };
+    }
+    el.pos = 'false';
+    out.pos = el.pos;
+    el.autoplay = 'false';
+    out.autoplay = el.autoplay;
+    el.autoplay = '0';
+    out.autoplay0 = el.autoplay;
+    return out;
+  });
+  assert.deepEqual(seen, {
+    '"false"': { attribute: 'false', scale: false },
+    '"0"': { attribute: '0', scale: false },
+    '"true"': { attribute: 'true', scale: true },
+    '"1"': { attribute: '1', scale: true },
+    '""': { attribute: '', scale: true },
+    '"scale"': { attribute: 'scale', scale: true },
+    true: { attribute: '', scale: true },
+    false: { attribute: null, scale: false },
+    0: { attribute: '0', scale: false },
+    1: { attribute: '1', scale: true },
+    null: { attribute: null, scale: false },
+    undefined: { attribute: null, scale: false },
+    '"maybe"': { attribute: 'maybe', scale: false },  // invalid: the default, with a notice
+    pos: false,
+    autoplay: false,
+    autoplay0: false,
+  });
+  await page.waitForFunction(() => /scale="maybe"/.test(document.getElementById('first').shadowRoot.querySelector('.widget-notice').textContent));
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

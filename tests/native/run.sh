@@ -1,21 +1,36 @@
 #!/usr/bin/env bash
 # run.sh: builds the C library natively with gcc under AddressSanitizer and
-# UndefinedBehaviorSanitizer, and runs every tests/native/test_*.c against it.
-# Every wasm/*.c except exports.c (the Emscripten surface) is plain C11.
+# UndefinedBehaviorSanitizer, and runs every tests/native/test_*.c against it: once as a 64-bit
+# program and once with -m32, where `long` and size_t are 32 bits as on wasm32 (so overflows
+# that only WebAssembly would hit show up here too). Every wasm/*.c is plain C11 (exports.c
+# leaves emscripten.h out without Emscripten).
+# The -m32 build needs Debian's gcc-multilib (./build.sh test installs it on amd64); where
+# it cannot link, this says so and runs the 64-bit build alone. It computes in SSE2
+# (-mfpmath=sse), as WebAssembly does: x87's 80-bit intermediates would round differently.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 CC=${CC:-gcc}
 OUT=tests/native/build
 mkdir -p "$OUT"
-mapfile -t LIB < <(ls wasm/*.c | grep -v '/exports\.c$')
+mapfile -t LIB < <(ls wasm/*.c)
 FLAGS=(-std=c11 -g -O1 -Wall -Wextra -Wpedantic -Werror -fno-omit-frame-pointer
        -fsanitize=address,undefined -fno-sanitize-recover=all -Iwasm)
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+ARCHES=(64)
+if echo 'int main(void){return 0;}' | "$CC" -m32 -fsanitize=address,undefined -x c - -o "$OUT/m32-probe" 2>/dev/null; then
+  ARCHES+=(32)
+else
+  echo "native -m32: skipped ($CC cannot build 32-bit sanitized programs here; on Debian amd64: apt-get install gcc-multilib)"
+fi
 status=0
-for test in tests/native/test_*.c; do
-  name=$(basename "$test" .c)
-  "$CC" "${FLAGS[@]}" "${LIB[@]}" "$test" -lm -o "$OUT/$name"
-  if "$OUT/$name"; then echo "native $name: ok"; else echo "native $name: FAILED"; status=1; fi
+for arch in "${ARCHES[@]}"; do
+  for test in tests/native/test_*.c; do
+    name=$(basename "$test" .c)-m$arch
+    ARCH_FLAGS=("-m$arch")
+    [ "$arch" = 32 ] && ARCH_FLAGS+=(-msse2 -mfpmath=sse)
+    "$CC" "${ARCH_FLAGS[@]}" "${FLAGS[@]}" "${LIB[@]}" "$test" -lm -o "$OUT/$name"
+    if "$OUT/$name"; then echo "native $name: ok"; else echo "native $name: FAILED"; status=1; fi
+  done
 done
 exit $status

@@ -4,6 +4,7 @@
  * the attention backward pass against central finite differences, and the library's own
  * log / exp / sin / cos (mathlib.c) and softmax exp (simd.h) against the C library's.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,12 @@
 #include "qkv.h"
 #include "qkv_internal.h"
 #include "simd.h"
+
+/* exports.c's allocation helpers (the WebAssembly surface; plain C without Emscripten) */
+float* qkv_alloc_floats(int count);
+void* qkv_alloc_bytes(int bytes);
+void qkv_free(void* ptr);
+int qkv_rng_size(void);
 
 static void test_rng(void) {
     qkv_rng g;
@@ -203,8 +210,25 @@ static void test_math(void) {
     CHECK(exp_nonpositive(-88.0f) == 0.0f && exp_nonpositive(-2e4f) == 0.0f);
 }
 
+/* qkv_alloc_bytes(int) had no upper bound: every size JavaScript passes now has one */
+static void test_allocation(void) {
+    CHECK(qkv_alloc_bytes(0) == NULL);
+    CHECK(qkv_alloc_bytes(-1) == NULL);
+    CHECK(qkv_alloc_bytes((int)QKV_MAX_BYTES + 1) == NULL);
+    CHECK(qkv_alloc_bytes(INT_MAX) == NULL);
+    CHECK(qkv_alloc_floats(0) == NULL);
+    CHECK(qkv_alloc_floats((int)QKV_MAX_ELEMENTS + 1) == NULL);
+    CHECK(qkv_alloc_floats(INT_MAX) == NULL);
+    void* p = qkv_alloc_bytes(16);
+    CHECK(p != NULL);
+    qkv_free(p);
+    qkv_free(NULL);
+    CHECK_EQ_INT(qkv_rng_size(), sizeof(qkv_rng));
+}
+
 int main(void) {
     test_math();
+    test_allocation();
     test_rng();
     test_validation();
     test_softmax();

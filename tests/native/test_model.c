@@ -3,6 +3,7 @@
  * touching exactly the embedding rows of the batch's tokens, the loss going down over steps,
  * divergence leaving the parameters untouched, and destroy freeing everything (LeakSanitizer).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,11 +160,74 @@ static void test_underflowed_probability(void) {
     qkv_model_destroy(m);
 }
 
+/* Counts that overflow 32 bits. On wasm32 (and with -m32) `long` is 32 bits: the sum of lengths
+ * used to wrap (741,919 sentences of 5,789 tokens summed to 1,795), the size guard passed, and
+ * ids never checked reached the embedding look-up. Here 2^22 sentences of 1,024 tokens sum to
+ * exactly 2^32, which a 32-bit sum wraps to 0; and lengths[s] + 1 overflowed at INT_MAX. */
+static void test_count_overflow(void) {
+    enum { L = 1025 };
+    qkv_model* m = NULL;
+    CHECK_EQ_INT(qkv_model_create(&m, VOCAB, DIM, L, 1), QKV_OK);
+    int count = 1 << 22;
+    int* lengths = malloc(sizeof(int) * (size_t)count);
+    int tokens[4] = {1, 2, 3, 4};
+    double loss = 0;
+    for (int s = 0; s < count; s++) lengths[s] = L - 1;
+    CHECK_EQ_INT(qkv_model_loss_and_grad(m, tokens, lengths, count, &loss), QKV_ERR_SIZE);
+    CHECK(isnan(loss));
+    lengths[0] = INT_MAX;
+    CHECK_EQ_INT(qkv_model_loss_and_grad(m, tokens, lengths, 1, &loss), QKV_ERR_SIZE);
+    lengths[0] = L;  /* one too long: with <s> it would be L + 1 rows */
+    CHECK_EQ_INT(qkv_model_loss_and_grad(m, tokens, lengths, 1, &loss), QKV_ERR_SIZE);
+    lengths[0] = 4;
+    CHECK_EQ_INT(qkv_model_loss_and_grad(m, tokens, lengths, 1, &loss), QKV_OK);
+    free(lengths);
+    qkv_model_destroy(m);
+}
+
+/* Adam with a huge lr used to train on with losses of 1e9 and more (only non-finite losses
+ * counted). Now the first loss above QKV_DIVERGENCE_FACTOR * ln V stops it, and the
+ * parameters are those the last accepted step wrote. */
+static void test_early_divergence(void) {
+    for (int optimizer = QKV_OPTIMIZER_SGD; optimizer <= QKV_OPTIMIZER_ADAM; optimizer++) {
+        qkv_model* m = NULL;
+        CHECK_EQ_INT(qkv_model_create(&m, VOCAB, DIM, MAXLEN, 3), QKV_OK);
+        CHECK_EQ_INT(qkv_model_set_optimizer(m, optimizer, optimizer ? 50.0f : 20.0f, 0.9f, 0.999f,
+                                             1e-8f), QKV_OK);
+        int tokens[5] = {3, 4, 5, 4, 7}, lengths[2] = {3, 2}, updated[VOCAB], count = 0;
+        double loss = 0, limit = QKV_DIVERGENCE_FACTOR * log((double)VOCAB), worst = 0;
+        size_t N = (size_t)qkv_model_num_params(m);
+        float* saved = malloc(sizeof(float) * N);
+        float* params = NULL;
+        int rows, cols, status = QKV_OK, steps = 0;
+        qkv_model_tensor(m, QKV_MODEL_PARAMS, 0, &params, &rows, &cols);  /* start of the block */
+        for (; steps < 100 && status == QKV_OK; steps++) {
+            memcpy(saved, params, sizeof(float) * N);
+            status = qkv_model_loss_and_grad(m, tokens, lengths, 2, &loss);
+            if (status == QKV_OK) status = qkv_model_update(m, updated, &count);
+            if (status == QKV_OK && loss > worst) worst = loss;
+        }
+        CHECK_EQ_INT(status, QKV_ERR_DIVERGED);
+        CHECK(steps < 100);
+        CHECK(worst <= limit);            /* every accepted step had a loss within the limit */
+        CHECK(!(loss <= limit));          /* the refused one did not */
+        CHECK(isfinite(loss) && loss < 1e6);  /* caught early, not at 1e9 or 1e36 */
+        CHECK(memcmp(saved, params, sizeof(float) * N) == 0);  /* untouched by the refused step */
+        CHECK_EQ_INT(qkv_model_update(m, updated, &count), QKV_ERR_DIVERGED);  /* and stays refused */
+        printf("model: %s lr %g refused at step %d, batch loss %.3g > %.3g\n",
+               optimizer ? "adam" : "sgd", optimizer ? 50.0 : 20.0, steps, loss, limit);
+        free(saved);
+        qkv_model_destroy(m);
+    }
+}
+
 int main(void) {
     test_underflowed_probability();
     test_arguments();
     test_sgd_rows();
     test_divergence();
     test_sentence_losses();
+    test_count_overflow();
+    test_early_divergence();
     return check_report("test_model");
 }

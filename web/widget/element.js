@@ -130,9 +130,15 @@ export class QkvLabElement extends Base {
     else this.setAttribute(name, String(value));
   }
 
+  /**
+   * true sets the attribute, false, null and undefined remove it; anything else is written as
+   * the attribute's text and read as the attribute would be ('false' and '0' are off), so a
+   * property means what the same attribute means, not what JavaScript's truthiness says.
+   */
   _setBoolean(name, value) {
-    if (value) this.setAttribute(name, '');
-    else this.removeAttribute(name);
+    if (value === true) this.setAttribute(name, '');
+    else if (value === false || value === null || value === undefined) this.removeAttribute(name);
+    else this.setAttribute(name, String(value));
   }
 
   /** A property set on the element before the class was defined would hide the setter. */

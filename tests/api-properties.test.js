@@ -1,0 +1,426 @@
+// Property tests of the JavaScript API with fast-check: arbitrary JavaScript values for every
+// argument of every call (wrong types, typed arrays of every kind, DataView, ragged and holey
+// arrays, Proxies, getters and traps that throw, huge sizes, −0, NaN, subnormals, float32's
+// max), mixed with valid matrices in every accepted form. Every call must either
+//   - return the float64 reference result (tests/fuzz/reference.js) within its error bound, or
+//   - throw a TypeError or RangeError whose message starts with the operation and names the
+//     argument at fault (and the right one of the two when the generator knows which it made);
+// and afterwards the module keeps working and heapUsed() is back at its baseline.
+// The seed is fixed (printed; FC_SEED=n to choose another) so a failure reproduces; fast-check
+// prints the counterexample and its replay path.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { load, Matrix } from 'qkv-lab';
+import * as ref from './fuzz/reference.js';
+
+const qkv = await load();
+const SEED = Number(process.env.FC_SEED ?? 20240611);
+const RUNS = Number(process.env.FC_RUNS ?? 1);  // multiplier for longer local runs
+const FLT_MAX = 3.4028234663852886e38;
+console.log(`api-properties: fast-check seed ${SEED} (FC_SEED=${SEED} reproduces this run)`);
+let cases = 0;
+
+// ---- valid matrices, in every form the API accepts ----
+
+const entry = fc.oneof(
+  { weight: 12, arbitrary: fc.double({ min: -100, max: 100, noNaN: true }) },
+  { weight: 1, arbitrary: fc.constantFrom(0, -0, 1.401298464324817e-45, -1e-40, 1e-30, 3.4028235e38, -3.4028235e38, 1e20, 65504) },
+);
+const FORMS = ['nested', 'nestedFloat64', 'nestedFloat32', 'nestedInt16', 'likeArray', 'likeFloat32',
+  'likeFloat64', 'likeUint8', 'Matrix', 'proxy', 'getters', 'extraKeys'];
+
+/** value in form `form` for rows×cols entries flat; returns { value, data: what C receives } */
+function build(form, rows, cols, flat) {
+  const nested = (make) => Array.from({ length: rows }, (_, i) => make(flat.slice(i * cols, (i + 1) * cols)));
+  let value;
+  switch (form) {
+    case 'nested': value = nested((r) => r); break;
+    case 'nestedFloat64': value = nested((r) => Float64Array.from(r)); break;
+    case 'nestedFloat32': value = nested((r) => Float32Array.from(r)); break;
+    case 'nestedInt16': value = nested((r) => Int16Array.from(r, (x) => Math.round(Math.max(-32768, Math.min(32767, x))))); break;
+    case 'likeArray': value = { rows, cols, data: flat.slice() }; break;
+    case 'likeFloat32': value = { rows, cols, data: Float32Array.from(flat) }; break;
+    case 'likeFloat64': value = { rows, cols, data: Float64Array.from(flat) }; break;
+    case 'likeUint8': value = { rows, cols, data: Uint8Array.from(flat, (x) => Math.abs(Math.round(x)) % 256) }; break;
+    case 'Matrix': value = new Matrix(rows, cols, Float32Array.from(flat)); break;
+    case 'proxy': value = new Proxy(nested((r) => r), {}); break;
+    case 'getters': value = { get rows() { return rows; }, get cols() { return cols; }, get data() { return flat; } }; break;
+    case 'extraKeys': value = Object.assign({ rows, cols, data: flat.slice() }, { name: 'W', toString() { return 'x'; } }); break;
+    default: throw new Error(form);
+  }
+  // what the C side receives: each entry as the form holds it, rounded to float32
+  const data = new Float32Array(rows * cols);
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const v = Array.isArray(value) || form === 'proxy' ? value[i][j] : value.data[i * cols + j];
+      data[i * cols + j] = v;
+    }
+  }
+  return { value, data };
+}
+
+/** a valid matrix { kind: 'valid', value, rows, cols, data }, with the given sides when fixed */
+const validMatrix = (rowsArb = fc.integer({ min: 1, max: 5 }), colsArb = fc.integer({ min: 1, max: 5 })) =>
+  fc.tuple(rowsArb, colsArb).chain(([rows, cols]) => fc.tuple(
+    fc.array(entry, { minLength: rows * cols, maxLength: rows * cols }),
+    fc.constantFrom(...FORMS),
+  ).map(([flat, form]) => ({ kind: 'valid', form, rows, cols, ...build(form, rows, cols, flat) })));
+
+// ---- invalid ones: each knows the error it must cause ----
+
+function throwing(message) {
+  return () => { throw new Error(message); };
+}
+
+const INVALID = [
+  // [label, make(), Error class]
+  ['a DataView row', () => [new DataView(new ArrayBuffer(8))], TypeError],
+  ['a DataView as data', () => ({ rows: 1, cols: 2, data: new DataView(new ArrayBuffer(8)) }), TypeError],
+  ['BigInt64Array rows', () => [new BigInt64Array(2)], TypeError],
+  ['BigUint64Array data', () => ({ rows: 1, cols: 1, data: new BigUint64Array(1) }), TypeError],
+  ['ragged rows', () => [[1, 2], [3]], TypeError],
+  ['a holey row', () => [[1, , 3]], TypeError],  // eslint-disable-line no-sparse-arrays
+  ['a missing row', () => [, [1]], TypeError],  // eslint-disable-line no-sparse-arrays
+  ['an empty array', () => [], RangeError],
+  ['an empty row', () => [[]], RangeError],
+  ['rows 0', () => ({ rows: 0, cols: 1, data: [] }), RangeError],
+  ['rows −0', () => ({ rows: -0, cols: 1, data: [] }), RangeError],
+  ['rows NaN', () => ({ rows: NaN, cols: 1, data: [1] }), TypeError],
+  ['rows 2.5', () => ({ rows: 2.5, cols: 1, data: [1, 2] }), TypeError],
+  ['rows Infinity', () => ({ rows: Infinity, cols: 1, data: [1] }), TypeError],
+  ['rows as a string', () => ({ rows: '1', cols: 1, data: [1] }), TypeError],
+  ['2^24 + 1 rows', () => ({ rows: 2 ** 24 + 1, cols: 1, data: { length: 2 ** 24 + 1 } }), RangeError],
+  ['2^26 + 2^13 entries', () => ({ rows: 2 ** 13 + 1, cols: 2 ** 13, data: [] }), RangeError],
+  ['2^40 entries', () => ({ rows: 2 ** 20, cols: 2 ** 20, data: [] }), RangeError],
+  ['data too short', () => ({ rows: 2, cols: 2, data: [1, 2, 3] }), RangeError],
+  ['data a string', () => ({ rows: 1, cols: 4, data: '1234' }), TypeError],
+  ['no data', () => ({ rows: 1, cols: 1 }), TypeError],
+  ['a NaN entry', () => [[1, NaN]], RangeError],
+  ['an Infinity entry', () => ({ rows: 1, cols: 1, data: [Infinity] }), RangeError],
+  ['a -Infinity entry', () => [[-Infinity]], RangeError],
+  ['3.5e38, beyond float32', () => [[3.5e38]], RangeError],
+  ['-1e300', () => [[-1e300]], RangeError],
+  ['a string entry', () => [['1']], TypeError],
+  ['a null entry', () => [[null]], TypeError],
+  ['a boolean entry', () => ({ rows: 1, cols: 1, data: [true] }), TypeError],
+  ['a bigint entry', () => [[1n]], TypeError],
+  ['an object entry', () => [[{ valueOf: () => 1 }]], TypeError],
+  ['a throwing rows getter', () => ({ get rows() { throw new Error('rows'); }, cols: 1, data: [1] }), TypeError],
+  ['a throwing data getter', () => ({ rows: 1, cols: 1, get data() { throw new RangeError('data'); } }), TypeError],
+  ['a throwing entry getter', () => [Object.defineProperty([0], 0, { get: throwing('entry') })], TypeError],
+  ['a Proxy whose get throws', () => new Proxy([[1]], { get: throwing('trap') }), TypeError],
+  ['a revoked Proxy', () => { const p = Proxy.revocable([[1]], {}); p.revoke(); return p.proxy; }, TypeError],
+  ['a Proxy row whose length lies', () => [new Proxy([1, 2], { get: (t, k) => (k === 'length' ? 2 ** 30 : t[k]) })], RangeError],
+  ['null', () => null, TypeError],
+  ['undefined', () => undefined, TypeError],
+  ['a number', () => 42, TypeError],
+  ['a string', () => '[[1]]', TypeError],
+  ['a symbol', () => Symbol('m'), TypeError],
+  ['a function', () => () => [[1]], TypeError],
+  ['a Date', () => new Date(0), TypeError],
+  ['a Map', () => new Map([['rows', 1]]), TypeError],
+  ['nested numbers, not rows', () => [1, 2], TypeError],
+];
+const invalidMatrix = fc.constantFrom(...INVALID).map(([label, make, error]) => ({ kind: 'invalid', label, value: make(), error }));
+/** anything at all: fast-check's own generator; may happen to be valid */
+const anyValue = fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withSparseArray: true, withNullPrototype: true })
+  .map((value) => ({ kind: 'unknown', label: 'fc.anything()', value }));
+
+const matrixArg = (sides) => fc.oneof({ weight: 6, arbitrary: sides ?? validMatrix() }, { weight: 3, arbitrary: invalidMatrix }, { weight: 1, arbitrary: anyValue });
+
+// options for attend / selfAttention
+const OPTION_VALUES = [
+  [{}, null], [{ scale: false }, null], [{ scale: true }, null], [{ causal: true }, null],
+  [{ scale: 2.5, causal: false }, null], [{ scale: 3.4028235e38 }, null], [Object.create(null), null],
+  [undefined, null],
+  [null, TypeError], [[], TypeError], [new Date(0), TypeError], [new Map(), TypeError],
+  [{ scale: 0 }, RangeError], [{ scale: -0 }, RangeError], [{ scale: -1 }, RangeError], [{ scale: NaN }, RangeError],
+  [{ scale: 1e-50 }, RangeError], [{ scale: 1e39 }, RangeError], [{ scale: 1e-40 }, RangeError],
+  [{ scale: 'yes' }, TypeError], [{ causal: 1 }, TypeError], [{ causal: 'true' }, TypeError], [{ scaled: true }, TypeError],
+  [{ get scale() { throw new Error('getter'); } }, TypeError],
+  [new Proxy({}, { ownKeys: throwing('keys') }), TypeError],
+  [{ [Symbol('s')]: 1 }, TypeError],
+];
+const optionsArg = fc.constantFrom(...OPTION_VALUES).map(([value, error]) => ({
+  kind: error ? 'invalid' : 'valid', value, error, label: 'options',
+}));
+
+// ---- checking one call ----
+
+// an argument's name as a word ("A" in "matmul: A[0][1] is NaN"); other marks ("×") anywhere
+const NAME_RE = (name) => (/^\w+$/.test(name) ? new RegExp(`(^|[^\\w])${name}([^\\w]|$)`) : { test: (s) => s.includes(name) });
+
+/**
+ * Calls fn(); if every argument is valid, the result must pass check(result) (which may allow
+ * a named RangeError through `allowed`); otherwise the call must throw a TypeError or
+ * RangeError naming an invalid argument, of the class its generator expects.
+ */
+function expectCall(op, args, fn, { check, allowed = [] } = {}) {
+  cases++;
+  const before = qkv.heapUsed();
+  let result, error = null;
+  try {
+    result = fn();
+  } catch (e) {
+    error = e;
+  }
+  assert.equal(qkv.heapUsed(), before, `${op}: heapUsed() changed (${error ? error.message : 'returned'})`);
+  const bad = args.filter((a) => a.kind === 'invalid');
+  const unknown = args.filter((a) => a.kind === 'unknown');
+  if (error) {
+    assert.ok(error instanceof TypeError || error instanceof RangeError,
+      `${op} threw ${error?.constructor?.name}: ${error?.message}`);
+    assert.ok(error.message.startsWith(`${op}: `), `${op}: the message does not start with the operation: ${error.message}`);
+    if (bad.length + unknown.length === 0) {
+      // every argument valid: only a documented refusal is allowed
+      assert.ok(allowed.some((re) => re.test(error.message)), `${op} refused valid arguments: ${error.message}`);
+      return null;
+    }
+    const named = [...bad, ...unknown, ...(allowed.some((re) => re.test(error.message)) ? args : [])]
+      .filter((a) => a.names.some((n) => NAME_RE(n).test(error.message)));
+    assert.ok(named.length > 0 || allowed.some((re) => re.test(error.message)),
+      `${op}: "${error.message}" names none of the arguments at fault (${[...bad, ...unknown].map((a) => `${a.names[0]}: ${a.label ?? a.kind}`).join(', ')})`);
+    // when only one argument is at fault and its generator knows the class, it must be that
+    if (bad.length === 1 && unknown.length === 0 && bad[0].error && named.includes(bad[0])) {
+      assert.ok(error instanceof bad[0].error, `${op}: ${bad[0].label} should be a ${bad[0].error.name}, got ${error.constructor.name}: ${error.message}`);
+    }
+    return null;
+  }
+  assert.equal(bad.length, 0, `${op} accepted ${bad.map((a) => `${a.names[0]} = ${a.label}`).join(', ')}`);
+  if (unknown.length === 0 && check) check(result);
+  return result;
+}
+
+function checkMatrixResult(label, m, rows, cols, expected) {
+  assert.ok(m instanceof Matrix, `${label}: not a Matrix`);
+  assert.equal(m.rows, rows, `${label}: rows`);
+  assert.equal(m.cols, cols, `${label}: cols`);
+  assert.ok(m.data instanceof Float32Array && m.data.length === rows * cols, `${label}: data`);
+  const bad = ref.compare(m.data, expected);
+  assert.equal(bad, null, bad && `${label}: entry ${bad.at} is ${bad.actual}, reference ${bad.expected} ± ${bad.tol}`);
+}
+
+const named = (arg, ...names) => ({ ...arg, names });
+const OVERFLOW = /a result is too large for float32/;
+const canary = () => qkv.matmul([[1, 2]], [[3], [4]]).data[0];
+
+// ---- the properties ----
+
+test('matmul(A, B): the reference product or a named TypeError/RangeError', () => {
+  // half the pairs share the inner side, so that valid pairs multiply
+  const pair = fc.integer({ min: 1, max: 5 }).chain((k) => fc.tuple(
+    matrixArg(validMatrix(fc.integer({ min: 1, max: 5 }), fc.constant(k))),
+    fc.oneof(matrixArg(validMatrix(fc.constant(k), fc.integer({ min: 1, max: 5 }))), matrixArg())));
+  fc.assert(fc.property(pair, ([a, b]) => {
+    const A = named(a, 'A'), B = named(b, 'B');
+    const mismatch = a.kind === 'valid' && b.kind === 'valid' && a.cols !== b.rows;
+    if (mismatch) B.kind = 'invalid', B.error = RangeError, B.names = ['A', 'B'];
+    expectCall('matmul', [A, B], () => qkv.matmul(a.value, b.value), {
+      allowed: [OVERFLOW],
+      check: (m) => {
+        const expected = ref.matmul(a.data, b.data, a.rows, a.cols, b.cols);
+        checkMatrixResult('matmul', m, a.rows, b.cols, expected);
+      },
+    });
+  }), { seed: SEED, numRuns: 2000 * RUNS });
+  assert.equal(canary(), 11);
+});
+
+test('transpose(A) and softmaxRows(S): the reference or a named error', () => {
+  fc.assert(fc.property(matrixArg(), fc.boolean(), (a, masks) => {
+    expectCall('transpose', [named(a, 'A')], () => qkv.transpose(a.value), {
+      check: (m) => checkMatrixResult('transpose', m, a.cols, a.rows, ref.transpose(a.data, a.rows, a.cols)),
+    });
+    // softmax: -Infinity entries are masks; a row of only -Infinity is refused
+    let s = a;
+    if (masks && a.kind === 'valid' && (a.form === 'nested' || a.form === 'likeArray')) {
+      const value = a.form === 'nested' ? a.value.map((r) => r.map((x, j) => (j % 2 ? -Infinity : x)))
+        : { ...a.value, data: a.value.data.map((x, i) => ((i % a.cols) % 2 ? -Infinity : x)) };
+      s = { ...a, value, data: build(a.form === 'nested' ? 'nested' : 'likeArray', a.rows, a.cols,
+        Array.from({ length: a.rows * a.cols }, (_, i) => ((i % a.cols) % 2 ? -Infinity : a.data[i]))).data };
+    }
+    expectCall('softmaxRows', [named(s, 'S')], () => qkv.softmaxRows(s.value), {
+      check: (m) => checkMatrixResult('softmaxRows', m, s.rows, s.cols, ref.softmaxRows(s.data, s.rows, s.cols)),
+    });
+  }), { seed: SEED, numRuns: 2000 * RUNS });
+  assert.equal(canary(), 11);
+});
+
+test('attend(Q, K, V, options): the reference attention or a named error', () => {
+  const shapes = fc.record({ nq: fc.integer({ min: 1, max: 5 }), nk: fc.integer({ min: 1, max: 5 }), dk: fc.integer({ min: 1, max: 4 }), dv: fc.integer({ min: 1, max: 4 }) });
+  const call = shapes.chain(({ nq, nk, dk, dv }) => fc.tuple(
+    matrixArg(validMatrix(fc.constant(nq), fc.constant(dk))),
+    matrixArg(validMatrix(fc.constant(nk), fc.constant(dk))),
+    matrixArg(validMatrix(fc.constant(nk), fc.constant(dv))),
+    optionsArg));
+  fc.assert(fc.property(call, ([q, k, v, o]) => {
+    const opts = o.value === undefined ? {} : o.value;
+    const scale = opts && typeof opts === 'object' && 'scale' in opts && o.kind === 'valid' ? opts.scale : true;
+    const causal = o.kind === 'valid' && opts.causal === true;
+    const args = [named(q, 'Q'), named(k, 'K'), named(v, 'V'), named(o, 'options', 'scale', 'causal', 'scaled')];
+    if (causal && q.kind === 'valid' && k.kind === 'valid' && q.rows > k.rows) {
+      Object.assign(args[0], { kind: 'invalid', error: RangeError, names: ['Q', 'K', 'causal'] });
+    }
+    expectCall('attend', args, () => (o.value === undefined ? qkv.attend(q.value, k.value, v.value) : qkv.attend(q.value, k.value, v.value, o.value)), {
+      allowed: [OVERFLOW],
+      check: (r) => {
+        const s = scale === true ? Math.sqrt(q.cols) : scale === false ? 1 : Math.fround(scale);
+        const expected = ref.attention(q.data, k.data, v.data, q.rows, k.rows, q.cols, v.cols, s, causal);
+        checkMatrixResult('attend scores', r.scores, q.rows, k.rows, expected.scores);
+        checkMatrixResult('attend weights', r.weights, q.rows, k.rows, expected.weights);
+        checkMatrixResult('attend output', r.output, q.rows, v.cols, expected.output);
+      },
+    });
+  }), { seed: SEED, numRuns: 1500 * RUNS });
+  assert.equal(canary(), 11);
+});
+
+test('selfAttention(X, Wq, Wk, Wv, options): the reference or a named error', () => {
+  const shapes = fc.record({ n: fc.integer({ min: 1, max: 5 }), d: fc.integer({ min: 1, max: 4 }), dk: fc.integer({ min: 1, max: 4 }), dv: fc.integer({ min: 1, max: 4 }) });
+  const call = shapes.chain(({ n, d, dk, dv }) => fc.tuple(
+    matrixArg(validMatrix(fc.constant(n), fc.constant(d))),
+    matrixArg(validMatrix(fc.constant(d), fc.constant(dk))),
+    matrixArg(validMatrix(fc.constant(d), fc.constant(dk))),
+    matrixArg(validMatrix(fc.constant(d), fc.constant(dv))),
+    optionsArg));
+  fc.assert(fc.property(call, ([x, wq, wk, wv, o]) => {
+    const opts = o.value === undefined ? {} : o.value;
+    const scale = o.kind === 'valid' && 'scale' in opts ? opts.scale : true;
+    const causal = o.kind === 'valid' && opts.causal === true;
+    const args = [named(x, 'X'), named(wq, 'Wq'), named(wk, 'Wk'), named(wv, 'Wv'), named(o, 'options', 'scale', 'causal', 'scaled')];
+    expectCall('selfAttention', args, () => qkv.selfAttention(x.value, wq.value, wk.value, wv.value, o.value), {
+      allowed: [OVERFLOW],
+      check: (r) => {
+        const s = scale === true ? Math.sqrt(wq.cols) : scale === false ? 1 : Math.fround(scale);
+        const e = ref.selfAttention(x.data, wq.data, wk.data, wv.data, x.rows, x.cols, wq.cols, wv.cols, s, causal);
+        assert.ok(!e.overflow, 'Q, K or V beyond float32 should have been refused');
+        for (const key of ['Q', 'K', 'V', 'scores', 'weights', 'output']) {
+          checkMatrixResult(`selfAttention ${key}`, r[key], r[key].rows, r[key].cols, e[key]);
+        }
+      },
+    });
+  }), { seed: SEED, numRuns: 1500 * RUNS });
+  assert.equal(canary(), 11);
+});
+
+test('rng(seed).randn(rows, cols): numpy\'s stream or a named error', () => {
+  const integerish = fc.oneof(fc.integer({ min: -3, max: 8 }), fc.constantFrom(0, -0, 2.5, NaN, Infinity, 2 ** 24 + 1, 2 ** 13 + 1, 2 ** 32, -1, 1e300),
+    fc.anything().filter((x) => typeof x !== 'number'));
+  const seedArb = fc.oneof(fc.integer({ min: 0, max: 0xffffffff }), integerish);
+  fc.assert(fc.property(seedArb, integerish, integerish, (seed, rows, cols) => {
+    const seedOk = typeof seed === 'number' && Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff;
+    const g = expectCall('rng', [{ kind: seedOk ? 'valid' : 'invalid', names: ['seed'], error: typeof seed === 'number' ? RangeError : TypeError }],
+      () => qkv.rng(seed));
+    if (!g) return;
+    const count = (v) => typeof v === 'number' && Number.isInteger(v) && v > 0;
+    const sizeOk = count(rows) && count(cols) && rows <= 2 ** 24 && cols <= 2 ** 24 && rows * cols <= 2 ** 26;
+    const a = { kind: count(rows) ? 'valid' : 'invalid', names: ['rows', '×'], error: typeof rows === 'number' ? RangeError : TypeError };
+    const b = { kind: count(cols) ? 'valid' : 'invalid', names: ['cols', '×'], error: typeof cols === 'number' ? RangeError : TypeError };
+    if (count(rows) && count(cols) && !sizeOk) Object.assign(a, { kind: 'invalid', error: RangeError });
+    expectCall('randn', [a, b], () => g.randn(rows, cols), {
+      check: (m) => {
+        assert.equal(m.rows * m.cols, rows * cols);
+        const again = qkv.rng(seed).randn(rows, cols);
+        assert.deepEqual(again.data, m.data, 'the same seed gives the same numbers');
+        assert.ok(m.data.every(Number.isFinite));
+      },
+    });
+  }), { seed: SEED, numRuns: 1000 * RUNS });
+  assert.equal(canary(), 11);
+});
+
+test('createModel(options) and the model\'s methods: a working model or a named error; dispose frees everything', () => {
+  const SMALL_CORPORA = [['一只 猫 在 叫', '一只 狗 在 叫'], '我爱吃苹果\n我爱吃香蕉', [['a', 'b'], ['b', 'c', 'a']], ['x']];
+  const optionValue = {
+    corpus: fc.oneof(fc.constantFrom(...SMALL_CORPORA), fc.constantFrom([], '', [''], ['<s> 猫'], [42], ['猫', null], 'x'.repeat(300), [['a b']], new Proxy(['a'], { get: throwing('corpus') }))),
+    dim: fc.oneof(fc.integer({ min: 1, max: 8 }), fc.constantFrom(0, -1, 1.5, NaN, 1025, '4', -0)),
+    seed: fc.oneof(fc.integer({ min: 0, max: 0xffffffff }), fc.constantFrom(-1, 2 ** 32, 0.5, null)),
+    optimizer: fc.constantFrom('sgd', 'adam', 'SGD', 'rmsprop', '', 1, null),
+    lr: fc.oneof(fc.double({ min: 1e-4, max: 1, noNaN: true }), fc.constantFrom(0, -1, NaN, Infinity, 1e39, 1e-50, 3.4028235e38, '0.1')),
+    batchSize: fc.oneof(fc.integer({ min: 1, max: 8 }), fc.constantFrom(0, 2.5, 1e7)),
+    steps: fc.oneof(fc.integer({ min: 1, max: 20 }), fc.constantFrom(0, -5)),
+    beta1: fc.oneof(fc.double({ min: 0, max: 0.999, noNaN: true }), fc.constantFrom(1, 0.99999999999, -0.1, NaN, 1 - 2 ** -24)),
+    beta2: fc.oneof(fc.double({ min: 0, max: 0.999, noNaN: true }), fc.constantFrom(1, -0, 'x')),
+    eps: fc.oneof(fc.double({ min: 1e-10, max: 1e-3, noNaN: true }), fc.constantFrom(0, 1e-50, -1e-8, Infinity)),
+  };
+  const optionsRecord = fc.oneof(
+    { weight: 8, arbitrary: fc.record(optionValue, { requiredKeys: [] }) },
+    { weight: 1, arbitrary: fc.constantFrom(null, [], new Date(0), 'sgd', { learningRate: 1 }, new Proxy({}, { ownKeys: throwing('k') })) },
+  );
+  const method = fc.constantFrom('step', 'train', 'loss', 'similarity', 'nearest', 'analogy', 'predict', 'attention', 'project2d', 'embeddings', 'getParameter', 'setParameter');
+  const argument = fc.oneof(fc.constantFrom('猫', '狗', 'a', 'x', '一只', '飞机', '', 3, -0, null, undefined, ['a', 'b'], 'a b', [], 2, 1e9, 'embedding', 'Wq', 'bout', [[0]]),
+    fc.anything());
+  fc.assert(fc.property(optionsRecord, method, argument, argument, (options, name, x, y) => {
+    cases++;
+    const before = qkv.heapUsed();
+    let model;
+    try {
+      model = qkv.createModel(options);
+    } catch (error) {
+      assert.ok(error instanceof TypeError || error instanceof RangeError, `createModel threw ${error?.constructor?.name}: ${error?.message}`);
+      assert.match(error.message, /^createModel: /);
+      assert.ok(/options|corpus|sentence|dim|seed|optimizer|lr|batchSize|steps|beta1|beta2|eps|option "/.test(error.message), `createModel: no argument named in ${error.message}`);
+      assert.equal(qkv.heapUsed(), before, 'a refused createModel left memory behind');
+      return;
+    }
+    try {
+      cases++;
+      let result;
+      try {
+        result = ({
+          step: () => model.step(), train: () => model.train(typeof x === 'number' ? x : 2), loss: () => model.loss(x),
+          similarity: () => model.similarity(x, y), nearest: () => model.nearest(x, y), analogy: () => model.analogy(x, y, x, 2),
+          predict: () => model.predict(x), attention: () => model.attention(x), project2d: () => model.project2d(),
+          embeddings: () => model.embeddings(), getParameter: () => model.getParameter(x), setParameter: () => model.setParameter(x, y),
+        })[name]();
+      } catch (error) {
+        const ok = error instanceof TypeError || error instanceof RangeError || error.name === 'DivergenceError';
+        assert.ok(ok, `${name} threw ${error?.constructor?.name}: ${error?.message}`);
+        if (error.name !== 'DivergenceError') {
+          assert.ok(/^(step|train|loss|similarity|nearest|analogy|predict|attention|getParameter|setParameter|tokenize)/.test(error.message) &&
+            /word|tokens|steps|k must|sentence|corpus|parameter|setParameter|context|must be|unknown|is empty|reading/.test(error.message), `${name}: ${error.message}`);
+        }
+        return;
+      }
+      if (name === 'similarity') assert.ok(result >= -1 - 1e-6 && result <= 1 + 1e-6, `similarity ${result}`);
+      if (name === 'predict') {
+        const sum = result.reduce((s, r) => s + r.p, 0);
+        assert.ok(Math.abs(sum - 1) < 1e-4 && result.length === model.vocab.length, `predict: ${sum}`);
+      }
+      if (name === 'step') assert.ok(Number.isFinite(result.loss) && result.loss <= model.lossLimit);
+      if (name === 'project2d' || name === 'embeddings') assert.ok(result.data.every(Number.isFinite));
+    } finally {
+      model.dispose();
+      assert.equal(qkv.heapUsed(), before, `createModel + ${name} + dispose left memory behind`);
+    }
+  }), { seed: SEED, numRuns: 600 * RUNS });
+  assert.equal(canary(), 11);
+});
+
+test('load(options): a promise for anything; a TypeError rejection for bad options, never a throw', async () => {
+  await fc.assert(fc.asyncProperty(fc.oneof(fc.constantFrom(undefined, {}, { fresh: false }, { simd: false }, { simd: 'no' }, Object.create(null)), fc.anything()), async (options) => {
+    cases++;
+    let promise;
+    assert.doesNotThrow(() => { promise = load(options); });
+    assert.ok(promise instanceof Promise);
+    // valid: undefined, or a plain object whose only keys are fresh and simd, each a boolean or
+    // undefined (simd: true needs SIMD128, which Node 20 has)
+    const plain = options !== null && typeof options === 'object' &&
+      [Object.prototype, null].includes(Object.getPrototypeOf(options));
+    const valid = options === undefined || (plain && Reflect.ownKeys(options).every((k) => k === 'fresh' || k === 'simd') &&
+      ['fresh', 'simd'].every((k) => options[k] === undefined || typeof options[k] === 'boolean'));
+    if (!valid) return assert.rejects(promise, (e) => e instanceof TypeError && /^load: /.test(e.message));
+    const lab = await promise;
+    assert.equal(typeof lab.matmul, 'function');
+    if (!options || (!options.fresh && options.simd !== false)) assert.equal(lab, qkv, 'the shared instance');
+  }), { seed: SEED, numRuns: 300 * RUNS });
+});
+
+test('the module still works after all of the above, and heapUsed() is back at its baseline', () => {
+  console.log(`api-properties: ${cases} calls checked`);
+  assert.equal(canary(), 11);
+  const r = qkv.rng(42);
+  const W = r.randn(4, 3);
+  assert.equal(qkv.selfAttention([[1, 0, 0, 0]], W, W, W).weights.data[0], 1);
+});

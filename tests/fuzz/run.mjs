@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+// run.mjs: fuzzes the C API for a bounded time, on every target this machine can build, and
+// prints what ran. `npm run fuzz -- --seconds N` runs each target for N seconds (default 20);
+// `./build.sh test` runs it with 20 s per target (about a minute in all).
+//
+//   --seconds N   time per target            --seed S     generator / libFuzzer seed (default 1;
+//   --target T    wasm, native, native32,                 "random" picks one and prints it)
+//                 or all (default)           --case C     replay one WASM case (with --seed)
+//
+// Targets:
+//   wasm      the built modules, instantiated as load() does, SIMD128 and scalar kernels
+//             (tests/fuzz/wasm-harness.js): every function build.sh exports to JavaScript,
+//             results against float64 references
+//   native    tests/fuzz/fuzz_api.c under libFuzzer + ASan + UBSan, 64-bit (clang)
+//   native32  the same with -m32: long and size_t are 32 bits, as on wasm32 (needs Debian's
+//             gcc-multilib; skipped, and said so, where it cannot link)
+// A libFuzzer corpus is kept in tests/fuzz/build/ (git-ignored) so that longer local runs build
+// on each other. Exits non-zero when any target finds a failure; crash inputs are written to
+// tests/fuzz/build/ and the command that reproduces each one is printed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BUILD = path.join(ROOT, 'tests/fuzz/build');
+
+function parseArgs(argv) {
+  const args = { seconds: 20, seed: '1', target: 'all', case: null };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split('=');
+    const value = () => inline ?? argv[++i];
+    if (flag === '--seconds') args.seconds = Number(value());
+    else if (flag === '--seed') args.seed = value();
+    else if (flag === '--target') args.target = value();
+    else if (flag === '--case') args.case = Number(value());
+    else throw new Error(`run.mjs: unknown argument ${argv[i]} (use --seconds N, --seed S, --target T, --case C)`);
+  }
+  if (!(args.seconds > 0)) throw new Error('run.mjs: --seconds must be a positive number');
+  if (!['all', 'wasm', 'native', 'native32'].includes(args.target)) throw new Error(`run.mjs: unknown target ${args.target}`);
+  args.seed = args.seed === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(args.seed);
+  if (!Number.isInteger(args.seed) || args.seed < 0) throw new Error('run.mjs: --seed must be a non-negative integer or "random"');
+  return args;
+}
+
+async function fuzzWasmTarget(args) {
+  const dist = path.join(ROOT, 'web/dist/qkv-wasm.js');
+  if (!existsSync(dist)) return { target: 'wasm', skipped: 'web/dist/qkv-wasm.js is missing: run ./build.sh first' };
+  const { fuzzWasm, exportedNames } = await import('./wasm-harness.js');
+  const exportsList = exportedNames(readFileSync(path.join(ROOT, 'build.sh'), 'utf8'));
+  const started = Date.now();
+  const result = await fuzzWasm({
+    seconds: args.seconds, seed: args.seed, exportsList, only: args.case,
+    log: (line) => console.log(line),
+  });
+  const idle = exportsList.filter((name) => !(result.calls[name] > 0));
+  const calls = Object.values(result.calls).reduce((a, b) => a + b, 0);
+  const failed = result.failures.length > 0 || (args.case === null && idle.length > 0);
+  if (args.case === null && idle.length) console.log(`fuzz wasm: never called: ${idle.join(', ')}`);
+  return {
+    target: 'wasm', failed, runs: result.cases, unit: 'call sequences', calls,
+    seconds: (Date.now() - started) / 1000, exports: exportsList.length,
+    fewest: Math.min(...exportsList.map((name) => result.calls[name])),
+    memoryMiB: result.memoryBytes / 2 ** 20,
+  };
+}
+
+function findClang() {
+  for (const cc of ['clang-14', 'clang']) {
+    if (spawnSync(cc, ['--version'], { stdio: 'ignore' }).status === 0) return cc;
+  }
+  return null;
+}
+
+function buildNative(cc, bits) {
+  mkdirSync(BUILD, { recursive: true });
+  const out = path.join(BUILD, `fuzz_api-m${bits}`);
+  const sources = readdirSync(path.join(ROOT, 'wasm')).filter((f) => f.endsWith('.c')).map((f) => path.join(ROOT, 'wasm', f));
+  // -m32 computes in SSE2 as WebAssembly does (x87's 80-bit intermediates round differently)
+  const arch = bits === 32 ? ['-m32', '-msse2', '-mfpmath=sse'] : ['-m64'];
+  const result = spawnSync(cc, [...arch, '-std=c11', '-g', '-O1', '-Wall', '-Wextra', '-Werror',
+    '-fsanitize=fuzzer,address,undefined', '-fno-sanitize-recover=all', `-I${path.join(ROOT, 'wasm')}`,
+    ...sources, path.join(ROOT, 'tests/fuzz/fuzz_api.c'), '-lm', '-o', out], { encoding: 'utf8' });
+  if (result.status !== 0) return { error: (result.stderr || result.stdout || '').trim().split('\n').slice(-3).join(' ') };
+  return { binary: out };
+}
+
+function fuzzNativeTarget(args, bits) {
+  const target = bits === 32 ? 'native32' : 'native';
+  const cc = findClang();
+  if (!cc) return { target, skipped: 'no clang on PATH (Debian: apt-get install clang-14 libclang-rt-14-dev)' };
+  const built = buildNative(cc, bits);
+  if (built.error) {
+    const hint = bits === 32 ? ' (Debian amd64: apt-get install gcc-multilib g++-multilib)' : ' (Debian: apt-get install libclang-rt-14-dev)';
+    if (bits === 32) return { target, skipped: `${cc} -m32 cannot build it here${hint}: ${built.error}` };
+    return { target, failed: true, error: `build failed${hint}: ${built.error}` };
+  }
+  const corpus = path.join(BUILD, `corpus-m${bits}`);
+  mkdirSync(corpus, { recursive: true });
+  const started = Date.now();
+  const run = spawnSync(built.binary, [`-max_total_time=${Math.ceil(args.seconds)}`, `-seed=${args.seed}`,
+    '-max_len=4096', '-timeout=30', '-rss_limit_mb=3072', '-print_final_stats=1', `-artifact_prefix=${BUILD}/crash-m${bits}-`,
+    corpus], { encoding: 'utf8', env: { ...process.env, ASAN_OPTIONS: 'detect_leaks=1', UBSAN_OPTIONS: 'print_stacktrace=1' }, maxBuffer: 64 << 20 });
+  const log = `${run.stdout}\n${run.stderr}`;
+  const runs = Number(/stat::number_of_executed_units:\s*(\d+)/.exec(log)?.[1] ?? NaN);
+  const failed = run.status !== 0;
+  if (failed) {
+    console.log(log.split('\n').filter((l) => /ERROR|SUMMARY|fuzz_api\.c|runtime error|Test unit written|==\d+==/.test(l)).slice(0, 30).join('\n'));
+    const artifact = /Test unit written to (\S+)/.exec(log)?.[1];
+    if (artifact) console.log(`fuzz ${target}: reproduce with ${built.binary} ${artifact}`);
+  }
+  return {
+    target, failed, runs, unit: 'inputs', seconds: (Date.now() - started) / 1000,
+    corpus: readdirSync(corpus).length, compiler: cc,
+  };
+}
+
+const args = parseArgs(process.argv.slice(2));
+console.log(`fuzz: ${args.seconds} s per target, seed ${args.seed}${args.case !== null ? `, case ${args.case}` : ''}`);
+const results = [];
+if (args.target === 'all' || args.target === 'wasm') results.push(await fuzzWasmTarget(args));
+if (args.case === null) {
+  if (args.target === 'all' || args.target === 'native') results.push(fuzzNativeTarget(args, 64));
+  if (args.target === 'all' || args.target === 'native32') results.push(fuzzNativeTarget(args, 32));
+}
+for (const r of results) {
+  if (r.skipped) console.log(`fuzz ${r.target}: skipped: ${r.skipped}`);
+  else if (r.error) console.log(`fuzz ${r.target}: FAILED: ${r.error}`);
+  else if (r.target === 'wasm') {
+    console.log(`fuzz wasm: ${r.failed ? 'FAILED' : 'ok'}: ${r.runs} call sequences, ${r.calls} calls to the ` +
+      `${r.exports} exports (each at least ${r.fewest} times) in ${r.seconds.toFixed(1)} s; WASM memory ended at ${r.memoryMiB.toFixed(0)} MiB`);
+  } else {
+    console.log(`fuzz ${r.target}: ${r.failed ? 'FAILED' : 'ok'}: ${r.runs} inputs in ${r.seconds.toFixed(1)} s ` +
+      `(${r.compiler}, libFuzzer + ASan + UBSan; corpus ${r.corpus} inputs)`);
+  }
+}
+console.log(`fuzz summary: ${JSON.stringify(results.map(({ target, runs, calls, seconds, skipped, failed }) => ({ target, runs, calls, seconds, skipped: Boolean(skipped), failed: Boolean(failed) })))}`);
+process.exitCode = results.some((r) => r.failed) ? 1 : 0;
