@@ -92,43 +92,71 @@ async function main() {
   }
 
   const sections = [];
-  // A jump scrolls past other sections: the section-in-view observer keeps quiet until the scroll
-  // has ended (scrollend; where a browser lacks it, 5 s at most), so it does not overwrite the jump.
+  // A jump (the contents, a #link, a data-flow stage, a deep link) must land, and stay, on its
+  // section while the page around it is still settling: sections above or between grow as they are
+  // built (the training sections when their model is ready, charts when they first draw), and a
+  // smooth scroll that the page's growth interrupts ends short of its target, or never starts.
+  // holdAt() scrolls, then checks once per frame: whenever nothing has moved for a few frames and the
+  // section is not at the top, it scrolls there again. It lets go when the reader scrolls, types or
+  // touches, once the section has stayed in place for 1 s, or after 8 s. Meanwhile the section-in-view
+  // observer keeps quiet, so it does not overwrite the jump with the sections passed on the way.
   let observerQuiet = false;
-  let quietTimer = null;
-  function quietUntilScrollEnds() {
+  let holding = null;
+  function holdAt(element, { smooth }) {
+    holding?.();
+    const marginTop = () => parseFloat(getComputedStyle(element).scrollMarginTop) || 0;
+    const offset = () => element.getBoundingClientRect().top - marginTop();
+    element.scrollIntoView({ behavior: smooth ? 'smooth' : 'auto', block: 'start' });
     observerQuiet = true;
-    clearTimeout(quietTimer);
-    const done = () => { observerQuiet = false; clearTimeout(quietTimer); removeEventListener('scrollend', done); };
-    if ('onscrollend' in window) addEventListener('scrollend', done, { once: true });
-    quietTimer = setTimeout(done, 5000);
-  }
-  /**
-   * A deep link's section stays at the top while the sections above it settle (the training sections grow
-   * when its model is built): until the reader scrolls, types or touches, or for 3 s at most.
-   */
-  function keepInPlace(element) {
-    if (typeof ResizeObserver !== 'function') return;
-    const follow = new ResizeObserver(() => element.scrollIntoView({ block: 'start' }));
     const inputs = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
+    let frame = 0;
+    let timer = 0;
     const stop = () => {
-      follow.disconnect();
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
       for (const type of inputs) removeEventListener(type, stop, true);
+      observerQuiet = false;
+      holding = null;
     };
+    holding = stop;
     for (const type of inputs) addEventListener(type, stop, { capture: true, passive: true });
-    follow.observe(story);
-    setTimeout(stop, 3000);
+    timer = setTimeout(stop, 8000);
+    let lastY = scrollY;
+    let lastHeight = story.offsetHeight;
+    let still = 0;
+    let inPlaceSince = null;
+    const tick = (now) => {
+      const y = scrollY;
+      const height = story.offsetHeight;
+      still = y === lastY && height === lastHeight ? still + 1 : 0;
+      lastY = y;
+      lastHeight = height;
+      // in place: at the top, or as near it as the page's end allows
+      const off = offset();
+      const atEnd = off > 0 && scrollY + innerHeight >= document.documentElement.scrollHeight - 1;
+      if (Math.abs(off) < 2 || atEnd) {
+        inPlaceSince ??= now;
+        if (now - inPlaceSince >= 1000) return stop();
+      } else {
+        inPlaceSince = null;
+        // a smooth scroll still under way moves scrollY every frame: let it finish first
+        if (still >= 3) {
+          element.scrollIntoView({ behavior: 'auto', block: 'start' });
+          still = 0;
+        }
+      }
+      frame = requestAnimationFrame(tick);
+    };
+    frame = requestAnimationFrame(tick);
   }
 
   /** Scrolls to a section and puts focus on it (the contents, #links, the data-flow section). */
   function goTo(id) {
     const target = sections.find((s) => s.id === id);
     if (!target) return;
-    const before = scrollY;
-    target.element.scrollIntoView({ behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth', block: 'start' });
+    holdAt(target.element, { smooth: !matchMedia('(prefers-reduced-motion: reduce)').matches });
     const stage = target.element.querySelector('.stage') || target.element;
     stage.focus({ preventScroll: true });
-    if (Math.abs(target.element.getBoundingClientRect().top) > 2 || scrollY !== before) quietUntilScrollEnds();
     state.set('section', id);
     nav.setCurrent(id);
   }
@@ -193,8 +221,7 @@ async function main() {
   const initial = sections.some((s) => s.id === fromHash) ? fromHash : state.get('section');
   if (initial && !embed.active) {
     const target = sections.find((s) => s.id === initial);
-    target?.element.scrollIntoView({ block: 'start' });
-    if (target) keepInPlace(target.element);
+    if (target) holdAt(target.element, { smooth: false });
     state.set('section', initial);
     nav.setCurrent(initial);
   }
@@ -205,10 +232,8 @@ async function main() {
     });
   }
   if (!embed.active && 'IntersectionObserver' in window) {
-    let settled = !initial;
-    setTimeout(() => { settled = true; }, 800);
     const observer = new IntersectionObserver((entries) => {
-      if (!settled || observerQuiet) return;
+      if (observerQuiet) return;
       for (const entry of entries) {
         if (!entry.isIntersecting) continue;
         state.set('section', entry.target.dataset.section || null);
