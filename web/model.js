@@ -156,19 +156,7 @@ export class Model {
     const indices = this._nextBatch();
     const batch = indices.map((i) => this.sentences[i]);
     const loss = this._lossAndGrad('step', indices.map((i) => this._encoded[i]));
-    const core = this._core;
-    const status = core._qkv_model_update(this._model, this._updated, this._count);
-    if (status === STATUS_DIVERGED) this._diverge(loss);
-    this._lab._check('step', status);
-    const count = core.HEAP32[this._count >> 2];
-    const updatedRows = Array.from(core.HEAP32.subarray(this._updated >> 2, (this._updated >> 2) + count));
-    const grad = this._tensor(GROUP.grads, 0);
-    const heap = core.HEAPF32;
-    const rowGradNorms = updatedRows.map((r) => {
-      let sum = 0;
-      for (let j = 0; j < this.dim; j++) sum += heap[grad.offset + r * this.dim + j] ** 2;
-      return Math.sqrt(sum);
-    });
+    const { updatedRows, rowGradNorms } = this._applyUpdate('step', loss);
     this.steps++;
     return { loss, batch, updatedRows, rowGradNorms, step: this.steps };
   }
