@@ -4,7 +4,7 @@
 // the URL has changed), never on the clock.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser } from './harness.js';
+import { openBrowser, frames } from './harness.js';
 import { openPage } from './page-helpers.js';
 import { SECTION_IDS } from '../../web/page/sections/index.js';
 
@@ -100,6 +100,32 @@ test('deep links: #id and ?section=id open the page at that section; every secti
   await page.waitForFunction(() => location.hash === '#embedding');
   await landedOn(page, 'embedding');
   assert.match(page.url(), /section=embedding/);
+  await page.closeAll();
+});
+
+test('a jump lands on its section while the page grows around it, and lets go once the reader scrolls', async () => {
+  const page = await openPage(env, { width: 1280, height: 800 });
+  // from the end of the page, a jump up to section 3; while the smooth scroll is under way, a
+  // section between the target and the screen grows (as the training sections do when their model
+  // is built): the browser's scroll anchoring then moves the page, which cancels a smooth scroll
+  await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));
+  await frames(page, 2);
+  await page.click('.toc-menu summary');
+  await page.click('.toc-menu a[href="#projections"]');
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => {
+    const grow = (px) => document.getElementById('symmetry').append(Object.assign(document.createElement('div'), { style: `height:${px}px` }));
+    grow(1500);
+    requestAnimationFrame(() => { grow(300); done(); });
+  })));
+  await landedOn(page, 'projections');
+  // once in place, the page growing above it keeps the section where it is
+  await page.evaluate(() => document.getElementById('roles').append(Object.assign(document.createElement('div'), { style: 'height:400px' })));
+  await landedOn(page, 'projections');
+  // and a scroll of the reader's own (here a script's, as a scrollbar drag fires no input event) is kept
+  const y = await page.evaluate(() => { scrollTo(0, 200); return scrollY; });
+  await frames(page, 10);
+  assert.equal(await page.evaluate(() => scrollY), y);
+  assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
 

@@ -98,7 +98,8 @@ async function main() {
   // smooth scroll that the page's growth interrupts ends short of its target, or never starts.
   // holdAt() scrolls, then checks once per frame: whenever nothing has moved for a few frames and the
   // section is not at the top, it scrolls there again. It lets go when the reader scrolls, types or
-  // touches, once the section has stayed in place for 1 s, or after 8 s. Meanwhile the section-in-view
+  // touches (or anything else scrolls the page once the section is in place), once the section has
+  // stayed in place for 1 s, or after 8 s. Meanwhile the section-in-view
   // observer keeps quiet, so it does not overwrite the jump with the sections passed on the way.
   let observerQuiet = false;
   let holding = null;
@@ -128,6 +129,9 @@ async function main() {
     const tick = (now) => {
       const y = scrollY;
       const height = story.offsetHeight;
+      // once in place, a scroll that no growth of the page explains is the reader's (a scrollbar
+      // drag fires none of the inputs above) or a script's: theirs to keep
+      if (inPlaceSince !== null && y !== lastY && height === lastHeight) return stop();
       still = y === lastY && height === lastHeight ? still + 1 : 0;
       lastY = y;
       lastHeight = height;
