@@ -129,6 +129,27 @@ test('a jump lands on its section while the page grows around it, and lets go on
   await page.closeAll();
 });
 
+test('the training run, built when its section is first seen, does not move the page below it when it arrives', async () => {
+  const page = await openPage(env, { width: 1280, height: 800 });
+  // straight to the data-flow section, its end at the bottom of the screen (as a click on one of
+  // its stages scrolls it): the training section's last lines are under the bar, so it comes into
+  // view, builds its run and grows by hundreds of pixels above what the reader looks at
+  const before = await page.evaluate(() => {
+    document.getElementById('flow').scrollIntoView({ block: 'end' });
+    return document.getElementById('flow').getBoundingClientRect().top;
+  });
+  await page.waitForFunction(() => {
+    const training = document.getElementById('training');
+    return training.querySelectorAll('.heat-row').length > 0 &&
+      ![...document.querySelectorAll('.qkv-pending')].some((el) => el.contains(training) || training.contains(el));
+  }, null, { timeout: 60000 });
+  await frames(page, 3);
+  const after = await page.evaluate(() => document.getElementById('flow').getBoundingClientRect().top);
+  assert.ok(Math.abs(after - before) < 1, `the data-flow section moved by ${after - before}px when the training run arrived`);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
 test('iframe mode shows neither the bar nor the contents', async () => {
   const page = await openPage(env, { query: '?embed=1&section=scores' });
   await page.waitForFunction(() => document.documentElement.dataset.embedSection === 'scores');

@@ -98,3 +98,22 @@ export function download(doc, content, filename, type = 'text/tab-separated-valu
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/**
+ * A section whose content arrives after it is first seen (the training run is built then) grows
+ * when it arrives. Until then the browser must not anchor the scroll position inside it: marked
+ * `qkv-pending` (overflow-anchor: none, style.css), it leaves the anchor to what follows it, so
+ * that when it grows above the reader (its last lines under the sticky bar, the next section in
+ * view) the browser keeps the page still instead of pushing everything below down.
+ * Returns settle(): call it once the content has been drawn; the mark goes two frames later.
+ */
+export function pendingLayout(element) {
+  element.classList.add('qkv-pending');
+  let done = false;
+  return function settle() {
+    if (done) return;
+    done = true;
+    const later = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (fn) => setTimeout(fn, 16);
+    later(() => later(() => element.classList.remove('qkv-pending')));
+  };
+}

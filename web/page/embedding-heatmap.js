@@ -54,6 +54,14 @@ export class EmbeddingHeatmap {
     this.flashed.clear();
   }
 
+  /**
+   * Before the first setWords(): takes the height of n rows already, so that the page does not
+   * move when the table arrives (the training run is built when its section first comes into view).
+   */
+  reserveRows(n) {
+    if (!this.words.length) this.element.style.setProperty('--heat-rows', String(Math.max(1, n)));
+  }
+
   setDark(dark) {
     this.dark = dark;
     if (this.last) this.draw(this.last);

@@ -21,7 +21,7 @@
 //
 // Data flows one way: WASM → snapshot (context.js, snapshot-derived.js) → draw / render → DOM.
 // Sections read frame.snap and never call the WASM API or write state while drawing.
-import { h, listeners } from './dom.js';
+import { h, listeners, pendingLayout } from './dom.js';
 import { createStepper } from './stepper.js';
 import { createMatrixView } from './matrix-view.js';
 
@@ -82,6 +82,8 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
  * gives the section its data instead of the attention snapshot (the training walkthrough draws
  * the shared training run): frame.snap is source.get(), redrawn whenever the source publishes,
  * and setVisible tells the source when the section is on screen (so it computes only then).
+ * Data with status 'waiting' or 'replaying' is still on its way: until other data arrives the
+ * section is marked pending (dom.js pendingLayout), so its growth does not move the page.
  * create(ctx) returns the section object every host (page, widget, iframe) uses:
  *   { id, element, stepper, update(snapshot), setLanguage(lang), destroy(), onProgress(fn) → off }
  * onProgress(fn) calls fn({ section, kind: 'step', step, count, stage? }) whenever the stepper
@@ -141,7 +143,13 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     let offData = () => {};
     let observer = null;
     if (data) {
-      offData = data.subscribe(apply);
+      // data still on its way ({ status: 'waiting' | 'replaying' }): the section will grow
+      const pending = (d) => d?.status === 'waiting' || d?.status === 'replaying';
+      const settle = pending(snap) ? pendingLayout(shell.element) : () => {};
+      offData = data.subscribe((next) => {
+        apply(next);
+        if (!pending(next)) settle();
+      });
       if (typeof IntersectionObserver === 'function') {
         observer = new IntersectionObserver((entries) => data.setVisible?.(entries.some((e) => e.isIntersecting)));
         observer.observe(shell.element);

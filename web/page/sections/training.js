@@ -13,7 +13,7 @@
 // corpus and step are replayed from the seed.
 //
 //   const section = trainingSection.create(ctx);   host.append(section.element);   section.destroy();
-import { listeners } from '../dom.js';
+import { listeners, pendingLayout } from '../dom.js';
 import { addStrings } from '../i18n.js';
 import { TRAINING_STRINGS } from '../training/strings.js';
 import { createTrainingLayout } from '../training/layout.js';
@@ -47,6 +47,7 @@ export function createTrainingSection(ctx) {
   const layout = createTrainingLayout({ texts, uid });
   const { element } = layout;
   const view = createTrainingView({ i18n, layout, element, reducedMotion });
+  view.reserve(store.corpus.sentences);
   const probes = createTrainingProbes({ i18n, texts, events, uid });
   layout.slots.probes.append(...probes.elements);
   const exports = createTrainingExports({ texts, events, store, charts: () => view.charts });
@@ -73,10 +74,13 @@ export function createTrainingSection(ctx) {
     for (const fn of [...progressWatchers]) fn(detail);
   }
 
+  // built when first seen: until the run is drawn, the page must not move when it grows
+  const settleLayout = store.run && !store.replaying ? () => {} : pendingLayout(element);
   const controller = createTrainingController({
     ctx, layout, view, texts, events, reportProgress,
     onRender(options = {}) {
       if (store.run) probes.setRun(store.run);
+      if (store.run && !store.replaying) settleLayout();
       probes.maybeRefresh(Boolean(options.probes));
       exports.update();
     },

@@ -11,7 +11,7 @@ import {
 } from '../charts.js';
 import { EmbeddingHeatmap, divergingColour } from '../embedding-heatmap.js';
 import { PROBES } from '../training-run.js';
-import { WORD_GROUPS } from '../../corpus.js';
+import { WORD_GROUPS, buildVocab } from '../../corpus.js';
 import { glossed, glossedShort } from '../glosses.js';
 
 addStrings({
@@ -180,6 +180,10 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     get charts() { return charts; },
     heatmap,
     newRun, push, render, batchCount,
+    /** Before the run exists: the layout takes the size the run will give it (corpus: tokenized sentences). */
+    reserve(sentences) {
+      if (!run) heatmap.reserveRows(buildVocab(sentences).vocab.length);
+    },
     setLanguage() {
       chartTexts();
       if (run) { wordTexts(); render({}); }
