@@ -15,7 +15,8 @@ import type { load, Matrix } from '../qkv-lab.js';
 /** The values of the `section` attribute; 'walkthrough' is the default. */
 export type QkvLabSection =
   | 'walkthrough' | 'roles' | 'embedding' | 'projections' | 'scores' | 'softmax'
-  | 'mixing' | 'learnable' | 'symmetry' | 'trainstep' | 'training' | 'flow';
+  | 'mixing' | 'learnable' | 'symmetry' | 'scaling' | 'multihead' | 'positions'
+  | 'trainstep' | 'training' | 'flow';
 
 export type QkvLabTheme = 'auto' | 'light' | 'dark';
 
