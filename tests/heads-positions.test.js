@@ -162,10 +162,10 @@ test('positionalEncoding refuses bad n, d and base, naming the value', () => {
   throwsWith(() => qkv.positionalEncoding(2 ** 20 + 1, 1), RangeError, /n must be a positive integer up to 1048576, got 1048577/);
   throwsWith(() => qkv.positionalEncoding(2.5, 4), RangeError, /n must be a positive integer.*got 2\.5/);
   throwsWith(() => qkv.positionalEncoding('8', 4), TypeError, /n must be a positive integer.*got the string "8"/);
-  throwsWith(() => qkv.positionalEncoding(8, -1), RangeError, /positionalEncoding: d must be a positive integer, got -1/);
-  throwsWith(() => qkv.positionalEncoding(8), TypeError, /d must be a positive integer, got undefined/);
+  throwsWith(() => qkv.positionalEncoding(8, -1), RangeError, /positionalEncoding: d must be a positive integer up to 16777216, got -1/);
+  throwsWith(() => qkv.positionalEncoding(8), TypeError, /d must be a positive integer up to 16777216, got undefined/);
   throwsWith(() => qkv.positionalEncoding(2 ** 20, 2 ** 10), RangeError, /the table would be 1048576×1024, too large/);
-  throwsWith(() => qkv.positionalEncoding(8, 4, { base: 1 }), RangeError, /base must be a finite number above 1, got 1/);
+  throwsWith(() => qkv.positionalEncoding(8, 4, { base: 1 }), RangeError, /base must be a finite number above 1 \(up to 1\.7976931348623157e\+308\), got 1$/);
   throwsWith(() => qkv.positionalEncoding(8, 4, { base: -5 }), RangeError, /got -5/);
   throwsWith(() => qkv.positionalEncoding(8, 4, { base: NaN }), RangeError, /got NaN/);
   throwsWith(() => qkv.positionalEncoding(8, 4, { base: Infinity }), RangeError, /got Infinity/);
@@ -173,6 +173,14 @@ test('positionalEncoding refuses bad n, d and base, naming the value', () => {
   throwsWith(() => qkv.positionalEncoding(8, 4, { bsae: 100 }), TypeError, /unknown option "bsae"; the options are base/);
   throwsWith(() => qkv.positionalEncoding(8, 4, null), TypeError, /options must be an object/);
   throwsWith(() => qkv.positionalEncoding(8, 4, [1]), TypeError, /options must be an object/);
+  // the rules every call follows (web/matrix.js): options a plain object, read once; -0 and
+  // bigints named as they are
+  throwsWith(() => qkv.positionalEncoding(8, 4, new Date(0)), TypeError, /positionalEncoding: options must be an object like \{ base: 10000 \} \(a plain object\), got a Date/);
+  throwsWith(() => qkv.positionalEncoding(8, 4, { get base() { throw new Error('no'); } }), TypeError, /positionalEncoding: reading options threw Error: no/);
+  throwsWith(() => qkv.positionalEncoding(-0, 4), RangeError, /n must be a positive integer up to 1048576, got -0/);
+  throwsWith(() => qkv.positionalEncoding(8, 4, { base: 10n }), TypeError, /base must be a number above 1, got the bigint 10n/);
+  throwsWith(() => qkv.positionalEncoding(8, 2 ** 24 + 1), RangeError, /d must be a positive integer up to 16777216, got 16777217/);
+  assert.equal(qkv.positionalEncoding(2, 2, { base: Number.MAX_VALUE }).data[2], Math.fround(Math.sin(1)));
 });
 
 test('multiHeadAttention refuses bad shapes, heads and weights, naming shapes and values', () => {
@@ -200,10 +208,27 @@ test('multiHeadAttention refuses bad shapes, heads and weights, naming shapes an
   throwsWith(() => qkv.multiHeadAttention(X, { Wq: good.Wq, Wk: good.Wk, Wv: good.Wv }, { heads: 2 }), TypeError,
     /multiHeadAttention: Wo must be a Matrix .* got undefined/);
   throwsWith(() => qkv.multiHeadAttention(X, { ...good, W_o: good.Wo }, { heads: 2 }), TypeError, /unknown weight "W_o"; the weights are Wq, Wk, Wv, Wo/);
-  throwsWith(() => qkv.multiHeadAttention(X, [good.Wq, good.Wk, good.Wv, good.Wo], { heads: 2 }), TypeError, /weights must be an object with Wq, Wk, Wv, Wo, got an array/);
+  throwsWith(() => qkv.multiHeadAttention(X, [good.Wq, good.Wk, good.Wv, good.Wo], { heads: 2 }), TypeError, /weights must be an object like \{ Wq, Wk, Wv, Wo \} \(a plain object\), got an array/);
   throwsWith(() => qkv.multiHeadAttention(X, null, { heads: 2 }), TypeError, /weights must be an object/);
+  throwsWith(() => qkv.multiHeadAttention(X, new Map(Object.entries(good)), { heads: 2 }), TypeError, /multiHeadAttention: weights must be an object like .*got a Map/);
+  throwsWith(() => qkv.multiHeadAttention(X, { ...good, get Wo() { throw new Error('gone'); } }, { heads: 2 }), TypeError, /multiHeadAttention: reading weights threw Error: gone/);
+  throwsWith(() => qkv.multiHeadAttention(X, { ...good, Wo: { rows: 12, cols: 4, data: new DataView(new ArrayBuffer(192)) } }, { heads: 2 }), TypeError,
+    /multiHeadAttention: Wo\.data must be an array or a typed array of numbers, got a DataView/);
+  throwsWith(() => qkv.multiHeadAttention(X, good, new (class Options { constructor() { this.heads = 2; } })()), TypeError,
+    /multiHeadAttention: options must be an object like \{ heads: 2, scale: true, causal: false \} \(a plain object\), got an object/);
+  throwsWith(() => qkv.multiHeadAttention(X, good, { heads: 2, scale: 1e-50 }), RangeError, /scale must be a positive finite number that float32 can hold .*got 1e-50/);
+  throwsWith(() => qkv.multiHeadAttention(X, good, { heads: 2, scale: 1e39 }), RangeError, /got 1e\+39/);
+  throwsWith(() => qkv.multiHeadAttention(X, good, { heads: 2 ** 40 }), RangeError, /heads must be a positive integer up to 12, got 1099511627776/);
+  // sizes are checked before anything is allocated: n = 2^13 tokens would need 2^26 scores per head
+  const long = { rows: 2 ** 13, cols: 1, data: new Float32Array(2 ** 13) };
+  const one = { Wq: [[1, 1]], Wk: [[1, 1]], Wv: [[1, 1]], Wo: [[1], [1]] };
+  throwsWith(() => qkv.multiHeadAttention(long, one, { heads: 2 }), RangeError, /multiHeadAttention: the score matrices would be 16384×8192, too large/);
+  // and the work before anything runs: 4096 tokens in d_model = 64 take 2·4096²·64 = 2^31 multiply-adds
+  const wide = { Wq: [Array(64).fill(1)], Wk: [Array(64).fill(1)], Wv: [Array(64).fill(1)], Wo: Array.from({ length: 64 }, () => [1]) };
+  throwsWith(() => qkv.multiHeadAttention({ rows: 2 ** 12, cols: 1, data: new Float32Array(2 ** 12) }, wide, { heads: 4 }), RangeError,
+    /multiHeadAttention: multi-head attention of 4096 tokens would take 2\.15e\+9 multiply-adds, more than the limit of 1073741824/);
   throwsWith(() => qkv.multiHeadAttention(X, good, { heads: 2, scaled: true }), TypeError, /unknown option "scaled"; the options are heads, scale, causal/);
-  throwsWith(() => qkv.multiHeadAttention(X, good, { heads: 2, scale: 0 }), RangeError, /scale must be a positive finite number, got 0/);
+  throwsWith(() => qkv.multiHeadAttention(X, good, { heads: 2, scale: 0 }), RangeError, /scale must be a positive finite number that float32 can hold \(1\.1754943508222875e-38 to 3\.4028234663852886e\+38\), got 0/);
   throwsWith(() => qkv.multiHeadAttention(X, good, { heads: 2, causal: 1 }), TypeError, /causal must be true or false, got 1/);
   throwsWith(() => qkv.multiHeadAttention([[1, NaN, 0, 0]], good, { heads: 2 }), RangeError, /multiHeadAttention: X\[0\]\[1\] is NaN/);
   throwsWith(() => qkv.multiHeadAttention(X, { ...good, Wo: [[Infinity, 0, 0, 0], ...W(11, 4)] }, { heads: 2 }), RangeError, /Wo\[0\]\[0\] is Infinity/);

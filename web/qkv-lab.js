@@ -579,7 +579,7 @@ export class QkvLab {
  * the operation takes (returned as given, for it to check), `example` shows them in messages.
  */
 function readOptions(op, options, extra = [], example = '{ scale: true, causal: false }') {
-  const { scale = true, causal = false, ...rest } = readPlainOptions(op, options, ['scale', 'causal', ...extra], example);
+  const { scale = true, causal = false, ...rest } = readPlainOptions(op, options, [...extra, 'scale', 'causal'], example);
   if (typeof scale !== 'boolean' && typeof scale !== 'number') {
     throw argumentError(TypeError, `${op}: scale must be true (divide by √d_k), false (divide by 1) or a positive number, got ${describe(scale)}`);
   }
