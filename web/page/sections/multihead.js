@@ -106,14 +106,13 @@ export const multiheadSection = defineSection({
       for (let i = 0; i < rows; i++) for (let j = 0; j < D_MODEL_HEADS; j++) list.push([i, j, `head-${Math.floor(j / dk())}`]);
       return list;
     };
-    // a card per head, as many as the most heads offered; the first H are shown
+    // a card per head, as many as the most heads offered; the first H are in the document
     const headParts = Array.from({ length: Math.max(...HEAD_COUNTS) }, (_, k) => {
       const views = ['Q', 'K', 'V'].map((m) => frame.view({ name: `${m}${k}`, title: `${m}_${k}`, label: `${m}_${k}`, csv: false }));
       const heat = createHeatTable({ caption: () => i18n.t('mh.headWeights', { h: k, dk: dk() }), causal: false, className: `head-${k}` });
       heat.element.dataset.matrix = `A${k}`;
       const title = h('h3');
       const card = h('div', { class: `card mh-head head-${k}` }, title, h('div', { class: 'mh-slices' }, views.map((v) => v.element)), heat.element);
-      headsRow.append(card);
       return { card, title, views, heat };
     });
 
@@ -128,7 +127,8 @@ export const multiheadSection = defineSection({
         qkvViews[m].update(M, { rowLabels: snap.words, colLabels: indexLabels(D_MODEL_HEADS) });
         qkvViews[m].highlight(columnTint(snap.n));
       });
-      headParts.forEach((part, k) => { part.card.hidden = k >= H; });
+      // only the first H cards are in the document (the others would be empty tables)
+      headsRow.replaceChildren(...headParts.slice(0, H).map((part) => part.card));
       res.heads.forEach((head, k) => {
         const part = headParts[k];
         part.title.textContent = i18n.t('mh.headTitle', { h: k, a: k * dk(), b: (k + 1) * dk() - 1, dk: dk() });
