@@ -96,9 +96,12 @@ export const scalingSection = defineSection({
     const sample = h('p', { class: 'num scaling-sample' });
     const histTitle = h('h3', { class: 'sub-title' });
     const histogram = createHistogram();
-    const legend = h('p', { class: 'hist-legend' },
-      h('span', { class: 'swatch raw', attrs: { 'aria-hidden': 'true' } }), texts.set(h('span'), 'scaling.legendRaw'),
+    // the legend names the series drawn: q·k / √d_k only from the step that divides
+    const legendScaled = h('span', { class: 'legend-item' },
       h('span', { class: 'swatch scaled', attrs: { 'aria-hidden': 'true' } }), texts.set(h('span'), 'scaling.legendScaled'));
+    const legend = h('p', { class: 'hist-legend' },
+      h('span', { class: 'legend-item' }, h('span', { class: 'swatch raw', attrs: { 'aria-hidden': 'true' } }), texts.set(h('span'), 'scaling.legendRaw')),
+      legendScaled);
     const spreadView = frame.view({ name: 'spread', csv: false, label: () => i18n.t('scaling.spreadLabel'), title: () => i18n.t('scaling.spreadLabel') });
     const histPanel = h('div', { class: 'scaling-hist' }, histTitle, histogram.element, legend, spreadView.element);
     const cards = h('div', { class: 'cards scaling-cards' });
@@ -133,6 +136,7 @@ export const scalingSection = defineSection({
     function drawHistogram(d) {
       const series = [{ counts: d.raw.counts, cls: 'raw' }];
       if (index >= 2) series.push({ counts: d.scaled.counts, cls: 'scaled' });
+      legendScaled.hidden = index < 2;
       histogram.draw({ ...HISTOGRAM, series, ticks: TICKS,
         label: i18n.t('scaling.histLabel', { count: d.count, dk: d.dk, std: fmt(d.raw.std, 2), std2: fmt(d.scaled.std, 2), min: HISTOGRAM.min, max: HISTOGRAM.max }) });
     }
