@@ -113,11 +113,14 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 # The WebAssembly build is two modules sharing one memory (web/qkv-lab.js instantiates them):
 #  - the kernels (checks, products, softmax, attention): optimised for speed, built twice, with
 #    SIMD128 and without; the API picks one at load time by feature detection;
-#  - the core (RNG, model, allocator, error messages, the small maths library): optimised for
-#    size, built once by emcc with its glue, importing the kernels it calls from "qkv_kernels".
+#  - the core (RNG, positional encoding, multi-head attention, model, allocator, error messages,
+#    the small maths library): optimised for size, built once by emcc with its glue, importing
+#    the kernels it calls from "qkv_kernels" (multi-head attention runs each head through the
+#    kernels' attention; only its slicing is the core's).
 # Only the kernels are built twice, so the scalar fallback costs a few KiB, not a second copy.
 KERNEL_SOURCES=(wasm/checks.c wasm/matrix.c wasm/attention.c)
-CORE_SOURCES=(wasm/errors.c wasm/mathlib.c wasm/rng.c wasm/model.c wasm/exports.c)
+CORE_SOURCES=(wasm/errors.c wasm/mathlib.c wasm/rng.c wasm/positions.c wasm/multihead.c wasm/model.c
+  wasm/exports.c)
 KERNEL_OPT=(-O3)          # tools/wasm-bundle.mjs prints the sizes that decided these levels
 KERNEL_SCALAR_OPT=(-Os)
 CORE_OPT=(-Oz)
@@ -137,7 +140,7 @@ KERNEL_EXPORTS=(
 EXPORTS=(
   _malloc _free
   _qkv_error_message _qkv_alloc_floats _qkv_alloc_bytes _qkv_free _qkv_heap_used _qkv_rng_size
-  _qkv_rng_seed _qkv_rng_randn
+  _qkv_rng_seed _qkv_rng_randn _qkv_positional_encoding _qkv_multi_head_attention_forward
   _qkv_model_create _qkv_model_destroy _qkv_model_set_optimizer _qkv_model_tensor
   _qkv_model_num_params _qkv_model_forward _qkv_model_loss_and_grad _qkv_model_update
   _qkv_model_shuffle _qkv_model_sentence_losses

@@ -146,6 +146,9 @@ const optionsArg = fc.constantFrom(...OPTION_VALUES).map(([value, error]) => ({
   kind: error ? 'invalid' : 'valid', value, error, label: 'options',
 }));
 
+const validOptionsArg = fc.constantFrom(...OPTION_VALUES.filter(([, error]) => !error))
+  .map(([value]) => ({ kind: 'valid', value, error: null, label: 'options' }));
+
 // ---- checking one call ----
 
 // an argument's name as a word ("A" in "matmul: A[0][1] is NaN"); other marks ("×") anywhere
@@ -301,6 +304,95 @@ test('selfAttention(X, Wq, Wk, Wv, options): the reference or a named error', ()
       },
     });
   }), { seed: SEED, numRuns: 1500 * RUNS });
+  assert.equal(canary(), 11);
+});
+
+test('positionalEncoding(n, d, options): the sinusoidal table or a named error', () => {
+  const integerish = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 9 }) },
+    { weight: 2, arbitrary: fc.constantFrom(0, -0, -1, 2.5, NaN, Infinity, 2 ** 20, 2 ** 20 + 1, 2 ** 24 + 1, 2 ** 32, 1e300) },
+    { weight: 1, arbitrary: fc.anything().filter((x) => typeof x !== 'number') });
+  const BASES = [
+    [10000, null], [2, null], [1.5, null], [1 + 2 ** -52, null], [1e300, null], [Number.MAX_VALUE, null],
+    [1, RangeError], [0.5, RangeError], [0, RangeError], [-0, RangeError], [-10000, RangeError], [NaN, RangeError],
+    [Infinity, RangeError], [-Infinity, RangeError], ['10000', TypeError], [null, TypeError], [10000n, TypeError],
+  ];
+  const optionsArb = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...BASES).map(([base, error]) => ({ kind: error ? 'invalid' : 'valid', value: { base }, error, base })) },
+    { weight: 2, arbitrary: fc.constantFrom({}, undefined, Object.create(null)).map((value) => ({ kind: 'valid', value, base: 10000 })) },
+    { weight: 2, arbitrary: fc.constantFrom(null, [], new Date(0), { Base: 2 }, { base: 2, d: 4 }, { get base() { throw new Error('getter'); } },
+      new Proxy({}, { ownKeys: throwing('keys') })).map((value) => ({ kind: 'invalid', value, error: TypeError })) },
+  );
+  fc.assert(fc.property(integerish, integerish, optionsArb, (n, d, o) => {
+    const count = (v) => typeof v === 'number' && Number.isInteger(v) && v > 0;
+    const arg = (v, name, max) => ({ kind: count(v) && v <= max ? 'valid' : 'invalid', names: [name], error: typeof v === 'number' ? RangeError : TypeError });
+    const a = arg(n, 'n', 2 ** 20), b = arg(d, 'd', 2 ** 24);
+    const args = [a, b, { ...o, names: ['options', 'base', 'option'] }];
+    if (a.kind === 'valid' && b.kind === 'valid' && n * d > 2 ** 26) Object.assign(a, { kind: 'invalid', error: RangeError, names: ['n', 'the table'] });
+    expectCall('positionalEncoding', args, () => (o.value === undefined ? qkv.positionalEncoding(n, d) : qkv.positionalEncoding(n, d, o.value)), {
+      check: (m) => checkMatrixResult('positionalEncoding', m, n, d, ref.positionalEncoding(n, d, o.base)),
+    });
+  }), { seed: SEED, numRuns: 1000 * RUNS });
+  assert.equal(canary(), 11);
+});
+
+test('multiHeadAttention(X, { Wq, Wk, Wv, Wo }, options): the reference, head by head, or a named error', () => {
+  // heads: usually a divisor of d_model, sometimes not, sometimes not a count at all
+  const shapes = fc.record({ n: fc.integer({ min: 1, max: 4 }), d: fc.integer({ min: 1, max: 4 }), dk: fc.integer({ min: 1, max: 3 }),
+    heads: fc.integer({ min: 1, max: 3 }), dout: fc.integer({ min: 1, max: 4 }) });
+  const headsArb = (heads, dm) => fc.oneof({ weight: 8, arbitrary: fc.constant({ heads, error: null }) },
+    { weight: 2, arbitrary: fc.constantFrom(
+      [dm + 1, RangeError], [0, RangeError], [-1, RangeError], [1.5, RangeError], [NaN, RangeError], [Infinity, RangeError],
+      ['2', TypeError], [undefined, TypeError], [null, TypeError],
+    ).map(([h, error]) => ({ heads: h, error: h === 1 || (Number.isInteger(h) && h > 0 && h <= dm && dm % h === 0) ? null : error })) });
+  // five matrices per call: each mostly valid, so that about half the calls compute
+  const arg = (sides) => fc.oneof({ weight: 12, arbitrary: sides }, { weight: 1, arbitrary: invalidMatrix }, { weight: 1, arbitrary: anyValue });
+  const weightsForm = fc.constantFrom('plain', 'plain', 'plain', 'plain', 'plain', 'plain', 'missing Wo', 'extra key', 'array', 'null', 'Map', 'a throwing getter');
+  const call = shapes.chain(({ n, d, dk, heads, dout }) => {
+    const dm = heads * dk;
+    return fc.tuple(
+      arg(validMatrix(fc.constant(n), fc.constant(d))),
+      arg(validMatrix(fc.constant(d), fc.constant(dm))),
+      arg(validMatrix(fc.constant(d), fc.constant(dm))),
+      arg(validMatrix(fc.constant(d), fc.constant(dm))),
+      arg(validMatrix(fc.constant(dm), fc.constant(dout))),
+      weightsForm, headsArb(heads, dm), fc.oneof({ weight: 3, arbitrary: validOptionsArg }, { weight: 1, arbitrary: optionsArg }));
+  });
+  let computed = 0;
+  fc.assert(fc.property(call, ([x, wq, wk, wv, wo, form, h, o]) => {
+    const W = { Wq: wq.value, Wk: wk.value, Wv: wv.value, Wo: wo.value };
+    const weights = { plain: W, 'missing Wo': { Wq: W.Wq, Wk: W.Wk, Wv: W.Wv }, 'extra key': { ...W, Wx: W.Wq }, array: [W.Wq, W.Wk, W.Wv, W.Wo],
+      null: null, Map: new Map(Object.entries(W)), 'a throwing getter': { ...W, get Wo() { throw new Error('getter'); } } }[form];
+    // the options: scale and causal as for selfAttention, with heads added (a plain object only)
+    let options = o.value;
+    if (o.kind === 'valid') options = { ...(o.value ?? {}), heads: h.heads };
+    const opts = o.kind === 'valid' ? options : {};
+    const scale = 'scale' in opts ? opts.scale : true;
+    const causal = opts.causal === true;
+    const args = [named(x, 'X'), named(wq, 'Wq'), named(wk, 'Wk'), named(wv, 'Wv'), named(wo, 'Wo'),
+      { kind: form === 'plain' ? 'valid' : 'invalid', error: TypeError, names: ['weights', 'weight', 'Wo', 'Wx'], label: form },
+      { kind: o.kind === 'valid' && h.error ? 'invalid' : 'valid', error: h.error, names: ['heads'], label: `heads ${String(h.heads)}` },
+      named(o, 'options', 'scale', 'causal', 'scaled', 'heads')];
+    expectCall('multiHeadAttention', args, () => qkv.multiHeadAttention(x.value, weights, options), {
+      allowed: [OVERFLOW],
+      check: (r) => {
+        const dm = wq.cols, H = h.heads, dk = dm / H;
+        const s = scale === true ? Math.sqrt(dk) : scale === false ? 1 : Math.fround(scale);
+        const e = ref.multiHeadAttention(x.data, wq.data, wk.data, wv.data, x.rows, x.cols, dm, H, s, causal);
+        assert.ok(!e.overflow, 'a head\'s Q, K or V beyond float32 should have been refused');
+        assert.equal(r.heads.length, H);
+        e.heads.forEach((eh, k) => {
+          for (const key of ['Q', 'K', 'V', 'scores', 'weights', 'output']) {
+            checkMatrixResult(`multiHeadAttention head ${k} ${key}`, r.heads[k][key], x.rows, ['scores', 'weights'].includes(key) ? x.rows : dk, eh[key]);
+          }
+        });
+        checkMatrixResult('multiHeadAttention concat', r.concat, x.rows, dm, e.concat);
+        checkMatrixResult('multiHeadAttention output', r.output, x.rows, wo.cols, ref.matmul(r.concat.data, wo.data, x.rows, dm, wo.cols));
+        computed++;
+      },
+    });
+  }), { seed: SEED, numRuns: 1000 * RUNS });
+  console.log(`api-properties: multiHeadAttention computed ${computed} results`);
+  assert.ok(computed >= 100 * RUNS, `only ${computed} calls computed a result`);
   assert.equal(canary(), 11);
 });
 

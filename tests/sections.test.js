@@ -62,7 +62,7 @@ test('stepped sections never call the WebAssembly API: they draw the snapshot', 
   assert.ok(stepped.length >= PAGE_SECTIONS.length - 1, `defineSection used by ${stepped}`);
   for (const file of stepped) {
     const text = fs.readFileSync(path.join(dir, file), 'utf8').replace(/\/\/.*$/gm, '');
-    assert.doesNotMatch(text, /(?<![\w-])qkv(?![\w-])|\.(selfAttention|attend|matmul|softmaxRows|transpose|rng|createModel)\(/,
+    assert.doesNotMatch(text, /(?<![\w-])qkv(?![\w-])|\.(selfAttention|multiHeadAttention|positionalEncoding|attend|matmul|softmaxRows|transpose|rng|createModel)\(/,
       `${file} computes: numbers belong in the snapshot (snapshot-derived.js)`);
   }
 });
@@ -72,7 +72,7 @@ test('the pieces sections draw with never call the WebAssembly API either (numbe
   const views = ['dot-geometry.js', 'softmax-whole.js', 'edits-note.js', 'code-panel.js', 'navigation.js', 'matrix-view.js', 'section-shell.js'];
   for (const file of views) {
     const text = read(`web/page/${file}`).replace(/\/\/.*$/gm, '');
-    assert.doesNotMatch(text, /(?<![\w-])qkv(?![\w-])|\.(selfAttention|attend|matmul|softmaxRows|transpose|rng|createModel)\(/,
+    assert.doesNotMatch(text, /(?<![\w-])qkv(?![\w-])|\.(selfAttention|multiHeadAttention|positionalEncoding|attend|matmul|softmaxRows|transpose|rng|createModel)\(/,
       `${file} computes: numbers belong in the snapshot (snapshot-derived.js)`);
   }
   // code-lines.js writes qkv.* calls as text for the reader, so it is checked by what it imports:

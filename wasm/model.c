@@ -187,15 +187,6 @@ static void model_backward(qkv_model* m, const int* tokens, const int* targets, 
 
 /* ---- create / destroy ---- */
 
-static void sinusoidal_positions(float* pos, int L, int d) {
-    for (int t = 0; t < L; t++) {
-        for (int i = 0; i < d; i++) {
-            double freq = qkv_exp(-(double)(i - i % 2) / d * 9.210340371976184);  /* 10000^(-2k/d) */
-            pos[(size_t)t * d + i] = (float)(i % 2 == 0 ? qkv_sin(t * freq) : qkv_cos(t * freq));
-        }
-    }
-}
-
 int qkv_model_create(qkv_model** out, int vocab, int dim, int max_len, uint32_t seed) {
     if (!out) return QKV_ERR_NULL;
     *out = NULL;
@@ -270,7 +261,7 @@ int qkv_model_create(qkv_model** out, int vocab, int dim, int max_len, uint32_t 
         if (inits[i] == 0.0f) { memset(tensor, 0, sizes[i] * sizeof(float)); continue; }
         for (size_t j = 0; j < sizes[i]; j++) tensor[j] = inits[i] * (float)qkv_rng_gauss(&m->rng);
     }
-    sinusoidal_positions(m->pos, L, d);
+    positional_encoding_forward(m->pos, L, d, 10000.0);  /* positions.c, shared with the API */
     m->optimizer = QKV_OPTIMIZER_SGD;
     m->lr = 0.1f; m->beta1 = 0.9f; m->beta2 = 0.999f; m->eps = 1e-8f;
     m->last_loss = 0.0;

@@ -6,6 +6,7 @@
  *   n    tokens (rows of X, Q, K, V)       n_q, n_k  query / key rows when they differ
  *   d    model width (columns of X)         d_k  query/key width   d_v  value width
  *   V    vocabulary size (in the model)
+ *   H    heads (multihead.c): d_model projection width, d_k = d_model / H per head, d_out output width
  *
  * Every function that takes pointers or sizes validates them and returns a qkv_status;
  * none of them aborts. qkv_error_message() turns a status into a sentence.
@@ -109,8 +110,30 @@ int qkv_self_attention_forward(float* Q, float* K, float* V,
                                const float* X, const float* Wq, const float* Wk, const float* Wv,
                                int n, int d, int d_k, int d_v, float scale, int causal);
 
+/* ---- positions.c: sinusoidal positional encoding ("Attention Is All You Need") ----
+ * out (n, d): PE[p][2i] = sin(p / base^(2i/d)), PE[p][2i+1] = cos(p / base^(2i/d)), computed in
+ * double and rounded to float32 (an odd d ends with a sine column). 1 <= n <= QKV_MAX_POSITIONS
+ * (so that p / base^(2i/d) < 2^20 and sin, cos stay within an ulp), base > 1 and finite.
+ * The model's positions (model.c) are this table with base 10000. */
+#define QKV_MAX_POSITIONS (1 << 20)
+int qkv_positional_encoding(float* out, int n, int d, double base);
+
+/* ---- multihead.c: multi-head self-attention ----
+ * X (n, d); Wq, Wk, Wv (d, d_model); Wo (d_model, d_out); heads divides d_model (else
+ * QKV_ERR_SHAPE), d_k = d_model / heads. Q = X.Wq, K = X.Wk, V = X.Wv; head h runs
+ * attention_forward on columns [h d_k, (h+1) d_k) of each, with the divisor scale (sqrt(d_k)
+ * for the standard scaling) and the causal mask:
+ *   head_q, head_k, head_v, head_out (heads, n, d_k)   each head's block contiguous
+ *   scores, weights (heads, n, n)
+ *   concat (n, d_model) = the heads' outputs side by side;  output (n, d_out) = concat.Wo */
+int qkv_multi_head_attention_forward(float* head_q, float* head_k, float* head_v, float* scores,
+                                     float* weights, float* head_out, float* concat, float* output,
+                                     const float* X, const float* Wq, const float* Wk,
+                                     const float* Wv, const float* Wo, int n, int d, int d_model,
+                                     int heads, int d_out, float scale, int causal);
+
 /* ---- model.c: a tiny next-token language model with a learned embedding table ----
- * wte (V, d) + fixed sinusoidal positions -> one causal head (Wq, Wk, Wv, each (d, d)) with a
+ * wte (V, d) + fixed sinusoidal positions (positions.c, base 10000) -> one causal head (Wq, Wk, Wv, each (d, d)) with a
  * residual -> logits = h.Wout (d, V) + bout (V) -> softmax cross-entropy on the next token.
  * Token 0 is the sentence boundary <s>; a sentence w1..wm trains inputs [<s>, w1..wm] against
  * targets [w1..wm, <s>]. Deterministic from the seed (numpy-compatible generator).

@@ -49,6 +49,9 @@ double qkv_exp(double x);
 double qkv_sin(double x);
 double qkv_cos(double x);
 
+/* positions.c: out (n, d) = the sinusoidal table (qkv_positional_encoding, unchecked) */
+void positional_encoding_forward(float* out, int n, int d, double base);
+
 /* a*b as size_t with the QKV_MAX_ELEMENTS limit; 0 on overflow or beyond the limit */
 size_t qkv_elements(int rows, int cols);
 

@@ -93,18 +93,19 @@ export function guard(op, name, read) {
 
 /**
  * Checks that options is a plain object ({ … }, not an array, a Date or a class instance) whose
- * keys are among names, and returns a copy of it (read once, so getters run once).
+ * keys are among names, and returns a copy of it (read once, so getters run once). `what` names
+ * the entries in messages: 'option' (options), or e.g. 'weight' for an object of weights.
  */
-export function readOptions(op, options, names, example) {
-  return guard(op, 'options', () => {
+export function readOptions(op, options, names, example, what = 'option') {
+  return guard(op, `${what}s`, () => {
     const proto = options !== null && typeof options === 'object' ? Object.getPrototypeOf(options) : undefined;
     if (proto !== Object.prototype && proto !== null) {
-      throw argumentError(TypeError, `${op}: options must be an object like ${example} (a plain object), got ${describe(options)}`);
+      throw argumentError(TypeError, `${op}: ${what}s must be an object like ${example} (a plain object), got ${describe(options)}`);
     }
     const copy = {};
     for (const key of Reflect.ownKeys(options)) {
       if (typeof key !== 'string' || !names.includes(key)) {
-        throw argumentError(TypeError, `${op}: unknown option ${typeof key === 'string' ? JSON.stringify(key) : describe(key)}; the options are ${names.join(', ')}`);
+        throw argumentError(TypeError, `${op}: unknown ${what} ${typeof key === 'string' ? JSON.stringify(key) : describe(key)}; the ${what}s are ${names.join(', ')}`);
       }
       copy[key] = options[key];
     }

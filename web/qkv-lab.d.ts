@@ -45,6 +45,38 @@ export interface SelfAttentionResult extends AttentionResult {
   V: Matrix;
 }
 
+export interface PositionalEncodingOptions {
+  /** The wavelength base: a finite number above 1. Default 10000 (the model's). */
+  base?: number;
+}
+
+export interface MultiHeadWeights {
+  /** d×d_model each (d: X's columns). */
+  Wq: MatrixInput;
+  Wk: MatrixInput;
+  Wv: MatrixInput;
+  /** d_model×d_out. */
+  Wo: MatrixInput;
+}
+
+export interface MultiHeadOptions extends AttentionOptions {
+  /** How many heads share d_model: a positive integer that divides it; d_k = d_model / heads.
+   *  scale: true divides each head's scores by √d_k of the head. */
+  heads: number;
+}
+
+/** One head: its slices of Q, K, V (n × d_k) and its attention. */
+export interface HeadResult extends SelfAttentionResult {}
+
+export interface MultiHeadResult {
+  /** heads[h]: columns [h·d_k, (h+1)·d_k) of X·Wq, X·Wk, X·Wv, and attend() on them. */
+  heads: HeadResult[];
+  /** The heads' outputs side by side (n × d_model). */
+  concat: Matrix;
+  /** concat·Wo (n × d_out). */
+  output: Matrix;
+}
+
 /** numpy's legacy generator: rng(s).randn(r, c) equals np.random.seed(s); np.random.randn(r, c). */
 export interface Rng {
   readonly seed: number;
@@ -225,6 +257,11 @@ export declare class QkvLab {
   attend(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options?: AttentionOptions): AttentionResult;
   selfAttention(X: MatrixInput, Wq: MatrixInput, Wk: MatrixInput, Wv: MatrixInput,
     options?: AttentionOptions): SelfAttentionResult;
+  /** Sinusoidal positions (n × d): PE[p][2i] = sin(p / base^(2i/d)), PE[p][2i+1] = cos(p / base^(2i/d));
+   *  1 ≤ n ≤ 2^20. The model's positions are this table with base 10000. */
+  positionalEncoding(n: number, d: number, options?: PositionalEncodingOptions): Matrix;
+  /** Multi-head self-attention of X (n × d). */
+  multiHeadAttention(X: MatrixInput, weights: MultiHeadWeights, options: MultiHeadOptions): MultiHeadResult;
   /** A tiny trainable language model; dispose() it when done. */
   createModel(options?: ModelOptions): Model;
 }

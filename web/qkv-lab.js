@@ -14,13 +14,19 @@
 // dist/qkv-core.js) and the kernels (products, softmax, attention), of which there are two
 // builds, SIMD128 and scalar; load() picks one by feature detection (see build.sh).
 import createQkvCore from './dist/qkv-core.js';
-import { core as CORE_WASM, kernels as KERNELS_WASM } from './dist/qkv-wasm.js';
+import { modules as WASM } from './dist/qkv-wasm.js';
 import {
   Matrix, ReturnedMatrix, readInput, nonFiniteError, checkShape, checkWork, checkPositiveFloat32,
   readOptions as readPlainOptions, argumentError, describe, MAX_ELEMENTS, MAX_SIDE,
 } from './matrix.js';
 import { Model } from './model.js';
 import { inflate } from './inflate.js';
+
+/** Most positions positionalEncoding gives (QKV_MAX_POSITIONS in wasm/qkv.h). */
+const MAX_POSITIONS = 2 ** 20;
+/** multiHeadAttention's weights, and what each head returns. */
+const WEIGHT_NAMES = ['Wq', 'Wk', 'Wv', 'Wo'];
+const HEAD_KEYS = ['Q', 'K', 'V', 'scores', 'weights', 'output'];
 
 export { Matrix, Model };
 
@@ -75,20 +81,24 @@ function defaultSimd() {
   return simdSupported();
 }
 
-/** A module's bytes from dist/qkv-wasm.js: { size, deflated: base64 of its raw DEFLATE }. */
-function bytesOf({ size, deflated }) {
+/** The modules' bytes from dist/qkv-wasm.js: { core, simd, scalar }, inflated from one stream. */
+function wasmBytes() {
+  const { sizes, deflated } = WASM;
   const text = atob(deflated);
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  return inflate(bytes, size);
+  const packed = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) packed[i] = text.charCodeAt(i);
+  const all = inflate(packed, sizes.core + sizes.simd + sizes.scalar);
+  let at = 0;
+  return Object.fromEntries(Object.entries(sizes).map(([name, size]) => [name, all.subarray(at, at += size)]));
 }
 
 /** Kernel stack: the scalar build's local arrays may live there (the SIMD build needs none). */
 const KERNEL_STACK_BYTES = 16384;
 
 async function instantiate(simd) {
-  const coreBytes = bytesOf(CORE_WASM);
-  const kernelModule = await WebAssembly.compile(bytesOf(simd ? KERNELS_WASM.simd : KERNELS_WASM.scalar));
+  const bytes = wasmBytes();
+  const coreBytes = bytes.core;
+  const kernelModule = await WebAssembly.compile(simd ? bytes.simd : bytes.scalar);
   let kernels = null;
   let fail;
   const failed = new Promise((resolve, reject) => { fail = reject; });
@@ -357,6 +367,80 @@ export class QkvLab {
   }
 
   /**
+   * The sinusoidal positional encoding of "Attention Is All You Need", n×d:
+   * PE[p][2i] = sin(p / base^(2i/d)), PE[p][2i+1] = cos(p / base^(2i/d)) (computed in double,
+   * rounded to float32). The model's positions are this table with base 10000.
+   */
+  positionalEncoding(n, d, options = {}) {
+    const op = 'positionalEncoding';
+    const { base = 10000 } = readPlainOptions(op, options, ['base'], '{ base: 10000 }');
+    checkCount(op, n, 'n', MAX_POSITIONS);
+    checkCount(op, d, 'd', MAX_SIDE);
+    checkShape(op, 'the table', n, d);
+    // base reaches C as a double: any finite number above 1
+    if (typeof base !== 'number') {
+      throw argumentError(TypeError, `${op}: base must be a number above 1, got ${describe(base)}`);
+    }
+    if (!(base > 1 && base < Infinity)) {
+      throw argumentError(RangeError, `${op}: base must be a finite number above 1 (up to ${Number.MAX_VALUE}), got ${describe(base)}`);
+    }
+    this._frame(n * d);
+    try {
+      const out = this._alloc(n * d);
+      this._check(op, this._core._qkv_positional_encoding(out, n, d, base));
+      return this._read([out, n, d])[0];
+    } finally {
+      this._release();
+    }
+  }
+
+  /**
+   * Multi-head self-attention. X (n×d); Wq, Wk, Wv (d×d_model); Wo (d_model×d_out); heads
+   * divides d_model, d_k = d_model / heads. Head h takes columns [h·d_k, (h+1)·d_k) of
+   * Q = X·Wq, K = X·Wk, V = X·Wv and attends with them (scale: true divides by √d_k of the head).
+   * → { heads: [{ Q, K, V, scores, weights, output }], concat (n×d_model), output = concat·Wo }
+   */
+  multiHeadAttention(X, weights, options = {}) {
+    const op = 'multiHeadAttention';
+    const { heads, scale, causal } = readOptions(op, options, ['heads'], '{ heads: 2, scale: true, causal: false }');
+    const w = readPlainOptions(op, weights, WEIGHT_NAMES, '{ Wq, Wk, Wv, Wo }', 'weight');
+    const x = readInput(X, op, 'X');
+    const [wq, wk, wv, wo] = WEIGHT_NAMES.map((name) => readInput(w[name], op, name));
+    const n = x.rows, d = x.cols, dm = wq.cols, dout = wo.cols, shape = (m) => `${m.rows}×${m.cols}`;
+    for (const [name, m] of [['Wq', wq], ['Wk', wk], ['Wv', wv]]) {
+      if (m.rows !== d) throw argumentError(RangeError, `${op}: X is ${shape(x)} but ${name} is ${shape(m)}; X's columns must equal ${name}'s rows`);
+      if (m.cols !== dm) throw argumentError(RangeError, `${op}: Wq is ${shape(wq)} but ${name} is ${shape(m)}; Wq, Wk and Wv must have the same columns (d_model)`);
+    }
+    if (wo.rows !== dm) throw argumentError(RangeError, `${op}: Wq is ${shape(wq)} but Wo is ${shape(wo)}; Wo's rows must equal d_model = ${dm}`);
+    checkCount(op, heads, 'heads', dm);
+    if (dm % heads) throw argumentError(RangeError, `${op}: heads is ${heads}, which does not divide d_model = ${dm} (Wq is ${shape(wq)})`);
+    checkShape(op, 'Q, K and V', n, dm);
+    checkShape(op, 'the score matrices', heads * n, n);
+    checkShape(op, 'the output', n, dout);
+    checkWork(op, 3 * n * d * dm + 2 * n * n * dm + n * dm * dout, `multi-head attention of ${n} tokens`);
+    const dk = dm / heads;
+    const widths = [dk, dk, dk, n, n, dk];   // each head's Q, K, V, scores, weights, output
+    this._frame(6 * n * dm + 2 * heads * n * n + n * dout + x.data.length + 3 * wq.data.length + wo.data.length);
+    try {
+      const ptrs = widths.map((cols) => this._alloc(heads * n * cols));
+      const concat = this._alloc(n * dm), output = this._alloc(n * dout);
+      const inputs = [[x, 'X'], [wq, 'Wq'], [wk, 'Wk'], [wv, 'Wv'], [wo, 'Wo']];
+      this._check(op, this._core._qkv_multi_head_attention_forward(...ptrs, concat, output,
+        ...inputs.map(([m]) => this._put(m)), n, d, dm, heads, dout, scaleDivisor(scale, dk), causal ? 1 : 0), inputs);
+      const parts = [];
+      for (let h = 0; h < heads; h++) widths.forEach((cols, b) => parts.push([ptrs[b] + 4 * h * n * cols, n, cols]));
+      const all = this._read(...parts, [concat, n, dm], [output, n, dout]);
+      return {
+        heads: Array.from({ length: heads }, (_, h) => Object.fromEntries(HEAD_KEYS.map((key, b) => [key, all[6 * h + b]]))),
+        concat: all[6 * heads],
+        output: all[6 * heads + 1],
+      };
+    } finally {
+      this._release();
+    }
+  }
+
+  /**
    * A tiny language model whose embedding table is learned (see web/model.js):
    * createModel({ corpus, dim, seed, optimizer: 'sgd' | 'adam', lr, batchSize, steps, beta1, beta2, eps }).
    */
@@ -490,9 +574,12 @@ export class QkvLab {
   }
 }
 
-function readOptions(op, options) {
-  const { scale = true, causal = false } = readPlainOptions(op, options, ['scale', 'causal'],
-    '{ scale: true, causal: false }');
+/**
+ * scale and causal (checked, defaulted) from a plain options object; `extra` names further keys
+ * the operation takes (returned as given, for it to check), `example` shows them in messages.
+ */
+function readOptions(op, options, extra = [], example = '{ scale: true, causal: false }') {
+  const { scale = true, causal = false, ...rest } = readPlainOptions(op, options, [...extra, 'scale', 'causal'], example);
   if (typeof scale !== 'boolean' && typeof scale !== 'number') {
     throw argumentError(TypeError, `${op}: scale must be true (divide by √d_k), false (divide by 1) or a positive number, got ${describe(scale)}`);
   }
@@ -501,7 +588,7 @@ function readOptions(op, options) {
   if (typeof causal !== 'boolean') {
     throw argumentError(TypeError, `${op}: causal must be true or false, got ${describe(causal)}`);
   }
-  return { scale, causal };
+  return { ...rest, scale, causal };
 }
 
 function scaleDivisor(scale, dk) {
@@ -510,9 +597,9 @@ function scaleDivisor(scale, dk) {
   return scale;
 }
 
-function checkCount(op, value, name) {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+function checkCount(op, value, name, max = Infinity) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0 || value > max) {
     const Err = typeof value === 'number' ? RangeError : TypeError;
-    throw argumentError(Err, `${op}: ${name} must be a positive integer, got ${describe(value)}`);
+    throw argumentError(Err, `${op}: ${name} must be a positive integer${max < Infinity ? ` up to ${max}` : ''}, got ${describe(value)}`);
   }
 }

@@ -251,3 +251,42 @@ test('axe: iframe mode with a notice (an unknown section) has no serious or crit
   await page.closeAll();
   assert.deepEqual(blocking, []);
 });
+
+// The three chapters after symmetry (issue 12) at settings the full-page audits above do not
+// reach (4 heads, d_k = 512, the widest sine table), every step audited, in both languages and at
+// both widths; then each as a <qkv-lab section="…"> widget, whose shadow root axe audits.
+for (const [locale, colorScheme, width] of [['en-US', 'light', 1280], ['zh-CN', 'dark', 375]]) {
+  test(`axe: √d_k, multi-head and positions at every step, other settings (${locale.slice(0, 2)} ${colorScheme} ${width}px)`, async () => {
+    const page = await openPage(env, { locale, colorScheme, width, height: 900, query: '?heads=4&sdk=512&ped=128' });
+    const blocking = [];
+    for (const id of ['scaling', 'multihead', 'positions']) {
+      const section = page.locator(`#${id}`);
+      await section.scrollIntoViewIfNeeded();
+      await section.locator('.step-first').click();
+      for (let t = 0; t < 12; t++) {
+        await settle(page);
+        blocking.push(...report(`${id} step ${t + 1}`, await audit(page, [[`#${id}`]])));
+        if (!(await section.locator('.step-forward').isEnabled())) break;
+        await section.locator('.step-forward').click();
+      }
+    }
+    assert.deepEqual(page.problems(), []);
+    await page.closeAll();
+    assert.deepEqual(blocking, []);
+  });
+}
+
+test('axe: the three chapters as widgets, each in en and zh, light and dark, at 1280 and 375 px, have no serious or critical violation', async () => {
+  const blocking = [];
+  for (const [section, lang, colorScheme, width] of [['scaling', 'en', 'light', 1280], ['multihead', 'zh', 'dark', 375],
+    ['positions', 'en', 'dark', 375], ['scaling', 'zh', 'dark', 375], ['multihead', 'en', 'light', 1280], ['positions', 'zh', 'light', 1280]]) {
+    const page = await openBlog(env, { name: 'plain-post.html', colorScheme, width, height: 900,
+      transform: (html) => html.replace('<qkv-lab id="first" lang="en">', `<qkv-lab id="first" section="${section}" lang="${lang}">`) });
+    await waitForWidget(page, 'first');
+    await settle(page);
+    blocking.push(...report(`widget ${section} ${lang} ${colorScheme} ${width}px`, await audit(page, [['#first']])));
+    assert.deepEqual(page.problems(), [], section);
+    await page.closeAll();
+  }
+  assert.deepEqual(blocking, []);
+});

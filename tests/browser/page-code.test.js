@@ -1,6 +1,6 @@
 // page-code.test.js: the code beside the arithmetic must give the numbers on screen. For two
-// settings (the article's, and another seed, sentence, d_k, position vectors, √d_k and edited
-// cells), every section's code panel is read off the page, its NumPy lines are run by Debian's
+// settings (the article's, and another seed, sentence, d_k, position vectors, √d_k, edited cells,
+// the √d_k section's slider and the number of heads), every section's code panel is read off the page, its NumPy lines are run by Debian's
 // /usr/bin/python3 with python3-numpy and its qkv-lab lines by Node (as a reader would paste them:
 // the setup lines first, then the step), and each result is compared with the table or the bars
 // that section shows.
@@ -32,6 +32,16 @@ const ON_PAGE = {
   a_scaled: ['bars', '#learnable .card:nth-child(3)'],
   S_shared: ['table', '#symmetry [data-matrix="S"]'],
   P_next: ['table', '#flow [data-matrix="P"]'],
+  spread: ['table', '#scaling [data-matrix="spread"]'],
+  w_raw: ['bars', '#scaling .card.raw'],
+  w_scaled: ['bars', '#scaling .card.scaled'],
+  concat: ['table', '#multihead [data-matrix="concat"]'],
+  Y: ['table', '#multihead [data-matrix="Y"]'],
+  PE: ['table', '#positions [data-matrix="PE"]'],
+  O_plain: ['table', '#positions [data-matrix="O_plain"]'],
+  O_plain_re: ['table', '#positions [data-matrix="O_plain_re"]'],
+  O_pos: ['table', '#positions [data-matrix="O_pos"]'],
+  O_pos_re: ['table', '#positions [data-matrix="O_pos_re"]'],
 };
 
 async function typeInto(page, selector, text) {
@@ -91,8 +101,8 @@ function compare(label, page, code) {
 const SETTINGS = [
   { name: 'the article', query: '', edits: [] },
   {
-    name: 'seed 7, 我 开 汽车 很 快, d_k 4, positions, √d_k, two edited cells',
-    query: `?${new URLSearchParams({ seed: 7, sentence: '我 开 汽车 很 快', dk: 4, pos: 1, scale: 1, pull: 2.5 })}`,
+    name: 'seed 7, 我 开 汽车 很 快, d_k 4, positions, √d_k, two edited cells, slider d_k 12, 3 heads',
+    query: `?${new URLSearchParams({ seed: 7, sentence: '我 开 汽车 很 快', dk: 4, pos: 1, scale: 1, pull: 2.5, sdk: 12, heads: 3 })}`,
     edits: [['#projections [data-matrix="X"] td[data-i="1"][data-j="2"]', '0.75'], ['#projections [data-matrix="W_Q"] td[data-i="3"][data-j="1"]', '-0.5']],
   },
 ];
@@ -116,7 +126,8 @@ for (const setting of SETTINGS) {
       setupPy: el.querySelector('.code-setup pre[data-lang="py"]').textContent,
       setupJs: el.querySelector('.code-setup pre[data-lang="js"]').textContent,
     })));
-    assert.deepEqual(panels.map((p) => p.step), ['embedding', 'projections', 'scores', 'softmax', 'mixing', 'learnable', 'symmetry', 'flow']);
+    assert.deepEqual(panels.map((p) => p.step), ['embedding', 'projections', 'scores', 'softmax', 'mixing', 'learnable', 'symmetry',
+      'scaling', 'multihead', 'positions', 'flow']);
     for (const panel of panels) {
       const fromPython = runPython(`${panel.setupPy}\n${panel.py}`, panel.results);
       const fromNode = runNode(`${panel.setupJs}\n${panel.js}`, panel.results);

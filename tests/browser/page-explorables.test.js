@@ -1,7 +1,7 @@
 // page-explorables.test.js: what issue 9 asked an expert would add, used as a reader would: the
 // one-hot note and the d_k control (section 3), K·Qᵀ = Sᵀ and the dot product as geometry
 // (section 4), softmax shown whole with a temperature (section 5), a shared projection (section 8)
-// and live tensors (section 10). Every number is read off the page and checked against the
+// and live tensors (the data flow). Every number is read off the page and checked against the
 // snapshot's own matrices or an independent computation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,7 +51,8 @@ test('d_k (2–4) in section 3: every shape downstream follows, the link keeps i
   await page.check('#softmax .scale-switch');
   assert.match(await page.textContent('#softmax .section-intro'), /d_k = 2, √2 ≈ 1\.414/);
   const flow = await page.$$eval('#flow .flow-stage .shape', (els) => els.map((e) => e.textContent));
-  assert.deepEqual(flow.slice(0, 6), ['[3]', '[3, 4]', '[3, 2]', '[3, 3]', '[3, 3]', '[3, 2]']);
+  // ids, the sine positions (n × 4, whatever d_k), X, Q, S, A, O
+  assert.deepEqual(flow.slice(0, 7), ['[3]', '[3, 4]', '[3, 4]', '[3, 2]', '[3, 3]', '[3, 3]', '[3, 2]']);
   // the link reproduces it
   const url = page.url();
   const again = await openPage(env, { query: url.slice(url.indexOf('?')) });
@@ -287,10 +288,11 @@ test('section 8: a shared projection Q = K = X·W_Q gives a symmetric S with rea
   await page.closeAll();
 });
 
-test('section 10: live tensors on hover and focus, a jump on click, and the next-token prediction [n, V]', async () => {
+test('the data flow: live tensors on hover and focus, a jump on click, and the next-token prediction [n, V]', async () => {
   const page = await openPage(env, { query: q({ sentence: '我 养了 一只 兔' }) });
   const shapes = await page.$$eval('#flow .flow-stage .shape', (els) => els.map((e) => e.textContent));
-  assert.deepEqual(shapes, ['[4]', '[4, 4]', '[4, 3]', '[4, 4]', '[4, 4]', '[4, 3]', '…', '[4, 15]', '[1]', '∇']);
+  // the sine positions after the ids, the heads (2 by default, d_k = 12 / 2) after O
+  assert.deepEqual(shapes, ['[4]', '[4, 4]', '[4, 4]', '[4, 3]', '[4, 4]', '[4, 4]', '[4, 3]', '2 × [4, 6] → [4, 12] → [4, 4]', '…', '[4, 15]', '[1]', '∇']);
   const preview = () => page.evaluate(() => {
     const root = document.querySelector('#flow .tensor-preview');
     return {
@@ -328,7 +330,8 @@ test('section 10: live tensors on hover and focus, a jump on click, and the next
   assert.equal(await page.$$eval('#flow .tensor-extra .tops li', (els) => els.length), 4);
   assert.match(await page.textContent('#flow .tensor-extra'), /random \(untrained\)/);
   // stepping onto it narrates the shape [n, V]
-  await goToStep(page, 'flow', 7);
+  // (the prediction is the 10th stage: after the sine positions and the heads)
+  await goToStep(page, 'flow', 9);
   assert.match(await page.textContent('#flow .narration'), /shape \[n, V\] = \[4, 15\]/);
   // a click jumps, as before
   await page.click('#flow .flow-stage[data-stage="S"]');

@@ -171,7 +171,8 @@ test('with prefers-reduced-motion, play jumps to the last step', async () => {
 test('the data-flow stages show live shapes and jump to their section', async () => {
   const page = await openPage(env, { query: '?sentence=%E6%88%91+%E5%85%BB%E4%BA%86+%E4%B8%80%E5%8F%AA+%E5%85%94' });
   const shapes = await page.$$eval('#flow .flow-stage .shape', (els) => els.map((e) => e.textContent));
-  assert.deepEqual(shapes.slice(0, 6), ['[4]', '[4, 4]', '[4, 3]', '[4, 4]', '[4, 4]', '[4, 3]']);
+  // ids, the sine positions, X, Q/K/V, S, A, O, then the heads (2 by default: d_k = 12 / 2)
+  assert.deepEqual(shapes.slice(0, 8), ['[4]', '[4, 4]', '[4, 4]', '[4, 3]', '[4, 4]', '[4, 4]', '[4, 3]', '2 × [4, 6] → [4, 12] → [4, 4]']);
   await page.click('#flow .flow-stage:has-text("Q, K, V")');
   await page.waitForFunction(() => /section=projections/.test(location.search));
   // the smooth scroll passes other sections: once it has ended (the section's top is in place),

@@ -4,7 +4,8 @@
  * (where long and size_t are 32 bits, as on wasm32).
  *
  * The input bytes are a little program: each op picks an entry point (the functions build.sh
- * exports, exports.c's allocation helpers included) and its arguments: sizes (usually small,
+ * exports, exports.c's allocation helpers and the positional encoding and multi-head attention
+ * included) and its arguments: sizes (usually small,
  * sometimes an edge: 0, negative, 2^24 ± 1, 2^26 ± 1, INT_MAX), values (NaN, ±Infinity,
  * subnormals, float32's max, raw bits), null pointers, and model call sequences (create,
  * set_optimizer, forward, loss_and_grad with lengths that sum past 2^32, sentence_losses,
@@ -331,6 +332,99 @@ static void op_self_attention(input* in) {
     for (int i = 0; i < 10; i++) free(b[i]);
 }
 
+/* positions.c: sizes, base (any double, edges included), the table's range */
+static void op_positions(input* in) {
+    int n = size_of(in, 9), d = size_of(in, 9);
+    static const double bases[] = {10000.0, 2.0, 1.0, 1.0000000000000002, 0.5, 0.0, -1.0, NAN,
+                                   INFINITY, -INFINITY, 1e300, DBL_MAX, 4.9406564584124654e-324};
+    uint8_t b = byte(in);
+    double base = b < 128 ? 1.0 + (double)u32(in) / 65536.0 : bases[b % COUNT(bases)];
+    int valid = elements(n, d) && n <= QKV_MAX_POSITIONS;
+    size_t count = valid ? (size_t)n * d : 4;
+    if (count > BUDGET) {
+        EXPECT(qkv_positional_encoding(NULL, n, d, base), QKV_ERR_NULL);
+        return;
+    }
+    float* out = floats_new(count);
+    int null_out = byte(in) < 10;
+    int status = qkv_positional_encoding(null_out ? NULL : out, n, d, base);
+    if (null_out) { EXPECT(status, QKV_ERR_NULL); REQUIRE(untouched(out, count), n, d); }
+    else if (!valid) { EXPECT(status, QKV_ERR_SIZE); REQUIRE(untouched(out, count), n, d); }
+    else if (!(base > 1.0) || !isfinite(base)) { EXPECT(status, QKV_ERR_ARGUMENT); REQUIRE(untouched(out, count), n, d); }
+    else {
+        EXPECT(status, QKV_OK);
+        for (size_t i = 0; i < count; i++) REQUIRE(out[i] >= -1.0f && out[i] <= 1.0f, i, n);
+        for (int i = 0; i < d; i++) REQUIRE(out[i] == (float)(i % 2), i, d);  /* PE(0) = sin 0, cos 0, ... */
+    }
+    free(out);
+}
+
+/* multihead.c: sizes (d_model usually heads * d_k), heads, scale, causal; 13 buffers */
+static void op_multihead(input* in) {
+    int n = size_of(in, 6), d = size_of(in, 6), heads = size_of(in, 4), dk = size_of(in, 4), dout = size_of(in, 6);
+    int dm = byte(in) < 220 ? (int)((uint32_t)heads * (uint32_t)dk) : size_of(in, 9);
+    float scale = scale_of(in);
+    int causal = (int)(byte(in) % 3);
+    size_t nn = elements(n, n);
+    int valid_size = elements(n, d) && elements(d, dm) && elements(n, dm) && elements(dm, dout) &&
+                     elements(n, dout) && nn && heads > 0 && heads <= dm && nn <= QKV_MAX_ELEMENTS / (size_t)heads;
+    size_t shapes[13] = {0};
+    if (valid_size) {
+        size_t ndm = (size_t)n * dm, hnn = (size_t)heads * nn;
+        size_t s[13] = {ndm, ndm, ndm, hnn, hnn, ndm, ndm, (size_t)n * dout, (size_t)n * d,
+                        (size_t)d * dm, (size_t)d * dm, (size_t)d * dm, (size_t)dm * dout};
+        memcpy(shapes, s, sizeof s);
+    }
+    int too_big = 0;
+    for (int i = 0; i < 13; i++) {
+        if (!valid_size) shapes[i] = 4;
+        too_big |= shapes[i] > BUDGET;
+    }
+    if (valid_size && (too_big || 3 * (int64_t)n * d * dm + 2 * (int64_t)n * n * dm + (int64_t)n * dm * dout > WORK_BUDGET)) {
+        EXPECT(qkv_multi_head_attention_forward(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                                                NULL, NULL, n, d, dm, heads, dout, scale, causal), QKV_ERR_NULL);
+        return;
+    }
+    float* b[13];
+    float* arg[13];
+    int null_at = byte(in) < 10 ? byte(in) % 13 : -1;
+    for (int i = 0; i < 13; i++) {
+        b[i] = floats_new(shapes[i]);
+        if (i >= 8) fill(in, b[i], shapes[i], 0);
+        arg[i] = i == null_at ? NULL : b[i];
+    }
+    int status = qkv_multi_head_attention_forward(arg[0], arg[1], arg[2], arg[3], arg[4], arg[5], arg[6], arg[7],
+                                                  arg[8], arg[9], arg[10], arg[11], arg[12], n, d, dm, heads,
+                                                  dout, scale, causal);
+    int finite = 1;
+    for (int i = 8; i < 13; i++) finite &= all_finite(b[i], shapes[i]);
+    int refused = 1;
+    if (null_at >= 0) EXPECT(status, QKV_ERR_NULL);
+    else if (!valid_size) EXPECT(status, QKV_ERR_SIZE);
+    else if (dm % heads) EXPECT(status, QKV_ERR_SHAPE);
+    else if (!(scale >= FLT_MIN) || !isfinite(scale)) EXPECT(status, QKV_ERR_ARGUMENT);
+    else if (!finite) EXPECT(status, QKV_ERR_NONFINITE);
+    else {
+        refused = 0;
+        REQUIRE(status == QKV_OK || status == QKV_ERR_OVERFLOW, status, 0);
+        if (status == QKV_OK) {
+            for (int i = 0; i < 8; i++) REQUIRE(all_finite(b[i], shapes[i]), i, 0);
+            /* each weight row sums to 1; causal rows give nothing to later tokens */
+            for (size_t r = 0; r < (size_t)heads * n; r++) {
+                double sum = 0.0;
+                for (int j = 0; j < n; j++) {
+                    float w = b[4][r * n + j];
+                    if (causal && j > (int)(r % n)) REQUIRE(w == 0.0f, r, j);
+                    sum += w;
+                }
+                REQUIRE(fabs(sum - 1.0) < 1e-4, r, heads);
+            }
+        }
+    }
+    if (refused) for (int i = 0; i < 8; i++) REQUIRE(untouched(b[i], shapes[i]), i, status);
+    for (int i = 0; i < 13; i++) free(b[i]);
+}
+
 static void op_rng(input* in) {
     uint32_t seed = u32(in);
     qkv_rng a, b;
@@ -633,7 +727,7 @@ static void model_sequence(input* in) {
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     input in = {data, size};
     while (in.n) {
-        switch (byte(&in) % 10) {
+        switch (byte(&in) % 12) {
         case 0: op_matmul(&in); break;
         case 1: op_transpose(&in); break;
         case 2: op_softmax(&in); break;
@@ -642,6 +736,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         case 5: op_self_attention(&in); break;
         case 6: op_rng(&in); break;
         case 7: op_misc(&in); break;
+        case 8: op_positions(&in); break;
+        case 9: op_multihead(&in); break;
         default: model_sequence(&in); break;
         }
     }

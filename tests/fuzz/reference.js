@@ -252,6 +252,59 @@ export function selfAttention(X, Wq, Wk, Wv, n, d, dk, dv, scale, causal) {
 }
 
 /**
+ * Sinusoidal positional encoding (n×d): PE[p][2i] = sin(p / base^(2i/d)), PE[p][2i+1] =
+ * cos(p / base^(2i/d)). The C side computes in double and rounds once to float32; its angles
+ * p·base^(-2i/d) (p < 2^20) may differ from these in the last bits of a double, which moves an
+ * entry by at most p·freq·|ln freq|·2^-50 < 2^-31: tol is a float32 rounding plus 2^-26.
+ */
+export function positionalEncoding(n, d, base) {
+  const value = new Float64Array(n * d), tol = new Float64Array(n * d);
+  const logBase = Math.log(base);
+  for (let p = 0; p < n; p++) {
+    for (let i = 0; i < d; i++) {
+      const freq = Math.exp((-(i - (i % 2)) / d) * logBase);
+      const v = i % 2 ? Math.cos(p * freq) : Math.sin(p * freq);
+      value[p * d + i] = v;
+      tol[p * d + i] = 2 * U * Math.abs(v) + 2 ** -26;
+    }
+  }
+  return { value, tol, absMax: 1 };
+}
+
+/**
+ * Multi-head self-attention: Wq, Wk, Wv (d×d_model), heads dividing d_model, d_k = d_model/heads.
+ * Head h is selfAttention() on columns [h·d_k, (h+1)·d_k) of the weights (X·W's columns are X
+ * times W's columns), and concat (n×d_model) their outputs side by side. { heads, concat }, or
+ * { heads, overflow: true } when a head's Q, K or V is beyond float32. The output (concat·Wo)
+ * is matmul() of the float32 concat the C side returned, to check it on its own.
+ */
+export function multiHeadAttention(X, Wq, Wk, Wv, n, d, dm, heads, scale, causal) {
+  const dk = dm / heads;
+  const slice = (W, h) => {
+    const out = new Float32Array(d * dk);
+    for (let r = 0; r < d; r++) for (let c = 0; c < dk; c++) out[r * dk + c] = W[r * dm + h * dk + c];
+    return out;
+  };
+  const each = [];
+  for (let h = 0; h < heads; h++) {
+    const e = selfAttention(X, slice(Wq, h), slice(Wk, h), slice(Wv, h), n, d, dk, dk, scale, causal);
+    each.push(e);
+    if (e.overflow) return { heads: each, overflow: true };
+  }
+  const concat = { value: new Float64Array(n * dm), tol: new Float64Array(n * dm), absMax: 0 };
+  each.forEach((e, h) => {
+    for (let i = 0; i < n; i++) {
+      for (let c = 0; c < dk; c++) {
+        concat.value[i * dm + h * dk + c] = e.output.value[i * dk + c];
+        concat.tol[i * dm + h * dk + c] = e.output.tol[i * dk + c];
+      }
+    }
+    concat.absMax = Math.max(concat.absMax, e.output.absMax);
+  });
+  return { heads: each, concat };
+}
+
+/**
  * The worst entry of actual against { value, tol }: null when every entry is within tol, else
  * { at, actual, expected, tol }. NaN and ±Infinity in actual always fail.
  */

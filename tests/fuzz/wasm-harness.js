@@ -405,6 +405,87 @@ const DRIVERS = {
     expectClose(`${label} output`, get(5, n * dv), expected.output);
   },
 
+  _qkv_positional_encoding(ctx) {
+    const { r, heap, core } = ctx;
+    const far = r.chance(0.1);
+    const n = far ? r.pick([2 ** 20 - 1, 2 ** 20, 2 ** 20 + 1, 1000000]) : size(r), d = far ? 1 : size(r);
+    const base = r.chance(0.7) ? r.pick([10000, 10000, 2, 100, 1e6]) * (r.chance(0.5) ? 1 : 1 + r.next())
+      : r.pick([1, 1 + 2 ** -52, 0.5, 0, -0, -10000, NaN, Infinity, -Infinity, 1e300, Number.MAX_VALUE, 5e-324]);
+    // (n near 2^20 with d small enough for the budget: the largest angles, where sin and cos are hardest)
+    const valid = elements(n, d) && n <= 2 ** 20;
+    const label = `positional_encoding(n ${n}, d ${d}, base ${base})`;
+    const count = valid ? n * d : 4;
+    if (count > (far ? 2 ** 20 : BUDGET)) return expectStatus(`${label} (too large)`, core._qkv_positional_encoding(0, n, d, base), STATUS.NULL);
+    const out = r.chance(0.05) ? 0 : heap.alloc(count);
+    const status = core._qkv_positional_encoding(out, n, d, base);
+    if (!out) return expectStatus(label, status, STATUS.NULL);
+    if (!valid) { expectStatus(label, status, STATUS.SIZE); return untouched(heap, label, [[out, count]]); }
+    if (!(base > 1) || !Number.isFinite(base)) { expectStatus(label, status, STATUS.ARGUMENT); return untouched(heap, label, [[out, count]]); }
+    expectStatus(label, status, STATUS.OK);
+    expectClose(label, heap.floats(out, count), ref.positionalEncoding(n, d, base));
+  },
+
+  _qkv_multi_head_attention_forward(ctx) {
+    const { r, heap } = ctx;
+    const n = size(r, 6), d = size(r, 6), heads = size(r, 4), dk = size(r, 4), dout = size(r, 6);
+    // d_model usually heads·d_k (as an int32, as C receives it), sometimes anything
+    const dm = r.chance(0.85) ? Math.imul(heads, dk) : size(r, 9);
+    const scale = scaleValue(r), causal = r.pick([0, 0, 1, 2, -1]);
+    const nn = elements(n, n);
+    const validSize = elements(n, d) && elements(d, dm) && elements(n, dm) && elements(dm, dout) &&
+      elements(n, dout) && nn && heads > 0 && heads <= dm && nn <= Math.floor(MAX_ELEMENTS / heads);
+    const valid = validSize && dm % heads === 0;
+    // head Q, K, V, scores, weights, head outputs, concat, output | X, Wq, Wk, Wv, Wo
+    const shapes = [n * dm, n * dm, n * dm, heads * n * n, heads * n * n, n * dm, n * dm, n * dout,
+      n * d, d * dm, d * dm, d * dm, dm * dout];
+    const counts = plan(shapes, validSize);
+    const label = `multi_head_attention_forward(n ${n}, d ${d}, d_model ${dm}, heads ${heads}, d_out ${dout}, scale ${scale}, causal ${causal})`;
+    if (!counts || (validSize && 3 * n * d * dm + 2 * n * n * dm + n * dm * dout > WORK_BUDGET)) {
+      const status = ctx.core._qkv_multi_head_attention_forward(...shapes.map(() => 0), n, d, dm, heads, dout, scale, causal);
+      return expectStatus(`${label} (too large)`, status, STATUS.NULL);
+    }
+    const [X, Wq, Wk, Wv, Wo] = counts.slice(8).map((c) => floats(r, c));
+    const inputs = [null, null, null, null, null, null, null, null, X, Wq, Wk, Wv, Wo];
+    const nullAt = r.chance(0.05) ? r.int(0, shapes.length - 1) : -1;
+    const ptrs = counts.map((c, i) => (i === nullAt ? 0 : heap.alloc(c, inputs[i])));
+    const status = ctx.core._qkv_multi_head_attention_forward(...ptrs, n, d, dm, heads, dout, scale, causal);
+    ctx.inputsUnchanged(label, [8, 9, 10, 11, 12].map((i) => [ptrs[i], inputs[i]]));
+    if (nullAt >= 0) return expectStatus(label, status, STATUS.NULL);
+    const outputs = ptrs.slice(0, 8).map((p, i) => [p, counts[i]]);
+    if (!validSize) { expectStatus(label, status, STATUS.SIZE); return untouched(heap, label, outputs); }
+    if (!valid) { expectStatus(label, status, STATUS.SHAPE); return untouched(heap, label, outputs); }
+    const s = Math.fround(scale);
+    if (!(s >= FLT_MIN) || !Number.isFinite(s)) { expectStatus(label, status, STATUS.ARGUMENT); return untouched(heap, label, outputs); }
+    if (![X, Wq, Wk, Wv, Wo].every(finiteAll)) { expectStatus(label, status, STATUS.NONFINITE); return untouched(heap, label, outputs); }
+    const e = ref.multiHeadAttention(X, Wq, Wk, Wv, n, d, dm, heads, s, causal !== 0);
+    // the exact Q, K or V beyond float32: C's is Infinity (refused), or just below it
+    if (e.overflow) return expectStatus(label, status, [STATUS.OVERFLOW, STATUS.OK]);
+    // a product near float32's max may overflow in float32 partial sums: OVERFLOW is then allowed,
+    // and only then (in a head, or in concat·Wo of the concat the C side wrote)
+    const near = (x) => x >= FLT_MAX / 4;
+    const risky = e.heads.some((h) => [h.Q, h.K, h.V, h.scores, h.output].some((m) => near(m.absMax)));
+    expectStatus(label, status, [STATUS.OK, STATUS.OVERFLOW]);
+    if (status !== STATUS.OK) {
+      if (!risky && !near(ref.matmul(heap.floats(ptrs[6], n * dm), Wo, n, dm, dout).absMax)) {
+        throw new Failure(`${label}: OVERFLOW, but every product stays far below float32's max`);
+      }
+      return;
+    }
+    const dkh = dm / heads;
+    e.heads.forEach((h, k) => {
+      const part = (b, cols) => heap.floats(ptrs[b] + 4 * k * n * cols, n * cols);
+      expectClose(`${label} head ${k} Q`, part(0, dkh), h.Q);
+      expectClose(`${label} head ${k} K`, part(1, dkh), h.K);
+      expectClose(`${label} head ${k} V`, part(2, dkh), h.V);
+      expectClose(`${label} head ${k} scores`, part(3, n), h.scores);
+      expectClose(`${label} head ${k} weights`, part(4, n), h.weights);
+      expectClose(`${label} head ${k} output`, part(5, dkh), h.output);
+    });
+    const concat = heap.floats(ptrs[6], n * dm);
+    expectClose(`${label} concat`, concat, e.concat);
+    expectClose(`${label} output`, heap.floats(ptrs[7], n * dout), ref.matmul(concat, Wo, n, dm, dout));
+  },
+
   _qkv_rng_size(ctx) {
     const bytes = ctx.core._qkv_rng_size();
     if (bytes !== ctx.rngBytes || bytes < 624 * 4) throw new Failure(`rng_size: ${bytes}`);

@@ -1,7 +1,10 @@
 // usage.ts: compiled (never run) by `tsc --noEmit -p tests/types`: the declarations must accept
 // what the README shows and reject misuse (the @ts-expect-error lines fail the build if the
 // declarations ever stop catching them).
-import { load, simdSupported, Matrix, Model, type QkvLab, type SelfAttentionResult, type InspectResult, type StepOnResult } from 'qkv-lab';
+import {
+  load, simdSupported, Matrix, Model, type QkvLab, type SelfAttentionResult, type InspectResult, type StepOnResult,
+  type MultiHeadResult, type HeadResult,
+} from 'qkv-lab';
 
 async function main(): Promise<void> {
   const qkv: QkvLab = await load();
@@ -57,6 +60,19 @@ async function main(): Promise<void> {
   qkv.attend(X, X, X, { scale: 'yes' });
   // @ts-expect-error unknown option
   qkv.attend(X, X, X, { scaled: true });
+  const PE: Matrix = qkv.positionalEncoding(8, 4, { base: 100 });
+  const XP = X.map((row, p) => row.map((x, j) => x + PE.get(p, j)));
+  const Wo = rng.randn(12, 4);
+  const multi: MultiHeadResult = qkv.multiHeadAttention(XP, { Wq: rng.randn(4, 12), Wk: rng.randn(4, 12), Wv: rng.randn(4, 12), Wo },
+    { heads: 4, scale: true, causal: false });
+  const head: HeadResult = multi.heads[0];
+  console.log(head.Q.cols + head.weights.rows + multi.concat.cols + multi.output.cols, qkv.positionalEncoding(3, 2).rows);
+  // @ts-expect-error heads is required
+  qkv.multiHeadAttention(X, { Wq, Wk, Wv, Wo }, { scale: true });
+  // @ts-expect-error the weights are named Wq, Wk, Wv and Wo
+  qkv.multiHeadAttention(X, { Wq, Wk, Wv, W_o: Wo }, { heads: 1 });
+  // @ts-expect-error base is a number
+  qkv.positionalEncoding(4, 4, { base: '10000' });
   // @ts-expect-error a seed is a number
   qkv.rng('42');
   // @ts-expect-error matrices are numbers

@@ -202,20 +202,6 @@ export function symmetricScores(qkv, snap) {
   return { scores, weights };
 }
 
-/**
- * Why divide by √d_k: one random query against 6 random keys of width dk (from rng(seed)).
- * Raw scores spread like √d_k, so unscaled softmax saturates on one key as d_k grows.
- */
-export function saturation(qkv, seed, dk, keys = 6) {
-  const rng = qkv.rng(seed);
-  const q = rng.randn(1, dk);
-  const K = rng.randn(keys, dk);
-  const V = new Matrix(keys, 1);
-  const raw = qkv.attend(q, K, V, { scale: false });
-  const scaled = qkv.attend(q, K, V, { scale: true });
-  return { scores: raw.scores.row(0), unscaled: raw.weights.row(0), scaled: scaled.weights.row(0) };
-}
-
 /** What Q × K (no transpose) gives: the API's own error, or the product when shapes happen to fit. */
 export function tryQTimesK(qkv, Q, K) {
   try {

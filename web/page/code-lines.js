@@ -5,11 +5,15 @@
 // qkv-lab in float32: the same to the 3 decimals shown). tests/browser/page-code.test.js runs
 // them, with Debian's python3-numpy and in Node, and compares with the page.
 //
-//   const code = codeLines(snap, { pull: 5 });
+//   const code = codeLines(snap, { pull: 5, heads: 2 });
 //   code.step('scores')   → { py, js, results: ['S'], setup: { py, js } }
+// The section "Why divide by √d_k" draws its own numbers: codeLines(data).step('scaling'), with
+// data from scaling-model.js ({ seed, dk }).
 //
 // Pure: strings from the snapshot's settings and edits; no WASM, no DOM.
 import { VOCABULARY, D_K, D_MODEL, MAX_TOKENS, WEIGHT_SCALE, TABLE_SCALE, POSITION_SCALE } from './attention-model.js';
+import { D_MODEL_HEADS, HEAD_WEIGHT_SCALE, OUT_WEIGHT_SCALE, PE_BASE } from './heads-positions.js';
+import { SCALING_QUERIES, SCALING_KEYS, SCALING_MAX_DK, ROW_KEYS } from './scaling-model.js';
 
 const V = VOCABULARY.length;
 const ARTICLE_ROWS = '[[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.2]]';
@@ -22,6 +26,8 @@ const NEEDS = {
   learnable: ['embedding', 'projections'], symmetry: ['embedding', 'projections'],
   flow: ['embedding', 'projections', 'scores', 'softmax', 'mixing'],
   walkthrough: [],
+  multihead: ['embedding', 'headWeights'],
+  positions: [],
 };
 
 const num = (x) => String(x);
@@ -62,7 +68,8 @@ function inputs(snap) {
 }
 
 /** Each step's lines: { py: [...], js: [...], results: [names the page shows] }. */
-function stepLines(snap, { pull = 5 } = {}) {
+function stepLines(snap, options = {}) {
+  const { pull = 5, heads = 2 } = options;
   const { n, pos, dk, scale } = snap;
   const hot = 'ids.map((id) => E.map((_, k) => +(k === id)))';
   const embedding = {
@@ -119,10 +126,116 @@ function stepLines(snap, { pull = 5 } = {}) {
       js: ['const P_next = qkv.softmaxRows(qkv.matmul(O, Wout));   // [n, V]'],
       results: ['P_next'],
     },
+    headWeights: {
+      py: [
+        `np.random.seed(${snap.seed})   # the heads' weights: a generator of their own`,
+        ...['W_Qh', 'W_Kh', 'W_Vh'].map((w) => `${w} = np.random.randn(${D_MODEL}, ${D_MODEL_HEADS})${HEAD_WEIGHT_SCALE === 1 ? '' : ` * ${HEAD_WEIGHT_SCALE}`}`),
+        `W_O = np.random.randn(${D_MODEL_HEADS}, ${D_MODEL}) * ${OUT_WEIGHT_SCALE}`,
+      ],
+      js: [
+        `const heads = qkv.rng(${snap.seed});   // the heads' weights: a generator of their own`,
+        ...['Wqh', 'Wkh', 'Wvh'].map((w) => `const ${w} = heads.randn(${D_MODEL}, ${D_MODEL_HEADS})${HEAD_WEIGHT_SCALE === 1 ? '' : `.scale(${HEAD_WEIGHT_SCALE})`};`),
+        `const Wo = heads.randn(${D_MODEL_HEADS}, ${D_MODEL}).scale(${OUT_WEIGHT_SCALE});`,
+      ],
+      results: [],
+    },
+    multihead: {
+      py: [
+        `H = ${heads}; d_k = ${D_MODEL_HEADS} // H`,
+        'outs = []',
+        'for h in range(H):',
+        '    c = slice(h * d_k, (h + 1) * d_k)   # head h: its columns of Q, K, V',
+        '    q, k, v = X @ W_Qh[:, c], X @ W_Kh[:, c], X @ W_Vh[:, c]',
+        '    s = q @ k.T / np.sqrt(d_k)',
+        '    outs.append(np.exp(s) / np.exp(s).sum(axis=1, keepdims=True) @ v)',
+        'concat = np.hstack(outs)   # [n, 12]',
+        'Y = concat @ W_O   # [n, 4]',
+      ],
+      js: [
+        `const mh = qkv.multiHeadAttention(X, { Wq: Wqh, Wk: Wkh, Wv: Wvh, Wo }, { heads: ${heads} });`,
+        'const concat = mh.concat, Y = mh.output;   // mh.heads[h]: { Q, K, V, scores, weights, output }',
+      ],
+      results: ['concat', 'Y'],
+    },
+    positions: positionLines(snap, options),
+  };
+}
+
+/** The positional-encoding section: the words' rows, reordered, without and with PE. */
+function positionLines(snap) {
+  const { n, dk, scale } = snap;
+  const order = snap.derived ? snap.derived.positions.order : [];
+  const words = order.map((i) => snap.words[i]).join(' ');
+  const hot = 'ids.map((id) => E.map((_, k) => +(k === id)))';
+  return {
+    py: [
+      `order = [${order.join(', ')}]   # ${words}`,
+      `Ew = np.eye(${V})[ids] @ E   # the words' rows, no position`,
+      `p, i = np.arange(${n})[:, None], np.arange(${D_MODEL})`,
+      `angle = p / ${PE_BASE} ** ((i - i % 2) / ${D_MODEL})`,
+      'PE = np.where(i % 2 == 0, np.sin(angle), np.cos(angle))',
+      'def attend(X):',
+      `    S = (X @ W_Q) @ (X @ W_K).T${scale ? ` / np.sqrt(${dk})` : ''}`,
+      '    return np.exp(S) / np.exp(S).sum(axis=1, keepdims=True) @ (X @ W_V)',
+      'O_plain, O_plain_re = attend(Ew), attend(Ew[order])',
+      'O_pos, O_pos_re = attend(Ew + PE), attend(Ew[order] + PE)   # PE by position, not by word',
+    ],
+    js: [
+      `const order = [${order.join(', ')}];   // ${words}`,
+      `const Ew = qkv.matmul(${hot}, E);   // the words' rows, no position`,
+      `const PE = qkv.positionalEncoding(${n}, ${D_MODEL});`,
+      `const attend = (X) => qkv.selfAttention(X, Wq, Wk, Wv, { scale: ${scale} }).output;`,
+      'const reordered = order.map((i) => Ew.row(i));',
+      'const plusPE = (rows) => rows.map((row, p) => row.map((x, j) => x + PE.get(p, j)));',
+      'const O_plain = attend(Ew), O_plain_re = attend(reordered);',
+      'const O_pos = attend(plusPE(Ew.toArray())), O_pos_re = attend(plusPE(reordered));   // PE by position, not by word',
+    ],
+    results: ['PE', 'O_plain', 'O_plain_re', 'O_pos', 'O_pos_re'],
+  };
+}
+
+/** The section "Why divide by √d_k": its own draws (data: { seed, dk } from scaling-model.js). */
+function scalingStep({ seed, dk }) {
+  const setup = {
+    py: [
+      'import numpy as np',
+      `np.random.seed(${seed})`,
+      `Qs, Ks = np.random.randn(${SCALING_QUERIES}, ${SCALING_MAX_DK}), np.random.randn(${SCALING_KEYS}, ${SCALING_MAX_DK})`,
+      `dk = ${dk}`,
+    ],
+    js: [
+      "import { load, Matrix } from 'qkv-lab';",
+      'const qkv = await load();',
+      `const rng = qkv.rng(${seed});`,
+      `const Qs = rng.randn(${SCALING_QUERIES}, ${SCALING_MAX_DK}), Ks = rng.randn(${SCALING_KEYS}, ${SCALING_MAX_DK});`,
+      `const dk = ${dk};`,
+      'const first = (M, cols) => M.toArray().map((row) => row.slice(0, cols));   // the first dk components',
+    ],
+  };
+  return {
+    py: [
+      'S = Qs[:, :dk] @ Ks[:, :dk].T   # every q·k: 32 × 64',
+      'spread = [[S.mean(), S.std()], [(S / np.sqrt(dk)).mean(), (S / np.sqrt(dk)).std()]]',
+      `row = S[0, :${ROW_KEYS}]   # query 0 against keys 0 … ${ROW_KEYS - 1}`,
+      'w_raw = np.exp(row) / np.exp(row).sum()',
+      'w_scaled = np.exp(row / np.sqrt(dk)) / np.exp(row / np.sqrt(dk)).sum()',
+    ].join('\n'),
+    js: [
+      'const S = qkv.matmul(first(Qs, dk), qkv.transpose(first(Ks, dk)));   // every q·k: 32 × 64',
+      'const stats = (x) => { const m = x.reduce((a, b) => a + b) / x.length; return [m, Math.sqrt(x.reduce((a, b) => a + (b - m) ** 2, 0) / x.length)]; };',
+      'const spread = new Matrix(2, 2, [...stats([...S.data]), ...stats([...S.data].map((s) => s / Math.sqrt(dk)))]);',
+      `const row = S.row(0).slice(0, ${ROW_KEYS});   // query 0 against keys 0 … ${ROW_KEYS - 1}`,
+      'const w_raw = qkv.softmaxRows([row]);',
+      'const w_scaled = qkv.softmaxRows([row.map((s) => s / Math.sqrt(dk))]);',
+    ].join('\n'),
+    results: ['spread', 'w_raw', 'w_scaled'],
+    setup: { py: setup.py.join('\n'), js: setup.js.join('\n') },
   };
 }
 
 export function codeLines(snap, options = {}) {
+  // the section with draws of its own has no sentence: its code stands alone
+  if (!snap.embedding) return { step: (id) => (id === 'scaling' ? scalingStep(snap) : null) };
   const start = inputs(snap);
   const steps = stepLines(snap, options);
   // the walkthrough: the whole chain as its one step

@@ -252,6 +252,7 @@ export function createMatrixView({ i18n, name, title = name, label = name, rowLa
     },
     /** list of [i, j, className]; replaces the previous highlights. */
     highlight(list) {
+      for (const [i, j, cls] of highlights) cells[i]?.[j]?.classList.remove(cls);
       for (const row of cells) for (const td of row) td.classList.remove('hl-row', 'hl-col', 'hl-cell', 'hl-pair', 'hl-done');
       highlights = list;
       for (const [i, j, cls] of list) cells[i]?.[j]?.classList.add(cls);

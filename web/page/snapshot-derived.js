@@ -5,8 +5,10 @@
 //   const derived = deriveSnapshot(qkv, snapshot);   // context.js attaches it as snapshot.derived
 //
 // Dimensions: n tokens, d model width, d_k head width, P the pull factors of section 7.
+// The multi-head and positional-encoding sections' numbers are computed in heads-positions.js.
 import { Matrix } from '../matrix.js';
-import { computeSnapshot, saturation, DEFAULT_SENTENCE, SENTENCES, D_K } from './attention-model.js';
+import { computeSnapshot, DEFAULT_SENTENCE, SENTENCES, D_K } from './attention-model.js';
+import { multiHead, positions } from './heads-positions.js';
 
 /** Section 7's slider: q_我 = pull × k_我 for pull = 0, 0.5, …, 10 (21 stops). */
 export const PULL_VALUES = Object.freeze(Array.from({ length: 21 }, (_, i) => i / 2));
@@ -14,8 +16,6 @@ const FLOAT32_MAX = 3.4028234663852886e38;
 
 /** Section 5's temperature slider: softmax(scores / (s · T)) for each T (s = √d_k or 1). */
 export const TEMPERATURES = Object.freeze([0.1, 0.2, 0.5, 1, 2, 5, 10]);
-/** Section 5's saturation panel: d_k values the reader can choose. */
-export const SATURATION_DKS = Object.freeze([3, 16, 64, 256, 1024]);
 /** When n happens to equal d_k, Q × K has matching shapes; a sentence of another length shows the refusal. */
 export const otherLengthSentence = (dk) => SENTENCES.find((s) => s.split(' ').length !== dk);
 
@@ -225,9 +225,8 @@ export function deriveSnapshot(qkv, snap) {
     /** section 4: scoreTerms[i].cell(j) = q_i · k_j written out */
     scoreTerms: Array.from({ length: snap.n }, (_, i) => rowTerms(qkv, snap.Q.row(i), Kt)),
     qTimesK: qTimesK(qkv, snap),
-    /** section 5: each weight row's sum (A · 1) and the saturation panel for each d_k */
+    /** section 5: each weight row's sum (A · 1) */
     rowSums: Array.from(qkv.matmul(snap.weights, ones).data),
-    saturation: Object.fromEntries(SATURATION_DKS.map((dk) => [dk, saturation(qkv, snap.seed, dk)])),
     /** section 5: softmaxWritten[k].rows[i] = { z, exps, total, weights } at TEMPERATURES[k] */
     softmaxWritten: softmaxWritten(qkv, snap),
     /** section 6 */
@@ -237,6 +236,10 @@ export function deriveSnapshot(qkv, snap) {
     pullVerdict: pullVerdict(qkv, snap, Kt),
     /** the article's own setting: its seed, sentence and X, nothing edited */
     article: isArticleSetting(snap),
+    /** multi-head attention of X for 1 … 4 heads (heads-positions.js) */
+    multiHead: multiHead(qkv, snap),
+    /** positional encoding: the sentence reordered, without and with positions, and the table */
+    positions: positions(qkv, snap),
     /** section 10: the next-token prediction softmax(O · W_out), [n, V], and each row's top word */
     prediction: predictNext(qkv, snap),
     /** section 8: Q = K = X·W_Q; rowTop[i] is the column of row i's largest score */

@@ -5,6 +5,8 @@
 import { VOCABULARY, DEFAULT_SENTENCE, MAX_TOKENS } from './attention-model.js';
 import { SECTION_IDS } from './sections/index.js';
 import { TRAINING_PROPERTIES } from './training-settings.js';
+import { SCALING_DKS, DEFAULT_SCALING_DK } from './scaling-model.js';
+import { HEAD_COUNTS, DEFAULT_HEADS, PE_WIDTHS, DEFAULT_PE_WIDTH } from './heads-positions.js';
 
 export { SECTION_IDS };
 
@@ -22,6 +24,10 @@ export const PROPERTIES = [
   { name: 'qk', type: 'bool', default: false },      // section 8: Q = K = X
   { name: 'temp', type: 'number', min: 0.1, max: 10, default: 1 }, // section 5: softmax temperature T
   { name: 'pull', type: 'number', min: 0, max: 10, default: 5 },  // section 7: q_我 = pull × k_我
+  // "Why divide by √d_k": the slider's d_k (one of its stops, 1 … 512)
+  { name: 'sdk', type: 'int', min: 1, max: 512, values: SCALING_DKS, default: DEFAULT_SCALING_DK },
+  { name: 'heads', type: 'int', min: 1, max: 4, values: HEAD_COUNTS, default: DEFAULT_HEADS },  // multi-head: H
+  { name: 'ped', type: 'int', min: 4, max: 128, values: PE_WIDTHS, default: DEFAULT_PE_WIDTH },  // positions: the table's width
   { name: 'step', type: 'int', min: 0, max: 1000000, default: 0 }, // training step (clamped to the schedule)
   ...TRAINING_PROPERTIES,  // the training run's seed, batch, lr, dim, optimizer, corpus (training-settings.js)
 ];
@@ -36,7 +42,7 @@ function parse(prop, raw) {
     case 'int': {
       if (!/^\d{1,10}$/.test(raw)) return { ok: false };
       const n = Number(raw);
-      return n >= prop.min && n <= prop.max ? { ok: true, value: n } : { ok: false };
+      return n >= prop.min && n <= prop.max && (!prop.values || prop.values.includes(n)) ? { ok: true, value: n } : { ok: false };
     }
     case 'number': {
       if (!/^\d{1,3}(\.\d{1,3})?$/.test(raw)) return { ok: false };

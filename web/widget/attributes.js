@@ -1,5 +1,5 @@
 // attributes.js: what a blogger can write on <qkv-lab …>, read into settings. The numbers'
-// settings (seed, sentence, dk, scale, pos) go through the page's own state.js, so an attribute and a
+// settings (seed, sentence, dk, scale, pos, sdk, heads, ped) go through the page's own state.js, so an attribute and a
 // link parameter accept exactly the same values. An invalid value never throws: it falls back to
 // the default and produces a notice { name, value, fallback } that the widget shows.
 import { createState, PROPERTIES } from '../page/state.js';
@@ -11,7 +11,7 @@ export { DEFAULT_SECTION };
 export const THEMES = Object.freeze(['auto', 'light', 'dark']);
 
 /** Every observed attribute. Booleans: present, "", "true" or "1" is on; "false" or "0" is off. */
-export const ATTRIBUTES = Object.freeze(['section', 'lang', 'seed', 'sentence', 'dk', 'scale', 'pos', 'theme', 'autoplay']);
+export const ATTRIBUTES = Object.freeze(['section', 'lang', 'seed', 'sentence', 'dk', 'scale', 'pos', 'sdk', 'heads', 'ped', 'theme', 'autoplay']);
 export const BOOLEAN_ATTRIBUTES = Object.freeze(['scale', 'pos', 'autoplay']);
 
 const MAX_SHOWN = 40;
@@ -77,7 +77,8 @@ export function readAttributes(getAttribute, fallbackLang) {
 
   // The numbers' settings, as the query string state.js reads (it validates and falls back).
   const params = new URLSearchParams();
-  for (const name of ['seed', 'sentence', 'dk']) {
+  // (sdk, heads, ped: the settings of the sections scaling, multihead and positions)
+  for (const name of ['seed', 'sentence', 'dk', 'sdk', 'heads', 'ped']) {
     const raw = getAttribute(name);
     if (raw !== null) params.set(name, raw.trim());
   }

@@ -28,8 +28,8 @@ import { sectionById } from '../page/sections/index.js';
 import { adoptStyles } from './styles.js';
 import './strings.js';
 
-const SETTING_KEYS = ['seed', 'sentence', 'dk', 'scale', 'pos'];
-const PROPERTIES = ['section', 'seed', 'sentence', 'dk', 'scale', 'pos', 'theme', 'autoplay'];
+const SETTING_KEYS = ['seed', 'sentence', 'dk', 'scale', 'pos'];  // (sdk, heads, ped: see _apply)
+const PROPERTIES = ['section', 'seed', 'sentence', 'dk', 'scale', 'pos', 'sdk', 'heads', 'ped', 'theme', 'autoplay'];
 
 // Importing the bundle where there is no DOM (a server-side render) must not throw.
 const Base = typeof HTMLElement === 'function' ? HTMLElement : class {};
@@ -107,6 +107,12 @@ export class QkvLabElement extends Base {
   set scale(value) { this._setBoolean('scale', value); }
   get pos() { return this._read().state.get('pos'); }
   set pos(value) { this._setBoolean('pos', value); }
+  get sdk() { return this._read().state.get('sdk'); }
+  set sdk(value) { this._setString('sdk', value); }
+  get heads() { return this._read().state.get('heads'); }
+  set heads(value) { this._setString('heads', value); }
+  get ped() { return this._read().state.get('ped'); }
+  set ped(value) { this._setString('ped', value); }
   get theme() { return this._read().theme; }
   set theme(value) { this._setString('theme', value); }
   get autoplay() { return parseBoolean(this.getAttribute('autoplay'), 'autoplay') === true; }
@@ -288,7 +294,10 @@ export class QkvLabElement extends Base {
     const built = this._built;
     if (!built) return;   // not built yet: the build reads the attributes when it happens
     const prev = built.settings;
-    if (next.section !== prev.section) {
+    // the settings a section reads once, when it is built (scaling's d_k, the heads, the sine
+    // table's width): a new value builds the section again, as a new section does
+    const rebuild = ['sdk', 'heads', 'ped'].some((key) => next.state.get(key) !== prev.state.get(key));
+    if (next.section !== prev.section || rebuild) {
       const qkv = built.ctx.qkv;
       this._teardown();
       this._started = true;

@@ -15,7 +15,8 @@ import type { load, Matrix } from '../qkv-lab.js';
 /** The values of the `section` attribute; 'walkthrough' is the default. */
 export type QkvLabSection =
   | 'walkthrough' | 'roles' | 'embedding' | 'projections' | 'scores' | 'softmax'
-  | 'mixing' | 'learnable' | 'symmetry' | 'trainstep' | 'training' | 'flow';
+  | 'mixing' | 'learnable' | 'symmetry' | 'scaling' | 'multihead' | 'positions'
+  | 'trainstep' | 'training' | 'flow';
 
 export type QkvLabTheme = 'auto' | 'light' | 'dark';
 
@@ -48,6 +49,12 @@ export interface QkvLabElement extends HTMLElement {
   scale: boolean;
   /** Add position vectors to X (default false). */
   pos: boolean;
+  /** Section 'scaling': the width d_k of the random q and k, one of 1 … 16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512 (default 64). */
+  sdk: number;
+  /** Section 'multihead': how many heads share the 12 columns of Q, K and V: 1, 2, 3 or 4 (default 2). */
+  heads: number;
+  /** Section 'positions': the width d of the pictured sine table: 4, 8, 16, 32, 64 or 128 (default 64). */
+  ped: number;
   theme: QkvLabTheme;
   /** Play the section's stepper once the widget is in view. */
   autoplay: boolean;

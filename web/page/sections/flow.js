@@ -1,19 +1,23 @@
-// Section 10: the whole data flow, live. Each stage shows the current example's shape; hovering or
-// focusing a stage (or stepping onto it) shows its tensor with its values below the strip, and
-// clicking it jumps to the section that explains it. The strip ends with the next-token
-// prediction, softmax(O · W_out) of shape [n, V] (W_out untrained here: the training sections train one).
+// The whole data flow, live (the page's last section). Each stage shows the current example's shape;
+// hovering or focusing a stage (or stepping onto it) shows its tensor with its values below the
+// strip, and clicking it jumps to the section that explains it. Positions (the sine table) and
+// multi-head attention (at the number of heads the reader chose, the URL's heads) have stages of
+// their own. The strip ends with the next-token prediction, softmax(O · W_out) of shape [n, V]
+// (W_out untrained here: the training sections train one).
 import { h, clear, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
 import { defineSection, indexLabels } from '../section-shell.js';
 import { VOCABULARY } from '../attention-model.js';
+import { D_MODEL_HEADS } from '../heads-positions.js';
 import { codePanel } from '../code-panel.js';
 
 addStrings({
   zh: {
     'flow.title': '完整数据流',
-    'flow.intro1': '把所有环节串起来：文字 → 编号 → 查 embedding 表（加位置向量）得到 X → 乘 W_Q、W_K、W_V 得到 Q、K、V → Q·Kᵀ（/√d_k）得到打分 S → 按行 softmax 得到权重 A → A·V 得到输出 O → 残差、前馈网络、堆叠多层…… → 预测下一个词 → 与正确答案比较得到损失 → 反向传播，更新所有参数：embedding 表、W_Q、W_K、W_V……',
+    'flow.intro1': '把所有环节串起来：文字 → 编号 → 查 embedding 表（加位置向量）得到 X → 乘 W_Q、W_K、W_V 得到 Q、K、V → Q·Kᵀ（/√d_k）得到打分 S → 按行 softmax 得到权重 A → A·V 得到输出 O（多头时，几个头的输出并排拼接，再乘 W_O）→ 残差、前馈网络、堆叠多层…… → 预测下一个词 → 与正确答案比较得到损失 → 反向传播，更新所有参数：embedding 表、W_Q、W_K、W_V……',
     'flow.intro2': '下面的形状和数值都来自当前这个例子的真实矩阵。把鼠标移到（或用 Tab 键走到）一个阶段上，下方显示它此刻的张量；点一下，跳到讲它的那一节。',
-    'flow.ids': '词的编号', 'flow.X': 'X（embedding + 位置）', 'flow.QKV': 'Q、K、V', 'flow.S': '打分 S = Q·Kᵀ',
+    'flow.ids': '词的编号', 'flow.X': 'X（embedding + 位置）', 'flow.PE': '正弦位置表 PE',
+    'flow.heads': '{H} 个头：各 [n, {dk}]，拼接后乘 W_O', 'flow.QKV': 'Q、K、V', 'flow.S': '打分 S = Q·Kᵀ',
     'flow.A': '权重 A = softmax(S)', 'flow.O': '输出 O = A·V', 'flow.more': '残差、FFN、N 层……',
     'flow.P': '预测下一个词 softmax(O·W_out)',
     'flow.loss': '损失', 'flow.grad': '梯度回传，更新参数',
@@ -26,12 +30,15 @@ addStrings({
     'flow.trainOnly': '损失和梯度属于训练：见“走一遍训练的一步”那一节，那里的模型一个阶段一个阶段地把它们算出来。',
     'flow.top': '“{w}”之后最可能的词：“{next}”（p = {p}）',
     'flow.untrained': 'W_out 是随机的（没训练过），所以这些预测只是噪声：1/V = {u}，每个概率都在它附近。',
+    'flow.stepPE': '{name}：形状 {shape}。原版 Transformer 把这张固定的表按位置加到词向量上（训练那两节的模型也是）；这里的 X 在第 2 节的开关打开时加的是随机的、“学出来”式的位置向量。',
+    'flow.stepHeads': '多头：形状 {shape}。{H} 个头各用 Q、K、V 的 {dk} 列算自己的注意力，输出并排拼成 [n, 12]，再乘 W_O 回到 [n, 4]。头数在“多头注意力”一节里选。',
   },
   en: {
     'flow.title': 'The whole data flow',
-    'flow.intro1': 'All the steps in a row: text → ids → look-up in the embedding table (plus position) gives X → times W_Q, W_K, W_V gives Q, K, V → Q·Kᵀ (/√d_k) gives the scores S → softmax by rows gives the weights A → A·V gives the output O → residuals, feed-forward layers, N stacked layers… → a prediction of the next token → compared with the right answer gives the loss → backpropagation updates every parameter: the embedding table, W_Q, W_K, W_V…',
+    'flow.intro1': 'All the steps in a row: text → ids → look-up in the embedding table (plus position) gives X → times W_Q, W_K, W_V gives Q, K, V → Q·Kᵀ (/√d_k) gives the scores S → softmax by rows gives the weights A → A·V gives the output O (with several heads, their outputs side by side, times W_O) → residuals, feed-forward layers, N stacked layers… → a prediction of the next token → compared with the right answer gives the loss → backpropagation updates every parameter: the embedding table, W_Q, W_K, W_V…',
     'flow.intro2': 'The shapes and values below come from the real matrices of the current example. Hover over (or Tab to) a stage to see its tensor as it is now, below the strip; click it to jump to the section that explains it.',
-    'flow.ids': 'token ids', 'flow.X': 'X (embedding + position)', 'flow.QKV': 'Q, K, V', 'flow.S': 'scores S = Q·Kᵀ',
+    'flow.ids': 'token ids', 'flow.X': 'X (embedding + position)', 'flow.PE': 'sine positions PE',
+    'flow.heads': '{H} heads: [n, {dk}] each, concatenated, times W_O', 'flow.QKV': 'Q, K, V', 'flow.S': 'scores S = Q·Kᵀ',
     'flow.A': 'weights A = softmax(S)', 'flow.O': 'output O = A·V', 'flow.more': 'residual, FFN, N layers…',
     'flow.P': 'predict the next token softmax(O·W_out)',
     'flow.loss': 'loss', 'flow.grad': 'gradients flow back, parameters update',
@@ -44,6 +51,8 @@ addStrings({
     'flow.trainOnly': 'The loss and the gradients belong to training: see “One training step, walked through”, where the model computes them stage by stage.',
     'flow.top': 'after “{w}” the most likely word: “{next}” (p = {p})',
     'flow.untrained': 'W_out is random (untrained), so these predictions are noise: every probability is near 1/V = {u}.',
+    'flow.stepPE': '{name}: shape {shape}. The original Transformer adds this fixed table to the word vectors by position (so does the model of the training sections); this example’s X adds random, learned-style position vectors when section 2’s switch is on.',
+    'flow.stepHeads': 'Multi-head: shape {shape}. Each of the {H} heads computes its own attention from {dk} columns of Q, K and V; their outputs side by side make [n, 12], and W_O brings them back to [n, 4]. The number of heads is chosen in the section “Multi-head attention”.',
   },
 });
 
@@ -53,13 +62,18 @@ export const flowSection = defineSection({
   id: 'flow', titleKey: 'flow.title', introKeys: ['flow.intro1', 'flow.intro2'],
   setup(frame) {
     const { i18n, ctx, events } = frame;
+    const heads = () => ctx.state.get('heads');
+    const multi = (snap) => snap.derived.multiHead.byHeads[heads()];
     const stages = (snap) => [
       { key: 'flow.ids', shape: `[${snap.n}]`, target: 'embedding', tensors: [] },
+      { key: 'flow.PE', shape: shapeText(snap.derived.positions.PE), target: 'positions', tensors: ['PE'], narrate: 'flow.stepPE' },
       { key: 'flow.X', shape: shapeText(snap.X), target: 'embedding', tensors: ['X'] },
       { key: 'flow.QKV', shape: shapeText(snap.Q), target: 'projections', tensors: ['Q', 'K', 'V'] },
       { key: 'flow.S', shape: shapeText(snap.scores), target: 'scores', tensors: ['S'] },
       { key: 'flow.A', shape: shapeText(snap.weights), target: 'softmax', tensors: ['A'] },
       { key: 'flow.O', shape: shapeText(snap.output), target: 'mixing', tensors: ['O'] },
+      { key: 'flow.heads', shape: `${heads()} × [${snap.n}, ${D_MODEL_HEADS / heads()}] → ${shapeText(multi(snap).concat)} → ${shapeText(multi(snap).output)}`,
+        target: 'multihead', tensors: ['concat', 'Y'], narrate: 'flow.stepHeads' },
       { key: 'flow.more', shape: '…', target: null, tensors: [], none: 'flow.noTensor' },
       { key: 'flow.P', shape: shapeText(snap.derived.prediction.probs), target: 'trainstep', tensors: ['P'], narrate: 'flow.stepP' },
       { key: 'flow.loss', shape: '[1]', target: 'trainstep', tensors: [], none: 'flow.trainOnly', narrate: 'flow.stepLoss' },
@@ -75,6 +89,9 @@ export const flowSection = defineSection({
       A: (snap) => [snap.weights, snap.words, snap.words],
       O: (snap) => [snap.output, snap.words, indexLabels(snap.dk)],
       P: (snap) => [snap.derived.prediction.probs, snap.words, VOCABULARY],
+      PE: (snap) => [snap.derived.positions.PE, indexLabels(snap.n).map((p) => `p = ${p}`), indexLabels(snap.d)],
+      concat: (snap) => [multi(snap).concat, snap.words, indexLabels(D_MODEL_HEADS)],
+      Y: (snap) => [multi(snap).output, snap.words, indexLabels(snap.d)],
     };
     const views = Object.fromEntries(Object.keys(matrices).map((name) => [name, frame.view({ name, csv: false, className: 'tensor-table' })]));
 
@@ -114,15 +131,16 @@ export const flowSection = defineSection({
       return k >= 0 ? k : fallback;
     }
     function label() {
-      stages(frame.snap).forEach((st, k) => { buttons[k].firstChild.textContent = i18n.t(st.key); });
+      stages(frame.snap).forEach((st, k) => { buttons[k].firstChild.textContent = name(st); });
     }
 
+    const name = (st) => i18n.t(st.key, { H: heads(), dk: D_MODEL_HEADS / heads() });
     function show(k) {
       const snap = frame.snap;
       const st = stages(snap)[k];
       shown = k;
       buttons.forEach((b, j) => b.classList.toggle('previewed', j === k));
-      heading.textContent = i18n.t('flow.tensor', { name: i18n.t(st.key), shape: st.shape });
+      heading.textContent = i18n.t('flow.tensor', { name: name(st), shape: st.shape });
       clear(body);
       clear(extra);
       if (st.key === 'flow.ids') {
@@ -149,15 +167,22 @@ export const flowSection = defineSection({
       });
       show(index);
       const st = stages(frame.snap)[index];
-      return i18n.t(st.narrate || 'flow.step', { name: i18n.t(st.key), shape: st.shape });
+      return i18n.t(st.narrate || 'flow.step', { name: name(st), shape: st.shape, H: heads(), dk: D_MODEL_HEADS / heads() });
     }
+
+    // the heads stage follows the number of heads the reader picks in the multi-head section
+    const offHeads = ctx.state.onChange((key) => {
+      if (key !== 'heads') return;
+      build(frame.snap);
+      frame.stepper.refresh();
+    });
 
     return {
       count: (snap) => stages(snap).length,
       draw: build,
       render,
       setLanguage: () => { label(); if (shown >= 0) show(shown); },
-      destroy: () => clear(list),
+      destroy: () => { offHeads(); clear(list); },
     };
   },
 });

@@ -22,6 +22,9 @@ import { softmaxSection } from './softmax.js';
 import { mixingSection } from './mixing.js';
 import { learnableSection } from './learnable.js';
 import { symmetrySection } from './symmetry.js';
+import { scalingSection } from './scaling.js';
+import { multiheadSection } from './multihead.js';
+import { positionsSection } from './positions.js';
 import { flowSection } from './flow.js';
 
 /** An entry whose definition is here already. */
@@ -44,7 +47,9 @@ function onDemand(id) {
 /** The page's story, in order. */
 export const PAGE_SECTIONS = Object.freeze([
   ...[rolesSection, embeddingSection, projectionsSection, scoresSection, softmaxSection,
-    mixingSection, learnableSection, symmetrySection].map(ready),
+    mixingSection, learnableSection, symmetrySection,
+    // the series' next chapters: why √d_k, multi-head attention, positional encoding (issue 12)
+    scalingSection, multiheadSection, positionsSection].map(ready),
   onDemand('trainstep'), onDemand('training'),
   ready(flowSection),
 ]);

@@ -1,10 +1,9 @@
 // Section 5: softmax by rows. Each row of scores becomes a row of weights (a bar chart per row)
-// that sums to 1. A switch divides the scores by √d_k first; a second panel shows why that
-// matters as d_k grows (raw scores spread like √d_k and softmax saturates).
+// that sums to 1. A switch divides the scores by √d_k first; why that matters as d_k grows is the
+// section "Why divide by √d_k" (scaling.js).
 import { h, clear, fmt } from '../dom.js';
 import { addStrings } from '../i18n.js';
 import { defineSection, toggle, bars } from '../section-shell.js';
-import { SATURATION_DKS } from '../snapshot-derived.js';
 import { createSoftmaxWhole } from '../softmax-whole.js';
 import { codePanel } from '../code-panel.js';
 
@@ -12,7 +11,7 @@ addStrings({
   zh: {
     'softmax.title': 'softmax：按行把打分变成权重',
     'softmax.intro1': '打分可正可负，还不能直接当比例用。softmax 对每一行做 exp 再除以这一行的总和：结果都不小于 0，而且每行加起来正好是 1——一个词把自己 100% 的注意力分给全句。注意是按行（每个提问的词）做，不是按列。',
-    'softmax.intro2': '文章这一章还没有除以 √d_k，所以默认关闭缩放，数字和文章一致。打开开关，打分先除以 √d_k（这里 d_k = {dk}，√{dk} ≈ {root}），权重会更平均一些。',
+    'softmax.intro2': '文章这一章还没有除以 √d_k，所以默认关闭缩放，数字和文章一致。打开开关，打分先除以 √d_k（这里 d_k = {dk}，√{dk} ≈ {root}），权重会更平均一些。d_k 大的时候为什么非除不可，见后面“为什么要除以 √d_k”一节。',
     'softmax.scale': '先除以 √d_k',
     'softmax.rowTitle': '“{word}”的注意力分配',
     'softmax.sum': '这一行的和 = {sum}',
@@ -20,17 +19,11 @@ addStrings({
     'softmax.stepRow': '第 {r} 行（{word}）：softmax({div}) = {weights}，和为 {sum}。最大的权重给了“{top}”。',
     'softmax.divNone': '打分', 'softmax.divScaled': '打分 / √{dk}',
     'softmax.compare': '对比：不缩放时第一行权重 {a}；除以 √d_k 后 {b}。',
-    'softmax.satTitle': '为什么要除以 √d_k：d_k 变大时 softmax 会饱和',
-    'softmax.satIntro': '一个随机查询对 6 个随机键（每个分量来自 rng(种子).randn）。点积是 d_k 项之和，它的标准差大约是 √d_k：d_k 越大，打分差距越大，不缩放的 softmax 几乎把全部权重压到一个键上，其他键的梯度几乎为 0。除以 √d_k 把打分拉回到 1 左右的尺度。',
-    'softmax.dk': 'd_k',
-    'softmax.unscaled': '不缩放：softmax(打分)', 'softmax.scaled': '缩放：softmax(打分 / √d_k)',
-    'softmax.max': '最大权重 {max}',
-    'softmax.key': '键 {j}',
   },
   en: {
     'softmax.title': 'Softmax turns each row of scores into weights',
     'softmax.intro1': 'Scores can be positive or negative, so they are not proportions yet. Softmax takes exp of each entry in a row and divides by the row’s total: every weight is at least 0 and each row adds up to exactly 1 — one token sharing out 100% of its attention over the sentence. It works along rows (one per asking token), not columns.',
-    'softmax.intro2': 'The article’s chapter does not divide by √d_k yet, so scaling starts off and the numbers match it. Switch it on and the scores are divided by √d_k first (here d_k = {dk}, √{dk} ≈ {root}): the weights become a little more even.',
+    'softmax.intro2': 'The article’s chapter does not divide by √d_k yet, so scaling starts off and the numbers match it. Switch it on and the scores are divided by √d_k first (here d_k = {dk}, √{dk} ≈ {root}): the weights become a little more even. Why it becomes necessary when d_k is large is the section “Why divide by √d_k”, further on.',
     'softmax.scale': 'Divide by √d_k first',
     'softmax.rowTitle': 'How “{word}” shares its attention',
     'softmax.sum': 'row sum = {sum}',
@@ -38,12 +31,6 @@ addStrings({
     'softmax.stepRow': 'Row {r} ({word}): softmax({div}) = {weights}, summing to {sum}. The largest weight goes to “{top}”.',
     'softmax.divNone': 'scores', 'softmax.divScaled': 'scores / √{dk}',
     'softmax.compare': 'Compare: row 1 unscaled gives {a}; divided by √d_k it gives {b}.',
-    'softmax.satTitle': 'Why divide by √d_k: softmax saturates as d_k grows',
-    'softmax.satIntro': 'One random query against 6 random keys (every component from rng(seed).randn). A dot product sums d_k terms, so its spread grows like √d_k: the larger d_k, the further apart the scores, and unscaled softmax puts nearly all the weight on one key, leaving the others almost no gradient. Dividing by √d_k brings the scores back to a spread of about 1.',
-    'softmax.dk': 'd_k',
-    'softmax.unscaled': 'Unscaled: softmax(scores)', 'softmax.scaled': 'Scaled: softmax(scores / √d_k)',
-    'softmax.max': 'largest weight {max}',
-    'softmax.key': 'key {j}',
   },
 });
 
@@ -65,25 +52,7 @@ export const softmaxSection = defineSection({
     const whole = createSoftmaxWhole({ i18n, events, temperature: ctx.state.get('temp'), onTemperature: (t) => ctx.setSetting('temp', t) });
     frame.stage.append(h('div', { class: 'equation' }, sView.element, h('span', { class: 'op', text: '→' }), wView.element), cards, compare, whole.element);
 
-    // saturation panel (its own small control, not part of the stepper)
-    const dkSelect = h('select', { class: 'dk-select' }, SATURATION_DKS.map((d) => h('option', { value: String(d), text: String(d), selected: d === 64 })));
-    const satBody = h('div', { class: 'cards' });
-    const satTitle = texts.set(h('h3', { class: 'sub-title' }), 'softmax.satTitle');
-    const satPanel = h('div', { class: 'saturation' }, satTitle, texts.set(h('p', { class: 'note' }), 'softmax.satIntro'),
-      h('label', { class: 'field' }, texts.set(h('span'), 'softmax.dk'), dkSelect), satBody);
-    frame.element.append(satPanel);
     const code = codePanel(frame, 'softmax');
-    events.on(dkSelect, 'change', () => drawSaturation(snapNow()));
-
-    function drawSaturation(snap) {
-      const sat = snap.derived.saturation[Number(dkSelect.value)];
-      const labels = sat.scores.map((_, j) => i18n.t('softmax.key', { j: j + 1 }));
-      clear(satBody);
-      for (const [key, values] of [['softmax.unscaled', sat.unscaled], ['softmax.scaled', sat.scaled]]) {
-        satBody.append(h('div', { class: 'card' }, h('h3', { text: i18n.t(key) }), bars(labels, values, { fmt }),
-          h('p', { class: 'sum num', text: i18n.t('softmax.max', { max: fmt(Math.max(...values)) }) })));
-      }
-    }
 
     function draw(snap) {
       sView.update(snap.scores, { rowLabels: snap.words, colLabels: snap.words });
@@ -93,7 +62,6 @@ export const softmaxSection = defineSection({
         a: snap.weightsUnscaled.row(0).map((x) => fmt(x)).join(' '),
         b: snap.weightsScaled.row(0).map((x) => fmt(x)).join(' '),
       });
-      drawSaturation(snap);
       code.draw(snap);
     }
 
