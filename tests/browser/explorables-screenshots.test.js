@@ -3,11 +3,9 @@
 // person to look at. What a picture cannot show by itself is checked here: each one is drawn
 // (non-empty) and nothing in it sticks out sideways (no horizontal overflow in the part shown).
 import { test, before, after } from 'node:test';
-import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { openBrowser, ARTIFACTS, settle } from './harness.js';
-import { openPage } from './page-helpers.js';
+import { openBrowser, ARTIFACTS } from './harness.js';
+import { openPage, screenshotShots } from './page-helpers.js';
 import { openBlog, waitForWidget } from './widget-helpers.js';
 
 let env;
@@ -45,29 +43,7 @@ const SHOTS = [
 for (const lang of ['en', 'zh']) {
   for (const width of [1280, 375]) {
     test(`screenshots of issue 9's interactions: ${lang}, ${width}px`, async () => {
-      fs.mkdirSync(ARTIFACTS, { recursive: true });
-      for (const [name, query, selector, prepare] of SHOTS) {
-        const join = query ? `${query}&lang=${lang}` : `?lang=${lang}`;
-        const page = await openPage(env, { query: join, width, height: 800 });
-        const target = page.locator(selector).first();
-        // in view first, then used: a hover must not be undone by the scroll that follows it
-        await target.scrollIntoViewIfNeeded();
-        await prepare(page);
-        await settle(page);
-        const box = await target.boundingBox();
-        assert.ok(box && box.width > 50 && box.height > 30, `${name}: nothing drawn`);
-        const overflow = await target.evaluate((el) => [...el.querySelectorAll('*')].filter((c) => {
-          // a wide table scrolls inside its own scroller: that is not overflow
-          if (c.closest('.matrix-scroll, .whole-scroll')) return false;
-          const r = c.getBoundingClientRect();
-          return r.width > 0 && r.right > document.documentElement.clientWidth + 1;
-        }).map((c) => c.className || c.tagName).slice(0, 3));
-        assert.deepEqual(overflow, [], `${name}: sticks out sideways`);
-        // the bar that stays at the top of the window would lie across a picture of one element
-        await target.screenshot({ path: path.join(ARTIFACTS, `issue9-${lang}-${width}-${name}.png`), style: '.page-bar { visibility: hidden; }' });
-        assert.deepEqual(page.problems(), [], name);
-        await page.closeAll();
-      }
+      await screenshotShots(env, SHOTS, { prefix: 'issue9', lang, width });
       // the bar and its contents menu, far down the page (a picture of the window)
       const page = await openPage(env, { query: `?lang=${lang}`, width, height: 800 });
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));

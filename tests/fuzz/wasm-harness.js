@@ -26,6 +26,7 @@
 // replays alone: fuzzWasm({ seed, only: caseIndex }); the case also picks the kernel build.
 import { load } from '../../web/qkv-lab.js';
 import * as ref from './reference.js';
+import { mulberry32 } from '../helpers.js';
 
 export const STATUS = Object.freeze({
   OK: 0, NULL: 1, SIZE: 2, SHAPE: 3, NONFINITE: 4, ALLOC: 5, ARGUMENT: 6, MASKED_ROW: 7,
@@ -60,17 +61,6 @@ export function exportedNames(buildSh) {
 }
 
 // ---- random choices ----
-
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Random {
   constructor(seed) { this.next = mulberry32(seed); }
