@@ -176,9 +176,11 @@ async function classicWidget({ minifyCSS }) {
   const options = { ...common, absWorkingDir: root, write: false, metafile: true, logLevel: 'warning' };
   const entry = (contents) => ({ stdin: { contents, resolveDir: root, sourcefile: 'entry.js', loader: 'js' } });
 
-  // 1. what the core holds
-  const first = await build({ ...options, ...entry(`import ${JSON.stringify(widgetEntry)};`), format: 'iife', plugins: [chartjsPure, stub, minifyCSS] });
-  const coreFiles = new Set(Object.keys(first.metafile.inputs).filter((f) => !f.includes(':')));
+  // the core script's build settings, for the pass that lists its modules (1) and the real one (3)
+  const coreScript = { ...options, format: 'iife', plugins: [chartjsPure, stub, minifyCSS] };
+  // 1. what the core holds: a build of the bare element, read only for its list of inputs
+  const bare = await build({ ...coreScript, ...entry(`import ${JSON.stringify(widgetEntry)};`) });
+  const coreFiles = new Set(Object.keys(bare.metafile.inputs).filter((f) => !f.includes(':')));
   // 2. which of those the add-on imports
   const crossing = new Set();
   const probe = {
@@ -200,7 +202,7 @@ async function classicWidget({ minifyCSS }) {
   const coreEntry = [`import ${JSON.stringify(widgetEntry)};`, `import { shareModules } from ${JSON.stringify(loader)};`,
     ...shared.map((file, k) => `import * as m${k} from ${JSON.stringify(file)};`),
     `shareModules({ ${shared.map((file, k) => `${JSON.stringify(rel(file))}: m${k}`).join(', ')} });`].join('\n');
-  const core = await build({ ...options, ...entry(coreEntry), format: 'iife', plugins: [chartjsPure, stub, minifyCSS] });
+  const core = await build({ ...coreScript, ...entry(coreEntry) });
   checkSideEffects(core);
   // 4. the add-on, reading them back
   const names = new Map();
