@@ -68,6 +68,13 @@ test('the README\'s Data table states the same figures and the file\'s sizes', (
   assert.deepEqual(stated(row, /([\d,]+) five-character quatrains/, 'the README row'), [lines.length]);
   assert.deepEqual(stated(row, /([\d,]+) characters, ([\d,]+) distinct/, 'the README row'), [chars.length, distinct.size]);
   assert.ok(row.includes(`chinese-poetry\` ${QUATRAINS.version}`), 'the README row names the package version');
+  // the paragraph under the table repeats the header's funnel and the astral count
+  const paragraph = readme.slice(readme.indexOf(row));
+  const [poems, quatrains, repeats] = stated(paragraph, /\(([\d,]+) poems; ([\d,]+) of exactly this form; ([\d,]+)\s+repeats left out\)/, 'the README');
+  assert.deepEqual([poems, quatrains, repeats],
+    stated(header, /Of ([\d,]+) poems[^]*?([\d,]+) are quatrains, of which ([\d,]+) repeat/, 'the header'));
+  assert.deepEqual(stated(paragraph, /([\d,]+) distinct\s+characters lie beyond the BMP/, 'the README'),
+    [[...distinct].filter(isAstral).length]);
   const [raw, gz] = stated(row, /([\d.]+) KiB, ([\d.]+) KiB gzip -9/, 'the README row');
   assert.equal(raw, Number((bytes.length / 1024).toFixed(1)), 'raw size, KiB to one decimal');
   // gzip output differs by a few bytes between zlib builds (gzip(1) and Node's gave 144,548 and
