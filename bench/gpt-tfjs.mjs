@@ -5,6 +5,7 @@
 //
 //   node bench/gpt-tfjs.mjs [--steps 20] [--warmup 3] [--layers 2] [--heads 4] [--dim 64]
 //                           [--context 32] [--batch 16] [--positions learned|sinusoidal] [--seed 0]
+//                           [--matmul-gradients autodiff|xnnpack]
 //
 // Dimensions: B batch, T context, d dim, H heads, dk = d / H, V vocabulary, L layers.
 //
@@ -28,6 +29,16 @@
 //   here would cost as much as the output layer);
 // - Q, K and V come from one (d, 3d) matrix, as nanoGPT's c_attn: one matmul instead of three.
 //   weights() and the constructor take and give the three d×d matrices of the reference layout.
+//
+// matmulGradients: 'autodiff' (the default; the issue's peer) differentiates every matrix product
+// by TF.js's autodiff. Its gradients are products with a transposed operand (dy·Wᵀ, aᵀ·dy), and
+// the WASM backend's BatchMatMul runs those, and every batched (3-D) product, in its own loop at
+// about 2.5 GFLOP/s, while an untransposed 2-D product goes to XNNPACK at 20-36 GFLOP/s (measured
+// here, one thread): the tied output layer's two transposed products are half of a default step.
+// 'xnnpack' writes the gradients of the linear layers and of the tied output by hand (tf.customGrad)
+// as untransposed 2-D products of explicitly transposed small operands: the same numbers (the
+// tests check both against PyTorch), about 2.5 times the speed. It is what a TF.js user tuning
+// this model would do; it is no longer TF.js's autodiff for those products.
 //
 // Tokens: characters (code points), the vocabulary is the text's distinct characters other than
 // '\n' in code-point order after token 0, the end of a poem. The text's lines are poems; the
@@ -116,7 +127,7 @@ function sinusoids(n, d) {
 }
 
 const DEFAULTS = { layers: 2, heads: 4, dim: 64, context: 32, positions: 'learned', eps: 1e-5,
-  lr: 3e-3, beta1: 0.9, beta2: 0.99, adamEps: 1e-8, weightDecay: 0.1, maxNorm: 1.0 };
+  lr: 3e-3, beta1: 0.9, beta2: 0.99, adamEps: 1e-8, weightDecay: 0.1, maxNorm: 1.0, matmulGradients: 'autodiff' };
 
 /**
  * The GPT in TF.js. Call `await gptTf()` first. config: { vocab, layers, heads, dim, context,
@@ -133,6 +144,7 @@ export class TfGpt {
       throw new RangeError(`TfGpt: heads ${c.heads} must divide dim ${c.dim}`);
     }
     if (c.positions !== 'learned' && c.positions !== 'sinusoidal') throw new RangeError(`TfGpt: positions '${c.positions}' is not 'learned' or 'sinusoidal'`);
+    if (c.matmulGradients !== 'autodiff' && c.matmulGradients !== 'xnnpack') throw new RangeError(`TfGpt: matmulGradients '${c.matmulGradients}' is not 'autodiff' or 'xnnpack'`);
     this.config = c;
     weights ??= gptInitialWeights(c, seed);
     const prefix = `gpt${++instances}/`, d = c.dim;
@@ -160,6 +172,23 @@ export class TfGpt {
     for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) mask[i * T + j] = -1e9;  // exp(-1e9 − max) = 0 in float32
     this.mask = tf.tensor2d(mask, [T, T]);
     this.optimizer = tf.train.adam(c.lr, c.beta1, c.beta2, c.adamEps);
+    if (c.matmulGradients === 'autodiff') {
+      this.dense = (a, W, b) => tf.fused.matMul({ a, b: W, bias: b });
+      this.tiedOutput = (h, E) => tf.matMul(h, E, false, true);
+    } else {
+      // every product of forward and backward an untransposed 2-D one (XNNPACK's); the
+      // transposes are of the small operands (W, a; E once)
+      this.dense = tf.customGrad((a, W, b, save) => {
+        save([a, W]);
+        return { value: tf.fused.matMul({ a, b: W, bias: b }),
+          gradFunc: (dy, [sa, sW]) => [tf.matMul(dy, tf.transpose(sW)), tf.matMul(tf.transpose(sa), dy), tf.sum(dy, 0)] };
+      });
+      this.tiedOutput = tf.customGrad((h, E, save) => {
+        save([h, E]);
+        return { value: tf.matMul(h, tf.transpose(E)),
+          gradFunc: (dy, [sh, sE]) => [tf.matMul(dy, sE), tf.transpose(tf.matMul(tf.transpose(sh), dy))] };
+      });
+    }
   }
 
   get parameterCount() {
@@ -185,17 +214,17 @@ export class TfGpt {
     const heads = (t) => tf.reshape(tf.transpose(tf.reshape(t, [B, n, H, dk]), [0, 2, 1, 3]), [B * H, n, dk]);
     for (let l = 0; l < c.layers; l++) {
       const p = `blocks.${l}.`;
-      const qkv = tf.fused.matMul({ a: norm(x, `${p}ln1`), b: v[`${p}attn.Wqkv`], bias: v[`${p}attn.bqkv`] });  // (B·n, 3d)
+      const qkv = this.dense(norm(x, `${p}ln1`), v[`${p}attn.Wqkv`], v[`${p}attn.bqkv`]);  // (B·n, 3d)
       const [q, k, vv] = tf.split(qkv, 3, 1).map(heads);  // (B·H, n, dk) each
       const weights = tf.softmax(tf.add(tf.mul(tf.matMul(q, k, false, true), 1 / Math.sqrt(dk)), mask));  // (B·H, n, n)
       const concat = tf.reshape(tf.transpose(tf.reshape(tf.matMul(weights, vv), [B, H, n, dk]), [0, 2, 1, 3]), [B * n, d]);
-      const r = tf.add(x, tf.fused.matMul({ a: concat, b: v[`${p}attn.Wo`], bias: v[`${p}attn.bo`] }));
-      const hidden = tf.fused.matMul({ a: norm(r, `${p}ln2`), b: v[`${p}mlp.W1`], bias: v[`${p}mlp.b1`] });  // (B·n, 4d)
+      const r = tf.add(x, this.dense(concat, v[`${p}attn.Wo`], v[`${p}attn.bo`]));
+      const hidden = this.dense(norm(r, `${p}ln2`), v[`${p}mlp.W1`], v[`${p}mlp.b1`]);  // (B·n, 4d)
       const cube = tf.mul(tf.mul(hidden, hidden), hidden);
       const gelu = tf.mul(tf.mul(hidden, 0.5), tf.add(1, tf.tanh(tf.mul(tf.add(hidden, tf.mul(cube, 0.044715)), Math.sqrt(2 / Math.PI)))));
-      x = tf.add(r, tf.fused.matMul({ a: gelu, b: v[`${p}mlp.W2`], bias: v[`${p}mlp.b2`] }));
+      x = tf.add(r, this.dense(gelu, v[`${p}mlp.W2`], v[`${p}mlp.b2`]));
     }
-    const logits = tf.matMul(norm(x, 'lnf'), v.wte, false, true);  // (B·n, V): tied output layer
+    const logits = this.tiedOutput(norm(x, 'lnf'), v.wte);  // (B·n, V): the token table is the output layer
     if (keepLogits) keepLogits.push(tf.keep(logits));
     // softmaxCrossEntropy's own gradient, softmax − one-hot, saves a pass over the (B·n, V) logits
     return tf.losses.softmaxCrossEntropy(tf.oneHot(tf.tensor1d(targets, 'int32'), c.vocab), logits, undefined, 0, tf.Reduction.MEAN);
@@ -343,11 +372,12 @@ async function main() {
   };
   const { QUATRAINS } = await import('../web/data/quatrains.js');
   const settings = { layers: int('layers', 2), heads: int('heads', 4), dim: int('dim', 64), context: int('context', 32),
-    batch: int('batch', 16), steps: int('steps', 20), warmup: int('warmup', 3), seed: int('seed', 0), positions: option('positions', 'learned') };
+    batch: int('batch', 16), steps: int('steps', 20), warmup: int('warmup', 3), seed: int('seed', 0), positions: option('positions', 'learned'),
+    matmulGradients: option('matmul-gradients', 'autodiff') };
   const r = await tfjsGptThroughput({ text: QUATRAINS.poems, ...settings });
   const fmt = (xs) => xs.map((x) => x.toFixed(1)).join(' ');
   console.log(`TF.js ${r.backend} GPT: layers ${settings.layers}, heads ${settings.heads}, dim ${settings.dim}, context ${settings.context}, ` +
-    `batch ${settings.batch}, ${settings.positions} positions; vocabulary ${r.vocab}, ${r.parameters} parameters`);
+    `batch ${settings.batch}, ${settings.positions} positions, ${settings.matmulGradients} matmul gradients; vocabulary ${r.vocab}, ${r.parameters} parameters`);
   console.log(`${Math.round(r.charsPerSecond)} characters/s (CPU time, median of ${r.msPerStep.length} steps after ${settings.warmup} warm-up)`);
   console.log(`ms per step, CPU: ${fmt(r.msPerStep)}`);
   console.log(`ms per step, wall: ${fmt(r.wallMsPerStep)}`);

@@ -45,12 +45,16 @@ for (const c of FIXTURES.cases) {
     assert.ok(Math.abs(reference.loss - c.loss) <= 1e-12 * c.loss, 'the reference is PyTorch\'s loss');
   });
 
-  test(`TF.js GPT gradients equal PyTorch autograd: ${c.name}`, { skip }, async () => {
-    const out = await gpt.tfjsGptForwardCheck({ config: configOf(c), weights: f32Weights(c.weights), windows: windowsOf(c) });
-    for (const [name] of parameterList(c.config)) {
-      checkMatrix(row(out.gradients[name]), row(c.gradients[name]), { abs: 1e-5, rel: 1e-5 }, `d loss / d ${name}`);
-    }
-  });
+  // both ways of differentiating the matrix products: TF.js's autodiff, and the hand-written
+  // untransposed form (matmulGradients: 'xnnpack') the benchmark also reports
+  for (const matmulGradients of ['autodiff', 'xnnpack']) {
+    test(`TF.js GPT gradients (${matmulGradients}) equal PyTorch autograd: ${c.name}`, { skip }, async () => {
+      const out = await gpt.tfjsGptForwardCheck({ config: configOf(c, { matmulGradients }), weights: f32Weights(c.weights), windows: windowsOf(c) });
+      for (const [name] of parameterList(c.config)) {
+        checkMatrix(row(out.gradients[name]), row(c.gradients[name]), { abs: 1e-5, rel: 1e-5 }, `d loss / d ${name}`);
+      }
+    });
+  }
 
   test(`TF.js GPT training steps (clipping, AdamW) equal PyTorch's: ${c.name}`, { skip }, () => {
     const t = c.training;
@@ -94,9 +98,9 @@ test('clipping is what the fixtures need: without it the first two cases would d
   }
 });
 
-test('a training step leaves no tensor behind, and dispose() frees the model', { skip }, () => {
+for (const matmulGradients of ['autodiff', 'xnnpack']) test(`a training step leaves no tensor behind, and dispose() frees the model (${matmulGradients})`, { skip }, () => {
   const before = tf.memory().numTensors;
-  const c = FIXTURES.cases[0], model = new gpt.TfGpt(configOf(c), f32Weights(c.weights));
+  const c = FIXTURES.cases[0], model = new gpt.TfGpt(configOf(c, { matmulGradients }), f32Weights(c.weights));
   model.step(windowsOf(c));  // the first step creates Adam's moments
   const held = tf.memory().numTensors;
   for (let s = 0; s < 3; s++) model.step(windowsOf(c));
@@ -129,6 +133,7 @@ test('bad configurations are refused naming the value and the limit', { skip }, 
   assert.throws(() => new gpt.TfGpt({ vocab: 5, dim: 6, heads: 4 }), /heads 4 must divide dim 6/);
   assert.throws(() => new gpt.TfGpt({ vocab: 5, layers: 0 }), /layers 0 must be a positive integer/);
   assert.throws(() => new gpt.TfGpt({ vocab: 5, positions: 'rotary' }), /positions 'rotary'/);
+  assert.throws(() => new gpt.TfGpt({ vocab: 5, matmulGradients: 'fast' }), /matmulGradients 'fast' is not 'autodiff' or 'xnnpack'/);
   assert.throws(() => new gpt.TfGpt({ vocab: 5, dim: 8, heads: 2, layers: 1, context: 4 }, { wte: new Float32Array(3) }), /weight wte must have 5×8 values, has 3/);
   assert.throws(() => gpt.sampleWindows(new Int32Array(4), 1, 8, Math.random), /4 tokens; context 8 needs at least 9/);
 });
