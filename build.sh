@@ -80,6 +80,7 @@ need_test_tools() {
   local missing=()
   command -v gcc >/dev/null 2>&1 || missing+=(gcc)
   /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing+=(python3-numpy)
+  /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 || missing+=(python3-torch)  # tests/fixtures/make_gpt_fixtures.py
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || missing+=(fonts-noto-cjk)
   # the native fuzzer: clang with libFuzzer's runtime (tests/fuzz/run.mjs)

@@ -34,7 +34,7 @@
 // by TF.js's autodiff. Its gradients are products with a transposed operand (dy·Wᵀ, aᵀ·dy), and
 // the WASM backend's BatchMatMul runs those, and every batched (3-D) product, in its own loop at
 // about 2.5 GFLOP/s, while an untransposed 2-D product goes to XNNPACK at 20-36 GFLOP/s (measured
-// here, one thread): the tied output layer's two transposed products are half of a default step.
+// here, one thread): the tied output layer's two transposed products take 45% of a default step.
 // 'xnnpack' writes the gradients of the linear layers and of the tied output by hand (tf.customGrad)
 // as untransposed 2-D products of explicitly transposed small operands: the same numbers (the
 // tests check both against PyTorch), about 2.5 times the speed. It is what a TF.js user tuning

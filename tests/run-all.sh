@@ -16,6 +16,9 @@ npx tsc --noEmit -p tests/types
 echo "== numpy fixtures are up to date"
 /usr/bin/python3 tests/fixtures/make_fixtures.py --check
 
+echo "== PyTorch fixtures of the GPT are up to date"
+/usr/bin/python3 tests/fixtures/make_gpt_fixtures.py --check
+
 echo "== node --test (API, fixtures, model, browser; the SIMD128 kernels where the engine has them)"
 node --test --test-reporter=spec tests/*.test.js tests/browser/*.test.js
 
