@@ -18,7 +18,8 @@
 // Training step: gradients by tf.variableGrads; clipped to global norm maxNorm as PyTorch's
 // clip_grad_norm_ does (scaled by maxNorm / (norm + 1e-6) when that is below 1); then AdamW:
 // TF.js 4.22 has no AdamW, so the decoupled weight decay is applied first (p ← p·(1 − lr·wd), on
-// every 2-D tensor: wte, wpe, the W matrices; not on biases or LayerNorm gains) and
+// every 2-D tensor: wte, wpe, the W matrices, as nanoGPT does; decayEmbeddings: false leaves
+// wte and wpe out; never on biases or LayerNorm gains) and
 // tf.train.adam then applies m̂/(√v̂ + eps), which is PyTorch's torch.optim.AdamW update exactly
 // (checked against it in tests/gpt-tfjs.test.js).
 //
@@ -127,11 +128,12 @@ function sinusoids(n, d) {
 }
 
 const DEFAULTS = { layers: 2, heads: 4, dim: 64, context: 32, positions: 'learned', eps: 1e-5,
-  lr: 3e-3, beta1: 0.9, beta2: 0.99, adamEps: 1e-8, weightDecay: 0.1, maxNorm: 1.0, matmulGradients: 'autodiff' };
+  lr: 3e-3, beta1: 0.9, beta2: 0.99, adamEps: 1e-8, weightDecay: 0.1, decayEmbeddings: true, maxNorm: 1.0, matmulGradients: 'autodiff' };
 
 /**
  * The GPT in TF.js. Call `await gptTf()` first. config: { vocab, layers, heads, dim, context,
- * positions, eps, lr, beta1, beta2, adamEps, weightDecay, maxNorm }; weights: { name: array } in
+ * positions, eps, lr, beta1, beta2, adamEps, weightDecay, decayEmbeddings, maxNorm,
+ * matmulGradients } (defaults in DEFAULTS); weights: { name: array } in
  * the reference layout (flat names from gptParameterList), default gptInitialWeights(config, seed).
  */
 export class TfGpt {
@@ -166,7 +168,7 @@ export class TfGpt {
         this.v[`${p}Wqkv`] = variable(`${p}Wqkv`, packed, [d, 3 * d]);
       }
     }
-    this.decayed = Object.entries(this.v).filter(([, t]) => t.rank === 2).map(([, t]) => t);
+    this.decayed = Object.entries(this.v).filter(([name, t]) => t.rank === 2 && (c.decayEmbeddings || !/^wt|^wp/.test(name))).map(([, t]) => t);
     this.positions = c.positions === 'sinusoidal' ? tf.tensor2d(sinusoids(c.context, d), [c.context, d]) : null;
     const T = c.context, mask = new Float32Array(T * T);
     for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) mask[i * T + j] = -1e9;  // exp(-1e9 − max) = 0 in float32
