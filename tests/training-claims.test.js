@@ -10,7 +10,7 @@ import { load } from 'qkv-lab';
 import { TRAINING_DEFAULTS } from '../web/corpus.js';
 import { TRAINING_CLAIMS } from '../web/page/training-claims.js';
 import {
-  SEEDS, Geometry, measureSeed, summarize, readmeTable, README_MARKERS,
+  SEEDS, Geometry, measureSeed, summarize, readmeTable, README_MARKERS, divergenceByLr,
 } from '../tools/training-measures.mjs';
 
 const qkv = await load();
@@ -90,3 +90,30 @@ test('README: its table is the claims\' table, and its words about them hold', (
   // the snippet's comment: "one.lossAfter < one.loss" is tests/model-inspect.test.js's
   assert.ok(R.loss.end.max < R.loss.start.min);
 });
+
+// README, "Training defaults": "lr 0.3 … within 3,000 steps (twice the schedule) no seed diverged
+// at 0.3 or 0.4, 1 of 30 at 0.5 (seed 11, at step 2,959), 12 of 30 at 0.6, …". Every lr the
+// sentence names is trained again over seeds 0–29 and must give the count (and, where it names
+// them, the seeds and steps) it states.
+test('README: the divergence counts by learning rate hold when measured again over seeds 0–29', (t) => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+  const m = /within ([\d,]+) steps \(twice the schedule\) no seed diverged at ([\d.]+) or ([\d.]+), ([^;]*?);/.exec(readme);
+  assert.ok(m, 'README.md states the divergence sweep as "within N steps (twice the schedule) no seed diverged at a or b, …;"');
+  const steps = Number(m[1].replace(/,/g, ''));
+  assert.equal(steps, 2 * TRAINING_DEFAULTS.steps);
+  const stated = new Map([[Number(m[2]), { count: 0 }], [Number(m[3]), { count: 0 }]]);
+  for (const part of m[4].matchAll(/(\d+) of 30 at ([\d.]+)(?: \(seed (\d+), at step ([\d,]+)\))?/g)) {
+    stated.set(Number(part[2]), { count: Number(part[1]), seed: part[3] && Number(part[3]), step: part[4] && Number(part[4].replace(/,/g, '')) });
+  }
+  assert.ok(stated.size >= 5, `the sentence names ${stated.size} learning rates`);
+  assert.ok(stated.has(TRAINING_DEFAULTS.lr), 'the sentence covers the default lr');
+  const measured = divergenceByLr(qkv, [...stated.keys()], TRAINING_DEFAULTS, steps);
+  for (const { lr, diverged } of measured) {
+    const said = stated.get(lr);
+    t.diagnostic(`lr ${lr}: ${diverged.length} of 30 diverged ${diverged.map((d) => `${d.seed}@${d.step}`).join(' ')}`);
+    assert.equal(diverged.length, said.count, `lr ${lr}: the README says ${said.count} of 30 diverged, measured ${diverged.length} (${diverged.map((d) => `seed ${d.seed} at step ${d.step}`).join(', ')})`);
+    if (said.seed !== undefined) assert.deepEqual(diverged, [{ seed: said.seed, step: said.step }], `lr ${lr}`);
+  }
+  assert.equal(stated.get(TRAINING_DEFAULTS.lr).count, 0, 'the default lr diverges on no seed');
+});
+

@@ -204,6 +204,32 @@ export function measureSeed(qkv, seed, defaults = TRAINING_DEFAULTS) {
   return out;
 }
 
+/** The learning rates the divergence sweep tries (tools/measure-training.mjs --defaults). */
+export const DIVERGENCE_LRS = Object.freeze([0.3, 0.4, 0.5, 0.6, 0.7, 1.0]);
+
+/**
+ * For each lr, the seeds whose run with the training defaults at that lr diverged within
+ * `steps` steps (default: twice the schedule), with the step at which each stopped:
+ * [{ lr, steps, diverged: [{ seed, step }] }].
+ */
+export function divergenceByLr(qkv, lrs = DIVERGENCE_LRS, defaults = TRAINING_DEFAULTS, steps = 2 * defaults.steps) {
+  return lrs.map((lr) => {
+    const diverged = [];
+    for (const seed of SEEDS) {
+      const model = qkv.createModel({ ...defaults, lr, seed, steps });
+      try {
+        model.train();
+      } catch (error) {
+        if (error.name !== 'DivergenceError') throw error;
+        diverged.push({ seed, step: model.steps + 1 });
+      } finally {
+        model.dispose();
+      }
+    }
+    return { lr, steps, diverged };
+  });
+}
+
 // ---- summaries ----
 
 export function range(values) {
