@@ -95,7 +95,7 @@ export interface ModelOptions {
   seed?: number;
   /** Default 'sgd' (one step changes exactly the batch's embedding rows). */
   optimizer?: 'sgd' | 'adam';
-  /** Learning rate > 0 that float32 holds (1.18e-38 … 3.4e38). Default 0.5 for sgd, 0.01 for adam. */
+  /** Learning rate > 0 that float32 holds (1.18e-38 … 3.4e38). Default 0.3 for sgd (TRAINING_DEFAULTS.lr), 0.01 for adam. */
   lr?: number;
   /** Sentences per step. Default: TRAINING_DEFAULTS.batchSize. */
   batchSize?: number;
