@@ -95,7 +95,7 @@ export class Model {
     this.optimizer = o.optimizer;
     this.lr = o.lr;
     this.batchSize = batchSize;
-    /** Length of the default schedule: train() with no argument runs this many steps. */
+    /** Length of the default schedule: train() with no argument runs it to this many steps. */
     this.defaultSteps = o.steps;
     /** Longest context predict() and attention() accept (the longest corpus sentence). */
     this.maxTokens = longest[0];  // not Math.max(...lengths): ~130,000 arguments overflow the stack
@@ -162,10 +162,12 @@ export class Model {
   }
 
   /**
-   * Runs `steps` steps (default: model.defaultSteps) and returns their losses.
-   * On divergence it throws an Error whose `losses` holds the finite losses before it.
+   * Runs `steps` steps and returns their losses. Without an argument, the rest of the default
+   * schedule: model.defaultSteps − model.steps (steps taken by step() and stepOn() count), none
+   * once it is done. On divergence it throws an Error whose `losses` holds the finite losses
+   * before it.
    */
-  train(steps = this.defaultSteps) {
+  train(steps = Math.max(0, this.defaultSteps - this.steps)) {
     this._alive('train');
     integer('train', 'steps', steps, 0, 1e7);
     const losses = [];

@@ -99,7 +99,7 @@ export interface ModelOptions {
   lr?: number;
   /** Sentences per step. Default: TRAINING_DEFAULTS.batchSize. */
   batchSize?: number;
-  /** Length of the default schedule, train() without an argument. Default: TRAINING_DEFAULTS.steps. */
+  /** Length of the default schedule: train() without an argument trains up to this many steps. Default: TRAINING_DEFAULTS.steps. */
   steps?: number;
   /** Adam's betas: 0 ≤ beta < 1 in float32 (at most 1 − 2^−24). Defaults 0.9, 0.999. */
   beta1?: number;
@@ -195,7 +195,7 @@ export declare class Model {
   readonly optimizer: 'sgd' | 'adam';
   readonly lr: number;
   readonly batchSize: number;
-  /** Steps train() runs without an argument. */
+  /** Length of the default schedule: train() without an argument runs defaultSteps − steps (none once steps ≥ defaultSteps). */
   readonly defaultSteps: number;
   /** Longest context predict() and attention() accept (a sentence has at most 256 tokens). */
   readonly maxTokens: number;
@@ -209,7 +209,8 @@ export declare class Model {
   /** One step on the next batch. Throws an Error named 'DivergenceError' when the loss is not
    *  finite or above lossLimit (the step is then not applied). */
   step(): StepResult;
-  /** Losses of `steps` steps (default: defaultSteps). */
+  /** Runs `steps` steps and returns their losses; without an argument, the rest of the default
+   *  schedule (defaultSteps − steps: what step() and stepOn() took counts). */
   train(steps?: number): number[];
   /** Mean loss over the given sentences (default: the whole corpus), without training. */
   loss(sentences?: ReadonlyArray<string> | ReadonlyArray<ReadonlyArray<string>>): number;
