@@ -165,6 +165,27 @@ test('a training step that would take more than 2^30 multiply-adds is refused by
     { name: 'RangeError', message: /^createModel: one training step \(batchSize 64, sentences of up to 256 tokens, vocabulary \d+, dim 512\) would take .* multiply-adds, more than the limit of 1073741824 \(2\^30\)/ });
 });
 
+// The C model keeps its parameters, its activations and its backward buffers each in one block
+// of at most 2^26 floats (wasm/model.c); createModel checks the same sizes first, so the error
+// names the vocabulary, the dim and the sentence length instead of a C status.
+test('a model too large for the C model\'s blocks is refused by createModel, naming vocabulary × dim, not a C status', () => {
+  // 35,000 two-word sentences of new words: vocabulary 70,001; × dim 1024 is 2·V·d ≈ 1.43e8 parameters
+  const pairs = Array.from({ length: 35000 }, (_, i) => `a${i} b${i}`);
+  assert.throws(() => qkv.createModel({ corpus: pairs, dim: 1024 }), (error) => {
+    assert.equal(error.name, 'RangeError');
+    assert.match(error.message, /^createModel: a model of vocabulary 70001 × dim 1024 \(sentences of up to 2 tokens\) needs 146,577,777 floats of parameters \(2·V·d \+ 3·d² \+ V\), more than 67,108,864 \(2\^26\) in one block; /);
+    assert.doesNotMatch(error.message, /status/);
+    return true;
+  });
+  // activations: (n+1)·(6·d + 2·V) + 2·(n+1)² with a 256-token sentence over a 140,257-word vocabulary
+  const long = Array.from({ length: 256 }, (_, i) => `w${i}`).join(' ');
+  const many = [long, ...Array.from({ length: 70000 }, (_, i) => `x${i} y${i}`)];
+  assert.throws(() => qkv.createModel({ corpus: many, dim: 1 }),
+    { name: 'RangeError', message: /^createModel: a model of vocabulary 140257 × dim 1 \(sentences of up to 256 tokens\) needs [\d,]+ floats of activations \(n·\(6·d \+ 2·V\) \+ 2·n², n = 257\), more than 67,108,864 \(2\^26\) in one block; / });
+  // a smaller dim fits (the message's advice), and trains
+  withModel({ corpus: pairs.slice(0, 2000), dim: 1024 }, (model) => assert.ok(Number.isFinite(model.step().loss)));
+});
+
 test('lr, eps and the betas float32 cannot hold are refused by name, with the float32-safe range', () => {
   const positive = (name) => new RegExp(`^createModel: ${name} must be a positive finite number that float32 can hold \\(1\\.1754943508222875e-38 to 3\\.4028234663852886e\\+38\\), got `);
   assert.throws(() => qkv.createModel({ lr: 1e39 }), { name: 'RangeError', message: positive('lr') });

@@ -10,7 +10,7 @@
 // the vocabulary and the batch schedule, and does the small geometry (cosines, PCA) in double.
 import {
   Matrix, toMatrix, ReturnedMatrix, guard, readOptions, argumentError, checkPositiveFloat32, checkWork,
-  describe,
+  describe, MAX_ELEMENTS,
 } from './matrix.js';
 import { DEFAULT_CORPUS, BOUNDARY, TRAINING_DEFAULTS, tokenize, buildVocab } from './corpus.js';
 
@@ -78,6 +78,7 @@ export class Model {
     // one step's work: the batchSize longest sentences, forward and backward
     const longest = sentences.map((t) => t.length).sort((a, b) => b - a);
     const batchSize = Math.min(o.batchSize, sentences.length);
+    checkModelSize(op, vocab.length, o.dim, longest[0]);
     const stepWork = trainingWork(longest.slice(0, batchSize), o.dim, vocab.length);
     checkWork(op, stepWork, `one training step (batchSize ${batchSize}, sentences of up to ` +
       `${longest[0]} tokens, vocabulary ${vocab.length}, dim ${o.dim})`);
@@ -724,6 +725,28 @@ function readCorpus(op, corpus, maxTokens) {
     }
     return sentences;
   });
+}
+
+/**
+ * The C model's blocks (wasm/model.c, qkv_model_create), each at most MAX_ELEMENTS floats: the
+ * parameters 2·V·d + 3·d² + V, the activations n·(6d + 2V) + 2n² and the backward buffers
+ * n·(5d + V) + n², n = the longest sentence + 1 positions. Checked here first so that the error
+ * names the sizes (C would only say "a size is zero, negative or too large").
+ */
+function checkModelSize(op, V, d, longest) {
+  const n = longest + 1;
+  const blocks = [
+    ['parameters', 2 * V * d + 3 * d * d + V, '2·V·d + 3·d² + V'],
+    ['activations', n * (6 * d + 2 * V) + 2 * n * n, `n·(6·d + 2·V) + 2·n², n = ${n}`],
+    ['backward buffers', n * (5 * d + V) + n * n, `n·(5·d + V) + n², n = ${n}`],
+  ];
+  for (const [what, floats, formula] of blocks) {
+    if (floats > MAX_ELEMENTS) {
+      throw argumentError(RangeError, `${op}: a model of vocabulary ${V} × dim ${d} (sentences of up to ${longest} tokens) ` +
+        `needs ${floats.toLocaleString('en-US')} floats of ${what} (${formula}), more than ` +
+        `${MAX_ELEMENTS.toLocaleString('en-US')} (2^26) in one block; use a smaller dim, fewer distinct words or shorter sentences`);
+    }
+  }
 }
 
 /**
