@@ -18,7 +18,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { build } from 'esbuild';
 import MarkdownIt from 'markdown-it';
-import { ROOT, packAndInstall } from './package-helpers.js';
+import { ROOT, packAndInstall, typecheck } from './package-helpers.js';
 import { openBrowser, newPage, settle } from './browser/harness.js';
 import { ARTICLE, STRICT_CSP } from './browser/widget-helpers.js';
 
@@ -271,9 +271,9 @@ function tsc(dir, files, moduleResolution) {
     files,
   }));
   try {
-    execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', dir], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+    typecheck(dir);
   } catch (error) {
-    assert.fail(`tsc (${moduleResolution}) in ${dir}:\n${error.stdout}${error.stderr}`);
+    assert.fail(`moduleResolution ${moduleResolution}: ${error.message}`);
   }
 }
 
