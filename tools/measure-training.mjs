@@ -15,8 +15,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { load } from '../web/qkv-lab.js';
-import { TRAINING_DEFAULTS } from '../web/corpus.js';
-import { SEEDS, divergenceByLr, measureSeed, measureModel, range, summarize, readmeTable, claimsModule, README_MARKERS } from './training-measures.mjs';
+import { TRAINING_DEFAULTS, DEFAULT_CORPUS, tokenize } from '../web/corpus.js';
+import { SEEDS, divergenceByLr, measureSeed, measureGeometry, ppmiSvd, measureModel, range, summarize, readmeTable, claimsModule, README_MARKERS } from './training-measures.mjs';
 
 const write = process.argv.includes('--write');
 const qkv = await load();
@@ -80,6 +80,13 @@ for (const r of results) {
 const claims = summarize(results);
 console.log('\n' + readmeTable(claims));
 console.log('\ncounting only (no training):', JSON.stringify(claims.counting, null, 1));
+// what the README's "Read against counting" states beside the table (tests/training-claims.test.js)
+const ppmi = measureGeometry(ppmiSvd(DEFAULT_CORPUS.map(tokenize)));
+console.log(`PPMI-SVD (±1 word, ${TRAINING_DEFAULTS.dim} dimensions): ${JSON.stringify(ppmi)}`);
+const ends = results.map((r) => r.end);
+console.log(`国王 + 女人 alone gives 女王 first on ${ends.filter((m) => m.sumRank === 1).length} of ${ends.length} seeds ` +
+  `(国王 − 男人 + 女人: ${ends.filter((m) => m.analogyRank === 1).length}); cos(猫, 汽车) below both counts on ` +
+  `${ends.filter((m) => m.catCar < Math.min(ppmi.catCar, claims.counting.default.catCar)).length}`);
 
 if (write) {
   const claimsPath = fileURLToPath(new URL('../web/page/training-claims.js', import.meta.url));

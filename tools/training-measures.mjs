@@ -88,6 +88,8 @@ export function measureGeometry(g) {
   });
   const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
   const analogy = g.analogy('男人', '国王', '女人');
+  // the analogy without its offset: 国王 + 女人 alone, the same words left out
+  const sum = g.ranked(g.row('国王').map((x, j) => x + g.row('女人')[j]), ['男人', '国王', '女人']);
   const control = g.analogy('猫', '国王', '狗');
   const kingNearest = g.nearest('国王');
   return {
@@ -98,6 +100,8 @@ export function measureGeometry(g) {
     groupGap: mean(within) - mean(between),
     analogyTop: analogy[0].word,
     analogyRank: Geometry.rank(analogy, '女王'),
+    sumTop: sum[0].word,
+    sumRank: Geometry.rank(sum, '女王'),
     controlTop: control[0].word,
     controlRank: Geometry.rank(control, '女王'),
     kingNearest: kingNearest[0].word,
@@ -117,6 +121,69 @@ export function nextWordCounts(sentences) {
     inputs.forEach((w, t) => { rows[ids.get(w)][ids.get(targets[t])] += 1; });
   }
   return new Geometry(vocab, rows);
+}
+
+/**
+ * A second counting baseline, the classic one: positive pointwise mutual information between a
+ * word and the words beside it (one before, one after; <s> at both ends of a sentence), reduced
+ * by a truncated SVD to k dimensions (each word's row of U·Σ). k defaults to the model's dim.
+ */
+export function ppmiSvd(sentences, k = TRAINING_DEFAULTS.dim) {
+  const { vocab, ids } = buildVocab(sentences);
+  const V = vocab.length;
+  const counts = vocab.map(() => new Float64Array(V));
+  for (const s of sentences) {
+    const w = [BOUNDARY, ...s, BOUNDARY].map((t) => ids.get(t));
+    for (let t = 1; t < w.length - 1; t++) { counts[w[t]][w[t - 1]] += 1; counts[w[t]][w[t + 1]] += 1; }
+  }
+  const rowSum = counts.map((r) => r.reduce((a, b) => a + b, 0));
+  const colSum = new Float64Array(V);
+  counts.forEach((r) => r.forEach((x, j) => { colSum[j] += x; }));
+  const total = rowSum.reduce((a, b) => a + b, 0);
+  const ppmi = counts.map((r, i) => r.map((x, j) => (x > 0 ? Math.max(0, Math.log((x * total) / (rowSum[i] * colSum[j]))) : 0)));
+  // M·Mᵀ = U Σ² Uᵀ: its top k eigenvectors and eigenvalues give U·Σ
+  const gram = new Float64Array(V * V);
+  for (let a = 0; a < V; a++) for (let b = a; b < V; b++) {
+    let dot = 0;
+    for (let j = 0; j < V; j++) dot += ppmi[a][j] * ppmi[b][j];
+    gram[a * V + b] = gram[b * V + a] = dot;
+  }
+  const { values, vectors } = symmetricEigen(gram, V);
+  const order = Array.from({ length: V }, (_, i) => i).sort((x, y) => values[y] - values[x] || x - y).slice(0, Math.min(k, V));
+  const rows = vocab.map((_, i) => Float64Array.from(order, (c) => vectors[i * V + c] * Math.sqrt(Math.max(0, values[c]))));
+  return new Geometry(vocab, rows);
+}
+
+/** Eigenvalues and eigenvectors (columns of `vectors`) of a symmetric n×n matrix: cyclic Jacobi. */
+function symmetricEigen(A, n) {
+  const a = Float64Array.from(A);
+  const v = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) v[i * n + i] = 1;
+  for (let sweep = 0; sweep < 100; sweep++) {
+    let off = 0, all = 0;
+    for (let p = 0; p < n; p++) for (let q = 0; q < n; q++) { all += a[p * n + q] ** 2; if (p !== q) off += a[p * n + q] ** 2; }
+    if (off <= 1e-24 * all) break;
+    for (let p = 0; p < n - 1; p++) for (let q = p + 1; q < n; q++) {
+      const apq = a[p * n + q];
+      if (apq === 0) continue;
+      const theta = (a[q * n + q] - a[p * n + p]) / (2 * apq);
+      const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+      const c = 1 / Math.sqrt(t * t + 1), s = t * c;
+      for (let r = 0; r < n; r++) {
+        const arp = a[r * n + p], arq = a[r * n + q];
+        a[r * n + p] = c * arp - s * arq; a[r * n + q] = s * arp + c * arq;
+      }
+      for (let r = 0; r < n; r++) {
+        const apr = a[p * n + r], aqr = a[q * n + r];
+        a[p * n + r] = c * apr - s * aqr; a[q * n + r] = s * apr + c * aqr;
+      }
+      for (let r = 0; r < n; r++) {
+        const vrp = v[r * n + p], vrq = v[r * n + q];
+        v[r * n + p] = c * vrp - s * vrq; v[r * n + q] = s * vrp + c * vrq;
+      }
+    }
+  }
+  return { values: Float64Array.from({ length: n }, (_, i) => a[i * n + i]), vectors: v };
 }
 
 /** What counting alone gives on a corpus (no training, no seed). */
