@@ -78,13 +78,19 @@ export class Model {
     // one step's work: the batchSize longest sentences, forward and backward
     const longest = sentences.map((t) => t.length).sort((a, b) => b - a);
     const batchSize = Math.min(o.batchSize, sentences.length);
-    checkModelSize(op, vocab.length, o.dim, longest[0]);
-    const stepWork = trainingWork(longest.slice(0, batchSize), o.dim, vocab.length);
+    const numParams = checkModelSize(op, vocab.length, o.dim, longest[0]);
+    // creating it: every parameter (its draw and its storage), and the positions table
+    checkWork(op, { parameters: numParams, table: (longest[0] + 1) * o.dim },
+      `creating a model of vocabulary ${vocab.length} × dim ${o.dim} (a random draw for each of its ${numParams} parameters)`);
+    // one step: the batchSize longest sentences forward and backward, and the optimizer's pass
+    // over every parameter
+    const stepWork = { ...trainingWork(longest.slice(0, batchSize), o.dim, vocab.length), [o.optimizer]: numParams };
     checkWork(op, stepWork, `one training step (batchSize ${batchSize}, sentences of up to ` +
       `${longest[0]} tokens, vocabulary ${vocab.length}, dim ${o.dim})`);
 
     this._lab = lab;
     this._core = lab._core;
+    this._numParams = numParams;
     this._ids = ids;
     this._pointers = [];
     /** string[]: index = token id = embedding row; vocab[0] is the boundary '<s>'. */
@@ -275,7 +281,7 @@ export class Model {
     // table (dim 1024 over a small vocabulary) costs V³, not d³
     const m = Math.min(V, d);
     // (the cyclic Jacobi solver takes a few sweeps of ~6·m³ operations each: ~100·m³ in all)
-    checkWork('project2d', V * d * m + 100 * m ** 3, `PCA of the ${V}×${d} embedding table`);
+    checkWork('project2d', { multiplyAdds: V * d * m + 100 * m ** 3, elements: V * d }, `PCA of the ${V}×${d} embedding table`);
     const mean = new Float64Array(d);
     for (let i = 0; i < V; i++) for (let j = 0; j < d; j++) mean[j] += e.data[i * d + j] / V;
     const centred = new Float64Array(V * d);
@@ -538,8 +544,9 @@ export class Model {
     const core = this._core;
     const total = encoded.reduce((s, x) => s + x.length, 0);
     if (op !== 'step') {
-      checkWork(op, trainingWork(encoded.map((x) => x.length), this.dim, this.vocab.length),
-        `${encoded.length} sentences (${total} tokens)`);
+      const work = trainingWork(encoded.map((x) => x.length), this.dim, this.vocab.length);
+      if (op === 'gradients') work.elements = this._numParams;  // every gradient copied out
+      checkWork(op, work, `${encoded.length} sentences (${total} tokens)`);
     }
     return this._lab._withHeap(total + encoded.length, (heap) => {
       const tokens = heap.bytes(4 * total);
@@ -731,7 +738,8 @@ function readCorpus(op, corpus, maxTokens) {
  * The C model's blocks (wasm/model.c, qkv_model_create), each at most MAX_ELEMENTS floats: the
  * parameters 2·V·d + 3·d² + V, the activations n·(6d + 2V) + 2n² and the backward buffers
  * n·(5d + V) + n², n = the longest sentence + 1 positions. Checked here first so that the error
- * names the sizes (C would only say "a size is zero, negative or too large").
+ * names the sizes (C would only say "a size is zero, negative or too large"). Returns the
+ * number of parameters.
  */
 function checkModelSize(op, V, d, longest) {
   const n = longest + 1;
@@ -747,20 +755,23 @@ function checkModelSize(op, V, d, longest) {
         `${MAX_ELEMENTS.toLocaleString('en-US')} (2^26) in one block; use a smaller dim, fewer distinct words or shorter sentences`);
     }
   }
+  return blocks[0][1];
 }
 
 /**
- * Multiply-adds of loss and gradients over sentences of the given lengths (without <s>): per
- * sequence of n = length + 1 rows, a forward pass takes n·(3d² + 2nd + dV) (Q, K, V; scores
- * and mixing; logits) and the backward pass about twice that.
+ * The work of loss and gradients over sentences of the given lengths (without <s>), as
+ * checkWork's parts: per sequence of n = length + 1 rows, a forward pass takes
+ * n·(3d² + 2nd + dV) multiply-adds (Q, K, V; scores and mixing; logits) and the backward pass
+ * about twice that; its softmaxes have n² + n·V entries (the attention's, the next word's).
  */
 function trainingWork(lengths, d, V) {
-  let work = 0;
+  let multiplyAdds = 0, exps = 0;
   for (const length of lengths) {
     const n = length + 1;
-    work += 3 * n * (3 * d * d + 2 * n * d + d * V);
+    multiplyAdds += 3 * n * (3 * d * d + 2 * n * d + d * V);
+    exps += n * n + n * V;
   }
-  return work;
+  return { multiplyAdds, exps };
 }
 
 function parameterIndex(op, name) {
