@@ -88,8 +88,11 @@ export interface ModelOptions {
   /** Sentences: an array of strings (space-separated tokens, or unspaced text split per
    *  character), one newline-separated string, or token arrays. Default: the built-in corpus. */
   corpus?: string | ReadonlyArray<string> | ReadonlyArray<ReadonlyArray<string>>;
-  /** Embedding width d, 1 … 1024. Default 16. One training step may take at most 2^30
-   *  multiply-adds (batchSize longest sentences × (3d² + 2nd + dV) × 3): createModel refuses more. */
+  /** Embedding width d, 1 … 1024. Default 16. Creating the model and one training step may each
+   *  do at most 2^30 of work (a step: its multiply-adds, batchSize longest sentences ×
+   *  (3d² + 2nd + dV) × 3, plus its softmax entries and the optimizer's pass over every
+   *  parameter, weighed as the README's Limits say); the C model's blocks hold at most 2^26
+   *  floats each (2·V·d + 3·d² + V parameters): createModel refuses more, naming the sizes. */
   dim?: number;
   /** 0 … 2^32 − 1. Default 1. The same seed gives bit-identical training. */
   seed?: number;
