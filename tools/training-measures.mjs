@@ -6,6 +6,7 @@
 // counting-only baseline (each word's raw next-word count vector over the vocabulary, <s>
 // standing for "the sentence ends"), so the two can be compared honestly.
 import { DEFAULT_CORPUS, CORPUS_PRESETS, TRAINING_DEFAULTS, BOUNDARY, tokenize, buildVocab } from '../web/corpus.js';
+import { topEigenvectors } from '../web/model.js';
 
 /** The seeds every claim is measured over. */
 export const SEEDS = Object.freeze(Array.from({ length: 30 }, (_, i) => i));
@@ -148,42 +149,14 @@ export function ppmiSvd(sentences, k = TRAINING_DEFAULTS.dim) {
     for (let j = 0; j < V; j++) dot += ppmi[a][j] * ppmi[b][j];
     gram[a * V + b] = gram[b * V + a] = dot;
   }
-  const { values, vectors } = symmetricEigen(gram, V);
-  const order = Array.from({ length: V }, (_, i) => i).sort((x, y) => values[y] - values[x] || x - y).slice(0, Math.min(k, V));
-  const rows = vocab.map((_, i) => Float64Array.from(order, (c) => vectors[i * V + c] * Math.sqrt(Math.max(0, values[c]))));
+  // the top k eigenvectors u of M·Mᵀ (model.js's solver, which project2d uses), λ = uᵀ(M·Mᵀ)u
+  const axes = topEigenvectors(gram, V, Math.min(k, V)).map((u) => {
+    let lambda = 0;
+    for (let a = 0; a < V; a++) for (let b = 0; b < V; b++) lambda += u[a] * gram[a * V + b] * u[b];
+    return { u, sigma: Math.sqrt(Math.max(0, lambda)) };
+  });
+  const rows = vocab.map((_, i) => Float64Array.from(axes, ({ u, sigma }) => u[i] * sigma));
   return new Geometry(vocab, rows);
-}
-
-/** Eigenvalues and eigenvectors (columns of `vectors`) of a symmetric n×n matrix: cyclic Jacobi. */
-function symmetricEigen(A, n) {
-  const a = Float64Array.from(A);
-  const v = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) v[i * n + i] = 1;
-  for (let sweep = 0; sweep < 100; sweep++) {
-    let off = 0, all = 0;
-    for (let p = 0; p < n; p++) for (let q = 0; q < n; q++) { all += a[p * n + q] ** 2; if (p !== q) off += a[p * n + q] ** 2; }
-    if (off <= 1e-24 * all) break;
-    for (let p = 0; p < n - 1; p++) for (let q = p + 1; q < n; q++) {
-      const apq = a[p * n + q];
-      if (apq === 0) continue;
-      const theta = (a[q * n + q] - a[p * n + p]) / (2 * apq);
-      const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-      const c = 1 / Math.sqrt(t * t + 1), s = t * c;
-      for (let r = 0; r < n; r++) {
-        const arp = a[r * n + p], arq = a[r * n + q];
-        a[r * n + p] = c * arp - s * arq; a[r * n + q] = s * arp + c * arq;
-      }
-      for (let r = 0; r < n; r++) {
-        const apr = a[p * n + r], aqr = a[q * n + r];
-        a[p * n + r] = c * apr - s * aqr; a[q * n + r] = s * apr + c * aqr;
-      }
-      for (let r = 0; r < n; r++) {
-        const vrp = v[r * n + p], vrq = v[r * n + q];
-        v[r * n + p] = c * vrp - s * vrq; v[r * n + q] = s * vrp + c * vrq;
-      }
-    }
-  }
-  return { values: Float64Array.from({ length: n }, (_, i) => a[i * n + i]), vectors: v };
 }
 
 /** What counting alone gives on a corpus (no training, no seed). */

@@ -821,8 +821,11 @@ function cosine(m, i, v) {
   return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
 }
 
-/** the k eigenvectors of the symmetric d×d matrix A with the largest eigenvalues (cyclic Jacobi) */
-function topEigenvectors(A, d, k) {
+/**
+ * The k eigenvectors of the symmetric d×d matrix A with the largest eigenvalues (cyclic Jacobi).
+ * Exported for tools/training-measures.mjs (its PPMI-SVD baseline); not part of the package's API.
+ */
+export function topEigenvectors(A, d, k) {
   const a = Float64Array.from(A);
   const v = new Float64Array(d * d);
   for (let i = 0; i < d; i++) v[i * d + i] = 1;
