@@ -78,9 +78,9 @@ export function loadTrainingSections() {
       } catch (error) {
         reg.pending = null;
         reject(new Error(`could not load ${url}: the training sections are in that file, and this page's ` +
-          `Trusted Types policy refused it as a script URL (${error.message}). Either add ` +
-          `<script src="${url}"></script> to the page yourself (the widget then loads nothing), or allow ` +
-          `the policy '${POLICY_NAME}' in the Content-Security-Policy: trusted-types ${POLICY_NAME}`, { cause: error }));
+          `Trusted Types policy refused it as a script URL. Either add <script src="${url}"></script> to ` +
+          `the page yourself (the widget then injects no script), or allow the policy '${POLICY_NAME}' in the ` +
+          `Content-Security-Policy: trusted-types ${POLICY_NAME}. (The browser said: ${error.message})`, { cause: error }));
         return;
       }
       tag.async = true;
