@@ -1,5 +1,5 @@
 // onnx.mjs: the benchmark's inference cases in onnxruntime-web (WebAssembly execution provider,
-// one thread), loaded from node_modules: nothing is fetched. The models are built here as ONNX
+// one thread), loaded from bench/node_modules (bench/peers.mjs): nothing is fetched. The models are built here as ONNX
 // protobuf bytes (a few graph nodes; no Python needed): attention returns scores, weights and
 // output like qkv-lab's attend. onnxruntime-web runs inference only, so the training cases are
 // not run through it. session.run() is asynchronous: its time includes a promise round trip.

@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { load, simdSupported } from '../web/qkv-lab.js';
 import * as plain from './plain.mjs';
+import { ensurePeers } from './peers.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUILD = path.join(ROOT, '.build', 'bench');
@@ -185,6 +186,8 @@ async function main() {
   const simd = skipped['qkv-simd'] ? null : await load({ simd: true, fresh: true });
   const scalar = await load({ simd: false, fresh: true });
   let tf = null, ort = null;
+  const peersMissing = ensurePeers(log);
+  if (peersMissing) log(`  ${peersMissing}: the TF.js and onnxruntime-web rows are skipped`);
   try {
     tf = await import('./tfjs.mjs');
     const info = await tf.loadTf();

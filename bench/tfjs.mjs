@@ -1,5 +1,5 @@
 // tfjs.mjs: the benchmark's cases in TensorFlow.js with its WebAssembly backend (XNNPACK, SIMD,
-// one thread), from node_modules: nothing is fetched. Each call starts from JavaScript arrays and
+// one thread), from bench/node_modules (bench/peers.mjs): nothing is fetched. Each call starts from JavaScript arrays and
 // ends with JavaScript arrays, as a qkv-lab call does: tensors are made from the inputs,
 // computed, read back (dataSync) and disposed.
 //
@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { PEERS_MODULES } from './peers.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let tf = null;
@@ -25,9 +26,9 @@ export async function loadTf() {
     "export { setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';\n");
   execFileSync(path.join(ROOT, 'node_modules', '.bin', 'esbuild'), [entry, '--bundle', '--platform=node',
     '--format=cjs', '--main-fields=module,main', `--outfile=${bundle}`, '--log-level=error',
-    `--resolve-extensions=.js,.mjs`], { cwd: ROOT, env: { ...process.env, NODE_PATH: path.join(ROOT, 'node_modules') } });
+    `--resolve-extensions=.js,.mjs`], { cwd: ROOT, env: { ...process.env, NODE_PATH: PEERS_MODULES } });
   tf = createRequire(import.meta.url)(bundle);
-  tf.setWasmPaths(path.join(ROOT, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist') + path.sep);
+  tf.setWasmPaths(path.join(PEERS_MODULES, '@tensorflow', 'tfjs-backend-wasm', 'dist') + path.sep);
   tf.setThreadsCount(1);
   await tf.setBackend('wasm');
   await tf.ready();

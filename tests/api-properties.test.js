@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { load, Matrix } from 'qkv-lab';
 import * as ref from './fuzz/reference.js';
+import { MAX_WORK, workOf } from '../web/matrix.js';
 
 const qkv = await load();
 const SEED = Number(process.env.FC_SEED ?? 20240611);
@@ -328,6 +329,8 @@ test('positionalEncoding(n, d, options): the sinusoidal table or a named error',
     const a = arg(n, 'n', 2 ** 20), b = arg(d, 'd', 2 ** 24);
     const args = [a, b, { ...o, names: ['options', 'base', 'option'] }];
     if (a.kind === 'valid' && b.kind === 'valid' && n * d > 2 ** 26) Object.assign(a, { kind: 'invalid', error: RangeError, names: ['n', 'the table'] });
+    // within the entry limit but more work than one call may do (every entry a power and a sine or cosine)
+    else if (a.kind === 'valid' && b.kind === 'valid' && workOf({ table: n * d, elements: n * d }) > MAX_WORK) Object.assign(a, { kind: 'invalid', error: RangeError, names: ['n', 'the table'] });
     expectCall('positionalEncoding', args, () => (o.value === undefined ? qkv.positionalEncoding(n, d) : qkv.positionalEncoding(n, d, o.value)), {
       check: (m) => checkMatrixResult('positionalEncoding', m, n, d, ref.positionalEncoding(n, d, o.base)),
     });

@@ -2,6 +2,9 @@
 // and implementation at tiny sizes, twice, and writes its results. Nothing here looks at a
 // speed (the machine may be busy): only that every row ran, gave finite times, and that the
 // implementations computed the same attention outputs and the same first training loss.
+// The benchmark's peers (TensorFlow.js, onnxruntime-web) are not in the package's npm ci: run.mjs
+// installs them from bench/package-lock.json the first time (bench/peers.mjs), and this test
+// fails if they could not be installed (every implementation must have run).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -4,6 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
+import { readFileSync } from 'node:fs';
+import { MAX_WORK, WORK_WEIGHTS as W, workOf } from '../web/matrix.js';
 
 const qkv = await load();
 const A23 = [[1, 2, 3], [4, 5, 6]];
@@ -102,14 +104,22 @@ test('sizes too large to allocate throw a RangeError, not an abort', () => {
   const heapBefore = qkv.heapUsed();
   throwsWith(() => {
     qkv.attend(half(), half(), half()); // 8192² × (4096 + 4096) = 5.5e11 multiply-adds
-  }, RangeError, /^attend: attention of 8192 queries over 8192 keys would take 5\.50e\+11 multiply-adds, more than the limit of 1073741824/);
+  }, RangeError, /^attend: attention of 8192 queries over 8192 keys would take [\d.e+]+ multiply-adds of work \(5\.50e\+11 multiply-adds \+ 6\.71e\+7 softmax entries × \d+ \+ 2\.68e\+8 floats copied or written × \d+\), more than the limit of 1073741824/);
   assert.equal(qkv.heapUsed(), heapBefore);
-  // within the entry and work limits but together more than the heap may grow to (1 GiB):
-  // C's malloc returns NULL and the API turns that into a RangeError
-  const wide = { rows: 4, cols: 2 ** 24, data: new Float32Array(2 ** 26) };
-  throwsWith(() => {
-    qkv.attend(wide, wide, wide); // 3 × 256 MiB in, 256 MiB out: 1 GiB with nothing else
-  }, RangeError, /out of WebAssembly memory|out of memory/);
+  // within the entry and work limits but more than the heap has left (it grows to 1 GiB at
+  // most): C's malloc returns NULL and the API turns that into a RangeError. The heap is filled
+  // first (no one call within the work limit needs 1 GiB: 2^30 of work copies at most 2.7e7 floats)
+  const blocks = [];
+  for (let block; (block = qkv._core._qkv_alloc_bytes(32 * 2 ** 20));) blocks.push(block);
+  try {
+    const wide = { rows: 4, cols: 2 ** 20, data: new Float32Array(2 ** 22) };
+    throwsWith(() => {
+      qkv.attend(wide, wide, wide); // 3 × 16 MiB in, 16 MiB out
+    }, RangeError, /^out of WebAssembly memory: could not allocate \d+ bytes$/);
+  } finally {
+    for (const block of blocks) qkv._core._qkv_free(block);
+  }
+  assert.equal(qkv.heapUsed(), heapBefore);
   assert.deepEqual(qkv.matmul([[2]], [[3]]).toArray(), [[6]], 'the module keeps working');
 });
 
@@ -284,14 +294,73 @@ test('every output size is checked in JavaScript before anything is allocated, a
   assert.equal(memory(), bytes, 'WASM memory grew for a call that was refused');
 });
 
-test('one call does at most 2^30 multiply-adds: larger ones are refused before allocating', () => {
+test('one call does at most 2^30 multiply-adds of work: larger ones are refused before allocating', () => {
   const heap = qkv.heapUsed();
   const A = { rows: 1024, cols: 1024, data: new Float32Array(1024 * 1024) };
   const B = { rows: 1024, cols: 1025, data: new Float32Array(1024 * 1025) };
-  throwsWith(() => qkv.matmul(A, B), RangeError, /^matmul: 1024×1024 by 1024×1025 would take 1\.07e\+9 multiply-adds, more than the limit of 1073741824 \(2\^30\) for one call$/);
+  throwsWith(() => qkv.matmul(A, B), RangeError, /^matmul: 1024×1024 by 1024×1025 would take [\d.e+]+ multiply-adds of work \(1\.07e\+9 multiply-adds \+ 3\.15e\+6 floats copied or written × \d+\), more than the limit of 1073741824 \(2\^30\) for one call$/);
   const Q = { rows: 4096, cols: 64, data: new Float32Array(4096 * 64) };
-  throwsWith(() => qkv.attend(Q, Q, Q), RangeError, /^attend: attention of 4096 queries over 4096 keys would take 2\.15e\+9 multiply-adds/);
+  throwsWith(() => qkv.attend(Q, Q, Q), RangeError, /^attend: attention of 4096 queries over 4096 keys would take [\d.e+]+ multiply-adds of work \(2\.15e\+9 multiply-adds \+ 1\.68e\+7 softmax entries × \d+ \+ 3\.46e\+7 floats copied or written × \d+\)/);
   throwsWith(() => qkv.selfAttention(Q, { rows: 64, cols: 64, data: new Float32Array(4096) }, { rows: 64, cols: 64, data: new Float32Array(4096) }, { rows: 64, cols: 64, data: new Float32Array(4096) }),
-    RangeError, /^selfAttention: self-attention of 4096 tokens would take 2\.20e\+9 multiply-adds/);
+    RangeError, /^selfAttention: self-attention of 4096 tokens would take [\d.e+]+ multiply-adds of work \(2\.20e\+9 multiply-adds \+ 1\.68e\+7 softmax entries × \d+ \+ 3\.49e\+7 floats copied or written × \d+\)/);
   assert.equal(qkv.heapUsed(), heap);
+});
+
+// Issue 20's calls that the multiply-add count alone let through, each several times as long as
+// matmul at the limit (positionalEncoding(2^20, 64) 7.5 ×, randn(8192, 8192) 6.2 ×, selfAttention
+// of 8192 tokens with d = 1 2 ×, transpose of 8192×8192 about 6 ×): the rule now counts every
+// float copied or written, softmax entry, table entry, random draw and optimizer update, weighted
+// by WORK_WEIGHTS (measured by tools/measure-work.mjs, which also times each call at its new
+// limit against matmul's), and refuses them before anything is allocated.
+test('the work rule counts floats, softmax entries, table entries, random draws and parameter updates, not only multiply-adds', () => {
+  const memory = () => qkv._core.HEAPU8.byteLength;
+  const heap = qkv.heapUsed(), bytes = memory();
+  const e = (x) => x.toExponential(2).replace(/[.+]/g, '\\$&');
+  const N = 2 ** 26;
+  throwsWith(() => qkv.positionalEncoding(2 ** 20, 64), RangeError, new RegExp(`^positionalEncoding: the table of 1048576×64 entries would take ${e(N * (W.table + W.elements))} multiply-adds of work \\(6\\.71e\\+7 table entries × ${W.table} \\+ 6\\.71e\\+7 floats copied or written × ${W.elements}\\), more than the limit of 1073741824`));
+  throwsWith(() => qkv.rng(1).randn(8192, 8192), RangeError, new RegExp(`^randn: 8192×8192 normal draws would take ${e(N * (W.draws + W.elements))} multiply-adds of work \\(6\\.71e\\+7 random draws × ${W.draws} \\+ 6\\.71e\\+7 floats copied or written × ${W.elements}\\)`));
+  const X = { rows: 8192, cols: 1, data: new Float32Array(8192) }, one = { rows: 1, cols: 1, data: new Float32Array(1) };
+  throwsWith(() => qkv.selfAttention(X, one, one, one), RangeError, /^selfAttention: self-attention of 8192 tokens would take [\d.e+]+ multiply-adds of work \(1\.34e\+8 multiply-adds \+ 6\.71e\+7 softmax entries × \d+ \+ 1\.34e\+8 floats copied or written × \d+\)/);
+  const big = { rows: 8192, cols: 8192, data: new Float32Array(N) };
+  throwsWith(() => qkv.transpose(big), RangeError, /^transpose: transposing 8192×8192 would take [\d.e+]+ multiply-adds of work \(1\.34e\+8 floats copied or written × \d+\)/);
+  throwsWith(() => qkv.softmaxRows(big), RangeError, /^softmaxRows: the softmax of 8192×8192 would take [\d.e+]+ multiply-adds of work/);
+  // a model whose random initial parameters are more work than a call may do: 2,100 words × dim 1024
+  const words = Array.from({ length: 2100 }, (_, i) => [`w${i}`]);  // one-word sentences
+  throwsWith(() => qkv.createModel({ corpus: words, dim: 1024 }), RangeError,
+    /^createModel: creating a model of vocabulary 2101 × dim 1024 \(a random draw for each of its 7450677 parameters\) would take [\d.e+]+ multiply-adds of work \(7\.45e\+6 new parameters × \d+ \+ 2\.05e\+3 table entries × \d+\)/);
+  assert.equal(qkv.heapUsed(), heap);
+  assert.equal(memory(), bytes, 'WASM memory grew for a call that was refused');
+  // the largest of each that fits, by the rule (tools/measure-work.mjs --check times them)
+  const fits = [
+    ['matmul 985³', { multiplyAdds: 985 ** 3, elements: 3 * 985 ** 2 }, { multiplyAdds: 986 ** 3, elements: 3 * 986 ** 2 }],
+    ['positionalEncoding(2^20, 3)', { table: 3 * 2 ** 20, elements: 3 * 2 ** 20 }, { table: 4 * 2 ** 20, elements: 4 * 2 ** 20 }],
+    ['randn(2030, 2030)', { draws: 2030 ** 2, elements: 2030 ** 2 }, { draws: 2040 ** 2, elements: 2040 ** 2 }],
+  ];
+  for (const [label, inside, outside] of fits) {
+    assert.ok(workOf(inside) <= MAX_WORK && workOf(outside) > MAX_WORK, label);
+  }
+  assert.equal(qkv.positionalEncoding(2 ** 20, 3).rows, 2 ** 20, 'the largest table of width 3 is computed');
+  assert.equal(qkv.heapUsed(), heap);
+});
+
+// The README's Limits table states every weight of the rule; they must be WORK_WEIGHTS, and the
+// largest sizes it names must be the largest the rule lets through.
+test('README: the weights of the work rule and the largest calls it names are those of WORK_WEIGHTS', () => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const row = /^\| one call's work \|(.*)$/m.exec(readme)?.[1];
+  assert.ok(row, 'README.md has the "one call\'s work" row');
+  const stated = Object.fromEntries([...row.matchAll(/\(`(\w+)` (\d+)/g), ...row.matchAll(/\(`sgd` (\d+), `(adam)` (\d+)\)/g)]
+    .flatMap((m) => (m.length === 4 ? [['sgd', Number(m[1])], ['adam', Number(m[3])]] : [[m[1], Number(m[2])]])));
+  assert.deepEqual(stated, { ...W });
+  const largest = (cost) => { let n = 1; while (workOf(cost(n + 1)) <= MAX_WORK) n++; return n; };
+  const said = (re) => Number(re.exec(row)?.[1].replace(/,/g, ''));
+  assert.equal(said(/largest square `matmul` is (\d+)³/), largest((n) => ({ multiplyAdds: n ** 3, elements: 3 * n * n })));
+  assert.equal(said(/`transpose` (\d+)²/), largest((n) => ({ elements: 2 * n * n })));
+  assert.equal(said(/`softmaxRows` (\d+)²/), largest((n) => ({ exps: n * n, elements: 2 * n * n })));
+  assert.equal(said(/`randn` (\d+)²/), largest((n) => ({ draws: n * n, elements: n * n })));
+  assert.equal(said(/`selfAttention` with d = 1 about ([\d,]+) tokens/),
+    largest((n) => ({ multiplyAdds: 3 * n + 2 * n * n, exps: n * n, elements: 2 * n * n + 5 * n + 3 })));
+  assert.ok(workOf({ table: 3 * 2 ** 20, elements: 3 * 2 ** 20 }) <= MAX_WORK && workOf({ table: 58 * 2 ** 16, elements: 58 * 2 ** 16 }) <= MAX_WORK);
+  assert.ok(workOf({ table: 59 * 2 ** 16, elements: 59 * 2 ** 16 }) > MAX_WORK, "positionalEncoding 2^16 × 58 is the widest at 2^16 positions");
+  assert.equal(said(/a model about ([\d.]+) million parameters/), Math.round(MAX_WORK / W.parameters / 1e4) / 100);
 });

@@ -223,10 +223,11 @@ test('multiHeadAttention refuses bad shapes, heads and weights, naming shapes an
   const long = { rows: 2 ** 13, cols: 1, data: new Float32Array(2 ** 13) };
   const one = { Wq: [[1, 1]], Wk: [[1, 1]], Wv: [[1, 1]], Wo: [[1], [1]] };
   throwsWith(() => qkv.multiHeadAttention(long, one, { heads: 2 }), RangeError, /multiHeadAttention: the score matrices would be 16384×8192, too large/);
-  // and the work before anything runs: 4096 tokens in d_model = 64 take 2·4096²·64 = 2^31 multiply-adds
+  // and the work before anything runs: 4096 tokens in d_model = 64 take 2·4096²·64 = 2^31 multiply-adds,
+  // and their 4 heads' scores and weights 4·4096² softmax entries and 2·4·4096² floats written
   const wide = { Wq: [Array(64).fill(1)], Wk: [Array(64).fill(1)], Wv: [Array(64).fill(1)], Wo: Array.from({ length: 64 }, () => [1]) };
   throwsWith(() => qkv.multiHeadAttention({ rows: 2 ** 12, cols: 1, data: new Float32Array(2 ** 12) }, wide, { heads: 4 }), RangeError,
-    /multiHeadAttention: multi-head attention of 4096 tokens would take 2\.15e\+9 multiply-adds, more than the limit of 1073741824/);
+    /^multiHeadAttention: multi-head attention of 4096 tokens would take [\d.e+]+ multiply-adds of work \(2\.15e\+9 multiply-adds \+ 6\.71e\+7 softmax entries × \d+ \+ 1\.36e\+8 floats copied or written × \d+\), more than the limit of 1073741824/);
   throwsWith(() => qkv.multiHeadAttention(X, good, { heads: 2, scaled: true }), TypeError, /unknown option "scaled"; the options are heads, scale, causal/);
   throwsWith(() => qkv.multiHeadAttention(X, good, { heads: 2, scale: 0 }), RangeError, /scale must be a positive finite number that float32 can hold \(1\.1754943508222875e-38 to 3\.4028234663852886e\+38\), got 0/);
   throwsWith(() => qkv.multiHeadAttention(X, good, { heads: 2, causal: 1 }), TypeError, /causal must be true or false, got 1/);

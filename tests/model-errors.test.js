@@ -141,7 +141,7 @@ test('createModel with 130,000 sentences works (no Math.max(...array) stack over
     assert.equal(model.maxTokens, 4);
     assert.ok(Number.isFinite(model.step().loss));
     // the whole corpus at once would be more work than one call may do: refused by name
-    assert.throws(() => model.loss(), { name: 'RangeError', message: /^loss: 130000 sentences \(520000 tokens\) would take .* multiply-adds, more than the limit of 1073741824/ });
+    assert.throws(() => model.loss(), { name: 'RangeError', message: /^loss: 130000 sentences \(520000 tokens\) would take [\d.e+]+ multiply-adds of work \(1\.75e\+10 multiply-adds \+ 3\.31e\+8 softmax entries × \d+\), more than the limit of 1073741824/ });
     assert.ok(Number.isFinite(model.loss(corpus.slice(0, 100))));
   } finally {
     model.dispose();
@@ -162,7 +162,36 @@ test('sentences are bounded (256 tokens): a 4,000-word sentence is refused befor
 test('a training step that would take more than 2^30 multiply-adds is refused by createModel, naming its sizes', () => {
   const corpus = Array.from({ length: 64 }, (_, s) => Array.from({ length: 256 }, (_, i) => `w${(s * 7 + i) % 3000}`).join(' '));
   assert.throws(() => qkv.createModel({ corpus, dim: 512, batchSize: 64 }),
-    { name: 'RangeError', message: /^createModel: one training step \(batchSize 64, sentences of up to 256 tokens, vocabulary \d+, dim 512\) would take .* multiply-adds, more than the limit of 1073741824 \(2\^30\)/ });
+    { name: 'RangeError', message: /^createModel: one training step \(batchSize 64, sentences of up to 256 tokens, vocabulary \d+, dim 512\) would take [\d.e+]+ multiply-adds of work \([\d.e+]+ multiply-adds \+ [\d.e+]+ softmax entries × \d+ \+ [\d.e+]+ SGD parameter updates × \d+\), more than the limit of 1073741824 \(2\^30\)/ });
+  // the optimizer's pass over every parameter counts too, Adam's more than SGD's
+  assert.throws(() => qkv.createModel({ corpus, dim: 512, batchSize: 64, optimizer: 'adam' }),
+    { name: 'RangeError', message: /^createModel: one training step .* \+ [\d.e+]+ Adam parameter updates × \d+\), more than the limit/ });
+  // and so does creating the model: a draw and storage for every parameter (2,600 words × dim 512)
+  const words = Array.from({ length: 2600 }, (_, i) => [`w${i}`]);
+  assert.throws(() => qkv.createModel({ corpus: words, dim: 512 }),
+    { name: 'RangeError', message: /^createModel: creating a model of vocabulary 2601 × dim 512 \(a random draw for each of its 3452457 parameters\) would take [\d.e+]+ multiply-adds of work \(3\.45e\+6 new parameters × \d+ \+ 1\.02e\+3 table entries × \d+\)/ });
+  withModel({ corpus: words.slice(0, 2400), dim: 512, lr: 1e-3 }, (model) => assert.ok(Number.isFinite(model.step().loss)));
+});
+
+// The C model keeps its parameters, its activations and its backward buffers each in one block
+// of at most 2^26 floats (wasm/model.c); createModel checks the same sizes first, so the error
+// names the vocabulary, the dim and the sentence length instead of a C status.
+test('a model too large for the C model\'s blocks is refused by createModel, naming vocabulary × dim, not a C status', () => {
+  // 35,000 two-word sentences of new words: vocabulary 70,001; × dim 1024 is 2·V·d ≈ 1.43e8 parameters
+  const pairs = Array.from({ length: 35000 }, (_, i) => `a${i} b${i}`);
+  assert.throws(() => qkv.createModel({ corpus: pairs, dim: 1024 }), (error) => {
+    assert.equal(error.name, 'RangeError');
+    assert.match(error.message, /^createModel: a model of vocabulary 70001 × dim 1024 \(sentences of up to 2 tokens\) needs 146,577,777 floats of parameters \(2·V·d \+ 3·d² \+ V\), more than 67,108,864 \(2\^26\) in one block; /);
+    assert.doesNotMatch(error.message, /status/);
+    return true;
+  });
+  // activations: (n+1)·(6·d + 2·V) + 2·(n+1)² with a 256-token sentence over a 140,257-word vocabulary
+  const long = Array.from({ length: 256 }, (_, i) => `w${i}`).join(' ');
+  const many = [long, ...Array.from({ length: 70000 }, (_, i) => `x${i} y${i}`)];
+  assert.throws(() => qkv.createModel({ corpus: many, dim: 1 }),
+    { name: 'RangeError', message: /^createModel: a model of vocabulary 140257 × dim 1 \(sentences of up to 256 tokens\) needs [\d,]+ floats of activations \(n·\(6·d \+ 2·V\) \+ 2·n², n = 257\), more than 67,108,864 \(2\^26\) in one block; / });
+  // fewer distinct words and a smaller dim fit (the message's advice), and train
+  withModel({ corpus: pairs.slice(0, 500), dim: 512, lr: 1e-3 }, (model) => assert.ok(Number.isFinite(model.step().loss)));
 });
 
 test('lr, eps and the betas float32 cannot hold are refused by name, with the float32-safe range', () => {

@@ -131,6 +131,38 @@ test('default schedule on seeds 0–9: loss halves, the animals group apart from
   }
 });
 
+// README: "model.step(); … model.train(); // the rest of the default schedule". train() without
+// an argument runs what is left of it, whatever step() and stepOn() took before; with an
+// argument, exactly that many steps.
+test('train() with no argument runs the rest of the default schedule, after step() and stepOn() too', () => {
+  const model = qkv.createModel({ seed: 1, steps: 40 });
+  try {
+    model.step();
+    assert.equal(model.train().length, 39);
+    assert.equal(model.steps, model.defaultSteps);
+    assert.deepEqual(model.train(), [], 'the schedule is done: nothing is left to run');
+    assert.equal(model.train(3).length, 3, 'an explicit count runs that many, also past the schedule');
+    assert.equal(model.steps, 43);
+  } finally {
+    model.dispose();
+  }
+  const other = qkv.createModel({ seed: 1, steps: 40 });
+  try {
+    other.train(25);
+    other.stepOn('我 爱 吃 苹 果');
+    assert.equal(other.train().length, 14);
+    assert.equal(other.steps, 40);
+  } finally {
+    other.dispose();
+  }
+  const fresh = qkv.createModel({ seed: 1, steps: 40 });
+  try {
+    assert.equal(fresh.train().length, 40, 'a fresh model runs the whole schedule');
+  } finally {
+    fresh.dispose();
+  }
+});
+
 test('nearest and analogy leave out the inputs and <s>; scores are cosines in [-1, 1]', () => {
   const model = qkv.createModel({ seed: 2 });
   try {

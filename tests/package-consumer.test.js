@@ -18,7 +18,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { build } from 'esbuild';
 import MarkdownIt from 'markdown-it';
-import { ROOT, packAndInstall } from './package-helpers.js';
+import { ROOT, packAndInstall, typecheck } from './package-helpers.js';
 import { openBrowser, newPage, settle } from './browser/harness.js';
 import { ARTICLE, STRICT_CSP } from './browser/widget-helpers.js';
 
@@ -62,6 +62,11 @@ let out;        // the bundled apps and their pages, served to Chromium
 const bundles = {};
 const gzipped = {};   // what a page loads at first: the entry and the chunks it imports statically
 const lazy = {};      // the chunks it loads on demand
+const initialRaw = {};  // what a page loads at first, minified, not compressed (bytes): webpack puts
+                        // it in one asset (its splitChunks splits only on-demand chunks by default)
+// webpack's default performance hints (performance.maxAssetSize and maxEntrypointSize): 250,000
+// bytes, which webpack prints as 244 KiB
+const WEBPACK_HINT_BYTES = 250000;
 
 before(async () => {
   pack = packAndInstall('qkv-lab-consumer-');
@@ -88,6 +93,7 @@ before(async () => {
     bundles[name] = Object.keys(outputs).map((f) => fs.readFileSync(path.join(pack.app, f), 'utf8')).join('\n');
     gzipped[name] = size([...initial]);
     lazy[name] = size(Object.keys(outputs).filter((f) => !initial.has(f)));
+    initialRaw[name] = [...initial].reduce((sum, f) => sum + fs.statSync(path.join(pack.app, f)).size, 0);
     const widgets = name === 'both'
       ? '<qkv-lab id="w" section="softmax" lang="en"></qkv-lab>\n<qkv-lab id="t" section="trainstep" lang="en"></qkv-lab>'
       : WITH_WIDGET.has(name) ? '<qkv-lab id="w" section="softmax" lang="en"></qkv-lab>' : '';
@@ -143,6 +149,23 @@ test('the README\'s bundler table gives these sizes (within 10 % + 0.5 KiB: upda
   assert.ok(m, 'the README\'s table has no row "training sections, on demand"');
   assert.ok(Math.abs(Number(m[1]) * 1024 - lazy.widget) <= 0.1 * lazy.widget + 512,
     `training sections: the README says ${m[1]} KiB, measured ${kib(lazy.widget)} KiB`);
+});
+
+// A widget app's entry is larger than webpack's default performance hint, so webpack warns on
+// every production build of one; the README says so, with the size and the setting.
+test('the README names webpack\'s asset-size warning for a widget app, its size and the setting that raises the limit', () => {
+  const kibOf = (bytes) => bytes / 1024;
+  console.log(`loaded at first, minified: ${Object.entries(initialRaw).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}`);
+  const over = Object.keys(initialRaw).filter((name) => initialRaw[name] > WEBPACK_HINT_BYTES);
+  const readme = fs.readFileSync(path.join(pack.installed, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+  if (over.length === 0) return;  // nothing for webpack to warn about
+  assert.ok(over.includes('widget') && over.includes('both') && !over.includes('api'), `over the hint: ${over}`);
+  const m = /webpack warns that (?:the|a) widget app's entry \(about (\d+) KiB minified\) exceeds its recommended size limit \(244 KiB\)/.exec(readme);
+  assert.ok(m, 'README: "webpack warns that a widget app\'s entry (about N KiB minified) exceeds its recommended size limit (244 KiB)"');
+  assert.ok(Math.abs(Number(m[1]) - kibOf(initialRaw.widget)) <= 0.05 * kibOf(initialRaw.widget) + 2,
+    `the README says ${m[1]} KiB, measured ${kib(initialRaw.widget)} KiB`);
+  assert.ok(readme.includes('performance: { maxAssetSize: 400000, maxEntrypointSize: 400000 }'), 'README: the setting');
+  assert.ok(Math.max(initialRaw.widget, initialRaw.both) < 400000, 'the setting the README gives covers the measured size');
 });
 
 test('in Chromium under the strict CSP: each app works, and the API and the widget share one WebAssembly instance', async () => {
@@ -271,9 +294,9 @@ function tsc(dir, files, moduleResolution) {
     files,
   }));
   try {
-    execFileSync(path.join(ROOT, 'node_modules', '.bin', 'tsc'), ['--noEmit', '-p', dir], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+    typecheck(dir);
   } catch (error) {
-    assert.fail(`tsc (${moduleResolution}) in ${dir}:\n${error.stdout}${error.stderr}`);
+    assert.fail(`moduleResolution ${moduleResolution}: ${error.message}`);
   }
 }
 

@@ -10,8 +10,10 @@ bash tests/native/run.sh
 echo "== bounded fuzz of the C API: the WASM module, libFuzzer 64-bit and -m32 (20 s each)"
 node tests/fuzz/run.mjs --seconds "${FUZZ_SECONDS:-20}" --seed 1
 
-echo "== TypeScript declarations (tsc --noEmit)"
-npx tsc --noEmit -p tests/types
+echo "== TypeScript declarations (tsc --noEmit), with TypeScript 7 and 5.x"
+# both packages install a `tsc` bin, so npx tsc may be either: each is called by its path
+node node_modules/typescript/bin/tsc --noEmit -p tests/types
+node node_modules/typescript5/bin/tsc --noEmit -p tests/types
 
 echo "== numpy fixtures are up to date"
 /usr/bin/python3 tests/fixtures/make_fixtures.py --check

@@ -10,10 +10,15 @@ import { load } from 'qkv-lab';
 import { TRAINING_DEFAULTS } from '../web/corpus.js';
 import { TRAINING_CLAIMS } from '../web/page/training-claims.js';
 import {
-  SEEDS, Geometry, measureSeed, summarize, readmeTable, README_MARKERS,
+  SEEDS, Geometry, measureSeed, summarize, readmeTable, README_MARKERS, divergenceByLr,
+  measureGeometry, nextWordCounts, ppmiSvd,
 } from '../tools/training-measures.mjs';
+import { DEFAULT_CORPUS, tokenize } from '../web/corpus.js';
 
 const qkv = await load();
+/** Seeds 0–29 trained and measured once, for every test here that reads them. */
+let perSeed = null;
+const measured = () => (perSeed ??= SEEDS.map((seed) => measureSeed(qkv, seed)));
 
 /** Paths where `actual` and `expected` differ (notes included: they are written with the data). */
 function differences(actual, expected, path = 'claims') {
@@ -31,11 +36,10 @@ test('the claims were measured with today\'s defaults over seeds 0–29', () => 
 });
 
 test('every stated range, count and counting baseline holds when measured again', (t) => {
-  const results = SEEDS.map((seed) => measureSeed(qkv, seed));
-  const measured = summarize(results);
-  const diff = differences(measured, TRAINING_CLAIMS);
-  t.diagnostic(`cos(猫, 狗) at the end: ${JSON.stringify(measured.ranges.catDog.end)}; ` +
-    `animals nearer each other than vehicles on average: ${measured.counts.groupGapPositive.end.count} of 30`);
+  const summary = summarize(measured());
+  const diff = differences(summary, TRAINING_CLAIMS);
+  t.diagnostic(`cos(猫, 狗) at the end: ${JSON.stringify(summary.ranges.catDog.end)}; ` +
+    `animals nearer each other than vehicles on average: ${summary.counts.groupGapPositive.end.count} of 30`);
   assert.deepEqual(diff, [], `web/page/training-claims.js no longer holds; run node tools/measure-training.mjs --write:\n${diff.join('\n')}`);
 });
 
@@ -75,12 +79,12 @@ test('README: its table is the claims\' table, and its words about them hold', (
   assert.ok(C.animalsApart.middle.count > C.animalsApart.middle.of / 2);
   assert.ok(C.animalsApart.end.count < C.animalsApart.middle.count);
   assert.ok(all(C.groupGapPositive.end));
-  // "Read against counting: training leaves 猫 and 狗 less alike than their raw counts on most
-  // seeds, but puts 汽车 further from 猫 than counting does on every seed"
+  // "Read against counting": training leaves 猫 and 狗 less alike than the raw counts, and puts
+  // 汽车 further from 猫 than counting does on every seed (counted per seed in the test below)
   assert.ok(R.catDog.end.median < K.default.catDog);
   assert.ok(R.catCar.end.max < K.default.catCar);
-  // "国王 − 男人 + 女人 finds 女王 on far more seeds than 女王 is simply 国王's nearest word, or
-  // than the nonsense 国王 − 猫 + 狗 gives it"
+  // the analogy gives 女王 on far more seeds than 女王 is simply 国王's nearest word, or than the
+  // nonsense 国王 − 猫 + 狗 gives it (the paragraph's other counts: the test after the next)
   assert.ok(C.analogyQueen.end.count >= 2 * Math.max(C.kingNearestQueen.end.count, C.controlQueen.end.count));
   // "The head's attention ... starts nearly uniform ... and sharpens with training"
   assert.ok(R.attentionSpread.start.min > 0.9 && R.attentionSpread.end.max < 0.7);
@@ -89,4 +93,74 @@ test('README: its table is the claims\' table, and its words about them hold', (
   // "鸟 and 兔 never share a context" is checked on the corpus in tests/corpus.test.js
   // the snippet's comment: "one.lossAfter < one.loss" is tests/model-inspect.test.js's
   assert.ok(R.loss.end.max < R.loss.start.min);
+});
+
+// README, "Training defaults": "lr 0.3 … within 3,000 steps (twice the schedule) no seed diverged
+// at 0.3 or 0.4, 1 of 30 at 0.5 (seed 11, at step 2,959), 12 of 30 at 0.6, …". Every lr the
+// sentence names is trained again over seeds 0–29 and must give the count (and, where it names
+// them, the seeds and steps) it states.
+test('README: the divergence counts by learning rate hold when measured again over seeds 0–29', (t) => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+  const m = /within ([\d,]+) steps \(twice the schedule\) no seed diverged at ([\d.]+) or ([\d.]+), ([^;]*?);/.exec(readme);
+  assert.ok(m, 'README.md states the divergence sweep as "within N steps (twice the schedule) no seed diverged at a or b, …;"');
+  const steps = Number(m[1].replace(/,/g, ''));
+  assert.equal(steps, 2 * TRAINING_DEFAULTS.steps);
+  const stated = new Map([[Number(m[2]), { count: 0 }], [Number(m[3]), { count: 0 }]]);
+  for (const part of m[4].matchAll(/(\d+) of 30 at ([\d.]+)(?: \(seed (\d+), at step ([\d,]+)\))?/g)) {
+    stated.set(Number(part[2]), { count: Number(part[1]), seed: part[3] && Number(part[3]), step: part[4] && Number(part[4].replace(/,/g, '')) });
+  }
+  assert.ok(stated.size >= 5, `the sentence names ${stated.size} learning rates`);
+  assert.ok(stated.has(TRAINING_DEFAULTS.lr), 'the sentence covers the default lr');
+  const measured = divergenceByLr(qkv, [...stated.keys()], TRAINING_DEFAULTS, steps);
+  for (const { lr, diverged } of measured) {
+    const said = stated.get(lr);
+    t.diagnostic(`lr ${lr}: ${diverged.length} of 30 diverged ${diverged.map((d) => `${d.seed}@${d.step}`).join(' ')}`);
+    assert.equal(diverged.length, said.count, `lr ${lr}: the README says ${said.count} of 30 diverged, measured ${diverged.length} (${diverged.map((d) => `seed ${d.seed} at step ${d.step}`).join(', ')})`);
+    if (said.seed !== undefined) assert.deepEqual(diverged, [{ seed: said.seed, step: said.step }], `lr ${lr}`);
+  }
+  assert.equal(stated.get(TRAINING_DEFAULTS.lr).count, 0, 'the default lr diverges on no seed');
+});
+
+
+// README, "Read against counting": every count it states measured again over seeds 0–29, and what
+// it says of the two counting baselines (next-word counts; PPMI-SVD of the words beside each
+// word, 16 dimensions) computed.
+test('README: what it says of training against counting holds, 国王 + 女人 alone included', (t) => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+  const para = /Read against counting: (.*?)The head's attention/.exec(readme)?.[1];
+  assert.ok(para, 'README.md has the "Read against counting" paragraph');
+  const stated = (re) => {
+    const m = re.exec(para);
+    assert.ok(m, `the paragraph says ${re}`);
+    return m.slice(1).map(Number);
+  };
+  const sentences = DEFAULT_CORPUS.map(tokenize);
+  const counting = { nextWord: measureGeometry(nextWordCounts(sentences)), ppmi: measureGeometry(ppmiSvd(sentences)) };
+  const ends = measured().map((r) => r.end);
+  const count = (f) => ends.filter(f).length;
+  const got = {
+    sum: count((m) => m.sumRank === 1), analogy: count((m) => m.analogyRank === 1), strict: count((m) => m.animalsApart),
+    catDogBelow: [count((m) => m.catDog < counting.nextWord.catDog), count((m) => m.catDog < counting.ppmi.catDog)],
+    catCarBelowBoth: count((m) => m.catCar < Math.min(counting.nextWord.catCar, counting.ppmi.catCar)),
+  };
+  t.diagnostic(`measured: ${JSON.stringify(got)}; counting: ${JSON.stringify(counting)}`);
+  // "both … already give every headline result: … and answer 国王 − 男人 + 女人 → 女王"
+  for (const [name, c] of Object.entries(counting)) {
+    assert.ok(c.catDog > c.catCar && c.groupGap > 0 && c.nearestIsAnimal && c.animalsApart && c.analogyTop === '女王', `${name}: ${JSON.stringify(c)}`);
+  }
+  assert.deepEqual(stated(/training passes it on (\d+) of 30 seeds/), [got.strict]);
+  assert.deepEqual(stated(/less alike than the next-word counts do on (\d+) of 30 seeds and than PPMI-SVD on (\d+)/), got.catDogBelow);
+  assert.deepEqual(stated(/further from 猫 than under either count on (\d+) of 30 seeds/), [got.catCarBelowBoth]);
+  assert.deepEqual(stated(/国王 − 男人 \+ 女人 gives 女王 on (\d+) of 30 seeds, and 国王 \+ 女人 alone, with no − 男人, gives it on (\d+) of 30/), [got.analogy, got.sum]);
+  // "both beat 国王's own nearest word and the nonsense 国王 − 猫 + 狗, which give 女王 on 10 of 30 seeds each"
+  const [each] = stated(/the nonsense 国王 − 猫 \+ 狗, which give 女王 on (\d+) of 30 seeds each/);
+  assert.equal(count((m) => m.kingNearest === '女王'), each);
+  assert.equal(count((m) => m.controlRank === 1), each);
+  assert.ok(got.sum > each && got.analogy > each);
+  // "With PPMI-SVD the offset does matter: 国王 + 女人 alone puts 裙子 first and 女王 second"
+  assert.equal(counting.ppmi.sumTop, /国王 \+ 女人 alone puts (\S+) first and 女王 second/.exec(para)?.[1]);
+  assert.equal(counting.ppmi.sumRank, 2);
+  assert.ok(counting.ppmi.analogyRank === 1);
+  // "next-word counts answer even 国王 + 女人 alone and the nonsense 国王 − 猫 + 狗 with 女王"
+  assert.ok(counting.nextWord.sumTop === '女王' && counting.nextWord.controlTop === '女王');
 });

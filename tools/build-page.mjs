@@ -43,6 +43,23 @@ const chartjsPure = {
   },
 };
 
+// The page's and the widget's own modules (web/page/, web/widget/) are not shipped, so
+// package.json's "sideEffects" does not list them; several are imported only for what they do
+// (a section registering its strings, the element defining itself). This tells esbuild so for
+// every build here. It comes last in each plugin list: a path another plugin claims stays its.
+const sourceDirs = [path.join(web, 'page') + path.sep, path.join(web, 'widget') + path.sep];
+const sourcesHaveSideEffects = {
+  name: 'qkv-sources-have-side-effects',
+  setup(b) {
+    b.onResolve({ filter: /\.js$/ }, (args) => {
+      if (args.pluginData !== undefined || !(path.isAbsolute(args.path) || /^\.\.?\//.test(args.path))) return undefined;
+      const file = path.resolve(args.resolveDir, args.path);
+      if (!sourceDirs.some((dir) => file.startsWith(dir)) || !fs.existsSync(file)) return undefined;
+      return { path: file, sideEffects: true };
+    });
+  },
+};
+
 const common = {
   bundle: true,
   minify: true,
@@ -54,7 +71,7 @@ const common = {
 };
 
 async function bundle(entry, options) {
-  const plugins = [chartjsPure, ...(options.plugins || [])];
+  const plugins = [chartjsPure, ...(options.plugins || []), sourcesHaveSideEffects];
   const result = await build({ ...common, entryPoints: [entry], write: false, ...options, plugins });
   // package.json's "sideEffects" lets users' bundlers drop the API modules they do not use; it
   // applies to this build too. A module imported only for its effect but not listed there would
@@ -137,7 +154,7 @@ if (fs.existsSync(widgetEntry)) {
   const esm = await build({
     ...common, absWorkingDir: root, entryPoints: { 'qkv-lab-widget': widgetEntry }, format: 'esm',
     splitting: true, outdir: dist, outExtension: { '.js': '.mjs' }, chunkNames: 'qkv-lab-widget-[name]-[hash]',
-    write: false, plugins: [chartjsPure, sharedApi, minifyCSS],
+    write: false, plugins: [chartjsPure, sharedApi, minifyCSS, sourcesHaveSideEffects],
   });
   checkSideEffects(esm);
   let entrySize = '';
@@ -177,7 +194,7 @@ async function classicWidget({ minifyCSS }) {
   const entry = (contents) => ({ stdin: { contents, resolveDir: root, sourcefile: 'entry.js', loader: 'js' } });
 
   // the core script's build settings, for the pass that lists its modules (1) and the real one (3)
-  const coreScript = { ...options, format: 'iife', plugins: [chartjsPure, stub, minifyCSS] };
+  const coreScript = { ...options, format: 'iife', plugins: [chartjsPure, stub, minifyCSS, sourcesHaveSideEffects] };
   // 1. what the core holds: a build of the bare element, read only for its list of inputs
   const bare = await build({ ...coreScript, ...entry(`import ${JSON.stringify(widgetEntry)};`) });
   const coreFiles = new Set(Object.keys(bare.metafile.inputs).filter((f) => !f.includes(':')));
@@ -196,7 +213,7 @@ async function classicWidget({ minifyCSS }) {
       });
     },
   };
-  await build({ ...options, ...entry(`import ${JSON.stringify(addonModule)};`), format: 'esm', plugins: [chartjsPure, probe, minifyCSS] });
+  await build({ ...options, ...entry(`import ${JSON.stringify(addonModule)};`), format: 'esm', plugins: [chartjsPure, probe, minifyCSS, sourcesHaveSideEffects] });
   const shared = [...crossing].sort();
   // 3. the core, handing those modules over
   const coreEntry = [`import ${JSON.stringify(widgetEntry)};`, `import { shareModules } from ${JSON.stringify(loader)};`,
@@ -230,7 +247,7 @@ async function classicWidget({ minifyCSS }) {
     },
   };
   const addonEntry = `import { trainingSections } from ${JSON.stringify(addonModule)};\n${key}.deliver(trainingSections());\n`;
-  const addon = await build({ ...options, ...entry(addonEntry), format: 'esm', plugins: [chartjsPure, fromCore, minifyCSS] });
+  const addon = await build({ ...options, ...entry(addonEntry), format: 'esm', plugins: [chartjsPure, fromCore, minifyCSS, sourcesHaveSideEffects] });
   checkSideEffects(addon);
   const body = addon.outputFiles[0].text;
   if (/^\s*(import|export)\b/m.test(body)) throw new Error('build-page.mjs: the training add-on still has an import or export');

@@ -6,6 +6,7 @@
 // counting-only baseline (each word's raw next-word count vector over the vocabulary, <s>
 // standing for "the sentence ends"), so the two can be compared honestly.
 import { DEFAULT_CORPUS, CORPUS_PRESETS, TRAINING_DEFAULTS, BOUNDARY, tokenize, buildVocab } from '../web/corpus.js';
+import { topEigenvectors } from '../web/model.js';
 
 /** The seeds every claim is measured over. */
 export const SEEDS = Object.freeze(Array.from({ length: 30 }, (_, i) => i));
@@ -88,6 +89,8 @@ export function measureGeometry(g) {
   });
   const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
   const analogy = g.analogy('男人', '国王', '女人');
+  // the analogy without its offset: 国王 + 女人 alone, the same words left out
+  const sum = g.ranked(g.row('国王').map((x, j) => x + g.row('女人')[j]), ['男人', '国王', '女人']);
   const control = g.analogy('猫', '国王', '狗');
   const kingNearest = g.nearest('国王');
   return {
@@ -98,6 +101,8 @@ export function measureGeometry(g) {
     groupGap: mean(within) - mean(between),
     analogyTop: analogy[0].word,
     analogyRank: Geometry.rank(analogy, '女王'),
+    sumTop: sum[0].word,
+    sumRank: Geometry.rank(sum, '女王'),
     controlTop: control[0].word,
     controlRank: Geometry.rank(control, '女王'),
     kingNearest: kingNearest[0].word,
@@ -116,6 +121,41 @@ export function nextWordCounts(sentences) {
     const targets = [...s, BOUNDARY];
     inputs.forEach((w, t) => { rows[ids.get(w)][ids.get(targets[t])] += 1; });
   }
+  return new Geometry(vocab, rows);
+}
+
+/**
+ * A second counting baseline, the classic one: positive pointwise mutual information between a
+ * word and the words beside it (one before, one after; <s> at both ends of a sentence), reduced
+ * by a truncated SVD to k dimensions (each word's row of U·Σ). k defaults to the model's dim.
+ */
+export function ppmiSvd(sentences, k = TRAINING_DEFAULTS.dim) {
+  const { vocab, ids } = buildVocab(sentences);
+  const V = vocab.length;
+  const counts = vocab.map(() => new Float64Array(V));
+  for (const s of sentences) {
+    const w = [BOUNDARY, ...s, BOUNDARY].map((t) => ids.get(t));
+    for (let t = 1; t < w.length - 1; t++) { counts[w[t]][w[t - 1]] += 1; counts[w[t]][w[t + 1]] += 1; }
+  }
+  const rowSum = counts.map((r) => r.reduce((a, b) => a + b, 0));
+  const colSum = new Float64Array(V);
+  counts.forEach((r) => r.forEach((x, j) => { colSum[j] += x; }));
+  const total = rowSum.reduce((a, b) => a + b, 0);
+  const ppmi = counts.map((r, i) => r.map((x, j) => (x > 0 ? Math.max(0, Math.log((x * total) / (rowSum[i] * colSum[j]))) : 0)));
+  // M·Mᵀ = U Σ² Uᵀ: its top k eigenvectors and eigenvalues give U·Σ
+  const gram = new Float64Array(V * V);
+  for (let a = 0; a < V; a++) for (let b = a; b < V; b++) {
+    let dot = 0;
+    for (let j = 0; j < V; j++) dot += ppmi[a][j] * ppmi[b][j];
+    gram[a * V + b] = gram[b * V + a] = dot;
+  }
+  // the top k eigenvectors u of M·Mᵀ (model.js's solver, which project2d uses), λ = uᵀ(M·Mᵀ)u
+  const axes = topEigenvectors(gram, V, Math.min(k, V)).map((u) => {
+    let lambda = 0;
+    for (let a = 0; a < V; a++) for (let b = 0; b < V; b++) lambda += u[a] * gram[a * V + b] * u[b];
+    return { u, sigma: Math.sqrt(Math.max(0, lambda)) };
+  });
+  const rows = vocab.map((_, i) => Float64Array.from(axes, ({ u, sigma }) => u[i] * sigma));
   return new Geometry(vocab, rows);
 }
 
@@ -202,6 +242,32 @@ export function measureSeed(qkv, seed, defaults = TRAINING_DEFAULTS) {
     car.dispose();
   }
   return out;
+}
+
+/** The learning rates the divergence sweep tries (tools/measure-training.mjs --defaults). */
+export const DIVERGENCE_LRS = Object.freeze([0.3, 0.4, 0.5, 0.6, 0.7, 1.0]);
+
+/**
+ * For each lr, the seeds whose run with the training defaults at that lr diverged within
+ * `steps` steps (default: twice the schedule), with the step at which each stopped:
+ * [{ lr, steps, diverged: [{ seed, step }] }].
+ */
+export function divergenceByLr(qkv, lrs = DIVERGENCE_LRS, defaults = TRAINING_DEFAULTS, steps = 2 * defaults.steps) {
+  return lrs.map((lr) => {
+    const diverged = [];
+    for (const seed of SEEDS) {
+      const model = qkv.createModel({ ...defaults, lr, seed, steps });
+      try {
+        model.train();
+      } catch (error) {
+        if (error.name !== 'DivergenceError') throw error;
+        diverged.push({ seed, step: model.steps + 1 });
+      } finally {
+        model.dispose();
+      }
+    }
+    return { lr, steps, diverged };
+  });
 }
 
 // ---- summaries ----

@@ -26,7 +26,9 @@
 // and results vary from seed to seed (web/page/training-claims.js gives the ranges).
 //
 // Tokens are space-separated. Each sentence is trained as <s> w1 … wn → w1 … wn <s>.
-// The data is frozen with /* @__PURE__ */ calls, so a bundle that uses none of it (the widget
+// The data is frozen in calls annotated as pure (a block comment before each call: the only
+// place bundlers read that annotation; Rollup warns about one anywhere else, this comment
+// included, if it spelled the annotation out), so a bundle that uses none of it (the widget
 // uses only DEFAULT_CORPUS today) can leave it out.
 
 /** The sentence-boundary token: vocab[0], the first input and the last target of every sentence. */

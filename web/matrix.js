@@ -58,10 +58,47 @@ export class Matrix {
 export class ReturnedMatrix extends Matrix {}
 
 /**
- * Largest number of multiply-adds one call may take (2^30 ≈ 1.07e9: a 1024×1024 by 1024×1024
- * matmul). Calls are synchronous; this bounds how long one can block the page.
+ * Largest amount of work one call may do: 2^30 ≈ 1.07e9 units, one unit being one multiply-add
+ * of a matmul this size (2^30 multiply-adds: 1024×1024 by 1024×1024, which with its copies is
+ * just over; 985³ is the largest square product that fits). Calls are synchronous; this bounds
+ * how long one can block the page. See WORK_WEIGHTS for what else a call costs.
  */
 export const MAX_WORK = 2 ** 30;
+
+/**
+ * What one unit of each other kind of work costs, in multiply-adds of the limit's matmul, so
+ * that the limit means about the same blocking time for every call. Measured by
+ * `node tools/measure-work.mjs` (SIMD128 kernels, Node 20, this repository's 2-core machine, other
+ * jobs running: the range over several runs):
+ *   elements    a float copied into or out of WebAssembly memory (checked for NaN on the way
+ *               in, a fresh Float32Array on the way out) or written by a kernel: transpose is all
+ *               this; measured 22–38 (the larger of a float in and a float out);
+ *   exps        a softmax entry beyond its floats (its exponential, sum and division): up to 57,
+ *               the difference of two noisy times;
+ *   table       a positional-encoding entry (a power, a sine or cosine, in double): 140–233;
+ *   draws       a normal random draw (numpy's polar method: two uniforms, a logarithm, a square
+ *               root): 111–215;
+ *   parameters  a new model's parameter: its draw and the seven floats kept for it (value,
+ *               gradient, Adam's two moments, three of the update's scratch): 208–310;
+ *   sgd         a parameter's SGD update in a training step (read, write, the finiteness check): 27–72;
+ *   adam        a parameter's Adam update (two moments, a square root, a division): 61–184.
+ * The machine was busy (a load of 6 to 12 on 2 cores), so the times are noisy; each weight is at
+ * the top of what was seen. With them, `node tools/measure-work.mjs --check` times each call at
+ * its new limit at 0.15–1.15 × matmul at the limit (before, positionalEncoding(2^20, 64) took
+ * 7.5 ×, randn(8192, 8192) 6.2 × and selfAttention of 8192 tokens with d = 1 2 ×).
+ */
+export const WORK_WEIGHTS = Object.freeze({ elements: 40, exps: 60, table: 240, draws: 220, parameters: 320, sgd: 75, adam: 185 });
+
+/**
+ * The work of a call, in multiply-adds of the limit's matmul:
+ *   multiplyAdds + Σ WORK_WEIGHTS[kind] · parts[kind] (elements, exps, table entries, draws, …).
+ */
+export function workOf(parts) {
+  let work = parts.multiplyAdds || 0;
+  for (const [kind, weight] of Object.entries(WORK_WEIGHTS)) work += weight * (parts[kind] || 0);
+  return work;
+}
+
 /** Largest float32, and the smallest positive normal one. */
 export const FLOAT32_MAX = 3.4028234663852886e38;
 export const FLOAT32_MIN_NORMAL = 2 ** -126;
@@ -121,13 +158,27 @@ export function checkShape(op, name, rows, cols) {
   }
 }
 
-/** Throws a RangeError if a call would take more than MAX_WORK multiply-adds. */
+/**
+ * Throws a RangeError if a call would do more than MAX_WORK: `work` is a number of multiply-adds
+ * or the parts workOf() weighs ({ multiplyAdds, elements, exps, table, draws, sgd, adam }). The
+ * rule, for every call: its multiply-adds, plus every float it copies in or writes out, every
+ * softmax entry, every positional-encoding entry, every random draw and every parameter an
+ * optimizer step updates, each weighted by WORK_WEIGHTS, is at most 2^30 (about 0.25 s on this
+ * repository's machine, the time of matmul at the limit).
+ */
 export function checkWork(op, work, what) {
-  if (work > MAX_WORK) {
-    throw argumentError(RangeError, `${op}: ${what} would take ${work.toExponential(2)} multiply-adds, ` +
+  const parts = typeof work === 'number' ? { multiplyAdds: work } : work;
+  const total = workOf(parts);
+  if (total > MAX_WORK) {
+    const named = Object.entries(parts).filter(([, n]) => n > 0);
+    const detail = named.length === 1 && named[0][0] === 'multiplyAdds' ? ''
+      : ` (${named.map(([kind, n]) => (kind === 'multiplyAdds' ? `${n.toExponential(2)} multiply-adds` : `${n.toExponential(2)} ${WORK_NAMES[kind]} × ${WORK_WEIGHTS[kind]}`)).join(' + ')})`;
+    throw argumentError(RangeError, `${op}: ${what} would take ${total.toExponential(2)} multiply-adds${named.length > 1 || detail ? ' of work' : ''}${detail}, ` +
       `more than the limit of ${MAX_WORK} (2^30) for one call`);
   }
 }
+
+const WORK_NAMES = { elements: 'floats copied or written', exps: 'softmax entries', table: 'table entries', draws: 'random draws', parameters: 'new parameters', sgd: 'SGD parameter updates', adam: 'Adam parameter updates' };
 
 /**
  * A number for a float32 argument of the C side that must be positive: refuses what float32

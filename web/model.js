@@ -10,7 +10,7 @@
 // the vocabulary and the batch schedule, and does the small geometry (cosines, PCA) in double.
 import {
   Matrix, toMatrix, ReturnedMatrix, guard, readOptions, argumentError, checkPositiveFloat32, checkWork,
-  describe,
+  describe, MAX_ELEMENTS,
 } from './matrix.js';
 import { DEFAULT_CORPUS, BOUNDARY, TRAINING_DEFAULTS, tokenize, buildVocab } from './corpus.js';
 
@@ -78,12 +78,19 @@ export class Model {
     // one step's work: the batchSize longest sentences, forward and backward
     const longest = sentences.map((t) => t.length).sort((a, b) => b - a);
     const batchSize = Math.min(o.batchSize, sentences.length);
-    const stepWork = trainingWork(longest.slice(0, batchSize), o.dim, vocab.length);
+    const numParams = checkModelSize(op, vocab.length, o.dim, longest[0]);
+    // creating it: every parameter (its draw and its storage), and the positions table
+    checkWork(op, { parameters: numParams, table: (longest[0] + 1) * o.dim },
+      `creating a model of vocabulary ${vocab.length} × dim ${o.dim} (a random draw for each of its ${numParams} parameters)`);
+    // one step: the batchSize longest sentences forward and backward, and the optimizer's pass
+    // over every parameter
+    const stepWork = { ...trainingWork(longest.slice(0, batchSize), o.dim, vocab.length), [o.optimizer]: numParams };
     checkWork(op, stepWork, `one training step (batchSize ${batchSize}, sentences of up to ` +
       `${longest[0]} tokens, vocabulary ${vocab.length}, dim ${o.dim})`);
 
     this._lab = lab;
     this._core = lab._core;
+    this._numParams = numParams;
     this._ids = ids;
     this._pointers = [];
     /** string[]: index = token id = embedding row; vocab[0] is the boundary '<s>'. */
@@ -95,7 +102,7 @@ export class Model {
     this.optimizer = o.optimizer;
     this.lr = o.lr;
     this.batchSize = batchSize;
-    /** Length of the default schedule: train() with no argument runs this many steps. */
+    /** Length of the default schedule: train() with no argument runs it to this many steps. */
     this.defaultSteps = o.steps;
     /** Longest context predict() and attention() accept (the longest corpus sentence). */
     this.maxTokens = longest[0];  // not Math.max(...lengths): ~130,000 arguments overflow the stack
@@ -162,10 +169,12 @@ export class Model {
   }
 
   /**
-   * Runs `steps` steps (default: model.defaultSteps) and returns their losses.
-   * On divergence it throws an Error whose `losses` holds the finite losses before it.
+   * Runs `steps` steps and returns their losses. Without an argument, the rest of the default
+   * schedule: model.defaultSteps − model.steps (steps taken by step() and stepOn() count), none
+   * once it is done. On divergence it throws an Error whose `losses` holds the finite losses
+   * before it.
    */
-  train(steps = this.defaultSteps) {
+  train(steps = Math.max(0, this.defaultSteps - this.steps)) {
     this._alive('train');
     integer('train', 'steps', steps, 0, 1e7);
     const losses = [];
@@ -272,7 +281,7 @@ export class Model {
     // table (dim 1024 over a small vocabulary) costs V³, not d³
     const m = Math.min(V, d);
     // (the cyclic Jacobi solver takes a few sweeps of ~6·m³ operations each: ~100·m³ in all)
-    checkWork('project2d', V * d * m + 100 * m ** 3, `PCA of the ${V}×${d} embedding table`);
+    checkWork('project2d', { multiplyAdds: V * d * m + 100 * m ** 3, elements: V * d }, `PCA of the ${V}×${d} embedding table`);
     const mean = new Float64Array(d);
     for (let i = 0; i < V; i++) for (let j = 0; j < d; j++) mean[j] += e.data[i * d + j] / V;
     const centred = new Float64Array(V * d);
@@ -535,8 +544,9 @@ export class Model {
     const core = this._core;
     const total = encoded.reduce((s, x) => s + x.length, 0);
     if (op !== 'step') {
-      checkWork(op, trainingWork(encoded.map((x) => x.length), this.dim, this.vocab.length),
-        `${encoded.length} sentences (${total} tokens)`);
+      const work = trainingWork(encoded.map((x) => x.length), this.dim, this.vocab.length);
+      if (op === 'gradients') work.elements = this._numParams;  // every gradient copied out
+      checkWork(op, work, `${encoded.length} sentences (${total} tokens)`);
     }
     return this._lab._withHeap(total + encoded.length, (heap) => {
       const tokens = heap.bytes(4 * total);
@@ -725,17 +735,43 @@ function readCorpus(op, corpus, maxTokens) {
 }
 
 /**
- * Multiply-adds of loss and gradients over sentences of the given lengths (without <s>): per
- * sequence of n = length + 1 rows, a forward pass takes n·(3d² + 2nd + dV) (Q, K, V; scores
- * and mixing; logits) and the backward pass about twice that.
+ * The C model's blocks (wasm/model.c, qkv_model_create), each at most MAX_ELEMENTS floats: the
+ * parameters 2·V·d + 3·d² + V, the activations n·(6d + 2V) + 2n² and the backward buffers
+ * n·(5d + V) + n², n = the longest sentence + 1 positions. Checked here first so that the error
+ * names the sizes (C would only say "a size is zero, negative or too large"). Returns the
+ * number of parameters.
+ */
+function checkModelSize(op, V, d, longest) {
+  const n = longest + 1;
+  const blocks = [
+    ['parameters', 2 * V * d + 3 * d * d + V, '2·V·d + 3·d² + V'],
+    ['activations', n * (6 * d + 2 * V) + 2 * n * n, `n·(6·d + 2·V) + 2·n², n = ${n}`],
+    ['backward buffers', n * (5 * d + V) + n * n, `n·(5·d + V) + n², n = ${n}`],
+  ];
+  for (const [what, floats, formula] of blocks) {
+    if (floats > MAX_ELEMENTS) {
+      throw argumentError(RangeError, `${op}: a model of vocabulary ${V} × dim ${d} (sentences of up to ${longest} tokens) ` +
+        `needs ${floats.toLocaleString('en-US')} floats of ${what} (${formula}), more than ` +
+        `${MAX_ELEMENTS.toLocaleString('en-US')} (2^26) in one block; use a smaller dim, fewer distinct words or shorter sentences`);
+    }
+  }
+  return blocks[0][1];
+}
+
+/**
+ * The work of loss and gradients over sentences of the given lengths (without <s>), as
+ * checkWork's parts: per sequence of n = length + 1 rows, a forward pass takes
+ * n·(3d² + 2nd + dV) multiply-adds (Q, K, V; scores and mixing; logits) and the backward pass
+ * about twice that; its softmaxes have n² + n·V entries (the attention's, the next word's).
  */
 function trainingWork(lengths, d, V) {
-  let work = 0;
+  let multiplyAdds = 0, exps = 0;
   for (const length of lengths) {
     const n = length + 1;
-    work += 3 * n * (3 * d * d + 2 * n * d + d * V);
+    multiplyAdds += 3 * n * (3 * d * d + 2 * n * d + d * V);
+    exps += n * n + n * V;
   }
-  return work;
+  return { multiplyAdds, exps };
 }
 
 function parameterIndex(op, name) {
@@ -785,8 +821,11 @@ function cosine(m, i, v) {
   return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
 }
 
-/** the k eigenvectors of the symmetric d×d matrix A with the largest eigenvalues (cyclic Jacobi) */
-function topEigenvectors(A, d, k) {
+/**
+ * The k eigenvectors of the symmetric d×d matrix A with the largest eigenvalues (cyclic Jacobi).
+ * Exported for tools/training-measures.mjs (its PPMI-SVD baseline); not part of the package's API.
+ */
+export function topEigenvectors(A, d, k) {
   const a = Float64Array.from(A);
   const v = new Float64Array(d * d);
   for (let i = 0; i < d; i++) v[i * d + i] = 1;

@@ -88,18 +88,21 @@ export interface ModelOptions {
   /** Sentences: an array of strings (space-separated tokens, or unspaced text split per
    *  character), one newline-separated string, or token arrays. Default: the built-in corpus. */
   corpus?: string | ReadonlyArray<string> | ReadonlyArray<ReadonlyArray<string>>;
-  /** Embedding width d, 1 … 1024. Default 16. One training step may take at most 2^30
-   *  multiply-adds (batchSize longest sentences × (3d² + 2nd + dV) × 3): createModel refuses more. */
+  /** Embedding width d, 1 … 1024. Default 16. Creating the model and one training step may each
+   *  do at most 2^30 of work (a step: its multiply-adds, batchSize longest sentences ×
+   *  (3d² + 2nd + dV) × 3, plus its softmax entries and the optimizer's pass over every
+   *  parameter, weighed as the README's Limits say); the C model's blocks hold at most 2^26
+   *  floats each (2·V·d + 3·d² + V parameters): createModel refuses more, naming the sizes. */
   dim?: number;
   /** 0 … 2^32 − 1. Default 1. The same seed gives bit-identical training. */
   seed?: number;
   /** Default 'sgd' (one step changes exactly the batch's embedding rows). */
   optimizer?: 'sgd' | 'adam';
-  /** Learning rate > 0 that float32 holds (1.18e-38 … 3.4e38). Default 0.5 for sgd, 0.01 for adam. */
+  /** Learning rate > 0 that float32 holds (1.18e-38 … 3.4e38). Default 0.3 for sgd (TRAINING_DEFAULTS.lr), 0.01 for adam. */
   lr?: number;
   /** Sentences per step. Default: TRAINING_DEFAULTS.batchSize. */
   batchSize?: number;
-  /** Length of the default schedule, train() without an argument. Default: TRAINING_DEFAULTS.steps. */
+  /** Length of the default schedule: train() without an argument trains up to this many steps. Default: TRAINING_DEFAULTS.steps. */
   steps?: number;
   /** Adam's betas: 0 ≤ beta < 1 in float32 (at most 1 − 2^−24). Defaults 0.9, 0.999. */
   beta1?: number;
@@ -195,7 +198,7 @@ export declare class Model {
   readonly optimizer: 'sgd' | 'adam';
   readonly lr: number;
   readonly batchSize: number;
-  /** Steps train() runs without an argument. */
+  /** Length of the default schedule: train() without an argument runs defaultSteps − steps (none once steps ≥ defaultSteps). */
   readonly defaultSteps: number;
   /** Longest context predict() and attention() accept (a sentence has at most 256 tokens). */
   readonly maxTokens: number;
@@ -209,7 +212,8 @@ export declare class Model {
   /** One step on the next batch. Throws an Error named 'DivergenceError' when the loss is not
    *  finite or above lossLimit (the step is then not applied). */
   step(): StepResult;
-  /** Losses of `steps` steps (default: defaultSteps). */
+  /** Runs `steps` steps and returns their losses; without an argument, the rest of the default
+   *  schedule (defaultSteps − steps: what step() and stepOn() took counts). */
   train(steps?: number): number[];
   /** Mean loss over the given sentences (default: the whole corpus), without training. */
   loss(sentences?: ReadonlyArray<string> | ReadonlyArray<ReadonlyArray<string>>): number;

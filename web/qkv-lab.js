@@ -210,6 +210,7 @@ export class QkvLab {
           throw argumentError(RangeError, `randn: ${rows}×${cols} is too large ` +
             `(at most ${MAX_ELEMENTS} entries and ${MAX_SIDE} per side)`);
         }
+        checkWork('randn', { draws: rows * cols, elements: rows * cols }, `${rows}×${cols} normal draws`);
         lab._frame(rows * cols);
         try {
           const out = lab._alloc(rows * cols);
@@ -231,7 +232,8 @@ export class QkvLab {
         `A's columns must equal B's rows`);
     }
     checkShape('matmul', 'the result', a.rows, b.cols);
-    checkWork('matmul', a.rows * a.cols * b.cols, `${a.rows}×${a.cols} by ${b.rows}×${b.cols}`);
+    checkWork('matmul', { multiplyAdds: a.rows * a.cols * b.cols, elements: a.data.length + b.data.length + a.rows * b.cols },
+      `${a.rows}×${a.cols} by ${b.rows}×${b.cols}`);
     this._frame(a.rows * b.cols + a.data.length + b.data.length);
     try {
       const out = this._alloc(a.rows * b.cols);
@@ -246,6 +248,7 @@ export class QkvLab {
   /** Aᵀ */
   transpose(A) {
     const a = readInput(A, 'transpose', 'A');
+    checkWork('transpose', { elements: 2 * a.data.length }, `transposing ${a.rows}×${a.cols}`);
     this._frame(2 * a.data.length);
     try {
       const out = this._alloc(a.rows * a.cols);
@@ -259,6 +262,7 @@ export class QkvLab {
   /** Softmax of every row. -Infinity entries are masked out (weight 0); each row needs one finite entry. */
   softmaxRows(S) {
     const s = readInput(S, 'softmaxRows', 'S', { allowNegativeInfinity: true });
+    checkWork('softmaxRows', { exps: s.data.length, elements: 2 * s.data.length }, `the softmax of ${s.rows}×${s.cols}`);
     this._frame(2 * s.data.length);
     try {
       const out = this._alloc(s.rows * s.cols);
@@ -304,9 +308,10 @@ export class QkvLab {
     }
     checkShape(op, 'the score matrix', q.rows, k.rows);
     checkShape(op, 'the output', q.rows, v.cols);
-    checkWork(op, q.rows * k.rows * (q.cols + v.cols), `attention of ${q.rows} queries over ${k.rows} keys`);
-    const divisor = scaleDivisor(scale, q.cols);
     const floats = 2 * q.rows * k.rows + q.rows * v.cols + q.data.length + k.data.length + v.data.length;
+    checkWork(op, { multiplyAdds: q.rows * k.rows * (q.cols + v.cols), exps: q.rows * k.rows, elements: floats },
+      `attention of ${q.rows} queries over ${k.rows} keys`);
+    const divisor = scaleDivisor(scale, q.cols);
     this._frame(floats);
     try {
       const scores = this._alloc(q.rows * k.rows);
@@ -347,10 +352,11 @@ export class QkvLab {
     checkShape(op, 'Q and K', n, dk);
     checkShape(op, 'V and the output', n, dv);
     checkShape(op, 'the score matrix', n, n);
-    checkWork(op, n * d * (2 * dk + dv) + n * n * (dk + dv), `self-attention of ${n} tokens`);
-    const divisor = scaleDivisor(scale, dk);
     const floats = 2 * n * dk + 2 * n * dv + 2 * n * n + x.data.length + wq.data.length +
       wk.data.length + wv.data.length;
+    checkWork(op, { multiplyAdds: n * d * (2 * dk + dv) + n * n * (dk + dv), exps: n * n, elements: floats },
+      `self-attention of ${n} tokens`);
+    const divisor = scaleDivisor(scale, dk);
     this._frame(floats);
     try {
       const Qp = this._alloc(n * dk), Kp = this._alloc(n * dk), Vp = this._alloc(n * dv);
@@ -384,6 +390,7 @@ export class QkvLab {
     if (!(base > 1 && base < Infinity)) {
       throw argumentError(RangeError, `${op}: base must be a finite number above 1 (up to ${Number.MAX_VALUE}), got ${describe(base)}`);
     }
+    checkWork(op, { table: n * d, elements: n * d }, `the table of ${n}×${d} entries`);
     this._frame(n * d);
     try {
       const out = this._alloc(n * d);
@@ -417,10 +424,12 @@ export class QkvLab {
     checkShape(op, 'Q, K and V', n, dm);
     checkShape(op, 'the score matrices', heads * n, n);
     checkShape(op, 'the output', n, dout);
-    checkWork(op, 3 * n * d * dm + 2 * n * n * dm + n * dm * dout, `multi-head attention of ${n} tokens`);
+    const floats = 6 * n * dm + 2 * heads * n * n + n * dout + x.data.length + 3 * wq.data.length + wo.data.length;
+    checkWork(op, { multiplyAdds: 3 * n * d * dm + 2 * n * n * dm + n * dm * dout, exps: heads * n * n, elements: floats },
+      `multi-head attention of ${n} tokens`);
     const dk = dm / heads;
     const widths = [dk, dk, dk, n, n, dk];   // each head's Q, K, V, scores, weights, output
-    this._frame(6 * n * dm + 2 * heads * n * n + n * dout + x.data.length + 3 * wq.data.length + wo.data.length);
+    this._frame(floats);
     try {
       const ptrs = widths.map((cols) => this._alloc(heads * n * cols));
       const concat = this._alloc(n * dm), output = this._alloc(n * dout);

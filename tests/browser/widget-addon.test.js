@@ -96,3 +96,28 @@ test('data-training-src points the core elsewhere; a missing add-on shows a mess
   assert.deepEqual(page.problems().filter((p) => !/404|Failed to load resource/.test(p)), []);
   await page.closeAll();
 });
+
+// Under Trusted Types a string may not become a script's src: the core passes the add-on's URL
+// through a policy of its own ('qkv-lab'); where the page's CSP does not allow that policy, the
+// message names the file and the two ways out.
+const TRUSTED_TYPES = `${STRICT_CSP}; require-trusted-types-for 'script'`;
+
+test('under Trusted Types (require-trusted-types-for \'script\') the training add-on still loads, through the qkv-lab policy', async () => {
+  const { page, seen } = await openPost({ csp: TRUSTED_TYPES, transform: training() });
+  await trained(page, 'first');
+  assert.equal(seen.filter((u) => ADDON.test(u)).length, 1);
+  assert.doesNotMatch((await widget(page, 'first')).text, /could not load|Failed to set/);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('under Trusted Types that do not allow the qkv-lab policy, the message names the add-on file and what to do', async () => {
+  const { page } = await openPost({ csp: `${TRUSTED_TYPES}; trusted-types blog-only`, transform: training() });
+  await page.waitForFunction(() => document.getElementById('first').shadowRoot.querySelector('.widget-status.failed'), null, { timeout: 60000 });
+  const text = (await widget(page, 'first')).text;
+  assert.match(text, /could not load http:\/\/[^ ]+\/dist\/qkv-lab-widget-training\.js/);
+  assert.match(text, /Trusted Types/);
+  assert.match(text, /<script src="http:\/\/[^"]+\/dist\/qkv-lab-widget-training\.js"><\/script>/);
+  assert.match(text, /trusted-types qkv-lab/);
+  await page.closeAll();
+});

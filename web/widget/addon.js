@@ -30,6 +30,24 @@ function addonUrl() {
   return new URL(ADDON_FILE, base).href;
 }
 
+// Under Trusted Types (CSP require-trusted-types-for 'script') a string may not become a
+// script's src: the add-on's URL goes through a policy of our own that passes exactly that URL.
+const POLICY_NAME = 'qkv-lab';
+
+/** url as a script src: a TrustedScriptURL where the page enforces Trusted Types. Throws if refused. */
+function scriptUrl(reg, url) {
+  const tt = globalThis.trustedTypes;
+  if (!tt || typeof tt.createPolicy !== 'function') return url;
+  // created once per page (a second createPolicy of the same name may be refused)
+  reg.policy ||= tt.createPolicy(POLICY_NAME, {
+    createScriptURL: (value) => {
+      if (value !== addonUrl()) throw new TypeError(`${POLICY_NAME}: only the training add-on's URL is allowed`);
+      return value;
+    },
+  });
+  return reg.policy.createScriptURL(url);
+}
+
 /** Called once by the core: the modules (by path) the add-on imports from it. */
 export function shareModules(modules) {
   const reg = shared();
@@ -55,7 +73,16 @@ export function loadTrainingSections() {
       if (reg.addonBody) { run(reg); return; }
       const url = addonUrl();
       const tag = document.createElement('script');
-      tag.src = url;
+      try {
+        tag.src = scriptUrl(reg, url);
+      } catch (error) {
+        reg.pending = null;
+        reject(new Error(`could not load ${url}: the training sections are in that file, and this page's ` +
+          `Trusted Types policy refused it as a script URL. Either add <script src="${url}"></script> to ` +
+          `the page yourself (the widget then injects no script), or allow the policy '${POLICY_NAME}' in the ` +
+          `Content-Security-Policy: trusted-types ${POLICY_NAME}. (The browser said: ${error.message})`, { cause: error }));
+        return;
+      }
       tag.async = true;
       tag.dataset.qkvLab = 'training';
       tag.addEventListener('error', () => {
