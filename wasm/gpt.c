@@ -729,7 +729,7 @@ static int gpt_decode(qkv_gpt* g, int token, int pos) {
         const float* p[QKV_BLOCK_PARAMS];
         float* a[QKV_BLOCK_ACTS];
         block_params_of(g, l, g->params, p);
-        block_acts_of(g, l, 1, 1, a);  /* one row of each activation as scratch */
+        block_acts_of(g, l, 1, T, a);  /* row 0 of each activation as scratch (scores: H rows of T) */
         layernorm_forward(a[QKV_BLOCK_ACT_LN1], a[QKV_BLOCK_ACT_LN1_MEAN], a[QKV_BLOCK_ACT_LN1_RSTD], x,
                           p[QKV_BLOCK_LN1W], p[QKV_BLOCK_LN1B], 1, C, g->eps);
         float* qkv = a[QKV_BLOCK_ACT_QKV];
