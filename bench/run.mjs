@@ -403,7 +403,7 @@ async function main() {
 
 /** qkv-lab's kernel alone: inputs already in WASM memory, no copies, no JavaScript checks. */
 function kernelRunner(lab, n, d) {
-  const core = lab._core, k = lab._k;
+  const core = lab._heap.core, k = lab._heap.kernels;
   const bytes = 4 * (3 * n * d + 2 * n * n + n * d);
   const base = core._malloc(bytes) >> 2;
   const [Q, K, V, S, W, O] = [0, n * d, 2 * n * d, 3 * n * d, 3 * n * d + n * n, 3 * n * d + 2 * n * n].map((o) => (base + o) << 2);
@@ -413,7 +413,7 @@ function kernelRunner(lab, n, d) {
 }
 
 function kernelMatmulRunner(lab, n) {
-  const core = lab._core, k = lab._k;
+  const core = lab._heap.core, k = lab._heap.kernels;
   const base = core._malloc(12 * n * n);
   core.HEAPF32.set(lab.rng(1).randn(2 * n, n).data, base >> 2);
   return syncRunner('simd-kernel', () => k.qkv_matmul(base + 8 * n * n, base, base + 4 * n * n, n, n, n));

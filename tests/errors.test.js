@@ -268,7 +268,7 @@ test('a scale float32 cannot hold names scale and its range, instead of "status 
 });
 
 test('every output size is checked in JavaScript before anything is allocated, and WASM memory does not grow', () => {
-  const memory = () => qkv._core.HEAPU8.byteLength;
+  const memory = () => qkv._heap.memoryBytes();
   const heap = qkv.heapUsed(), bytes = memory();
   // 2^24 + 1 rows: within 2^26 entries? No: 50,331,651 entries fit, but a side above 2^24 does not
   throwsWith(() => qkv.rng(1).randn(2 ** 24 + 1, 3), RangeError, /^randn: 16777217×3 is too large \(at most 67108864 entries and 16777216 per side\)$/);
