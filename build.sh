@@ -130,7 +130,7 @@ CORE_OPT=(-Oz)
 CORE_IMPORTS=(
   qkv_check_finite qkv_elements matmul_forward matmul_backward softmax_rows_forward
   attention_forward_unchecked attention_backward_unchecked
-  matmul_abt matmul_accumulate matmul_atb_accumulate
+  matmul_abt matmul_accumulate matmul_atb_accumulate transpose_forward
 )
 KERNEL_EXPORTS=(
   "${CORE_IMPORTS[@]}"

@@ -61,6 +61,7 @@ struct qkv_gpt {
                            logits (BT, V) | probs (BT, V) */
     float *x0, *lnf, *lnf_mean, *lnf_rstd, *logits, *probs;
     /* backward scratch */
+    float *wteT, *dwteT, *dwte_scratch;  /* wte^T (C, V) for the logits' product; its gradient */
     float *dres, *dx, *dlnf, *dlogits;
     float* dblock[QKV_BLOCK_ACTS];  /* the d of one block's activations, reused by every layer */
     float* kcache;  /* (L, H, T, d_k) */
@@ -353,9 +354,12 @@ static int gpt_forward(qkv_gpt* g, const int* tokens, int B, int n) {
     }
     const float* lnf = lnf_of(g, g->params);
     layernorm_forward(g->lnf, g->lnf_mean, g->lnf_rstd, x, lnf, lnf + C, BT, C, g->eps);
-    /* (BT, C) x (V, C)^T -> (BT, V): every token's row of the tied table scored */
-    matmul_abt(g->logits, g->lnf, wte, BT, C, V);
-    if (qkv_check_finite(g->logits, (size_t)BT * V)) return QKV_ERR_OVERFLOW;
+    /* (BT, C) x (C, V) -> (BT, V): every token's row of the tied table scored. Through wte^T:
+       gemm_nn's register tiles run several times faster than dot products of 64-float rows */
+    transpose_forward(g->wteT, wte, V, C);
+    matmul_forward(g->logits, g->lnf, g->wteT, BT, C, V);
+    /* a non-finite logit makes the loss non-finite (training reports divergence); forward and
+       generation check their rows themselves */
     softmax_rows_forward(g->probs, g->logits, BT, V);
     g->last_B = B;
     g->last_n = n;
@@ -394,10 +398,14 @@ static void gpt_backward(qkv_gpt* g, const int* tokens, const int* targets, int 
     }
     float* wte = wte_of(g, g->params);
     float* dwte = wte_of(g, g->grads);
-    /* logits = lnf . wte^T  ->  dlnf = dlogits . wte,  dwte += dlogits^T . lnf (every row) */
+    /* logits = lnf . wteT  ->  dlnf = dlogits . wte,  dwteT = lnf^T . dlogits, then dwte += dwteT^T:
+       every row of wte receives a gradient */
     memset(g->dlnf, 0, BC * sizeof(float));
     matmul_accumulate(g->dlnf, g->dlogits, wte, BT, V, C);     /* (BT, V) x (V, C) */
-    matmul_atb_accumulate(dwte, g->dlogits, g->lnf, V, BT, C); /* (V, BT) x (BT, C) */
+    memset(g->dwteT, 0, (size_t)C * V * sizeof(float));
+    matmul_backward(NULL, g->dwteT, g->dlogits, g->lnf, g->wteT, BT, C, V);  /* (C, BT) x (BT, V) */
+    transpose_forward(g->dwte_scratch, g->dwteT, C, V);
+    for (size_t i = 0; i < (size_t)V * C; i++) dwte[i] += g->dwte_scratch[i];
     /* lnf = LNf(x_L) */
     float* a[QKV_BLOCK_ACTS];
     block_acts_of(g, g->L - 1, B, n, a);
@@ -462,7 +470,7 @@ int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int
     uint64_t acts = (uint64_t)L * per_acts + 2 * BC + 2 * BT + 2 * BT * V;
     /* backward: dres, dx, dlnf (BC each), dlogits (BT V), one block's d (scores: T T) */
     uint64_t back = 3 * BC + BT * V + per_acts - as[QKV_BLOCK_ACT_SCORES] + (uint64_t)T * T;
-    uint64_t cache = 2 * (uint64_t)L * T * C;
+    uint64_t cache = 2 * (uint64_t)L * T * C + 3 * (uint64_t)V * C;  /* + wteT, dwteT, scratch */
     uint64_t floats = 7 * N + acts + back + cache;
     if (N > QKV_MAX_ELEMENTS || floats > QKV_MAX_BYTES / sizeof(float)) return QKV_ERR_SIZE;
 
@@ -506,6 +514,9 @@ int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int
     }
     g->kcache = f; f += (size_t)L * T * C;
     g->vcache = f; f += (size_t)L * T * C;
+    g->wteT = f; f += (size_t)V * C;
+    g->dwteT = f; f += (size_t)V * C;
+    g->dwte_scratch = f; f += (size_t)V * C;
     memset(g->floats + N, 0, (size_t)(floats - N) * sizeof(float));
     g->inputs = g->ints;
     g->targets = g->ints + BT;
@@ -711,7 +722,8 @@ int qkv_gpt_forward(qkv_gpt* g, const int* tokens, int n) {
     if (n < 1 || n > g->T) return QKV_ERR_SIZE;
     if (check_ids(tokens, n, g->V)) return QKV_ERR_TOKEN;
     if (qkv_check_finite(g->params, g->num_params)) return QKV_ERR_NONFINITE;
-    return gpt_forward(g, tokens, 1, n) ? QKV_ERR_OVERFLOW : QKV_OK;
+    if (gpt_forward(g, tokens, 1, n) || qkv_check_finite(g->logits, (size_t)n * g->V)) return QKV_ERR_OVERFLOW;
+    return QKV_OK;
 }
 
 /* ---- generation ---- */
@@ -766,7 +778,7 @@ static int gpt_decode(qkv_gpt* g, int token, int pos) {
     }
     const float* lnf = lnf_of(g, g->params);
     layernorm_forward(g->lnf, g->lnf_mean, g->lnf_rstd, x, lnf, lnf + C, 1, C, g->eps);
-    matmul_abt(g->logits, g->lnf, wte, 1, C, g->V);
+    matmul_forward(g->logits, g->lnf, g->wteT, 1, C, g->V);  /* wteT: the prefill's forward made it */
     return qkv_check_finite(g->logits, (size_t)g->V) ? QKV_ERR_OVERFLOW : QKV_OK;
 }
 
@@ -853,11 +865,12 @@ int qkv_gpt_generate(qkv_gpt* g, const int* prompt, int n_prompt, int max_new, f
     int* seq = g->inputs;  /* (T) the prompt, then what is generated */
     memcpy(seq, prompt, (size_t)n_prompt * sizeof(int));
     int n = n_prompt;
-    int status = use_cache ? gpt_prefill(g, seq, n) : qkv_gpt_forward(g, seq, n);
+    int status = use_cache ? gpt_prefill(g, seq, n) : gpt_forward(g, seq, 1, n);
     if (status) return QKV_ERR_OVERFLOW;
     for (int i = 0; i < max_new; i++) {
         /* with the cache the logits are row 0; without, the last row of the forward */
         const float* z = use_cache || n == 1 ? g->logits : g->logits + (size_t)(n - 1) * g->V;
+        if (qkv_check_finite(z, (size_t)g->V)) return QKV_ERR_OVERFLOW;
         int token = sample_next(g, z, temperature, top_k, top_p, &rng, top_ids + i * QKV_GPT_TOP,
                                 top_probs + i * QKV_GPT_TOP);
         out_tokens[i] = token;

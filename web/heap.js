@@ -53,6 +53,15 @@ export const MODEL_PARAMETERS = Object.freeze(['embedding', 'Wq', 'Wk', 'Wv', 'W
 export const MODEL_ACTIVATIONS = Object.freeze(['X', 'Q', 'K', 'V', 'scores', 'weights', 'attention',
   'h', 'logits', 'probs']);
 
+/** qkv_gpt_tensor's groups (QKV_GPT_* in wasm/qkv.h). */
+export const GPT_TENSOR_GROUP = Object.freeze({ params: 0, grads: 1, activations: 2 });
+/** One Transformer block's parameters, in wasm/qkv.h's order (QKV_BLOCK_LN1W …). */
+export const BLOCK_PARAMETERS = Object.freeze(['ln1w', 'ln1b', 'qkvw', 'qkvb', 'attprojw', 'attprojb', 'ln2w',
+  'ln2b', 'fcw', 'fcb', 'fcprojw', 'fcprojb']);
+/** One Transformer block's activations, in wasm/qkv.h's order (QKV_BLOCK_ACT_LN1 …). */
+export const BLOCK_ACTIVATIONS = Object.freeze(['ln1', 'ln1_mean', 'ln1_rstd', 'qkv', 'q', 'k', 'v', 'scores',
+  'weights', 'head_out', 'concat', 'attn', 'resid1', 'ln2', 'ln2_mean', 'ln2_rstd', 'hidden', 'gelu', 'mlp', 'out']);
+
 // Scratch memory, allocated once per instance and reused by every frame that fits (results are
 // copied out before the frame closes); a larger frame allocates one block and frees it when it
 // closes. used() therefore counts the scratch from the start and stays flat across calls.

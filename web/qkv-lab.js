@@ -21,6 +21,7 @@ import {
   readOptions as readPlainOptions, argumentError, describe, MAX_ELEMENTS, MAX_SIDE,
 } from './matrix.js';
 import { Model } from './model.js';
+import { GPT, loadGPT, transformerBlock } from './gpt.js';
 import { Heap, STATUS } from './heap.js';
 import { inflate } from './inflate.js';
 
@@ -30,7 +31,7 @@ const MAX_POSITIONS = 2 ** 20;
 const WEIGHT_NAMES = ['Wq', 'Wk', 'Wv', 'Wo'];
 const HEAD_KEYS = ['Q', 'K', 'V', 'scores', 'weights', 'output'];
 
-export { Matrix, Model };
+export { Matrix, Model, GPT };
 
 // The smallest module with a SIMD128 instruction (v128 i8x16.popcnt of a splat): whether this
 // engine validates it is whether it runs SIMD128.
@@ -438,6 +439,28 @@ export class QkvLab {
    */
   createModel(options = {}) {
     return new Model(this, options);
+  }
+
+  /**
+   * One pre-LN GPT-2 Transformer block on X (n×d), every intermediate returned (web/gpt.js):
+   * transformerBlock(X, { ln1: { gamma, beta }, attn: { Wq, Wk, Wv, bq, bk, bv, Wo, bo },
+   * ln2: { gamma, beta }, mlp: { W1, b1, W2, b2 } }, { heads, causal = true, eps = 1e-5 }).
+   */
+  transformerBlock(X, weights, options = {}) {
+    return transformerBlock(this, X, weights, options);
+  }
+
+  /**
+   * A GPT-2-style character model trained on text, one document per line (web/gpt.js):
+   * createGPT({ text, layers = 2, heads = 4, dim = 64, context = 32, seed = 0, lr, batch, steps }).
+   */
+  createGPT(options = {}) {
+    return new GPT(this, options);
+  }
+
+  /** The GPT that gpt.save() wrote (web/gpt.js); truncated or foreign bytes are refused. */
+  loadGPT(bytes) {
+    return loadGPT(this, bytes);
   }
 
   // ---- memory ----
