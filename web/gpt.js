@@ -541,6 +541,69 @@ export class GPT {
     });
   }
 
+  // ---- parameters and gradients (copies) ----
+
+  /**
+   * The parameters as Matrix copies: { wte (V×C), wpe (context×C), blocks: [weights in
+   * transformerBlock's form: { ln1: { gamma, beta }, attn: { Wq, Wk, Wv, bq, bk, bv, Wo, bo },
+   * ln2, mlp: { W1, b1, W2, b2 } }, …], lnf: { gamma, beta } } (vectors 1×k).
+   */
+  parameters() {
+    this._alive('parameters');
+    return this._structured(GPT_TENSOR_GROUP.params);
+  }
+
+  /**
+   * The loss of one document (a line of at most context − 1 characters: inputs '\n' + text,
+   * targets text + '\n') and its gradients, in parameters()' form: { loss, grads }. Nothing is
+   * updated. Used by the gradient checks.
+   */
+  gradients(text) {
+    const op = 'gradients';
+    this._alive(op);
+    const ids = this._encode(op, text, 'text', this.context - 1);
+    const inputs = [0, ...ids], targets = [...ids, 0], n = inputs.length;
+    checkWork(op, 3 * forwardWork(this._config, n), `a forward and backward over ${n} tokens`);
+    const heap = this._heap;
+    const loss = heap.frame(2 * n, (frame) => {
+      const pi = frame.bytes(4 * n), pt = frame.bytes(4 * n);
+      heap.writeInts(pi, inputs);
+      heap.writeInts(pt, targets);
+      const status = heap.call('qkv_gpt_loss_and_grad', this._gpt, pi, pt, 1, n, this._loss);
+      this._lab._check(op, status);
+      return heap.readDouble(this._loss);
+    });
+    return { loss, grads: this._structured(GPT_TENSOR_GROUP.grads) };
+  }
+
+  _structured(group) {
+    const heap = this._heap, d = this.dim, L = this.layers;
+    const read = (layer, which) => {
+      const t = this._tensor(group, layer, which);
+      return heap.readMatrix(t.ptr, t.rows, t.cols);
+    };
+    const columns = (m, from, count) => {
+      const out = new Float32Array(m.rows * count);
+      for (let i = 0; i < m.rows; i++) out.set(m.data.subarray(i * m.cols + from, i * m.cols + from + count), i * count);
+      return new ReturnedMatrix(m.rows, count, out);
+    };
+    const blocks = [];
+    for (let l = 0; l < L; l++) {
+      const p = Object.fromEntries(BLOCK_PARAMETERS.map((name, which) => [name, read(l, which)]));
+      blocks.push({
+        ln1: { gamma: p.ln1w, beta: p.ln1b },
+        attn: {
+          Wq: columns(p.qkvw, 0, d), Wk: columns(p.qkvw, d, d), Wv: columns(p.qkvw, 2 * d, d),
+          bq: columns(p.qkvb, 0, d), bk: columns(p.qkvb, d, d), bv: columns(p.qkvb, 2 * d, d),
+          Wo: p.attprojw, bo: p.attprojb,
+        },
+        ln2: { gamma: p.ln2w, beta: p.ln2b },
+        mlp: { W1: p.fcw, b1: p.fcb, W2: p.fcprojw, b2: p.fcprojb },
+      });
+    }
+    return { wte: read(L, 0), wpe: read(L, 1), blocks, lnf: { gamma: read(L, 2), beta: read(L, 3) } };
+  }
+
   // ---- files ----
 
   /**
