@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { load } from 'qkv-lab';
-import { STATUS, OPTIMIZER, TENSOR_GROUP, MODEL_PARAMETERS, MODEL_ACTIVATIONS } from '../web/heap.js';
+import {
+  STATUS, OPTIMIZER, TENSOR_GROUP, MODEL_PARAMETERS, MODEL_ACTIVATIONS, GPT_TENSOR_GROUP, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS,
+} from '../web/heap.js';
 
 const header = fs.readFileSync(new URL('../wasm/qkv.h', import.meta.url), 'utf8');
 const model = fs.readFileSync(new URL('../wasm/model.c', import.meta.url), 'utf8');
@@ -25,6 +27,18 @@ test('STATUS names every qkv_status code of wasm/qkv.h with its number', () => {
 test('OPTIMIZER and TENSOR_GROUP are wasm/qkv.h\'s QKV_OPTIMIZER_* and QKV_MODEL_*', () => {
   assert.deepEqual(Object.fromEntries(Object.entries(OPTIMIZER).map(([k, v]) => [k.toUpperCase(), v])), enumerators('QKV_OPTIMIZER_'));
   assert.deepEqual(Object.fromEntries(Object.entries(TENSOR_GROUP).map(([k, v]) => [k.toUpperCase(), v])), enumerators('QKV_MODEL_'));
+});
+
+test('GPT_TENSOR_GROUP, BLOCK_PARAMETERS and BLOCK_ACTIVATIONS are wasm/qkv.h\'s QKV_GPT_*, QKV_BLOCK_* and QKV_BLOCK_ACT_*', () => {
+  const groups = Object.fromEntries(Object.entries(enumerators('QKV_GPT_')).filter(([k]) => !k.startsWith('MAX') && k !== 'TOP'));
+  assert.deepEqual(Object.fromEntries(Object.entries(GPT_TENSOR_GROUP).map(([k, v]) => [k.toUpperCase(), v])), groups);
+  // the two enums count from 0 in the order written; their last member is the count
+  const list = (last) => {
+    const body = new RegExp(`enum \\{([^}]*\\b${last}\\b[^}]*)\\}`).exec(header)[1];
+    return body.split(',').map((s) => s.trim()).filter((s) => s && s !== last);
+  };
+  assert.deepEqual(list('QKV_BLOCK_PARAMS').map((s) => s.replace('QKV_BLOCK_', '').toLowerCase()), [...BLOCK_PARAMETERS]);
+  assert.deepEqual(list('QKV_BLOCK_ACTS').map((s) => s.replace('QKV_BLOCK_ACT_', '').toLowerCase()), [...BLOCK_ACTIVATIONS]);
 });
 
 test('MODEL_PARAMETERS and MODEL_ACTIVATIONS are in the order of wasm/model.c\'s tensor lists', () => {
