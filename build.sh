@@ -3,7 +3,7 @@
 #
 #   ./build.sh          build web/dist/ (installs Emscripten with apt-get when it is missing)
 #   ./build.sh serve    set up, build, and serve the demo page on http://localhost:8000/
-#   ./build.sh test     set up (Emscripten, numpy, Chromium, fonts, clang + libFuzzer, multilib,
+#   ./build.sh test     set up (Emscripten, numpy, PyTorch, Chromium, fonts, clang + libFuzzer, multilib,
 #                       Node >= 20.6, npm ci), build, run every test (= npm test)
 #   ./build.sh setup    only install what is missing
 set -euo pipefail
@@ -80,6 +80,8 @@ need_test_tools() {
   local missing=()
   command -v gcc >/dev/null 2>&1 || missing+=(gcc)
   /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing+=(python3-numpy)
+  # tests/fixtures/make_torch_fixtures.py --check (the GPT block against PyTorch): about 45 s of apt
+  /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 || missing+=(python3-torch)
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || missing+=(fonts-noto-cjk)
   # the native fuzzer: clang with libFuzzer's runtime (tests/fuzz/run.mjs)

@@ -16,6 +16,9 @@ npx tsc --noEmit -p tests/types
 echo "== numpy fixtures are up to date"
 /usr/bin/python3 tests/fixtures/make_fixtures.py --check
 
+echo "== PyTorch fixtures are up to date (the GPT block, tests/fixtures/torch.json)"
+/usr/bin/python3 tests/fixtures/make_torch_fixtures.py --check
+
 echo "== node --test (API, fixtures, model, browser; the SIMD128 kernels where the engine has them)"
 node --test --test-reporter=spec tests/*.test.js tests/browser/*.test.js
 
