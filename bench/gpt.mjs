@@ -4,7 +4,7 @@
 //   the Tang quatrains, with qkv-lab's SIMD128 and scalar kernels and the same C natively
 //   (gcc -O3 -march=native, bench/gpt-native.c), CPU time per step (median of 3 timed runs);
 // - generation (tokens per second, CPU time) with and without the KV cache after prompts of
-//   8, 32 and 128 characters (a GPT of the default shape with context 256, untrained: the cost
+//   8, 32 and 128 characters (a GPT of the default shape with context 256 and batch 1, untrained: the cost
 //   depends on the shape only).
 // Not measured here (yet): TensorFlow.js's version of the model, and the page's frame rate while
 // it trains. A benchmark, not a test: nothing passes or fails on a speed.
@@ -55,8 +55,7 @@ for (const [name, lab] of builds) {
 try {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qkv-gpt-bench-'));
   const exe = path.join(dir, 'gpt-native');
-  const sources = ['layernorm', 'gelu', 'gpt', 'matrix', 'attention', 'checks', 'rng', 'mathlib', 'errors']
-    .map((f) => path.join(ROOT, 'wasm', `${f}.c`));
+  const sources = fs.readdirSync(path.join(ROOT, 'wasm')).filter((f) => f.endsWith('.c')).map((f) => path.join(ROOT, 'wasm', f));
   execFileSync('gcc', ['-std=c11', '-O3', '-march=native', '-I', path.join(ROOT, 'wasm'), path.join(ROOT, 'bench', 'gpt-native.c'),
     ...sources, '-lm', '-o', exe], { stdio: ['ignore', 'pipe', 'pipe'] });
   const c = config;
@@ -69,7 +68,7 @@ try {
 
 // generation
 const lab = builds[0][1];
-const gen = lab.createGPT({ text, ...config, context: SMOKE ? 64 : 256 });
+const gen = lab.createGPT({ text, ...config, batch: 1, context: SMOKE ? 64 : 256 });
 const chars = Array.from(text.replace(/\n/g, ''));
 const NEW = SMOKE ? 4 : 32;
 for (const promptLength of SMOKE ? [8, 32] : [8, 32, 128]) {
