@@ -261,6 +261,7 @@ static void transformer_block_backward(float* dx, float** dp, float** d,
 /* ---- the standalone block (qkv.transformerBlock) ---- */
 
 static int check_block_shape(int n, int C, int hidden, int heads) {
+    if (C > QKV_MAX_SIDE / 3) return QKV_ERR_SIZE;  /* so that 3 C below cannot overflow an int */
     if (!qkv_elements(n, C) || !qkv_elements(C, 3 * C) || !qkv_elements(n, 3 * C) ||
         !qkv_elements(C, hidden) || !qkv_elements(n, hidden) || heads <= 0 || heads > C ||
         !qkv_elements(n, n) || (size_t)n * n > QKV_MAX_ELEMENTS / (size_t)heads)

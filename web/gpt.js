@@ -42,7 +42,7 @@ export const GPT_LIMITS = Object.freeze({
 });
 /** createGPT's defaults (README: how they were chosen). */
 export const GPT_DEFAULTS = Object.freeze({
-  layers: 2, heads: 4, dim: 64, context: 32, seed: 0, lr: 3e-3, batch: 16, steps: 400,
+  layers: 2, heads: 4, dim: 64, context: 32, seed: 0, lr: 3e-3, batch: 16, steps: 600,
 });
 /** AdamW's fixed settings, the warmup and the decay: wasm/gpt.c's qkv_gpt_set_optimizer. */
 const ADAMW = Object.freeze({ beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0.01, clip: 1 });
