@@ -24,7 +24,7 @@
 //     in generation, which starts from that token) and every context/2 tokens further while
 //     inside the line; a window is `context` inputs and the `context` next tokens.
 import {
-  Matrix, ReturnedMatrix, readInput, readOptions, argumentError, checkPositiveFloat32, checkWork, describe,
+  Matrix, ReturnedMatrix, readInput, readOptions, argumentError, checkPositiveFloat32, checkShape, checkWork, describe,
   guard, MAX_WORK,
 } from './matrix.js';
 import { STATUS, GPT_TENSOR_GROUP, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS } from './heap.js';
@@ -119,6 +119,8 @@ export function transformerBlock(lab, X, weights, options = {}) {
     matrix('mlp', 'W1', d, hidden), vector('mlp', 'b1', hidden),
     matrix('mlp', 'W2', hidden, d), vector('mlp', 'b2', d),
   ];
+  checkShape(op, 'the score matrices', heads * n, n);
+  checkShape(op, 'Q, K and V together', n, 3 * d);
   checkWork(op, n * d * (4 * d + 2 * hidden) + 2 * n * n * d, `a Transformer block over ${n} tokens of width ${d}`);
   const heap = lab._heap;
   const layout = blockLayout(lab, op, n, d, hidden, heads);
