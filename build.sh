@@ -3,7 +3,7 @@
 #
 #   ./build.sh          build web/dist/ (installs Emscripten with apt-get when it is missing)
 #   ./build.sh serve    set up, build, and serve the demo page on http://localhost:8000/
-#   ./build.sh test     set up (Emscripten, numpy, Chromium, fonts, clang + libFuzzer, multilib,
+#   ./build.sh test     set up (Emscripten, numpy, PyTorch, Chromium, fonts, clang + libFuzzer, multilib,
 #                       Node >= 20.6, npm ci), build, run every test (= npm test)
 #   ./build.sh setup    only install what is missing
 set -euo pipefail
@@ -80,7 +80,8 @@ need_test_tools() {
   local missing=()
   command -v gcc >/dev/null 2>&1 || missing+=(gcc)
   /usr/bin/python3 -c 'import numpy' >/dev/null 2>&1 || missing+=(python3-numpy)
-  /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 || missing+=(python3-torch)  # tests/fixtures/make_gpt_fixtures.py
+  # the PyTorch fixtures' --check (make_torch_fixtures.py, make_gpt_fixtures.py): about 45 s of apt
+  /usr/bin/python3 -c 'import torch' >/dev/null 2>&1 || missing+=(python3-torch)
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   fc-list 2>/dev/null | grep -qi 'Noto Sans CJK' || missing+=(fonts-noto-cjk)
   # the native fuzzer: clang with libFuzzer's runtime (tests/fuzz/run.mjs)
@@ -114,14 +115,14 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 # The WebAssembly build is two modules sharing one memory (web/qkv-lab.js instantiates them):
 #  - the kernels (checks, products, softmax, attention): optimised for speed, built twice, with
 #    SIMD128 and without; the API picks one at load time by feature detection;
-#  - the core (RNG, positional encoding, multi-head attention, model, allocator, error messages,
-#    the small maths library): optimised for size, built once by emcc with its glue, importing
+#  - the core (RNG, positional encoding, multi-head attention, model, LayerNorm, GELU, the GPT,
+#    allocator, error messages, the small maths library): optimised for size, built once by emcc with its glue, importing
 #    the kernels it calls from "qkv_kernels" (multi-head attention runs each head through the
 #    kernels' attention; only its slicing is the core's).
 # Only the kernels are built twice, so the scalar fallback costs a few KiB, not a second copy.
 KERNEL_SOURCES=(wasm/checks.c wasm/matrix.c wasm/attention.c)
 CORE_SOURCES=(wasm/errors.c wasm/mathlib.c wasm/rng.c wasm/positions.c wasm/multihead.c wasm/model.c
-  wasm/exports.c)
+  wasm/layernorm.c wasm/gelu.c wasm/gpt.c wasm/exports.c)
 KERNEL_OPT=(-O3)          # tools/wasm-bundle.mjs prints the sizes that decided these levels
 KERNEL_SCALAR_OPT=(-Os)
 CORE_OPT=(-Oz)
@@ -131,6 +132,7 @@ CORE_OPT=(-Oz)
 CORE_IMPORTS=(
   qkv_check_finite qkv_elements matmul_forward matmul_backward softmax_rows_forward
   attention_forward_unchecked attention_backward_unchecked
+  matmul_abt matmul_accumulate matmul_atb_accumulate transpose_forward
 )
 KERNEL_EXPORTS=(
   "${CORE_IMPORTS[@]}"
@@ -145,6 +147,11 @@ EXPORTS=(
   _qkv_model_create _qkv_model_destroy _qkv_model_set_optimizer _qkv_model_tensor
   _qkv_model_num_params _qkv_model_forward _qkv_model_loss_and_grad _qkv_model_update
   _qkv_model_shuffle _qkv_model_sentence_losses
+  _qkv_layernorm_forward _qkv_layernorm_backward _qkv_gelu_forward _qkv_gelu_backward
+  _qkv_transformer_block_layout _qkv_transformer_block_forward
+  _qkv_gpt_create _qkv_gpt_destroy _qkv_gpt_set_optimizer _qkv_gpt_set_data _qkv_gpt_loss_and_grad
+  _qkv_gpt_step _qkv_gpt_evaluate _qkv_gpt_forward _qkv_gpt_generate _qkv_gpt_tensor
+  _qkv_gpt_num_params _qkv_gpt_steps
 )
 
 build_kernels() {  # build_kernels NAME CFLAGS...: .build/qkv-kernels-NAME.wasm

@@ -406,7 +406,7 @@ async function main() {
 
 /** qkv-lab's kernel alone: inputs already in WASM memory, no copies, no JavaScript checks. */
 function kernelRunner(lab, n, d) {
-  const core = lab._core, k = lab._k;
+  const core = lab._heap.core, k = lab._heap.kernels;
   const bytes = 4 * (3 * n * d + 2 * n * n + n * d);
   const base = core._malloc(bytes) >> 2;
   const [Q, K, V, S, W, O] = [0, n * d, 2 * n * d, 3 * n * d, 3 * n * d + n * n, 3 * n * d + 2 * n * n].map((o) => (base + o) << 2);
@@ -416,7 +416,7 @@ function kernelRunner(lab, n, d) {
 }
 
 function kernelMatmulRunner(lab, n) {
-  const core = lab._core, k = lab._k;
+  const core = lab._heap.core, k = lab._heap.kernels;
   const base = core._malloc(12 * n * n);
   core.HEAPF32.set(lab.rng(1).randn(2 * n, n).data, base >> 2);
   return syncRunner('simd-kernel', () => k.qkv_matmul(base + 8 * n * n, base, base + 4 * n * n, n, n, n));
@@ -561,4 +561,9 @@ function printTables(r) {
 }
 
 await main();
+// the GPT's training and generation speeds (issue 17): its own file, its own process
+log('');
+spawnSync(process.execPath, [path.join(ROOT, 'bench', 'gpt.mjs'), ...(SMOKE ? ['--smoke'] : []),
+  '--json', SMOKE ? path.join(os.tmpdir(), `qkv-bench-gpt-smoke-${process.pid}.json`) : path.join(ROOT, 'bench', 'gpt-results.json')],
+{ stdio: 'inherit' });
 process.exit(0);

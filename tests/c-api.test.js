@@ -8,8 +8,8 @@ import { load } from 'qkv-lab';
 import { STATUS } from './fuzz/wasm-harness.js';
 
 const lab = await load({ fresh: true });
-const core = lab._core;
-const kernels = lab._k;
+const core = lab._heap.core;
+const kernels = lab._heap.kernels;
 
 /** Runs fn with a model of V tokens, d wide, sequences up to L, and frees it. */
 function withModel(V, d, L, fn) {

@@ -110,14 +110,14 @@ test('sizes too large to allocate throw a RangeError, not an abort', () => {
   // most): C's malloc returns NULL and the API turns that into a RangeError. The heap is filled
   // first (no one call within the work limit needs 1 GiB: 2^30 of work copies at most 2.7e7 floats)
   const blocks = [];
-  for (let block; (block = qkv._core._qkv_alloc_bytes(32 * 2 ** 20));) blocks.push(block);
+  for (let block; (block = qkv._heap.call('qkv_alloc_bytes', 32 * 2 ** 20));) blocks.push(block);
   try {
     const wide = { rows: 4, cols: 2 ** 20, data: new Float32Array(2 ** 22) };
     throwsWith(() => {
       qkv.attend(wide, wide, wide); // 3 × 16 MiB in, 16 MiB out
     }, RangeError, /^out of WebAssembly memory: could not allocate \d+ bytes$/);
   } finally {
-    for (const block of blocks) qkv._core._qkv_free(block);
+    for (const block of blocks) qkv._heap.call('qkv_free', block);
   }
   assert.equal(qkv.heapUsed(), heapBefore);
   assert.deepEqual(qkv.matmul([[2]], [[3]]).toArray(), [[6]], 'the module keeps working');
@@ -278,7 +278,7 @@ test('a scale float32 cannot hold names scale and its range, instead of "status 
 });
 
 test('every output size is checked in JavaScript before anything is allocated, and WASM memory does not grow', () => {
-  const memory = () => qkv._core.HEAPU8.byteLength;
+  const memory = () => qkv._heap.memoryBytes();
   const heap = qkv.heapUsed(), bytes = memory();
   // 2^24 + 1 rows: within 2^26 entries? No: 50,331,651 entries fit, but a side above 2^24 does not
   throwsWith(() => qkv.rng(1).randn(2 ** 24 + 1, 3), RangeError, /^randn: 16777217×3 is too large \(at most 67108864 entries and 16777216 per side\)$/);
@@ -313,7 +313,7 @@ test('one call does at most 2^30 multiply-adds of work: larger ones are refused 
 // by WORK_WEIGHTS (measured by tools/measure-work.mjs, which also times each call at its new
 // limit against matmul's), and refuses them before anything is allocated.
 test('the work rule counts floats, softmax entries, table entries, random draws and parameter updates, not only multiply-adds', () => {
-  const memory = () => qkv._core.HEAPU8.byteLength;
+  const memory = () => qkv._heap.memoryBytes();
   const heap = qkv.heapUsed(), bytes = memory();
   const e = (x) => x.toExponential(2).replace(/[.+]/g, '\\$&');
   const N = 2 ** 26;

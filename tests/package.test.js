@@ -22,6 +22,8 @@ const EXPECTED = [
   'package.json',
   'web/corpus.js',
   'web/inflate.js',
+  'web/heap.js',
+  'web/gpt.js',
   'web/dist/qkv-core.js',
   'web/dist/qkv-wasm.js',
   'web/dist/qkv-lab-widget.js',
@@ -47,8 +49,8 @@ const ADDON_GZIP_BUDGET = 95 * 1024;
 
 // The modules of the API: what the ES-module widget imports instead of bundling, and what
 // package.json's "sideEffects" must leave out (so that bundlers drop what an app does not use).
-const API_MODULES = ['web/corpus.js', 'web/dist/qkv-core.js', 'web/dist/qkv-wasm.js', 'web/inflate.js', 'web/matrix.js',
-  'web/model.js', 'web/qkv-lab.js'];
+const API_MODULES = ['web/corpus.js', 'web/dist/qkv-core.js', 'web/dist/qkv-wasm.js', 'web/gpt.js', 'web/heap.js', 'web/inflate.js',
+  'web/matrix.js', 'web/model.js', 'web/qkv-lab.js'];
 const WIDGET_BUILDS = EXPECTED.filter((f) => /^web\/dist\/qkv-lab-widget/.test(f));
 
 let pack;
@@ -235,7 +237,7 @@ test('from CommonJS: await import() on every Node; require() where Node can requ
   // The README: require() works on Node 20.19+ and 22.12+ (process.features.require_module),
   // and throws ERR_REQUIRE_ESM before.
   if (process.features.require_module) {
-    assert.deepEqual(result.require, ['Matrix', 'Model', 'QkvLab', 'load', 'simdSupported']);
+    assert.deepEqual(result.require, ['GPT', 'Matrix', 'Model', 'QkvLab', 'load', 'simdSupported']);
   } else {
     assert.equal(result.requireError, 'ERR_REQUIRE_ESM');
   }

@@ -18,6 +18,9 @@ node node_modules/typescript5/bin/tsc --noEmit -p tests/types
 echo "== numpy fixtures are up to date"
 /usr/bin/python3 tests/fixtures/make_fixtures.py --check
 
+echo "== PyTorch fixtures are up to date (the GPT block, tests/fixtures/torch.json)"
+/usr/bin/python3 tests/fixtures/make_torch_fixtures.py --check
+
 echo "== PyTorch fixtures of the GPT are up to date"
 /usr/bin/python3 tests/fixtures/make_gpt_fixtures.py --check
 

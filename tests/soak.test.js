@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
 
 const qkv = await load({ fresh: true });
-const memory = () => qkv._core.HEAPU8.length;
+const memory = () => qkv._heap.memoryBytes();
 const MiB = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 let refusals = 0;

@@ -182,6 +182,109 @@ int qkv_model_sentence_losses(qkv_model* m, const int* tokens, int length, doubl
 /* shuffles order[0..count) with the model's generator (Fisher-Yates) */
 int qkv_model_shuffle(qkv_model* m, int* order, int count);
 
+/* ---- layernorm.c: LayerNorm over rows (biased variance), GPT-2's ----
+ * out (N, C) = (x - mean) * rstd * weight (C) + bias (C); mean, rstd (N) kept for backward;
+ * rstd = 1 / sqrt(var + eps), eps > 0 finite. Backward accumulates dinp (N, C), dweight,
+ * dbias (C) (they must hold finite numbers). */
+int qkv_layernorm_forward(float* out, float* mean, float* rstd, const float* inp,
+                          const float* weight, const float* bias, int N, int C, float eps);
+int qkv_layernorm_backward(float* dinp, float* dweight, float* dbias, const float* dout,
+                           const float* inp, const float* weight, const float* mean,
+                           const float* rstd, int N, int C);
+
+/* ---- gelu.c: GELU, tanh approximation (GPT-2's), elementwise over N entries ----
+ * out = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))); backward accumulates dinp. */
+int qkv_gelu_forward(float* out, const float* inp, int N);
+int qkv_gelu_backward(float* dinp, const float* inp, const float* dout, int N);
+
+/* ---- gpt.c: a GPT-2-style Transformer (see gpt.c for the equations) ----
+ * One block's parameters, in this order in a flat block (qkv_transformer_block_layout gives the
+ * offsets): ln1w, ln1b (C) | qkvw (C, 3C) = [Wq | Wk | Wv] | qkvb (3C) | attprojw (C, C) |
+ * attprojb (C) | ln2w, ln2b (C) | fcw (C, h) | fcb (h) | fcprojw (h, C) | fcprojb (C). */
+enum {
+    QKV_BLOCK_LN1W, QKV_BLOCK_LN1B, QKV_BLOCK_QKVW, QKV_BLOCK_QKVB, QKV_BLOCK_ATTPROJW,
+    QKV_BLOCK_ATTPROJB, QKV_BLOCK_LN2W, QKV_BLOCK_LN2B, QKV_BLOCK_FCW, QKV_BLOCK_FCB,
+    QKV_BLOCK_FCPROJW, QKV_BLOCK_FCPROJB, QKV_BLOCK_PARAMS
+};
+/* One block's activations for B windows of n tokens, in this order:
+ * ln1 (B n, C), ln1_mean, ln1_rstd (B n) | qkv (B n, 3C) | q, k, v (B, H, n, d_k) |
+ * scores (raw Q.K^T), weights (B, H, n, n) | head_out (B, H, n, d_k) | concat, attn, resid1,
+ * ln2 (B n, C) | ln2_mean, ln2_rstd (B n) | hidden, gelu (B n, h) | mlp, out (B n, C). */
+enum {
+    QKV_BLOCK_ACT_LN1, QKV_BLOCK_ACT_LN1_MEAN, QKV_BLOCK_ACT_LN1_RSTD, QKV_BLOCK_ACT_QKV,
+    QKV_BLOCK_ACT_Q, QKV_BLOCK_ACT_K, QKV_BLOCK_ACT_V, QKV_BLOCK_ACT_SCORES,
+    QKV_BLOCK_ACT_WEIGHTS, QKV_BLOCK_ACT_HEAD_OUT, QKV_BLOCK_ACT_CONCAT, QKV_BLOCK_ACT_ATTN,
+    QKV_BLOCK_ACT_RESID1, QKV_BLOCK_ACT_LN2, QKV_BLOCK_ACT_LN2_MEAN, QKV_BLOCK_ACT_LN2_RSTD,
+    QKV_BLOCK_ACT_HIDDEN, QKV_BLOCK_ACT_GELU, QKV_BLOCK_ACT_MLP, QKV_BLOCK_ACT_OUT,
+    QKV_BLOCK_ACTS
+};
+/* param_offsets (QKV_BLOCK_PARAMS + 1), act_offsets (QKV_BLOCK_ACTS + 1): where each tensor
+ * starts, in floats, for one sequence of n tokens; the last entry is the total. heads divides
+ * C (else QKV_ERR_SHAPE). */
+int qkv_transformer_block_layout(int* param_offsets, int* act_offsets, int n, int C, int hidden,
+                                 int heads);
+/* one pre-LN block on x (n, C): acts (laid out as above) from params; causal masks j > i. */
+int qkv_transformer_block_forward(float* acts, const float* params, const float* x, int n, int C,
+                                  int hidden, int heads, int causal, float eps);
+
+typedef struct qkv_gpt qkv_gpt;
+#define QKV_GPT_MAX_VOCAB 65536
+#define QKV_GPT_MAX_LAYERS 64
+#define QKV_GPT_MAX_DIM 4096
+#define QKV_GPT_MAX_CONTEXT 4096
+#define QKV_GPT_MAX_BATCH 4096
+#define QKV_GPT_TOP 5 /* most likely tokens reported per generated token */
+/* tensor groups for qkv_gpt_tensor */
+enum { QKV_GPT_PARAMS = 0, QKV_GPT_GRADS = 1, QKV_GPT_ACTIVATIONS = 2 };
+
+/* *out = a GPT: V tokens (0 = end of text), L layers of H heads, width C (H divides C; hidden
+ * 4C), windows of T tokens, B windows per step; weights drawn from the seed. Parameters:
+ * wte (V, C) | wpe (T, C) | L blocks (layout above) | lnfw, lnfb (C). */
+int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int context,
+                   int batch, uint32_t seed);
+void qkv_gpt_destroy(qkv_gpt* g);
+/* AdamW (decay on matrices only: wte, wpe, qkvw, attprojw, fcw, fcprojw), global gradient norm
+ * clipped to clip; lr warms up linearly over warmup steps, then decays by a cosine to lr / 10 at
+ * total_steps (0: constant). Defaults: 3e-3, 0.9, 0.99, 1e-8, 0.01, 1, 0, 0. */
+int qkv_gpt_set_optimizer(qkv_gpt* g, float lr, float beta1, float beta2, float eps,
+                          float weight_decay, float clip, int warmup, int total_steps);
+/* the training and validation token streams and where their windows start (start + T <
+ * length: a window is T inputs and the T next tokens); copied into the GPT */
+int qkv_gpt_set_data(qkv_gpt* g, const int* train, int n_train, const int* train_starts,
+                     int n_train_starts, const int* val, int n_val, const int* val_starts,
+                     int n_val_starts);
+/* gradients zeroed, then forward + backward of inputs, targets (B, n), B <= batch, n <= T;
+ * *loss the mean cross-entropy. QKV_ERR_DIVERGED when the loss or a gradient is not finite. */
+int qkv_gpt_loss_and_grad(qkv_gpt* g, const int* inputs, const int* targets, int B, int n,
+                          double* loss);
+/* one AdamW step on B windows drawn from the model's generator; *loss before the update.
+ * QKV_ERR_DIVERGED (parameters untouched) when the loss is not finite or above
+ * QKV_DIVERGENCE_FACTOR * ln V, or the update is not finite. */
+int qkv_gpt_step(qkv_gpt* g, double* loss, double* grad_norm);
+/* *loss_sum = the summed loss over the T targets of windows first..first+count-1 of split
+ * (0 train, 1 validation), forward only */
+int qkv_gpt_evaluate(qkv_gpt* g, int split, int first, int count, double* loss_sum);
+/* forward of one sequence of n <= T tokens; its activations readable with qkv_gpt_tensor */
+int qkv_gpt_forward(qkv_gpt* g, const int* tokens, int n);
+/* up to max_new tokens after prompt (n_prompt + max_new <= T), ending early at token 0 (which is
+ * then the last of out_tokens); temperature 0 greedy, else sampled from softmax(z / temperature)
+ * over the top_k most likely (0: all), then the smallest such set with probability >= top_p
+ * (0 < top_p <= 1), with a generator seeded by seed. use_cache: a prefill over the prompt, then
+ * one row per token against the KV cache; else the whole sequence again for every token.
+ * top_ids, top_probs (max_new * QKV_GPT_TOP): each step's most likely tokens and their
+ * probabilities at temperature 1. */
+int qkv_gpt_generate(qkv_gpt* g, const int* prompt, int n_prompt, int max_new, float temperature,
+                     int top_k, float top_p, uint32_t seed, int use_cache, int* out_tokens,
+                     int* top_ids, float* top_probs, int* out_count);
+/* a live pointer to a tensor and its shape. PARAMS / GRADS: layer -1 which 0 = the whole block
+ * (num_params, 1); layer L: 0 wte, 1 wpe, 2 lnfw, 3 lnfb; layer 0..L-1: QKV_BLOCK_* (vectors
+ * 1 x k). ACTIVATIONS of the last forward: layer 0..L-1: QKV_BLOCK_ACT_* (head tensors as
+ * (B H n, d_k) and (B H n, n)); layer L: 0 x0, 1 lnf (B n, C), 2 logits, 3 probs (B n, V). */
+int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float** data, int* rows,
+                   int* cols);
+int qkv_gpt_num_params(const qkv_gpt* g);
+int qkv_gpt_steps(const qkv_gpt* g);
+
 #ifdef __cplusplus
 }
 #endif

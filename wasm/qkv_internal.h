@@ -52,6 +52,15 @@ double qkv_cos(double x);
 /* positions.c: out (n, d) = the sinusoidal table (qkv_positional_encoding, unchecked) */
 void positional_encoding_forward(float* out, int n, int d, double base);
 
+/* layernorm.c, gelu.c: the unchecked layers (see qkv.h) */
+void layernorm_forward(float* out, float* mean, float* rstd, const float* inp,
+                       const float* weight, const float* bias, int N, int C, float eps);
+void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* dout,
+                        const float* inp, const float* weight, const float* mean,
+                        const float* rstd, int N, int C);
+void gelu_forward(float* out, const float* inp, int N);
+void gelu_backward(float* dinp, const float* inp, const float* dout, int N);
+
 /* a*b as size_t with the QKV_MAX_ELEMENTS limit; 0 on overflow or beyond the limit */
 size_t qkv_elements(int rows, int cols);
 

@@ -4,20 +4,18 @@
 //   model.train();                       // the default schedule
 //   model.similarity('猫', '狗');         // cosine of the two embedding rows
 //
-// A Model owns its WebAssembly memory (the C model and a few buffers) and frees it in
-// dispose(); every method afterwards throws. Everything it returns is a copy.
+// A Model owns its WebAssembly memory (the C model and a few buffers, allocated through the
+// instance's Heap, heap.js) and frees it in dispose(); every method afterwards throws. Everything it returns is a copy.
 // The C side computes (forward, hand-written backward, SGD / Adam); this side keeps the corpus,
 // the vocabulary and the batch schedule, and does the small geometry (cosines, PCA) in double.
 import {
   Matrix, toMatrix, ReturnedMatrix, guard, readOptions, argumentError, checkPositiveFloat32, checkWork,
   describe, MAX_ELEMENTS,
 } from './matrix.js';
+import { STATUS, OPTIMIZER, TENSOR_GROUP, MODEL_PARAMETERS, MODEL_ACTIVATIONS } from './heap.js';
 import { DEFAULT_CORPUS, BOUNDARY, TRAINING_DEFAULTS, tokenize, buildVocab } from './corpus.js';
 
-const OPTIMIZERS = { sgd: 0, adam: 1 };
 const DEFAULT_LR = { sgd: TRAINING_DEFAULTS.lr, adam: 0.01 };
-const STATUS_DIVERGED = 9;
-const STATUS_ALLOC = 5;
 
 /** Longest sentence createModel accepts, in tokens (its steps then stay well within MAX_WORK). */
 export const MAX_SENTENCE_TOKENS = 256;
@@ -41,10 +39,9 @@ const OPTION_NAMES = ['corpus', 'dim', 'seed', 'optimizer', 'lr', 'batchSize', '
   'beta1', 'beta2', 'eps'];
 
 /** Parameter tensors, in wasm/model.c's order (the `which` of qkv_model_tensor). */
-export const PARAMETER_NAMES = Object.freeze(['embedding', 'Wq', 'Wk', 'Wv', 'Wout', 'bout']);
-/** Activations of the last forward, in wasm/model.c's order (the `which` of qkv_model_tensor). */
-const ACTIVATION = { X: 0, Q: 1, K: 2, V: 3, scores: 4, weights: 5, attention: 6, h: 7, logits: 8, probs: 9 };
-const GROUP = { params: 0, grads: 1, positions: 2, activations: 3 };
+export const PARAMETER_NAMES = MODEL_PARAMETERS;
+const GROUP = TENSOR_GROUP;
+const ACTIVATION = Object.fromEntries(MODEL_ACTIVATIONS.map((name, which) => [name, which]));
 
 export class Model {
   /** Use QkvLab.createModel(options); see MODEL_DEFAULTS for the options. */
@@ -53,7 +50,7 @@ export class Model {
     const given = readOptions(op, options, OPTION_NAMES, '{ dim: 16, seed: 1 }');
     const o = { ...MODEL_DEFAULTS };
     for (const [k, v] of Object.entries(given)) if (v !== undefined) o[k] = v;
-    if (typeof o.optimizer !== 'string' || !Object.hasOwn(OPTIMIZERS, o.optimizer)) {
+    if (typeof o.optimizer !== 'string' || !Object.hasOwn(OPTIMIZER, o.optimizer)) {
       throw argumentError(RangeError, `${op}: unknown optimizer ${describe(o.optimizer)}; use 'sgd' or 'adam'`);
     }
     if (o.lr === undefined) o.lr = DEFAULT_LR[o.optimizer];
@@ -89,10 +86,10 @@ export class Model {
       `${longest[0]} tokens, vocabulary ${vocab.length}, dim ${o.dim})`);
 
     this._lab = lab;
-    this._core = lab._core;
+    this._heap = lab._heap;
     this._numParams = numParams;
     this._ids = ids;
-    this._pointers = [];
+    this._memory = this._heap.allocations(op);  // the model's own buffers, freed in dispose()
     /** string[]: index = token id = embedding row; vocab[0] is the boundary '<s>'. */
     this.vocab = Object.freeze(vocab.slice());
     /** The training sentences as token arrays. */
@@ -113,20 +110,20 @@ export class Model {
     this._encoded = sentences.map((s) => s.map((t) => ids.get(t)));
     this._previousAxes = null;
 
-    const core = this._core;
+    const heap = this._heap;
     const slot = this._alloc(4);
-    const status = core._qkv_model_create(slot, vocab.length, o.dim, this.maxTokens + 1, o.seed >>> 0);
-    const ptr = core.HEAP32[slot >> 2];
+    const status = heap.call('qkv_model_create', slot, vocab.length, o.dim, this.maxTokens + 1, o.seed >>> 0);
+    const ptr = heap.readInt(slot);
     this._model = ptr;
     if (status !== 0) {
       this._free();
-      if (status === STATUS_ALLOC) {
+      if (status === STATUS.ALLOC) {
         throw new RangeError(`${op}: out of WebAssembly memory for a model of vocabulary ${vocab.length} × dim ${o.dim} ` +
           `with sentences of up to ${this.maxTokens} tokens; use a smaller dim or corpus`);
       }
       lab._check(op, status);
     }
-    const optStatus = core._qkv_model_set_optimizer(ptr, OPTIMIZERS[o.optimizer], o.lr, o.beta1, o.beta2, o.eps);
+    const optStatus = heap.call('qkv_model_set_optimizer', ptr, OPTIMIZER[o.optimizer], o.lr, o.beta1, o.beta2, o.eps);
     if (optStatus !== 0) {
       this._free();
       lab._check(op, optStatus);
@@ -225,7 +222,7 @@ export class Model {
     if (m.rows !== t.rows || m.cols !== t.cols) {
       throw new RangeError(`setParameter: ${name} is ${t.rows}×${t.cols}, got ${m.rows}×${m.cols}`);
     }
-    this._core.HEAPF32.set(m.data, t.offset);
+    this._heap.writeFloats(t.ptr, m.data);
   }
 
   // ---- what the embedding table has learned ----
@@ -353,7 +350,7 @@ export class Model {
     const ids = this._context('predict', tokens);
     this._forward('predict', ids);
     const t = this._tensor(GROUP.activations, ACTIVATION.probs);
-    const row = this._core.HEAPF32.subarray(t.offset + (t.rows - 1) * t.cols, t.offset + t.rows * t.cols);
+    const row = this._heap.readFloats(t.ptr + 4 * (t.rows - 1) * t.cols, t.cols);
     const out = Array.from(row, (p, i) => ({ word: this.vocab[i], p }));
     out.sort((x, y) => y.p - x.p || this._ids.get(x.word) - this._ids.get(y.word));
     return out;
@@ -400,7 +397,7 @@ export class Model {
     const embeddingRows = new Matrix(n, d, new Float32Array(n * d));
     ids.forEach((id, t) => embeddingRows.data.set(table.data.subarray(id * d, (id + 1) * d), t * d));
     const pos = this._tensor(GROUP.positions, 0);
-    const positions = new Matrix(n, d, this._core.HEAPF32.slice(pos.offset, pos.offset + n * d));
+    const positions = new Matrix(n, d, this._heap.readFloats(pos.ptr, n * d));
     const act = {};
     for (const [name, which] of Object.entries(ACTIVATION)) act[name] = this._copy(GROUP.activations, which);
     const gradients = {};
@@ -470,7 +467,7 @@ export class Model {
   /** Frees the model's WebAssembly memory. Every later call throws; calling dispose again does nothing. */
   dispose() {
     if (this._model === 0) return;
-    this._core._qkv_model_destroy(this._model);
+    this._heap.call('qkv_model_destroy', this._model);
     this._model = 0;
     this._free();
   }
@@ -509,30 +506,27 @@ export class Model {
   }
 
   _alloc(bytes) {
-    const ptr = this._core._qkv_alloc_bytes(bytes);
-    if (!ptr) {
+    try {
+      return this._memory.bytes(bytes);
+    } catch (error) {
       this._free();
-      throw new RangeError(`createModel: out of WebAssembly memory (${bytes} bytes)`);
+      throw error;
     }
-    this._pointers.push(ptr);
-    return ptr;
   }
 
   _free() {
-    for (const ptr of this._pointers) this._core._qkv_free(ptr);
-    this._pointers = [];
-    if (this._model) this._core._qkv_model_destroy(this._model);
+    this._memory.freeAll();
+    if (this._model) this._heap.call('qkv_model_destroy', this._model);
     this._model = 0;
   }
 
   _nextBatch() {
     const n = this.sentences.length;
     if (this._cursor >= n) {
-      const core = this._core;
-      const at = this._order >> 2;
-      for (let i = 0; i < n; i++) core.HEAP32[at + i] = i;
-      this._lab._check('step', core._qkv_model_shuffle(this._model, this._order, n));
-      this._orderJs = Array.from(core.HEAP32.subarray(at, at + n));
+      const heap = this._heap;
+      heap.writeInts(this._order, Array.from({ length: n }, (_, i) => i));
+      this._lab._check('step', heap.call('qkv_model_shuffle', this._model, this._order, n));
+      this._orderJs = Array.from(heap.readInts(this._order, n));
       this._cursor = 0;
     }
     const batch = this._orderJs.slice(this._cursor, this._cursor + this.batchSize);
@@ -541,25 +535,25 @@ export class Model {
   }
 
   _lossAndGrad(op, encoded) {
-    const core = this._core;
+    const heap = this._heap;
     const total = encoded.reduce((s, x) => s + x.length, 0);
     if (op !== 'step') {
       const work = trainingWork(encoded.map((x) => x.length), this.dim, this.vocab.length);
       if (op === 'gradients') work.elements = this._numParams;  // every gradient copied out
       checkWork(op, work, `${encoded.length} sentences (${total} tokens)`);
     }
-    return this._lab._withHeap(total + encoded.length, (heap) => {
-      const tokens = heap.bytes(4 * total);
-      const lengths = heap.bytes(4 * encoded.length);
-      let at = tokens >> 2;
-      encoded.forEach((s, i) => {
-        core.HEAP32.set(s, at);
-        at += s.length;
-        core.HEAP32[(lengths >> 2) + i] = s.length;
+    return heap.frame(total + encoded.length, (frame) => {
+      const tokens = frame.bytes(4 * total);
+      const lengths = frame.bytes(4 * encoded.length);
+      let at = tokens;
+      encoded.forEach((s) => {
+        heap.writeInts(at, s);
+        at += 4 * s.length;
       });
-      const status = core._qkv_model_loss_and_grad(this._model, tokens, lengths, encoded.length, this._loss);
-      const loss = core.HEAPF64[this._loss >> 3];
-      if (status === STATUS_DIVERGED && (op === 'step' || op === 'stepOn')) this._diverge(loss);
+      heap.writeInts(lengths, encoded.map((s) => s.length));
+      const status = heap.call('qkv_model_loss_and_grad', this._model, tokens, lengths, encoded.length, this._loss);
+      const loss = heap.readDouble(this._loss);
+      if (status === STATUS.DIVERGED && (op === 'step' || op === 'stepOn')) this._diverge(loss);
       this._lab._check(op, status);
       return loss;
     });
@@ -567,17 +561,16 @@ export class Model {
 
   /** The optimizer step from the gradients just computed: { updatedRows, rowGradNorms }. */
   _applyUpdate(op, loss) {
-    const core = this._core;
-    const status = core._qkv_model_update(this._model, this._updated, this._count);
-    if (status === STATUS_DIVERGED) this._diverge(loss);
+    const heap = this._heap;
+    const status = heap.call('qkv_model_update', this._model, this._updated, this._count);
+    if (status === STATUS.DIVERGED) this._diverge(loss);
     this._lab._check(op, status);
-    const count = core.HEAP32[this._count >> 2];
-    const updatedRows = Array.from(core.HEAP32.subarray(this._updated >> 2, (this._updated >> 2) + count));
+    const updatedRows = Array.from(heap.readInts(this._updated, heap.readInt(this._count)));
     const grad = this._tensor(GROUP.grads, 0);
-    const heap = core.HEAPF32;
     const rowGradNorms = updatedRows.map((r) => {
+      const row = heap.readFloats(grad.ptr + 4 * r * this.dim, this.dim);
       let sum = 0;
-      for (let j = 0; j < this.dim; j++) sum += heap[grad.offset + r * this.dim + j] ** 2;
+      for (let j = 0; j < this.dim; j++) sum += row[j] ** 2;
       return Math.sqrt(sum);
     });
     return { updatedRows, rowGradNorms };
@@ -596,15 +589,15 @@ export class Model {
 
   /** C's per-position losses of one encoded sentence (forward + backward): { loss, losses }. */
   _sentenceLosses(op, words) {
-    const core = this._core;
-    return this._lab._withHeap(3 * words.length + 4, (heap) => {
-      const tokens = heap.bytes(4 * words.length);
-      const losses = heap.bytes(8 * (words.length + 1));
-      core.HEAP32.set(words, tokens >> 2);
-      const status = core._qkv_model_sentence_losses(this._model, tokens, words.length, losses, this._loss);
+    const heap = this._heap;
+    return heap.frame(3 * words.length + 4, (frame) => {
+      const tokens = frame.bytes(4 * words.length);
+      const losses = frame.bytes(8 * (words.length + 1));
+      heap.writeInts(tokens, words);
+      const status = heap.call('qkv_model_sentence_losses', this._model, tokens, words.length, losses, this._loss);
       this._lab._check(op, status);
-      const out = Array.from(core.HEAPF64.subarray(losses >> 3, (losses >> 3) + words.length + 1));
-      return { loss: core.HEAPF64[this._loss >> 3], losses: out };
+      const out = Array.from(heap.readDoubles(losses, words.length + 1));
+      return { loss: heap.readDouble(this._loss), losses: out };
     });
   }
 
@@ -634,25 +627,24 @@ export class Model {
   }
 
   _forward(op, ids) {
-    const core = this._core;
-    this._lab._withHeap(ids.length, (heap) => {
-      const tokens = heap.bytes(4 * ids.length);
-      core.HEAP32.set(ids, tokens >> 2);
-      this._lab._check(op, core._qkv_model_forward(this._model, tokens, ids.length));
+    const heap = this._heap;
+    heap.frame(ids.length, (frame) => {
+      const tokens = frame.bytes(4 * ids.length);
+      heap.writeInts(tokens, ids);
+      this._lab._check(op, heap.call('qkv_model_forward', this._model, tokens, ids.length));
     });
   }
 
   _tensor(group, which) {
-    const core = this._core;
     const s = this._slot3;
-    this._lab._check('tensor', core._qkv_model_tensor(this._model, group, which, s, s + 4, s + 8));
-    const h = core.HEAP32;
-    return { offset: h[s >> 2] >> 2, rows: h[(s >> 2) + 1], cols: h[(s >> 2) + 2] };
+    this._lab._check('tensor', this._heap.call('qkv_model_tensor', this._model, group, which, s, s + 4, s + 8));
+    const [ptr, rows, cols] = this._heap.readInts(s, 3);
+    return { ptr, rows, cols };
   }
 
   _copy(group, which) {
     const t = this._tensor(group, which);
-    return new ReturnedMatrix(t.rows, t.cols, this._core.HEAPF32.slice(t.offset, t.offset + t.rows * t.cols));
+    return this._heap.readMatrix(t.ptr, t.rows, t.cols);
   }
 
   _id(op, word) {

@@ -244,6 +244,140 @@ export declare class Model {
   dispose(): void;
 }
 
+/** A vector: an array of numbers, a typed array, or a 1 × k (or k × 1) matrix. */
+export type VectorInput = ReadonlyArray<number> | Float32Array | Float64Array | MatrixInput;
+
+/** One pre-LN GPT-2 block's weights, in the X·W convention (d: X's columns, h: W1's columns). */
+export interface TransformerBlockWeights {
+  ln1: { gamma: VectorInput; beta: VectorInput };
+  /** Wq, Wk, Wv, Wo d × d; bq, bk, bv, bo of d. */
+  attn: { Wq: MatrixInput; Wk: MatrixInput; Wv: MatrixInput; bq: VectorInput; bk: VectorInput;
+    bv: VectorInput; Wo: MatrixInput; bo: VectorInput };
+  ln2: { gamma: VectorInput; beta: VectorInput };
+  /** W1 d × h, b1 of h, W2 h × d, b2 of d. */
+  mlp: { W1: MatrixInput; b1: VectorInput; W2: MatrixInput; b2: VectorInput };
+}
+
+export interface TransformerBlockOptions {
+  /** Divides d; d_k = d / heads. Required. */
+  heads: number;
+  /** Mask keys after the query (j > i). Default true. */
+  causal?: boolean;
+  /** LayerNorm's epsilon (biased variance + eps). Default 1e-5. */
+  eps?: number;
+}
+
+/** Every intermediate of one block (n rows each). */
+export interface TransformerBlockResult {
+  ln1: Matrix;
+  /** heads[j]: Q, K, V (n × d_k), scores = Q·Kᵀ (raw: unscaled, unmasked), weights, output;
+   *  concat (n × d); output = concat·Wo + bo. */
+  attention: { heads: HeadResult[]; concat: Matrix; output: Matrix };
+  /** x + attention.output */
+  resid1: Matrix;
+  ln2: Matrix;
+  /** ln2·W1 + b1 (n × h) */
+  hidden: Matrix;
+  /** tanh-GELU of hidden */
+  gelu: Matrix;
+  /** gelu·W2 + b2 */
+  mlp: Matrix;
+  /** resid1 + mlp */
+  output: Matrix;
+}
+
+export interface GPTOptions {
+  /** One document (a poem) per line; at least 10 lines (every 10th is held out for validation),
+   *  at most 2,000,000 characters and 8,191 distinct ones. Required: the Tang quatrains are
+   *  QUATRAINS.poems in web/data/quatrains.js. */
+  text: string;
+  /** 1 to 16. Default 2. */
+  layers?: number;
+  /** Divides dim. Default 4. */
+  heads?: number;
+  /** 1 to 512. Default 64. */
+  dim?: number;
+  /** Tokens per window, and the longest text forward() and generate() take: 1 to 256. Default 32. */
+  context?: number;
+  /** 0 to 2^32 − 1. Default 0. */
+  seed?: number;
+  /** AdamW's peak learning rate (warmup over 5% of steps, cosine decay to a tenth). Default 3e-3. */
+  lr?: number;
+  /** Windows per step: 1 to 256. Default 16. */
+  batch?: number;
+  /** The default schedule's length. Default 600. */
+  steps?: number;
+}
+
+export interface GenerateOptions {
+  /** At most context − 1 − prompt length (the default). */
+  maxTokens?: number;
+  /** 0 (greedy) to 100. Default 1. */
+  temperature?: number;
+  /** Sample among the k most likely only; 0 (default): all. */
+  topK?: number;
+  /** Sample among the smallest set of probability ≥ topP, in (0, 1]. Default 1. */
+  topP?: number;
+  /** The sampler's seed, 0 to 2^32 − 1. Default 0. */
+  seed?: number;
+  /** true (default): prefill, then one row per token against the KV cache; false: the whole
+   *  text again per token (the same tokens). */
+  cache?: boolean;
+}
+
+export interface GenerateStep {
+  token: number;
+  /** '\n' for the end-of-text token (which ends the text and is not in `text`). */
+  char: string;
+  /** The 5 most likely next characters at temperature 1. */
+  top: { char: string; p: number }[];
+  /** The KV cache's length when the token was chosen (0 without the cache). */
+  kvLength: number;
+}
+
+/** Parameters (or gradients) in structured form; vectors are 1 × k matrices. */
+export interface GPTParameters {
+  wte: Matrix;
+  wpe: Matrix;
+  blocks: { ln1: { gamma: Matrix; beta: Matrix };
+    attn: { Wq: Matrix; Wk: Matrix; Wv: Matrix; bq: Matrix; bk: Matrix; bv: Matrix; Wo: Matrix; bo: Matrix };
+    ln2: { gamma: Matrix; beta: Matrix }; mlp: { W1: Matrix; b1: Matrix; W2: Matrix; b2: Matrix } }[];
+  lnf: { gamma: Matrix; beta: Matrix };
+}
+
+export declare class GPT {
+  private constructor();
+  /** token id → character; vocab[0] is '\n', the end-of-text token. */
+  readonly vocab: readonly string[];
+  readonly parameterCount: number;
+  readonly layers: number;
+  readonly heads: number;
+  readonly dim: number;
+  readonly context: number;
+  readonly seed: number;
+  readonly batch: number;
+  readonly defaultSteps: number;
+  readonly steps: number;
+  readonly diverged: boolean;
+  readonly disposed: boolean;
+  /** One AdamW step; throws an Error named 'DivergenceError' when the loss is not finite or
+   *  above 100 × ln V (the step is not applied). */
+  step(): { step: number; loss: number };
+  /** The rest of the default schedule, or `steps` more → their losses. */
+  train(steps?: number): number[];
+  /** Mean loss per character (nats) over the validation windows and as many training windows. */
+  evaluate(): { train: number; val: number };
+  /** The model on '\n' + text (at most context − 1 characters). */
+  forward(text: string): { tokens: number[]; logits: Matrix; blocks: TransformerBlockResult[] };
+  generate(prompt?: string, options?: GenerateOptions): { text: string; steps: GenerateStep[] };
+  parameters(): GPTParameters;
+  /** The loss of one document (inputs '\n' + text, targets text + '\n') and its gradients. */
+  gradients(text: string): { loss: number; grads: GPTParameters };
+  /** The versioned file format of the README ("GPT files"). */
+  save(): Uint8Array;
+  dispose(): void;
+}
+
 export declare class QkvLab {
   private constructor();
   /** true when the SIMD128 kernels run, false for the scalar build. */
@@ -268,6 +402,12 @@ export declare class QkvLab {
   multiHeadAttention(X: MatrixInput, weights: MultiHeadWeights, options: MultiHeadOptions): MultiHeadResult;
   /** A tiny trainable language model; dispose() it when done. */
   createModel(options?: ModelOptions): Model;
+  /** One pre-LN GPT-2 block on X (n × d), every intermediate returned. */
+  transformerBlock(X: MatrixInput, weights: TransformerBlockWeights, options: TransformerBlockOptions): TransformerBlockResult;
+  /** A GPT-2-style character model of text; dispose() it when done. */
+  createGPT(options: GPTOptions): GPT;
+  /** The GPT gpt.save() wrote; truncated, altered or foreign bytes throw a RangeError. */
+  loadGPT(bytes: Uint8Array): GPT;
 }
 
 export interface LoadOptions {

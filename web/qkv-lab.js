@@ -4,7 +4,8 @@
 //   const qkv = await load();
 //   const { weights } = qkv.selfAttention(X, Wq, Wk, Wv, { scale: false });
 //
-// This module owns WASM memory: every call copies its inputs in, computes, and copies the
+// Its memory belongs to one Heap per instance (heap.js, which every module reaching WASM memory
+// goes through; model.js does too): every call copies its inputs in, computes, and copies the
 // results out into fresh Float32Arrays (Matrices it returns), also when it throws. Inputs are
 // checked here first, so that errors name the operation, the matrix and the position; a Matrix
 // this API returned is not checked entry by entry again (see matrix.js), the C side checks the
@@ -20,6 +21,8 @@ import {
   readOptions as readPlainOptions, argumentError, describe, MAX_ELEMENTS, MAX_SIDE,
 } from './matrix.js';
 import { Model } from './model.js';
+import { GPT, loadGPT, transformerBlock } from './gpt.js';
+import { Heap, STATUS } from './heap.js';
 import { inflate } from './inflate.js';
 
 /** Most positions positionalEncoding gives (QKV_MAX_POSITIONS in wasm/qkv.h). */
@@ -28,7 +31,7 @@ const MAX_POSITIONS = 2 ** 20;
 const WEIGHT_NAMES = ['Wq', 'Wk', 'Wv', 'Wo'];
 const HEAD_KEYS = ['Q', 'K', 'V', 'scores', 'weights', 'output'];
 
-export { Matrix, Model };
+export { Matrix, Model, GPT };
 
 // The smallest module with a SIMD128 instruction (v128 i8x16.popcnt of a splat): whether this
 // engine validates it is whether it runs SIMD128.
@@ -122,7 +125,7 @@ async function instantiate(simd) {
   const stack = core._malloc(KERNEL_STACK_BYTES);
   if (!stack) throw new RangeError('load: out of WebAssembly memory for the kernels\' stack');
   kernels.__stack_pointer.value = (stack + KERNEL_STACK_BYTES) & ~15;
-  return new QkvLab(core, kernels, simd);
+  return new QkvLab(new Heap(core, kernels), simd);
 }
 
 /** Replaces each stand-in in the core's imports (marked qkvKernel by build.sh) by the kernel. */
@@ -139,14 +142,7 @@ function bindKernels(imports, kernels) {
 }
 
 const C_MESSAGES = new Map();
-const STATUS_NONFINITE = 4;
-const STATUS_MASKED_ROW = 7;
 
-// Scratch memory, allocated once per instance and reused by every call whose buffers fit (the
-// results are copied out before the call returns); a larger call allocates one block for its
-// buffers and frees it before returning. heapUsed() therefore counts the scratch from the start
-// and stays flat across calls.
-const SCRATCH_BYTES = 1 << 18;
 // Random generators keep their state (2.5 KB, numpy's MT19937) in WASM memory, in one of a few
 // slots allocated once. The generator used least recently gives up its slot when another needs
 // one: its state is copied out to a JS array and back in when it draws again. So a generator
@@ -157,24 +153,21 @@ const RNG_SLOTS = 4;
 const SHARED_RESULT_FLOATS = 1 << 16;
 
 export class QkvLab {
-  constructor(core, kernels, simd) {
-    this._core = core;
-    this._k = kernels;
+  /** load() makes these; heap: the instance's Heap (heap.js), which owns its memory. */
+  constructor(heap, simd) {
+    this._heap = heap;
+    this._k = heap.kernels;  // called directly: each API call's hot path
     /** true when the SIMD128 kernels run, false for the scalar build. */
     this.simd = simd;
-    this._rngBytes = (core._qkv_rng_size() + 15) & ~15;
-    this._scratch = core._qkv_alloc_bytes(SCRATCH_BYTES);
-    this._slots = core._qkv_alloc_bytes(RNG_SLOTS * this._rngBytes);
-    if (!this._scratch || !this._slots) throw new RangeError('load: out of WebAssembly memory');
+    this._rngBytes = (heap.call('qkv_rng_size') + 15) & ~15;
+    this._slots = heap.allocations('load').bytes(RNG_SLOTS * this._rngBytes);
     this._slotOwners = new Array(RNG_SLOTS).fill(null);
     this._clock = 0;
-    this._busy = false;
-    this._block = 0;
   }
 
   /** Bytes currently allocated on the WASM heap. */
   heapUsed() {
-    return this._core._qkv_heap_used();
+    return this._heap.used();
   }
 
   /** The sentence the C library gives for a status code. */
@@ -183,7 +176,7 @@ export class QkvLab {
       throw argumentError(TypeError, `errorMessage: status must be an integer, got ${describe(status)}`);
     }
     if (!C_MESSAGES.has(status)) {
-      C_MESSAGES.set(status, this._core.UTF8ToString(this._core._qkv_error_message(status)));
+      C_MESSAGES.set(status, this._heap.readString(this._heap.call('qkv_error_message', status)));
     }
     return C_MESSAGES.get(status);
   }
@@ -200,7 +193,7 @@ export class QkvLab {
     }
     const lab = this;
     const generator = { slot: -1, saved: null, used: 0 };
-    lab._check('rng', lab._core._qkv_rng_seed(lab._resident(generator), seed >>> 0));
+    lab._check('rng', lab._heap.call('qkv_rng_seed', lab._resident(generator), seed >>> 0));
     return {
       seed,
       randn(rows, cols) {
@@ -211,13 +204,13 @@ export class QkvLab {
             `(at most ${MAX_ELEMENTS} entries and ${MAX_SIDE} per side)`);
         }
         checkWork('randn', { draws: rows * cols, elements: rows * cols }, `${rows}×${cols} normal draws`);
-        lab._frame(rows * cols);
+        lab._heap.open(rows * cols);
         try {
-          const out = lab._alloc(rows * cols);
-          lab._check('randn', lab._core._qkv_rng_randn(lab._resident(generator), out, rows, cols));
+          const out = lab._heap.take(rows * cols);
+          lab._check('randn', lab._heap.call('qkv_rng_randn', lab._resident(generator), out, rows, cols));
           return lab._read([out, rows, cols])[0];
         } finally {
-          lab._release();
+          lab._heap.close();
         }
       },
     };
@@ -234,14 +227,14 @@ export class QkvLab {
     checkShape('matmul', 'the result', a.rows, b.cols);
     checkWork('matmul', { multiplyAdds: a.rows * a.cols * b.cols, elements: a.data.length + b.data.length + a.rows * b.cols },
       `${a.rows}×${a.cols} by ${b.rows}×${b.cols}`);
-    this._frame(a.rows * b.cols + a.data.length + b.data.length);
+    this._heap.open(a.rows * b.cols + a.data.length + b.data.length);
     try {
-      const out = this._alloc(a.rows * b.cols);
+      const out = this._heap.take(a.rows * b.cols);
       const status = this._k.qkv_matmul(out, this._put(a), this._put(b), a.rows, a.cols, b.cols);
       this._check('matmul', status, [[a, 'A'], [b, 'B']]);
       return this._read([out, a.rows, b.cols])[0];
     } finally {
-      this._release();
+      this._heap.close();
     }
   }
 
@@ -249,13 +242,13 @@ export class QkvLab {
   transpose(A) {
     const a = readInput(A, 'transpose', 'A');
     checkWork('transpose', { elements: 2 * a.data.length }, `transposing ${a.rows}×${a.cols}`);
-    this._frame(2 * a.data.length);
+    this._heap.open(2 * a.data.length);
     try {
-      const out = this._alloc(a.rows * a.cols);
+      const out = this._heap.take(a.rows * a.cols);
       this._check('transpose', this._k.qkv_transpose(out, this._put(a), a.rows, a.cols), [[a, 'A']]);
       return this._read([out, a.cols, a.rows])[0];
     } finally {
-      this._release();
+      this._heap.close();
     }
   }
 
@@ -263,11 +256,11 @@ export class QkvLab {
   softmaxRows(S) {
     const s = readInput(S, 'softmaxRows', 'S', { allowNegativeInfinity: true });
     checkWork('softmaxRows', { exps: s.data.length, elements: 2 * s.data.length }, `the softmax of ${s.rows}×${s.cols}`);
-    this._frame(2 * s.data.length);
+    this._heap.open(2 * s.data.length);
     try {
-      const out = this._alloc(s.rows * s.cols);
+      const out = this._heap.take(s.rows * s.cols);
       const status = this._k.qkv_softmax_rows(out, this._put(s), s.rows, s.cols);
-      if (status === STATUS_MASKED_ROW) {
+      if (status === STATUS.MASKED_ROW) {
         for (let i = 0; i < s.rows; i++) {
           let finite = false;
           for (let j = 0; j < s.cols && !finite; j++) finite = s.data[i * s.cols + j] !== -Infinity;
@@ -280,7 +273,7 @@ export class QkvLab {
       this._check('softmaxRows', status, [[s, 'S']], { allowNegativeInfinity: true });
       return this._read([out, s.rows, s.cols])[0];
     } finally {
-      this._release();
+      this._heap.close();
     }
   }
 
@@ -312,18 +305,18 @@ export class QkvLab {
     checkWork(op, { multiplyAdds: q.rows * k.rows * (q.cols + v.cols), exps: q.rows * k.rows, elements: floats },
       `attention of ${q.rows} queries over ${k.rows} keys`);
     const divisor = scaleDivisor(scale, q.cols);
-    this._frame(floats);
+    this._heap.open(floats);
     try {
-      const scores = this._alloc(q.rows * k.rows);
-      const weights = this._alloc(q.rows * k.rows);
-      const output = this._alloc(q.rows * v.cols);
+      const scores = this._heap.take(q.rows * k.rows);
+      const weights = this._heap.take(q.rows * k.rows);
+      const output = this._heap.take(q.rows * v.cols);
       const status = this._k.qkv_attention_forward(scores, weights, output,
         this._put(q), this._put(k), this._put(v), q.rows, k.rows, q.cols, v.cols, divisor, causal ? 1 : 0);
       this._check(op, status, [[q, 'Q'], [k, 'K'], [v, 'V']]);
       const [S, W, O] = this._read([scores, q.rows, k.rows], [weights, q.rows, k.rows], [output, q.rows, v.cols]);
       return { scores: S, weights: W, output: O };
     } finally {
-      this._release();
+      this._heap.close();
     }
   }
 
@@ -357,10 +350,10 @@ export class QkvLab {
     checkWork(op, { multiplyAdds: n * d * (2 * dk + dv) + n * n * (dk + dv), exps: n * n, elements: floats },
       `self-attention of ${n} tokens`);
     const divisor = scaleDivisor(scale, dk);
-    this._frame(floats);
+    this._heap.open(floats);
     try {
-      const Qp = this._alloc(n * dk), Kp = this._alloc(n * dk), Vp = this._alloc(n * dv);
-      const scores = this._alloc(n * n), weights = this._alloc(n * n), output = this._alloc(n * dv);
+      const Qp = this._heap.take(n * dk), Kp = this._heap.take(n * dk), Vp = this._heap.take(n * dv);
+      const scores = this._heap.take(n * n), weights = this._heap.take(n * n), output = this._heap.take(n * dv);
       const status = this._k.qkv_self_attention_forward(Qp, Kp, Vp, scores, weights, output,
         this._put(x), this._put(wq), this._put(wk), this._put(wv), n, d, dk, dv, divisor, causal ? 1 : 0);
       this._check(op, status, [[x, 'X'], [wq, 'Wq'], [wk, 'Wk'], [wv, 'Wv']]);
@@ -368,7 +361,7 @@ export class QkvLab {
         [scores, n, n], [weights, n, n], [output, n, dv]);
       return { Q: Qm, K: Km, V: Vm, scores: S, weights: W, output: O };
     } finally {
-      this._release();
+      this._heap.close();
     }
   }
 
@@ -391,13 +384,13 @@ export class QkvLab {
       throw argumentError(RangeError, `${op}: base must be a finite number above 1 (up to ${Number.MAX_VALUE}), got ${describe(base)}`);
     }
     checkWork(op, { table: n * d, elements: n * d }, `the table of ${n}×${d} entries`);
-    this._frame(n * d);
+    this._heap.open(n * d);
     try {
-      const out = this._alloc(n * d);
-      this._check(op, this._core._qkv_positional_encoding(out, n, d, base));
+      const out = this._heap.take(n * d);
+      this._check(op, this._heap.call('qkv_positional_encoding', out, n, d, base));
       return this._read([out, n, d])[0];
     } finally {
-      this._release();
+      this._heap.close();
     }
   }
 
@@ -429,12 +422,12 @@ export class QkvLab {
       `multi-head attention of ${n} tokens`);
     const dk = dm / heads;
     const widths = [dk, dk, dk, n, n, dk];   // each head's Q, K, V, scores, weights, output
-    this._frame(floats);
+    this._heap.open(floats);
     try {
-      const ptrs = widths.map((cols) => this._alloc(heads * n * cols));
-      const concat = this._alloc(n * dm), output = this._alloc(n * dout);
+      const ptrs = widths.map((cols) => this._heap.take(heads * n * cols));
+      const concat = this._heap.take(n * dm), output = this._heap.take(n * dout);
       const inputs = [[x, 'X'], [wq, 'Wq'], [wk, 'Wk'], [wv, 'Wv'], [wo, 'Wo']];
-      this._check(op, this._core._qkv_multi_head_attention_forward(...ptrs, concat, output,
+      this._check(op, this._heap.call('qkv_multi_head_attention_forward', ...ptrs, concat, output,
         ...inputs.map(([m]) => this._put(m)), n, d, dm, heads, dout, scaleDivisor(scale, dk), causal ? 1 : 0), inputs);
       const parts = [];
       for (let h = 0; h < heads; h++) widths.forEach((cols, b) => parts.push([ptrs[b] + 4 * h * n * cols, n, cols]));
@@ -445,7 +438,7 @@ export class QkvLab {
         output: all[6 * heads + 1],
       };
     } finally {
-      this._release();
+      this._heap.close();
     }
   }
 
@@ -457,42 +450,38 @@ export class QkvLab {
     return new Model(this, options);
   }
 
+  /**
+   * One pre-LN GPT-2 Transformer block on X (n×d), every intermediate returned (web/gpt.js):
+   * transformerBlock(X, { ln1: { gamma, beta }, attn: { Wq, Wk, Wv, bq, bk, bv, Wo, bo },
+   * ln2: { gamma, beta }, mlp: { W1, b1, W2, b2 } }, { heads, causal = true, eps = 1e-5 }).
+   */
+  transformerBlock(X, weights, options = {}) {
+    return transformerBlock(this, X, weights, options);
+  }
+
+  /**
+   * A GPT-2-style character model trained on text, one document per line (web/gpt.js):
+   * createGPT({ text, layers = 2, heads = 4, dim = 64, context = 32, seed = 0, lr, batch, steps }).
+   */
+  createGPT(options = {}) {
+    return new GPT(this, options);
+  }
+
+  /** The GPT that gpt.save() wrote (web/gpt.js); truncated or foreign bytes are refused. */
+  loadGPT(bytes) {
+    return loadGPT(this, bytes);
+  }
+
   // ---- memory ----
   //
-  // A call opens a frame (_frame) for all its buffers: the scratch block when they fit, else one
-  // block allocated for the call; _alloc takes the next 16-byte aligned buffer of it, _put copies
-  // an input in, _read copies results out; _release ends the frame (in a finally).
+  // A call opens a frame on the heap (heap.open) for all its buffers, takes them from it
+  // (heap.take), copies its inputs in (_put) and its results out (_read), and closes the frame
+  // in a finally (heap.close).
 
-  _frame(floats) {
-    if (this._busy) throw new Error('qkv-lab: internal error: a call began inside another');
-    const need = 4 * floats + 16 * 16;  // + alignment of up to 16 buffers
-    if (need <= SCRATCH_BYTES) {
-      this._base = this._scratch;
-      this._limit = SCRATCH_BYTES;
-    } else {
-      const block = this._core._qkv_alloc_bytes(need);
-      if (!block) throw new RangeError(`out of WebAssembly memory: could not allocate ${need} bytes`);
-      this._block = block;
-      this._base = block;
-      this._limit = need;
-    }
-    this._offset = 0;
-    this._busy = true;
-  }
-
-  /** A buffer of `floats` floats in the current frame (its byte address). */
-  _alloc(floats) {
-    const size = (4 * floats + 15) & ~15;
-    if (this._offset + size > this._limit) throw new Error('qkv-lab: internal error: frame too small');
-    const ptr = this._base + this._offset;
-    this._offset += size;
-    return ptr;
-  }
-
-  /** Copies an input's data into the frame; returns its address. */
+  /** Copies an input's data into the open frame; returns its address. */
   _put(input) {
-    const ptr = this._alloc(input.data.length);
-    this._core.HEAPF32.set(input.data, ptr >> 2);  // HEAPF32 re-read: memory may have grown
+    const ptr = this._heap.take(input.data.length);
+    this._heap.writeFloats(ptr, input.data);
     return ptr;
   }
 
@@ -505,37 +494,19 @@ export class QkvLab {
    * keeping one alive should not keep the others.
    */
   _read(...parts) {
-    const heap = this._core.HEAPF32;
+    const heap = this._heap;
     let first = -1, end = 0;
     for (const [ptr, rows, cols] of parts) {
       if (rows * cols <= 16) continue;
       if (first < 0) first = ptr >> 2;
       end = (ptr >> 2) + rows * cols;
     }
-    const block = first >= 0 && end - first <= SHARED_RESULT_FLOATS ? heap.slice(first, end) : null;
+    const block = first >= 0 && end - first <= SHARED_RESULT_FLOATS ? heap.readFloats(first << 2, end - first) : null;
     return parts.map(([ptr, rows, cols]) => {
       const at = ptr >> 2, count = rows * cols;
-      const data = block && count > 16 ? block.subarray(at - first, at - first + count) : heap.slice(at, at + count);
+      const data = block && count > 16 ? block.subarray(at - first, at - first + count) : heap.readFloats(ptr, count);
       return new ReturnedMatrix(rows, cols, data);
     });
-  }
-
-  _release() {
-    if (this._block) {
-      this._core._qkv_free(this._block);
-      this._block = 0;
-    }
-    this._busy = false;
-  }
-
-  /** For model.js: runs fn(heap) in a frame of about `floats` floats; heap.floats/bytes allocate in it. */
-  _withHeap(floats, fn) {
-    this._frame(floats + 16);
-    try {
-      return fn({ floats: (count) => this._alloc(count), bytes: (count) => this._alloc((count + 3) >> 2) });
-    } finally {
-      this._release();
-    }
   }
 
   /** The address of generator's state, made resident in a slot (see RNG_SLOTS). */
@@ -551,16 +522,15 @@ export class QkvLab {
       for (let i = 1; i < owners.length; i++) if (owners[i].used < owners[slot].used) slot = i;
     }
     const ptr = this._slots + slot * this._rngBytes;
-    const heap = this._core.HEAPU8;
     const victim = owners[slot];
     if (victim) {
-      victim.saved = heap.slice(ptr, ptr + this._rngBytes);
+      victim.saved = this._heap.readBytes(ptr, this._rngBytes);
       victim.slot = -1;
     }
     owners[slot] = generator;
     generator.slot = slot;
     if (generator.saved) {
-      heap.set(generator.saved, ptr);
+      this._heap.writeBytes(ptr, generator.saved);
       generator.saved = null;
     }
     return ptr;
@@ -573,7 +543,7 @@ export class QkvLab {
    */
   _check(op, status, inputs = [], options) {
     if (status === 0) return;
-    if (status === STATUS_NONFINITE) {
+    if (status === STATUS.NONFINITE) {
       for (const [input, name] of inputs) {
         const error = nonFiniteError(input, op, name, options);
         if (error) throw error;

@@ -25,13 +25,12 @@
 // Each case draws from its own generator seeded from (seed, case), so one failing case
 // replays alone: fuzzWasm({ seed, only: caseIndex }); the case also picks the kernel build.
 import { load } from '../../web/qkv-lab.js';
+import { STATUS } from '../../web/heap.js';
 import * as ref from './reference.js';
+import { gptDrivers } from './gpt-drivers.js';
 import { mulberry32 } from '../helpers.js';
 
-export const STATUS = Object.freeze({
-  OK: 0, NULL: 1, SIZE: 2, SHAPE: 3, NONFINITE: 4, ALLOC: 5, ARGUMENT: 6, MASKED_ROW: 7,
-  TOKEN: 8, DIVERGED: 9, OVERFLOW: 10,
-});
+export { STATUS };
 const STATUS_NAMES = Object.fromEntries(Object.entries(STATUS).map(([k, v]) => [v, k]));
 const MAX_ELEMENTS = 2 ** 26;
 const MAX_SIDE = 2 ** 24;
@@ -508,10 +507,16 @@ const DRIVERS = {
   _qkv_model_create: (ctx) => modelSequence(ctx),
 };
 
-// the model's other functions run inside modelSequence; they count as driven when it calls them
+// issue 17's LayerNorm, GELU, Transformer block and GPT (tests/fuzz/gpt-drivers.js)
+const GPT = gptDrivers({ STATUS, Failure, expectStatus, untouched, elements, floats, size, finiteAll, SPECIAL_FLOATS,
+  MAX_ELEMENTS, BUDGET, WORK_BUDGET });
+Object.assign(DRIVERS, GPT.drivers);
+
+// the model's (and the GPT's) other functions run inside their sequences; they count as driven
+// when the sequence calls them
 const MODEL_FUNCTIONS = ['_qkv_model_destroy', '_qkv_model_set_optimizer', '_qkv_model_tensor',
   '_qkv_model_num_params', '_qkv_model_forward', '_qkv_model_loss_and_grad', '_qkv_model_update',
-  '_qkv_model_shuffle', '_qkv_model_sentence_losses'];
+  '_qkv_model_shuffle', '_qkv_model_sentence_losses', ...GPT.sequenceFunctions];
 
 function attentionCall(ctx, backward) {
   const { r, heap, core } = ctx;
@@ -986,23 +991,23 @@ export async function fuzzWasm({ seconds = 10, cases = Infinity, seed = 1, only 
   const failures = [];
   const deadline = Date.now() + seconds * 1000;
   const names = Object.keys(DRIVERS);
-  const rngBytes = labs[false]._core._qkv_rng_size();
+  const rngBytes = labs[false]._heap.core._qkv_rng_size();
   if (exportsList) {
     const missing = exportsList.filter((name) => !(name in calls));
     if (missing.length) throw new Error(`fuzz: no driver for exported ${missing.join(', ')}`);
   }
   const baseline = {};
-  for (const simd of builds) baseline[simd] = labs[simd]._core._qkv_heap_used();
+  for (const simd of builds) baseline[simd] = labs[simd]._heap.core._qkv_heap_used();
   let index = only ?? 0;
   let done = 0;
   for (; done < cases && (only !== null ? done < 1 : Date.now() < deadline); index++, done++) {
     const r = new Random((Math.imul(seed, 0x9e3779b1) ^ index) >>> 0);
     const simd = r.chance(0.5);
     const lab = labs[simd];
-    const core = lab._core;
+    const core = lab._heap.core;
     const heap = new Heap(core);
     const ctx = {
-      r, heap, core, k: lab._k, rngBytes, timing: times,
+      r, heap, core, k: lab._heap.kernels, rngBytes, timing: times,
       count: (name) => { calls[name]++; },
       inputsUnchanged(label, pairs) {
         for (const [ptr, values] of pairs) {
@@ -1037,10 +1042,10 @@ export async function fuzzWasm({ seconds = 10, cases = Infinity, seed = 1, only 
       log(`fuzz wasm: FAILED case ${index} (${build} kernels; seed ${seed}; replay with --seed ${seed} --case ${index}): ${ops.join(' → ')}: ${trapped ? 'trap: ' : ''}${error.message}`);
       if (trapped || !(error instanceof Failure)) labs[simd] = await load({ fresh: true, simd });  // a trap leaves the stack unwound
       else heap.freeAll();
-      baseline[simd] = labs[simd]._core._qkv_heap_used();
+      baseline[simd] = labs[simd]._heap.core._qkv_heap_used();
       if (failures.length >= maxFailures) break;
     }
   }
-  const memoryBytes = Math.max(...builds.map((simd) => labs[simd]._core.HEAPU8.length));
+  const memoryBytes = Math.max(...builds.map((simd) => labs[simd]._heap.core.HEAPU8.length));
   return { seed, cases: done, calls, failures, memoryBytes, timing: times };
 }

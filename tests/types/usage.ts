@@ -3,7 +3,7 @@
 // declarations ever stop catching them).
 import {
   load, simdSupported, Matrix, Model, type QkvLab, type SelfAttentionResult, type InspectResult, type StepOnResult,
-  type MultiHeadResult, type HeadResult,
+  type MultiHeadResult, type HeadResult, GPT, type TransformerBlockResult,
 } from 'qkv-lab';
 
 async function main(): Promise<void> {
@@ -75,6 +75,27 @@ async function main(): Promise<void> {
   qkv.positionalEncoding(4, 4, { base: '10000' });
   // @ts-expect-error a seed is a number
   qkv.rng('42');
+
+  const gpt: GPT = qkv.createGPT({ text: 'a\nb', layers: 1, dim: 8, heads: 2, context: 4 });
+  const { step, loss: gptLoss } = gpt.step();
+  const gptLosses: number[] = gpt.train(3);
+  const { train, val } = gpt.evaluate();
+  const poem: string = gpt.generate('', { temperature: 0.8, topK: 5, topP: 0.9, seed: 1, cache: false }).text;
+  const f = gpt.forward('ab');
+  const trace: TransformerBlockResult = f.blocks[0];
+  console.log(step + gptLoss + gptLosses.length + train + val + poem.length + f.logits.cols + trace.gelu.cols + f.tokens[0]);
+  const again: GPT = qkv.loadGPT(gpt.save());
+  const w = again.parameters().blocks[0];
+  console.log(qkv.transformerBlock(X, w, { heads: 2, causal: true, eps: 1e-5 }).attention.heads[0].scores.rows, gpt.vocab[0]);
+  // @ts-expect-error text is required
+  qkv.createGPT({ layers: 2 });
+  // @ts-expect-error heads is required
+  qkv.transformerBlock(X, w, {});
+  // @ts-expect-error temperature is a number
+  gpt.generate('', { temperature: 'hot' });
+  // @ts-expect-error loadGPT takes bytes
+  qkv.loadGPT('QKVGPT');
+  gpt.dispose();
   // @ts-expect-error matrices are numbers
   qkv.matmul([['a']], [[1]]);
 }

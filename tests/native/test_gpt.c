@@ -1,0 +1,332 @@
+/*
+ * test_gpt.c: LayerNorm, GELU, the Transformer block and the GPT of gpt.c under ASan/UBSan:
+ * every backward against central finite differences of its forward (float32 forward, the
+ * objective summed in double), every refusal status, generation with and without the KV cache
+ * token for token, determinism from the seed, and (with the argument --checksum) the FNV-1a
+ * hash of the parameters after a few steps on a fixed text, which tests/gpt.test.js compares
+ * with the WebAssembly builds'.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#define PI 3.14159265358979323846
+#include "qkv.h"
+
+static unsigned lcg_state = 12345u;
+static float urand(void) {  /* uniform in [-1, 1) */
+    lcg_state = lcg_state * 1664525u + 1013904223u;
+    return (float)((lcg_state >> 8) / 8388608.0 - 1.0);
+}
+
+/* sum_i w[i] out[i] in double */
+static double weighted(const float* out, const float* w, int n) {
+    double s = 0;
+    for (int i = 0; i < n; i++) s += (double)w[i] * out[i];
+    return s;
+}
+
+/* worst |analytic - numeric| / (abs + rel |numeric|) over a tensor; <= 1 passes */
+static double worst_ratio = 0;
+static void compare(double analytic, double numeric, double abs_tol, double rel_tol) {
+    double r = fabs(analytic - numeric) / (abs_tol + rel_tol * fabs(numeric));
+    if (r > worst_ratio) worst_ratio = r;
+}
+
+static void test_layernorm(void) {
+    enum { N = 3, C = 7 };
+    float x[N * C], w[C], b[C], out[N * C], mean[N], rstd[N], probe[N * C];
+    for (int i = 0; i < N * C; i++) { x[i] = 2 * urand() + 0.5f; probe[i] = urand(); }
+    for (int c = 0; c < C; c++) { w[c] = 1 + 0.5f * urand(); b[c] = 0.3f * urand(); }
+    CHECK_EQ_INT(qkv_layernorm_forward(NULL, mean, rstd, x, w, b, N, C, 1e-5f), QKV_ERR_NULL);
+    CHECK_EQ_INT(qkv_layernorm_forward(out, mean, rstd, x, w, b, 0, C, 1e-5f), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_layernorm_forward(out, mean, rstd, x, w, b, N, C, 0.0f), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_layernorm_forward(out, mean, rstd, x, w, b, N, C, NAN), QKV_ERR_ARGUMENT);
+    float bad = x[4];
+    x[4] = NAN;
+    CHECK_EQ_INT(qkv_layernorm_forward(out, mean, rstd, x, w, b, N, C, 1e-5f), QKV_ERR_NONFINITE);
+    x[4] = bad;
+    CHECK_EQ_INT(qkv_layernorm_forward(out, mean, rstd, x, w, b, N, C, 1e-5f), QKV_OK);
+    /* each row: mean 0, biased variance 1 before the affine part (w = 1, b = 0 here) */
+    float ones[C], zeros[C];
+    for (int c = 0; c < C; c++) { ones[c] = 1; zeros[c] = 0; }
+    CHECK_EQ_INT(qkv_layernorm_forward(out, mean, rstd, x, ones, zeros, N, C, 1e-5f), QKV_OK);
+    for (int i = 0; i < N; i++) {
+        double m = 0, v = 0;
+        for (int c = 0; c < C; c++) m += out[i * C + c];
+        for (int c = 0; c < C; c++) v += (out[i * C + c] - m / C) * (out[i * C + c] - m / C);
+        CHECK_NEAR(m / C, 0.0, 1e-6);
+        CHECK_NEAR(v / C, 1.0, 1e-4);  /* eps 1e-5 over a variance near 1 */
+    }
+    float dx[N * C] = { 0 }, dw[C] = { 0 }, db[C] = { 0 };
+    CHECK_EQ_INT(qkv_layernorm_forward(out, mean, rstd, x, w, b, N, C, 1e-5f), QKV_OK);
+    CHECK_EQ_INT(qkv_layernorm_backward(dx, dw, db, probe, x, w, mean, rstd, N, C), QKV_OK);
+    worst_ratio = 0;
+    const float h = 1e-2f;
+    float* params[3] = { x, w, b };
+    float* grads[3] = { dx, dw, db };
+    int counts[3] = { N * C, C, C };
+    for (int t = 0; t < 3; t++) {
+        for (int i = 0; i < counts[t]; i++) {
+            float keep = params[t][i];
+            params[t][i] = keep + h;
+            qkv_layernorm_forward(out, mean, rstd, x, w, b, N, C, 1e-5f);
+            double up = weighted(out, probe, N * C);
+            params[t][i] = keep - h;
+            qkv_layernorm_forward(out, mean, rstd, x, w, b, N, C, 1e-5f);
+            double down = weighted(out, probe, N * C);
+            params[t][i] = keep;
+            /* float32 forward: about 1e-6 of noise over 2h = 2e-2; h^2 terms about 1e-4 */
+            compare(grads[t][i], (up - down) / (2 * h), 2e-3, 1e-2);
+        }
+    }
+    printf("layernorm backward vs finite differences: worst %.2f of the tolerance\n", worst_ratio);
+    CHECK(worst_ratio <= 1.0);
+}
+
+static void test_gelu(void) {
+    enum { N = 40 };
+    float x[N], out[N], dx[N] = { 0 }, probe[N];
+    for (int i = 0; i < N; i++) { x[i] = 4 * urand(); probe[i] = urand(); }
+    CHECK_EQ_INT(qkv_gelu_forward(out, x, 0), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_gelu_forward(NULL, x, N), QKV_ERR_NULL);
+    CHECK_EQ_INT(qkv_gelu_forward(out, x, N), QKV_OK);
+    /* against the formula with libm's tanh in double */
+    double worst = 0;
+    for (int i = 0; i < N; i++) {
+        double xi = x[i];
+        double e = 0.5 * xi * (1 + tanh(sqrt(2 / PI) * (xi + 0.044715 * xi * xi * xi)));
+        if (fabs(out[i] - e) > worst) worst = fabs(out[i] - e);
+    }
+    printf("gelu vs libm tanh in double: max difference %.2g\n", worst);
+    CHECK(worst < 1e-6);
+    CHECK_EQ_INT(qkv_gelu_backward(dx, x, probe, N), QKV_OK);
+    worst_ratio = 0;
+    for (int i = 0; i < N; i++) {
+        double xi = x[i], h = 1e-4;
+        double f = 0.5 * (xi + h) * (1 + tanh(sqrt(2 / PI) * ((xi + h) + 0.044715 * pow(xi + h, 3))));
+        double g = 0.5 * (xi - h) * (1 + tanh(sqrt(2 / PI) * ((xi - h) + 0.044715 * pow(xi - h, 3))));
+        compare(dx[i], probe[i] * (f - g) / (2 * h), 1e-5, 1e-4);  /* float32 derivative formula */
+    }
+    printf("gelu backward vs finite differences of the formula in double: worst %.2f of the tolerance\n", worst_ratio);
+    CHECK(worst_ratio <= 1.0);
+    float huge[1] = { 1e30f };
+    CHECK_EQ_INT(qkv_gelu_forward(out, huge, 1), QKV_OK);  /* gelu(x) = x far right */
+    CHECK(out[0] == 1e30f);
+}
+
+static void test_block_refusals(void) {
+    int po[QKV_BLOCK_PARAMS + 1], ao[QKV_BLOCK_ACTS + 1];
+    CHECK_EQ_INT(qkv_transformer_block_layout(po, ao, 4, 6, 24, 4), QKV_ERR_SHAPE);
+    CHECK_EQ_INT(qkv_transformer_block_layout(po, ao, 0, 8, 32, 2), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_transformer_block_layout(po, ao, 4, 8, 32, 9), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_transformer_block_layout(NULL, ao, 4, 8, 32, 2), QKV_ERR_NULL);
+    CHECK_EQ_INT(qkv_transformer_block_layout(po, ao, 4, 8, 32, 2), QKV_OK);
+    CHECK_EQ_INT(po[QKV_BLOCK_PARAMS], 12 * 8 * 8 + 13 * 8);  /* 12 C^2 + 13 C at h = 4C */
+    float* params = calloc((size_t)po[QKV_BLOCK_PARAMS], sizeof(float));
+    float* acts = calloc((size_t)ao[QKV_BLOCK_ACTS], sizeof(float));
+    float x[4 * 8];
+    for (int i = 0; i < 32; i++) x[i] = urand();
+    CHECK_EQ_INT(qkv_transformer_block_forward(acts, params, x, 4, 8, 32, 2, 1, 0.0f), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_transformer_block_forward(acts, params, x, 4, 8, 32, 2, 1, 1e-5f), QKV_OK);
+    /* zero weights: attention and MLP add their biases only (0), so out = x */
+    for (int i = 0; i < 32; i++) CHECK(acts[ao[QKV_BLOCK_ACT_OUT] + i] == x[i]);
+    params[3] = INFINITY;
+    CHECK_EQ_INT(qkv_transformer_block_forward(acts, params, x, 4, 8, 32, 2, 1, 1e-5f), QKV_ERR_NONFINITE);
+    free(params);
+    free(acts);
+}
+
+/* tiny config: V 5, L 1 (or 2), H 2, C 8, T 4, B 2 */
+static double gpt_loss(qkv_gpt* g, const int* in, const int* tg, int B, int n) {
+    double loss;
+    qkv_gpt_loss_and_grad(g, in, tg, B, n, &loss);
+    return loss;
+}
+
+static void test_gpt_gradients(int layers) {
+    enum { V = 5, H = 2, C = 8, T = 4, B = 2 };
+    qkv_gpt* g = NULL;
+    CHECK_EQ_INT(qkv_gpt_create(&g, V, layers, H, C, T, B, 7), QKV_OK);
+    float *p, *dp;
+    int rows, cols;
+    CHECK_EQ_INT(qkv_gpt_tensor(g, QKV_GPT_PARAMS, -1, 0, &p, &rows, &cols), QKV_OK);
+    CHECK_EQ_INT(qkv_gpt_tensor(g, QKV_GPT_GRADS, -1, 0, &dp, &rows, &cols), QKV_OK);
+    int N = rows;
+    CHECK_EQ_INT(N, qkv_gpt_num_params(g));
+    /* larger weights than the 0.02 of the initialisation, so that every path carries signal */
+    for (int i = 0; i < N; i++) p[i] += 0.3f * urand();
+    int in[B * T] = { 0, 1, 2, 3, 4, 3, 2, 1 }, tg[B * T] = { 1, 2, 3, 0, 3, 2, 1, 0 };
+    double loss;
+    CHECK_EQ_INT(qkv_gpt_loss_and_grad(g, in, tg, B, T, &loss), QKV_OK);
+    float* analytic = malloc((size_t)N * sizeof(float));
+    memcpy(analytic, dp, (size_t)N * sizeof(float));
+    worst_ratio = 0;
+    int zero_rows = 0;
+    for (int i = 0; i < N; i++) {
+        float keep = p[i];
+        const float h = 1e-2f;
+        p[i] = keep + h;
+        double up = gpt_loss(g, in, tg, B, T);
+        p[i] = keep - h;
+        double down = gpt_loss(g, in, tg, B, T);
+        p[i] = keep;
+        /* float32 forward: loss noise about 1e-6 over 2h; h^2 f''' terms of a few 1e-5 */
+        compare(analytic[i], (up - down) / (2 * h), 3e-4, 2e-2);
+    }
+    /* the tied table: every row of wte has a gradient, token 4 only through the output layer
+       in the second window... and every token appears at least as a candidate */
+    float* dwte;
+    CHECK_EQ_INT(qkv_gpt_tensor(g, QKV_GPT_GRADS, layers, 0, &dwte, &rows, &cols), QKV_OK);
+    for (int r = 0; r < V; r++) {
+        double s = 0;
+        for (int c = 0; c < C; c++) s += fabs(analytic[r * C + c]);
+        if (s == 0) zero_rows++;
+    }
+    CHECK_EQ_INT(zero_rows, 0);
+    printf("gpt (L=%d) gradient vs finite differences over %d parameters: worst %.2f of the tolerance\n",
+           layers, N, worst_ratio);
+    CHECK(worst_ratio <= 1.0);
+    free(analytic);
+    qkv_gpt_destroy(g);
+}
+
+static void test_gpt_refusals(void) {
+    qkv_gpt* g = NULL;
+    CHECK_EQ_INT(qkv_gpt_create(&g, 5, 0, 2, 8, 4, 2, 0), QKV_ERR_SIZE);
+    CHECK(g == NULL);
+    CHECK_EQ_INT(qkv_gpt_create(&g, 5, 1, 3, 8, 4, 2, 0), QKV_ERR_SHAPE);
+    CHECK_EQ_INT(qkv_gpt_create(&g, 1, 1, 2, 8, 4, 2, 0), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_gpt_create(&g, 5, 1, 2, 8, QKV_GPT_MAX_CONTEXT + 1, 2, 0), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_gpt_create(NULL, 5, 1, 2, 8, 4, 2, 0), QKV_ERR_NULL);
+    CHECK_EQ_INT(qkv_gpt_create(&g, 5, 1, 2, 8, 4, 2, 0), QKV_OK);
+    double loss, norm;
+    CHECK_EQ_INT(qkv_gpt_step(g, &loss, &norm), QKV_ERR_ARGUMENT);  /* no data yet */
+    int bad[5] = { 0, 1, 5, 2, 3 }, starts[1] = { 0 };
+    CHECK_EQ_INT(qkv_gpt_set_data(g, bad, 5, starts, 1, bad, 5, starts, 1), QKV_ERR_TOKEN);
+    int ok[5] = { 0, 1, 4, 2, 3 }, late[1] = { 1 };
+    CHECK_EQ_INT(qkv_gpt_set_data(g, ok, 5, late, 1, ok, 5, starts, 1), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_gpt_set_data(g, ok, 4, starts, 1, ok, 5, starts, 1), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_gpt_set_optimizer(g, 0.0f, 0.9f, 0.99f, 1e-8f, 0.01f, 1.0f, 0, 0), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_gpt_set_optimizer(g, 1e-3f, 1.0f, 0.99f, 1e-8f, 0.01f, 1.0f, 0, 0), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_gpt_set_optimizer(g, 1e-3f, 0.9f, 0.99f, 1e-8f, -1.0f, 1.0f, 0, 0), QKV_ERR_ARGUMENT);
+    int tok[2] = { 0, 1 }, out[8], ids[8 * QKV_GPT_TOP], count;
+    float probs[8 * QKV_GPT_TOP];
+    CHECK_EQ_INT(qkv_gpt_generate(g, tok, 2, 2, -1.0f, 0, 1.0f, 0, 1, out, ids, probs, &count), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_gpt_generate(g, tok, 2, 2, 1.0f, 0, 2.0f, 0, 1, out, ids, probs, &count), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_gpt_generate(g, tok, 2, 3, 1.0f, 0, 1.0f, 0, 1, out, ids, probs, &count), QKV_ERR_SIZE);
+    CHECK_EQ_INT(qkv_gpt_forward(g, bad, 3), QKV_ERR_TOKEN);
+    CHECK_EQ_INT(qkv_gpt_forward(g, tok, 5), QKV_ERR_SIZE);
+    float* d;
+    int r, c;
+    CHECK_EQ_INT(qkv_gpt_tensor(g, QKV_GPT_ACTIVATIONS, 0, 0, &d, &r, &c), QKV_ERR_ARGUMENT);
+    qkv_gpt_destroy(g);
+}
+
+/* generation with the cache equals generation without it, token for token and bit for bit */
+static void test_gpt_cache(void) {
+    enum { V = 11, T = 24 };
+    qkv_gpt* g = NULL;
+    CHECK_EQ_INT(qkv_gpt_create(&g, V, 2, 2, 8, T, 1, 3), QKV_OK);
+    float* p;
+    int rows, cols;
+    qkv_gpt_tensor(g, QKV_GPT_PARAMS, -1, 0, &p, &rows, &cols);
+    for (int i = 0; i < rows; i++) p[i] += 0.5f * urand();
+    int prompt[3] = { 0, 4, 7 };
+    float temps[3] = { 0.0f, 1.0f, 0.7f };
+    for (int k = 0; k < 3; k++) {
+        int a[T], b[T], ia[T * QKV_GPT_TOP], ib[T * QKV_GPT_TOP], na, nb;
+        float pa[T * QKV_GPT_TOP], pb[T * QKV_GPT_TOP];
+        CHECK_EQ_INT(qkv_gpt_generate(g, prompt, 3, T - 3, temps[k], k == 2 ? 4 : 0, k == 2 ? 0.9f : 1.0f,
+                                      42, 1, a, ia, pa, &na), QKV_OK);
+        CHECK_EQ_INT(qkv_gpt_generate(g, prompt, 3, T - 3, temps[k], k == 2 ? 4 : 0, k == 2 ? 0.9f : 1.0f,
+                                      42, 0, b, ib, pb, &nb), QKV_OK);
+        CHECK_EQ_INT(na, nb);
+        CHECK(memcmp(a, b, (size_t)na * sizeof(int)) == 0);
+        CHECK(memcmp(pa, pb, (size_t)na * QKV_GPT_TOP * sizeof(float)) == 0);
+        CHECK(memcmp(ia, ib, (size_t)na * QKV_GPT_TOP * sizeof(int)) == 0);
+        printf("generate T=%.1f: %d tokens, cache and no cache identical\n", temps[k], na);
+    }
+    qkv_gpt_destroy(g);
+}
+
+/* the text every build trains on for the checksum (tests/gpt.test.js uses the same) */
+static const char* const CHECKSUM_TEXT =
+    "abcab cabca\nbca bcab\ncab cab\naabbcc abc\nabc abc\ncba cba\nacb acb\nbac bac\n"
+    "ccba abcc\nbbac caab\naaa bbb ccc\n";
+
+/* vocab: '\n' = 0, then the distinct characters in code-point order (web/gpt.js's rule) */
+static unsigned gpt_checksum(int steps) {
+    int map[128], V = 1;
+    for (int i = 0; i < 128; i++) map[i] = -1;
+    map['\n'] = 0;
+    for (int ch = 0; ch < 128; ch++)
+        if (ch != '\n' && strchr(CHECKSUM_TEXT, ch) && ch) map[ch] = V++;
+    /* lines: every 10th (index 9, 19, ...) held out; each stream = EOS, line, EOS, line, ... */
+    int train[256], val[256], nt = 0, nv = 0, tstarts[64], vstarts[64], nts = 0, nvs = 0;
+    train[nt++] = 0;
+    val[nv++] = 0;
+    const char* s = CHECKSUM_TEXT;
+    int line = 0;
+    enum { T = 8 };
+    while (*s) {
+        const char* e = strchr(s, '\n');
+        int is_val = line % 10 == 9;
+        int* stream = is_val ? val : train;
+        int* n = is_val ? &nv : &nt;
+        int* st = is_val ? vstarts : tstarts;
+        int* ns = is_val ? &nvs : &nts;
+        int start = *n - 1;
+        for (const char* q = s; q < e; q++) stream[(*n)++] = map[(unsigned char)*q];
+        stream[(*n)++] = 0;
+        /* windows start at the line's EOS, then every T/2 tokens while inside the line */
+        for (int w = start; w < *n - 1; w += T / 2) st[(*ns)++] = w;
+        s = e + 1;
+        line++;
+    }
+    /* drop the starts too close to the end of a stream (start + T must be a token) */
+    int k = 0;
+    for (int i = 0; i < nts; i++) if (tstarts[i] + T < nt) tstarts[k++] = tstarts[i];
+    nts = k;
+    k = 0;
+    for (int i = 0; i < nvs; i++) if (vstarts[i] + T < nv) vstarts[k++] = vstarts[i];
+    nvs = k;
+    qkv_gpt* g = NULL;
+    CHECK_EQ_INT(qkv_gpt_create(&g, V, 2, 2, 8, T, 3, 5), QKV_OK);
+    CHECK_EQ_INT(qkv_gpt_set_optimizer(g, 1e-2f, 0.9f, 0.99f, 1e-8f, 0.01f, 1.0f, 2, steps), QKV_OK);
+    int status = qkv_gpt_set_data(g, train, nt, tstarts, nts, val, nv, vstarts, nvs);
+    CHECK_EQ_INT(status, QKV_OK);
+    double loss, norm, first = 0;
+    for (int i = 0; i < steps; i++) {
+        CHECK_EQ_INT(qkv_gpt_step(g, &loss, &norm), QKV_OK);
+        if (i == 0) first = loss;
+    }
+    CHECK(loss < first);
+    float* p;
+    int rows, cols;
+    qkv_gpt_tensor(g, QKV_GPT_PARAMS, -1, 0, &p, &rows, &cols);
+    unsigned hash = 2166136261u;
+    const unsigned char* bytes = (const unsigned char*)p;
+    for (size_t i = 0; i < (size_t)rows * sizeof(float); i++) { hash ^= bytes[i]; hash *= 16777619u; }
+    qkv_gpt_destroy(g);
+    return hash;
+}
+
+int main(int argc, char** argv) {
+    if (argc > 1 && strcmp(argv[1], "--checksum") == 0) {
+        printf("%u\n", gpt_checksum(argc > 2 ? atoi(argv[2]) : 10));
+        return checks_failed ? 1 : 0;
+    }
+    test_layernorm();
+    test_gelu();
+    test_block_refusals();
+    test_gpt_gradients(1);
+    test_gpt_gradients(2);
+    test_gpt_refusals();
+    test_gpt_cache();
+    unsigned a = gpt_checksum(10), b = gpt_checksum(10);
+    CHECK(a == b);
+    printf("10 steps twice from seed 5: parameter checksum %u both times\n", a);
+    return check_report("test_gpt");
+}

@@ -1,0 +1,967 @@
+/*
+ * gpt.c: a GPT-2-style Transformer, character level, with its hand-written backward pass,
+ * AdamW, and generation with a KV cache. llm.c's train_gpt2.c is the model for its layout.
+ *
+ * Legend: V vocabulary (token 0 is the end-of-text token), L layers, H heads, C model width
+ * (d in the other files), d_k = C / H, h = 4C the MLP's hidden width, T context (the longest
+ * window), B windows per step (batch), n tokens of one forward (n <= T).
+ *
+ *   x0       (B, T, C) = wte[tokens] + wpe[0..T)         learned positions (GPT-2's choice)
+ *   block l (transformer_block below, pre-LN as in GPT-2):
+ *     ln1    (B, T, C) = LN1(x)                          biased variance, eps 1e-5
+ *     qkv    (B, T, 3C) = ln1 . qkvw (C, 3C) + qkvb      columns: Q | K | V
+ *     head j: softmax(Q_j K_j^T / sqrt(d_k) + causal mask) V_j   (attention.c's kernel)
+ *     attn   (B, T, C) = concat(heads) . attprojw (C, C) + attprojb
+ *     resid1           = x + attn
+ *     out              = resid1 + GELU(LN2(resid1) . fcw (C, h) + fcb) . fcprojw (h, C) + fcprojb
+ *   lnf      (B, T, C) = LNf(out of block L-1)
+ *   logits   (B, T, V) = lnf . wte^T                     the token table tied to the output
+ *   loss               = mean over the B T targets of -log softmax(logits)[target]
+ *
+ * Tied table: wte is both the input lookup and the output layer, so every row of wte gets a
+ * gradient at every step (through the logits, where every token's row is scored against every
+ * position), while in model.c only the rows of the tokens in the batch are touched.
+ *
+ * Memory, llm.c style: parameters, gradients, AdamW's moments, the update scratch, the
+ * activations, the backward scratch and the KV cache live in one float block cut into named
+ * tensors; token ids in one int block; the training text in one data block (set once). No step
+ * allocates. Every public function checks its arguments and returns a qkv_status.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qkv_internal.h"
+
+#define NUM_GLOBAL_PARAMS 4 /* wte, wpe, lnfw, lnfb */
+
+struct qkv_gpt {
+    int V, L, H, C, T, B, hidden;
+    float eps;
+    qkv_rng rng;  /* the model seed: initialisation, then the windows of each step */
+
+    /* AdamW and the schedule */
+    float lr, beta1, beta2, adam_eps, weight_decay, clip;
+    int warmup, total_steps;
+    int t;  /* steps taken */
+    double loss_limit;  /* QKV_DIVERGENCE_FACTOR * ln V */
+
+    size_t num_params, block_params;   /* all, and one block's */
+    size_t block_param_offsets[QKV_BLOCK_PARAMS + 1];
+    float* params;  /* wte (V, C) | wpe (T, C) | L blocks | lnfw (C) | lnfb (C) */
+    float* grads;   /* the same layout */
+    float* m;       /* AdamW's first moments, the same layout */
+    float* v;       /* second moments */
+    float* next;    /* update scratch: params | m | v, committed only when finite */
+    unsigned char* decay;  /* (num_params) 1 where weight decay applies (matrices) */
+
+    /* activations, sized for B windows of T tokens; laid out for the (B, n) of the last forward */
+    size_t block_acts;  /* floats of one block's activations */
+    float* acts;        /* L blocks | x0 (BT, C) | lnf (BT, C) | lnf_mean, lnf_rstd (BT) |
+                           logits (BT, V) | probs (BT, V) */
+    float *x0, *lnf, *lnf_mean, *lnf_rstd, *logits, *probs;
+    /* backward scratch */
+    float *wteT, *dwteT, *dwte_scratch;  /* wte^T (C, V) for the logits' product; its gradient */
+    float *dres, *dx, *dlnf, *dlogits;
+    float* dblock[QKV_BLOCK_ACTS];  /* the d of one block's activations, reused by every layer */
+    float* kcache;  /* (L, H, T, d_k) */
+    float* vcache;
+    float* floats;  /* the one float block */
+    int last_B, last_n;  /* shape of the last forward, 0 before any */
+
+    int* inputs;   /* (B, T) */
+    int* targets;  /* (B, T) */
+    int* ints;     /* the one int block */
+    struct ranked { float z; int id; }* ranked;  /* (V) sampling scratch */
+    double* weights_d;                           /* (V) */
+
+    int* data;  /* train tokens | train starts | val tokens | val starts (one block) */
+    int *train, *train_starts, *val, *val_starts;
+    int n_train, n_train_starts, n_val, n_val_starts;
+};
+
+/* ---- layout ---- */
+
+/* sizes of one block's parameters (QKV_BLOCK_PARAM_* order) */
+static void block_param_sizes(size_t* s, int C, int h) {
+    s[QKV_BLOCK_LN1W] = s[QKV_BLOCK_LN1B] = (size_t)C;
+    s[QKV_BLOCK_QKVW] = (size_t)C * 3 * C;
+    s[QKV_BLOCK_QKVB] = 3 * (size_t)C;
+    s[QKV_BLOCK_ATTPROJW] = (size_t)C * C;
+    s[QKV_BLOCK_ATTPROJB] = (size_t)C;
+    s[QKV_BLOCK_LN2W] = s[QKV_BLOCK_LN2B] = (size_t)C;
+    s[QKV_BLOCK_FCW] = (size_t)C * h;
+    s[QKV_BLOCK_FCB] = (size_t)h;
+    s[QKV_BLOCK_FCPROJW] = (size_t)h * C;
+    s[QKV_BLOCK_FCPROJB] = (size_t)C;
+}
+
+/* sizes of one block's activations for B windows of n tokens (QKV_BLOCK_ACT_* order) */
+static void block_act_sizes(size_t* s, int B, int n, int C, int H, int h) {
+    size_t BT = (size_t)B * n, BC = BT * C;
+    s[QKV_BLOCK_ACT_LN1] = BC;
+    s[QKV_BLOCK_ACT_LN1_MEAN] = s[QKV_BLOCK_ACT_LN1_RSTD] = BT;
+    s[QKV_BLOCK_ACT_QKV] = 3 * BC;
+    s[QKV_BLOCK_ACT_Q] = s[QKV_BLOCK_ACT_K] = s[QKV_BLOCK_ACT_V] = BC;       /* (B, H, n, d_k) */
+    s[QKV_BLOCK_ACT_SCORES] = s[QKV_BLOCK_ACT_WEIGHTS] = BT * H * n;         /* (B, H, n, n) */
+    s[QKV_BLOCK_ACT_HEAD_OUT] = BC;                                          /* (B, H, n, d_k) */
+    s[QKV_BLOCK_ACT_CONCAT] = s[QKV_BLOCK_ACT_ATTN] = s[QKV_BLOCK_ACT_RESID1] = BC;
+    s[QKV_BLOCK_ACT_LN2] = BC;
+    s[QKV_BLOCK_ACT_LN2_MEAN] = s[QKV_BLOCK_ACT_LN2_RSTD] = BT;
+    s[QKV_BLOCK_ACT_HIDDEN] = s[QKV_BLOCK_ACT_GELU] = BT * h;
+    s[QKV_BLOCK_ACT_MLP] = s[QKV_BLOCK_ACT_OUT] = BC;
+}
+
+static size_t offsets_of(size_t* offsets, const size_t* sizes, int count) {
+    size_t at = 0;
+    for (int i = 0; i < count; i++) { offsets[i] = at; at += sizes[i]; }
+    offsets[count] = at;
+    return at;
+}
+
+/* ---- small layers ---- */
+
+/* out (N, M) += bias (M) on every row */
+static void bias_forward(float* out, const float* bias, int N, int M) {
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < M; j++) out[(size_t)i * M + j] += bias[j];
+}
+
+/* reverses out += bias:  dbias += sum over rows of dout */
+static void bias_backward(float* dbias, const float* dout, int N, int M) {
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < M; j++) dbias[j] += dout[(size_t)i * M + j];
+}
+
+/* head layout (B, H, n, d_k) <-> row layout (B, n, width) at column `at`: heads[b][h][t][j] is
+   rows[b n + t][at + h d_k + j]. to_heads copies rows into heads, else heads into rows;
+   accumulate adds instead of writing (backward). */
+static void heads_copy(float* heads, float* rows, int B, int n, int H, int dk, int width, int at,
+                       int to_heads, int accumulate) {
+    for (int b = 0; b < B; b++)
+        for (int h = 0; h < H; h++)
+            for (int t = 0; t < n; t++) {
+                float* hp = heads + (((size_t)b * H + h) * n + t) * dk;
+                float* rp = rows + ((size_t)b * n + t) * width + at + (size_t)h * dk;
+                for (int j = 0; j < dk; j++) {
+                    if (to_heads) hp[j] = rp[j];
+                    else if (accumulate) rp[j] += hp[j];
+                    else rp[j] = hp[j];
+                }
+            }
+}
+
+/* ---- one Transformer block ---- */
+
+/* x (B, n, C) -> a[...]; QKV_OK, or QKV_ERR_OVERFLOW when attention overflowed */
+static int transformer_block_forward(float** a, const float** p, const float* x,
+                                     int B, int n, int C, int H, int h, float eps, int causal) {
+    int BT = B * n, dk = C / H;
+    float scale = sqrtf((float)dk);
+    layernorm_forward(a[QKV_BLOCK_ACT_LN1], a[QKV_BLOCK_ACT_LN1_MEAN], a[QKV_BLOCK_ACT_LN1_RSTD], x,
+                      p[QKV_BLOCK_LN1W], p[QKV_BLOCK_LN1B], BT, C, eps);
+    /* (BT, C) x (C, 3C) -> (BT, 3C) */
+    matmul_forward(a[QKV_BLOCK_ACT_QKV], a[QKV_BLOCK_ACT_LN1], p[QKV_BLOCK_QKVW], BT, C, 3 * C);
+    bias_forward(a[QKV_BLOCK_ACT_QKV], p[QKV_BLOCK_QKVB], BT, 3 * C);
+    for (int m = 0; m < 3; m++)
+        heads_copy(a[QKV_BLOCK_ACT_Q + m], a[QKV_BLOCK_ACT_QKV], B, n, H, dk, 3 * C, m * C, 1, 0);
+    size_t nn = (size_t)n * n, nd = (size_t)n * dk;
+    for (int bh = 0; bh < B * H; bh++) {
+        /* (n, d_k) x (n, d_k)^T -> (n, n) -> (n, n) x (n, d_k) */
+        int status = attention_forward_unchecked(
+            a[QKV_BLOCK_ACT_SCORES] + bh * nn, a[QKV_BLOCK_ACT_WEIGHTS] + bh * nn,
+            a[QKV_BLOCK_ACT_HEAD_OUT] + bh * nd, a[QKV_BLOCK_ACT_Q] + bh * nd,
+            a[QKV_BLOCK_ACT_K] + bh * nd, a[QKV_BLOCK_ACT_V] + bh * nd, n, n, dk, dk, scale, causal);
+        if (status) return status;
+    }
+    heads_copy(a[QKV_BLOCK_ACT_HEAD_OUT], a[QKV_BLOCK_ACT_CONCAT], B, n, H, dk, C, 0, 0, 0);
+    /* (BT, C) x (C, C) -> (BT, C) */
+    matmul_forward(a[QKV_BLOCK_ACT_ATTN], a[QKV_BLOCK_ACT_CONCAT], p[QKV_BLOCK_ATTPROJW], BT, C, C);
+    bias_forward(a[QKV_BLOCK_ACT_ATTN], p[QKV_BLOCK_ATTPROJB], BT, C);
+    size_t BC = (size_t)BT * C;
+    for (size_t i = 0; i < BC; i++) a[QKV_BLOCK_ACT_RESID1][i] = x[i] + a[QKV_BLOCK_ACT_ATTN][i];
+    layernorm_forward(a[QKV_BLOCK_ACT_LN2], a[QKV_BLOCK_ACT_LN2_MEAN], a[QKV_BLOCK_ACT_LN2_RSTD],
+                      a[QKV_BLOCK_ACT_RESID1], p[QKV_BLOCK_LN2W], p[QKV_BLOCK_LN2B], BT, C, eps);
+    /* (BT, C) x (C, h) -> (BT, h) */
+    matmul_forward(a[QKV_BLOCK_ACT_HIDDEN], a[QKV_BLOCK_ACT_LN2], p[QKV_BLOCK_FCW], BT, C, h);
+    bias_forward(a[QKV_BLOCK_ACT_HIDDEN], p[QKV_BLOCK_FCB], BT, h);
+    gelu_forward(a[QKV_BLOCK_ACT_GELU], a[QKV_BLOCK_ACT_HIDDEN], BT * h);
+    /* (BT, h) x (h, C) -> (BT, C) */
+    matmul_forward(a[QKV_BLOCK_ACT_MLP], a[QKV_BLOCK_ACT_GELU], p[QKV_BLOCK_FCPROJW], BT, h, C);
+    bias_forward(a[QKV_BLOCK_ACT_MLP], p[QKV_BLOCK_FCPROJB], BT, C);
+    for (size_t i = 0; i < BC; i++)
+        a[QKV_BLOCK_ACT_OUT][i] = a[QKV_BLOCK_ACT_RESID1][i] + a[QKV_BLOCK_ACT_MLP][i];
+    return QKV_OK;
+}
+
+/* reverses transformer_block_forward: dout (B, n, C) -> dx += ..., dp[...] += ...;
+   d is scratch shaped like the activations (dscores (n, n) in d[QKV_BLOCK_ACT_SCORES]) */
+static void transformer_block_backward(float* dx, float** dp, float** d,
+                                       const float* dout, float** a,
+                                       const float** p, const float* x,
+                                       int B, int n, int C, int H, int h, int causal) {
+    int BT = B * n, dk = C / H;
+    float scale = sqrtf((float)dk);
+    size_t BC = (size_t)BT * C, Bh = (size_t)BT * h;
+    /* out = resid1 + mlp: both receive dout */
+    float* dresid1 = d[QKV_BLOCK_ACT_RESID1];
+    memcpy(dresid1, dout, BC * sizeof(float));
+    /* mlp = gelu . fcprojw + fcprojb */
+    float* dgelu = d[QKV_BLOCK_ACT_GELU];
+    memset(dgelu, 0, Bh * sizeof(float));
+    matmul_backward(dgelu, dp[QKV_BLOCK_FCPROJW], dout, a[QKV_BLOCK_ACT_GELU], p[QKV_BLOCK_FCPROJW], BT, h, C);
+    bias_backward(dp[QKV_BLOCK_FCPROJB], dout, BT, C);
+    /* gelu = GELU(hidden) */
+    float* dhidden = d[QKV_BLOCK_ACT_HIDDEN];
+    memset(dhidden, 0, Bh * sizeof(float));
+    gelu_backward(dhidden, a[QKV_BLOCK_ACT_HIDDEN], dgelu, BT * h);
+    /* hidden = ln2 . fcw + fcb */
+    float* dln2 = d[QKV_BLOCK_ACT_LN2];
+    memset(dln2, 0, BC * sizeof(float));
+    matmul_backward(dln2, dp[QKV_BLOCK_FCW], dhidden, a[QKV_BLOCK_ACT_LN2], p[QKV_BLOCK_FCW], BT, C, h);
+    bias_backward(dp[QKV_BLOCK_FCB], dhidden, BT, h);
+    /* ln2 = LN2(resid1) */
+    layernorm_backward(dresid1, dp[QKV_BLOCK_LN2W], dp[QKV_BLOCK_LN2B], dln2, a[QKV_BLOCK_ACT_RESID1],
+                       p[QKV_BLOCK_LN2W], a[QKV_BLOCK_ACT_LN2_MEAN], a[QKV_BLOCK_ACT_LN2_RSTD], BT, C);
+    /* resid1 = x + attn: both receive dresid1 */
+    for (size_t i = 0; i < BC; i++) dx[i] += dresid1[i];
+    /* attn = concat . attprojw + attprojb */
+    float* dconcat = d[QKV_BLOCK_ACT_CONCAT];
+    memset(dconcat, 0, BC * sizeof(float));
+    matmul_backward(dconcat, dp[QKV_BLOCK_ATTPROJW], dresid1, a[QKV_BLOCK_ACT_CONCAT], p[QKV_BLOCK_ATTPROJW], BT, C, C);
+    bias_backward(dp[QKV_BLOCK_ATTPROJB], dresid1, BT, C);
+    /* concat = the heads side by side */
+    float* dhead = d[QKV_BLOCK_ACT_HEAD_OUT];
+    heads_copy(dhead, dconcat, B, n, H, dk, C, 0, 1, 0);
+    /* head j = attention(Q_j, K_j, V_j) */
+    float *dq = d[QKV_BLOCK_ACT_Q], *dk_ = d[QKV_BLOCK_ACT_K], *dv = d[QKV_BLOCK_ACT_V];
+    memset(dq, 0, BC * sizeof(float));
+    memset(dk_, 0, BC * sizeof(float));
+    memset(dv, 0, BC * sizeof(float));
+    size_t nn = (size_t)n * n, nd = (size_t)n * dk;
+    for (int bh = 0; bh < B * H; bh++)
+        attention_backward_unchecked(dq + bh * nd, dk_ + bh * nd, dv + bh * nd, d[QKV_BLOCK_ACT_SCORES],
+                                     dhead + bh * nd, a[QKV_BLOCK_ACT_Q] + bh * nd,
+                                     a[QKV_BLOCK_ACT_K] + bh * nd, a[QKV_BLOCK_ACT_V] + bh * nd,
+                                     a[QKV_BLOCK_ACT_WEIGHTS] + bh * nn, n, n, dk, dk, scale, causal);
+    /* Q, K, V = columns of qkv */
+    float* dqkv = d[QKV_BLOCK_ACT_QKV];
+    for (int m = 0; m < 3; m++)
+        heads_copy(d[QKV_BLOCK_ACT_Q + m], dqkv, B, n, H, dk, 3 * C, m * C, 0, 0);
+    /* qkv = ln1 . qkvw + qkvb */
+    float* dln1 = d[QKV_BLOCK_ACT_LN1];
+    memset(dln1, 0, BC * sizeof(float));
+    matmul_backward(dln1, dp[QKV_BLOCK_QKVW], dqkv, a[QKV_BLOCK_ACT_LN1], p[QKV_BLOCK_QKVW], BT, C, 3 * C);
+    bias_backward(dp[QKV_BLOCK_QKVB], dqkv, BT, 3 * C);
+    /* ln1 = LN1(x) */
+    layernorm_backward(dx, dp[QKV_BLOCK_LN1W], dp[QKV_BLOCK_LN1B], dln1, x, p[QKV_BLOCK_LN1W],
+                       a[QKV_BLOCK_ACT_LN1_MEAN], a[QKV_BLOCK_ACT_LN1_RSTD], BT, C);
+}
+
+/* ---- the standalone block (qkv.transformerBlock) ---- */
+
+static int check_block_shape(int n, int C, int hidden, int heads) {
+    if (C > QKV_MAX_SIDE / 3) return QKV_ERR_SIZE;  /* so that 3 C below cannot overflow an int */
+    if (!qkv_elements(n, C) || !qkv_elements(C, 3 * C) || !qkv_elements(n, 3 * C) ||
+        !qkv_elements(C, hidden) || !qkv_elements(n, hidden) || heads <= 0 || heads > C ||
+        !qkv_elements(n, n) || (size_t)n * n > QKV_MAX_ELEMENTS / (size_t)heads)
+        return QKV_ERR_SIZE;
+    if (C % heads) return QKV_ERR_SHAPE;
+    return QKV_OK;
+}
+
+int qkv_transformer_block_layout(int* param_offsets, int* act_offsets, int n, int C, int hidden,
+                                 int heads) {
+    if (!param_offsets || !act_offsets) return QKV_ERR_NULL;
+    int status = check_block_shape(n, C, hidden, heads);
+    if (status) return status;
+    size_t ps[QKV_BLOCK_PARAMS], as[QKV_BLOCK_ACTS];
+    size_t po[QKV_BLOCK_PARAMS + 1], ao[QKV_BLOCK_ACTS + 1];
+    block_param_sizes(ps, C, hidden);
+    block_act_sizes(as, 1, n, C, heads, hidden);
+    if (offsets_of(po, ps, QKV_BLOCK_PARAMS) > QKV_MAX_ELEMENTS ||
+        offsets_of(ao, as, QKV_BLOCK_ACTS) > QKV_MAX_ELEMENTS)
+        return QKV_ERR_SIZE;
+    for (int i = 0; i <= QKV_BLOCK_PARAMS; i++) param_offsets[i] = (int)po[i];
+    for (int i = 0; i <= QKV_BLOCK_ACTS; i++) act_offsets[i] = (int)ao[i];
+    return QKV_OK;
+}
+
+int qkv_transformer_block_forward(float* acts, const float* params, const float* x, int n, int C,
+                                  int hidden, int heads, int causal, float eps) {
+    if (!acts || !params || !x) return QKV_ERR_NULL;
+    int status = check_block_shape(n, C, hidden, heads);
+    if (status) return status;
+    size_t ps[QKV_BLOCK_PARAMS], as[QKV_BLOCK_ACTS];
+    size_t po[QKV_BLOCK_PARAMS + 1], ao[QKV_BLOCK_ACTS + 1];
+    block_param_sizes(ps, C, hidden);
+    block_act_sizes(as, 1, n, C, heads, hidden);
+    size_t np = offsets_of(po, ps, QKV_BLOCK_PARAMS), na = offsets_of(ao, as, QKV_BLOCK_ACTS);
+    if (np > QKV_MAX_ELEMENTS || na > QKV_MAX_ELEMENTS) return QKV_ERR_SIZE;
+    if (!isfinite(eps) || !(eps > 0.0f)) return QKV_ERR_ARGUMENT;
+    if (qkv_check_finite(x, (size_t)n * C) || qkv_check_finite(params, np)) return QKV_ERR_NONFINITE;
+    const float* p[QKV_BLOCK_PARAMS];
+    float* a[QKV_BLOCK_ACTS];
+    for (int i = 0; i < QKV_BLOCK_PARAMS; i++) p[i] = params + po[i];
+    for (int i = 0; i < QKV_BLOCK_ACTS; i++) a[i] = acts + ao[i];
+    status = transformer_block_forward(a, p, x, 1, n, C, heads, hidden, eps, causal ? 1 : 0);
+    if (status) return status;
+    /* finite inputs can overflow (a huge weight); never hand back Infinity or NaN */
+    if (qkv_check_finite(acts, na)) return QKV_ERR_OVERFLOW;
+    return QKV_OK;
+}
+
+/* ---- the GPT ---- */
+
+static void block_params_of(const qkv_gpt* g, int l, const float* base, const float** out) {
+    const float* at = base + (size_t)g->V * g->C + (size_t)g->T * g->C + (size_t)l * g->block_params;
+    for (int i = 0; i < QKV_BLOCK_PARAMS; i++) out[i] = at + g->block_param_offsets[i];
+}
+
+/* the activation pointers of block l for B windows of n tokens */
+static void block_acts_of(const qkv_gpt* g, int l, int B, int n, float** out) {
+    size_t sizes[QKV_BLOCK_ACTS], offsets[QKV_BLOCK_ACTS + 1];
+    block_act_sizes(sizes, B, n, g->C, g->H, g->hidden);
+    offsets_of(offsets, sizes, QKV_BLOCK_ACTS);
+    float* at = g->acts + (size_t)l * g->block_acts;
+    for (int i = 0; i < QKV_BLOCK_ACTS; i++) out[i] = at + offsets[i];
+}
+
+static float* wte_of(const qkv_gpt* g, float* base) { (void)g; return base; }
+static float* wpe_of(const qkv_gpt* g, float* base) { return base + (size_t)g->V * g->C; }
+static float* lnf_of(const qkv_gpt* g, float* base) { return base + g->num_params - 2 * (size_t)g->C; }
+
+/* tokens (B, n) -> logits, probs (B n, V); QKV_OK or QKV_ERR_OVERFLOW (parameters too large) */
+static int gpt_forward(qkv_gpt* g, const int* tokens, int B, int n) {
+    int C = g->C, V = g->V, BT = B * n;
+    g->last_B = g->last_n = 0;
+    const float* wte = wte_of(g, g->params);
+    const float* wpe = wpe_of(g, g->params);
+    /* x0[b][t] = wte[tokens[b][t]] + wpe[t] */
+    for (int i = 0; i < BT; i++) {
+        const float* e = wte + (size_t)tokens[i] * C;
+        const float* q = wpe + (size_t)(i % n) * C;
+        float* x = g->x0 + (size_t)i * C;
+        for (int c = 0; c < C; c++) x[c] = e[c] + q[c];
+    }
+    const float* x = g->x0;
+    for (int l = 0; l < g->L; l++) {
+        const float* p[QKV_BLOCK_PARAMS];
+        float* a[QKV_BLOCK_ACTS];
+        block_params_of(g, l, g->params, p);
+        block_acts_of(g, l, B, n, a);
+        if (transformer_block_forward(a, p, x, B, n, C, g->H, g->hidden, g->eps, 1)) return QKV_ERR_OVERFLOW;
+        x = a[QKV_BLOCK_ACT_OUT];
+    }
+    const float* lnf = lnf_of(g, g->params);
+    layernorm_forward(g->lnf, g->lnf_mean, g->lnf_rstd, x, lnf, lnf + C, BT, C, g->eps);
+    /* (BT, C) x (C, V) -> (BT, V): every token's row of the tied table scored. Through wte^T:
+       gemm_nn's register tiles run several times faster than dot products of 64-float rows */
+    transpose_forward(g->wteT, wte, V, C);
+    matmul_forward(g->logits, g->lnf, g->wteT, BT, C, V);
+    /* a non-finite logit makes the loss non-finite (training reports divergence); forward and
+       generation check their rows themselves */
+    softmax_rows_forward(g->probs, g->logits, BT, V);
+    g->last_B = B;
+    g->last_n = n;
+    return QKV_OK;
+}
+
+/* -log softmax(z)[target] in double: from the probability, or from the logits when it underflowed */
+static double crossentropy_row(const float* probs, const float* z, int target, int V) {
+    float p = probs[target];
+    if (p > 0.0f) return -qkv_log((double)p);
+    float max = z[0];
+    for (int j = 1; j < V; j++) if (z[j] > max) max = z[j];
+    double sum = 0.0;
+    for (int j = 0; j < V; j++) sum += qkv_exp((double)z[j] - (double)max);
+    return (double)max + qkv_log(sum) - (double)z[target];
+}
+
+/* the summed loss of the last forward against targets (B n) */
+static double gpt_loss_sum(const qkv_gpt* g, const int* targets, int BT) {
+    double sum = 0.0;
+    for (int i = 0; i < BT; i++)
+        sum += crossentropy_row(g->probs + (size_t)i * g->V, g->logits + (size_t)i * g->V, targets[i], g->V);
+    return sum;
+}
+
+/* backward of the last forward (tokens, targets (B, n)); accumulates into g->grads */
+static void gpt_backward(qkv_gpt* g, const int* tokens, const int* targets, int B, int n) {
+    int C = g->C, V = g->V, BT = B * n;
+    size_t BC = (size_t)BT * C;
+    float weight = 1.0f / (float)BT;
+    /* loss = mean -log probs[target]  ->  dlogits = (probs - onehot) / BT */
+    for (int i = 0; i < BT; i++) {
+        const float* pr = g->probs + (size_t)i * V;
+        float* dl = g->dlogits + (size_t)i * V;
+        for (int j = 0; j < V; j++) dl[j] = weight * (pr[j] - (j == targets[i] ? 1.0f : 0.0f));
+    }
+    float* wte = wte_of(g, g->params);
+    float* dwte = wte_of(g, g->grads);
+    /* logits = lnf . wteT  ->  dlnf = dlogits . wte,  dwteT = lnf^T . dlogits, then dwte += dwteT^T:
+       every row of wte receives a gradient */
+    memset(g->dlnf, 0, BC * sizeof(float));
+    matmul_accumulate(g->dlnf, g->dlogits, wte, BT, V, C);     /* (BT, V) x (V, C) */
+    memset(g->dwteT, 0, (size_t)C * V * sizeof(float));
+    matmul_backward(NULL, g->dwteT, g->dlogits, g->lnf, g->wteT, BT, C, V);  /* (C, BT) x (BT, V) */
+    transpose_forward(g->dwte_scratch, g->dwteT, C, V);
+    for (size_t i = 0; i < (size_t)V * C; i++) dwte[i] += g->dwte_scratch[i];
+    /* lnf = LNf(x_L) */
+    float* a[QKV_BLOCK_ACTS];
+    block_acts_of(g, g->L - 1, B, n, a);
+    const float* lnf = lnf_of(g, g->params);
+    float* dlnfw = lnf_of(g, g->grads);
+    memset(g->dres, 0, BC * sizeof(float));
+    layernorm_backward(g->dres, dlnfw, dlnfw + C, g->dlnf, a[QKV_BLOCK_ACT_OUT], lnf,
+                       g->lnf_mean, g->lnf_rstd, BT, C);
+    /* the blocks, last to first: dres holds d(out of block l), dx receives d(its input) */
+    for (int l = g->L - 1; l >= 0; l--) {
+        const float* p[QKV_BLOCK_PARAMS];
+        const float* dpc[QKV_BLOCK_PARAMS];
+        float* dp[QKV_BLOCK_PARAMS];
+        float* al[QKV_BLOCK_ACTS];
+        block_params_of(g, l, g->params, p);
+        block_params_of(g, l, g->grads, dpc);
+        for (int i = 0; i < QKV_BLOCK_PARAMS; i++) dp[i] = (float*)dpc[i];
+        block_acts_of(g, l, B, n, al);
+        const float* x;
+        if (l == 0) {
+            x = g->x0;
+        } else {
+            float* prev[QKV_BLOCK_ACTS];
+            block_acts_of(g, l - 1, B, n, prev);
+            x = prev[QKV_BLOCK_ACT_OUT];
+        }
+        memset(g->dx, 0, BC * sizeof(float));
+        transformer_block_backward(g->dx, dp, g->dblock, g->dres, al, p, x, B, n,
+                                   C, g->H, g->hidden, 1);
+        float* swap = g->dres; g->dres = g->dx; g->dx = swap;
+    }
+    /* x0 = wte[tokens] + wpe[t]  ->  the token's row and the position's row */
+    float* dwpe = wpe_of(g, g->grads);
+    for (int i = 0; i < BT; i++) {
+        const float* dx0 = g->dres + (size_t)i * C;
+        float* e = dwte + (size_t)tokens[i] * C;
+        float* q = dwpe + (size_t)(i % n) * C;
+        for (int c = 0; c < C; c++) { e[c] += dx0[c]; q[c] += dx0[c]; }
+    }
+}
+
+/* ---- create / destroy ---- */
+
+int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int context,
+                   int batch, uint32_t seed) {
+    if (!out) return QKV_ERR_NULL;
+    *out = NULL;
+    if (vocab < 2 || vocab > QKV_GPT_MAX_VOCAB || layers < 1 || layers > QKV_GPT_MAX_LAYERS ||
+        dim < 1 || dim > QKV_GPT_MAX_DIM || context < 1 || context > QKV_GPT_MAX_CONTEXT ||
+        batch < 1 || batch > QKV_GPT_MAX_BATCH || heads < 1 || heads > dim)
+        return QKV_ERR_SIZE;
+    if (dim % heads) return QKV_ERR_SHAPE;
+    int V = vocab, L = layers, H = heads, C = dim, T = context, B = batch, h = 4 * dim;
+    size_t ps[QKV_BLOCK_PARAMS], po[QKV_BLOCK_PARAMS + 1], as[QKV_BLOCK_ACTS], ao[QKV_BLOCK_ACTS + 1];
+    block_param_sizes(ps, C, h);
+    size_t per_block = offsets_of(po, ps, QKV_BLOCK_PARAMS);
+    block_act_sizes(as, B, T, C, H, h);
+    size_t per_acts = offsets_of(ao, as, QKV_BLOCK_ACTS);
+    /* 64-bit sums: every factor is limited above, so none of these overflows 64 bits */
+    uint64_t N = (uint64_t)V * C + (uint64_t)T * C + (uint64_t)L * per_block + 2 * (uint64_t)C;
+    uint64_t BT = (uint64_t)B * T, BC = BT * C;
+    uint64_t acts = (uint64_t)L * per_acts + 2 * BC + 2 * BT + 2 * BT * V;
+    /* backward: dres, dx, dlnf (BC each), dlogits (BT V), one block's d (scores: T T) */
+    uint64_t back = 3 * BC + BT * V + per_acts - as[QKV_BLOCK_ACT_SCORES] + (uint64_t)T * T;
+    uint64_t cache = 2 * (uint64_t)L * T * C + 3 * (uint64_t)V * C;  /* + wteT, dwteT, scratch */
+    uint64_t floats = 7 * N + acts + back + cache;
+    if (N > QKV_MAX_ELEMENTS || floats > QKV_MAX_BYTES / sizeof(float)) return QKV_ERR_SIZE;
+
+    qkv_gpt* g = calloc(1, sizeof(qkv_gpt));
+    if (!g) return QKV_ERR_ALLOC;
+    g->V = V; g->L = L; g->H = H; g->C = C; g->T = T; g->B = B; g->hidden = h;
+    g->eps = 1e-5f;
+    g->num_params = (size_t)N;
+    g->block_params = per_block;
+    memcpy(g->block_param_offsets, po, sizeof po);
+    g->block_acts = per_acts;
+    g->floats = malloc((size_t)floats * sizeof(float));
+    g->ints = malloc(2 * (size_t)BT * sizeof(int));
+    g->decay = malloc((size_t)N);
+    g->ranked = malloc((size_t)V * sizeof(*g->ranked));
+    g->weights_d = malloc((size_t)V * sizeof(double));
+    if (!g->floats || !g->ints || !g->decay || !g->ranked || !g->weights_d) {
+        qkv_gpt_destroy(g);
+        return QKV_ERR_ALLOC;
+    }
+    float* f = g->floats;
+    g->params = f; f += N;
+    g->grads = f; f += N;
+    g->m = f; f += N;
+    g->v = f; f += N;
+    g->next = f; f += 3 * N;
+    g->acts = f; f += (size_t)L * per_acts;
+    g->x0 = f; f += BC;
+    g->lnf = f; f += BC;
+    g->lnf_mean = f; f += BT;
+    g->lnf_rstd = f; f += BT;
+    g->logits = f; f += BT * V;
+    g->probs = f; f += BT * V;
+    g->dres = f; f += BC;
+    g->dx = f; f += BC;
+    g->dlnf = f; f += BC;
+    g->dlogits = f; f += BT * V;
+    for (int i = 0; i < QKV_BLOCK_ACTS; i++) {
+        g->dblock[i] = f;
+        f += i == QKV_BLOCK_ACT_SCORES ? (size_t)T * T : as[i];
+    }
+    g->kcache = f; f += (size_t)L * T * C;
+    g->vcache = f; f += (size_t)L * T * C;
+    g->wteT = f; f += (size_t)V * C;
+    g->dwteT = f; f += (size_t)V * C;
+    g->dwte_scratch = f; f += (size_t)V * C;
+    memset(g->floats + N, 0, (size_t)(floats - N) * sizeof(float));
+    g->inputs = g->ints;
+    g->targets = g->ints + BT;
+
+    /* GPT-2's initialisation, from one numpy-compatible stream in parameter order:
+     * matrices ~ N(0, 0.02), the two projections into the residual stream (attprojw, fcprojw)
+     * scaled by 1/sqrt(2L); biases 0; LayerNorm gains 1, shifts 0 */
+    qkv_rng_seed(&g->rng, seed);
+    float std = 0.02f, resid = 0.02f / sqrtf(2.0f * (float)L);
+    memset(g->decay, 0, (size_t)N);
+    float* p = g->params;
+    for (size_t i = 0; i < (size_t)V * C + (size_t)T * C; i++) p[i] = std * (float)qkv_rng_gauss(&g->rng);
+    memset(g->decay, 1, (size_t)V * C + (size_t)T * C);
+    for (int l = 0; l < L; l++) {
+        size_t base = (size_t)V * C + (size_t)T * C + (size_t)l * per_block;
+        for (int i = 0; i < QKV_BLOCK_PARAMS; i++) {
+            float* t = p + base + po[i];
+            size_t count = ps[i];
+            int matrix = i == QKV_BLOCK_QKVW || i == QKV_BLOCK_ATTPROJW || i == QKV_BLOCK_FCW ||
+                         i == QKV_BLOCK_FCPROJW;
+            int gain = i == QKV_BLOCK_LN1W || i == QKV_BLOCK_LN2W;
+            float s = i == QKV_BLOCK_ATTPROJW || i == QKV_BLOCK_FCPROJW ? resid : std;
+            for (size_t j = 0; j < count; j++)
+                t[j] = matrix ? s * (float)qkv_rng_gauss(&g->rng) : gain ? 1.0f : 0.0f;
+            if (matrix) memset(g->decay + base + po[i], 1, count);
+        }
+    }
+    float* lnf = lnf_of(g, p);
+    for (int c = 0; c < C; c++) { lnf[c] = 1.0f; lnf[C + c] = 0.0f; }
+
+    g->lr = 3e-3f; g->beta1 = 0.9f; g->beta2 = 0.99f; g->adam_eps = 1e-8f;
+    g->weight_decay = 0.01f; g->clip = 1.0f; g->warmup = 0; g->total_steps = 0;
+    g->loss_limit = QKV_DIVERGENCE_FACTOR * log((double)V);
+    *out = g;
+    return QKV_OK;
+}
+
+void qkv_gpt_destroy(qkv_gpt* g) {
+    if (!g) return;
+    free(g->floats); free(g->ints); free(g->decay); free(g->ranked); free(g->weights_d);
+    free(g->data);
+    free(g);
+}
+
+int qkv_gpt_set_optimizer(qkv_gpt* g, float lr, float beta1, float beta2, float eps,
+                          float weight_decay, float clip, int warmup, int total_steps) {
+    if (!g) return QKV_ERR_NULL;
+    if (!isfinite(lr) || !(lr > 0.0f)) return QKV_ERR_ARGUMENT;
+    if (!(beta1 >= 0.0f && beta1 < 1.0f) || !(beta2 >= 0.0f && beta2 < 1.0f)) return QKV_ERR_ARGUMENT;
+    if (!isfinite(eps) || !(eps > 0.0f)) return QKV_ERR_ARGUMENT;
+    if (!isfinite(weight_decay) || !(weight_decay >= 0.0f)) return QKV_ERR_ARGUMENT;
+    if (!isfinite(clip) || !(clip > 0.0f)) return QKV_ERR_ARGUMENT;
+    if (warmup < 0 || total_steps < 0) return QKV_ERR_ARGUMENT;
+    g->lr = lr; g->beta1 = beta1; g->beta2 = beta2; g->adam_eps = eps;
+    g->weight_decay = weight_decay; g->clip = clip; g->warmup = warmup; g->total_steps = total_steps;
+    return QKV_OK;
+}
+
+static int check_ids(const int* ids, int n, int V) {
+    for (int i = 0; i < n; i++)
+        if (ids[i] < 0 || ids[i] >= V) return QKV_ERR_TOKEN;
+    return QKV_OK;
+}
+
+static int check_starts(const int* starts, int count, int n_tokens, int T) {
+    for (int i = 0; i < count; i++)
+        if (starts[i] < 0 || (int64_t)starts[i] + T >= n_tokens) return QKV_ERR_ARGUMENT;
+    return QKV_OK;
+}
+
+int qkv_gpt_set_data(qkv_gpt* g, const int* train, int n_train, const int* train_starts,
+                     int n_train_starts, const int* val, int n_val, const int* val_starts,
+                     int n_val_starts) {
+    if (!g || !train || !train_starts || !val || !val_starts) return QKV_ERR_NULL;
+    if (n_train <= g->T || n_val <= g->T || n_train_starts <= 0 || n_val_starts <= 0 ||
+        (int64_t)n_train + n_train_starts + n_val + n_val_starts > (int64_t)QKV_MAX_ELEMENTS)
+        return QKV_ERR_SIZE;
+    if (check_ids(train, n_train, g->V) || check_ids(val, n_val, g->V)) return QKV_ERR_TOKEN;
+    if (check_starts(train_starts, n_train_starts, n_train, g->T) ||
+        check_starts(val_starts, n_val_starts, n_val, g->T))
+        return QKV_ERR_ARGUMENT;
+    size_t total = (size_t)n_train + n_train_starts + n_val + n_val_starts;
+    int* data = malloc(total * sizeof(int));
+    if (!data) return QKV_ERR_ALLOC;
+    free(g->data);
+    g->data = data;
+    g->train = data; memcpy(g->train, train, (size_t)n_train * sizeof(int)); data += n_train;
+    g->train_starts = data; memcpy(data, train_starts, (size_t)n_train_starts * sizeof(int)); data += n_train_starts;
+    g->val = data; memcpy(data, val, (size_t)n_val * sizeof(int)); data += n_val;
+    g->val_starts = data; memcpy(data, val_starts, (size_t)n_val_starts * sizeof(int));
+    g->n_train = n_train; g->n_train_starts = n_train_starts;
+    g->n_val = n_val; g->n_val_starts = n_val_starts;
+    return QKV_OK;
+}
+
+/* ---- training ---- */
+
+int qkv_gpt_loss_and_grad(qkv_gpt* g, const int* inputs, const int* targets, int B, int n,
+                          double* loss) {
+    if (!g || !inputs || !targets || !loss) return QKV_ERR_NULL;
+    *loss = NAN;
+    if (B < 1 || B > g->B || n < 1 || n > g->T) return QKV_ERR_SIZE;
+    if (check_ids(inputs, B * n, g->V) || check_ids(targets, B * n, g->V)) return QKV_ERR_TOKEN;
+    if (qkv_check_finite(g->params, g->num_params)) return QKV_ERR_NONFINITE;
+    memset(g->grads, 0, g->num_params * sizeof(float));
+    if (gpt_forward(g, inputs, B, n)) return QKV_ERR_DIVERGED;
+    double sum = gpt_loss_sum(g, targets, B * n);
+    *loss = sum / (double)(B * n);
+    if (!isfinite(*loss)) return QKV_ERR_DIVERGED;
+    gpt_backward(g, inputs, targets, B, n);
+    if (qkv_check_finite(g->grads, g->num_params)) return QKV_ERR_DIVERGED;
+    return QKV_OK;
+}
+
+/* the learning rate of step t (0-based): linear warmup, then cosine decay to lr / 10 at total */
+static float scheduled_lr(const qkv_gpt* g, int t) {
+    if (g->warmup > 0 && t < g->warmup) return g->lr * (float)(t + 1) / (float)g->warmup;
+    if (g->total_steps <= g->warmup) return g->lr;
+    double progress = (double)(t - g->warmup) / (double)(g->total_steps - g->warmup);
+    if (progress > 1.0) progress = 1.0;
+    double factor = 0.1 + 0.9 * 0.5 * (1.0 + qkv_cos(3.14159265358979323846 * progress));
+    return (float)((double)g->lr * factor);
+}
+
+/* AdamW from the gradients, clipped to global norm clip; commits only when everything is finite */
+static int gpt_update(qkv_gpt* g, double* grad_norm) {
+    size_t N = g->num_params;
+    double sq = 0.0;
+    for (size_t i = 0; i < N; i++) sq += (double)g->grads[i] * (double)g->grads[i];
+    double norm = sqrt(sq);
+    *grad_norm = norm;
+    if (!isfinite(norm)) return QKV_ERR_DIVERGED;
+    float gscale = norm > (double)g->clip ? (float)((double)g->clip / norm) : 1.0f;
+    int t = g->t + 1;
+    float lr = scheduled_lr(g, g->t);
+    float b1 = g->beta1, b2 = g->beta2;
+    float correct1 = 1.0f - (float)qkv_exp(t * qkv_log(b1 > 0.0f ? b1 : 1e-30));
+    float correct2 = 1.0f - (float)qkv_exp(t * qkv_log(b2 > 0.0f ? b2 : 1e-30));
+    float *np = g->next, *nm = g->next + N, *nv = g->next + 2 * N;
+    for (size_t i = 0; i < N; i++) {
+        float grad = g->grads[i] * gscale;
+        nm[i] = b1 * g->m[i] + (1.0f - b1) * grad;
+        nv[i] = b2 * g->v[i] + (1.0f - b2) * grad * grad;
+        float mhat = nm[i] / correct1, vhat = nv[i] / correct2;
+        float decay = g->decay[i] ? g->weight_decay * g->params[i] : 0.0f;
+        np[i] = g->params[i] - lr * (mhat / (sqrtf(vhat) + g->adam_eps) + decay);
+    }
+    if (qkv_check_finite(g->next, 3 * N)) return QKV_ERR_DIVERGED;
+    memcpy(g->params, np, N * sizeof(float));
+    memcpy(g->m, nm, N * sizeof(float));
+    memcpy(g->v, nv, N * sizeof(float));
+    g->t = t;
+    return QKV_OK;
+}
+
+int qkv_gpt_step(qkv_gpt* g, double* loss, double* grad_norm) {
+    if (!g || !loss || !grad_norm) return QKV_ERR_NULL;
+    *loss = NAN;
+    *grad_norm = NAN;
+    if (!g->data) return QKV_ERR_ARGUMENT;  /* no training text: qkv_gpt_set_data first */
+    int B = g->B, T = g->T;
+    /* B windows, each starting at a start drawn uniformly from the model's stream */
+    for (int b = 0; b < B; b++) {
+        int s = (int)(qkv_rng_double(&g->rng) * (double)g->n_train_starts);
+        const int* w = g->train + g->train_starts[s];
+        memcpy(g->inputs + (size_t)b * T, w, (size_t)T * sizeof(int));
+        memcpy(g->targets + (size_t)b * T, w + 1, (size_t)T * sizeof(int));
+    }
+    int status = qkv_gpt_loss_and_grad(g, g->inputs, g->targets, B, T, loss);
+    if (status) return status;
+    /* the divergence rule: parameters stay those of the last good step */
+    if (!(*loss <= g->loss_limit)) return QKV_ERR_DIVERGED;
+    return gpt_update(g, grad_norm);
+}
+
+int qkv_gpt_evaluate(qkv_gpt* g, int split, int first, int count, double* loss_sum) {
+    if (!g || !loss_sum) return QKV_ERR_NULL;
+    *loss_sum = NAN;
+    if (!g->data) return QKV_ERR_ARGUMENT;
+    if (split != 0 && split != 1) return QKV_ERR_ARGUMENT;
+    const int* tokens = split ? g->val : g->train;
+    const int* starts = split ? g->val_starts : g->train_starts;
+    int n_starts = split ? g->n_val_starts : g->n_train_starts;
+    if (first < 0 || count < 1 || first > n_starts - count) return QKV_ERR_SIZE;
+    int T = g->T;
+    double sum = 0.0;
+    for (int done = 0; done < count; done += g->B) {
+        int B = count - done < g->B ? count - done : g->B;
+        for (int b = 0; b < B; b++) {
+            const int* w = tokens + starts[first + done + b];
+            memcpy(g->inputs + (size_t)b * T, w, (size_t)T * sizeof(int));
+            memcpy(g->targets + (size_t)b * T, w + 1, (size_t)T * sizeof(int));
+        }
+        if (gpt_forward(g, g->inputs, B, T)) return QKV_ERR_DIVERGED;
+        sum += gpt_loss_sum(g, g->targets, B * T);
+    }
+    *loss_sum = sum;
+    return isfinite(sum) ? QKV_OK : QKV_ERR_DIVERGED;
+}
+
+int qkv_gpt_forward(qkv_gpt* g, const int* tokens, int n) {
+    if (!g || !tokens) return QKV_ERR_NULL;
+    if (n < 1 || n > g->T) return QKV_ERR_SIZE;
+    if (check_ids(tokens, n, g->V)) return QKV_ERR_TOKEN;
+    if (qkv_check_finite(g->params, g->num_params)) return QKV_ERR_NONFINITE;
+    if (gpt_forward(g, tokens, 1, n) || qkv_check_finite(g->logits, (size_t)n * g->V)) return QKV_ERR_OVERFLOW;
+    return QKV_OK;
+}
+
+/* ---- generation ---- */
+
+/* the next position's logits with the KV cache: token at position pos, cache rows 0..pos-1 full */
+static int gpt_decode(qkv_gpt* g, int token, int pos) {
+    int C = g->C, H = g->H, dk = C / H, T = g->T, h = g->hidden;
+    float scale = sqrtf((float)dk);
+    const float* wte = wte_of(g, g->params);
+    const float* wpe = wpe_of(g, g->params);
+    float* x0 = g->x0;
+    for (int c = 0; c < C; c++) x0[c] = wte[(size_t)token * C + c] + wpe[(size_t)pos * C + c];
+    const float* x = x0;
+    for (int l = 0; l < g->L; l++) {
+        const float* p[QKV_BLOCK_PARAMS];
+        float* a[QKV_BLOCK_ACTS];
+        block_params_of(g, l, g->params, p);
+        block_acts_of(g, l, 1, T, a);  /* row 0 of each activation as scratch (scores: H rows of T) */
+        layernorm_forward(a[QKV_BLOCK_ACT_LN1], a[QKV_BLOCK_ACT_LN1_MEAN], a[QKV_BLOCK_ACT_LN1_RSTD], x,
+                          p[QKV_BLOCK_LN1W], p[QKV_BLOCK_LN1B], 1, C, g->eps);
+        float* qkv = a[QKV_BLOCK_ACT_QKV];
+        matmul_forward(qkv, a[QKV_BLOCK_ACT_LN1], p[QKV_BLOCK_QKVW], 1, C, 3 * C);
+        bias_forward(qkv, p[QKV_BLOCK_QKVB], 1, 3 * C);
+        float* kc = g->kcache + (size_t)l * T * C;  /* (H, T, d_k) */
+        float* vc = g->vcache + (size_t)l * T * C;
+        for (int j = 0; j < H; j++) {
+            memcpy(kc + ((size_t)j * T + pos) * dk, qkv + C + (size_t)j * dk, (size_t)dk * sizeof(float));
+            memcpy(vc + ((size_t)j * T + pos) * dk, qkv + 2 * C + (size_t)j * dk, (size_t)dk * sizeof(float));
+        }
+        for (int j = 0; j < H; j++) {
+            /* (1, d_k) x (pos + 1, d_k)^T -> (1, pos + 1) -> (1, pos + 1) x (pos + 1, d_k):
+               every cached key is at or before the query: no mask needed */
+            if (attention_forward_unchecked(a[QKV_BLOCK_ACT_SCORES] + (size_t)j * T,
+                                            a[QKV_BLOCK_ACT_WEIGHTS] + (size_t)j * T,
+                                            a[QKV_BLOCK_ACT_CONCAT] + (size_t)j * dk,
+                                            qkv + (size_t)j * dk, kc + (size_t)j * T * dk,
+                                            vc + (size_t)j * T * dk, 1, pos + 1, dk, dk, scale, 0))
+                return QKV_ERR_OVERFLOW;
+        }
+        matmul_forward(a[QKV_BLOCK_ACT_ATTN], a[QKV_BLOCK_ACT_CONCAT], p[QKV_BLOCK_ATTPROJW], 1, C, C);
+        bias_forward(a[QKV_BLOCK_ACT_ATTN], p[QKV_BLOCK_ATTPROJB], 1, C);
+        for (int c = 0; c < C; c++) a[QKV_BLOCK_ACT_RESID1][c] = x[c] + a[QKV_BLOCK_ACT_ATTN][c];
+        layernorm_forward(a[QKV_BLOCK_ACT_LN2], a[QKV_BLOCK_ACT_LN2_MEAN], a[QKV_BLOCK_ACT_LN2_RSTD],
+                          a[QKV_BLOCK_ACT_RESID1], p[QKV_BLOCK_LN2W], p[QKV_BLOCK_LN2B], 1, C, g->eps);
+        matmul_forward(a[QKV_BLOCK_ACT_HIDDEN], a[QKV_BLOCK_ACT_LN2], p[QKV_BLOCK_FCW], 1, C, h);
+        bias_forward(a[QKV_BLOCK_ACT_HIDDEN], p[QKV_BLOCK_FCB], 1, h);
+        gelu_forward(a[QKV_BLOCK_ACT_GELU], a[QKV_BLOCK_ACT_HIDDEN], h);
+        matmul_forward(a[QKV_BLOCK_ACT_MLP], a[QKV_BLOCK_ACT_GELU], p[QKV_BLOCK_FCPROJW], 1, h, C);
+        bias_forward(a[QKV_BLOCK_ACT_MLP], p[QKV_BLOCK_FCPROJB], 1, C);
+        for (int c = 0; c < C; c++) a[QKV_BLOCK_ACT_OUT][c] = a[QKV_BLOCK_ACT_RESID1][c] + a[QKV_BLOCK_ACT_MLP][c];
+        x = a[QKV_BLOCK_ACT_OUT];
+    }
+    const float* lnf = lnf_of(g, g->params);
+    layernorm_forward(g->lnf, g->lnf_mean, g->lnf_rstd, x, lnf, lnf + C, 1, C, g->eps);
+    matmul_forward(g->logits, g->lnf, g->wteT, 1, C, g->V);  /* wteT: the prefill's forward made it */
+    return qkv_check_finite(g->logits, (size_t)g->V) ? QKV_ERR_OVERFLOW : QKV_OK;
+}
+
+/* the prefix of the prompt (n tokens) into the cache, by one forward; logits of its last row */
+static int gpt_prefill(qkv_gpt* g, const int* tokens, int n) {
+    if (gpt_forward(g, tokens, 1, n)) return QKV_ERR_OVERFLOW;
+    int C = g->C, H = g->H, dk = C / H, T = g->T;
+    for (int l = 0; l < g->L; l++) {
+        float* a[QKV_BLOCK_ACTS];
+        block_acts_of(g, l, 1, n, a);
+        for (int j = 0; j < H; j++) {  /* (1, H, n, d_k) -> (H, T, d_k), rows 0..n-1 */
+            memcpy(g->kcache + (size_t)l * T * C + (size_t)j * T * dk, a[QKV_BLOCK_ACT_K] + (size_t)j * n * dk,
+                   (size_t)n * dk * sizeof(float));
+            memcpy(g->vcache + (size_t)l * T * C + (size_t)j * T * dk, a[QKV_BLOCK_ACT_V] + (size_t)j * n * dk,
+                   (size_t)n * dk * sizeof(float));
+        }
+    }
+    if (n > 1) memmove(g->logits, g->logits + (size_t)(n - 1) * g->V, (size_t)g->V * sizeof(float));
+    return QKV_OK;
+}
+
+static int by_logit(const void* x, const void* y) {
+    const struct ranked *a = x, *b = y;
+    if (a->z != b->z) return a->z > b->z ? -1 : 1;
+    return a->id - b->id;
+}
+
+/* the next token from logits (V): greedy at temperature 0, else softmax(z / temperature) over the
+   top_k most likely (0: all) cut to the smallest set whose probability reaches top_p, then one
+   uniform draw. top_ids, top_probs (QKV_GPT_TOP) receive the model's own probabilities (z, at
+   temperature 1) of its most likely tokens. Ties go to the lower id. Without top_k or top_p the
+   draw walks the tokens in id order (no sort: the default costs O(V) per token). */
+static int sample_next(qkv_gpt* g, const float* z, float temperature, int top_k, float top_p,
+                       qkv_rng* rng, int* top_ids, float* top_probs) {
+    int V = g->V;
+    /* the QKV_GPT_TOP largest logits, by insertion */
+    int top[QKV_GPT_TOP], kept = 0;
+    for (int i = 0; i < V; i++) {
+        if (kept == QKV_GPT_TOP && !(z[i] > z[top[kept - 1]])) continue;
+        int at = kept < QKV_GPT_TOP ? kept++ : kept - 1;
+        while (at > 0 && z[i] > z[top[at - 1]]) { top[at] = top[at - 1]; at--; }
+        top[at] = i;
+    }
+    double max = (double)z[top[0]], sum = 0.0;
+    for (int i = 0; i < V; i++) sum += qkv_exp((double)z[i] - max);
+    for (int i = 0; i < QKV_GPT_TOP; i++) {
+        top_ids[i] = i < kept ? top[i] : -1;
+        top_probs[i] = i < kept ? (float)(qkv_exp((double)z[top[i]] - max) / sum) : 0.0f;
+    }
+    if (temperature == 0.0f) return top[0];
+    double* w = g->weights_d;
+    if ((top_k == 0 || top_k >= V) && top_p >= 1.0f) {
+        sum = 0.0;
+        for (int i = 0; i < V; i++) { w[i] = qkv_exp(((double)z[i] - max) / (double)temperature); sum += w[i]; }
+        double u = qkv_rng_double(rng) * sum, acc = 0.0;
+        for (int i = 0; i < V; i++) {
+            acc += w[i];
+            if (u < acc) return i;
+        }
+        return top[0];  /* u rounded up to the sum: the most likely token */
+    }
+    struct ranked* r = g->ranked;
+    for (int i = 0; i < V; i++) { r[i].z = z[i]; r[i].id = i; }
+    qsort(r, (size_t)V, sizeof *r, by_logit);
+    int keep = top_k > 0 && top_k < V ? top_k : V;
+    sum = 0.0;
+    for (int i = 0; i < keep; i++) {
+        w[i] = qkv_exp(((double)r[i].z - max) / (double)temperature);
+        sum += w[i];
+    }
+    if (top_p < 1.0f) {
+        double cumulative = 0.0;
+        int cut = keep;
+        for (int i = 0; i < keep; i++) {
+            cumulative += w[i];
+            if (cumulative >= (double)top_p * sum) { cut = i + 1; break; }
+        }
+        keep = cut;
+        sum = 0.0;
+        for (int i = 0; i < keep; i++) sum += w[i];
+    }
+    double u = qkv_rng_double(rng) * sum, acc = 0.0;
+    for (int i = 0; i < keep; i++) {
+        acc += w[i];
+        if (u < acc) return r[i].id;
+    }
+    return r[keep - 1].id;
+}
+
+int qkv_gpt_generate(qkv_gpt* g, const int* prompt, int n_prompt, int max_new, float temperature,
+                     int top_k, float top_p, uint32_t seed, int use_cache, int* out_tokens,
+                     int* top_ids, float* top_probs, int* out_count) {
+    if (!g || !prompt || !out_tokens || !top_ids || !top_probs || !out_count) return QKV_ERR_NULL;
+    *out_count = 0;
+    if (n_prompt < 1 || max_new < 1 || (int64_t)n_prompt + max_new > g->T) return QKV_ERR_SIZE;
+    if (!isfinite(temperature) || temperature < 0.0f || top_k < 0 || !isfinite(top_p) ||
+        !(top_p > 0.0f) || top_p > 1.0f)
+        return QKV_ERR_ARGUMENT;
+    if (check_ids(prompt, n_prompt, g->V)) return QKV_ERR_TOKEN;
+    if (qkv_check_finite(g->params, g->num_params)) return QKV_ERR_NONFINITE;
+    qkv_rng rng;
+    qkv_rng_seed(&rng, seed);
+    int* seq = g->inputs;  /* (T) the prompt, then what is generated */
+    memcpy(seq, prompt, (size_t)n_prompt * sizeof(int));
+    int n = n_prompt;
+    int status = use_cache ? gpt_prefill(g, seq, n) : gpt_forward(g, seq, 1, n);
+    if (status) return QKV_ERR_OVERFLOW;
+    for (int i = 0; i < max_new; i++) {
+        /* with the cache the logits are row 0; without, the last row of the forward */
+        const float* z = use_cache || n == 1 ? g->logits : g->logits + (size_t)(n - 1) * g->V;
+        if (qkv_check_finite(z, (size_t)g->V)) return QKV_ERR_OVERFLOW;
+        int token = sample_next(g, z, temperature, top_k, top_p, &rng, top_ids + i * QKV_GPT_TOP,
+                                top_probs + i * QKV_GPT_TOP);
+        out_tokens[i] = token;
+        *out_count = i + 1;
+        if (token == 0 || i + 1 == max_new) break;  /* the end-of-text token ends the text */
+        seq[n++] = token;
+        status = use_cache ? gpt_decode(g, token, n - 1) : gpt_forward(g, seq, 1, n);
+        if (status) return QKV_ERR_OVERFLOW;
+    }
+    g->last_B = g->last_n = 0;  /* the activations are scratch now, not one forward's */
+    return QKV_OK;
+}
+
+/* ---- tensors for JavaScript ---- */
+
+int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float** data, int* rows,
+                   int* cols) {
+    if (!g || !data || !rows || !cols) return QKV_ERR_NULL;
+    int V = g->V, C = g->C, T = g->T;
+    if (group == QKV_GPT_PARAMS || group == QKV_GPT_GRADS) {
+        float* base = group == QKV_GPT_PARAMS ? g->params : g->grads;
+        if (layer == -1) {  /* the whole block */
+            if (which != 0) return QKV_ERR_ARGUMENT;
+            *data = base; *rows = (int)g->num_params; *cols = 1;
+            return QKV_OK;
+        }
+        if (layer == g->L) {  /* the tensors outside the blocks */
+            float* at[NUM_GLOBAL_PARAMS] = { wte_of(g, base), wpe_of(g, base), lnf_of(g, base), lnf_of(g, base) + C };
+            int r[NUM_GLOBAL_PARAMS] = { V, T, 1, 1 };
+            if (which < 0 || which >= NUM_GLOBAL_PARAMS) return QKV_ERR_ARGUMENT;
+            *data = at[which]; *rows = r[which]; *cols = C;
+            return QKV_OK;
+        }
+        if (layer < 0 || layer > g->L || which < 0 || which >= QKV_BLOCK_PARAMS) return QKV_ERR_ARGUMENT;
+        const float* p[QKV_BLOCK_PARAMS];
+        block_params_of(g, layer, base, p);
+        size_t sizes[QKV_BLOCK_PARAMS];
+        block_param_sizes(sizes, C, g->hidden);
+        static const int matrix_rows[QKV_BLOCK_PARAMS] = { 1, 1, 'C', 1, 'C', 1, 1, 1, 'C', 1, 'h', 1 };
+        int r = matrix_rows[which] == 'C' ? C : matrix_rows[which] == 'h' ? g->hidden : 1;
+        *data = (float*)p[which]; *rows = r; *cols = (int)(sizes[which] / (size_t)r);
+        return QKV_OK;
+    }
+    if (group == QKV_GPT_ACTIVATIONS) {
+        int B = g->last_B, n = g->last_n;
+        if (B == 0) return QKV_ERR_ARGUMENT;  /* no forward to read */
+        int BT = B * n;
+        if (layer == g->L) {
+            float* at[4] = { g->x0, g->lnf, g->logits, g->probs };
+            int w[4] = { C, C, V, V };
+            if (which < 0 || which >= 4) return QKV_ERR_ARGUMENT;
+            *data = at[which]; *rows = BT; *cols = w[which];
+            return QKV_OK;
+        }
+        if (layer < 0 || layer > g->L || which < 0 || which >= QKV_BLOCK_ACTS) return QKV_ERR_ARGUMENT;
+        float* a[QKV_BLOCK_ACTS];
+        block_acts_of(g, layer, B, n, a);
+        size_t sizes[QKV_BLOCK_ACTS];
+        block_act_sizes(sizes, B, n, C, g->H, g->hidden);
+        int dk = C / g->H;
+        int width = which == QKV_BLOCK_ACT_Q || which == QKV_BLOCK_ACT_K || which == QKV_BLOCK_ACT_V ||
+                    which == QKV_BLOCK_ACT_HEAD_OUT ? dk
+                  : which == QKV_BLOCK_ACT_SCORES || which == QKV_BLOCK_ACT_WEIGHTS ? n
+                  : which == QKV_BLOCK_ACT_LN1_MEAN || which == QKV_BLOCK_ACT_LN1_RSTD ||
+                    which == QKV_BLOCK_ACT_LN2_MEAN || which == QKV_BLOCK_ACT_LN2_RSTD ? 1
+                  : (int)(sizes[which] / (size_t)BT);
+        *data = a[which]; *rows = (int)(sizes[which] / (size_t)width); *cols = width;
+        return QKV_OK;
+    }
+    return QKV_ERR_ARGUMENT;
+}
+
+int qkv_gpt_num_params(const qkv_gpt* g) { return g ? (int)g->num_params : 0; }
+int qkv_gpt_steps(const qkv_gpt* g) { return g ? g->t : 0; }

@@ -1,0 +1,787 @@
+// gpt.js: the GPT-2-style Transformer of wasm/gpt.c, trained and run from JavaScript, and one
+// Transformer block on given weights (transformerBlock).
+//
+//   const gpt = qkv.createGPT({ text: QUATRAINS.poems });   // web/data/quatrains.js
+//   gpt.train();                                            // the default schedule
+//   gpt.generate('', { temperature: 0.8, seed: 3 }).text    // a poem
+//
+// The C side computes everything (forward, hand-written backward, AdamW, sampling, the KV
+// cache); this side turns text into tokens, chooses the windows a step may draw, checks every
+// option before anything is allocated, and copies results out. Its WebAssembly memory is reached
+// only through the instance's Heap (heap.js). A GPT owns its C model and a few slots and frees
+// them in dispose().
+//
+// Choices (README, "A GPT that writes"):
+//   - tokens are characters (code points); token 0 is the end-of-text token, written '\n': the
+//     text holds one document (a poem) per line, and every line is followed by it;
+//   - the vocabulary is '\n' then the text's distinct characters in code-point order; a prompt or
+//     forward() text with a character outside it is refused, naming the characters;
+//   - positions are learned (GPT-2's wpe), one row per position of the context;
+//   - the token table is tied to the output layer (logits = LN(x)·wteᵀ), so a step changes every
+//     row of it, not only the rows of the batch's tokens as in createModel's model;
+//   - validation: every 10th line (lines 10, 20, …), fixed, whatever the seed;
+//   - windows start at a line's end-of-text token (so position p is character p of the line, as
+//     in generation, which starts from that token) and every context/2 tokens further while
+//     inside the line; a window is `context` inputs and the `context` next tokens.
+import {
+  ReturnedMatrix, readInput, readOptions, argumentError, checkPositiveFloat32, checkShape, checkWork, describe,
+  guard, MAX_WORK,
+} from './matrix.js';
+import { STATUS, GPT_TENSOR_GROUP, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS } from './heap.js';
+
+/** The limits createGPT enforces (beyond them a step would exceed the work limit anyway, or
+ * the model would not fit in memory). */
+export const GPT_LIMITS = Object.freeze({
+  layers: 16, dim: 512, context: 256, batch: 256, steps: 1e6,
+  /** characters of text (code points, newlines included) */
+  textCharacters: 2_000_000,
+  /** distinct characters + the end-of-text token */
+  vocab: 8192,
+  /** lines of text: at least 10, since every 10th is held out for validation */
+  minLines: 10,
+});
+/** createGPT's defaults (README: how they were chosen). */
+export const GPT_DEFAULTS = Object.freeze({
+  layers: 2, heads: 4, dim: 64, context: 32, seed: 0, lr: 3e-3, batch: 16, steps: 600,
+});
+/** AdamW's fixed settings, the warmup and the decay: wasm/gpt.c's qkv_gpt_set_optimizer. */
+const ADAMW = Object.freeze({ beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0.01, clip: 1 });
+const WARMUP_SHARE = 0.05;  // of the schedule's steps, linear
+const END = '\n';
+/** Most probable next tokens reported per generated token (QKV_GPT_TOP in wasm/qkv.h). */
+const TOP = 5;
+/** The save() format (README, "GPT files"). */
+const MAGIC = [0x51, 0x4b, 0x56, 0x47, 0x50, 0x54, 0x0d, 0x0a];  // "QKVGPT\r\n"
+const FORMAT_VERSION = 1;
+const HEADER_INTS = 9;  // version, V, L, H, C, T, steps, seed, vocab bytes
+
+const OPTION_NAMES = ['text', 'layers', 'heads', 'dim', 'context', 'seed', 'lr', 'batch', 'steps'];
+
+// ---- the block on its own ----
+
+const BLOCK_WEIGHTS = {
+  ln1: ['gamma', 'beta'], attn: ['Wq', 'Wk', 'Wv', 'bq', 'bk', 'bv', 'Wo', 'bo'],
+  ln2: ['gamma', 'beta'], mlp: ['W1', 'b1', 'W2', 'b2'],
+};
+
+/**
+ * One pre-LN GPT-2 block on X (n×d) — see QkvLab.transformerBlock in qkv-lab.js, which calls
+ * this. weights: { ln1: { gamma, beta }, attn: { Wq, Wk, Wv, bq, bk, bv, Wo, bo },
+ * ln2: { gamma, beta }, mlp: { W1, b1, W2, b2 } }.
+ */
+export function transformerBlock(lab, X, weights, options = {}) {
+  const op = 'transformerBlock';
+  const { heads, causal = true, eps = 1e-5 } = readOptions(op, options, ['heads', 'causal', 'eps'],
+    '{ heads: 2, causal: true, eps: 1e-5 }');
+  const x = readInput(X, op, 'X');
+  const n = x.rows, d = x.cols;
+  const w = readOptions(op, weights, Object.keys(BLOCK_WEIGHTS), '{ ln1, attn, ln2, mlp }', 'weight');
+  const parts = {};
+  for (const [group, names] of Object.entries(BLOCK_WEIGHTS)) {
+    if (w[group] === undefined) throw argumentError(TypeError, `${op}: weights.${group} is missing; it holds ${names.join(', ')}`);
+    const g = readOptions(op, w[group], names, `{ ${names.join(', ')} }`, `weights.${group} entry`);
+    for (const name of names) {
+      if (g[name] === undefined) throw argumentError(TypeError, `${op}: weights.${group}.${name} is missing`);
+    }
+    parts[group] = g;
+  }
+  const W1 = readInput(parts.mlp.W1, op, 'weights.mlp.W1');
+  const hidden = W1.cols;
+  const matrix = (group, name, rows, cols) => {
+    const m = group === 'mlp' && name === 'W1' ? W1 : readInput(parts[group][name], op, `weights.${group}.${name}`);
+    if (m.rows !== rows || m.cols !== cols) {
+      throw argumentError(RangeError, `${op}: weights.${group}.${name} is ${m.rows}×${m.cols}, but X is ${n}×${d} ` +
+        `and W1 is ${W1.rows}×${hidden}: it must be ${rows}×${cols}`);
+    }
+    return m.data;
+  };
+  const vector = (group, name, length) => readVector(op, `weights.${group}.${name}`, parts[group][name], length);
+  if (typeof heads !== 'number' || !Number.isInteger(heads) || heads < 1 || heads > d) {
+    const Err = typeof heads === 'number' ? RangeError : TypeError;
+    throw argumentError(Err, `${op}: heads must be an integer from 1 to d = ${d} (X's columns), got ${describe(heads)}`);
+  }
+  if (d % heads) throw argumentError(RangeError, `${op}: heads is ${heads}, which does not divide d = ${d} (X is ${n}×${d})`);
+  if (typeof causal !== 'boolean') throw argumentError(TypeError, `${op}: causal must be true or false, got ${describe(causal)}`);
+  checkPositiveFloat32(op, 'eps', eps);
+  // the flat layout of wasm/qkv.h: ln1w ln1b qkvw qkvb attprojw attprojb ln2w ln2b fcw fcb fcprojw fcprojb
+  const qkvw = new Float32Array(d * 3 * d);
+  const [wq, wk, wv] = ['Wq', 'Wk', 'Wv'].map((name) => matrix('attn', name, d, d));
+  for (let i = 0; i < d; i++) {
+    qkvw.set(wq.subarray(i * d, (i + 1) * d), i * 3 * d);
+    qkvw.set(wk.subarray(i * d, (i + 1) * d), i * 3 * d + d);
+    qkvw.set(wv.subarray(i * d, (i + 1) * d), i * 3 * d + 2 * d);
+  }
+  const qkvb = new Float32Array(3 * d);
+  ['bq', 'bk', 'bv'].forEach((name, m) => qkvb.set(vector('attn', name, d), m * d));
+  const tensors = [
+    vector('ln1', 'gamma', d), vector('ln1', 'beta', d), qkvw, qkvb,
+    matrix('attn', 'Wo', d, d), vector('attn', 'bo', d), vector('ln2', 'gamma', d), vector('ln2', 'beta', d),
+    matrix('mlp', 'W1', d, hidden), vector('mlp', 'b1', hidden),
+    matrix('mlp', 'W2', hidden, d), vector('mlp', 'b2', d),
+  ];
+  checkShape(op, 'the score matrices', heads * n, n);
+  checkShape(op, 'Q, K and V together', n, 3 * d);
+  checkWork(op, n * d * (4 * d + 2 * hidden) + 2 * n * n * d, `a Transformer block over ${n} tokens of width ${d}`);
+  const heap = lab._heap;
+  const layout = blockLayout(lab, op, n, d, hidden, heads);
+  const { params: po, acts: ao } = layout;
+  return heap.frame(po[po.length - 1] + ao[ao.length - 1] + n * d, (frame) => {
+    const params = frame.floats(po[po.length - 1]);
+    const acts = frame.floats(ao[ao.length - 1]);
+    const xp = frame.floats(n * d);
+    tensors.forEach((t, i) => heap.writeFloats(params + 4 * po[i], t));
+    heap.writeFloats(xp, x.data);
+    lab._check(op, heap.call('qkv_transformer_block_forward', acts, params, xp, n, d, hidden, heads, causal ? 1 : 0, eps),
+      [[x, 'X']]);
+    return blockTrace(heap, (which) => acts + 4 * ao[which], n, d, hidden, heads);
+  });
+}
+
+/** { params, acts }: the offsets (floats) of qkv_transformer_block_layout, the totals last. */
+function blockLayout(lab, op, n, d, hidden, heads) {
+  const heap = lab._heap;
+  return heap.frame(BLOCK_PARAMETERS.length + BLOCK_ACTIVATIONS.length + 2, (frame) => {
+    const po = frame.bytes(4 * (BLOCK_PARAMETERS.length + 1));
+    const ao = frame.bytes(4 * (BLOCK_ACTIVATIONS.length + 1));
+    lab._check(op, heap.call('qkv_transformer_block_layout', po, ao, n, d, hidden, heads));
+    return { params: heap.readInts(po, BLOCK_PARAMETERS.length + 1), acts: heap.readInts(ao, BLOCK_ACTIVATIONS.length + 1) };
+  });
+}
+
+/** The trace transformerBlock returns, read from one block's activations (address(which)). */
+function blockTrace(heap, address, n, d, hidden, heads) {
+  const at = (name) => address(BLOCK_ACTIVATIONS.indexOf(name));
+  const read = (name, rows, cols, offset = 0) => heap.readMatrix(at(name) + 4 * offset, rows, cols);
+  const dk = d / heads;
+  return {
+    ln1: read('ln1', n, d),
+    attention: {
+      heads: Array.from({ length: heads }, (_, h) => ({
+        Q: read('q', n, dk, h * n * dk), K: read('k', n, dk, h * n * dk), V: read('v', n, dk, h * n * dk),
+        scores: read('scores', n, n, h * n * n), weights: read('weights', n, n, h * n * n),
+        output: read('head_out', n, dk, h * n * dk),
+      })),
+      concat: read('concat', n, d),
+      output: read('attn', n, d),
+    },
+    resid1: read('resid1', n, d),
+    ln2: read('ln2', n, d),
+    hidden: read('hidden', n, hidden),
+    gelu: read('gelu', n, hidden),
+    mlp: read('mlp', n, d),
+    output: read('out', n, d),
+  };
+}
+
+/** A vector of `length` finite numbers: an array, a typed array, or a 1×length / length×1 matrix. */
+function readVector(op, name, value, length) {
+  return guard(op, name, () => {
+    let data;
+    if (Array.isArray(value) && value.every((v) => typeof v === 'number')) data = value;
+    else if (ArrayBuffer.isView(value) && !(value instanceof DataView) && typeof value[0] !== 'bigint') data = Array.from(value);
+    else {
+      const m = readInput(value, op, name);
+      if (m.rows !== 1 && m.cols !== 1) {
+        throw argumentError(RangeError, `${op}: ${name} is ${m.rows}×${m.cols}; a vector is an array or a 1×${length} matrix`);
+      }
+      data = m.data;
+    }
+    if (data.length !== length) {
+      throw argumentError(RangeError, `${op}: ${name} has ${data.length} entries; it must have ${length}`);
+    }
+    const out = new Float32Array(length);
+    for (let i = 0; i < length; i++) {
+      const v = data[i];
+      if (typeof v !== 'number') throw argumentError(TypeError, `${op}: ${name}[${i}] is ${describe(v)}, not a number`);
+      if (!Number.isFinite(v) || !Number.isFinite(Math.fround(v))) {
+        throw argumentError(RangeError, `${op}: ${name}[${i}] is ${v}; every entry must be a finite number float32 can hold`);
+      }
+      out[i] = v;
+    }
+    return out;
+  });
+}
+
+// ---- text → tokens ----
+
+/** The lines of a text (documents), without '\r' and without empty ones, as code-point arrays. */
+function readLines(op, text) {
+  if (typeof text !== 'string') {
+    throw argumentError(TypeError, `${op}: text must be a string with one document (a poem) per line, got ${describe(text)}`);
+  }
+  const lines = [];
+  let characters = 0;
+  for (const raw of text.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line === '') continue;
+    const chars = Array.from(line);
+    characters += chars.length + 1;
+    if (characters > GPT_LIMITS.textCharacters) {
+      throw argumentError(RangeError, `${op}: the text is longer than ${GPT_LIMITS.textCharacters} characters (GPT_LIMITS.textCharacters)`);
+    }
+    lines.push(chars);
+  }
+  if (lines.length < GPT_LIMITS.minLines) {
+    throw argumentError(RangeError, `${op}: the text has ${lines.length} non-empty lines; it needs at least ` +
+      `${GPT_LIMITS.minLines} (one document per line; every 10th line is held out for validation)`);
+  }
+  return lines;
+}
+
+/** vocab: '\n' then the distinct characters in code-point order */
+function buildVocab(op, lines) {
+  const set = new Set();
+  for (const line of lines) for (const ch of line) set.add(ch);
+  set.delete(END);
+  const chars = [...set].sort((a, b) => a.codePointAt(0) - b.codePointAt(0));
+  if (chars.length + 1 > GPT_LIMITS.vocab) {
+    throw argumentError(RangeError, `${op}: the text has ${chars.length} distinct characters; a GPT takes at most ` +
+      `${GPT_LIMITS.vocab - 1} (GPT_LIMITS.vocab, with the end-of-text token)`);
+  }
+  return [END, ...chars];
+}
+
+/** A token stream (EOS, line, EOS, line, …, EOS) and where its windows start. */
+function stream(lines, ids, T) {
+  const tokens = [0];
+  const starts = [];
+  const stride = Math.max(1, T >> 1);
+  for (const line of lines) {
+    const first = tokens.length - 1;  // the EOS before the line
+    for (const ch of line) tokens.push(ids.get(ch));
+    tokens.push(0);
+    for (let s = first; s < tokens.length - 1; s += stride) starts.push(s);
+  }
+  return { tokens, starts: starts.filter((s) => s + T < tokens.length) };
+}
+
+// ---- the GPT ----
+
+/** Multiply-adds of one forward over `tokens` tokens attending to up to `keys` keys. */
+function forwardWork(c, tokens, keys = tokens) {
+  return tokens * (c.layers * (12 * c.dim * c.dim + 2 * keys * c.dim) + c.dim * c.vocab);
+}
+
+export class GPT {
+  /** Use QkvLab.createGPT(options) or QkvLab.loadGPT(bytes). */
+  constructor(lab, options, loaded = null) {
+    const op = loaded ? 'loadGPT' : 'createGPT';
+    let c, lines = null, vocab;
+    if (loaded) {
+      ({ config: c, vocab } = loaded);
+    } else {
+      const given = readOptions(op, options, OPTION_NAMES, '{ text, layers: 2, heads: 4, dim: 64, context: 32 }');
+      c = { ...GPT_DEFAULTS };
+      for (const [k, v] of Object.entries(given)) if (v !== undefined) c[k] = v;
+      if (given.text === undefined) {
+        throw argumentError(TypeError, `${op}: text is required (one document per line); the Tang quatrains are ` +
+          `QUATRAINS.poems in qkv-lab's web/data/quatrains.js`);
+      }
+      checkConfig(op, c);
+      lines = readLines(op, c.text);
+      vocab = buildVocab(op, lines);
+    }
+    c.vocab = vocab.length;
+    const stepWork = 3 * c.batch * forwardWork(c, c.context);
+    if (!loaded) {
+      checkWork(op, stepWork, `one training step (batch ${c.batch} × context ${c.context}, ${c.layers} layers of width ` +
+        `${c.dim}, vocabulary ${c.vocab})`);
+    }
+    const ids = new Map(vocab.map((ch, i) => [ch, i]));
+    let train = null, val = null;
+    if (lines) {
+      train = stream(lines.filter((_, i) => i % 10 !== 9), ids, c.context);
+      val = stream(lines.filter((_, i) => i % 10 === 9), ids, c.context);
+      for (const [name, s] of [['training', train], ['validation (every 10th line)', val]]) {
+        if (s.starts.length === 0) {
+          throw argumentError(RangeError, `${op}: the ${name} text gives ${s.tokens.length} tokens, too few for one window of ` +
+            `context ${c.context} (${c.context + 1} tokens); give more text or a smaller context`);
+        }
+      }
+    }
+
+    this._lab = lab;
+    this._heap = lab._heap;
+    this._ids = ids;
+    /** string[]: token id → character; vocab[0] is '\n', the end-of-text token. */
+    this.vocab = Object.freeze(vocab.slice());
+    this.layers = c.layers;
+    this.heads = c.heads;
+    this.dim = c.dim;
+    this.context = c.context;
+    this.seed = c.seed;
+    this.lr = loaded ? null : c.lr;
+    this.batch = c.batch;
+    /** Length of the default schedule: train() with no argument runs the steps left of it. */
+    this.defaultSteps = loaded ? 0 : c.steps;
+    this.diverged = false;
+    this._hasText = !!lines;
+    this._config = c;
+    this._stepWork = stepWork;
+    if (train) {
+      this._trainWindows = train.starts.length;
+      this._valWindows = val.starts.length;
+      this._trainTokens = train.tokens;
+      this._valTokens = val.tokens;
+    }
+
+    const heap = this._heap;
+    this._memory = heap.allocations(op);
+    this._gpt = 0;
+    try {
+      const slots = this._memory.bytes(32);  // the model pointer | loss | grad norm | tensor ptr, rows, cols
+      this._slot = slots;
+      this._loss = slots + 8;
+      this._norm = slots + 16;
+      this._tensorSlot = this._memory.bytes(12);
+      const status = heap.call('qkv_gpt_create', slots, c.vocab, c.layers, c.heads, c.dim, c.context, c.batch, c.seed >>> 0);
+      if (status === STATUS.ALLOC) {
+        throw new RangeError(`${op}: out of WebAssembly memory for a GPT of ${c.layers} layers, width ${c.dim}, context ` +
+          `${c.context}, batch ${c.batch} and vocabulary ${c.vocab}`);
+      }
+      lab._check(op, status);
+      this._gpt = heap.readInt(slots);
+      /** Number of parameters (floats): wte, wpe, the blocks, the final LayerNorm. */
+      this.parameterCount = heap.call('qkv_gpt_num_params', this._gpt);
+      if (!loaded) {
+        const warmup = Math.round(WARMUP_SHARE * c.steps);
+        lab._check(op, heap.call('qkv_gpt_set_optimizer', this._gpt, c.lr, ADAMW.beta1, ADAMW.beta2, ADAMW.eps,
+          ADAMW.weightDecay, ADAMW.clip, warmup, c.steps));
+        const all = [train.tokens, train.starts, val.tokens, val.starts];
+        heap.frame(all.reduce((s, a) => s + a.length, 0), (frame) => {
+          const ptrs = all.map((a) => {
+            const p = frame.bytes(4 * a.length);
+            heap.writeInts(p, a);
+            return p;
+          });
+          lab._check(op, heap.call('qkv_gpt_set_data', this._gpt, ptrs[0], all[0].length, ptrs[1], all[1].length,
+            ptrs[2], all[2].length, ptrs[3], all[3].length));
+        });
+      } else {
+        const params = this._tensor(GPT_TENSOR_GROUP.params, -1, 0);
+        if (params.rows * 4 !== loaded.params.length) {
+          throw argumentError(RangeError, `${op}: the file holds ${loaded.params.length / 4} parameters, but its header ` +
+            `describes a GPT of ${params.rows}`);
+        }
+        heap.writeBytes(params.ptr, loaded.params);
+        this._loadedSteps = loaded.steps;
+      }
+    } catch (error) {
+      this._free();
+      throw error;
+    }
+  }
+
+  /** Steps taken (those of the file, for a loaded GPT). */
+  get steps() {
+    if (!this._gpt) return this._lastSteps ?? 0;
+    return (this._loadedSteps ?? 0) + this._heap.call('qkv_gpt_steps', this._gpt);
+  }
+
+  // ---- training ----
+
+  /**
+   * One AdamW step on `batch` windows drawn with the GPT's seeded generator → { step, loss }
+   * (loss: the mean cross-entropy of those windows before the update, nats per character).
+   * Throws a DivergenceError (and sets gpt.diverged) when the loss is not finite or above
+   * 100 × ln V; that step is not applied.
+   */
+  step() {
+    const op = 'step';
+    this._trainable(op);
+    const heap = this._heap;
+    const status = heap.call('qkv_gpt_step', this._gpt, this._loss, this._norm);
+    const loss = heap.readDouble(this._loss);
+    if (status === STATUS.DIVERGED) {
+      this.diverged = true;
+      throw divergence(`step ${this.steps + 1}: training diverged (the loss is ${loss}, the limit 100 × ln V = ` +
+        `${(100 * Math.log(this.vocab.length)).toPrecision(4)}, or the update is not finite); training stopped and ` +
+        `the parameters are those before this step`);
+    }
+    this._lab._check(op, status);
+    return { step: this.steps, loss };
+  }
+
+  /** The rest of the default schedule, or `steps` more steps → their losses. */
+  train(steps) {
+    const op = 'train';
+    this._trainable(op);
+    if (steps === undefined) steps = Math.max(0, this.defaultSteps - this.steps);
+    integer(op, 'steps', steps, 0, GPT_LIMITS.steps);
+    const losses = [];
+    for (let i = 0; i < steps; i++) {
+      try {
+        losses.push(this.step().loss);
+      } catch (error) {
+        error.losses = losses;
+        throw error;
+      }
+    }
+    return losses;
+  }
+
+  /**
+   * → { train, val }: mean loss per character (nats) over every validation window and over as
+   * many training windows, evenly spaced (all of them when there are fewer).
+   */
+  evaluate() {
+    const op = 'evaluate';
+    this._trainable(op);
+    const T = this.context;
+    const count = this._valWindows;
+    const perCall = Math.max(1, Math.floor(MAX_WORK / forwardWork(this._config, T)));
+    const heap = this._heap;
+    const lossOver = (split, first, n) => {
+      let sum = 0;
+      for (let done = 0; done < n; done += perCall) {
+        const k = Math.min(perCall, n - done);
+        this._lab._check(op, heap.call('qkv_gpt_evaluate', this._gpt, split, first + done, k, this._loss));
+        sum += heap.readDouble(this._loss);
+      }
+      return sum;
+    };
+    const val = lossOver(1, 0, count) / (count * T);
+    let train;
+    if (this._trainWindows <= count) {
+      train = lossOver(0, 0, this._trainWindows) / (this._trainWindows * T);
+    } else {
+      // evenly spaced single windows
+      let sum = 0;
+      for (let i = 0; i < count; i++) sum += lossOver(0, Math.floor(i * this._trainWindows / count), 1);
+      train = sum / (count * T);
+    }
+    return { train, val };
+  }
+
+  // ---- running it ----
+
+  /**
+   * The model on '\n' + text (text ≤ context − 1 characters of the vocabulary) →
+   * { tokens, logits, blocks }: token ids (the end-of-text token first), logits (n×V: row t
+   * scores the token after position t), and every block's intermediates, as transformerBlock
+   * returns them.
+   */
+  forward(text) {
+    const op = 'forward';
+    this._alive(op);
+    const tokens = [0, ...this._encode(op, text, 'text', this.context - 1)];
+    const n = tokens.length;
+    checkWork(op, forwardWork(this._config, n), `a forward over ${n} tokens`);
+    const heap = this._heap;
+    heap.frame(n, (frame) => {
+      const p = frame.bytes(4 * n);
+      heap.writeInts(p, tokens);
+      this._lab._check(op, heap.call('qkv_gpt_forward', this._gpt, p, n));
+    });
+    const logits = this._tensor(GPT_TENSOR_GROUP.activations, this.layers, 2);
+    const blocks = [];
+    for (let l = 0; l < this.layers; l++) {
+      const ptrs = BLOCK_ACTIVATIONS.map((_, which) => this._tensor(GPT_TENSOR_GROUP.activations, l, which).ptr);
+      blocks.push(blockTrace(heap, (which) => ptrs[which], n, this.dim, 4 * this.dim, this.heads));
+    }
+    return { tokens, logits: heap.readMatrix(logits.ptr, logits.rows, logits.cols), blocks };
+  }
+
+  /**
+   * Text after prompt → { text, steps: [{ token, char, top: [{ char, p }], kvLength }] }.
+   * maxTokens: at most context − 1 − prompt length (the default); generation stops earlier at
+   * the end-of-text token ('\n', the last step, not in text). temperature 0: greedy; topK (0:
+   * all), topP (0, 1]; seed (default 0) makes it reproducible. cache: true runs a prefill over
+   * the prompt and one row per token against the KV cache; false runs the whole text again for
+   * every token (the same tokens). top: the 5 most probable next characters at temperature 1;
+   * kvLength: the cache's length when the token was chosen (0 without the cache).
+   */
+  generate(prompt = '', options = {}) {
+    const op = 'generate';
+    this._alive(op);
+    const o = readOptions(op, options, ['maxTokens', 'temperature', 'topK', 'topP', 'seed', 'cache'],
+      '{ maxTokens: 24, temperature: 0.8, topK: 0, topP: 1, seed: 0, cache: true }');
+    const ids = [0, ...this._encode(op, prompt, 'prompt', this.context - 2)];
+    const room = this.context - ids.length;
+    const { maxTokens = room, temperature = 1, topK = 0, topP = 1, seed = 0, cache = true } = o;
+    integer(op, 'maxTokens', maxTokens, 1, room, `(the context ${this.context} minus the prompt's ${ids.length} tokens, end-of-text included)`);
+    if (typeof temperature !== 'number') throw argumentError(TypeError, `${op}: temperature must be a number from 0 to 100, got ${describe(temperature)}`);
+    if (!(temperature >= 0 && temperature <= 100)) {
+      throw argumentError(RangeError, `${op}: temperature must be from 0 (greedy) to 100, got ${describe(temperature)}`);
+    }
+    integer(op, 'topK', topK, 0, this.vocab.length, '(0: every token)');
+    if (typeof topP !== 'number') throw argumentError(TypeError, `${op}: topP must be a number in (0, 1], got ${describe(topP)}`);
+    if (!(topP > 0 && topP <= 1) || Math.fround(topP) === 0) {
+      throw argumentError(RangeError, `${op}: topP must be in (0, 1], got ${describe(topP)}`);
+    }
+    integer(op, 'seed', seed, 0, 0xffffffff);
+    if (typeof cache !== 'boolean') throw argumentError(TypeError, `${op}: cache must be true or false, got ${describe(cache)}`);
+    const n0 = ids.length, c = this._config;
+    let work = forwardWork(c, n0);
+    for (let t = n0; t < n0 + maxTokens - 1; t++) work += cache ? forwardWork(c, 1, t + 1) : forwardWork(c, t + 1);
+    checkWork(op, work, `generating ${maxTokens} tokens after a prompt of ${n0} ${cache ? 'with' : 'without'} the KV cache`);
+    const heap = this._heap;
+    return heap.frame(n0 + maxTokens * (2 + 2 * TOP) + 1, (frame) => {
+      const p = frame.bytes(4 * n0);
+      const out = frame.bytes(4 * maxTokens);
+      const topIds = frame.bytes(4 * maxTokens * TOP);
+      const topProbs = frame.bytes(4 * maxTokens * TOP);
+      const count = frame.bytes(4);
+      heap.writeInts(p, ids);
+      this._lab._check(op, heap.call('qkv_gpt_generate', this._gpt, p, n0, maxTokens, temperature, topK, topP, seed >>> 0,
+        cache ? 1 : 0, out, topIds, topProbs, count));
+      const k = heap.readInt(count);
+      const tokens = heap.readInts(out, k);
+      const tops = heap.readInts(topIds, k * TOP);
+      const probs = heap.readFloats(topProbs, k * TOP);
+      const steps = [];
+      let text = '';
+      for (let i = 0; i < k; i++) {
+        const token = tokens[i];
+        const char = this.vocab[token];
+        if (token !== 0) text += char;
+        const top = [];
+        for (let j = 0; j < TOP && j < this.vocab.length; j++) top.push({ char: this.vocab[tops[i * TOP + j]], p: probs[i * TOP + j] });
+        steps.push({ token, char, top, kvLength: cache ? n0 + i : 0 });
+      }
+      return { text, steps };
+    });
+  }
+
+  // ---- parameters and gradients (copies) ----
+
+  /**
+   * The parameters as Matrix copies: { wte (V×C), wpe (context×C), blocks: [weights in
+   * transformerBlock's form: { ln1: { gamma, beta }, attn: { Wq, Wk, Wv, bq, bk, bv, Wo, bo },
+   * ln2, mlp: { W1, b1, W2, b2 } }, …], lnf: { gamma, beta } } (vectors 1×k).
+   */
+  parameters() {
+    this._alive('parameters');
+    return this._structured(GPT_TENSOR_GROUP.params);
+  }
+
+  /**
+   * The loss of one document (a line of at most context − 1 characters: inputs '\n' + text,
+   * targets text + '\n') and its gradients, in parameters()' form: { loss, grads }. Nothing is
+   * updated. Used by the gradient checks.
+   */
+  gradients(text) {
+    const op = 'gradients';
+    this._alive(op);
+    const ids = this._encode(op, text, 'text', this.context - 1);
+    const inputs = [0, ...ids], targets = [...ids, 0], n = inputs.length;
+    checkWork(op, 3 * forwardWork(this._config, n), `a forward and backward over ${n} tokens`);
+    const heap = this._heap;
+    const loss = heap.frame(2 * n, (frame) => {
+      const pi = frame.bytes(4 * n), pt = frame.bytes(4 * n);
+      heap.writeInts(pi, inputs);
+      heap.writeInts(pt, targets);
+      const status = heap.call('qkv_gpt_loss_and_grad', this._gpt, pi, pt, 1, n, this._loss);
+      this._lab._check(op, status);
+      return heap.readDouble(this._loss);
+    });
+    return { loss, grads: this._structured(GPT_TENSOR_GROUP.grads) };
+  }
+
+  _structured(group) {
+    const heap = this._heap, d = this.dim, L = this.layers;
+    const read = (layer, which) => {
+      const t = this._tensor(group, layer, which);
+      return heap.readMatrix(t.ptr, t.rows, t.cols);
+    };
+    const columns = (m, from, count) => {
+      const out = new Float32Array(m.rows * count);
+      for (let i = 0; i < m.rows; i++) out.set(m.data.subarray(i * m.cols + from, i * m.cols + from + count), i * count);
+      return new ReturnedMatrix(m.rows, count, out);
+    };
+    const blocks = [];
+    for (let l = 0; l < L; l++) {
+      const p = Object.fromEntries(BLOCK_PARAMETERS.map((name, which) => [name, read(l, which)]));
+      blocks.push({
+        ln1: { gamma: p.ln1w, beta: p.ln1b },
+        attn: {
+          Wq: columns(p.qkvw, 0, d), Wk: columns(p.qkvw, d, d), Wv: columns(p.qkvw, 2 * d, d),
+          bq: columns(p.qkvb, 0, d), bk: columns(p.qkvb, d, d), bv: columns(p.qkvb, 2 * d, d),
+          Wo: p.attprojw, bo: p.attprojb,
+        },
+        ln2: { gamma: p.ln2w, beta: p.ln2b },
+        mlp: { W1: p.fcw, b1: p.fcb, W2: p.fcprojw, b2: p.fcprojb },
+      });
+    }
+    return { wte: read(L, 0), wpe: read(L, 1), blocks, lnf: { gamma: read(L, 2), beta: read(L, 3) } };
+  }
+
+  // ---- files ----
+
+  /**
+   * The GPT as bytes (README, "GPT files"): "QKVGPT\r\n", then little-endian uint32 version 1,
+   * V, layers, heads, dim, context, steps, seed, the vocabulary's UTF-8 byte length; the
+   * vocabulary (its characters in token order, UTF-8), zero-padded to 4 bytes; the parameters
+   * as float32 (wasm/qkv.h's order); a uint32 FNV-1a checksum of everything before it.
+   */
+  save() {
+    const op = 'save';
+    this._alive(op);
+    const vocabBytes = new TextEncoder().encode(this.vocab.join(''));
+    const pad = (4 - (vocabBytes.length % 4)) % 4;
+    const params = this._tensor(GPT_TENSOR_GROUP.params, -1, 0);
+    const paramBytes = this._heap.readBytes(params.ptr, 4 * params.rows);
+    const head = MAGIC.length + 4 * HEADER_INTS;
+    const total = head + vocabBytes.length + pad + paramBytes.length + 4;
+    const bytes = new Uint8Array(total);
+    const view = new DataView(bytes.buffer);
+    bytes.set(MAGIC, 0);
+    [FORMAT_VERSION, this.vocab.length, this.layers, this.heads, this.dim, this.context, this.steps, this.seed,
+      vocabBytes.length].forEach((v, i) => view.setUint32(MAGIC.length + 4 * i, v, true));
+    bytes.set(vocabBytes, head);
+    bytes.set(paramBytes, head + vocabBytes.length + pad);
+    view.setUint32(total - 4, fnv1a(bytes.subarray(0, total - 4)), true);
+    return bytes;
+  }
+
+  /** Frees the GPT's WebAssembly memory. Every later call throws; calling dispose again does nothing. */
+  dispose() {
+    if (!this._gpt) return;
+    this._lastSteps = this.steps;
+    this._free();
+  }
+
+  get disposed() {
+    return this._gpt === 0;
+  }
+
+  // ---- internals ----
+
+  _free() {
+    if (this._gpt) this._heap.call('qkv_gpt_destroy', this._gpt);
+    this._gpt = 0;
+    this._memory.freeAll();
+  }
+
+  _alive(op) {
+    if (!this._gpt) throw new Error(`${op}: this GPT was disposed; create a new one with createGPT() or loadGPT()`);
+  }
+
+  _trainable(op) {
+    this._alive(op);
+    if (!this._hasText) {
+      throw new Error(`${op}: this GPT was loaded from bytes, which hold no training text; it can forward() and ` +
+        `generate(); create one with createGPT({ text }) to train`);
+    }
+    if (this.diverged) {
+      throw divergence(`${op}: training diverged at step ${this.steps + 1} (lr ${this.lr}); the parameters are those ` +
+        `before it; create a new GPT with a smaller lr`);
+    }
+  }
+
+  /** text → token ids (no end-of-text token), at most `max` characters of the vocabulary. */
+  _encode(op, text, name, max) {
+    if (typeof text !== 'string') throw argumentError(TypeError, `${op}: ${name} must be a string, got ${describe(text)}`);
+    const chars = Array.from(text);
+    if (chars.length > max) {
+      throw argumentError(RangeError, `${op}: the ${name} has ${chars.length} characters; at most ${max} fit the ` +
+        `context of ${this.context} tokens (with the end-of-text token first${op === 'generate' ? ' and one to generate' : ''})`);
+    }
+    const unknown = [...new Set(chars.filter((ch) => !this._ids.has(ch)))];
+    if (unknown.length) {
+      const shown = unknown.slice(0, 10).map((ch) => JSON.stringify(ch)).join(', ');
+      throw argumentError(RangeError, `${op}: the ${name} has ${unknown.length === 1 ? 'a character' : `${unknown.length} characters`} ` +
+        `not in the vocabulary (${this.vocab.length} tokens built from the training text): ${shown}` +
+        `${unknown.length > 10 ? ', …' : ''}`);
+    }
+    return chars.map((ch) => this._ids.get(ch));
+  }
+
+  _tensor(group, layer, which) {
+    const heap = this._heap, s = this._tensorSlot;
+    this._lab._check('tensor', heap.call('qkv_gpt_tensor', this._gpt, group, layer, which, s, s + 4, s + 8));
+    return { ptr: heap.readInt(s), rows: heap.readInt(s + 4), cols: heap.readInt(s + 8) };
+  }
+}
+
+/** loadGPT(bytes): the GPT save() wrote, refusing truncated or foreign bytes. */
+export function loadGPT(lab, bytes) {
+  const op = 'loadGPT';
+  if (!(bytes instanceof Uint8Array)) {
+    throw argumentError(TypeError, `${op}: bytes must be a Uint8Array (what gpt.save() returns), got ${describe(bytes)}`);
+  }
+  const head = MAGIC.length + 4 * HEADER_INTS;
+  if (bytes.length < head + 4 || MAGIC.some((b, i) => bytes[i] !== b)) {
+    throw argumentError(RangeError, `${op}: these ${bytes.length} bytes are not a qkv-lab GPT file ` +
+      `(it starts with "QKVGPT\\r\\n" and a ${head}-byte header)`);
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const ints = Array.from({ length: HEADER_INTS }, (_, i) => view.getUint32(MAGIC.length + 4 * i, true));
+  const [version, V, layers, heads, dim, context, steps, seed, vocabLength] = ints;
+  if (version !== FORMAT_VERSION) {
+    throw argumentError(RangeError, `${op}: file format version ${version}; this qkv-lab reads version ${FORMAT_VERSION}`);
+  }
+  const config = { layers, heads, dim, context, seed, batch: 1 };
+  try {
+    checkConfig(op, config);
+  } catch (error) {
+    throw argumentError(RangeError, `${op}: the header describes an impossible GPT: ${error.message}`);
+  }
+  if (V < 2 || V > GPT_LIMITS.vocab) throw argumentError(RangeError, `${op}: the header's vocabulary of ${V} is outside 2 to ${GPT_LIMITS.vocab}`);
+  const pad = (4 - (vocabLength % 4)) % 4;
+  const paramCount = V * dim + context * dim + layers * (12 * dim * dim + 13 * dim) + 2 * dim;
+  const expected = head + vocabLength + pad + 4 * paramCount + 4;
+  if (bytes.length !== expected) {
+    throw argumentError(RangeError, `${op}: the file has ${bytes.length} bytes; its header describes ${expected} ` +
+      `(${bytes.length < expected ? 'truncated' : 'trailing bytes'})`);
+  }
+  const sum = view.getUint32(expected - 4, true);
+  if (fnv1a(bytes.subarray(0, expected - 4)) !== sum) throw argumentError(RangeError, `${op}: the checksum does not match: the bytes were changed`);
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(head, head + vocabLength));
+  } catch {
+    throw argumentError(RangeError, `${op}: the vocabulary is not valid UTF-8`);
+  }
+  const vocab = Array.from(text);
+  if (vocab.length !== V || vocab[0] !== END || new Set(vocab).size !== V) {
+    throw argumentError(RangeError, `${op}: the vocabulary holds ${vocab.length} characters, not the ${V} distinct ones ` +
+      `(the end-of-text '\\n' first) the header says`);
+  }
+  const paramsAt = head + vocabLength + pad;
+  const params = bytes.slice(paramsAt, paramsAt + 4 * paramCount);
+  const floats = new Float32Array(params.buffer);
+  for (let i = 0; i < floats.length; i++) {
+    if (!Number.isFinite(floats[i])) throw argumentError(RangeError, `${op}: parameter ${i} is ${floats[i]}; a saved GPT has finite parameters`);
+  }
+  return new GPT(lab, null, { config, vocab, params, steps });
+}
+
+// ---- helpers ----
+
+function checkConfig(op, c) {
+  integer(op, 'layers', c.layers, 1, GPT_LIMITS.layers);
+  integer(op, 'dim', c.dim, 1, GPT_LIMITS.dim);
+  integer(op, 'heads', c.heads, 1, c.dim, `(dim = ${c.dim})`);
+  if (c.dim % c.heads) throw argumentError(RangeError, `${op}: heads is ${c.heads}, which does not divide dim = ${c.dim}`);
+  integer(op, 'context', c.context, 1, GPT_LIMITS.context);
+  integer(op, 'batch', c.batch, 1, GPT_LIMITS.batch);
+  integer(op, 'seed', c.seed, 0, 0xffffffff);
+  if (c.steps !== undefined) integer(op, 'steps', c.steps, 1, GPT_LIMITS.steps);
+  if (c.lr !== undefined) checkPositiveFloat32(op, 'lr', c.lr);
+}
+
+function integer(op, name, value, min, max, why = '') {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    const Err = typeof value === 'number' ? RangeError : TypeError;
+    throw argumentError(Err, `${op}: ${name} must be an integer from ${min} to ${max}${why ? ' ' + why : ''}, got ${describe(value)}`);
+  }
+}
+
+function divergence(message) {
+  const error = new Error(message);
+  error.name = 'DivergenceError';
+  error.code = 'QKV_DIVERGED';
+  return error;
+}
+
+/** 32-bit FNV-1a */
+function fnv1a(bytes) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) {
+    h ^= bytes[i];
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
