@@ -1,11 +1,11 @@
 // Section 2: where X comes from. token → id → one-hot row × embedding table (the one highlighted
 // row is the result), plus the position vector when switched on. The reader picks a sentence.
-import { h, clear } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection, toggle } from '../section-shell.js';
-import { SENTENCES, VOCABULARY } from '../attention-model.js';
-import { editsNote } from '../edits-note.js';
-import { codePanel } from '../code-panel.js';
+import { h, clear } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { defineSection, toggle } from '../shell/section-shell.js';
+import { SENTENCES, VOCABULARY } from '../models/attention.js';
+import { editsNote } from '../views/edits-note.js';
+import { codePanel } from '../views/code-panel.js';
 
 addStrings({
   zh: {

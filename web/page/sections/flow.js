@@ -4,12 +4,12 @@
 // multi-head attention (at the number of heads the reader chose, the URL's heads) have stages of
 // their own. The strip ends with the next-token prediction, softmax(O · W_out) of shape [n, V]
 // (W_out untrained here: the training sections train one).
-import { h, clear, fmt } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection, indexLabels } from '../section-shell.js';
-import { VOCABULARY } from '../attention-model.js';
-import { D_MODEL_HEADS } from '../heads-positions.js';
-import { codePanel } from '../code-panel.js';
+import { h, clear, fmt } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { defineSection, indexLabels } from '../shell/section-shell.js';
+import { VOCABULARY } from '../models/attention.js';
+import { D_MODEL_HEADS } from '../models/heads-positions.js';
+import { codePanel } from '../views/code-panel.js';
 
 addStrings({
   zh: {

@@ -4,11 +4,11 @@
 // 0.873 / 0.076 / 0.052. Both are shown. Whether the pulled query really favours 我 depends on the
 // keys (snapshot-derived.js, pullVerdict): a longer key close enough in direction can win, and
 // then the text says so and why; "the article's numbers" labels only the article's own setting.
-import { h, clear, fmt } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection, bars } from '../section-shell.js';
-import { PULL_VALUES } from '../snapshot-derived.js';
-import { codePanel } from '../code-panel.js';
+import { h, clear, fmt } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { defineSection, bars } from '../shell/section-shell.js';
+import { PULL_VALUES } from '../models/snapshot-derived.js';
+import { codePanel } from '../views/code-panel.js';
 
 addStrings({
   zh: {

@@ -1,9 +1,9 @@
 // Section 6: weighting V. Each output row is a mix of V's rows, with that row's attention
 // weights as the mixing amounts: O[i] = Σ_j A[i][j] · V[j].
-import { h, fmt } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection, indexLabels } from '../section-shell.js';
-import { codePanel } from '../code-panel.js';
+import { h, fmt } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { defineSection, indexLabels } from '../shell/section-shell.js';
+import { codePanel } from '../views/code-panel.js';
 
 addStrings({
   zh: {

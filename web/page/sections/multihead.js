@@ -3,12 +3,12 @@
 // slice and its attention as a heat map, side by side; then the heads' outputs side by side
 // (concat) and W_O. The parameter count is the same for every H. The numbers come from the
 // snapshot (heads-positions.js, multiHead: the API's multiHeadAttention for each H).
-import { h, fmt } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection, indexLabels } from '../section-shell.js';
-import { createHeatTable } from '../heat-table.js';
-import { HEAD_COUNTS, D_MODEL_HEADS } from '../heads-positions.js';
-import { codePanel } from '../code-panel.js';
+import { h, fmt } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { defineSection, indexLabels } from '../shell/section-shell.js';
+import { createHeatTable } from '../views/heat-table.js';
+import { HEAD_COUNTS, D_MODEL_HEADS } from '../models/heads-positions.js';
+import { codePanel } from '../views/code-panel.js';
 
 addStrings({
   zh: {

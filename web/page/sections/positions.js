@@ -4,12 +4,12 @@
 // as ped), and PE(p)·PE(p+k), which depends on the offset k only. Then X = E + PE: the outputs no
 // longer merely move. The numbers come from the snapshot (heads-positions.js, positions: the API's
 // positionalEncoding and selfAttention); this file lays them out and draws the two pictures.
-import { h, fmt } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection, indexLabels } from '../section-shell.js';
-import { createSignedHeatmap, prefersDarkText } from '../signed-heatmap.js';
-import { PE_WIDTHS, PE_POSITIONS, PE_OFFSETS, PE_STARTS, PE_BASE } from '../heads-positions.js';
-import { codePanel } from '../code-panel.js';
+import { h, fmt } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { defineSection, indexLabels } from '../shell/section-shell.js';
+import { createSignedHeatmap, prefersDarkText } from '../views/signed-heatmap.js';
+import { PE_WIDTHS, PE_POSITIONS, PE_OFFSETS, PE_STARTS, PE_BASE } from '../models/heads-positions.js';
+import { codePanel } from '../views/code-panel.js';
 
 addStrings({
   zh: {

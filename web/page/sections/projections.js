@@ -1,12 +1,12 @@
 // Section 3: Q, K, V from X. X·W_Q → Q built cell by cell: the row of X and the column of W_Q
 // light up, the products and their running sum appear, the cell fills; then K, then V.
 // The reader can change the seed or edit any cell of X or W; everything downstream recomputes.
-import { h, clear, fmt, fmtTerm } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection, indexLabels } from '../section-shell.js';
-import { column, D_K_CHOICES } from '../attention-model.js';
-import { editsNote } from '../edits-note.js';
-import { codePanel } from '../code-panel.js';
+import { h, clear, fmt, fmtTerm } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { defineSection, indexLabels } from '../shell/section-shell.js';
+import { column, D_K_CHOICES } from '../models/attention.js';
+import { editsNote } from '../views/edits-note.js';
+import { codePanel } from '../views/code-panel.js';
 
 addStrings({
   zh: {

@@ -1,8 +1,8 @@
 // Section 1: the three roles. Query, key and value as a look-up in a library: a small picture
 // whose parts light up step by step. No numbers here (those start in section 2).
-import { h, s, clear } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection } from '../section-shell.js';
+import { h, s, clear } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { defineSection } from '../shell/section-shell.js';
 
 addStrings({
   zh: {

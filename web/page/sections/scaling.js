@@ -2,14 +2,14 @@
 // d_k slider (1 … 512, in the URL as sdk); the histogram of all 2048 q·k, whose spread grows like
 // √d_k, beside q·k/√d_k, whose spread stays near 1; one row's softmax unscaled and scaled, with
 // its largest weight and entropy; and the softmax's Jacobian, which is what starves the gradients
-// when the row collapses. The numbers come from scaling-model.js (the section's source: the
+// when the row collapses. The numbers come from models/scaling.js (the section's source: the
 // seed's draws and the slider's d_k through the WebAssembly API); this file only lays them out.
-import { h, clear, fmt } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection, bars } from '../section-shell.js';
-import { scalingSource, SCALING_DKS, SCALING_QUERIES, SCALING_KEYS, ROW_KEYS, HISTOGRAM } from '../scaling-model.js';
-import { createHistogram } from '../histogram.js';
-import { codePanel } from '../code-panel.js';
+import { h, clear, fmt } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { defineSection, bars } from '../shell/section-shell.js';
+import { scalingSource, SCALING_DKS, SCALING_QUERIES, SCALING_KEYS, ROW_KEYS, HISTOGRAM } from '../models/scaling.js';
+import { createHistogram } from '../views/histogram.js';
+import { codePanel } from '../views/code-panel.js';
 
 addStrings({
   zh: {

@@ -1,11 +1,11 @@
 // Section 4: why Q×Kᵀ and not Q×K. Q×K is refused by the API (or, when n happens to equal d_k,
 // computes something meaningless); K becomes Kᵀ; the score table fills one dot product per
 // cell. Hovering or focusing any score cell writes its dot product out term by term.
-import { h, clear, fmt, fmtTerm } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection, indexLabels, toggle } from '../section-shell.js';
-import { createDotGeometry } from '../dot-geometry.js';
-import { codePanel } from '../code-panel.js';
+import { h, clear, fmt, fmtTerm } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { defineSection, indexLabels, toggle } from '../shell/section-shell.js';
+import { createDotGeometry } from '../views/dot-geometry.js';
+import { codePanel } from '../views/code-panel.js';
 
 addStrings({
   zh: {

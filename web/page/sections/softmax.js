@@ -1,11 +1,11 @@
 // Section 5: softmax by rows. Each row of scores becomes a row of weights (a bar chart per row)
 // that sums to 1. A switch divides the scores by √d_k first; why that matters as d_k grows is the
 // section "Why divide by √d_k" (scaling.js).
-import { h, clear, fmt } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection, toggle, bars } from '../section-shell.js';
-import { createSoftmaxWhole } from '../softmax-whole.js';
-import { codePanel } from '../code-panel.js';
+import { h, clear, fmt } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { defineSection, toggle, bars } from '../shell/section-shell.js';
+import { createSoftmaxWhole } from '../views/softmax-whole.js';
+import { codePanel } from '../views/code-panel.js';
 
 addStrings({
   zh: {

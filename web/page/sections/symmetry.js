@@ -1,10 +1,10 @@
 // Section 8: why three different matrices. A switch shares one projection, Q = K = X·W_Q: the
 // score matrix Q·Qᵀ is symmetric (S[i][j] = S[j][i]) with real values (X·Xᵀ was nearly the
 // identity for the article's one-hot X), and its diagonal dominates. Steps walk the mirror pairs.
-import { h, fmt } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection, toggle } from '../section-shell.js';
-import { codePanel } from '../code-panel.js';
+import { h, fmt } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { defineSection, toggle } from '../shell/section-shell.js';
+import { codePanel } from '../views/code-panel.js';
 
 addStrings({
   zh: {

@@ -2,16 +2,16 @@
 // 我 爱 吃 苹 → 果): look-up, positions, the head's attention, next-word probabilities, the loss,
 // the gradient that reaches the embedding table (non-zero on exactly this sentence's rows) and the
 // update, then the same sentence's loss again. Real numbers from the shared training run at its
-// current step (training-step.js computes them; this file only draws), and beside them the
+// current step (training/step.js computes them; this file only draws), and beside them the
 // attention and the prediction at step 0 and now.
-import { h, clear, fmt } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection } from '../section-shell.js';
-import { createTrainStepSource } from '../training-step.js';
-import { createHeatTable } from '../heat-table.js';
-import { EmbeddingHeatmap } from '../embedding-heatmap.js';
-import { glossed, glossedShort, glossedSentence } from '../glosses.js';
-import { themeOf } from '../charts.js';
+import { h, clear, fmt } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { defineSection } from '../shell/section-shell.js';
+import { createTrainStepSource } from '../training/step.js';
+import { createHeatTable } from '../views/heat-table.js';
+import { EmbeddingHeatmap } from '../views/embedding-heatmap.js';
+import { glossed, glossedShort, glossedSentence } from '../strings/glosses.js';
+import { themeOf } from '../views/charts.js';
 
 /** The stages, in order: the stepper's steps and the `stage` of its progress events. */
 export const TRAINSTEP_STAGES = Object.freeze(['lookup', 'positions', 'attention', 'predict', 'loss', 'backward', 'update', 'after']);

@@ -2,10 +2,10 @@
 // X → Q, K, V → scores Q·Kᵀ → weights softmax(scores / s) → output weights·V.
 // The widget's default section and iframe mode's; not part of the page's story (the page tells
 // the same thing at length in sections 2–6). Same contract as every section (section-shell.js).
-import { h, clear, fmt } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection, indexLabels as dims } from '../section-shell.js';
-import { codePanel } from '../code-panel.js';
+import { h, clear, fmt } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { defineSection, indexLabels as dims } from '../shell/section-shell.js';
+import { codePanel } from '../views/code-panel.js';
 
 addStrings({
   zh: {
