@@ -69,7 +69,7 @@ test('stepped sections never call the WebAssembly API: they draw the snapshot', 
 
 test('the pieces sections draw with never call the WebAssembly API either (numbers come from the snapshot)', () => {
   // dot-geometry.js gets its numbers through ctx.measureDot (snapshot-derived.js's dotGeometry)
-  const views = [...fs.readdirSync(path.join(ROOT, 'web/page/views')).filter((f) => f.endsWith('.js')).map((f) => `views/${f}`),
+  const views = [...fs.readdirSync(path.join(ROOT, 'web/page/views'), { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => `views/${f}`),
     'shell/navigation.js', 'shell/section-shell.js'];
   assert.ok(views.includes('views/dot-geometry.js'));
   for (const file of views) {

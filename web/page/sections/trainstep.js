@@ -11,7 +11,7 @@ import { createTrainStepSource } from '../training/step.js';
 import { createHeatTable } from '../views/heat-table.js';
 import { EmbeddingHeatmap } from '../views/embedding-heatmap.js';
 import { glossed, glossedShort, glossedSentence } from '../strings/glosses.js';
-import { themeOf } from '../views/charts.js';
+import { themeOf } from '../views/charts/theme.js';
 
 /** The stages, in order: the stepper's steps and the `stage` of its progress events. */
 export const TRAINSTEP_STAGES = Object.freeze(['lookup', 'positions', 'attention', 'predict', 'loss', 'backward', 'update', 'after']);

@@ -6,9 +6,9 @@
 //   view.newRun(run);  view.push(records);  view.render(run, { part });  view.setLanguage();
 import { h, fmt } from '../../shell/dom.js';
 import { addStrings } from '../../shell/i18n.js';
-import {
-  createLossChart, createSimilarityChart, EmbeddingScatter, THEMES, LOSS_SERIES, SIMILARITY_SERIES, styleSwatch, themeOf,
-} from '../../views/charts.js';
+import { createLossChart, createSimilarityChart } from '../../views/charts/step-chart.js';
+import { EmbeddingScatter } from '../../views/charts/embedding-scatter.js';
+import { THEMES, LOSS_SERIES, SIMILARITY_SERIES, styleSwatch, themeOf } from '../../views/charts/theme.js';
 import { EmbeddingHeatmap, divergingColour } from '../../views/embedding-heatmap.js';
 import { PROBES } from '../../training/run.js';
 import { WORD_GROUPS, buildVocab } from '../../../corpus.js';
