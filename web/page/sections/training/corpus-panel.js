@@ -9,71 +9,11 @@
 //   layout.slots.corpus.append(panel.element);   panel.refresh();
 import { h } from '../../shell/dom.js';
 import { addStrings } from '../../shell/i18n.js';
+import { TRAINING_CORPUS_PANEL_STRINGS } from '../../strings/training-corpus-panel.js';
 import { CORPUS_PRESETS, CORPUS_LIMITS, checkCorpus } from '../../../corpus.js';
 import { corpusText, errorsOf, URL_CORPUS_CHARS } from '../../training/settings.js';
 
-addStrings({
-  zh: {
-    'training.corpus.summary': '语料：{sentences} 句，{words} 个词（{name}）',
-    'training.corpus.own': '你自己的语料',
-    'training.corpus.preset': '预设',
-    'training.corpus.label': '句子：一行一句，词之间用空格隔开（没有空格的一行按字切开）',
-    'training.corpus.apply': '用这份语料重新训练',
-    'training.corpus.revert': '撤销修改',
-    'training.corpus.export': '下载 corpus.txt',
-    'training.corpus.car': '试一试：把汽车放进动物的句子里',
-    'training.corpus.carNote': '关键实验：这个预设在默认语料上加了“一只 汽车 在 叫”和“我 养 了 一只 汽车”。训练一遍，看 cos(猫, 汽车) 和散点图里汽车的位置：它会不会向动物靠过去？只有两句，效果有多大要看种子。',
-    'training.corpus.chars': '{chars} 个字符，{lines} 行。链接最多带 {max} 个字符的语料；最多 {maxSentences} 句，每句最多 {maxTokens} 个词。',
-    'training.corpus.applied': '开始用新语料训练：{sentences} 句，{words} 个词，从第 0 步开始。',
-    'training.corpus.refused': '没有训练：有 {count} 处问题。你的文字还在编辑框里；训练继续用原来的语料。',
-    'training.corpus.refusedOne': '没有训练：有 1 处问题。你的文字还在编辑框里；训练继续用原来的语料。',
-    'training.corpus.more': '……还有 {count} 处。',
-    'training.corpus.line': '第 {line} 行：',
-    'training.corpus.problem.type': '语料必须是文字，一行一句。',
-    'training.corpus.problem.empty': '语料是空的：至少写一句话，词之间用空格隔开。',
-    'training.corpus.problem.too-many-chars': '文字太长：{chars} 个字符，最多 {maxChars} 个。',
-    'training.corpus.problem.too-many-sentences': '这是第 {maxSentences1} 句：最多 {maxSentences} 句。',
-    'training.corpus.problem.too-long': '词太多（每句最多 {maxTokens} 个）。',
-    'training.corpus.problem.reserved': '含有 <s>：它是句子边界的记号，模型会自己加上。',
-    'training.corpus.problem.markup': '看起来像网页标记（< 或 >）：请写普通的词，用空格隔开。',
-    'training.corpus.problem.control': '含有看不见的控制字符。',
-    'training.corpus.problem.one-word': '只有一个词：它只能教模型“句子可以在这个词后面结束”。',
-    'training.corpus.problem.duplicate': '和前面的某一行重复：这句话会被训练两倍的次数。',
-    'training.corpus.warned': '提醒（照样训练了）：',
-    'training.corpus.linkYes': '当前语料在链接里。',
-    'training.corpus.linkNo': '当前语料有 {chars} 个字符，超过链接能带的 {max} 个：链接里仍是默认语料。要分享，请下载 corpus.txt。',
-  },
-  en: {
-    'training.corpus.summary': 'The corpus: {sentences} sentences, {words} words ({name})',
-    'training.corpus.own': 'your own',
-    'training.corpus.preset': 'Preset',
-    'training.corpus.label': 'Sentences, one per line, words separated by spaces (a line without spaces is split into characters)',
-    'training.corpus.apply': 'Retrain on this corpus',
-    'training.corpus.revert': 'Undo changes',
-    'training.corpus.export': 'Download corpus.txt',
-    'training.corpus.car': 'Try it: put 汽车 (car) in the animals’ sentences',
-    'training.corpus.carNote': 'The decisive experiment: this preset adds 一只 汽车 在 叫 (a car is barking) and 我 养 了 一只 汽车 (I keep a car) to the default corpus. Train, then watch cos(猫, 汽车) and the car’s place in the scatter plot: does it move toward the animals? Two sentences are not much; how far it moves depends on the seed.',
-    'training.corpus.chars': '{chars} characters, {lines} lines. A link carries a corpus of up to {max} characters; at most {maxSentences} sentences of at most {maxTokens} words.',
-    'training.corpus.applied': 'Training on the new corpus: {sentences} sentences, {words} words, from step 0.',
-    'training.corpus.refused': 'Not trained: {count} problems. Your text is still in the editor; the run keeps the corpus it had.',
-    'training.corpus.refusedOne': 'Not trained: 1 problem. Your text is still in the editor; the run keeps the corpus it had.',
-    'training.corpus.more': '… and {count} more.',
-    'training.corpus.line': 'line {line}: ',
-    'training.corpus.problem.type': 'The corpus must be text, one sentence per line.',
-    'training.corpus.problem.empty': 'The corpus is empty: write at least one sentence, words separated by spaces.',
-    'training.corpus.problem.too-many-chars': 'Too long: {chars} characters, at most {maxChars}.',
-    'training.corpus.problem.too-many-sentences': 'this is sentence {maxSentences1}: at most {maxSentences} sentences.',
-    'training.corpus.problem.too-long': 'too many words (at most {maxTokens} a sentence).',
-    'training.corpus.problem.reserved': 'contains <s>, which marks the sentence boundary; the model adds it itself.',
-    'training.corpus.problem.markup': 'looks like markup (< or >): write plain words separated by spaces.',
-    'training.corpus.problem.control': 'contains an invisible control character.',
-    'training.corpus.problem.one-word': 'one word only: it teaches just that a sentence can end after it.',
-    'training.corpus.problem.duplicate': 'repeats an earlier line: it will be trained twice as often.',
-    'training.corpus.warned': 'Worth knowing (it trained all the same): ',
-    'training.corpus.linkYes': 'The link holds this corpus.',
-    'training.corpus.linkNo': 'This corpus has {chars} characters, more than a link carries ({max}): the link keeps the default corpus. To share it, download corpus.txt.',
-  },
-});
+addStrings(TRAINING_CORPUS_PANEL_STRINGS);
 
 const SHOWN_PROBLEMS = 8;
 
