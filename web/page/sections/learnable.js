@@ -1,4 +1,4 @@
-// Section 7: attention is learnable. The article's experiment: 我's query replaced by
+// sections/learnable.js: attention is learnable. The article's experiment: 我's query replaced by
 // pull × 我's own key; a slider sets pull and 我's attention row reacts. At pull = 5 the article
 // prints 0.695 / 0.169 / 0.136: those come from scores divided by √d_k; unscaled they are
 // 0.873 / 0.076 / 0.052. Both are shown. Whether the pulled query really favours 我 depends on the

@@ -1,4 +1,4 @@
-// Section 4: why Q×Kᵀ and not Q×K. Q×K is refused by the API (or, when n happens to equal d_k,
+// sections/scores.js: why Q×Kᵀ and not Q×K. Q×K is refused by the API (or, when n happens to equal d_k,
 // computes something meaningless); K becomes Kᵀ; the score table fills one dot product per
 // cell. Hovering or focusing any score cell writes its dot product out term by term.
 import { h, clear, fmt, fmtTerm } from '../shell/dom.js';

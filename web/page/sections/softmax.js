@@ -1,4 +1,4 @@
-// Section 5: softmax by rows. Each row of scores becomes a row of weights (a bar chart per row)
+// sections/softmax.js: softmax by rows. Each row of scores becomes a row of weights (a bar chart per row)
 // that sums to 1. A switch divides the scores by √d_k first; why that matters as d_k grows is the
 // section "Why divide by √d_k" (scaling.js).
 import { h, clear, fmt } from '../shell/dom.js';

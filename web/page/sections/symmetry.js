@@ -1,4 +1,4 @@
-// Section 8: why three different matrices. A switch shares one projection, Q = K = X·W_Q: the
+// sections/symmetry.js: why three different matrices. A switch shares one projection, Q = K = X·W_Q: the
 // score matrix Q·Qᵀ is symmetric (S[i][j] = S[j][i]) with real values (X·Xᵀ was nearly the
 // identity for the article's one-hot X), and its diagonal dominates. Steps walk the mirror pairs.
 import { h, fmt } from '../shell/dom.js';

@@ -68,7 +68,7 @@ export function createSectionContext({ qkv, i18n, state, announce = () => {}, go
       overrides = { ...overrides, [name]: [...cells, [i, j, value]] };
       recompute();
     },
-    /** Section 4's picture: a·b, |a|, |b|, cos θ for two 2-D vectors the reader moves. */
+    /** The scores section's picture: a·b, |a|, |b|, cos θ for two 2-D vectors the reader moves. */
     measureDot: (a, b) => dotGeometry(qkv, a, b),
     resetEdits() {
       overrides = {};

@@ -1,4 +1,4 @@
-// views/softmax-whole.js: section 5's softmax written out for one row, the way the article describes it:
+// views/softmax-whole.js: the softmax section's softmax written out for one row, the way the article describes it:
 // each score (divided by √d_k when the switch is on, then by the temperature T), its exp, the
 // row's total before the division, and each exp divided by that total. A slider sets T. Numbers
 // come from the snapshot (snapshot-derived.js, softmaxWritten); this file only lays them out.
