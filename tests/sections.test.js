@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PAGE_SECTIONS, ALL_SECTIONS, SECTION_IDS, WIDGET_SECTION_IDS, DEFAULT_SECTION, sectionById } from '../web/page/sections/index.js';
-import { SECTION_IDS as STATE_SECTION_IDS, PROPERTIES } from '../web/page/state.js';
+import { SECTION_IDS as STATE_SECTION_IDS, PROPERTIES } from '../web/page/shell/state.js';
 import { WIDGET_SECTIONS } from '../web/widget/attributes.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -56,20 +56,25 @@ test('the README\'s section table and widget attribute table list the registry\'
   assert.deepEqual([...attr[1].matchAll(/`([a-z]+)`/g)].map((m) => m[1]), WIDGET_SECTION_IDS);
 });
 
-test('stepped sections never call the WebAssembly API: they draw the snapshot', () => {
+test('sections never call the WebAssembly API or a model: they draw the snapshot or the training run', () => {
   const dir = path.join(ROOT, 'web/page/sections');
-  const stepped = fs.readdirSync(dir).filter((f) => f.endsWith('.js') && /defineSection\(/.test(fs.readFileSync(path.join(dir, f), 'utf8')));
-  assert.ok(stepped.length >= PAGE_SECTIONS.length - 1, `defineSection used by ${stepped}`);
-  for (const file of stepped) {
+  const files = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.js') && f !== 'index.js');
+  const made = files.filter((f) => /defineSection\(/.test(fs.readFileSync(path.join(dir, f), 'utf8')));
+  assert.deepEqual(made.map((f) => f.replace(/\.js$/, '')).sort(), ALL_SECTIONS.map((s) => s.id).sort(),
+    'every section, the training run included, is made by defineSection (one file per section)');
+  for (const file of files) {
     const text = fs.readFileSync(path.join(dir, file), 'utf8').replace(/\/\/.*$/gm, '');
     assert.doesNotMatch(text, /(?<![\w-])qkv(?![\w-])|\.(selfAttention|multiHeadAttention|positionalEncoding|attend|matmul|softmaxRows|transpose|rng|createModel)\(/,
-      `${file} computes: numbers belong in the snapshot (snapshot-derived.js)`);
+      `${file} computes: numbers belong in the snapshot (snapshot-derived.js) or the training run (training/)`);
+    assert.doesNotMatch(text, /\.model\b/, `${file} reaches into a model: the training run (training/run.js) computes once per step`);
   }
 });
 
 test('the pieces sections draw with never call the WebAssembly API either (numbers come from the snapshot)', () => {
   // dot-geometry.js gets its numbers through ctx.measureDot (snapshot-derived.js's dotGeometry)
-  const views = ['dot-geometry.js', 'softmax-whole.js', 'edits-note.js', 'code-panel.js', 'navigation.js', 'matrix-view.js', 'section-shell.js'];
+  const views = [...fs.readdirSync(path.join(ROOT, 'web/page/views'), { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => `views/${f}`),
+    'shell/navigation.js', 'shell/section-shell.js'];
+  assert.ok(views.includes('views/dot-geometry.js'));
   for (const file of views) {
     const text = read(`web/page/${file}`).replace(/\/\/.*$/gm, '');
     assert.doesNotMatch(text, /(?<![\w-])qkv(?![\w-])|\.(selfAttention|multiHeadAttention|positionalEncoding|attend|matmul|softmaxRows|transpose|rng|createModel)\(/,
@@ -77,9 +82,53 @@ test('the pieces sections draw with never call the WebAssembly API either (numbe
   }
   // code-lines.js writes qkv.* calls as text for the reader, so it is checked by what it imports:
   // constants only, no function that computes
-  const imports = [...read('web/page/code-lines.js').matchAll(/^import \{([^}]*)\} from '([^']+)'/gm)];
+  const imports = [...read('web/page/models/code-lines.js').matchAll(/^import \{([^}]*)\} from '([^']+)'/gm)];
   assert.ok(imports.length > 0);
   for (const [, names] of imports) {
     for (const name of names.split(',').map((n) => n.trim()).filter(Boolean)) assert.match(name, /^[A-Z][A-Z0-9_]*$/, `code-lines.js imports ${name}`);
+  }
+});
+
+test('web/page is folders by role, each named in the README\'s Layout, with no file loose at its top', () => {
+  const dir = path.join(ROOT, 'web/page');
+  const entries = fs.readdirSync(dir, { withFileTypes: true });
+  assert.deepEqual(entries.filter((e) => !e.isDirectory()).map((e) => e.name), [], 'files belong in a folder by role');
+  const layout = read('README.md').split('## Layout')[1].split('\n## ')[0];
+  for (const folder of entries.filter((e) => e.isDirectory()).map((e) => e.name)) {
+    assert.match(layout, new RegExp(`^${folder}/ `, 'm'), `the README's Layout explains web/page/${folder}/`);
+  }
+});
+
+test('no section keeps a copy of a setting: settings reach stepped sections in the snapshot only', () => {
+  // settings flow URL / attributes → state → snapshot (snap.choices, context.js) → sections:
+  // a section that read the state itself would need its host to rebuild it when a setting changes
+  const dir = path.join(ROOT, 'web/page/sections');
+  const files = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.js'));
+  for (const file of files) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8').replace(/\/\/.*$/gm, '');
+    assert.doesNotMatch(text, /\b(let|var)\s+\w+\s*=\s*[\w.]*state\.get\(/, `${file} keeps a copy of a setting`);
+    // (the training section, shell: false, shows and edits the training run's own settings, which
+    // its store reads from the state: it may read them too, but keeps no copy)
+    if (/defineSection\(/.test(text) && !/shell: false/.test(text)) {
+      assert.doesNotMatch(text, /state\.(get|onChange)\(/, `${file} reads the state: its settings belong in frame.snap`);
+    }
+  }
+  // and the widget host hands every setting attribute to its context the same way
+  const element = read('web/widget/element.js').replace(/\/\/.*$/gm, '');
+  assert.match(element, /for \(const key of SETTING_ATTRIBUTES\)/);
+  assert.doesNotMatch(element, /rebuild/i, 'the widget rebuilds no section for a setting');
+});
+
+test('the zh and en tables live in web/page/strings/, not in the modules that show them', () => {
+  const dir = path.join(ROOT, 'web/page');
+  const files = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.js') && !f.startsWith('strings'));
+  for (const file of files) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8').replace(/\/\/.*$/gm, '');
+    assert.doesNotMatch(text, /addStrings\(\{/, `${file} holds a string table: move it to strings/`);
+  }
+  // a table is data only (glosses.js, beside them, formats a word with its English gloss)
+  for (const file of fs.readdirSync(path.join(dir, 'strings'))) {
+    const text = read(`web/page/strings/${file}`);
+    if (/export const \w+_STRINGS = /.test(text)) assert.doesNotMatch(text, /^import /m, `strings/${file} is data only`);
   }
 });

@@ -3,7 +3,7 @@
 // measures for counting alone (no training) beside them.
 //
 //   node tools/measure-training.mjs           # print the table
-//   node tools/measure-training.mjs --write   # also write web/page/training-claims.js and the
+//   node tools/measure-training.mjs --write   # also write web/page/training/claims.js and the
 //                                             # README's table between its training-claims markers
 //   node tools/measure-training.mjs --defaults  # the measurements TRAINING_DEFAULTS were chosen
 //                                             # from (a few minutes): divergence by lr, and the
@@ -89,7 +89,7 @@ console.log(`国王 + 女人 alone gives 女王 first on ${ends.filter((m) => m.
   `${ends.filter((m) => m.catCar < Math.min(ppmi.catCar, claims.counting.default.catCar)).length}`);
 
 if (write) {
-  const claimsPath = fileURLToPath(new URL('../web/page/training-claims.js', import.meta.url));
+  const claimsPath = fileURLToPath(new URL('../web/page/training/claims.js', import.meta.url));
   writeFileSync(claimsPath, claimsModule(claims));
   const readmePath = fileURLToPath(new URL('../README.md', import.meta.url));
   const readme = readFileSync(readmePath, 'utf8');
@@ -97,5 +97,5 @@ if (write) {
   const a = readme.indexOf(begin), b = readme.indexOf(end);
   if (a < 0 || b < a) throw new Error(`README.md has no ${begin} … ${end} block to write the table into`);
   writeFileSync(readmePath, readme.slice(0, a + begin.length) + '\n' + readmeTable(claims) + '\n' + readme.slice(b));
-  console.log(`\nwrote web/page/training-claims.js and README.md's table`);
+  console.log(`\nwrote web/page/training/claims.js and README.md's table`);
 }

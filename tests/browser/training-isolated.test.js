@@ -1,4 +1,4 @@
-// training-isolated.test.js: section 9 on its own, mounted inside a shadow root the way the
+// training-isolated.test.js: the training section on its own, mounted inside a shadow root the way the
 // <qkv-lab> widget mounts it (tests/browser/fixtures/training-only.*, bundled here with esbuild):
 // it renders only inside its element, shows divergence and stops, and destroy() stops the loop
 // and frees the model's WASM memory. Run after ./build.sh.
@@ -87,7 +87,7 @@ test('divergence is shown, announced, and training stops', async () => {
   // stopped: the run is over (no step can follow), its state says so, and frames pass without a step
   assert.deepEqual(await page.evaluate(() => {
     const t = window.__training;
-    return { finished: t.section.run.finished, hasError: t.section.run.error !== null, state: t.section.element.dataset.state };
+    return { finished: t.run().finished, hasError: t.run().error !== null, state: t.section.element.dataset.state };
   }), { finished: true, hasError: true, state: 'diverged' });
   await frames(page, 3);
   assert.equal(await page.evaluate(() => window.__training.section.element.dataset.step), s.step, 'stopped');

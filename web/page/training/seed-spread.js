@@ -1,56 +1,23 @@
-// training/seed-spread.js: "one seed is one draw". A button trains 30 runs with the current
-// settings and corpus, seeds 0 to 29, here in the browser, and shows the spread of what the page
-// talks about: cos(猫, 狗), cos(猫, 汽车), whether the animals end closer to each other than to
-// the vehicles, whether 国王 − 男人 + 女人 gives 女王 and whether 女王 was 国王's nearest word
-// anyway, p(果 | 我 爱 吃 苹), and the corpus loss. Measured at run time, so it is honest for
+// training/seed-spread.js: "one seed is one draw", as a job of the training run: 30 models trained
+// with the run's settings and corpus, seeds 0 to 29, and what the page talks about measured on
+// each (measureModel: cos(猫, 狗), cos(猫, 汽车), whether the animals end closer to each other
+// than to the vehicles, whether 国王 − 男人 + 女人 gives 女王 and whether 女王 was 国王's nearest
+// word anyway, p(果 | 我 爱 吃 苹), the corpus loss). Measured at run time, so it is honest for
 // whatever corpus and settings the reader chose. The work is cut into chunks of a few
-// milliseconds per animation frame: the page stays responsive, and Stop stops it.
+// milliseconds, one per animation frame: the page stays responsive. No DOM here: the training
+// section's card (sections/training/seed-spread.js) starts and stops the job and draws what it
+// reports.
 //
-//   const spread = createSeedSpread({ ctx, texts, events });
-//   layout.slots.seeds.append(spread.card);
-import { h, fmt } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { WORD_GROUPS } from '../../corpus.js';
-import { tokenize } from '../../corpus.js';
-
-addStrings({
-  zh: {
-    'training.seeds.title': '换 30 个种子试试',
-    'training.seeds.note': '一个种子只是一次抽样。按下按钮，浏览器会用上面的设置和语料，从种子 0 到 29 各训练一遍（每次 {steps} 步），然后列出结果的范围。',
-    'training.seeds.run': '训练种子 0–29',
-    'training.seeds.stop': '停止',
-    'training.seeds.progress': '种子 {seed}（0–29），第 {step} / {steps} 步……',
-    'training.seeds.stopped': '已停止：完成了 {done} 个种子。',
-    'training.seeds.done': '{n} 个种子（0–{last}），每个 {steps} 步：',
-    'training.seeds.measure': '量', 'training.seeds.min': '最小', 'training.seeds.median': '中位数', 'training.seeds.max': '最大',
-    'training.seeds.loss': '语料损失',
-    'training.seeds.p': 'p({word} | {context})',
-    'training.seeds.closer': '动物彼此比跟交通工具更近：{k} / {n} 个种子',
-    'training.seeds.queen': '国王 − 男人 + 女人 的第一名是 女王：{k} / {n} 个种子',
-    'training.seeds.queenNear': '女王 本来就是离 国王 最近的词：{k} / {n} 个种子',
-    'training.seeds.missing': '（这份语料里没有 {words}，这一项不算。）',
-  },
-  en: {
-    'training.seeds.title': 'Thirty seeds, not one',
-    'training.seeds.note': 'A seed is one draw. This button trains the run once for each seed from 0 to 29, here in your browser, with the settings and corpus above ({steps} steps each), and lists the spread of the results.',
-    'training.seeds.run': 'Train seeds 0–29',
-    'training.seeds.stop': 'Stop',
-    'training.seeds.progress': 'Seed {seed} (of 0–29), step {step} of {steps}…',
-    'training.seeds.stopped': 'Stopped after {done} seeds.',
-    'training.seeds.done': '{n} seeds (0–{last}), {steps} steps each:',
-    'training.seeds.measure': 'measure', 'training.seeds.min': 'min', 'training.seeds.median': 'median', 'training.seeds.max': 'max',
-    'training.seeds.loss': 'corpus loss',
-    'training.seeds.p': 'p({word} | {context})',
-    'training.seeds.closer': 'animals closer to each other than to the vehicles: {k} of {n} seeds',
-    'training.seeds.queen': '女王 (queen) first for 国王 − 男人 + 女人: {k} of {n} seeds',
-    'training.seeds.queenNear': '女王 already 国王’s nearest word: {k} of {n} seeds',
-    'training.seeds.missing': '(This corpus has no {words}; not counted.)',
-  },
-});
+//   const spread = store.seedSpread;       // training/store.js makes one per store
+//   const off = spread.subscribe((event) => …);
+//   spread.start(store.options);  spread.stop();  spread.cancel();
+// Events: { type: 'progress', seed, step, steps } after each chunk; { type: 'done', rows, steps,
+// stopped } when the 30 seeds are measured or stop() ends the job early (rows: what was measured).
+import { WORD_GROUPS, tokenize } from '../../corpus.js';
 
 export const SPREAD_SEEDS = Object.freeze(Array.from({ length: 30 }, (_, i) => i));
 const CHUNK_MS = 8;
-const EXAMPLE = tokenize('我 爱 吃 苹 果');
+export const EXAMPLE = tokenize('我 爱 吃 苹 果');
 
 /** The median of a list of numbers. */
 export function median(values) {
@@ -86,42 +53,36 @@ export function measureModel(model) {
   return out;
 }
 
-export function createSeedSpread({ ctx, texts, events }) {
-  const { i18n, qkv } = ctx;
-  const store = ctx.training;
-  const runButton = texts.set(h('button', { attrs: { type: 'button', 'data-role': 'seeds-run' } }), 'training.seeds.run');
-  const stopButton = texts.set(h('button', { attrs: { type: 'button', 'data-role': 'seeds-stop' }, hidden: true }), 'training.seeds.stop');
-  const note = h('p', { class: 'tr-note' });
-  const progress = h('p', { class: 'tr-note', attrs: { 'aria-live': 'polite', 'data-role': 'seeds-progress' } });
-  const results = h('div', { class: 'tr-seed-results', attrs: { 'data-role': 'seeds-results' } });
-  const card = h('div', { class: 'tr-card tr-seeds-card tr-wide', attrs: { 'data-role': 'seeds' } },
-    texts.set(h('h3'), 'training.seeds.title'), note, h('div', { class: 'tr-exports' }, runButton, stopButton), progress, results);
+const nextFrame = (fn) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(fn) : setTimeout(fn, 0));
+const cancelFrame = (id) => (typeof cancelAnimationFrame === 'function' ? cancelAnimationFrame(id) : clearTimeout(id));
+const now = () => (typeof performance === 'object' ? performance.now() : Date.now());
+const DIVERGED = Object.freeze({ loss: NaN, catDog: NaN, catCar: NaN, closer: null, queen: null, queenNear: null, p: NaN });
 
-  let job = null;      // { token, seed, model, rows, options }
-  let token = 0;
-  let shown = null;    // the last results, redrawn on a language change
+/** The seed-spread job of one training store (qkv: the loaded API). */
+export function createSeedSpread(qkv) {
+  const watchers = new Set();
+  let job = null;      // { seed, model, rows, options }
   let frameId = 0;
 
-  const steps = () => store.options.steps;
-  const drawNote = () => { note.textContent = i18n.t('training.seeds.note', { steps: steps() }); };
+  const emit = (event) => { for (const fn of [...watchers]) fn(event); };
 
-  function finish(stopped) {
-    if (job && job.model) job.model.dispose();
-    const rows = job ? job.rows : [];
+  function end(stopped) {
+    if (frameId) cancelFrame(frameId);
+    frameId = 0;
+    if (!job) return;
+    if (job.model) job.model.dispose();
+    const { rows, options } = job;
     job = null;
-    runButton.hidden = false;
-    stopButton.hidden = true;
-    progress.textContent = stopped ? i18n.t('training.seeds.stopped', { done: rows.length }) : '';
-    if (rows.length) { shown = { rows, steps: steps() }; draw(); }
+    emit({ type: 'done', rows, steps: options.steps, stopped });
   }
 
   function chunk() {
     frameId = 0;
-    if (!job || job.token !== token) return;
-    const until = performance.now() + CHUNK_MS;
-    while (performance.now() < until) {
+    if (!job) return;
+    const until = now() + CHUNK_MS;
+    while (now() < until) {
       if (!job.model) {
-        if (job.seed >= SPREAD_SEEDS.length) { finish(false); return; }
+        if (job.seed >= SPREAD_SEEDS.length) { end(false); return; }
         job.model = qkv.createModel({ ...job.options, seed: SPREAD_SEEDS[job.seed] });
       }
       const model = job.model;
@@ -129,74 +90,42 @@ export function createSeedSpread({ ctx, texts, events }) {
         try { model.step(); } catch { /* diverged: measured as it stands, NaN shows as — */ }
         continue;
       }
-      job.rows.push(model.diverged ? { loss: NaN, catDog: NaN, catCar: NaN, closer: null, queen: null, queenNear: null, p: NaN } : measureModel(model));
+      job.rows.push(model.diverged ? DIVERGED : measureModel(model));
       model.dispose();
       job.model = null;
       job.seed++;
     }
     const m = job.model;
-    progress.textContent = i18n.t('training.seeds.progress', { seed: SPREAD_SEEDS[Math.min(job.seed, SPREAD_SEEDS.length - 1)], step: m ? m.steps : 0, steps: steps() });
-    frameId = requestAnimationFrame(chunk);
+    emit({ type: 'progress', seed: SPREAD_SEEDS[Math.min(job.seed, SPREAD_SEEDS.length - 1)], step: m ? m.steps : 0, steps: job.options.steps });
+    frameId = nextFrame(chunk);
   }
 
-  function draw() {
-    if (!shown) return;
-    const { rows } = shown;
-    const n = rows.length;
-    const numeric = [
-      ['cos(猫, 狗)', rows.map((r) => r.catDog)],
-      ['cos(猫, 汽车)', rows.map((r) => r.catCar)],
-      [i18n.t('training.seeds.p', { word: EXAMPLE[EXAMPLE.length - 1], context: EXAMPLE.slice(0, -1).join(' ') }), rows.map((r) => r.p)],
-      [i18n.t('training.seeds.loss'), rows.map((r) => r.loss)],
-    ].filter(([, vs]) => vs.some(Number.isFinite));
-    const head = ['training.seeds.measure', 'training.seeds.min', 'training.seeds.median', 'training.seeds.max'];
-    const table = h('table', { class: 'matrix tr-seed-table' },
-      h('thead', {}, h('tr', {}, head.map((k) => h('th', { text: i18n.t(k), attrs: { scope: 'col' } })))),
-      h('tbody', {}, numeric.map(([name, vs]) => {
-        const finite = vs.filter(Number.isFinite);
-        return h('tr', { attrs: { 'data-measure': name } }, h('th', { text: name, attrs: { scope: 'row' } }),
-          [Math.min(...finite), median(finite), Math.max(...finite)].map((v) => h('td', { class: 'num', text: fmt(v) })));
-      })));
-    const counts = [['closer', 'training.seeds.closer'], ['queen', 'training.seeds.queen'], ['queenNear', 'training.seeds.queenNear']]
-      .map(([field, key]) => {
-        const known = rows.filter((r) => r[field] !== null);
-        if (!known.length) return null;
-        return h('li', { attrs: { 'data-count': field }, text: i18n.t(key, { k: known.filter((r) => r[field]).length, n: known.length }) });
-      }).filter(Boolean);
-    results.replaceChildren(
-      h('p', { text: i18n.t('training.seeds.done', { n, last: n - 1, steps: shown.steps }) }),
-      h('div', { class: 'matrix-scroll' }, table),
-      h('ul', {}, counts));
-  }
-
-  events.on(runButton, 'click', () => {
-    token++;
-    job = { token, seed: 0, model: null, rows: [], options: { ...store.options } };
-    runButton.hidden = true;
-    stopButton.hidden = false;
-    results.replaceChildren();
-    shown = null;
-    chunk();
-  });
-  events.on(stopButton, 'click', () => {
-    token++;
-    if (frameId) cancelAnimationFrame(frameId);
-    frameId = 0;
-    finish(true);
-  });
-  // new settings or corpus: old results describe another run
-  const offStore = store.subscribe((event) => { if (event.type === 'run') drawNote(); });
-
-  drawNote();
   return {
-    card,
-    setLanguage() { drawNote(); draw(); },
-    destroy() {
-      token++;
-      if (frameId) cancelAnimationFrame(frameId);
-      if (job && job.model) job.model.dispose();
-      job = null;
-      offStore();
+    get running() { return job !== null; },
+    subscribe(fn) {
+      watchers.add(fn);
+      return () => watchers.delete(fn);
+    },
+    /** Trains the 30 seeds with these createModel options (a job under way starts over); the first chunk runs now. */
+    start(options) {
+      cancelJob();
+      job = { seed: 0, model: null, rows: [], options: { ...options } };
+      chunk();
+    },
+    /** Ends the job now; 'done' reports the seeds measured so far (stopped: true). */
+    stop() { end(true); },
+    /** Ends the job without a report. */
+    cancel: cancelJob,
+    dispose() {
+      cancelJob();
+      watchers.clear();
     },
   };
+
+  function cancelJob() {
+    if (frameId) cancelFrame(frameId);
+    frameId = 0;
+    if (job && job.model) job.model.dispose();
+    job = null;
+  }
 }
