@@ -24,6 +24,7 @@
 import { h, listeners, pendingLayout } from './dom.js';
 import { createStepper } from './stepper.js';
 import { createMatrixView } from '../views/matrix-view.js';
+import { SCENE_KEYS, stepperScene } from './scene.js';
 
 /**
  * introKeys: string keys, or [key, vars] pairs whose vars() is read again whenever the texts are
@@ -34,13 +35,16 @@ export function createShell({ id, i18n, titleKey, introKeys = [] }) {
   const title = texts.set(h('h2', { class: 'section-title' }), titleKey);
   const intro = h('div', { class: 'section-intro' }, introKeys.map((k) => (Array.isArray(k) ? texts.set(h('p'), k[0], k[1]) : texts.set(h('p'), k))));
   const controls = h('div', { class: 'section-controls' });
+  // the host's actions on the section (the page's "Copy embed code", "Export this step"): empty
+  // and hidden unless the host fills it (shell/section-tools.js; the widget does not)
+  const tools = h('div', { class: 'section-tools', hidden: true });
   const stage = h('div', { class: 'stage', attrs: { tabindex: '0' } });
-  const element = h('section', { class: 'qkv-section', attrs: { 'aria-labelledby': `${id}-title` } }, title, intro, controls, stage);
+  const element = h('section', { class: 'qkv-section', attrs: { 'aria-labelledby': `${id}-title` } }, title, intro, tools, controls, stage);
   title.id = `${id}-title`;
   element.dataset.section = id;
   element.id = id;
   return {
-    element, stage, controls, intro, texts,
+    element, stage, controls, intro, texts, tools,
     addStepper(options) {
       const stepper = createStepper({ i18n, host: element, ...options });
       element.insertBefore(stepper.element, stage);
@@ -115,10 +119,15 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     };
     const parts = setup(frame);
     parts.draw?.(snap);
+    // the scene (scene.js) the host asks this section to show: its step, range and loop. With a
+    // training run as its source, `step` is the run's (the training store reads it), not the stepper's.
+    const sceneNow = () => stepperScene(ctx.sceneFor?.(id) ?? null, { runStep: Boolean(source) });
+    const scene = sceneNow();
     const stepper = shell.addStepper({
       count: parts.count(snap),
       render: (index, options) => parts.render(index, options),
-      initial: parts.initial ?? 0,
+      initial: scene.initial ?? parts.initial ?? 0,
+      range: scene.range, loop: scene.loop,
     });
     stepper.onChange(({ index, count }) => {
       const detail = { section: id, kind: 'step', step: index, count };
@@ -140,6 +149,17 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
         updating = false;
       }
     }
+    // a widget's scene attributes may change after it is built: they reach the stepper through the state
+    let offScene = () => {};
+    if (ctx.sceneLive && ctx.sceneFor?.(id)) {
+      offScene = ctx.state.onChange((name) => {
+        if (!SCENE_KEYS.includes(name)) return;
+        updating = true;
+        try { stepper.setScene(sceneNow()); } finally { updating = false; }
+      });
+    }
+    // the host's tools for this section (the page's embed code and exports), when it has any
+    const offTools = ctx.sectionTools ? ctx.sectionTools({ id, element: shell.element, stage: shell.stage, toolbar: shell.tools, stepper, i18n, events, runStep: Boolean(source), scene: () => ctx.sceneFor?.(id) ?? null }) : null;
     let offData = () => {};
     let observer = null;
     if (data) {
@@ -173,6 +193,8 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       },
       destroy() {
         progress.clear();
+        offScene();
+        offTools?.();
         observer?.disconnect();
         offData();
         data?.destroy();
