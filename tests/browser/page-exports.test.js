@@ -18,16 +18,15 @@ before(async () => { env = await openBrowser(); });
 after(async () => { await env.close(); });
 
 /** What a reader sees of a section's step: its position, its narration and every table cell and bar value of its stage. */
-function shown(root) {
-  const section = root.querySelector('.qkv-section');
+function shown(section) {
   return {
     position: section.querySelector('.step-position').textContent,
     narration: section.querySelector('.narration').textContent,
     cells: [...section.querySelectorAll('.stage td, .stage .bar-value')].map((el) => el.textContent.trim()),
   };
 }
-const pageShown = (page, id) => page.evaluate(`(${shown})(document.getElementById(${JSON.stringify(id)}).parentElement)`);
-const widgetShown = (page, id) => page.evaluate(`(${shown})(document.getElementById(${JSON.stringify(id)}).shadowRoot)`);
+const pageShown = (page, id) => page.evaluate(`(${shown})(document.getElementById(${JSON.stringify(id)}))`);
+const widgetShown = (page, id) => page.evaluate(`(${shown})(document.getElementById(${JSON.stringify(id)}).shadowRoot.querySelector('.qkv-section'))`);
 
 /** Clicks `selector` and returns the download it starts: { name, bytes }. */
 async function downloaded(page, selector) {
@@ -58,11 +57,16 @@ test('the copied embed code reproduces the view: the tag in a fresh post, and th
   assert.match(code, /<img src="qkv-lab-softmax-step-3\.svg" alt="[^"]*step 3 of 5[^"]*"/);
   assert.match(await page.textContent('#softmax .tool-status'), /qkv-lab-softmax-step-3\.svg/);
 
-  // 1. the tag and its script, pasted into a post of their own
+  // the picture the code names is the one "Export this step" gives
+  const picture = await downloaded(page, '#softmax .tool-export');
+  assert.equal(picture.name, 'qkv-lab-softmax-step-3.svg');
+
+  // 1. the tag and its script, pasted into a post of their own (the picture beside it)
   const tag = code.slice(0, code.indexOf('</script>') + '</script>'.length).replace('<qkv-lab ', '<qkv-lab id="pasted" ');
   const post = await newPage(env);
   const html = `<!doctype html><html><head><meta charset="utf-8"></head><body>${tag}</body></html>`;
   await post.route(env.url('dist/pasted.html'), (route) => route.fulfill({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: html }));
+  await post.route(env.url(`dist/${picture.name}`), (route) => route.fulfill({ status: 200, headers: { 'content-type': 'image/svg+xml' }, body: picture.bytes }));
   await post.goto(env.url('dist/pasted.html'));
   await waitForWidget(post, 'pasted');
   assert.deepEqual(await widgetShown(post, 'pasted'), before);

@@ -30,7 +30,10 @@ export function backgroundOf(el) {
 
 function visible(el) {
   const cs = getComputedStyle(el);
-  return cs.display !== 'none' && cs.visibility !== 'hidden' && Number(cs.opacity) !== 0;
+  if (cs.display === 'none' || cs.visibility === 'hidden' || Number(cs.opacity) === 0) return false;
+  // text for screen readers only (.visually-hidden: a 1-pixel clipped box) is not in the picture
+  const r = el.getBoundingClientRect();
+  return !((r.width <= 1 || r.height <= 1) && cs.overflow !== 'visible');
 }
 
 /** The text of a text node, one entry per line the browser wrapped it into: { text, rect }. */
@@ -81,18 +84,19 @@ function copySvg(svg, x, y, rect) {
 }
 
 /**
- * stepToSvg(root, { parts, padding }) → { svg (text), width, height, texts (every text drawn) }.
- * parts: the elements to draw, in their page positions (default: root itself).
+ * stepToSvg(root, { parts, padding, gap }) → { svg (text), width, height, texts (every text drawn) }.
+ * parts: the elements to draw (default: root itself), stacked one under the other as they are
+ * on the page, without what lies between them (the controls), `gap` pixels apart.
  */
-export function stepToSvg(root, { parts = [root], padding = 12 } = {}) {
+export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {}) {
   const shown = parts.filter((p) => p && visible(p) && p.getBoundingClientRect().height > 0);
   const boxes = shown.map((p) => p.getBoundingClientRect());
   const left = Math.min(...boxes.map((b) => b.left)) - padding;
-  const top = Math.min(...boxes.map((b) => b.top)) - padding;
   const width = Math.max(...boxes.map((b) => b.right)) - left + padding;
-  const height = Math.max(...boxes.map((b) => b.bottom)) - top + padding;
+  const height = boxes.reduce((sum, b) => sum + b.height, 0) + gap * (boxes.length - 1) + 2 * padding;
   const out = [];
   const texts = [];
+  let top = 0;   // page y that maps to the picture's 0 for the part being drawn
   const X = (v) => num(v - left);
   const Y = (v) => num(v - top);
 
@@ -141,7 +145,12 @@ export function stepToSvg(root, { parts = [root], padding = 12 } = {}) {
       }
     }
   }
-  for (const part of shown) walk(part);
+  let y = padding;
+  shown.forEach((part, k) => {
+    top = boxes[k].top - y;
+    walk(part);
+    y += boxes[k].height + gap;
+  });
   const lang = root.closest('[lang]')?.getAttribute('lang') || 'en';
   const svg = `<svg xmlns="${SVG_NS}" width="${num(width)}" height="${num(height)}" viewBox="0 0 ${num(width)} ${num(height)}" xml:lang="${esc(lang)}">` +
     `<rect width="100%" height="100%" fill="${backgroundOf(root)}"/>${out.join('')}</svg>`;
