@@ -96,6 +96,7 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
   const height = boxes.reduce((sum, b) => sum + b.height, 0) + gap * (boxes.length - 1) + 2 * padding;
   const out = [];
   const texts = [];
+  let clipCount = 0;
   let top = 0;   // page y that maps to the picture's 0 for the part being drawn
   const X = (v) => num(v - left);
   const Y = (v) => num(v - top);
@@ -131,6 +132,17 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
         out.push(`<line x1="${X(a)}" y1="${Y(b)}" x2="${X(c)}" y2="${Y(d)}" stroke="${cs[`border${side}Color`]}" stroke-width="${num(w)}"/>`);
       }
     }
+    // a scroll box (a wide table on a phone) shows only what is inside it: so does the picture
+    const clips = cs.overflowX !== 'visible' || cs.overflowY !== 'visible';
+    if (clips && r.width > 0 && r.height > 0) {
+      const clipId = `clip${++clipCount}`;
+      out.push(`<clipPath id="${clipId}"><rect x="${X(r.left)}" y="${Y(r.top)}" width="${num(r.width)}" height="${num(r.height)}"/></clipPath><g clip-path="url(#${clipId})">`);
+    }
+    walkChildren(el, cs);
+    if (clips && r.width > 0 && r.height > 0) out.push('</g>');
+  }
+
+  function walkChildren(el, cs) {
     for (const child of el.childNodes) {
       if (child.nodeType === Node.ELEMENT_NODE) walk(child);
       else if (child.nodeType === Node.TEXT_NODE && child.textContent.trim()) {
