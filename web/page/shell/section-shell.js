@@ -167,7 +167,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       });
     }
     // the host's tools for this section (the page's embed code and exports), when it has any
-    const offTools = ctx.sectionTools ? ctx.sectionTools({ id, element: shell.element, stage: shell.stage, toolbar: shell.tools, stepper, i18n, events, runStep: Boolean(source), scene: () => ctx.sceneFor?.(id) ?? null }) : null;
+    const offTools = ctx.sectionTools ? ctx.sectionTools({ id, element: shell.element, stage: shell.stage, toolbar: shell.tools, stepper, i18n, events, runStep: source ? () => (typeof snap?.step === 'number' ? snap.step : ctx.state.get('step')) : null, scene: () => ctx.sceneFor?.(id) ?? null }) : null;
     let offData = () => {};
     let observer = null;
     if (data) {

@@ -55,8 +55,8 @@ export function createSectionTools({ state, getSnapshot = () => null, pageUrl = 
     const canvasDrawn = () => Boolean(stage.querySelector('canvas'));
     const title = () => element.querySelector('.section-title')?.textContent.trim() || id;
     const narration = () => element.querySelector('.narration')?.textContent.trim() || '';
-    /** The step as the reader sees it: the stepper's (1-based), or the training run's. */
-    const shownStep = () => (runStep ? state.get('step') : stepper.index + 1);
+    /** The step as the reader sees it: the stepper's (1-based), or the training run's (runStep() gives it). */
+    const shownStep = () => (runStep ? runStep() : stepper.index + 1);
     const fileName = (ext, suffix = `step-${shownStep()}`) => `qkv-lab-${id}-${suffix}.${ext}`;
     const picture = () => stepToSvg(element, { parts: [element.querySelector('.section-title'), element.querySelector('.narration'), stage] });
     const alt = () => (runStep ? i18n.t('tools.altRun', { title: title(), i: shownStep() })
