@@ -38,8 +38,25 @@ async function downloaded(page, selector) {
 test('every section of the page offers the three actions in its preamble', async () => {
   const page = await openPage(env, { query: '?lang=en' });
   const ids = await page.$$eval('.qkv-section[data-section]', (els) => els.filter((el) => el.querySelector('.section-tools:not([hidden]) .tool-embed')).map((el) => el.dataset.section));
-  // the training run's section is written by hand, outside defineSection, until issue 19 brings it in
-  assert.deepEqual(ids, PAGE_SECTIONS.map((s) => s.id).filter((id) => id !== 'training'));
+  assert.deepEqual(ids, PAGE_SECTIONS.map((s) => s.id));
+  // the GIF wherever there is a stepper to go through: all but the training run's own frame
+  const gifs = await page.$$eval('.qkv-section[data-section]', (els) => els.filter((el) => el.querySelector('.section-tools .tool-gif')).map((el) => el.dataset.section));
+  assert.deepEqual(gifs, ids.filter((id) => id !== 'training'));
+  await page.closeAll();
+});
+
+test('a section that draws on a canvas exports a PNG at 2×: the training run at its step', async () => {
+  const page = await openPage(env, { query: '?lang=en&section=training&step=30' });
+  await page.waitForFunction(() => document.querySelector('#training')?.dataset.state !== 'loading' && /30/.test(document.querySelector('#training .tr-status')?.textContent || ''), null, { timeout: 60000 });
+  const { name, bytes } = await downloaded(page, '#training .tool-export');
+  assert.equal(name, 'qkv-lab-training-step-30.png');
+  assert.equal(bytes.subarray(1, 4).toString('latin1'), 'PNG');
+  const width = bytes.readUInt32BE(16);
+  const laid = await page.evaluate(() => document.querySelector('#training .section-title').getBoundingClientRect().width);
+  assert.ok(width >= 2 * laid, `${width} px wide: 2× the section's ${laid} px`);
+  await page.click('#training .tool-embed');
+  assert.match(await page.inputValue('#training .embed-code'), /<qkv-lab section="training" lang="en" step="30">/);
+  assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
 

@@ -250,6 +250,20 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     };
     const parts = setup(frame);
     const { element } = parts;
+    // the host's tools (the page's embed code and export) after the heading and its intro; no
+    // stepper here, so no GIF: the step is the training run's, the picture its title, its stage
+    // and what draws its charts
+    let offTools = null;
+    if (ctx.sectionTools) {
+      const toolbar = h('div', { class: 'section-tools', hidden: true });
+      const title = element.querySelector('.section-title');
+      (title?.nextElementSibling || title || element).after(toolbar);
+      offTools = ctx.sectionTools({
+        id, element, stage: element, toolbar, stepper: null, i18n, events, scene: () => null,
+        runStep: () => ctx.training.run?.step ?? ctx.state.get('step'),
+        pictureParts: () => [title, ...[...element.children].filter((c) => c.matches('.stage') || c.querySelector('canvas'))],
+      });
+    }
     let observer = null;
     if (parts.setVisible) {
       if (typeof IntersectionObserver === 'function') {
@@ -270,6 +284,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       },
       destroy() {
         progress.clear();
+        offTools?.();
         observer?.disconnect();
         events.off();
         parts.destroy?.();

@@ -37,7 +37,12 @@ function download(blob, file) {
  * (default: this page's, without its query).
  */
 export function createSectionTools({ state, getSnapshot = () => null, pageUrl = () => location.href.split(/[?#]/)[0] }) {
-  return function sectionTools({ id, element, stage, toolbar, stepper, i18n, events, runStep, scene }) {
+  /**
+   * The tools of one section. stepper: its stepper, or null (a section with a frame of its own:
+   * no GIF then); runStep(): the training step it shows, when its step is a run's; pictureParts():
+   * the elements "Export this step" draws (default: the title, the narration and the stage).
+   */
+  return function sectionTools({ id, element, stage, toolbar, stepper, i18n, events, runStep = null, scene = () => null, pictureParts = null }) {
     const texts = i18n.binder();
     const embedButton = texts.set(h('button', { class: 'tool-btn tool-embed', attrs: { type: 'button', 'aria-expanded': 'false' } }), 'tools.embed');
     const exportButton = texts.set(h('button', { class: 'tool-btn tool-export', attrs: { type: 'button' } }), 'tools.export');
@@ -46,7 +51,7 @@ export function createSectionTools({ state, getSnapshot = () => null, pageUrl = 
     const code = h('textarea', { class: 'embed-code', attrs: { readonly: '', rows: '7', spellcheck: 'false', id: `${id}-embed-code` } });
     const codeLabel = texts.set(h('label', { class: 'visually-hidden', attrs: { for: `${id}-embed-code` } }), 'tools.codeLabel');
     const panel = h('div', { class: 'embed-panel', hidden: true }, codeLabel, code);
-    toolbar.append(h('div', { class: 'tool-buttons', attrs: { role: 'group' } }, embedButton, exportButton, gifButton), status, panel);
+    toolbar.append(h('div', { class: 'tool-buttons', attrs: { role: 'group' } }, embedButton, exportButton, stepper ? gifButton : null), status, panel);
     toolbar.hidden = false;
     const label = () => toolbar.querySelector('.tool-buttons').setAttribute('aria-label', i18n.t('tools.label'));
     label();
@@ -56,19 +61,20 @@ export function createSectionTools({ state, getSnapshot = () => null, pageUrl = 
     const title = () => element.querySelector('.section-title')?.textContent.trim() || id;
     const narration = () => element.querySelector('.narration')?.textContent.trim() || '';
     /** The step as the reader sees it: the stepper's (1-based), or the training run's (runStep() gives it). */
-    const shownStep = () => (runStep ? runStep() : stepper.index + 1);
+    const shownStep = () => (runStep ? runStep() : stepper.index + 1);   // (a section without a stepper has a run)
     const fileName = (ext, suffix = `step-${shownStep()}`) => `qkv-lab-${id}-${suffix}.${ext}`;
-    const picture = () => stepToSvg(element, { parts: [element.querySelector('.section-title'), element.querySelector('.narration'), stage] });
-    const alt = () => (runStep ? i18n.t('tools.altRun', { title: title(), i: shownStep() })
+    const picture = () => stepToSvg(element, { parts: pictureParts ? pictureParts() : [element.querySelector('.section-title'), element.querySelector('.narration'), stage] });
+    const alt = () => (runStep || !stepper ? i18n.t('tools.altRun', { title: title(), i: shownStep() })
       : i18n.t('tools.alt', { title: title(), i: stepper.index + 1, n: stepper.count, narration: narration() }));
 
     events.on(embedButton, 'click', async () => {
       const own = scene();
-      const full = stepper.range.from === 0 && stepper.range.to === stepper.count - 1;
+      const range = stepper ? stepper.range : { from: 0, to: 0 };
+      const full = !stepper || (range.from === 0 && range.to === stepper.count - 1);
       const image = fileName(canvasDrawn() ? 'png' : 'svg');
       const result = embedCode({
         section: id, lang: i18n.lang, values: state.values(), step: shownStep(),
-        scene: { range: full ? null : { from: stepper.range.from + 1, to: stepper.range.to + 1 }, loop: stepper.loop, autoplay: Boolean(own?.autoplay) },
+        scene: { range: full ? null : { from: range.from + 1, to: range.to + 1 }, loop: Boolean(stepper?.loop), autoplay: Boolean(own?.autoplay) },
         pageUrl: pageUrl(), image, alt: alt(), height: element.getBoundingClientRect().height + 24,
       });
       code.value = result.text;
