@@ -174,3 +174,33 @@ test('the fallback is replaced once the element upgrades', async () => {
   assert.match((await widget(page, 'f')).text, /0\.313/);
   await page.closeAll();
 });
+
+test('iframe mode: autoplay with loop plays the range round while the section is shown', async () => {
+  const frame = await openPage(env, { query: '?embed=1&lang=en&section=softmax&steps=2-3&loop=1&autoplay=1' });
+  // every position the stepper shows, as it shows it
+  await frame.evaluate(() => {
+    window.seen = [document.querySelector('#softmax .step-position').textContent];
+    new MutationObserver(() => window.seen.push(document.querySelector('#softmax .step-position').textContent))
+      .observe(document.querySelector('#softmax .step-position'), { childList: true, characterData: true, subtree: true });
+  });
+  await frame.waitForFunction(() => window.seen.join('|').includes('step 3 of 4|step 2 of 4|step 3 of 4'), null, { timeout: 30000 });
+  const seen = await frame.evaluate(() => window.seen);
+  assert.ok(seen.every((s) => s === 'step 2 of 4' || s === 'step 3 of 4'), `left the range: ${seen}`);
+  assert.deepEqual(frame.problems(), []);
+  await frame.closeAll();
+});
+
+test('on the page, a link\'s scene leaves the address once the reader scrolls on to another section', async () => {
+  const page = await openPage(env, { query: '?lang=en&section=softmax&step=3&steps=2-4&loop=1' });
+  assert.equal(await position(page, 'softmax'), 'step 3 of 4');
+  assert.match(await page.evaluate(() => location.search), /step=3&steps=2-4&loop=1/);
+  // the reader scrolls (a wheel: the page's jump to the section lets go) down to another section
+  await page.mouse.wheel(0, 10);
+  await page.evaluate(() => document.getElementById('flow').scrollIntoView());
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('section') === 'flow');
+  const params = await page.evaluate(() => Object.fromEntries(new URLSearchParams(location.search)));
+  assert.deepEqual(['step', 'steps', 'loop'].filter((name) => name in params), [], JSON.stringify(params));
+  // what the section showed stays: the scene is in the section, the address no longer claims it
+  assert.equal(await position(page, 'softmax'), 'step 3 of 4');
+  await page.closeAll();
+});
