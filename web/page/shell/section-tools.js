@@ -87,7 +87,7 @@ export function createSectionTools({ state, getSnapshot = () => null, pageUrl = 
         copied = true;
       } catch { /* file://, or no permission: the code is selected for the reader instead */ }
       if (!copied) code.select();
-      status.textContent = [i18n.t(copied ? 'tools.copied' : 'tools.copyHere'), i18n.t('tools.imageNote', { file: image }), edits ? i18n.t('tools.edits') : ''].filter(Boolean).join(' ');
+      status.textContent = [i18n.t(copied ? 'tools.copied' : 'tools.copyHere'), i18n.t('tools.imageNote', { file: image }), edits ? i18n.t('tools.edits') : ''].filter(Boolean).join(i18n.lang === 'zh' ? '' : ' ');   // zh sentences end in 。 and need no space
     });
 
     events.on(exportButton, 'click', async () => {
