@@ -256,6 +256,9 @@ test('installed from the tarball: the widget\'s declarations type-check in stric
     el.seed = 7;
     el.scale = true;
     el.theme = 'dark';
+    el.step = 4;
+    el.steps = '2-5';
+    el.loop = true;
     el.addEventListener('qkv-step', (e) => { const d: QkvLabStepDetail = e.detail; console.log(d.step, d.count); });
     el.addEventListener('qkv-train', (e) => console.log(e.detail.loss));
     // the events bubble and are composed: typed on document and window too

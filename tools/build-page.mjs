@@ -86,8 +86,17 @@ async function bundle(entry, options) {
 
 const pageEntry = path.join(web, 'page', 'shell', 'main.js');
 if (fs.existsSync(pageEntry)) {
-  const esm = await bundle(pageEntry, { format: 'esm' });
-  fs.writeFileSync(path.join(dist, 'page.js'), esm);
+  // page.js and its on-demand chunks (page-*.js: the GIF encoder of export/animation.js), which
+  // it imports only when asked for; the single file below inlines them (file:// loads no module)
+  for (const old of fs.readdirSync(dist)) if (/^page-.+\.js$/.test(old)) fs.rmSync(path.join(dist, old));
+  const split = await build({
+    ...common, absWorkingDir: root, entryPoints: { page: pageEntry }, format: 'esm', splitting: true,
+    outdir: dist, chunkNames: 'page-[name]-[hash]', write: false, plugins: [chartjsPure],
+  });
+  checkSideEffects(split);
+  for (const out of split.outputFiles) fs.writeFileSync(out.path, out.text);
+  const esm = split.outputFiles.find((o) => path.basename(o.path) === 'page.js').text;
+  const pageChunks = split.outputFiles.filter((o) => path.basename(o.path) !== 'page.js');
 
   // The single file: the same page with its CSS (minified), script and icon inlined.
   const iife = await bundle(pageEntry, { format: 'iife' });
@@ -104,7 +113,7 @@ if (fs.existsSync(pageEntry)) {
   const safe = iife.replace(/<\/script/gi, '<\\/script');
   html = html.replace(tag, () => `<script>\n${safe}\n</script>`);
   fs.writeFileSync(path.join(dist, 'qkv-lab.html'), html);
-  console.log(`page: dist/page.js ${kib(esm)}, dist/qkv-lab.html ${kib(html)}`);
+  console.log(`page: dist/page.js ${kib(esm)} (${gzkib(esm)} gzipped), on demand ${pageChunks.map((c) => `${path.basename(c.path)} ${gzkib(c.text)}`).join(', ')} gzipped; dist/qkv-lab.html ${kib(html)}`);
 }
 
 const widgetEntry = path.join(web, 'widget', 'qkv-lab-widget.js');

@@ -1,9 +1,11 @@
-// attributes.js: what a blogger can write on <qkv-lab …>, read into settings. The numbers'
-// settings (seed, sentence, dk, scale, pos, sdk, heads, ped) go through the page's own state.js, so an attribute and a
-// link parameter accept exactly the same values. An invalid value never throws: it falls back to
+// attributes.js: what a blogger can write on <qkv-lab …>, read into settings. Every setting of
+// the page's state list (state.js's ATTRIBUTE_PROPERTIES: the numbers' settings, the scene's step,
+// steps, loop and autoplay, the training run's) is an attribute of the same name and goes through
+// that same state.js, so an attribute and a link parameter accept exactly the same values. An invalid value never throws: it falls back to
 // the default and produces a notice { name, value, fallback } that the widget shows.
-import { createState, PROPERTIES } from '../page/shell/state.js';
+import { createState, PROPERTIES, ATTRIBUTE_PROPERTIES } from '../page/shell/state.js';
 import { WIDGET_SECTION_IDS, DEFAULT_SECTION } from '../page/sections/index.js';
+import { sceneOf } from '../page/shell/scene.js';
 
 /** Sections a widget can show: the compact walkthrough (the default) and every page section. */
 export const WIDGET_SECTIONS = WIDGET_SECTION_IDS;
@@ -11,13 +13,10 @@ export { DEFAULT_SECTION };
 export const THEMES = Object.freeze(['auto', 'light', 'dark']);
 
 /** Every observed attribute. Booleans: present, "", "true" or "1" is on; "false" or "0" is off. */
-export const ATTRIBUTES = Object.freeze(['section', 'lang', 'seed', 'sentence', 'dk', 'scale', 'pos', 'sdk', 'heads', 'ped', 'theme', 'autoplay']);
-export const BOOLEAN_ATTRIBUTES = Object.freeze(['scale', 'pos', 'autoplay']);
-/**
- * The attributes that are settings of the numbers (state.js properties). The widget hands every
- * one to its context the same way when it changes; which section draws it is the sections' affair.
- */
-export const SETTING_ATTRIBUTES = Object.freeze(ATTRIBUTES.filter((name) => PROPERTIES.some((p) => p.name === name)));
+/** The state's settings that are attributes (derived from state.js's one list). */
+export const SETTING_ATTRIBUTES = Object.freeze(ATTRIBUTE_PROPERTIES.map((p) => p.name));
+export const ATTRIBUTES = Object.freeze(['section', 'lang', ...SETTING_ATTRIBUTES, 'theme']);
+export const BOOLEAN_ATTRIBUTES = Object.freeze(ATTRIBUTE_PROPERTIES.filter((p) => p.type === 'bool').map((p) => p.name));
 
 const MAX_SHOWN = 40;
 const defaultOf = (name) => PROPERTIES.find((p) => p.name === name).default;
@@ -74,29 +73,26 @@ export function readAttributes(getAttribute, fallbackLang) {
     else refuse('theme', rawTheme, 'auto');
   }
 
-  let autoplay = parseBoolean(getAttribute('autoplay'), 'autoplay');
-  if (autoplay === null) {
-    refuse('autoplay', getAttribute('autoplay'), 'false');
-    autoplay = false;
-  }
-
   // The numbers' settings, as the query string state.js reads (it validates and falls back).
   const params = new URLSearchParams();
-  for (const name of SETTING_ATTRIBUTES.filter((a) => !BOOLEAN_ATTRIBUTES.includes(a))) {
-    const raw = getAttribute(name);
-    if (raw !== null) params.set(name, raw.trim());
-  }
   const invalidBool = new Map();
-  for (const name of SETTING_ATTRIBUTES.filter((a) => BOOLEAN_ATTRIBUTES.includes(a))) {
-    const raw = getAttribute(name);
+  for (const prop of ATTRIBUTE_PROPERTIES) {
+    const raw = getAttribute(prop.name);
     if (raw === null) continue;
-    const value = parseBoolean(raw, name);
-    if (value === null) invalidBool.set(name, raw);
-    else params.set(name, value ? '1' : '0');
+    if (prop.type !== 'bool') {
+      params.set(prop.name, prop.type === 'text' ? raw : raw.trim());
+      continue;
+    }
+    const value = parseBoolean(raw, prop.name);
+    if (value === null) invalidBool.set(prop.name, raw);
+    else params.set(prop.name, value ? '1' : '0');
   }
   const state = createState({ search: params.toString() });
   for (const name of state.rejected) refuse(name, getAttribute(name), defaultOf(name));
   for (const [name, raw] of invalidBool) refuse(name, raw, defaultOf(name));
+  // a step outside the range: the scene opens at the range's start (scene.js)
+  const scene = sceneOf(state);
+  if (scene.outside) refuse('step', getAttribute('step'), scene.range.from);
 
-  return { section, lang, theme, autoplay, state, notices };
+  return { section, lang, theme, autoplay: scene.autoplay, state, notices };
 }

@@ -22,13 +22,13 @@
 import { load } from '../qkv-lab.js';
 import { h, clear } from '../page/shell/dom.js';
 import { createI18n, languageFromNavigator } from '../page/shell/i18n.js';
-import { readAttributes, parseBoolean, parseLanguage, ATTRIBUTES, SETTING_ATTRIBUTES, DEFAULT_SECTION } from './attributes.js';
+import { readAttributes, parseLanguage, ATTRIBUTES, SETTING_ATTRIBUTES, BOOLEAN_ATTRIBUTES, DEFAULT_SECTION } from './attributes.js';
 import { createSectionContext } from '../page/shell/context.js';
 import { sectionById } from '../page/sections/index.js';
 import { adoptStyles } from './styles.js';
 import './strings.js';
 
-const PROPERTIES = ['section', 'seed', 'sentence', 'dk', 'scale', 'pos', 'sdk', 'heads', 'ped', 'theme', 'autoplay'];
+const PROPERTIES = ['section', ...SETTING_ATTRIBUTES, 'theme'];
 
 // Importing the bundle where there is no DOM (a server-side render) must not throw.
 const Base = typeof HTMLElement === 'function' ? HTMLElement : class {};
@@ -96,26 +96,9 @@ export class QkvLabElement extends Base {
 
   get section() { return this._read().section; }
   set section(value) { this._setString('section', value); }
-  get seed() { return this._read().state.get('seed'); }
-  set seed(value) { this._setString('seed', value); }
-  get sentence() { return this._read().state.get('sentence'); }
-  set sentence(value) { this._setString('sentence', value); }
-  get dk() { return this._read().state.get('dk'); }
-  set dk(value) { this._setString('dk', value); }
-  get scale() { return this._read().state.get('scale'); }
-  set scale(value) { this._setBoolean('scale', value); }
-  get pos() { return this._read().state.get('pos'); }
-  set pos(value) { this._setBoolean('pos', value); }
-  get sdk() { return this._read().state.get('sdk'); }
-  set sdk(value) { this._setString('sdk', value); }
-  get heads() { return this._read().state.get('heads'); }
-  set heads(value) { this._setString('heads', value); }
-  get ped() { return this._read().state.get('ped'); }
-  set ped(value) { this._setString('ped', value); }
   get theme() { return this._read().theme; }
   set theme(value) { this._setString('theme', value); }
-  get autoplay() { return parseBoolean(this.getAttribute('autoplay'), 'autoplay') === true; }
-  set autoplay(value) { this._setBoolean('autoplay', value); }
+  // the settings (seed, sentence, …, step, steps, loop, autoplay): defined from the one list below
   // `lang` is HTMLElement's own reflected property; the widget reads the attribute.
 
   /** The language in effect: the lang attribute, else the page's (closest [lang]), else the browser's. */
@@ -245,6 +228,8 @@ export class QkvLabElement extends Base {
     const built = { settings, i18n, section: null, ctx: null, offProgress: null };
     built.ctx = createSectionContext({
       qkv, i18n, state: settings.state,
+      // step, steps, loop: this widget's section shows them, and follows when they change
+      scene: { section: settings.section, live: true },
       announce: (text) => { this._live.textContent = ''; this._live.textContent = text; },
       // the data-flow section links to other sections: the widget shows the one asked for
       goTo: (id) => { if (sectionById(id)) this.setAttribute('section', id); },
@@ -356,6 +341,18 @@ export class QkvLabElement extends Base {
       this._emit('step', event);
     });
   }
+}
+
+// Every setting attribute is a property of the same name (el.step = 4 sets step="4"); its getter
+// gives the value in effect (the default when the attribute is missing or invalid). Derived from
+// the one list (attributes.js ← state.js), so a new setting is a property without a line here.
+for (const name of SETTING_ATTRIBUTES) {
+  const boolean = BOOLEAN_ATTRIBUTES.includes(name);
+  Object.defineProperty(QkvLabElement.prototype, name, {
+    configurable: true, enumerable: true,
+    get() { return this._read().state.get(name); },
+    set(value) { if (boolean) this._setBoolean(name, value); else this._setString(name, value); },
+  });
 }
 
 export { DEFAULT_SECTION };

@@ -55,9 +55,41 @@ export interface QkvLabElement extends HTMLElement {
   heads: number;
   /** Section 'positions': the width d of the pictured sine table: 4, 8, 16, 32, 64 or 128 (default 64). */
   ped: number;
-  theme: QkvLabTheme;
-  /** Play the section's stepper once the widget is in view. */
+  /** Section 'scores': also show K·Qᵀ = Sᵀ (default false). */
+  kq: boolean;
+  /** Section 'symmetry': share one projection, Q = K = X·W_Q (default false). */
+  qk: boolean;
+  /** Section 'softmax': the temperature T, 0.1 … 10 (the slider's stops: 0.1, 0.2, 0.5, 1, 2, 5, 10; default 1). */
+  temp: number;
+  /** Section 'learnable': the factor in q_我 = pull × k_我, 0 … 10 (default 5). */
+  pull: number;
+  /**
+   * The step the section opens at, as its stepper counts them (1 is "step 1 of n"); 0, the
+   * default, opens it where it opens by itself. In 'trainstep' and 'training', the training step
+   * (0 … 1000000, clamped to the schedule). A step outside `steps` shows a notice and opens at its start.
+   */
+  step: number;
+  /** 'a-b' (1 ≤ a ≤ b): the steps the stepper keeps to, e.g. '2-5'; null (the default): every step. */
+  steps: string | null;
+  /** Play round from the range's last step to its first (default false). */
+  loop: boolean;
+  /** Play the section's stepper (its `steps`) while the widget is in view; it pauses out of view. */
   autoplay: boolean;
+  /** The training run's own seed, 0 … 4294967295 (default 1). */
+  tseed: number;
+  /** Sentences per training step, 1 … 64 (default 1). */
+  batch: number;
+  /** The learning rate, 0.001 … 10 (default 0.3). */
+  lr: number;
+  /** The embedding width of the training run, 2 … 64 (default 16). */
+  dim: number;
+  /** The optimizer (default 'sgd'). */
+  opt: 'sgd' | 'adam';
+  /** The training corpus: a preset's id, or at most 1,000 characters, one sentence a line (default 'default'). */
+  corpus: string;
+  /** Section 'trainstep': the sentence walked through (default '我 爱 吃 苹 果'). */
+  example: string;
+  theme: QkvLabTheme;
   /** The language in effect: the lang attribute, else the page's, else the browser's. */
   readonly language: 'zh' | 'en';
   readonly playing: boolean;

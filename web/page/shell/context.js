@@ -7,6 +7,7 @@
 import { computeSnapshot } from '../models/attention.js';
 import { deriveSnapshot, dotGeometry } from '../models/snapshot-derived.js';
 import { createTrainingStore } from '../training/store.js';
+import { sceneOf } from './scene.js';
 
 /** The settings the snapshot is computed from. */
 export const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos', 'dk'];
@@ -32,7 +33,14 @@ const DROPPED_BY = { seed: ['Wq', 'Wk', 'Wv'], sentence: ['X'], dk: ['Wq', 'Wk',
  * onSnapshot(snapshot) runs after every recomputation (the widget passes it to section.update).
  * trainingOptions: createModel options that override the state's for the training run (tests).
  */
-export function createSectionContext({ qkv, i18n, state, announce = () => {}, goTo = () => {}, onSnapshot = () => {}, trainingOptions = {} }) {
+/*
+ * scene: { section, live } names the section the state's scene (step, steps, loop, autoplay;
+ * scene.js) applies to: the widget's own, or the page's ?section=; live: later changes of those
+ * properties move it too (the widget's attributes; the page applies its link once, when it opens).
+ * sectionTools(options) → off: the host's actions added to each section's preamble (the page's
+ * shell/section-tools.js; the widget has none).
+ */
+export function createSectionContext({ qkv, i18n, state, announce = () => {}, goTo = () => {}, onSnapshot = () => {}, trainingOptions = {}, scene = null, sectionTools = null }) {
   let overrides = {};
   const settings = () => Object.fromEntries(SNAPSHOT_KEYS.map((key) => [key, state.get(key)]));
   const choices = () => Object.freeze(Object.fromEntries(CHOICE_KEYS.map((key) => [key, state.get(key)])));
@@ -53,8 +61,11 @@ export function createSectionContext({ qkv, i18n, state, announce = () => {}, go
   }
 
   return {
-    qkv, i18n, state, announce, goTo,
+    qkv, i18n, state, announce, goTo, sectionTools,
     getSnapshot: () => snapshot,
+    /** The scene for section `id` ({ step, range, loop, autoplay, outside }), or null when it has none. */
+    sceneFor: (id) => (scene && scene.section === id ? sceneOf(state) : null),
+    sceneLive: Boolean(scene && scene.live),
     /** The training run the training sections share (training/store.js), made when first asked for. */
     get training() {
       training ||= createTrainingStore({ qkv, state, extraOptions: trainingOptions });

@@ -128,6 +128,8 @@ export function applyEmbedMode({ root, sections, ctx = null, fallback = null, pa
     active: true,
     unknownSection,
     get section() { return shown ? shown.id : null; },
+    /** The section object shown (one of `sections`, or the walkthrough embed.js built). */
+    get shownSection() { return shown; },
     show,
     destroy() {
       if (observer) observer.disconnect();

@@ -8,7 +8,9 @@ import { PAGE_STRINGS } from '../strings/page.js';
 import { createState } from './state.js';
 import { createSectionContext } from './context.js';
 import { PAGE_SECTIONS, WALKTHROUGH } from '../sections/index.js';
-import { applyEmbedMode } from './embed.js';
+import { applyEmbedMode, isEmbedMode } from './embed.js';
+import { sceneOf } from './scene.js';
+import { createSectionTools } from './section-tools.js';
 import { createNavigation } from './navigation.js';
 
 addStrings(PAGE_STRINGS);
@@ -25,6 +27,12 @@ async function main() {
   });
   const i18n = createI18n(state.get('lang') || languageFromNavigator());
   const texts = i18n.binder();
+  // the scene (step, steps, loop, autoplay: scene.js) is for the section the link names: in iframe
+  // mode the one shown (the walkthrough without ?section=), on the page ?section=
+  const params = new URLSearchParams(location.search);
+  const sceneSection = isEmbedMode(params) ? (params.get('section') || WALKTHROUGH.id) : state.get('section');
+  const scene = sceneOf(state);
+  if (scene.outside) state.rejected.push('step');
 
   // header: title, language switch, notices
   const langButtons = [['zh', '中文'], ['en', 'English']].map(([code, name]) =>
@@ -148,6 +156,8 @@ async function main() {
   // the shared snapshot: settings from the state, plus cells the reader edited (context.js)
   const ctx = createSectionContext({
     qkv, i18n, state, goTo,
+    scene: sceneSection ? { section: sceneSection, live: false } : null,
+    sectionTools: createSectionTools({ state, getSnapshot: () => ctx.getSnapshot() }),
     announce(text) { live.textContent = ''; live.textContent = text; },
     onSnapshot(snapshot) {
       for (const section of sections) {
@@ -169,7 +179,7 @@ async function main() {
   status.hidden = true;
   nav.setSections(sections);
   // ?embed=1&section=…: one section without the page chrome, for iframes (embed.js)
-  const embed = applyEmbedMode({ root: app, sections, ctx, fallback: await WALKTHROUGH.load(), params: new URLSearchParams(location.search), notice: embedNotice });
+  const embed = applyEmbedMode({ root: app, sections, ctx, fallback: await WALKTHROUGH.load(), params, notice: embedNotice });
   if (embed.active) {
     ctx.goTo = (id) => embed.show(id);
     // what fell back, said where the reader of the iframe can see it ('walkthrough' is a section here)
@@ -215,11 +225,30 @@ async function main() {
       if (sections.some((s) => s.id === id)) goTo(id);
     });
   }
+  // autoplay: the scene's section plays while it is in view (as a widget does)
+  const sceneShown = embed.active ? embed.shownSection : sections.find((s) => s.id === sceneSection);
+  if (scene.autoplay && sceneShown?.stepper && 'IntersectionObserver' in window) {
+    new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) sceneShown.stepper.play();
+      else sceneShown.stepper.pause();
+    }).observe(sceneShown.element);
+  }
+  // On the page, a link's scene is for the section it opens at: once the reader has moved on to
+  // another section it no longer describes what they see, and leaves the address (in the two
+  // training sections `step` is the run's, which stays)
+  let sceneInLink = Boolean(sceneSection) && !embed.active;
+  function leaveScene(id) {
+    if (!sceneInLink || id === sceneSection) return;
+    sceneInLink = false;
+    if (sceneSection !== 'training' && sceneSection !== 'trainstep') state.set('step', 0);
+    for (const [name, value] of [['steps', null], ['loop', false], ['autoplay', false]]) state.set(name, value);
+  }
   if (!embed.active && 'IntersectionObserver' in window) {
     const observer = new IntersectionObserver((entries) => {
       if (observerQuiet) return;
       for (const entry of entries) {
         if (!entry.isIntersecting) continue;
+        leaveScene(entry.target.dataset.section);
         state.set('section', entry.target.dataset.section || null);
         nav.setCurrent(entry.target.dataset.section);
       }

@@ -42,6 +42,7 @@
 import { h, listeners, pendingLayout } from './dom.js';
 import { createStepper } from './stepper.js';
 import { createMatrixView } from '../views/matrix-view.js';
+import { SCENE_KEYS, stepperScene } from './scene.js';
 
 /**
  * introKeys: string keys, or [key, vars] pairs whose vars() is read again whenever the texts are
@@ -52,13 +53,16 @@ export function createShell({ id, i18n, titleKey, introKeys = [] }) {
   const title = texts.set(h('h2', { class: 'section-title' }), titleKey);
   const intro = h('div', { class: 'section-intro' }, introKeys.map((k) => (Array.isArray(k) ? texts.set(h('p'), k[0], k[1]) : texts.set(h('p'), k))));
   const controls = h('div', { class: 'section-controls' });
+  // the host's actions on the section (the page's "Copy embed code", "Export this step"): empty
+  // and hidden unless the host fills it (shell/section-tools.js; the widget does not)
+  const tools = h('div', { class: 'section-tools', hidden: true });
   const stage = h('div', { class: 'stage', attrs: { tabindex: '0' } });
-  const element = h('section', { class: 'qkv-section', attrs: { 'aria-labelledby': `${id}-title` } }, title, intro, controls, stage);
+  const element = h('section', { class: 'qkv-section', attrs: { 'aria-labelledby': `${id}-title` } }, title, intro, tools, controls, stage);
   title.id = `${id}-title`;
   element.dataset.section = id;
   element.id = id;
   return {
-    element, stage, controls, intro, texts,
+    element, stage, controls, intro, texts, tools,
     addStepper(options) {
       const stepper = createStepper({ i18n, host: element, ...options });
       element.insertBefore(stepper.element, stage);
@@ -135,10 +139,15 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     };
     const parts = setup(frame);
     parts.draw?.(snap);
+    // the scene (scene.js) the host asks this section to show: its step, range and loop. With a
+    // training run as its source, `step` is the run's (the training store reads it), not the stepper's.
+    const sceneNow = () => stepperScene(ctx.sceneFor?.(id) ?? null, { runStep: Boolean(source) });
+    const scene = sceneNow();
     const stepper = shell.addStepper({
       count: parts.count(snap),
       render: (index, options) => parts.render(index, options),
-      initial: typeof parts.initial === 'function' ? parts.initial(snap) : parts.initial ?? 0,
+      initial: scene.initial ?? (typeof parts.initial === 'function' ? parts.initial(snap) : parts.initial ?? 0),
+      range: scene.range, loop: scene.loop,
     });
     stepper.onChange(({ index, count }) => {
       const detail = { section: id, kind: 'step', step: index, count };
@@ -161,6 +170,17 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
         updating = false;
       }
     }
+    // a widget's scene attributes may change after it is built: they reach the stepper through the state
+    let offScene = () => {};
+    if (ctx.sceneLive && ctx.sceneFor?.(id)) {
+      offScene = ctx.state.onChange((name) => {
+        if (!SCENE_KEYS.includes(name)) return;
+        updating = true;
+        try { stepper.setScene(sceneNow()); } finally { updating = false; }
+      });
+    }
+    // the host's tools for this section (the page's embed code and exports), when it has any
+    const offTools = ctx.sectionTools ? ctx.sectionTools({ id, element: shell.element, stage: shell.stage, toolbar: shell.tools, stepper, i18n, events, runStep: source ? () => (typeof snap?.step === 'number' ? snap.step : ctx.state.get('step')) : null, scene: () => ctx.sceneFor?.(id) ?? null }) : null;
     let offData = () => {};
     let observer = null;
     if (data) {
@@ -200,6 +220,8 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       },
       destroy() {
         progress.clear();
+        offScene();
+        offTools?.();
         observer?.disconnect();
         offData();
         data?.destroy();
@@ -228,6 +250,20 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     };
     const parts = setup(frame);
     const { element } = parts;
+    // the host's tools (the page's embed code and export) after the heading and its intro; no
+    // stepper here, so no GIF: the step is the training run's, the picture its title, its stage
+    // and what draws its charts
+    let offTools = null;
+    if (ctx.sectionTools) {
+      const toolbar = h('div', { class: 'section-tools', hidden: true });
+      const title = element.querySelector('.section-title');
+      (title?.nextElementSibling || title || element).after(toolbar);
+      offTools = ctx.sectionTools({
+        id, element, stage: element, toolbar, stepper: null, i18n, events, scene: () => null,
+        runStep: () => ctx.training.run?.step ?? ctx.state.get('step'),
+        pictureParts: () => [title, ...[...element.children].filter((c) => c.matches('.stage') || c.querySelector('canvas'))],
+      });
+    }
     let observer = null;
     if (parts.setVisible) {
       if (typeof IntersectionObserver === 'function') {
@@ -248,6 +284,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       },
       destroy() {
         progress.clear();
+        offTools?.();
         observer?.disconnect();
         events.off();
         parts.destroy?.();

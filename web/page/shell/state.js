@@ -6,6 +6,7 @@ import { VOCABULARY, DEFAULT_SENTENCE, MAX_TOKENS } from '../models/attention.js
 import { SECTION_IDS } from '../sections/index.js';
 import { TRAINING_PROPERTIES } from '../training/settings.js';
 import { SCALING_DKS, DEFAULT_SCALING_DK } from '../models/scaling.js';
+import { parseRange } from './scene.js';
 import { HEAD_COUNTS, DEFAULT_HEADS, PE_WIDTHS, DEFAULT_PE_WIDTH } from '../models/heads-positions.js';
 
 export { SECTION_IDS };
@@ -28,9 +29,21 @@ export const PROPERTIES = [
   { name: 'sdk', type: 'int', min: 1, max: 512, values: SCALING_DKS, default: DEFAULT_SCALING_DK },
   { name: 'heads', type: 'int', min: 1, max: 4, values: HEAD_COUNTS, default: DEFAULT_HEADS },  // multi-head: H
   { name: 'ped', type: 'int', min: 4, max: 128, values: PE_WIDTHS, default: DEFAULT_PE_WIDTH },  // positions: the table's width
-  { name: 'step', type: 'int', min: 0, max: 1000000, default: 0 }, // training step (clamped to the schedule)
+  // the scene (shell/scene.js): the step a section opens at (for the training sections, the run's
+  // step, clamped to the schedule; for the others, the stepper's, 1 = its first), the range its
+  // stepper keeps to, whether play wraps round, and whether it plays once in view
+  { name: 'step', type: 'int', min: 0, max: 1000000, default: 0 },
+  { name: 'steps', type: 'range', max: 999, default: null },
+  { name: 'loop', type: 'bool', default: false },
+  { name: 'autoplay', type: 'bool', default: false },
   ...TRAINING_PROPERTIES,  // the training run's seed, batch, lr, dim, optimizer, corpus (training/settings.js)
 ];
+
+/**
+ * The properties a <qkv-lab> takes as attributes (web/widget/attributes.js derives its list from
+ * this one): every one but the page's own (lang and section, which the widget reads itself).
+ */
+export const ATTRIBUTE_PROPERTIES = PROPERTIES.filter((p) => p.name !== 'lang' && p.name !== 'section');
 
 const MAX_PARAM_LENGTH = 200;
 
@@ -48,6 +61,10 @@ function parse(prop, raw) {
       if (!/^\d{1,3}(\.\d{1,3})?$/.test(raw)) return { ok: false };
       const n = Number(raw);
       return n >= prop.min && n <= prop.max ? { ok: true, value: n } : { ok: false };
+    }
+    case 'range': {  // 'a-b', a ≤ b (the scene's steps="2-5")
+      const range = parseRange(raw, prop.max);
+      return range ? { ok: true, value: `${range.from}-${range.to}` } : { ok: false };
     }
     case 'bool':
       return raw === '1' || raw === '0' ? { ok: true, value: raw === '1' } : { ok: false };

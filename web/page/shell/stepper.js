@@ -9,6 +9,8 @@
 // stepper.onChange(fn) tells whoever needs to know (the section's progress event, the widget)
 // that the position or the number of steps changed, whatever moved it: a button, a key, play,
 // or a call from outside. Nobody has to watch the DOM to find out.
+// A scene (scene.js) keeps the stepper within a range of its steps ({ from, to }, 0-based):
+// ◀, ▶|, |◀, the keys and play stay inside it, and with loop play goes round from its end to its start.
 import { h, listeners } from './dom.js';
 import { addStrings } from './i18n.js';
 import { STEPPER_STRINGS } from '../strings/stepper.js';
@@ -44,11 +46,16 @@ export function stepKeys(events, host, { toggle, forward, back }) {
 }
 const BASE_DELAY_MS = 900;
 
-export function createStepper({ i18n, host, count, render, initial = 0 }) {
+export function createStepper({ i18n, host, count, render, initial = 0, range = null, loop = false }) {
   const texts = i18n.binder();
   const events = listeners();
-  let index = Math.max(0, Math.min(initial, count - 1));
   let total = count;
+  let scene = { range, loop };
+  // the first and last step the stepper may show: the scene's range within this many steps
+  const lo = () => (scene.range ? Math.min(scene.range.from, total - 1) : 0);
+  const hi = () => (scene.range ? Math.min(scene.range.to, total - 1) : total - 1);
+  const clamp = (i) => Math.max(lo(), Math.min(i, hi()));
+  let index = clamp(initial);
   let timer = null;
   let speed = 1;
   const watchers = new Set();
@@ -93,9 +100,9 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
     const text = render(index, { animate: animate && !reducedMotion.matches });
     narration.textContent = text || '';
     position.textContent = i18n.t('stepper.position', { i: index + 1, n: total });
-    back.disabled = index === 0;
-    first.disabled = index === 0;
-    forward.disabled = index === total - 1;
+    back.disabled = index <= lo();
+    first.disabled = index <= lo();
+    forward.disabled = index >= hi();
     if (reported.index !== index || reported.count !== total) {
       reported = { index, count: total };
       for (const fn of [...watchers]) fn({ index, count: total, playing: timer !== null });
@@ -103,7 +110,7 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
   }
 
   function go(i, animate = true) {
-    index = Math.max(0, Math.min(i, total - 1));
+    index = clamp(i);
     draw(animate);
   }
 
@@ -114,21 +121,25 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
   }
 
   function tick() {
-    if (index >= total - 1) { pause(); return; }
-    go(index + 1);
+    if (index >= hi()) {
+      if (!scene.loop) { pause(); return; }
+      go(lo());   // loop: from the range's end round to its start
+    } else {
+      go(index + 1);
+    }
+    if (index >= hi() && !scene.loop) { pause(); return; }
     timer = setTimeout(tick, BASE_DELAY_MS / speed);
-    if (index >= total - 1) pause();
   }
 
   function start() {
     if (timer !== null) return;
-    if (index >= total - 1) go(0, false);
-    if (reducedMotion.matches) { go(total - 1, false); return; }
+    if (index >= hi()) go(lo(), false);
+    if (reducedMotion.matches) { go(hi(), false); return; }
     timer = setTimeout(tick, 0);
     labelButtons();
   }
 
-  events.on(first, 'click', () => { pause(); go(0); });
+  events.on(first, 'click', () => { pause(); go(lo()); });
   events.on(back, 'click', () => { pause(); go(index - 1); });
   events.on(forward, 'click', () => { pause(); go(index + 1); });
   events.on(play, 'click', () => (timer === null ? start() : pause()));
@@ -147,6 +158,9 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
     get index() { return index; },
     get count() { return total; },
     get playing() { return timer !== null; },
+    /** The steps the stepper keeps to (0-based, within count) and whether play loops. */
+    get range() { return { from: lo(), to: hi() }; },
+    get loop() { return scene.loop; },
     go, pause, play: start,
     forward: () => go(index + 1),
     back: () => go(index - 1),
@@ -156,12 +170,22 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
      * when the sentence grows (the softmax section opens there).
      */
     setCount(n, keepAt = index) {
-      const finished = timer === null && total > 1 && index === total - 1 && keepAt === index;
+      const finished = timer === null && total > 1 && index === hi() && keepAt === index;
       total = Math.max(1, n);
       // a playing run keeps playing through new data: from where it was, or from the start when
       // that step no longer exists (clamping it to the end would stop it mid-run)
-      if (timer !== null && keepAt > total - 1) index = 0;
-      else index = finished ? total - 1 : Math.min(keepAt, total - 1);
+      if (timer !== null && keepAt > hi()) index = lo();
+      else index = finished ? hi() : clamp(keepAt);
+      draw(false);
+    },
+    /**
+     * A new scene: { range, loop } as createStepper takes them, and optionally the step to show
+     * (else the current one, kept within the new range).
+     */
+    setScene({ range: nextRange = null, loop: nextLoop = false, initial: at = null }) {
+      scene = { range: nextRange, loop: nextLoop };
+      index = clamp(at ?? index);
+      labelButtons();
       draw(false);
     },
     /** fn({ index, count, playing }) after every change of position or length; returns off(). */

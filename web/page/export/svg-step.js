@@ -1,0 +1,198 @@
+// export/svg-step.js: a picture of one step of a section, as a self-contained SVG made of real
+// <rect>, <line> and <text> elements (no <foreignObject>, which most feed readers and mail clients
+// do not draw), built from the boxes the browser laid out: every coloured box becomes a rect,
+// every border a line, every line of text a <text> at its place, and inline SVG drawings (the
+// dot-product picture) are copied in with their computed styles written on each element. A
+// canvas (a chart) goes in as an embedded PNG.
+//
+// Fonts: the page uses the reader's system fonts and ships none, so there is nothing to embed.
+// Text stays text (searchable, selectable, readable by a screen reader) in a generic font stack,
+// and each line is fitted to the width it had on the page (textLength), so a reader whose fonts
+// are wider or narrower still sees every number inside its cell.
+//
+//   const { svg, width, height } = stepToSvg(sectionElement, { parts: [title, narration, stage] });
+const SVG_NS = 'http://www.w3.org/2000/svg';
+export const FONT_STACK = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
+const MONO_STACK = "ui-monospace, 'SF Mono', Menlo, Consolas, 'Noto Sans Mono', monospace";
+
+const transparent = (c) => !c || c === 'transparent' || /rgba\([^)]*,\s*0\)$/.test(c);
+const esc = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const num = (v) => Number(v.toFixed(2));
+
+/** The colour behind an element: its own background, else its nearest ancestor's. */
+export function backgroundOf(el) {
+  for (let e = el; e; e = e.parentElement) {
+    const c = getComputedStyle(e).backgroundColor;
+    if (!transparent(c)) return c;
+  }
+  return '#ffffff';
+}
+
+function visible(el) {
+  const cs = getComputedStyle(el);
+  if (cs.display === 'none' || cs.visibility === 'hidden' || Number(cs.opacity) === 0) return false;
+  // text for screen readers only (.visually-hidden: a 1-pixel clipped box) is not in the picture
+  const r = el.getBoundingClientRect();
+  return !((r.width <= 1 || r.height <= 1) && cs.overflow !== 'visible');
+}
+
+/** The text of a text node, one entry per line the browser wrapped it into: { text, rect }. */
+function textLines(node) {
+  const text = node.textContent;
+  const range = document.createRange();
+  range.selectNodeContents(node);
+  const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+  if (rects.length <= 1) return rects.length ? [{ text, rect: rects[0] }] : [];
+  // wrapped: group the characters by the line they sit on
+  const lines = [];
+  for (let i = 0; i < text.length; i++) {
+    range.setStart(node, i);
+    range.setEnd(node, i + 1);
+    const r = range.getClientRects()[0];
+    if (!r) continue;
+    const last = lines[lines.length - 1];
+    if (last && Math.abs(last.top - r.top) < r.height / 2) {
+      last.text += text[i];
+      last.right = Math.max(last.right, r.right);
+      last.bottom = Math.max(last.bottom, r.bottom);
+    } else {
+      lines.push({ text: text[i], top: r.top, left: r.left, right: r.right, bottom: r.bottom });
+    }
+  }
+  return lines.map((l) => ({ text: l.text, rect: { left: l.left, top: l.top, width: l.right - l.left, height: l.bottom - l.top } }));
+}
+
+const SVG_STYLE_PROPS = ['fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'stroke-dasharray', 'opacity', 'font-size', 'font-weight', 'font-family', 'text-anchor', 'dominant-baseline'];
+
+/** A copy of an inline <svg> with the computed styles written on each element (no stylesheet needed). */
+function copySvg(svg, x, y, rect) {
+  const copy = svg.cloneNode(true);
+  const from = [svg, ...svg.querySelectorAll('*')];
+  const to = [copy, ...copy.querySelectorAll('*')];
+  from.forEach((el, k) => {
+    const cs = getComputedStyle(el);
+    const style = SVG_STYLE_PROPS.map((p) => [p, cs.getPropertyValue(p)]).filter(([, v]) => v && v !== 'normal')
+      .map(([p, v]) => `${p}:${p === 'font-family' ? FONT_STACK : v}`).join(';');
+    to[k].setAttribute('style', style);
+    to[k].removeAttribute('class');
+  });
+  copy.setAttribute('x', num(x));
+  copy.setAttribute('y', num(y));
+  copy.setAttribute('width', num(rect.width));
+  copy.setAttribute('height', num(rect.height));
+  return new XMLSerializer().serializeToString(copy);
+}
+
+/**
+ * stepToSvg(root, { parts, padding, gap }) → { svg (text), width, height, texts (every text drawn) }.
+ * parts: the elements to draw (default: root itself), stacked one under the other as they are
+ * on the page, without what lies between them (the controls), `gap` pixels apart.
+ */
+export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {}) {
+  const shown = parts.filter((p) => p && visible(p) && p.getBoundingClientRect().height > 0);
+  const boxes = shown.map((p) => p.getBoundingClientRect());
+  const left = Math.min(...boxes.map((b) => b.left)) - padding;
+  const width = Math.max(...boxes.map((b) => b.right)) - left + padding;
+  const height = boxes.reduce((sum, b) => sum + b.height, 0) + gap * (boxes.length - 1) + 2 * padding;
+  const out = [];
+  const texts = [];
+  let clipCount = 0;
+  let top = 0;   // page y that maps to the picture's 0 for the part being drawn
+  const X = (v) => num(v - left);
+  const Y = (v) => num(v - top);
+
+  function walk(el) {
+    if (!visible(el)) return;
+    const cs = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    if (el.namespaceURI === SVG_NS && el.tagName.toLowerCase() === 'svg') {
+      if (r.width > 0 && r.height > 0) out.push(copySvg(el, X(r.left), Y(r.top), r));
+      texts.push(el.textContent);
+      return;
+    }
+    if (el.tagName === 'CANVAS') {
+      try {
+        out.push(`<image x="${X(r.left)}" y="${Y(r.top)}" width="${num(r.width)}" height="${num(r.height)}" href="${el.toDataURL('image/png')}"/>`);
+      } catch { /* a tainted canvas: left out */ }
+      return;
+    }
+    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'SCRIPT', 'STYLE'].includes(el.tagName)) return;
+    if (r.width > 0 && r.height > 0) {
+      if (!transparent(cs.backgroundColor)) {
+        const radius = parseFloat(cs.borderTopLeftRadius) || 0;
+        out.push(`<rect x="${X(r.left)}" y="${Y(r.top)}" width="${num(r.width)}" height="${num(r.height)}"${radius ? ` rx="${num(radius)}"` : ''} fill="${cs.backgroundColor}"/>`);
+      }
+      const sides = [['Top', r.left, r.top, r.right, r.top], ['Bottom', r.left, r.bottom, r.right, r.bottom],
+        ['Left', r.left, r.top, r.left, r.bottom], ['Right', r.right, r.top, r.right, r.bottom]];
+      for (const [side, x1, y1, x2, y2] of sides) {
+        const w = parseFloat(cs[`border${side}Width`]) || 0;
+        if (w <= 0 || cs[`border${side}Style`] === 'none' || transparent(cs[`border${side}Color`])) continue;
+        const inset = w / 2 * (side === 'Top' || side === 'Left' ? 1 : -1);
+        const [a, b, c, d] = side === 'Top' || side === 'Bottom' ? [x1, y1 + inset, x2, y2 + inset] : [x1 + inset, y1, x2 + inset, y2];
+        out.push(`<line x1="${X(a)}" y1="${Y(b)}" x2="${X(c)}" y2="${Y(d)}" stroke="${cs[`border${side}Color`]}" stroke-width="${num(w)}"/>`);
+      }
+    }
+    // a scroll box (a wide table on a phone) shows only what is inside it: so does the picture
+    const clips = cs.overflowX !== 'visible' || cs.overflowY !== 'visible';
+    if (clips && r.width > 0 && r.height > 0) {
+      const clipId = `clip${++clipCount}`;
+      out.push(`<clipPath id="${clipId}"><rect x="${X(r.left)}" y="${Y(r.top)}" width="${num(r.width)}" height="${num(r.height)}"/></clipPath><g clip-path="url(#${clipId})">`);
+    }
+    walkChildren(el, cs);
+    if (clips && r.width > 0 && r.height > 0) out.push('</g>');
+  }
+
+  function walkChildren(el, cs) {
+    for (const child of el.childNodes) {
+      if (child.nodeType === Node.ELEMENT_NODE) walk(child);
+      else if (child.nodeType === Node.TEXT_NODE && child.textContent.trim()) {
+        const mono = /mono/i.test(cs.fontFamily);
+        for (const { text, rect } of textLines(child)) {
+          const t = text.replace(/\s+/g, ' ').trim();
+          if (!t) continue;
+          texts.push(t);
+          const fit = t.length > 1 ? ` textLength="${num(rect.width)}" lengthAdjust="spacingAndGlyphs"` : '';
+          out.push(`<text x="${X(rect.left)}" y="${Y(rect.top + rect.height / 2)}" dominant-baseline="central" font-family="${esc(mono ? MONO_STACK : FONT_STACK)}" font-size="${cs.fontSize}" font-weight="${cs.fontWeight}"${cs.fontStyle === 'italic' ? ' font-style="italic"' : ''} fill="${cs.color}"${fit}>${esc(t)}</text>`);
+        }
+      }
+    }
+  }
+  let y = padding;
+  shown.forEach((part, k) => {
+    top = boxes[k].top - y;
+    walk(part);
+    y += boxes[k].height + gap;
+  });
+  const lang = root.closest('[lang]')?.getAttribute('lang') || 'en';
+  const svg = `<svg xmlns="${SVG_NS}" width="${num(width)}" height="${num(height)}" viewBox="0 0 ${num(width)} ${num(height)}" xml:lang="${esc(lang)}">` +
+    `<rect width="100%" height="100%" fill="${backgroundOf(root)}"/>${out.join('')}</svg>`;
+  return { svg, width: num(width), height: num(height), texts };
+}
+
+/** The SVG drawn into a canvas at `scale` (2: a PNG for slides), as a Blob of the given type. */
+export async function rasterize(svg, width, height, { scale = 2, type = 'image/png' } = {}) {
+  const canvas = rasterCanvas(await svgImage(svg), width, height, scale);
+  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the picture could not be encoded'))), type));
+}
+
+/** The SVG as a decoded <img>. */
+export async function svgImage(svg) {
+  const url = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+  try {
+    const img = new Image();
+    img.src = url;
+    await img.decode();
+    return img;
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+/** A canvas with the image drawn at `scale`. */
+export function rasterCanvas(img, width, height, scale = 1) {
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(width * scale);
+  canvas.height = Math.round(height * scale);
+  canvas.getContext('2d').drawImage(img, 0, 0, canvas.width, canvas.height);
+  return canvas;
+}
