@@ -1,5 +1,5 @@
 // attributes.js: what a blogger can write on <qkv-lab …>, read into settings. The numbers'
-// settings (seed, sentence, dk, scale, pos, sdk, heads, ped) go through the page's own state.js, so an attribute and a
+// settings (seed, sentence, dk, scale, pos, sdk, heads, ped) and quiz go through the page's own state.js, so an attribute and a
 // link parameter accept exactly the same values. An invalid value never throws: it falls back to
 // the default and produces a notice { name, value, fallback } that the widget shows.
 import { createState, PROPERTIES } from '../page/shell/state.js';
@@ -11,8 +11,8 @@ export { DEFAULT_SECTION };
 export const THEMES = Object.freeze(['auto', 'light', 'dark']);
 
 /** Every observed attribute. Booleans: present, "", "true" or "1" is on; "false" or "0" is off. */
-export const ATTRIBUTES = Object.freeze(['section', 'lang', 'seed', 'sentence', 'dk', 'scale', 'pos', 'sdk', 'heads', 'ped', 'theme', 'autoplay']);
-export const BOOLEAN_ATTRIBUTES = Object.freeze(['scale', 'pos', 'autoplay']);
+export const ATTRIBUTES = Object.freeze(['section', 'lang', 'seed', 'sentence', 'dk', 'scale', 'pos', 'sdk', 'heads', 'ped', 'quiz', 'theme', 'autoplay']);
+export const BOOLEAN_ATTRIBUTES = Object.freeze(['scale', 'pos', 'quiz', 'autoplay']);
 
 const MAX_SHOWN = 40;
 const defaultOf = (name) => PROPERTIES.find((p) => p.name === name).default;
@@ -83,7 +83,8 @@ export function readAttributes(getAttribute, fallbackLang) {
     if (raw !== null) params.set(name, raw.trim());
   }
   const invalidBool = new Map();
-  for (const name of ['scale', 'pos']) {
+  // (quiz: the exercises, asked before each step that reveals an answer)
+  for (const name of ['scale', 'pos', 'quiz']) {
     const raw = getAttribute(name);
     if (raw === null) continue;
     const value = parseBoolean(raw, name);

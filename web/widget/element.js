@@ -1,6 +1,7 @@
 // element.js: <qkv-lab>, the custom element a blogger drops into a post.
 //
 //   <qkv-lab section="softmax" lang="en" seed="7" sentence="我 爱 猫" scale></qkv-lab>
+//   <qkv-lab section="scores" quiz></qkv-lab>      (a scene that asks before it tells)
 //
 // The howto-components way: the constructor only attaches the (open) shadow root and its frame;
 // attributes mirror properties; observers and listeners start in connectedCallback and stop in
@@ -28,8 +29,8 @@ import { sectionById } from '../page/sections/index.js';
 import { adoptStyles } from './styles.js';
 import './strings.js';
 
-const SETTING_KEYS = ['seed', 'sentence', 'dk', 'scale', 'pos'];  // (sdk, heads, ped: see _apply)
-const PROPERTIES = ['section', 'seed', 'sentence', 'dk', 'scale', 'pos', 'sdk', 'heads', 'ped', 'theme', 'autoplay'];
+const SETTING_KEYS = ['seed', 'sentence', 'dk', 'scale', 'pos', 'quiz'];  // (sdk, heads, ped: see _apply)
+const PROPERTIES = ['section', 'seed', 'sentence', 'dk', 'scale', 'pos', 'sdk', 'heads', 'ped', 'quiz', 'theme', 'autoplay'];
 
 // Importing the bundle where there is no DOM (a server-side render) must not throw.
 const Base = typeof HTMLElement === 'function' ? HTMLElement : class {};
@@ -113,6 +114,9 @@ export class QkvLabElement extends Base {
   set heads(value) { this._setString('heads', value); }
   get ped() { return this._read().state.get('ped'); }
   set ped(value) { this._setString('ped', value); }
+  /** Exercises: the section asks before each step that reveals an answer (shell/quiz.js). */
+  get quiz() { return this._read().state.get('quiz'); }
+  set quiz(value) { this._setBoolean('quiz', value); }
   get theme() { return this._read().theme; }
   set theme(value) { this._setString('theme', value); }
   get autoplay() { return parseBoolean(this.getAttribute('autoplay'), 'autoplay') === true; }

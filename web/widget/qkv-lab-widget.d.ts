@@ -55,6 +55,12 @@ export interface QkvLabElement extends HTMLElement {
   heads: number;
   /** Section 'positions': the width d of the pictured sine table: 4, 8, 16, 32, 64 or 128 (default 64). */
   ped: number;
+  /**
+   * Exercises (attribute `quiz`, default false): before each step that reveals a result, the
+   * section asks the reader a question, checks the answer against the numbers computed for this
+   * view and explains why; the stepper holds there until it is answered or skipped.
+   */
+  quiz: boolean;
   theme: QkvLabTheme;
   /** Play the section's stepper once the widget is in view. */
   autoplay: boolean;

@@ -21,8 +21,20 @@ function tops(weights) {
   });
 }
 
+/** Asked before the concatenation (step H + 1); H is the `heads` setting. */
+const headsOf = (snap, env) => env.setting('heads');
+export const MULTIHEAD_QUIZ = [{
+  id: 'concat', atStep: (snap, env) => headsOf(snap, env) + 1, numeric: { tolerance: 0, digits: 0, integer: true },
+  prompt: (snap, t, env) => t('quiz.mh.prompt', { H: headsOf(snap, env) }),
+  answer: (snap, env) => snap.derived.multiHead.byHeads[headsOf(snap, env)].concat.cols,
+  explain(snap, t, env) {
+    const H = headsOf(snap, env), r = snap.derived.multiHead.byHeads[H];
+    return t('quiz.mh.explain', { H, w: r.heads[0].output.cols, cols: r.concat.cols });
+  },
+}];
+
 export const multiheadSection = defineSection({
-  id: 'multihead', titleKey: 'mh.title',
+  id: 'multihead', quiz: MULTIHEAD_QUIZ, titleKey: 'mh.title',
   introKeys: ['mh.intro1', ['mh.intro2', (snap) => ({ n: snap.n, seed: snap.seed })]],
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;

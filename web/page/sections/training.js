@@ -13,7 +13,7 @@
 // corpus and step are replayed from the seed.
 //
 //   const section = trainingSection.create(ctx);   host.append(section.element);   section.destroy();
-import { listeners, pendingLayout } from '../shell/dom.js';
+import { listeners, pendingLayout, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { TRAINING_STRINGS } from '../strings/training.js';
 import { createTrainingLayout } from './training/layout.js';
@@ -26,13 +26,33 @@ import { createCorpusPanel } from './training/corpus-panel.js';
 import { createAboutCorpus } from './training/about.js';
 import { createSeedSpread } from './training/seed-spread.js';
 import { RUN_KEYS } from '../training/settings.js';
+import { createQuiz } from '../shell/quiz.js';
+import { PROBES } from '../training/run.js';
 
 addStrings(TRAINING_STRINGS);
 
 let instances = 0;
 
+/**
+ * The run has no stepper to hold: its question is about the run as it stands, read from the
+ * run's own record of the probes' cosines (data: { step, catDog, catCar } of the store's run).
+ */
+const runNow = (store) => {
+  const run = store.run;
+  if (!run || store.replaying || !run.probes.near || !run.probes.far) return { status: 'waiting' };
+  const last = run.history.length ? run.history[run.history.length - 1] : { step: 0, ...run.initialPoint() };
+  return { status: 'ready', step: run.step, catDog: last.catDog, catCar: last.catCar };
+};
+export const TRAINING_QUIZ = [{
+  id: 'nearer', when: (d) => d.status === 'ready',
+  prompt: (d, t) => t('quiz.train.prompt'),
+  choices: () => [{ value: PROBES.near, label: PROBES.near }, { value: PROBES.far, label: PROBES.far }],
+  answer: (d) => (d.catDog >= d.catCar ? PROBES.near : PROBES.far),
+  explain: (d, t) => t('quiz.train.explain', { step: d.step, dog: fmt(d.catDog), car: fmt(d.catCar) }),
+}];
+
 /** The registry's entry (sections/index.js). */
-export const trainingSection = Object.freeze({ id: 'training', create: (ctx) => createTrainingSection(ctx) });
+export const trainingSection = Object.freeze({ id: 'training', quiz: Object.freeze(TRAINING_QUIZ), create: (ctx) => createTrainingSection(ctx) });
 
 export function createTrainingSection(ctx) {
   const { i18n, state } = ctx;
@@ -58,6 +78,13 @@ export function createTrainingSection(ctx) {
   const about = createAboutCorpus({ i18n, texts });
   const spread = createSeedSpread({ ctx, texts, events });
   layout.slots.seeds.append(about.card, spread.card);
+  // the exercise (quiz setting): asked about the run as it stands, above the run's stage
+  const quiz = createQuiz({ id: uid, i18n, events, questions: TRAINING_QUIZ, stepper: null, getSnap: () => runNow(store), enabled: Boolean(state.get('quiz')) });
+  element.insertBefore(quiz.element, layout.stage);
+  const offQuizData = store.subscribe((event) => {
+    if (event.type === 'ready' || event.type === 'run') quiz.onNewData();
+  });
+  const offQuiz = state.onChange((name, value) => { if (name === 'quiz') quiz.setEnabled(value); });
 
   // progress: { section, kind: 'train', step, total, loss } whenever the run's step changes, at
   // most once per frame (a frame may take several steps: `step` is the last)
@@ -136,6 +163,7 @@ export function createTrainingSection(ctx) {
     corpus.setLanguage();
     about.setLanguage();
     spread.setLanguage();
+    quiz.refresh();
     controller.refresh();
   }
   const offLanguage = i18n.onLanguageChange ? i18n.onLanguageChange(() => setLanguage()) : () => {};
@@ -158,6 +186,9 @@ export function createTrainingSection(ctx) {
       offLanguage();
       offStore();
       offState();
+      offQuiz();
+      offQuizData();
+      quiz.destroy();
       controls.destroy();
       corpus.destroy();
       spread.destroy();

@@ -2,13 +2,15 @@
 // builds the snapshot every section draws, creates the sections in story order, and switches
 // the language. Sections never reach outside their own element; this file owns the document.
 import { load } from '../../qkv-lab.js';
-import { h } from './dom.js';
+import { h, listeners } from './dom.js';
 import { addStrings, createI18n, languageFromNavigator } from './i18n.js';
 import { createState } from './state.js';
 import { createSectionContext } from './context.js';
 import { PAGE_SECTIONS, WALKTHROUGH } from '../sections/index.js';
 import { applyEmbedMode } from './embed.js';
 import { createNavigation } from './navigation.js';
+import { toggle } from './section-shell.js';
+import { QUIZ_STRINGS } from '../strings/quiz.js';
 
 addStrings({
   zh: {
@@ -55,9 +57,13 @@ async function main() {
   const live = h('div', { class: 'visually-hidden', attrs: { 'aria-live': 'polite' } });
   // the bar at the top of the window carries the language switch and the contents (navigation.js)
   const nav = createNavigation({ i18n, langGroup, goTo: (id) => goTo(id) });
+  // the exercises switch: every section asks before it reveals (state `quiz`, shell/quiz.js)
+  addStrings(QUIZ_STRINGS);
+  const quizSwitch = toggle(texts, 'quiz.switch', Boolean(state.get('quiz')), (on) => state.set('quiz', on), listeners());
+  quizSwitch.input.dataset.role = 'quiz-switch';
   const header = h('header', { class: 'page-header' },
     h('div', { class: 'header-top' }, texts.set(h('h1'), 'page.title')),
-    texts.set(h('p', { class: 'subtitle' }), 'page.subtitle'), nav.toc, notice, status);
+    texts.set(h('p', { class: 'subtitle' }), 'page.subtitle'), h('div', { class: 'quiz-toggle' }, quizSwitch.element), nav.toc, notice, status);
   const story = h('div', { class: 'story' });
   const footer = h('footer', { class: 'page-footer' }, texts.set(h('p'), 'page.footer'));
   app.append(nav.bar, header, story, footer, live);

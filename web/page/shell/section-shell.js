@@ -24,6 +24,7 @@
 import { h, listeners, pendingLayout } from './dom.js';
 import { createStepper } from './stepper.js';
 import { createMatrixView } from '../views/matrix-view.js';
+import { createQuiz } from './quiz.js';
 
 /**
  * introKeys: string keys, or [key, vars] pairs whose vars() is read again whenever the texts are
@@ -77,7 +78,9 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
 }
 
 /**
- * defineSection({ id, titleKey, introKeys, className, source, setup }) → { id, create(ctx) }.
+ * defineSection({ id, titleKey, introKeys, className, source, quiz, setup }) → { id, create(ctx) }.
+ * quiz: the section's questions (shell/quiz.js), asked before the steps that reveal their answers
+ * while the state's `quiz` setting is on; the one quiz view sits between the stepper and the stage.
  * source (optional): source(ctx) → { get(), subscribe(fn) → off, setVisible?(visible), destroy() }
  * gives the section its data instead of the attention snapshot (the training walkthrough draws
  * the shared training run): frame.snap is source.get(), redrawn whenever the source publishes,
@@ -89,7 +92,7 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
  * onProgress(fn) calls fn({ section, kind: 'step', step, count, stage? }) whenever the stepper
  * moves or changes length, whoever moved it.
  */
-export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, setup }) {
+export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, quiz = [], setup }) {
   function create(ctx) {
     const { i18n } = ctx;
     const events = listeners();
@@ -120,6 +123,9 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       render: (index, options) => parts.render(index, options),
       initial: parts.initial ?? 0,
     });
+    // predict-then-reveal: the stepper waits before a step whose question is open (quiz.js)
+    const questions = createQuiz({ id, i18n, events, questions: quiz, stepper, getSnap: () => snap, enabled: Boolean(ctx.state.get('quiz')), setting: (name) => ctx.state.get(name) });
+    shell.element.insertBefore(questions.element, shell.stage);
     stepper.onChange(({ index, count }) => {
       const detail = { section: id, kind: 'step', step: index, count };
       if (parts.stage) detail.stage = parts.stage(index);
@@ -129,6 +135,18 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     // (update below) is not the reader's, and must not write state
     let updating = false;
     if (parts.onStep) stepper.onChange(({ index }) => { if (!updating) parts.onStep(index); });
+    // a section that opens on a later step (softmax opens finished) opens before its first question
+    function holdForQuestions() {
+      updating = true;
+      try { stepper.go(questions.initialFor(stepper.index), false); } finally { updating = false; }
+      questions.refresh();
+    }
+    holdForQuestions();
+    const offQuiz = ctx.state.onChange((name, value) => {
+      if (name !== 'quiz') return;
+      questions.setEnabled(value);
+      if (value) holdForQuestions();
+    });
     function apply(next) {
       snap = next;
       updating = true;
@@ -139,6 +157,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       } finally {
         updating = false;
       }
+      questions.onNewData();
     }
     let offData = () => {};
     let observer = null;
@@ -170,9 +189,12 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
         for (const view of views) view.refresh();
         parts.setLanguage?.(lang);
         stepper.refresh();
+        questions.refresh();
       },
       destroy() {
         progress.clear();
+        offQuiz();
+        questions.destroy();
         observer?.disconnect();
         offData();
         data?.destroy();
@@ -187,5 +209,5 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       },
     };
   }
-  return Object.freeze({ id, create });
+  return Object.freeze({ id, quiz: Object.freeze([...quiz]), create });
 }

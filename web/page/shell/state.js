@@ -28,6 +28,7 @@ export const PROPERTIES = [
   { name: 'sdk', type: 'int', min: 1, max: 512, values: SCALING_DKS, default: DEFAULT_SCALING_DK },
   { name: 'heads', type: 'int', min: 1, max: 4, values: HEAD_COUNTS, default: DEFAULT_HEADS },  // multi-head: H
   { name: 'ped', type: 'int', min: 4, max: 128, values: PE_WIDTHS, default: DEFAULT_PE_WIDTH },  // positions: the table's width
+  { name: 'quiz', type: 'bool', default: false },   // exercises: ask before each result (shell/quiz.js)
   { name: 'step', type: 'int', min: 0, max: 1000000, default: 0 }, // training step (clamped to the schedule)
   ...TRAINING_PROPERTIES,  // the training run's seed, batch, lr, dim, optimizer, corpus (training/settings.js)
 ];

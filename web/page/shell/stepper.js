@@ -9,6 +9,8 @@
 // stepper.onChange(fn) tells whoever needs to know (the section's progress event, the widget)
 // that the position or the number of steps changed, whatever moved it: a button, a key, play,
 // or a call from outside. Nobody has to watch the DOM to find out.
+// stepper.setGate(fn) lets a step wait (the quiz, shell/quiz.js): fn(from, to) → the furthest
+// step at or before `to` that may be shown now; a move forward stops there (and play pauses).
 import { h, listeners } from './dom.js';
 import { addStrings } from './i18n.js';
 
@@ -112,8 +114,17 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
     }
   }
 
+  let gate = null;
+  /** i clamped to the steps, and held back by the gate when it lies ahead. */
+  function reachable(i) {
+    const to = Math.max(0, Math.min(i, total - 1));
+    return gate && to > index ? Math.max(index, Math.min(to, gate(index, to))) : to;
+  }
+
   function go(i, animate = true) {
-    index = Math.max(0, Math.min(i, total - 1));
+    const to = reachable(i);
+    if (to < Math.min(i, total - 1) && timer !== null) pause();
+    index = to;
     draw(animate);
   }
 
@@ -125,7 +136,9 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
 
   function tick() {
     if (index >= total - 1) { pause(); return; }
+    const was = index;
     go(index + 1);
+    if (index === was || timer === null) { pause(); return; }   // held by the gate
     timer = setTimeout(tick, BASE_DELAY_MS / speed);
     if (index >= total - 1) pause();
   }
@@ -170,9 +183,16 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
       total = Math.max(1, n);
       // a playing run keeps playing through new data: from where it was, or from the start when
       // that step no longer exists (clamping it to the end would stop it mid-run)
+      const was = index;
       if (timer !== null && keepAt > total - 1) index = 0;
       else index = finished ? total - 1 : Math.min(keepAt, total - 1);
+      // a gate holds a finished table short of the step it waits for
+      if (gate && index > was) index = Math.max(was, Math.min(index, gate(was, index)));
       draw(false);
+    },
+    /** fn(from, to) → the furthest step up to `to` that may be shown now, or null for none. */
+    setGate(fn) {
+      gate = fn;
     },
     /** fn({ index, count, playing }) after every change of position or length; returns off(). */
     onChange(fn) {
