@@ -12,15 +12,16 @@ import { computeSnapshot } from '../web/page/models/attention.js';
 import { deriveSnapshot } from '../web/page/models/snapshot-derived.js';
 import { checkAnswer, stepOf, askable } from '../web/page/shell/quiz.js';
 import { translate } from '../web/page/shell/i18n.js';
+import { CHOICE_KEYS } from '../web/page/shell/context.js';
 import { PROPERTIES } from '../web/page/shell/state.js';
 import { ATTRIBUTES, BOOLEAN_ATTRIBUTES, readAttributes } from '../web/widget/attributes.js';
 
 const qkv = await load();
-const env = { setting: (name) => PROPERTIES.find((p) => p.name === name).default };
 
 function snapshot(settings) {
   const snap = computeSnapshot(qkv, { seed: 42, sentence: '我 love 猫', scale: false, pos: false, dk: 3, ...settings });
   snap.derived = deriveSnapshot(qkv, snap);
+  snap.choices = Object.fromEntries(CHOICE_KEYS.map((key) => [key, PROPERTIES.find((p) => p.name === key).default]));
   return snap;
 }
 
@@ -49,28 +50,28 @@ test('asked of real snapshots, each attention question has a prompt, an answer i
     for (const id of ATTENTION) {
       const { quiz } = await ALL_SECTIONS.find((s) => s.id === id).load();
       for (const q of quiz) {
-        if (!askable(q, snap, env)) continue;
+        if (!askable(q, snap)) continue;
         const label = `${id}.${q.id} ${JSON.stringify(settings)}`;
-        assert.ok(stepOf(q, snap, env) >= 1, `${label}: asked before a step that exists after the first`);
+        assert.ok(stepOf(q, snap) >= 1, `${label}: asked before a step that exists after the first`);
         for (const lang of ['zh', 'en']) {
           const t = (key, vars) => translate(lang, key, vars);
-          const prompt = q.prompt(snap, t, env);
-          const explain = q.explain(snap, t, env);
+          const prompt = q.prompt(snap, t);
+          const explain = q.explain(snap, t);
           for (const text of [prompt, explain]) {
             assert.ok(text.length > 10, `${label} ${lang}: text`);
             assert.doesNotMatch(text, /\{\w+\}|quiz\.|NaN|undefined/, `${label} ${lang}: a placeholder or key left: ${text}`);
           }
         }
-        const expected = q.answer(snap, env);
+        const expected = q.answer(snap);
         if (q.numeric) {
           assert.ok(Number.isFinite(expected), `${label}: a finite answer`);
-          assert.equal(checkAnswer(q, snap, String(expected), env).correct, true, `${label}: its own answer`);
-          assert.equal(checkAnswer(q, snap, String(expected + q.numeric.tolerance + 0.05), env).correct, false, `${label}: a wrong number`);
+          assert.equal(checkAnswer(q, snap, String(expected)).correct, true, `${label}: its own answer`);
+          assert.equal(checkAnswer(q, snap, String(expected + q.numeric.tolerance + 0.05)).correct, false, `${label}: a wrong number`);
         } else {
-          const values = q.choices(snap, (k, v) => translate('en', k, v), env).map((c) => String(c.value));
+          const values = q.choices(snap, (k, v) => translate('en', k, v)).map((c) => String(c.value));
           assert.ok(values.includes(String(expected)), `${label}: the answer ${expected} is one of the choices ${values}`);
           assert.ok(values.length >= 2, `${label}: at least two choices`);
-          for (const v of values) assert.equal(checkAnswer(q, snap, v, env).correct, v === String(expected), `${label}: choice ${v}`);
+          for (const v of values) assert.equal(checkAnswer(q, snap, v).correct, v === String(expected), `${label}: choice ${v}`);
         }
       }
     }
@@ -82,17 +83,17 @@ test('the answers are the snapshot\'s numbers: the softmax cell, the score\'s si
   const quizOf = async (id) => (await ALL_SECTIONS.find((s) => s.id === id).load()).quiz[0];
   const softmax = await quizOf('softmax');
   // the last row's first weight, A[猫][我], against the snapshot's weights (WASM softmax)
-  assert.equal(softmax.answer(snap, env), snap.weights.get(2, 0));
-  assert.equal(checkAnswer(softmax, snap, snap.weights.get(2, 0).toFixed(2), env).correct, true);
-  assert.equal(checkAnswer(softmax, snap, (snap.weights.get(2, 0) + 0.02).toFixed(2), env).correct, false);
-  assert.equal(checkAnswer(softmax, snap, '', env).correct, false, 'an empty answer is not right');
-  assert.equal(checkAnswer(softmax, snap, 'abc', env).correct, false, 'text is not right');
+  assert.equal(softmax.answer(snap), snap.weights.get(2, 0));
+  assert.equal(checkAnswer(softmax, snap, snap.weights.get(2, 0).toFixed(2)).correct, true);
+  assert.equal(checkAnswer(softmax, snap, (snap.weights.get(2, 0) + 0.02).toFixed(2)).correct, false);
+  assert.equal(checkAnswer(softmax, snap, '').correct, false, 'an empty answer is not right');
+  assert.equal(checkAnswer(softmax, snap, 'abc').correct, false, 'text is not right');
   const scores = await quizOf('scores');
-  assert.equal(scores.answer(snap, env), snap.scores.get(0, 2) > 0 ? 'yes' : 'no');
-  assert.equal(stepOf(scores, snap, env), 2 + 2, 'asked before the cell (0, n−1) fills');
+  assert.equal(scores.answer(snap), snap.scores.get(0, 2) > 0 ? 'yes' : 'no');
+  assert.equal(stepOf(scores, snap), 2 + 2, 'asked before the cell (0, n−1) fills');
   const walk = await quizOf('walkthrough');
   const row = Array.from(snap.weights.row(2));
-  assert.equal(walk.answer(snap, env), String(row.indexOf(Math.max(...row))));
+  assert.equal(walk.answer(snap), String(row.indexOf(Math.max(...row))));
 });
 
 test('quiz is one URL property and one widget attribute, boolean, off by default', () => {

@@ -29,9 +29,10 @@ export const FLOW_QUIZ = [{
 
 export const flowSection = defineSection({
   id: 'flow', quiz: FLOW_QUIZ, titleKey: 'flow.title', introKeys: ['flow.intro1', 'flow.intro2'],
+  choices: ['heads'],
   setup(frame) {
     const { i18n, ctx, events } = frame;
-    const heads = () => ctx.state.get('heads');
+    const heads = () => frame.snap.choices.heads;
     const multi = (snap) => snap.derived.multiHead.byHeads[heads()];
     const stages = (snap) => [
       { key: 'flow.ids', shape: `[${snap.n}]`, target: 'embedding', tensors: [] },
@@ -139,19 +140,12 @@ export const flowSection = defineSection({
       return i18n.t(st.narrate || 'flow.step', { name: name(st), shape: st.shape, H: heads(), dk: D_MODEL_HEADS / heads() });
     }
 
-    // the heads stage follows the number of heads the reader picks in the multi-head section
-    const offHeads = ctx.state.onChange((key) => {
-      if (key !== 'heads') return;
-      build(frame.snap);
-      frame.stepper.refresh();
-    });
-
     return {
       count: (snap) => stages(snap).length,
       draw: build,
       render,
       setLanguage: () => { label(); if (shown >= 0) show(shown); },
-      destroy: () => { offHeads(); clear(list); },
+      destroy: () => { clear(list); },
     };
   },
 });

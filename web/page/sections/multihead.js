@@ -21,14 +21,14 @@ function tops(weights) {
   });
 }
 
-/** Asked before the concatenation (step H + 1); H is the `heads` setting. */
-const headsOf = (snap, env) => env.setting('heads');
+/** Asked before the concatenation (step H + 1); H is the reader's choice of heads. */
+const headsChosen = (snap) => snap.choices.heads;
 export const MULTIHEAD_QUIZ = [{
-  id: 'concat', atStep: (snap, env) => headsOf(snap, env) + 1, numeric: { tolerance: 0, digits: 0, integer: true },
-  prompt: (snap, t, env) => t('quiz.mh.prompt', { H: headsOf(snap, env) }),
-  answer: (snap, env) => snap.derived.multiHead.byHeads[headsOf(snap, env)].concat.cols,
-  explain(snap, t, env) {
-    const H = headsOf(snap, env), r = snap.derived.multiHead.byHeads[H];
+  id: 'concat', atStep: (snap) => headsChosen(snap) + 1, numeric: { tolerance: 0, digits: 0, integer: true },
+  prompt: (snap, t) => t('quiz.mh.prompt', { H: headsChosen(snap) }),
+  answer: (snap) => snap.derived.multiHead.byHeads[headsChosen(snap)].concat.cols,
+  explain(snap, t) {
+    const H = headsChosen(snap), r = snap.derived.multiHead.byHeads[H];
     return t('quiz.mh.explain', { H, w: r.heads[0].output.cols, cols: r.concat.cols });
   },
 }];
@@ -36,23 +36,19 @@ export const MULTIHEAD_QUIZ = [{
 export const multiheadSection = defineSection({
   id: 'multihead', quiz: MULTIHEAD_QUIZ, titleKey: 'mh.title',
   introKeys: ['mh.intro1', ['mh.intro2', (snap) => ({ n: snap.n, seed: snap.seed })]],
+  choices: ['heads'],
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const snapNow = () => frame.snap;
-    let H = ctx.state.get('heads');
+    const headsOf = (snap) => snap.choices.heads;
 
     // the head count: radio buttons (one Tab stop, arrows move), in the URL as heads
     const name = `${frame.id}-heads`;
     const radios = HEAD_COUNTS.map((count) => {
-      const input = h('input', { attrs: { type: 'radio', name, value: String(count) }, checked: count === H });
+      const input = h('input', { attrs: { type: 'radio', name, value: String(count) }, checked: count === headsOf(snapNow()) });
       const label = h('span');
-      events.on(input, 'change', () => {
-        if (!input.checked) return;
-        H = count;
-        ctx.setSetting('heads', count);
-        draw(snapNow());
-        frame.stepper.setCount(H + 3, H + 2);
-      });
+      // the choice comes back as a new snapshot: draw() and stepAfter() below take it from there
+      events.on(input, 'change', () => { if (input.checked) ctx.setSetting('heads', count); });
       return { input, label, element: h('label', { class: 'heads-choice' }, input, label) };
     });
     const legend = texts.set(h('legend'), 'mh.heads');
@@ -69,8 +65,8 @@ export const multiheadSection = defineSection({
     frame.stage.append(projections, headsRow, verdict, merge, params);
     const code = codePanel(frame, 'multihead');
 
-    const result = (snap) => snap.derived.multiHead.byHeads[H];
-    const dk = () => D_MODEL_HEADS / H;
+    const result = (snap) => snap.derived.multiHead.byHeads[headsOf(snap)];
+    const dk = () => D_MODEL_HEADS / headsOf(snapNow());
     const columnTint = (rows) => {
       const list = [];
       for (let i = 0; i < rows; i++) for (let j = 0; j < D_MODEL_HEADS; j++) list.push([i, j, `head-${Math.floor(j / dk())}`]);
@@ -88,6 +84,7 @@ export const multiheadSection = defineSection({
 
     function draw(snap) {
       const res = result(snap);
+      const H = headsOf(snap);
       radios.forEach((r, k) => {
         r.input.checked = HEAD_COUNTS[k] === H;
         r.label.textContent = i18n.t(HEAD_COUNTS[k] === 1 ? 'mh.headsOne' : 'mh.headsOption', { h: HEAD_COUNTS[k], dk: D_MODEL_HEADS / HEAD_COUNTS[k] });
@@ -119,6 +116,7 @@ export const multiheadSection = defineSection({
     function render(index) {
       const snap = snapNow();
       const res = result(snap);
+      const H = headsOf(snap);
       const stage = index === 0 ? 'project' : index <= H ? 'head' : index === H + 1 ? 'concat' : 'output';
       projections.classList.toggle('dim', index !== 0);
       headParts.forEach((part, k) => part.card.classList.toggle('pending', stage === 'head' ? k !== index - 1 : stage === 'project'));
@@ -137,9 +135,14 @@ export const multiheadSection = defineSection({
       return i18n.t('mh.stepY', { ...vars, params: i18n.t('mh.params', { proj, out, total: proj + out }) });
     }
 
+    // H + 3 steps (projections, each head, concat, output); a new head count shows the last
     return {
-      count: () => H + 3, initial: H + 2, draw, render,
-      stage: (index) => (index === 0 ? 'project' : index <= H ? `head-${index - 1}` : index === H + 1 ? 'concat' : 'output'),
+      count: (snap) => headsOf(snap) + 3, initial: (snap) => headsOf(snap) + 2, draw, render,
+      stepAfter: (snap, previous, index) => (headsOf(snap) !== headsOf(previous) ? headsOf(snap) + 2 : index),
+      stage: (index) => {
+        const H = headsOf(snapNow());
+        return index === 0 ? 'project' : index <= H ? `head-${index - 1}` : index === H + 1 ? 'concat' : 'output';
+      },
       setLanguage: () => draw(snapNow()),
       destroy() { for (const part of headParts) part.heat.destroy(); },
     };

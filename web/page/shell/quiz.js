@@ -14,30 +14,27 @@
 //     explain: (snap, t) => '…',               // why, with the numbers
 //   }]
 //
-// Every function reads the snapshot it is given (t translates in the section's language; a third
-// argument, env.setting(name), reads a setting the snapshot does not carry yet, such as `heads`);
-// nothing here calls the WASM API or writes state.
+// Every function reads only the snapshot it is given (settings such as `heads` included, in
+// snap.choices; t translates in the section's language); nothing here calls the WASM API or
+// writes state.
 import { h, clear, fmt } from './dom.js';
 import { addStrings } from './i18n.js';
 import { QUIZ_STRINGS } from '../strings/quiz.js';
 
 addStrings(QUIZ_STRINGS);
 
-/** What a question may read besides its snapshot: setting(name), a setting the snapshot lacks. */
-const NO_ENV = Object.freeze({ setting: () => undefined });
-
 /** The step a question waits before (its atStep), for this snapshot. */
-export const stepOf = (question, snap, env) => (typeof question.atStep === 'function' ? question.atStep(snap, env) : question.atStep);
+export const stepOf = (question, snap) => (typeof question.atStep === 'function' ? question.atStep(snap) : question.atStep);
 
 /** Whether this snapshot can answer the question. */
-export const askable = (question, snap, env) => (question.when ? Boolean(question.when(snap, env)) : true);
+export const askable = (question, snap) => (question.when ? Boolean(question.when(snap)) : true);
 
 /**
  * Checks a reader's answer: { correct, expected }. Choices compare values; a numeric answer is
  * right within ± tolerance of the snapshot's number. Not a number (empty, text) is wrong.
  */
-export function checkAnswer(question, snap, given, env = NO_ENV) {
-  const expected = question.answer(snap, env);
+export function checkAnswer(question, snap, given) {
+  const expected = question.answer(snap);
   if (question.numeric) {
     const x = typeof given === 'number' ? given : Number(String(given ?? '').trim().replace(',', '.'));
     const correct = String(given ?? '').trim() !== '' && Number.isFinite(x) && Math.abs(x - expected) <= question.numeric.tolerance;
@@ -47,22 +44,21 @@ export function checkAnswer(question, snap, given, env = NO_ENV) {
 }
 
 /** The label of the expected answer (a choice's label, or the number at the tolerance's decimals). */
-function expectedLabel(question, snap, t, expected, env) {
+function expectedLabel(question, snap, t, expected) {
   if (question.numeric) return fmt(expected, question.numeric.digits ?? 2);
-  const choice = question.choices(snap, t, env).find((c) => String(c.value) === String(expected));
+  const choice = question.choices(snap, t).find((c) => String(c.value) === String(expected));
   return choice ? choice.label : String(expected);
 }
 
 let uid = 0;
 
 /**
- * createQuiz({ id, i18n, events, questions, stepper, getSnap, enabled, setting }) → { element,
+ * createQuiz({ id, i18n, events, questions, stepper, getSnap, enabled }) → { element,
  * refresh(), setEnabled(on), onNewData(), initialFor(step), destroy() }. Installs the stepper's
  * gate; the view sits in the section's preamble, above the stage. stepper may be null (the
  * training run has none): its first askable question is shown, with nothing held.
  */
-export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enabled = false, setting = () => undefined }) {
-  const env = Object.freeze({ setting });
+export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enabled = false }) {
   const base = `${id}-quiz-${++uid}`;
   const t = (key, vars) => i18n.t(key, vars);
   let on = enabled;
@@ -78,7 +74,7 @@ export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enab
   let shown = null;   // the question on screen
   let askedIn = null; // and the language it was asked in
 
-  const available = (snap) => questions.filter((q) => askable(q, snap, env));
+  const available = (snap) => questions.filter((q) => askable(q, snap));
   const open = (q) => !answers.has(q.id);
 
   // the stepper may not pass a step whose question is still open (a section without a stepper,
@@ -88,7 +84,7 @@ export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enab
     const snap = getSnap();
     let limit = to;
     for (const q of available(snap)) {
-      const at = stepOf(q, snap, env);
+      const at = stepOf(q, snap);
       if (open(q) && at > from && at <= limit) limit = at - 1;
     }
     return limit;
@@ -99,9 +95,9 @@ export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enab
     const list = available(snap);
     if (!stepper) return list[0] ?? null;
     const index = stepper.index;
-    const waiting = list.find((q) => stepOf(q, snap, env) === index + 1 && open(q));
+    const waiting = list.find((q) => stepOf(q, snap) === index + 1 && open(q));
     if (waiting) return waiting;
-    const done = list.filter((q) => !open(q) && stepOf(q, snap, env) - 1 <= index).sort((a, b) => stepOf(b, snap, env) - stepOf(a, snap, env));
+    const done = list.filter((q) => !open(q) && stepOf(q, snap) - 1 <= index).sort((a, b) => stepOf(b, snap) - stepOf(a, snap));
     return done[0] ?? null;
   }
 
@@ -109,7 +105,7 @@ export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enab
     clear(body);
     const name = `${base}-${q.id}`;
     const answered = answers.get(q.id);
-    const prompt = q.prompt(snap, t, env);
+    const prompt = q.prompt(snap, t);
     title.textContent = t('quiz.title');
     let field;
     if (q.numeric) {
@@ -121,7 +117,7 @@ export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enab
         input);
       input.setAttribute('aria-describedby', `${name}-hint`);
     } else {
-      const choices = q.choices(snap, t, env);
+      const choices = q.choices(snap, t);
       field = h('fieldset', { class: 'quiz-field' }, h('legend', { class: 'quiz-prompt', text: prompt }),
         h('div', { class: 'quiz-choices' }, choices.map((c, k) => h('label', { class: 'quiz-choice' },
           h('input', { attrs: { type: 'radio', name, value: String(c.value), id: `${name}-${k}`, 'data-role': 'quiz-choice' },
@@ -139,13 +135,13 @@ export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enab
         feedback.textContent = t(q.numeric ? 'quiz.emptyNumber' : 'quiz.emptyChoice');
         return;
       }
-      const { correct, expected } = checkAnswer(q, getSnap(), given, env);
+      const { correct, expected } = checkAnswer(q, getSnap(), given);
       answers.set(q.id, { given, correct, expected, skipped: false });
       refresh();
       focusAfter();
     };
     skip.onclick = () => {
-      answers.set(q.id, { given: null, correct: false, expected: q.answer(getSnap(), env), skipped: true });
+      answers.set(q.id, { given: null, correct: false, expected: q.answer(getSnap()), skipped: true });
       refresh();
       focusAfter();
     };
@@ -166,11 +162,11 @@ export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enab
       reveal.hidden = true;
       return;
     }
-    const answer = expectedLabel(q, snap, t, a.expected, env);
+    const answer = expectedLabel(q, snap, t, a.expected);
     const key = a.skipped ? 'quiz.skipped' : a.correct ? 'quiz.right' : 'quiz.wrong';
     feedback.dataset.result = a.skipped ? 'skipped' : a.correct ? 'right' : 'wrong';
-    feedback.textContent = `${t(key, { answer })} ${q.explain(snap, t, env)}`;
-    reveal.hidden = !stepper || stepper.index >= stepOf(q, snap, env);
+    feedback.textContent = `${t(key, { answer })} ${q.explain(snap, t)}`;
+    reveal.hidden = !stepper || stepper.index >= stepOf(q, snap);
     reveal.textContent = t('quiz.reveal');
     for (const input of body.querySelectorAll('input')) input.readOnly = true;
     for (const input of body.querySelectorAll('input[type=radio]')) input.disabled = !input.checked;
@@ -195,7 +191,7 @@ export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enab
 
   events.on(reveal, 'click', () => {
     const q = shown;
-    if (q && stepper) stepper.go(stepOf(q, getSnap(), env));
+    if (q && stepper) stepper.go(stepOf(q, getSnap()));
   });
   const offStep = stepper ? stepper.onChange(() => refresh()) : () => {};
 
@@ -216,7 +212,7 @@ export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enab
       for (const q of questions) {
         const a = answers.get(q.id);
         if (!a) continue;
-        if (!askable(q, snap, env) || String(q.answer(snap, env)) !== String(a.expected)) answers.delete(q.id);
+        if (!askable(q, snap) || String(q.answer(snap)) !== String(a.expected)) answers.delete(q.id);
       }
       refresh();
     },
@@ -224,7 +220,7 @@ export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enab
     initialFor(initial) {
       if (!on || !stepper) return initial;
       const snap = getSnap();
-      const ats = available(snap).filter(open).map((q) => stepOf(q, snap, env)).filter((at) => at <= initial);
+      const ats = available(snap).filter(open).map((q) => stepOf(q, snap)).filter((at) => at <= initial);
       return ats.length ? Math.min(...ats) - 1 : initial;
     },
     destroy() {

@@ -6,6 +6,7 @@
 //
 //   export const scoresSection = defineSection({
 //     id: 'scores', titleKey: 'scores.title', introKeys: ['scores.intro1'],
+//     choices: ['kq'],            // optional: the snapshot.choices this section shows (context.js)
 //     setup(frame) {            // once: build the DOM inside frame.stage / frame.controls
 //       const view = frame.view({ name: 'S', label: 'S' });   // refreshed and destroyed for you
 //       return {
@@ -13,6 +14,8 @@
 //         draw(snap) { … },               // new numbers: fill the tables (no WASM calls here)
 //         render(index, { animate }) { … return narration; },   // one step: highlight, narrate
 //         stage: (index) => …,            // optional: a name for step `index` (progress events)
+//         stepAfter(snap, previous, index) { … },   // optional: the step to show after new data
+//                                                   // (default: stay at `index`)
 //         onStep(index) { … },            // optional: the reader moved the stepper (write state here)
 //         setLanguage() { … }, destroy() { … },                 // optional extras
 //       };
@@ -20,7 +23,10 @@
 //   });
 //
 // Data flows one way: WASM → snapshot (context.js, snapshot-derived.js) → draw / render → DOM.
-// Sections read frame.snap and never call the WASM API or write state while drawing.
+// Sections read frame.snap and never call the WASM API or write state while drawing. A setting
+// the reader picks in a section goes to ctx.setSetting and comes back in the snapshot
+// (snap.choices): a section keeps no copy of a setting. A snapshot republished for choices the
+// section does not show (same numbers, other choices) is taken without redrawing.
 import { h, listeners, pendingLayout } from './dom.js';
 import { createStepper } from './stepper.js';
 import { createMatrixView } from '../views/matrix-view.js';
@@ -78,7 +84,8 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
 }
 
 /**
- * defineSection({ id, titleKey, introKeys, className, source, quiz, setup }) → { id, create(ctx) }.
+ * defineSection({ id, titleKey, introKeys, className, source, choices, quiz, setup }) → { id, quiz, create(ctx) }.
+ * choices: the keys of snapshot.choices (context.js, CHOICE_KEYS) the section draws.
  * quiz: the section's questions (shell/quiz.js), asked before the steps that reveal their answers
  * while the state's `quiz` setting is on; the one quiz view sits between the stepper and the stage.
  * source (optional): source(ctx) → { get(), subscribe(fn) → off, setVisible?(visible), destroy() }
@@ -92,7 +99,7 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
  * onProgress(fn) calls fn({ section, kind: 'step', step, count, stage? }) whenever the stepper
  * moves or changes length, whoever moved it.
  */
-export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, quiz = [], setup }) {
+export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, choices = [], quiz = [], setup }) {
   function create(ctx) {
     const { i18n } = ctx;
     const events = listeners();
@@ -121,10 +128,10 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     const stepper = shell.addStepper({
       count: parts.count(snap),
       render: (index, options) => parts.render(index, options),
-      initial: parts.initial ?? 0,
+      initial: typeof parts.initial === 'function' ? parts.initial(snap) : parts.initial ?? 0,
     });
     // predict-then-reveal: the stepper waits before a step whose question is open (quiz.js)
-    const questions = createQuiz({ id, i18n, events, questions: quiz, stepper, getSnap: () => snap, enabled: Boolean(ctx.state.get('quiz')), setting: (name) => ctx.state.get(name) });
+    const questions = createQuiz({ id, i18n, events, questions: quiz, stepper, getSnap: () => snap, enabled: Boolean(ctx.state.get('quiz')) });
     shell.element.insertBefore(questions.element, shell.stage);
     stepper.onChange(({ index, count }) => {
       const detail = { section: id, kind: 'step', step: index, count };
@@ -148,12 +155,13 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       if (value) holdForQuestions();
     });
     function apply(next) {
+      const previous = snap;
       snap = next;
       updating = true;
       try {
         shell.texts.refresh();
         parts.draw?.(snap);
-        stepper.setCount(parts.count(snap), stepper.index);
+        stepper.setCount(parts.count(snap), parts.stepAfter ? parts.stepAfter(snap, previous, stepper.index) : stepper.index);
       } finally {
         updating = false;
       }
@@ -182,7 +190,13 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       stepper,
       /** A new attention snapshot (sections with their own source ignore it). */
       update(next) {
-        if (!data) apply(next);
+        if (data || next === snap) return;
+        // the same numbers, republished for choices this section does not draw: nothing to redraw
+        if (next.derived === snap.derived && choices.every((key) => next.choices?.[key] === snap.choices?.[key])) {
+          snap = next;
+          return;
+        }
+        apply(next);
       },
       setLanguage(lang) {
         shell.texts.refresh();
@@ -209,5 +223,6 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       },
     };
   }
+
   return Object.freeze({ id, quiz: Object.freeze([...quiz]), create });
 }
