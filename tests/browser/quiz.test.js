@@ -227,3 +227,19 @@ test('axe: no serious or critical issue in a question, a numeric one, and their 
     await page.closeAll();
   }
 });
+
+test('screenshots: a question and its feedback, zh and en, 1280 and 375 px (tests/artifacts/quiz-*.png)', async () => {
+  const { screenshotShots } = await import('./page-helpers.js');
+  const shots = [
+    ['softmax-question', '?quiz=1', '#softmax', async () => {}],
+    ['scores-feedback', '?quiz=1', '#scores', async (page) => {
+      await forwardToQuestion(page, 'scores');
+      await page.check(`${quizOf('scores')} [data-role=quiz-choice] >> nth=1`);
+      await page.click(`${quizOf('scores')} [data-role=quiz-check]`);
+      await page.waitForSelector(`${feedback('scores')}[data-result]`);
+    }],
+  ];
+  for (const lang of ['zh', 'en']) {
+    for (const width of [1280, 375]) await screenshotShots(env, shots, { prefix: 'quiz', lang, width });
+  }
+});
