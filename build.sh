@@ -144,6 +144,7 @@ EXPORTS=(
   _qkv_model_create _qkv_model_destroy _qkv_model_set_optimizer _qkv_model_tensor
   _qkv_model_num_params _qkv_model_forward _qkv_model_loss_and_grad _qkv_model_update
   _qkv_model_shuffle _qkv_model_sentence_losses
+  _qkv_model_state_bytes _qkv_model_save_state _qkv_model_load_state
 )
 
 build_kernels() {  # build_kernels NAME CFLAGS...: .build/qkv-kernels-NAME.wasm

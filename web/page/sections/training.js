@@ -13,9 +13,10 @@
 // corpus and step are replayed from the seed.
 //
 //   const section = trainingSection.create(ctx);   host.append(section.element);   section.destroy();
-import { listeners, pendingLayout, fmt } from '../shell/dom.js';
+import { h, listeners, pendingLayout, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { TRAINING_STRINGS } from '../strings/training.js';
+import { TRAINING_TIMELINE_STRINGS } from '../strings/training-timeline.js';
 import { createTrainingLayout } from './training/layout.js';
 import { createTrainingView } from './training/view.js';
 import { createTrainingController } from './training/controller.js';
@@ -30,6 +31,7 @@ import { createQuiz } from '../shell/quiz.js';
 import { PROBES } from '../training/run.js';
 
 addStrings(TRAINING_STRINGS);
+addStrings(TRAINING_TIMELINE_STRINGS);   // the timeline's summary line shows before its module loads
 
 let instances = 0;
 
@@ -85,6 +87,22 @@ export function createTrainingSection(ctx) {
     if (event.type === 'ready' || event.type === 'run') quiz.onNewData();
   });
   const offQuiz = state.onChange((name, value) => { if (name === 'quiz') quiz.setEnabled(value); });
+
+  // the timeline: a slider over the steps taken, loaded when the reader first opens it
+  const timelineSummary = texts.set(h('summary', { attrs: { 'data-role': 'timeline-open' } }), 'timeline.summary');
+  const timelineCard = h('details', { class: 'tr-card tr-timeline', attrs: { 'data-role': 'timeline' } }, timelineSummary);
+  element.insertBefore(timelineCard, layout.slots.corpus);
+  let timeline = null;
+  let timelineLoading = null;
+  events.on(timelineCard, 'toggle', () => {
+    if (!timelineCard.open || timelineLoading) return;
+    timelineLoading = import('./training/timeline.js').then((m) => {
+      if (destroyed) return;
+      timeline = m.createTimelineView({ i18n, events, store, state });
+      timelineCard.append(timeline.element);
+    });
+  });
+  let destroyed = false;
 
   // progress: { section, kind: 'train', step, total, loss } whenever the run's step changes, at
   // most once per frame (a frame may take several steps: `step` is the last)
@@ -164,6 +182,7 @@ export function createTrainingSection(ctx) {
     about.setLanguage();
     spread.setLanguage();
     quiz.refresh();
+    timeline?.setLanguage();
     controller.refresh();
   }
   const offLanguage = i18n.onLanguageChange ? i18n.onLanguageChange(() => setLanguage()) : () => {};
@@ -188,6 +207,8 @@ export function createTrainingSection(ctx) {
       offState();
       offQuiz();
       offQuizData();
+      destroyed = true;
+      timeline?.destroy();
       quiz.destroy();
       controls.destroy();
       corpus.destroy();
