@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { openBrowser, ROOT } from './harness.js';
-import { openTraining, settled, SECTION } from './training-helpers.js';
+import { openTraining, settled, SECTION, referenceRun } from './training-helpers.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -16,18 +16,21 @@ after(async () => { await env.close(); });
 const TL = `${SECTION} [data-role=timeline]`;
 
 /** Everything the timeline shows, as text (the scatter's points by their coordinates). */
-function readTimeline(page) {
-  return page.evaluate((sel) => {
+function readTimeline(page, run = 'timeline-current') {
+  return page.evaluate(([sel, run]) => {
     const el = document.querySelector(sel);
     const q = (role) => el.querySelector(`[data-role=${role}]`);
+    const column = q(run);
     return {
       slider: q('timeline-slider').value,
-      step: q('timeline-step').textContent,
-      nearest: q('timeline-nearest').textContent,
-      attention: el.querySelector('.tl-attention').textContent,
-      scatter: [...q('timeline-scatter').querySelectorAll('circle')].map((c) => `${c.getAttribute('cx')},${c.getAttribute('cy')}`).join(' '),
+      shown: !column.hidden,
+      title: q(`${run}-title`).textContent,
+      step: q(`${run}-step`).textContent,
+      nearest: q(`${run}-nearest`).textContent,
+      attention: column.querySelector('.tl-attention').textContent,
+      scatter: [...q(`${run}-scatter`).querySelectorAll('circle')].map((c) => `${c.getAttribute('cx')},${c.getAttribute('cy')}`).join(' '),
     };
-  }, TL);
+  }, [TL, run]);
 }
 
 async function scrubTo(page, k) {
@@ -47,7 +50,7 @@ test('scrubbing back to step k shows what step k showed live', async () => {
   assert.deepEqual(before, []);
   await page.click(`${TL} [data-role=timeline-open]`);
   await page.waitForSelector(`${TL} [data-role=timeline-slider]`);
-  await page.waitForFunction((sel) => /Step 230 of/.test(document.querySelector(`${sel} [data-role=timeline-step]`)?.textContent || ''), TL);
+  await page.waitForFunction((sel) => /Step 230 of/.test(document.querySelector(`${sel} [data-role=timeline-current-step]`)?.textContent || ''), TL);
   const live = await readTimeline(page);
   assert.equal(live.slider, String(K));
   assert.match(live.step, new RegExp(`loss ${liveLoss.toFixed(3)} `), `the section's own loss at step ${K}: ${live.step}`);
@@ -69,7 +72,7 @@ test('scrubbing back to step k shows what step k showed live', async () => {
   // and forward again to where the run is
   await page.click(`${TL} [data-role=timeline-follow]`);
   assert.deepEqual(await readTimeline(page), later);
-  assert.match(await page.textContent(`${TL} [data-role=timeline-memory]`), /every 100 steps: 4 so far/);
+  assert.match(await page.textContent(`${TL} [data-role=timeline-memory]`), /every 100 steps: 4 so far for the runs shown/);
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
@@ -79,7 +82,7 @@ test('axe: no serious or critical issue in the open timeline (en 1280, zh 375)',
   for (const [lang, width] of [['en', 1280], ['zh', 375]]) {
     const { page } = await openTraining(env, { query: 'step=120', lang, width });
     await page.click(`${TL} [data-role=timeline-open]`);
-    await page.waitForSelector(`${TL} [data-role=timeline-nearest] li`);
+    await page.waitForSelector(`${TL} [data-role=timeline-current-nearest] li`);
     await scrubTo(page, 40);
     await page.addScriptTag({ path: AXE });
     const violations = await page.evaluate(async (sel) => {
@@ -91,4 +94,42 @@ test('axe: no serious or critical issue in the open timeline (en 1280, zh 375)',
     await page.locator(TL).screenshot({ path: path.join(ROOT, 'tests', 'artifacts', `timeline-${lang}-${width}.png`) });
     await page.closeAll();
   }
+});
+
+test('pin the default run, switch to the car preset: both runs side by side at the same step, the pinned one as a fresh run of its settings gives', async () => {
+  const { page, section } = await openTraining(env, { query: 'step=300' });
+  await page.click(`${TL} [data-role=timeline-open]`);
+  await page.waitForFunction((sel) => /Step 300 of/.test(document.querySelector(`${sel} [data-role=timeline-current-step]`)?.textContent || ''), TL);
+  await page.click(`${TL} [data-role=timeline-pin]`);
+  await page.waitForSelector(`${TL} [data-role=timeline-pin-note]:not([hidden])`);
+  // one setting changed: the decisive experiment's corpus, one click
+  await page.click(`${SECTION} [data-role=corpus-summary]`);
+  await page.click(`${SECTION} [data-role=corpus-car]`);
+  await settled(page);
+  // train the new run past step 300, then look at step 300 in both
+  await page.click(`${SECTION} [data-role=play]`);
+  await page.waitForFunction((sel) => Number(document.querySelector(sel).dataset.step) >= 320, SECTION, { timeout: 120000 });
+  await page.click(`${SECTION} [data-role=play]`);
+  await settled(page);
+  await scrubTo(page, 300);
+  const now = await readTimeline(page, 'timeline-current');
+  const pinned = await readTimeline(page, 'timeline-pinned');
+  assert.ok(pinned.shown, 'the pinned run is shown');
+  assert.match(now.step, /^Step 300 of/);
+  assert.match(pinned.step, /^Step 300 of/, 'the two runs share the step');
+  assert.match(pinned.title, /Pinned: .*Default corpus/);
+  assert.match(now.title, /A car in the animals/);
+  // the pinned run's cosines at 300 are a fresh run's of the default settings (computed here)
+  const { model } = await referenceRun('', 300);
+  const car = model.similarity('猫', '汽车');
+  const dog = model.similarity('猫', '狗');
+  model.dispose();
+  assert.ok(pinned.step.includes(`cos(猫, 汽车) = ${car.toFixed(3)}`) && pinned.step.includes(`cos(猫, 狗) = ${dog.toFixed(3)}`), `${pinned.step} vs ${car}, ${dog}`);
+  assert.notEqual(now.step, pinned.step);
+  await page.locator(TL).screenshot({ path: path.join(ROOT, 'tests', 'artifacts', 'timeline-en-1280-pinned.png') });
+  // unpin: one run again
+  await page.click(`${TL} [data-role=timeline-unpin]`);
+  await page.waitForSelector(`${TL} [data-role=timeline-pinned][hidden]`, { state: 'attached' });
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
 });
