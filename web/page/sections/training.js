@@ -12,9 +12,13 @@
 // runs only while it is visible. It is reproducible: the URL's tseed, batch, lr, dim, opt,
 // corpus and step are replayed from the seed.
 //
+// It follows the section contract with a frame of its own (defineSection, shell: false): its own
+// heading, controls and keys instead of the shared stepper.
+//
 //   const section = trainingSection.create(ctx);   host.append(section.element);   section.destroy();
-import { h, listeners, pendingLayout, fmt } from '../shell/dom.js';
+import { h, pendingLayout, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
+import { defineSection } from '../shell/section-shell.js';
 import { TRAINING_STRINGS } from '../strings/training.js';
 import { TRAINING_TIMELINE_STRINGS } from '../strings/training-timeline.js';
 import { createTrainingLayout } from './training/layout.js';
@@ -27,7 +31,6 @@ import { createCorpusPanel } from './training/corpus-panel.js';
 import { createAboutCorpus } from './training/about.js';
 import { createSeedSpread } from './training/seed-spread.js';
 import { RUN_KEYS } from '../training/settings.js';
-import { createQuiz } from '../shell/quiz.js';
 import { PROBES } from '../training/run.js';
 
 addStrings(TRAINING_STRINGS);
@@ -54,15 +57,14 @@ export const TRAINING_QUIZ = [{
 }];
 
 /** The registry's entry (sections/index.js). */
-export const trainingSection = Object.freeze({ id: 'training', quiz: Object.freeze(TRAINING_QUIZ), create: (ctx) => createTrainingSection(ctx) });
+export const trainingSection = defineSection({ id: 'training', shell: false, quiz: TRAINING_QUIZ, setup: setupTraining });
 
-export function createTrainingSection(ctx) {
-  const { i18n, state } = ctx;
+function setupTraining(frame) {
+  const { ctx, i18n, events, texts } = frame;
+  const { state } = ctx;
   const store = ctx.training;
   const release = store.acquire();
   const uid = `qkv-training-${++instances}`;
-  const events = listeners();
-  const texts = i18n.binder();
   const media = (q) => (typeof matchMedia === 'function' ? matchMedia(q) : { matches: false });
   const reducedMotion = media('(prefers-reduced-motion: reduce)');
 
@@ -80,20 +82,17 @@ export function createTrainingSection(ctx) {
   const about = createAboutCorpus({ i18n, texts });
   const spread = createSeedSpread({ ctx, texts, events });
   layout.slots.seeds.append(about.card, spread.card);
-  // the exercise (quiz setting): asked about the run as it stands, above the run's stage
-  const quiz = createQuiz({ id: uid, i18n, events, questions: TRAINING_QUIZ, stepper: null, getSnap: () => runNow(store), enabled: Boolean(state.get('quiz')) });
-  element.insertBefore(quiz.element, layout.stage);
-  const offQuizData = store.subscribe((event) => {
-    if (event.type === 'ready' || event.type === 'run') quiz.onNewData();
-  });
-  const offQuiz = state.onChange((name, value) => { if (name === 'quiz') quiz.setEnabled(value); });
+  // the exercise (quiz setting), above the run's stage: asked about the run as it stands
+  element.insertBefore(frame.quiz.element, layout.stage);
+  const offQuizData = store.subscribe((event) => { if (event.type === 'ready' || event.type === 'run') frame.quiz.onNewData(); });
 
   // the timeline: a slider over the steps taken, loaded when the reader first opens it
-  const timelineSummary = texts.set(h('summary', { attrs: { 'data-role': 'timeline-open' } }), 'timeline.summary');
-  const timelineCard = h('details', { class: 'tr-card tr-timeline', attrs: { 'data-role': 'timeline' } }, timelineSummary);
+  const timelineCard = h('details', { class: 'tr-card tr-timeline', attrs: { 'data-role': 'timeline' } },
+    texts.set(h('summary', { attrs: { 'data-role': 'timeline-open' } }), 'timeline.summary'));
   element.insertBefore(timelineCard, layout.slots.corpus);
   let timeline = null;
   let timelineLoading = null;
+  let destroyed = false;
   events.on(timelineCard, 'toggle', () => {
     if (!timelineCard.open || timelineLoading) return;
     timelineLoading = import('./training/timeline.js').then((m) => {
@@ -102,11 +101,9 @@ export function createTrainingSection(ctx) {
       timelineCard.append(timeline.element);
     });
   });
-  let destroyed = false;
 
   // progress: { section, kind: 'train', step, total, loss } whenever the run's step changes, at
   // most once per frame (a frame may take several steps: `step` is the last)
-  const progressWatchers = new Set();
   let reportedStep;
   function reportProgress() {
     const run = store.run;
@@ -115,8 +112,7 @@ export function createTrainingSection(ctx) {
     reportedStep = run.step;
     if (first && run.step === 0) return;
     const record = run.history[run.history.length - 1];
-    const detail = { section: 'training', kind: 'train', step: run.step, total: run.total, loss: record ? record.loss : null };
-    for (const fn of [...progressWatchers]) fn(detail);
+    frame.progress({ section: 'training', kind: 'train', step: run.step, total: run.total, loss: record ? record.loss : null });
   }
 
   // built when first seen: until the run is drawn, the page must not move when it grows
@@ -153,13 +149,6 @@ export function createTrainingSection(ctx) {
   const offStore = store.subscribe((event) => { if (event.type === 'ready' || event.type === 'step') intro2(); });
   const offState = state.onChange((name) => { if (RUN_KEYS.includes(name)) intro2(); });
 
-  let observer = null;
-  if (typeof IntersectionObserver === 'function') {
-    observer = new IntersectionObserver((entries) => controller.setVisible(entries.some((e) => e.isIntersecting)));
-    observer.observe(element);
-  } else {
-    queueMicrotask(() => controller.setVisible(true));
-  }
   // built after the run exists (another section built it first): draw it as it stands
   if (store.run && !store.replaying) {
     queueMicrotask(() => {
@@ -181,35 +170,25 @@ export function createTrainingSection(ctx) {
     corpus.setLanguage();
     about.setLanguage();
     spread.setLanguage();
-    quiz.refresh();
     timeline?.setLanguage();
     controller.refresh();
   }
   const offLanguage = i18n.onLanguageChange ? i18n.onLanguageChange(() => setLanguage()) : () => {};
 
   return {
-    id: 'training',
     element,
+    quizData: () => runNow(store),
+    /** On screen or not: the run is built when first seen, and animates only while seen. */
+    setVisible: (visible) => controller.setVisible(visible),
     setLanguage,
-    /** For tests and the widget: the live run (null until the section was first visible). */
-    get run() { return store.run; },
-    onProgress(fn) {
-      progressWatchers.add(fn);
-      return () => progressWatchers.delete(fn);
-    },
     destroy() {
-      progressWatchers.clear();
-      if (observer) observer.disconnect();
+      destroyed = true;
+      timeline?.destroy();
+      offQuizData();
       controller.destroy();
-      events.off();
       offLanguage();
       offStore();
       offState();
-      offQuiz();
-      offQuizData();
-      destroyed = true;
-      timeline?.destroy();
-      quiz.destroy();
       controls.destroy();
       corpus.destroy();
       spread.destroy();
