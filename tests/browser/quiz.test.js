@@ -57,6 +57,8 @@ test('softmax: the stepper holds before the last row; a number from the page\'s 
     await page.focus('#softmax .stage');
     await page.keyboard.press('ArrowRight');
     assert.equal(await position(page, 'softmax'), held);
+    assert.equal(await page.getAttribute(feedback('softmax'), 'data-result'), 'held', 'the held move is told');
+    assert.match(await page.textContent(feedback('softmax')), /Answer the question above/);
     const cell = await page.$$eval('#softmax [data-matrix="A"] tbody tr:last-child td.cell', (tds) => tds[0].textContent);
     assert.equal(cell.trim(), '·', 'the answer is not on screen yet');
 

@@ -87,6 +87,11 @@ export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enab
       const at = stepOf(q, snap);
       if (open(q) && at > from && at <= limit) limit = at - 1;
     }
+    // a move held here (→, ▶|, play) is told, where the answer's feedback will be
+    if (limit < to && limit === from) {
+      feedback.dataset.result = 'held';
+      feedback.textContent = t('quiz.held');
+    }
     return limit;
   });
 
