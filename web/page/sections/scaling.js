@@ -92,6 +92,9 @@ export const scalingSection = defineSection({
     function render(i) {
       index = i;
       const d = data();
+      // the divided scores' row of the spread table appears with the step that divides, as their
+      // histogram does (and the exercise's answer stays unseen until then)
+      spreadView.setHidden(i < 2 ? (r) => r === 1 : null);
       for (const [k, stage] of STAGES.entries()) parts[stage].classList.toggle('dim', k > i);
       parts[STAGES[i]].classList.remove('dim');
       drawHistogram(d);
