@@ -152,6 +152,7 @@ EXPORTS=(
   _qkv_gpt_create _qkv_gpt_destroy _qkv_gpt_set_optimizer _qkv_gpt_set_data _qkv_gpt_loss_and_grad
   _qkv_gpt_step _qkv_gpt_evaluate _qkv_gpt_forward _qkv_gpt_generate _qkv_gpt_tensor
   _qkv_gpt_num_params _qkv_gpt_steps
+  _qkv_model_state_bytes _qkv_model_save_state _qkv_model_load_state
 )
 
 build_kernels() {  # build_kernels NAME CFLAGS...: .build/qkv-kernels-NAME.wasm

@@ -449,6 +449,53 @@ int qkv_model_shuffle(qkv_model* m, int* order, int count) {
     return QKV_OK;
 }
 
+/* the saved state: header (V, d, t, 0) | last_loss | rng | params (N) | moments (2N) */
+typedef struct {
+    int V, d, t, reserved;
+    double last_loss;
+    qkv_rng rng;
+} state_header;
+
+static size_t state_size(const qkv_model* m) {
+    return sizeof(state_header) + 3 * m->num_params * sizeof(float);
+}
+
+int qkv_model_state_bytes(const qkv_model* m, int* bytes) {
+    if (!m || !bytes) return QKV_ERR_NULL;
+    *bytes = (int)state_size(m);
+    return QKV_OK;
+}
+
+int qkv_model_save_state(const qkv_model* m, void* out, int bytes) {
+    if (!m || !out) return QKV_ERR_NULL;
+    if (bytes < 0 || (size_t)bytes != state_size(m)) return QKV_ERR_SIZE;
+    state_header head = { m->V, m->d, m->t, 0, m->last_loss, m->rng };
+    unsigned char* at = out;
+    memcpy(at, &head, sizeof head);
+    memcpy(at + sizeof head, m->params, m->num_params * sizeof(float));
+    memcpy(at + sizeof head + m->num_params * sizeof(float), m->moments, 2 * m->num_params * sizeof(float));
+    return QKV_OK;
+}
+
+int qkv_model_load_state(qkv_model* m, const void* in, int bytes) {
+    if (!m || !in) return QKV_ERR_NULL;
+    if (bytes < 0 || (size_t)bytes != state_size(m)) return QKV_ERR_SIZE;
+    state_header head;
+    const unsigned char* at = in;
+    memcpy(&head, at, sizeof head);
+    if (head.V != m->V || head.d != m->d) return QKV_ERR_SHAPE;
+    if (head.t < 0 || head.rng.index < 0 || head.rng.index > 624) return QKV_ERR_ARGUMENT;
+    const float* params = (const float*)(at + sizeof head);
+    int status = qkv_check_finite(params, 3 * m->num_params);   /* params and moments */
+    if (status) return status;
+    memcpy(m->params, params, m->num_params * sizeof(float));
+    memcpy(m->moments, params + m->num_params, 2 * m->num_params * sizeof(float));
+    m->t = head.t;
+    m->last_loss = head.last_loss;
+    m->rng = head.rng;
+    return QKV_OK;
+}
+
 int qkv_model_sentence_losses(qkv_model* m, const int* tokens, int length, double* losses,
                               double* loss) {
     if (!m || !tokens || !losses || !loss) return QKV_ERR_NULL;

@@ -181,6 +181,14 @@ int qkv_model_sentence_losses(qkv_model* m, const int* tokens, int length, doubl
                               double* loss);
 /* shuffles order[0..count) with the model's generator (Fisher-Yates) */
 int qkv_model_shuffle(qkv_model* m, int* order, int count);
+/* The training state, for checkpoints: the parameters, Adam's moments and step count, the
+ * generator (so the next shuffles) and the last loss. *bytes = its size for this model.
+ * save copies it to out (exactly bytes long); load copies it in, QKV_ERR_SHAPE when it was saved
+ * from a model of another vocabulary or width, QKV_ERR_SIZE when bytes is not the size. A model
+ * loaded with a saved state then trains exactly as the saved one went on to. */
+int qkv_model_state_bytes(const qkv_model* m, int* bytes);
+int qkv_model_save_state(const qkv_model* m, void* out, int bytes);
+int qkv_model_load_state(qkv_model* m, const void* in, int bytes);
 
 /* ---- layernorm.c: LayerNorm over rows (biased variance), GPT-2's ----
  * out (N, C) = (x - mean) * rstd * weight (C) + bias (C); mean, rstd (N) kept for backward;

@@ -111,6 +111,15 @@ export interface ModelOptions {
   eps?: number;
 }
 
+/** A checkpoint from Model.saveState(): opaque apart from its step count and size. */
+export interface ModelState {
+  readonly steps: number;
+  readonly vocab: number;
+  readonly dim: number;
+  /** The C state: about 12 bytes per parameter plus 2.5 KiB. */
+  readonly bytes: Uint8Array;
+}
+
 export interface StepResult {
   /** Mean cross-entropy of the batch, before the update. */
   loss: number;
@@ -215,6 +224,12 @@ export declare class Model {
   /** Runs `steps` steps and returns their losses; without an argument, the rest of the default
    *  schedule (defaultSteps − steps: what step() and stepOn() took counts). */
   train(steps?: number): number[];
+  /** The whole training state, copied out (parameters, optimizer moments and step count, the
+   *  shuffle generator, the place in the batch schedule): a checkpoint. */
+  saveState(): ModelState;
+  /** Puts back a saveState() of a model created with the same options: it then trains exactly
+   *  as that model went on to. RangeError for a state of another vocabulary or width. */
+  loadState(state: ModelState): void;
   /** Mean loss over the given sentences (default: the whole corpus), without training. */
   loss(sentences?: ReadonlyArray<string> | ReadonlyArray<ReadonlyArray<string>>): number;
   gradients(sentences?: ReadonlyArray<string> | ReadonlyArray<ReadonlyArray<string>>):

@@ -3,7 +3,7 @@
 // declarations ever stop catching them).
 import {
   load, simdSupported, Matrix, Model, type QkvLab, type SelfAttentionResult, type InspectResult, type StepOnResult,
-  type MultiHeadResult, type HeadResult, GPT, type TransformerBlockResult,
+  type MultiHeadResult, type HeadResult, GPT, type TransformerBlockResult, type ModelState,
 } from 'qkv-lab';
 
 async function main(): Promise<void> {
@@ -30,6 +30,10 @@ async function main(): Promise<void> {
   const model = qkv.createModel({ dim: 8, seed: 3, optimizer: 'sgd', lr: 0.5 });
   const { loss, updatedRows } = model.step();
   const losses: number[] = model.train();
+  const checkpoint: ModelState = model.saveState();
+  model.loadState(checkpoint);
+  const stateBytes: number = checkpoint.bytes.length + checkpoint.steps;
+  console.log(stateBytes);
   const near: string = model.nearest('猫', 3)[0].word;
   const xy: Matrix = model.project2d();
   const p: number = model.predict(['我', '爱', '吃', '苹'])[0].p;

@@ -1,6 +1,7 @@
 // element.js: <qkv-lab>, the custom element a blogger drops into a post.
 //
 //   <qkv-lab section="softmax" lang="en" seed="7" sentence="我 爱 猫" scale></qkv-lab>
+//   <qkv-lab section="scores" quiz></qkv-lab>      (a scene that asks before it tells)
 //
 // The howto-components way: the constructor only attaches the (open) shadow root and its frame;
 // attributes mirror properties; observers and listeners start in connectedCallback and stop in

@@ -73,6 +73,12 @@ export interface QkvLabElement extends HTMLElement {
   steps: string | null;
   /** Play round from the range's last step to its first (default false). */
   loop: boolean;
+  /**
+   * Exercises (attribute `quiz`, default false): before each step that reveals a result, the
+   * section asks the reader a question, checks the answer against the numbers computed for this
+   * view and explains why; the stepper holds there until it is answered or skipped.
+   */
+  quiz: boolean;
   /** Play the section's stepper (its `steps`) while the widget is in view; it pauses out of view. */
   autoplay: boolean;
   /** The training run's own seed, 0 … 4294967295 (default 1). */

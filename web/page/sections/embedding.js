@@ -1,6 +1,6 @@
 // sections/embedding.js: where X comes from. token → id → one-hot row × embedding table (the one highlighted
 // row is the result), plus the position vector when switched on. The reader picks a sentence.
-import { h, clear } from '../shell/dom.js';
+import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { EMBEDDING_STRINGS } from '../strings/embedding.js';
 import { defineSection, toggle } from '../shell/section-shell.js';
@@ -10,8 +10,16 @@ import { codePanel } from '../views/code-panel.js';
 
 addStrings(EMBEDDING_STRINGS);
 
+export const EMBEDDING_QUIZ = [{
+  id: 'row', atStep: 1, numeric: { tolerance: 0.005, digits: 3 },
+  prompt: (snap, t) => t('quiz.emb.prompt', { r: 1, word: snap.words[1] }),
+  answer: (snap) => snap.X.get(1, 0),
+  explain: (snap, t) => t('quiz.emb.explain', { word: snap.words[1], id: snap.embedding.ids[1],
+    plus: snap.pos ? t('quiz.emb.plus', { r: 1 }) : '', row: snap.X.row(1).map((x) => fmt(x)).join(', ') }),
+}];
+
 export const embeddingSection = defineSection({
-  id: 'embedding', titleKey: 'emb.title', introKeys: ['emb.intro1', 'emb.intro2'],
+  id: 'embedding', quiz: EMBEDDING_QUIZ, titleKey: 'emb.title', introKeys: ['emb.intro1', 'emb.intro2'],
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const select = h('select', { class: 'sentence-select' });

@@ -16,8 +16,19 @@ addStrings(FLOW_STRINGS);
 
 const shapeText = (m) => `[${m.rows}, ${m.cols}]`;
 
+const shapeOf = (rows, cols) => `[${rows}, ${cols}]`;
+/** Asked before stage A (the sixth); the choices: its shape, Q's, one row's and the prediction's (n ≥ 2 keeps three apart). */
+export const FLOW_QUIZ = [{
+  id: 'shapeA', atStep: 5,
+  prompt: (snap, t) => t('quiz.flow.prompt'),
+  choices: (snap) => [...new Set([shapeOf(snap.n, snap.n), shapeOf(snap.n, snap.dk), shapeOf(1, snap.n), shapeOf(snap.n, snap.Wout.cols)])]
+    .map((s) => ({ value: s, label: s })),
+  answer: (snap) => shapeOf(snap.weights.rows, snap.weights.cols),
+  explain: (snap, t) => t('quiz.flow.explain', { shape: shapeOf(snap.weights.rows, snap.weights.cols) }),
+}];
+
 export const flowSection = defineSection({
-  id: 'flow', titleKey: 'flow.title', introKeys: ['flow.intro1', 'flow.intro2'],
+  id: 'flow', quiz: FLOW_QUIZ, titleKey: 'flow.title', introKeys: ['flow.intro1', 'flow.intro2'],
   choices: ['heads'],
   setup(frame) {
     const { i18n, ctx, events } = frame;

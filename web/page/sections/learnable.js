@@ -8,13 +8,26 @@ import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { LEARNABLE_STRINGS } from '../strings/learnable.js';
 import { defineSection, bars } from '../shell/section-shell.js';
+import { wordChoices, argmax } from '../shell/quiz.js';
 import { PULL_VALUES } from '../models/snapshot-derived.js';
 import { codePanel } from '../views/code-panel.js';
 
 addStrings(LEARNABLE_STRINGS);
 
+/** Step 1 (pull 0.5) is the first with q pulled; whom it favours is the same for every pull > 0. */
+export const LEARNABLE_QUIZ = [{
+  id: 'top', atStep: 1, when: (snap) => !snap.derived.pullVerdict.flat,
+  prompt: (snap, t) => t('quiz.learn.prompt', { w: snap.words[0] }),
+  choices: (snap) => wordChoices(snap.words),
+  answer: (snap) => String(argmax(snap.derived.pull[1].unscaled)),
+  explain(snap, t) {
+    const v = snap.derived.pullVerdict;
+    return t('quiz.learn.explain', { w: snap.words[0], t: snap.words[v.top], dt: fmt(v.dots[v.top]), dself: fmt(v.dots[0]) });
+  },
+}];
+
 export const learnableSection = defineSection({
-  id: 'learnable', titleKey: 'learn.title', introKeys: [],
+  id: 'learnable', quiz: LEARNABLE_QUIZ, titleKey: 'learn.title', introKeys: [],
   setup(frame) {
     const { i18n, ctx, events } = frame;
     const snapNow = () => frame.snap;

@@ -1,15 +1,25 @@
 // sections/mixing.js: weighting V. Each output row is a mix of V's rows, with that row's attention
 // weights as the mixing amounts: O[i] = Σ_j A[i][j] · V[j].
-import { h, fmt } from '../shell/dom.js';
+import { h, fmt, fmtTerm } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { MIXING_STRINGS } from '../strings/mixing.js';
 import { defineSection, indexLabels } from '../shell/section-shell.js';
+import { yesNo } from '../shell/quiz.js';
 import { codePanel } from '../views/code-panel.js';
 
 addStrings(MIXING_STRINGS);
 
+export const MIXING_QUIZ = [{
+  id: 'sign', atStep: 1,
+  prompt: (snap, t) => t('quiz.mix.prompt', { w: snap.words[1] }),
+  choices: (snap, t) => yesNo(t),
+  answer: (snap) => (snap.output.get(1, 0) > 0 ? 'yes' : 'no'),
+  explain: (snap, t) => t('quiz.mix.explain', { w: snap.words[1], value: fmt(snap.output.get(1, 0)),
+    terms: snap.words.map((_, j) => `${fmt(snap.derived.mix[1].weights[j])}×${fmtTerm(snap.V.get(j, 0))}`).join(' + ') }),
+}];
+
 export const mixingSection = defineSection({
-  id: 'mixing', titleKey: 'mix.title', introKeys: ['mix.intro1'],
+  id: 'mixing', quiz: MIXING_QUIZ, titleKey: 'mix.title', introKeys: ['mix.intro1'],
   setup(frame) {
     const { i18n } = frame;
     const snapNow = () => frame.snap;

@@ -21,8 +21,20 @@ function tops(weights) {
   });
 }
 
+/** Asked before the concatenation (step H + 1); H is the reader's choice of heads. */
+const headsChosen = (snap) => snap.choices.heads;
+export const MULTIHEAD_QUIZ = [{
+  id: 'concat', atStep: (snap) => headsChosen(snap) + 1, numeric: { tolerance: 0, digits: 0, integer: true },
+  prompt: (snap, t) => t('quiz.mh.prompt', { H: headsChosen(snap) }),
+  answer: (snap) => snap.derived.multiHead.byHeads[headsChosen(snap)].concat.cols,
+  explain(snap, t) {
+    const H = headsChosen(snap), r = snap.derived.multiHead.byHeads[H];
+    return t('quiz.mh.explain', { H, w: r.heads[0].output.cols, cols: r.concat.cols });
+  },
+}];
+
 export const multiheadSection = defineSection({
-  id: 'multihead', titleKey: 'mh.title',
+  id: 'multihead', quiz: MULTIHEAD_QUIZ, titleKey: 'mh.title',
   introKeys: ['mh.intro1', ['mh.intro2', (snap) => ({ n: snap.n, seed: snap.seed })]],
   choices: ['heads'],
   setup(frame) {

@@ -8,6 +8,7 @@ import { h, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { POSITIONS_STRINGS } from '../strings/positions.js';
 import { defineSection, indexLabels } from '../shell/section-shell.js';
+import { yesNo } from '../shell/quiz.js';
 import { createSignedHeatmap, prefersDarkText } from '../views/signed-heatmap.js';
 import { PE_WIDTHS, PE_POSITIONS, PE_OFFSETS, PE_STARTS, PE_BASE } from '../models/heads-positions.js';
 import { codePanel } from '../views/code-panel.js';
@@ -16,8 +17,25 @@ addStrings(POSITIONS_STRINGS);
 
 const STAGES = ['reorder', 'outputs', 'table', 'offsets', 'add', 'positioned'];
 
+/** A difference below this is float32 rounding (the same sums in another order), not a change. */
+const CHANGED = 1e-5;
+const gapText = (x) => (x === 0 ? '0' : x.toExponential(1));
+export const POSITIONS_QUIZ = [{
+  id: 'plain', atStep: STAGES.indexOf('outputs'), when: (snap) => !snap.derived.positions.trivial,
+  prompt: (snap, t) => t('quiz.pos.prompt', { order: snap.derived.positions.words.join(' ') }),
+  choices: (snap, t) => yesNo(t),
+  answer: (snap) => (snap.derived.positions.gapPlain > CHANGED ? 'yes' : 'no'),
+  explain: (snap, t) => t('quiz.pos.explain', { gap: gapText(snap.derived.positions.gapPlain) }),
+}, {
+  id: 'positioned', atStep: STAGES.indexOf('positioned'), when: (snap) => !snap.derived.positions.trivial,
+  prompt: (snap, t) => t('quiz.pos.prompt2', { order: snap.derived.positions.words.join(' ') }),
+  choices: (snap, t) => yesNo(t),
+  answer: (snap) => (snap.derived.positions.gapPE > CHANGED ? 'yes' : 'no'),
+  explain: (snap, t) => t('quiz.pos.explain2', { gap: fmt(snap.derived.positions.gapPE) }),
+}];
+
 export const positionsSection = defineSection({
-  id: 'positions', titleKey: 'pe.title',
+  id: 'positions', quiz: POSITIONS_QUIZ, titleKey: 'pe.title',
   introKeys: ['pe.intro1', ['pe.intro2', () => ({ base: PE_BASE })]],
   choices: ['ped'],
   setup(frame) {

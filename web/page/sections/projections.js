@@ -5,6 +5,7 @@ import { h, clear, fmt, fmtTerm } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { PROJECTIONS_STRINGS } from '../strings/projections.js';
 import { defineSection, indexLabels } from '../shell/section-shell.js';
+import { yesNo } from '../shell/quiz.js';
 import { column, D_K_CHOICES } from '../models/attention.js';
 import { editsNote } from '../views/edits-note.js';
 import { codePanel } from '../views/code-panel.js';
@@ -17,8 +18,18 @@ const TARGETS = [
   { M: 'V', W: 'Wv', label: 'W_V' },
 ];
 
+/** x_i · W[:, c] written out, from the snapshot's term-by-term products. */
+const termsOf = (cell) => cell.a.map((a, k) => `${fmtTerm(a)}×${fmtTerm(cell.b[k])}`).join(' + ');
+export const PROJECTIONS_QUIZ = [{
+  id: 'sign', atStep: 1,
+  prompt: (snap, t) => t('quiz.proj.prompt', { w: snap.words[0] }),
+  choices: (snap, t) => yesNo(t),
+  answer: (snap) => (snap.Q.get(0, 0) > 0 ? 'yes' : 'no'),
+  explain: (snap, t) => t('quiz.proj.explain', { w: snap.words[0], terms: termsOf(snap.derived.projections[0].rows[0].cell(0)), value: fmt(snap.Q.get(0, 0)) }),
+}];
+
 export const projectionsSection = defineSection({
-  id: 'projections', titleKey: 'proj.title', introKeys: ['proj.intro1', ['proj.intro2', (snap) => ({ dk: snap.dk })]],
+  id: 'projections', quiz: PROJECTIONS_QUIZ, titleKey: 'proj.title', introKeys: ['proj.intro1', ['proj.intro2', (snap) => ({ dk: snap.dk })]],
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const snapNow = () => frame.snap;

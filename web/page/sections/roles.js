@@ -1,6 +1,6 @@
 // sections/roles.js: the three roles. Query, key and value as a look-up in a library: a small picture
 // whose parts light up step by step. No numbers here (those start in the embedding section).
-import { h, s, clear } from '../shell/dom.js';
+import { h, s, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { ROLES_STRINGS } from '../strings/roles.js';
 import { defineSection } from '../shell/section-shell.js';
@@ -11,8 +11,17 @@ addStrings(ROLES_STRINGS);
 const WIDTHS = [6, 1.5, 4];
 const BOOKS = ['roles.book1', 'roles.book2', 'roles.book3'];
 
+const rowOf = (snap) => snap.n - 1;
+/** The picture has no numbers; its claim (the weights share out all the attention) is checked on the page's own. */
+export const ROLES_QUIZ = [{
+  id: 'sum', atStep: 2, numeric: { tolerance: 0.01, digits: 2 },
+  prompt: (snap, t) => t('quiz.roles.prompt', { w: snap.words[rowOf(snap)] }),
+  answer: (snap) => snap.derived.rowSums[rowOf(snap)],
+  explain: (snap, t) => t('quiz.roles.explain', { terms: snap.weights.row(rowOf(snap)).map((x) => fmt(x)).join(' + '), sum: fmt(snap.derived.rowSums[rowOf(snap)]) }),
+}];
+
 export const rolesSection = defineSection({
-  id: 'roles', titleKey: 'roles.title', introKeys: ['roles.intro1', 'roles.intro2'],
+  id: 'roles', quiz: ROLES_QUIZ, titleKey: 'roles.title', introKeys: ['roles.intro1', 'roles.intro2'],
   setup(frame) {
     const { i18n } = frame;
     const holder = h('div', { class: 'picture-holder' });

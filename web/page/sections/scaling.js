@@ -17,8 +17,18 @@ addStrings(SCALING_STRINGS);
 const STAGES = ['sample', 'raw', 'scaled', 'softmax', 'gradient'];
 const TICKS = [-60, -40, -20, 0, 20, 40, 60];
 
+/** The three spreads offered; the answer is the one nearest the divided scores' (d_k ≥ 4 keeps them apart). */
+const spreadChoices = (d) => [['one', 1], ['root', d.root], ['dk', d.dk]];
+export const SCALING_QUIZ = [{
+  id: 'spread', atStep: 2, when: (d) => d.dk >= 4,
+  prompt: (d, t) => t('quiz.scaling.prompt', { root: fmt(d.root, 2) }),
+  choices: (d, t) => spreadChoices(d).map(([value]) => ({ value, label: t(`quiz.scaling.${value}`, { root: fmt(d.root, 2), dk: d.dk }) })),
+  answer: (d) => spreadChoices(d).reduce((best, c) => (Math.abs(c[1] - d.scaled.std) < Math.abs(best[1] - d.scaled.std) ? c : best))[0],
+  explain: (d, t) => t('quiz.scaling.explain', { raw: fmt(d.raw.std, 2), root: fmt(d.root, 2), scaled: fmt(d.scaled.std, 2) }),
+}];
+
 export const scalingSection = defineSection({
-  id: 'scaling', titleKey: 'scaling.title', introKeys: ['scaling.intro1', 'scaling.intro2'],
+  id: 'scaling', quiz: SCALING_QUIZ, titleKey: 'scaling.title', introKeys: ['scaling.intro1', 'scaling.intro2'],
   source: scalingSource,
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
@@ -82,6 +92,9 @@ export const scalingSection = defineSection({
     function render(i) {
       index = i;
       const d = data();
+      // the divided scores' row of the spread table appears with the step that divides, as their
+      // histogram does (and the exercise's answer stays unseen until then)
+      spreadView.setHidden(i < 2 ? (r) => r === 1 : null);
       for (const [k, stage] of STAGES.entries()) parts[stage].classList.toggle('dim', k > i);
       parts[STAGES[i]].classList.remove('dim');
       drawHistogram(d);

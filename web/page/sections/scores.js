@@ -5,13 +5,27 @@ import { h, clear, fmt, fmtTerm } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { SCORES_STRINGS } from '../strings/scores.js';
 import { defineSection, indexLabels, toggle } from '../shell/section-shell.js';
+import { yesNo } from '../shell/quiz.js';
 import { createDotGeometry } from '../views/dot-geometry.js';
 import { codePanel } from '../views/code-panel.js';
 
 addStrings(SCORES_STRINGS);
 
+/** The score of the first word's query with the last word's key: step 2 + (n − 1) fills it. */
+export const SCORES_QUIZ = [{
+  id: 'sign', atStep: (snap) => 2 + snap.n - 1,
+  prompt: (snap, t) => t('quiz.scores.prompt', { a: snap.words[0], b: snap.words[snap.n - 1] }),
+  choices: (snap, t) => yesNo(t),
+  answer: (snap) => (snap.scores.get(0, snap.n - 1) > 0 ? 'yes' : 'no'),
+  explain(snap, t) {
+    const d = snap.derived.scoreTerms[0].cell(snap.n - 1);
+    return t('quiz.scores.explain', { a: snap.words[0], b: snap.words[snap.n - 1],
+      terms: d.a.map((a, c) => `${fmtTerm(a)}×${fmtTerm(d.b[c])}`).join(' + '), value: fmt(snap.scores.get(0, snap.n - 1)) });
+  },
+}];
+
 export const scoresSection = defineSection({
-  id: 'scores', titleKey: 'scores.title', introKeys: ['scores.intro1', 'scores.intro2'],
+  id: 'scores', quiz: SCORES_QUIZ, titleKey: 'scores.title', introKeys: ['scores.intro1', 'scores.intro2'],
   choices: ['kq'],
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;

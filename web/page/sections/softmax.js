@@ -10,8 +10,22 @@ import { codePanel } from '../views/code-panel.js';
 
 addStrings(SOFTMAX_STRINGS);
 
+/**
+ * The last row (猫's in the article's sentence), asked before step n converts it: the compare note
+ * shows row 1 and the written-out softmax the row before, so nothing on screen gives it away.
+ */
+const last = (snap) => snap.n - 1;
+export const SOFTMAX_QUIZ = [{
+  id: 'cell', atStep: (snap) => snap.n, numeric: { tolerance: 0.01, digits: 2 },
+  prompt: (snap, t) => t('quiz.softmax.prompt', { a: snap.words[last(snap)], b: snap.words[0] }),
+  answer: (snap) => snap.weights.get(last(snap), 0),
+  explain: (snap, t) => t('quiz.softmax.explain', { a: snap.words[last(snap)], b: snap.words[0],
+    z: fmt(snap.scores.get(last(snap), 0) / snap.divisor), value: fmt(snap.weights.get(last(snap), 0)),
+    div: snap.divisor === 1 ? '1' : `√${snap.dk}`, row: snap.weights.row(last(snap)).map((x) => fmt(x)).join(' ') }),
+}];
+
 export const softmaxSection = defineSection({
-  id: 'softmax', titleKey: 'softmax.title',
+  id: 'softmax', quiz: SOFTMAX_QUIZ, titleKey: 'softmax.title',
   introKeys: ['softmax.intro1', ['softmax.intro2', (snap) => ({ dk: snap.dk, root: Math.sqrt(snap.dk).toFixed(3) })]],
   choices: ['temp'],
   setup(frame) {

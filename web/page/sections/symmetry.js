@@ -5,12 +5,25 @@ import { h, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { SYMMETRY_STRINGS } from '../strings/symmetry.js';
 import { defineSection, toggle } from '../shell/section-shell.js';
+import { yesNo } from '../shell/quiz.js';
 import { codePanel } from '../views/code-panel.js';
 
 addStrings(SYMMETRY_STRINGS);
 
+/** Step 1 is the pair (0, 2): the first and third words (a sentence of three words or more). */
+const pairOf = () => [0, 2];
+const sameShown = (snap) => { const [a, b] = pairOf(); return fmt(snap.scores.get(a, b)) === fmt(snap.scores.get(b, a)); };
+export const SYMMETRY_QUIZ = [{
+  id: 'mirror', atStep: 1, when: (snap) => snap.n >= 3,
+  prompt: (snap, t) => t('quiz.sym.prompt', { a: snap.words[0], b: snap.words[2] }),
+  choices: (snap, t) => yesNo(t),
+  answer: (snap) => (sameShown(snap) ? 'yes' : 'no'),
+  explain: (snap, t) => t(sameShown(snap) ? 'quiz.sym.explainEq' : 'quiz.sym.explainNe',
+    { a: snap.words[0], b: snap.words[2], x: fmt(snap.scores.get(0, 2)), y: fmt(snap.scores.get(2, 0)) }),
+}];
+
 export const symmetrySection = defineSection({
-  id: 'symmetry', titleKey: 'sym.title', introKeys: ['sym.intro1', 'sym.intro2'],
+  id: 'symmetry', quiz: SYMMETRY_QUIZ, titleKey: 'sym.title', introKeys: ['sym.intro1', 'sym.intro2'],
   choices: ['qk'],
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;

@@ -16,10 +16,11 @@
 // heading, controls and keys instead of the shared stepper.
 //
 //   const section = trainingSection.create(ctx);   host.append(section.element);   section.destroy();
-import { pendingLayout } from '../shell/dom.js';
+import { h, pendingLayout, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { defineSection } from '../shell/section-shell.js';
 import { TRAINING_STRINGS } from '../strings/training.js';
+import { TRAINING_TIMELINE_STRINGS } from '../strings/training-timeline.js';
 import { createTrainingLayout } from './training/layout.js';
 import { createTrainingView } from './training/view.js';
 import { createTrainingController } from './training/controller.js';
@@ -30,13 +31,33 @@ import { createCorpusPanel } from './training/corpus-panel.js';
 import { createAboutCorpus } from './training/about.js';
 import { createSeedSpread } from './training/seed-spread.js';
 import { RUN_KEYS } from '../training/settings.js';
+import { PROBES } from '../training/run.js';
 
 addStrings(TRAINING_STRINGS);
+addStrings(TRAINING_TIMELINE_STRINGS);   // the timeline's summary line shows before its module loads
 
 let instances = 0;
 
+/**
+ * The run has no stepper to hold: its question is about the run as it stands, read from the
+ * run's own record of the probes' cosines (data: { step, catDog, catCar } of the store's run).
+ */
+const runNow = (store) => {
+  const run = store.run;
+  if (!run || store.replaying || !run.probes.near || !run.probes.far) return { status: 'waiting' };
+  const last = run.history.length ? run.history[run.history.length - 1] : { step: 0, ...run.initialPoint() };
+  return { status: 'ready', step: run.step, catDog: last.catDog, catCar: last.catCar };
+};
+export const TRAINING_QUIZ = [{
+  id: 'nearer', when: (d) => d.status === 'ready',
+  prompt: (d, t) => t('quiz.train.prompt'),
+  choices: () => [{ value: PROBES.near, label: PROBES.near }, { value: PROBES.far, label: PROBES.far }],
+  answer: (d) => (d.catDog >= d.catCar ? PROBES.near : PROBES.far),
+  explain: (d, t) => t('quiz.train.explain', { step: d.step, dog: fmt(d.catDog), car: fmt(d.catCar) }),
+}];
+
 /** The registry's entry (sections/index.js). */
-export const trainingSection = defineSection({ id: 'training', shell: false, setup: setupTraining });
+export const trainingSection = defineSection({ id: 'training', shell: false, quiz: TRAINING_QUIZ, setup: setupTraining });
 
 function setupTraining(frame) {
   const { ctx, i18n, events, texts } = frame;
@@ -61,6 +82,25 @@ function setupTraining(frame) {
   const about = createAboutCorpus({ i18n, texts });
   const spread = createSeedSpread({ ctx, texts, events });
   layout.slots.seeds.append(about.card, spread.card);
+  // the exercise (quiz setting), above the run's stage: asked about the run as it stands
+  element.insertBefore(frame.quiz.element, layout.stage);
+  const offQuizData = store.subscribe((event) => { if (event.type === 'ready' || event.type === 'run') frame.quiz.onNewData(); });
+
+  // the timeline: a slider over the steps taken, loaded when the reader first opens it
+  const timelineCard = h('details', { class: 'tr-card tr-timeline', attrs: { 'data-role': 'timeline' } },
+    texts.set(h('summary', { attrs: { 'data-role': 'timeline-open' } }), 'timeline.summary'));
+  element.insertBefore(timelineCard, layout.slots.corpus);
+  let timeline = null;
+  let timelineLoading = null;
+  let destroyed = false;
+  events.on(timelineCard, 'toggle', () => {
+    if (!timelineCard.open || timelineLoading) return;
+    timelineLoading = import('./training/timeline.js').then((m) => {
+      if (destroyed) return;
+      timeline = m.createTimelineView({ i18n, events, store, state });
+      timelineCard.append(timeline.element);
+    });
+  });
 
   // progress: { section, kind: 'train', step, total, loss } whenever the run's step changes, at
   // most once per frame (a frame may take several steps: `step` is the last)
@@ -130,16 +170,21 @@ function setupTraining(frame) {
     corpus.setLanguage();
     about.setLanguage();
     spread.setLanguage();
+    timeline?.setLanguage();
     controller.refresh();
   }
   const offLanguage = i18n.onLanguageChange ? i18n.onLanguageChange(() => setLanguage()) : () => {};
 
   return {
     element,
+    quizData: () => runNow(store),
     /** On screen or not: the run is built when first seen, and animates only while seen. */
     setVisible: (visible) => controller.setVisible(visible),
     setLanguage,
     destroy() {
+      destroyed = true;
+      timeline?.destroy();
+      offQuizData();
       controller.destroy();
       offLanguage();
       offStore();

@@ -25,8 +25,23 @@ function fmtSmall(x) {
 
 addStrings(TRAINSTEP_STRINGS);
 
+const ready = (d) => d.status === 'ready' && Boolean(d.update);
+/** Asked before the update is shown (which rows it changes) and before the loss after it. */
+export const TRAINSTEP_QUIZ = [{
+  id: 'rows', atStep: TRAINSTEP_STAGES.indexOf('update'), when: ready, numeric: { tolerance: 0, digits: 0, integer: true },
+  prompt: (d, t) => t('quiz.ts.rowsPrompt'),
+  answer: (d) => d.update.updatedRows.length,
+  explain: (d, t) => t('quiz.ts.rowsExplain', { rows: d.update.updatedRows.map((r) => d.vocab[r]).join(' '), k: d.update.updatedRows.length }),
+}, {
+  id: 'loss', atStep: TRAINSTEP_STAGES.indexOf('after'), when: ready,
+  prompt: (d, t) => t('quiz.ts.lossPrompt', { sentence: d.tokens.join(' ') }),
+  choices: (d, t) => [{ value: 'up', label: t('quiz.up') }, { value: 'down', label: t('quiz.down') }],
+  answer: (d) => (d.update.lossAfter > d.update.loss ? 'up' : 'down'),
+  explain: (d, t) => t('quiz.ts.lossExplain', { before: fmt(d.update.loss), after: fmt(d.update.lossAfter) }),
+}];
+
 export const trainstepSection = defineSection({
-  id: 'trainstep', titleKey: 'ts.title', introKeys: ['ts.intro1', 'ts.intro2'], className: 'qkv-trainstep',
+  id: 'trainstep', quiz: TRAINSTEP_QUIZ, titleKey: 'ts.title', introKeys: ['ts.intro1', 'ts.intro2'], className: 'qkv-trainstep',
   source: createTrainStepSource,
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;

@@ -7,6 +7,7 @@ import { addStrings } from '../shell/i18n.js';
 import { WALKTHROUGH_STRINGS } from '../strings/walkthrough.js';
 import { defineSection, indexLabels as dims } from '../shell/section-shell.js';
 import { codePanel } from '../views/code-panel.js';
+import { wordChoices, argmax } from '../shell/quiz.js';
 
 addStrings(WALKTHROUGH_STRINGS);
 
@@ -21,8 +22,22 @@ const LAYOUT = {
   output: [['weights', 'V'], ['output']],
 };
 
+/** The last word's row (猫 in the article's sentence): whom does it attend to most? */
+const rowOf = (snap) => snap.n - 1;
+export const WALKTHROUGH_QUIZ = [{
+  id: 'top', atStep: WALK_STAGES.indexOf('weights'),
+  prompt: (snap, t) => t('quiz.walk.prompt', { w: snap.words[rowOf(snap)] }),
+  choices: (snap) => wordChoices(snap.words),
+  answer: (snap) => String(argmax(snap.weights.row(rowOf(snap)))),
+  explain(snap, t) {
+    const i = rowOf(snap), w = snap.weights.row(i), top = argmax(w);
+    return t('quiz.walk.explain', { w: snap.words[i], top: snap.words[top], score: fmt(snap.scores.get(i, top)), weight: fmt(w[top]),
+      row: snap.words.map((word, j) => `${word} ${fmt(w[j])}`).join(' · ') });
+  },
+}];
+
 export const walkthroughSection = defineSection({
-  id: 'walkthrough', titleKey: 'walk.title', className: 'qkv-walkthrough',
+  id: 'walkthrough', titleKey: 'walk.title', className: 'qkv-walkthrough', quiz: WALKTHROUGH_QUIZ,
   setup(frame) {
     const { texts } = frame;
     const snapNow = () => frame.snap;

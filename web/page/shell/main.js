@@ -2,7 +2,7 @@
 // builds the snapshot every section draws, creates the sections in story order, and switches
 // the language. Sections never reach outside their own element; this file owns the document.
 import { load } from '../../qkv-lab.js';
-import { h } from './dom.js';
+import { h, listeners } from './dom.js';
 import { addStrings, createI18n, languageFromNavigator } from './i18n.js';
 import { PAGE_STRINGS } from '../strings/page.js';
 import { createState } from './state.js';
@@ -12,6 +12,8 @@ import { applyEmbedMode, isEmbedMode } from './embed.js';
 import { sceneOf } from './scene.js';
 import { createSectionTools } from './section-tools.js';
 import { createNavigation } from './navigation.js';
+import { toggle } from './section-shell.js';
+import { QUIZ_STRINGS } from '../strings/quiz.js';
 
 addStrings(PAGE_STRINGS);
 
@@ -43,9 +45,13 @@ async function main() {
   const live = h('div', { class: 'visually-hidden', attrs: { 'aria-live': 'polite' } });
   // the bar at the top of the window carries the language switch and the contents (navigation.js)
   const nav = createNavigation({ i18n, langGroup, goTo: (id) => goTo(id) });
+  // the exercises switch: every section asks before it reveals (state `quiz`, shell/quiz.js)
+  addStrings(QUIZ_STRINGS);
+  const quizSwitch = toggle(texts, 'quiz.switch', Boolean(state.get('quiz')), (on) => state.set('quiz', on), listeners());
+  quizSwitch.input.dataset.role = 'quiz-switch';
   const header = h('header', { class: 'page-header' },
     h('div', { class: 'header-top' }, texts.set(h('h1'), 'page.title')),
-    texts.set(h('p', { class: 'subtitle' }), 'page.subtitle'), nav.toc, notice, status);
+    texts.set(h('p', { class: 'subtitle' }), 'page.subtitle'), h('div', { class: 'quiz-toggle' }, quizSwitch.element), nav.toc, notice, status);
   const story = h('div', { class: 'story' });
   const footer = h('footer', { class: 'page-footer' }, texts.set(h('p'), 'page.footer'));
   app.append(nav.bar, header, story, footer, live);

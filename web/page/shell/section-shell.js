@@ -29,8 +29,10 @@
 //
 //   export const trainingSection = defineSection({
 //     id: 'training', shell: false,
-//     setup(frame) {             // frame: { id, ctx, i18n, events, texts, progress(detail) }
-//       return { element, setVisible(visible) { … }, setLanguage() { … }, destroy() { … } };
+//     quiz: [ … ],               // optional: questions about the data as it stands (no atStep)
+//     setup(frame) {             // frame: { id, ctx, i18n, events, texts, quiz, progress(detail) }
+//       // frame.quiz.element goes where the section wants it; frame.quiz.onNewData() when its data moves
+//       return { element, quizData() { … }, setVisible(visible) { … }, setLanguage() { … }, destroy() { … } };
 //     },
 //   });
 //
@@ -43,6 +45,7 @@ import { h, listeners, pendingLayout } from './dom.js';
 import { createStepper } from './stepper.js';
 import { createMatrixView } from '../views/matrix-view.js';
 import { SCENE_KEYS, stepperScene } from './scene.js';
+import { createQuiz } from './quiz.js';
 
 /**
  * introKeys: string keys, or [key, vars] pairs whose vars() is read again whenever the texts are
@@ -99,8 +102,10 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
 }
 
 /**
- * defineSection({ id, titleKey, introKeys, className, source, choices, setup }) → { id, create(ctx) }.
+ * defineSection({ id, titleKey, introKeys, className, source, choices, quiz, setup }) → { id, quiz, create(ctx) }.
  * choices: the keys of snapshot.choices (context.js, CHOICE_KEYS) the section draws.
+ * quiz: the section's questions (shell/quiz.js), asked before the steps that reveal their answers
+ * while the state's `quiz` setting is on; the one quiz view sits between the stepper and the stage.
  * source (optional): source(ctx) → { get(), subscribe(fn) → off, setVisible?(visible), destroy() }
  * gives the section its data instead of the attention snapshot (the training walkthrough draws
  * the shared training run): frame.snap is source.get(), redrawn whenever the source publishes,
@@ -112,7 +117,7 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
  * onProgress(fn) calls fn({ section, kind: 'step', step, count, stage? }) whenever the stepper
  * moves or changes length, whoever moved it.
  */
-export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, choices = [], shell: shared = true, setup }) {
+export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, choices = [], quiz = [], shell: shared = true, setup }) {
   function create(ctx) {
     if (!shared) return createOwnFrame(ctx);
     const { i18n } = ctx;
@@ -149,6 +154,9 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       initial: scene.initial ?? (typeof parts.initial === 'function' ? parts.initial(snap) : parts.initial ?? 0),
       range: scene.range, loop: scene.loop,
     });
+    // predict-then-reveal: the stepper waits before a step whose question is open (quiz.js)
+    const questions = createQuiz({ id, i18n, events, questions: quiz, stepper, getSnap: () => snap, enabled: Boolean(ctx.state.get('quiz')) });
+    shell.element.insertBefore(questions.element, shell.stage);
     stepper.onChange(({ index, count }) => {
       const detail = { section: id, kind: 'step', step: index, count };
       if (parts.stage) detail.stage = parts.stage(index);
@@ -158,6 +166,18 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     // (update below) is not the reader's, and must not write state
     let updating = false;
     if (parts.onStep) stepper.onChange(({ index }) => { if (!updating) parts.onStep(index); });
+    // a section that opens on a later step (softmax opens finished) opens before its first question
+    function holdForQuestions() {
+      updating = true;
+      try { stepper.go(questions.initialFor(stepper.index), false); } finally { updating = false; }
+      questions.refresh();
+    }
+    holdForQuestions();
+    const offQuiz = ctx.state.onChange((name, value) => {
+      if (name !== 'quiz') return;
+      questions.setEnabled(value);
+      if (value) holdForQuestions();
+    });
     function apply(next) {
       const previous = snap;
       snap = next;
@@ -169,6 +189,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       } finally {
         updating = false;
       }
+      questions.onNewData();
     }
     // a widget's scene attributes may change after it is built: they reach the stepper through the state
     let offScene = () => {};
@@ -217,11 +238,14 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
         for (const view of views) view.refresh();
         parts.setLanguage?.(lang);
         stepper.refresh();
+        questions.refresh();
       },
       destroy() {
         progress.clear();
         offScene();
         offTools?.();
+        offQuiz();
+        questions.destroy();
         observer?.disconnect();
         offData();
         data?.destroy();
@@ -243,12 +267,20 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     const events = listeners();
     const texts = i18n.binder();
     const progress = new Set();
+    // its questions have no step to wait before: they ask about the section's data as it stands
+    // (parts.quizData()); the section places frame.quiz.element and calls frame.quiz.onNewData()
+    let parts = null;
+    const questions = createQuiz({ id, i18n, events, questions: quiz, stepper: null,
+      getSnap: () => parts?.quizData?.() ?? { status: 'waiting' }, enabled: Boolean(ctx.state.get('quiz')) });
+    const offQuiz = ctx.state.onChange((name, value) => { if (name === 'quiz') questions.setEnabled(value); });
     const frame = {
       id, ctx, i18n, events, texts,
+      quiz: questions,
       /** Reports progress to every onProgress watcher: detail is { section, kind, … }. */
       progress(detail) { for (const fn of [...progress]) fn(detail); },
     };
-    const parts = setup(frame);
+    parts = setup(frame);
+    questions.refresh();
     const { element } = parts;
     // the host's tools (the page's embed code and export) after the heading and its intro; no
     // stepper here, so no GIF: the step is the training run's, the picture its title, its stage
@@ -281,10 +313,13 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       setLanguage(lang) {
         texts.refresh();
         parts.setLanguage?.(lang);
+        questions.refresh();
       },
       destroy() {
         progress.clear();
         offTools?.();
+        offQuiz();
+        questions.destroy();
         observer?.disconnect();
         events.off();
         parts.destroy?.();
@@ -296,5 +331,5 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     };
   }
 
-  return Object.freeze({ id, create });
+  return Object.freeze({ id, quiz: Object.freeze([...quiz]), create });
 }

@@ -29,6 +29,7 @@ export const PROPERTIES = [
   { name: 'sdk', type: 'int', min: 1, max: 512, values: SCALING_DKS, default: DEFAULT_SCALING_DK },
   { name: 'heads', type: 'int', min: 1, max: 4, values: HEAD_COUNTS, default: DEFAULT_HEADS },  // multi-head: H
   { name: 'ped', type: 'int', min: 4, max: 128, values: PE_WIDTHS, default: DEFAULT_PE_WIDTH },  // positions: the table's width
+  { name: 'quiz', type: 'bool', default: false },   // exercises: ask before each result (shell/quiz.js)
   // the scene (shell/scene.js): the step a section opens at (for the training sections, the run's
   // step, clamped to the schedule; for the others, the stepper's, 1 = its first), the range its
   // stepper keeps to, whether play wraps round, and whether it plays once in view

@@ -11,6 +11,8 @@
 // or a call from outside. Nobody has to watch the DOM to find out.
 // A scene (scene.js) keeps the stepper within a range of its steps ({ from, to }, 0-based):
 // ◀, ▶|, |◀, the keys and play stay inside it, and with loop play goes round from its end to its start.
+// stepper.setGate(fn) lets a step wait (the quiz, shell/quiz.js): fn(from, to) → the furthest
+// step at or before `to` that may be shown now; a move forward stops there (and play pauses).
 import { h, listeners } from './dom.js';
 import { addStrings } from './i18n.js';
 import { STEPPER_STRINGS } from '../strings/stepper.js';
@@ -109,8 +111,17 @@ export function createStepper({ i18n, host, count, render, initial = 0, range = 
     }
   }
 
+  let gate = null;
+  /** i clamped to the steps, and held back by the gate when it lies ahead. */
+  function reachable(i) {
+    const to = clamp(i);
+    return gate && to > index ? Math.max(index, Math.min(to, gate(index, to))) : to;
+  }
+
   function go(i, animate = true) {
-    index = clamp(i);
+    const to = reachable(i);
+    if (to < clamp(i) && timer !== null) pause();
+    index = to;
     draw(animate);
   }
 
@@ -125,7 +136,9 @@ export function createStepper({ i18n, host, count, render, initial = 0, range = 
       if (!scene.loop) { pause(); return; }
       go(lo());   // loop: from the range's end round to its start
     } else {
+      const was = index;
       go(index + 1);
+      if (index === was || timer === null) { pause(); return; }   // held by the gate
     }
     if (index >= hi() && !scene.loop) { pause(); return; }
     timer = setTimeout(tick, BASE_DELAY_MS / speed);
@@ -174,8 +187,11 @@ export function createStepper({ i18n, host, count, render, initial = 0, range = 
       total = Math.max(1, n);
       // a playing run keeps playing through new data: from where it was, or from the start when
       // that step no longer exists (clamping it to the end would stop it mid-run)
+      const was = index;
       if (timer !== null && keepAt > hi()) index = lo();
       else index = finished ? hi() : clamp(keepAt);
+      // a gate holds a finished table short of the step it waits for
+      if (gate && index > was) index = Math.max(was, Math.min(index, gate(was, index)));
       draw(false);
     },
     /**
@@ -187,6 +203,10 @@ export function createStepper({ i18n, host, count, render, initial = 0, range = 
       index = clamp(at ?? index);
       labelButtons();
       draw(false);
+    },
+    /** fn(from, to) → the furthest step up to `to` that may be shown now, or null for none. */
+    setGate(fn) {
+      gate = fn;
     },
     /** fn({ index, count, playing }) after every change of position or length; returns off(). */
     onChange(fn) {

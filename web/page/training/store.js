@@ -8,6 +8,7 @@
 //   const off = store.subscribe((event) => …);
 //   await store.ensure();                // builds the run (replaying to state `step`) when first needed
 //   store.advance(3);  store.goTo(120);  store.reset();  store.setCorpus(text);
+//   store.pin();  store.pinned → { run, corpus, options };  store.unpin();   (the timeline's comparison)
 //
 // Events: { type: 'run' } a new run exists (options, corpus or seed changed, reset, or going
 // back, which replays from the seed); { type: 'replay', done, target } progress of a replay;
@@ -44,6 +45,7 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
   let error = null;
   let corpus = resolveCorpus(state.get('corpus'));
   let linkable = true;
+  let pinned = null;           // { run, corpus, options }: a run kept for comparison (the timeline)
   let seedSpread = null;
 
   function emit(event) {
@@ -62,7 +64,7 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
   function disposeRun() {
     generation++;
     replaying = null;
-    if (run) run.dispose();
+    if (run && run !== pinned?.run) run.dispose();
     if (initialModel) initialModel.dispose();
     run = null;
     initialModel = null;
@@ -123,6 +125,11 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
     }
   }
 
+  function unpin() {
+    if (pinned && pinned.run !== run) pinned.run.dispose();
+    pinned = null;
+  }
+
   const store = {
     get run() { return run; },
     get error() { return error; },
@@ -149,7 +156,7 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
         if (released) return;
         released = true;
         users--;
-        if (users === 0) disposeRun();
+        if (users === 0) { disposeRun(); unpin(); }
       };
     },
 
@@ -228,11 +235,33 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
       return initialModel;
     },
 
+    /** The pinned run { run, corpus, options } or null (the timeline compares it with the current run). */
+    get pinned() { return pinned; },
+
+    /**
+     * Keeps the current run for comparison: a setting changed afterwards starts a new run as
+     * always, and the pinned one stays (its model, history and checkpoints) until unpin().
+     * Until then the pinned run is the current one. Pinning again pins the current run instead.
+     */
+    pin() {
+      if (!run || replaying) return false;
+      unpin();
+      pinned = { run, corpus, options: run.options };
+      emit({ type: 'ready' });
+      return true;
+    },
+
+    unpin() {
+      unpin();
+      emit({ type: 'ready' });
+    },
+
     dispose() {
       watchers.clear();
       offState();
       seedSpread?.dispose();
       disposeRun();
+      unpin();
     },
   };
 

@@ -1,0 +1,33 @@
+// training/timeline.js: what the training run showed at any past step k, for the timeline's slider.
+// No DOM. The numbers come from the run's own record (loss, its average, the probes' cosines per
+// step) and from run.modelAt(k), the run's second model replayed from the nearest checkpoint
+// (run.js: at most CHECKPOINT_EVERY steps), so step k reads exactly as it did live.
+//
+//   const view = timelineAt(run, k, { sentence: '我 爱 吃 苹 果' });
+//   → { step, total, loss, average, catDog, catCar, anchor, nearest: [{ word, score }],
+//       attention: { tokens, weights } | null, points: { vocab, xy (vocab × 2) } }
+import { PROBES } from './run.js';
+
+/** How many nearest words of the anchor the timeline lists. */
+export const TIMELINE_NEAREST = 5;
+
+/** The sentence whose attention the timeline shows: the walkthrough's when the corpus has its words. */
+function sentenceFor(model, sentence) {
+  const words = String(sentence || '').split(/\s+/).filter(Boolean);
+  const known = words.length && words.length <= model.maxTokens && words.every((w) => model.vocab.includes(w));
+  return known ? words : model.sentences[0].slice(0, model.maxTokens);
+}
+
+export function timelineAt(run, k, { sentence = '' } = {}) {
+  const model = run.modelAt(k);
+  const record = k === 0 ? { loss: null, average: null, ...run.initialPoint() } : run.history[k - 1];
+  const anchor = model.vocab.includes(PROBES.anchor) ? PROBES.anchor : model.vocab[1];
+  const tokens = sentenceFor(model, sentence);
+  return {
+    step: k, total: run.total,
+    loss: record.loss, average: record.average, catDog: record.catDog, catCar: record.catCar,
+    anchor, nearest: model.nearest(anchor, TIMELINE_NEAREST),
+    attention: model.attention(tokens),
+    points: { vocab: model.vocab, xy: model.project2d() },
+  };
+}
