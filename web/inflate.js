@@ -30,8 +30,11 @@ function huffman(lengths) {
   return { counts, symbols };
 }
 
-/** The `size` bytes that the raw DEFLATE stream `input` (a Uint8Array) encodes. */
-export function inflate(input, size) {
+/**
+ * The `size` bytes that the raw DEFLATE stream `input` (a Uint8Array) encodes; with `first`,
+ * decoding stops once that many are out (the rest of the array is left unwritten).
+ */
+export function inflate(input, size, first = size) {
   const out = new Uint8Array(size);
   let at = 0, bitBuffer = 0, bitCount = 0, written = 0;
   const bits = (n) => {
@@ -68,6 +71,7 @@ export function inflate(input, size) {
       out.set(input.subarray(at, at + length), written);
       at += length;
       written += length;
+      if (written >= first) return out;
       continue;
     }
     let lengthCode, distanceCode;
@@ -96,6 +100,7 @@ export function inflate(input, size) {
       const symbol = decode(lengthCode);
       if (symbol < 256) {
         out[written++] = symbol;
+        if (written >= first) return out;
       } else if (symbol === 256) {
         break;
       } else {
@@ -104,6 +109,7 @@ export function inflate(input, size) {
         const d = decode(distanceCode);
         const distance = DISTANCE_BASE[d] + bits(DISTANCE_EXTRA[d]);
         for (let i = 0; i < length; i++, written++) out[written] = out[written - distance];
+        if (written >= first) return out;
       }
     }
   } while (!last);

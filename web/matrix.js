@@ -285,6 +285,7 @@ export function describe(value) {
   if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
   if (typeof value === 'bigint') return `the bigint ${value}n`;
   if (typeof value === 'symbol') return 'a symbol';
+  if (typeof value === 'boolean') return String(value);
   if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'function') return 'a function';

@@ -34,71 +34,156 @@ export { Matrix, Model };
 // engine validates it is whether it runs SIMD128.
 const SIMD_PROBE = Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
   10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11);
+// The same with relaxed SIMD: f32x4.relaxed_madd (0xfd 0x105) of three splats.
+const RELAXED_PROBE = Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
+  10, 19, 1, 17, 0, 65, 0, 253, 15, 65, 0, 253, 15, 65, 0, 253, 15, 253, 133, 2, 11);
+
+/** The kernel builds, fastest first (see build.sh). */
+const KERNELS = ['relaxed-simd', 'simd128', 'scalar'];
+
+const hasWebAssembly = () => typeof WebAssembly === 'object' && WebAssembly !== null;
 
 /** Whether this JavaScript engine runs WebAssembly SIMD128 (and load() uses the SIMD kernels). */
 export function simdSupported() {
-  return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+  return hasWebAssembly() && WebAssembly.validate(SIMD_PROBE);
 }
 
-const shared = new Map();  // 'simd' | 'scalar' -> Promise<QkvLab>
+const relaxedSupported = () => hasWebAssembly() && WebAssembly.validate(RELAXED_PROBE);
+
+/**
+ * The relaxed-SIMD kernels' compressed bytes (dist/qkv-relaxed.js), or null where this build has
+ * none. A module of its own, imported only where the engine validates relaxed SIMD: a bundler
+ * splits it off, so an app's first load does not carry it.
+ */
+let relaxedChunk = null;
+const relaxedModule = () => (relaxedChunk ??= import('./dist/qkv-relaxed.js').then((m) => m.relaxed,
+  (error) => { relaxedChunk = null; throw error; }));
+
+const shared = new Map();  // kernels name -> Promise<QkvLab>
 
 /**
  * Loads the WebAssembly modules once and returns the API object (shared by every caller:
  * widgets on one page use one instance). Options:
- *   fresh: true   a private instance instead of the shared one;
- *   simd: false   the scalar kernels even where SIMD128 runs (true: require SIMD128). Without
- *                 the option, SIMD128 where the engine has it; the environment variable
- *                 QKV_LAB_SIMD=0 makes that default scalar in Node (the tests run both builds).
+ *   fresh: true    a private instance instead of the shared one;
+ *   kernels: name  'relaxed-simd' (fused multiply-add), 'simd128' or 'scalar'; the promise
+ *                  rejects where the engine cannot run it. Without it, the fastest that this
+ *                  engine validates; in Node the environment variable QKV_LAB_SIMD=0 makes that
+ *                  default scalar (the tests run every build);
+ *   simd: boolean  the older spelling: true is 'simd128', false 'scalar'.
  */
 export function load(options = {}) {
-  let fresh, simd;
+  let fresh, kernels, simd;
   try {
-    ({ fresh = false, simd = defaultSimd() } = readPlainOptions('load', options, ['fresh', 'simd'],
-      '{ fresh: true, simd: false }'));
-    for (const [name, value] of [['fresh', fresh], ['simd', simd]]) {
-      if (typeof value !== 'boolean') {
-        throw argumentError(TypeError, `load: ${name} must be true or false, got ${describe(value)}`);
-      }
+    ({ fresh = false, kernels, simd } = readPlainOptions('load', options, ['fresh', 'kernels', 'simd'],
+      "{ fresh: true, kernels: 'scalar' }"));
+    if (typeof fresh !== 'boolean') throw argumentError(TypeError, `load: fresh must be true or false, got ${describe(fresh)}`);
+    if (simd !== undefined && typeof simd !== 'boolean') {
+      throw argumentError(TypeError, `load: simd must be true or false, got ${describe(simd)}`);
+    }
+    if (kernels !== undefined && !KERNELS.includes(kernels)) {
+      throw argumentError(TypeError, `load: kernels must be ${KERNELS.map((k) => `'${k}'`).join(', ')} ` +
+        `or left out (the fastest this engine runs), got ${describe(kernels)}`);
+    }
+    if (kernels !== undefined && simd !== undefined) {
+      throw argumentError(TypeError, `load: give kernels or simd, not both (simd: ${simd} means kernels: '${simd ? 'simd128' : 'scalar'}')`);
     }
   } catch (error) {
     return Promise.reject(error);  // bad options reject the promise: load never throws
   }
-  if (simd && !simdSupported()) {
+  if (!hasWebAssembly()) {
+    return Promise.reject(new Error(`load: this JavaScript engine has no WebAssembly (globalThis.WebAssembly is ${describe(globalThis.WebAssembly)}), ` +
+      'and qkv-lab computes in WebAssembly. Run it where WebAssembly is on: every current browser and Node.js has it ' +
+      'unless it is turned off (Node\'s --jitless, a browser\'s setting that disables the JavaScript JIT or WebAssembly, ' +
+      'Safari\'s Lockdown Mode)'));
+  }
+  if (simd !== undefined) kernels = simd ? 'simd128' : 'scalar';
+  if (kernels === 'simd128' && !simdSupported()) {
     return Promise.reject(new Error('load: this WebAssembly engine does not run SIMD128; ' +
-      'call load() (which falls back to the scalar build) or load({ simd: false })'));
+      "call load() (which falls back to the scalar build) or load({ kernels: 'scalar' })"));
   }
-  if (fresh) return instantiate(simd);
-  const key = simd ? 'simd' : 'scalar';
-  if (!shared.has(key)) {
-    shared.set(key, instantiate(simd).catch((error) => { shared.delete(key); throw error; }));
+  if (kernels === 'relaxed-simd' && !relaxedSupported()) {
+    return Promise.reject(new Error('load: this WebAssembly engine does not run relaxed SIMD (Chrome ≥ 114 and ' +
+      'Firefox ≥ 120 do, Safari does not; Node 20 needs --experimental-wasm-relaxed-simd); call load(), which ' +
+      "takes the fastest build the engine runs, or load({ kernels: 'simd128' })"));
   }
-  return shared.get(key);
+  return pickKernels(kernels).then((name) => {
+    if (fresh) return instantiate(name);
+    if (!shared.has(name)) {
+      shared.set(name, instantiate(name).catch((error) => { shared.delete(name); throw error; }));
+    }
+    return shared.get(name);
+  });
 }
 
-function defaultSimd() {
+/** The kernels asked for, or the fastest this engine runs and this build has. */
+async function pickKernels(kernels) {
+  if (kernels === 'relaxed-simd') {
+    if (!await relaxedModule()) {
+      throw new Error('load: this build of qkv-lab has no relaxed-SIMD kernels (build.sh makes them with clang-16 and lld-16); ' +
+        "load({ kernels: 'simd128' }) runs SIMD128");
+    }
+    return kernels;
+  }
+  if (kernels) return kernels;
   const env = globalThis.process && globalThis.process.env;
-  if (env && env.QKV_LAB_SIMD === '0') return false;
-  return simdSupported();
+  if (env && env.QKV_LAB_SIMD === '0') return 'scalar';
+  if (relaxedSupported() && await relaxedModule()) return 'relaxed-simd';
+  return simdSupported() ? 'simd128' : 'scalar';
 }
 
-/** The modules' bytes from dist/qkv-wasm.js: { core, simd, scalar }, inflated from one stream. */
-function wasmBytes() {
-  const { sizes, deflated } = WASM;
+/** Base64 of raw DEFLATE → the first `first` of its `size` bytes. */
+function decode(deflated, size, first = size) {
   const text = atob(deflated);
   const packed = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) packed[i] = text.charCodeAt(i);
-  const all = inflate(packed, sizes.core + sizes.simd + sizes.scalar);
-  let at = 0;
-  return Object.fromEntries(Object.entries(sizes).map(([name, size]) => [name, all.subarray(at, at += size)]));
+  return inflate(packed, size, first);
 }
 
-/** Kernel stack: the scalar build's local arrays may live there (the SIMD build needs none). */
+/**
+ * The core's bytes and the kernels', inflated from dist/qkv-wasm.js (one stream: core, simd,
+ * scalar, inflated only as far as the build that runs) or dist/qkv-relaxed.js.
+ */
+async function wasmBytes(kernels) {
+  const { sizes, deflated } = WASM;
+  const total = sizes.core + sizes.simd + sizes.scalar;
+  const end = kernels === 'scalar' ? total : kernels === 'simd128' ? sizes.core + sizes.simd : sizes.core;
+  const all = decode(deflated, total, end);
+  const core = all.subarray(0, sizes.core);
+  if (kernels === 'relaxed-simd') {
+    const relaxed = await relaxedModule();
+    return { core, kernels: decode(relaxed.deflated, relaxed.size) };
+  }
+  return { core, kernels: all.subarray(kernels === 'scalar' ? sizes.core + sizes.simd : sizes.core, end) };
+}
+
+/** Kernel stack: the scalar build's local arrays may live there (the SIMD builds need none). */
 const KERNEL_STACK_BYTES = 16384;
 
-async function instantiate(simd) {
-  const bytes = wasmBytes();
+async function instantiate(kernelsName) {
+  try {
+    return await instantiateModules(kernelsName);
+  } catch (error) {
+    throw cspError(error) || error;
+  }
+}
+
+/**
+ * A page whose Content-Security-Policy does not let WebAssembly compile (no 'wasm-unsafe-eval'
+ * in script-src) makes the browser throw a CompileError (or an EvalError) that names
+ * 'unsafe-eval' or the policy: say what to add instead.
+ */
+function cspError(error) {
+  const compile = error instanceof WebAssembly.CompileError || error instanceof EvalError;
+  if (!compile || !/Content.Security.Policy|\bCSP\b|unsafe-eval/i.test(String(error.message))) return null;
+  return new Error("load: this page's Content-Security-Policy does not let WebAssembly compile: add " +
+    "'wasm-unsafe-eval' to its script-src (for example script-src 'self' 'wasm-unsafe-eval'). " +
+    `The browser said: ${error.message}`, { cause: error });
+}
+
+async function instantiateModules(kernelsName) {
+  const bytes = await wasmBytes(kernelsName);
   const coreBytes = bytes.core;
-  const kernelModule = await WebAssembly.compile(simd ? bytes.simd : bytes.scalar);
+  const kernelModule = await WebAssembly.compile(bytes.kernels);
   let kernels = null;
   let fail;
   const failed = new Promise((resolve, reject) => { fail = reject; });
@@ -122,7 +207,7 @@ async function instantiate(simd) {
   const stack = core._malloc(KERNEL_STACK_BYTES);
   if (!stack) throw new RangeError('load: out of WebAssembly memory for the kernels\' stack');
   kernels.__stack_pointer.value = (stack + KERNEL_STACK_BYTES) & ~15;
-  return new QkvLab(core, kernels, simd);
+  return new QkvLab(core, kernels, kernelsName);
 }
 
 /** Replaces each stand-in in the core's imports (marked qkvKernel by build.sh) by the kernel. */
@@ -157,11 +242,13 @@ const RNG_SLOTS = 4;
 const SHARED_RESULT_FLOATS = 1 << 16;
 
 export class QkvLab {
-  constructor(core, kernels, simd) {
+  constructor(core, kernels, kernelsName) {
     this._core = core;
     this._k = kernels;
-    /** true when the SIMD128 kernels run, false for the scalar build. */
-    this.simd = simd;
+    /** Which kernel build runs: 'relaxed-simd', 'simd128' or 'scalar'. */
+    this.kernels = kernelsName;
+    /** true when SIMD kernels run (relaxed-simd or simd128), false for the scalar build. */
+    this.simd = kernelsName !== 'scalar';
     this._rngBytes = (core._qkv_rng_size() + 15) & ~15;
     this._scratch = core._qkv_alloc_bytes(SCRATCH_BYTES);
     this._slots = core._qkv_alloc_bytes(RNG_SLOTS * this._rngBytes);
