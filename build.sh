@@ -152,7 +152,7 @@ CORE_IMPORTS=(
 KERNEL_EXPORTS=(
   "${CORE_IMPORTS[@]}"
   qkv_matmul qkv_transpose qkv_softmax_rows
-  qkv_attention_forward qkv_attention_backward qkv_self_attention_forward
+  qkv_attention_forward qkv_attention_forward_keep qkv_attention_backward qkv_self_attention_forward
   __stack_pointer
 )
 EXPORTS=(

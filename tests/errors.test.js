@@ -208,7 +208,7 @@ test('a DataView row is refused by name (it has no entries to index)', () => {
 
 test('options must be plain objects: an array or a Date is refused, naming options', () => {
   for (const [options, shown] of [[[], 'an array'], [new Date(0), 'a Date'], [new Map(), 'a Map'], [new (class Opts {})(), 'an object']]) {
-    throwsWith(() => qkv.attend(I3, I3, I3, options), TypeError, new RegExp(`^attend: options must be an object like \\{ scale: true, causal: false \\} \\(a plain object\\), got ${shown}$`));
+    throwsWith(() => qkv.attend(I3, I3, I3, options), TypeError, new RegExp(`^attend: options must be an object like \\{ scale: true, causal: false, outputs: \\['output'\\] \\} \\(a plain object\\), got ${shown}$`));
     throwsWith(() => qkv.selfAttention(I3, I3, I3, I3, options), TypeError, /^selfAttention: options must be an object/);
     assert.throws(() => qkv.createModel(options), { name: 'TypeError', message: /^createModel: options must be an object like \{ dim: 16, seed: 1 \} \(a plain object\)/ });
   }

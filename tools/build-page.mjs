@@ -176,8 +176,18 @@ async function classicWidget({ minifyCSS }) {
   const options = { ...common, absWorkingDir: root, write: false, metafile: true, logLevel: 'warning' };
   const entry = (contents) => ({ stdin: { contents, resolveDir: root, sourcefile: 'entry.js', loader: 'js' } });
 
+  // The classic widget leaves out the relaxed-SIMD kernels (dist/qkv-relaxed.js, which a
+  // classic script cannot load lazily: it would inline them, 8 KiB gzipped): its sections compute
+  // 3×4 to 16×16 matrices, where fused multiply-add gains nothing measurable, so it runs SIMD128.
+  const noRelaxed = {
+    name: 'qkv-no-relaxed-kernels',
+    setup(b) {
+      b.onResolve({ filter: /qkv-relaxed\.js$/ }, () => ({ path: 'qkv-relaxed', namespace: 'qkv-no-relaxed' }));
+      b.onLoad({ filter: /.*/, namespace: 'qkv-no-relaxed' }, () => ({ contents: 'export const relaxed = null;\n', loader: 'js' }));
+    },
+  };
   // the core script's build settings, for the pass that lists its modules (1) and the real one (3)
-  const coreScript = { ...options, format: 'iife', plugins: [chartjsPure, stub, minifyCSS] };
+  const coreScript = { ...options, format: 'iife', plugins: [chartjsPure, stub, noRelaxed, minifyCSS] };
   // 1. what the core holds: a build of the bare element, read only for its list of inputs
   const bare = await build({ ...coreScript, ...entry(`import ${JSON.stringify(widgetEntry)};`) });
   const coreFiles = new Set(Object.keys(bare.metafile.inputs).filter((f) => !f.includes(':')));

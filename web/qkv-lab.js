@@ -17,7 +17,7 @@ import createQkvCore from './dist/qkv-core.js';
 import { modules as WASM } from './dist/qkv-wasm.js';
 import {
   Matrix, ReturnedMatrix, readInput, nonFiniteError, checkShape, checkWork, checkPositiveFloat32,
-  readOptions as readPlainOptions, argumentError, describe, MAX_ELEMENTS, MAX_SIDE,
+  readOptions as readPlainOptions, argumentError, describe, guard, copyChecked, MAX_ELEMENTS, MAX_SIDE,
 } from './matrix.js';
 import { Model } from './model.js';
 import { inflate } from './inflate.js';
@@ -27,6 +27,8 @@ const MAX_POSITIONS = 2 ** 20;
 /** multiHeadAttention's weights, and what each head returns. */
 const WEIGHT_NAMES = ['Wq', 'Wk', 'Wv', 'Wo'];
 const HEAD_KEYS = ['Q', 'K', 'V', 'scores', 'weights', 'output'];
+/** The options attend and multiHeadAttention take besides scale and causal. */
+const ATTEND_OPTIONS = ['outputs'], MULTI_HEAD_OPTIONS = ['heads'];
 
 export { Matrix, Model };
 
@@ -370,10 +372,13 @@ export class QkvLab {
   /**
    * Attention from given Q (n_q×d_k), K (n_k×d_k), V (n_k×d_v):
    * scores = Q·Kᵀ, weights = softmax(scores / s) by rows (causal: j > i masked), output = weights·V.
+   * outputs (default all three) names the results to return: the others are neither copied out
+   * nor kept whole in WASM memory (the kernel then works in 4 rows of them at a time).
    */
   attend(Q, K, V, options = {}) {
     const op = 'attend';
-    const { scale, causal } = readOptions(op, options);
+    const { scale, causal, outputs = ALL_OUTPUTS } = readOptions(op, options, ATTEND_OPTIONS, "{ scale: true, causal: false, outputs: ['output'] }");
+    const keep = outputs === ALL_OUTPUTS ? KEEP_ALL : guard(op, 'outputs', () => outputsMask(op, outputs));
     const q = readInput(Q, op, 'Q');
     const k = readInput(K, op, 'K');
     const v = readInput(V, op, 'V');
@@ -389,21 +394,36 @@ export class QkvLab {
       throw new RangeError(`${op}: causal attention needs at least as many keys as queries, ` +
         `but Q has ${q.rows} rows and K has ${k.rows}`);
     }
-    checkShape(op, 'the score matrix', q.rows, k.rows);
-    checkShape(op, 'the output', q.rows, v.cols);
-    checkWork(op, q.rows * k.rows * (q.cols + v.cols), `attention of ${q.rows} queries over ${k.rows} keys`);
+    const nq = q.rows, nk = k.rows, dv = v.cols;
+    checkShape(op, 'the score matrix', nq, nk);
+    checkShape(op, 'the output', nq, dv);
+    checkWork(op, nq * nk * (q.cols + dv), `attention of ${nq} queries over ${nk} keys`);
     const divisor = scaleDivisor(scale, q.cols);
-    const floats = 2 * q.rows * k.rows + q.rows * v.cols + q.data.length + k.data.length + v.data.length;
-    this._frame(floats);
+    // scores or weights not asked for: 4 rows of work space instead of n_q
+    const scoreRows = keep & KEEP_SCORES ? nq : Math.min(nq, 4), weightRows = keep & KEEP_WEIGHTS ? nq : Math.min(nq, 4);
+    this._frame((scoreRows + weightRows) * nk + nq * dv + q.data.length + k.data.length + v.data.length);
     try {
-      const scores = this._alloc(q.rows * k.rows);
-      const weights = this._alloc(q.rows * k.rows);
-      const output = this._alloc(q.rows * v.cols);
-      const status = this._k.qkv_attention_forward(scores, weights, output,
-        this._put(q), this._put(k), this._put(v), q.rows, k.rows, q.cols, v.cols, divisor, causal ? 1 : 0);
+      // the results first, one after another, so that _read can copy them out in one block
+      const output = this._alloc(nq * dv);
+      const weights = this._alloc(weightRows * nk);
+      const scores = this._alloc(scoreRows * nk);
+      const qp = this._put(q), kp = this._put(k), vp = this._put(v);
+      const status = keep === KEEP_ALL
+        ? this._k.qkv_attention_forward(scores, weights, output, qp, kp, vp, nq, nk, q.cols, dv, divisor, causal ? 1 : 0)
+        : this._k.qkv_attention_forward_keep(scores, weights, output, qp, kp, vp, nq, nk, q.cols, dv, divisor, causal ? 1 : 0, keep & (KEEP_SCORES | KEEP_WEIGHTS));
       this._check(op, status, [[q, 'Q'], [k, 'K'], [v, 'V']]);
-      const [S, W, O] = this._read([scores, q.rows, k.rows], [weights, q.rows, k.rows], [output, q.rows, v.cols]);
-      return { scores: S, weights: W, output: O };
+      if (outputs === ALL_OUTPUTS) {
+        const [O, W, S] = this._read([output, nq, dv], [weights, nq, nk], [scores, nq, nk]);
+        return { scores: S, weights: W, output: O };
+      }
+      const parts = [], names = [];
+      if (keep & KEEP_OUTPUT) { parts.push([output, nq, dv]); names.push('output'); }
+      if (keep & KEEP_WEIGHTS) { parts.push([weights, nq, nk]); names.push('weights'); }
+      if (keep & KEEP_SCORES) { parts.push([scores, nq, nk]); names.push('scores'); }
+      const read = this._read(...parts);
+      const result = {};
+      for (const name of outputs) result[name] = read[names.indexOf(name)];
+      return result;
     } finally {
       this._release();
     }
@@ -489,7 +509,7 @@ export class QkvLab {
    */
   multiHeadAttention(X, weights, options = {}) {
     const op = 'multiHeadAttention';
-    const { heads, scale, causal } = readOptions(op, options, ['heads'], '{ heads: 2, scale: true, causal: false }');
+    const { heads, scale, causal } = readOptions(op, options, MULTI_HEAD_OPTIONS, '{ heads: 2, scale: true, causal: false }');
     const w = readPlainOptions(op, weights, WEIGHT_NAMES, '{ Wq, Wk, Wv, Wo }', 'weight');
     const x = readInput(X, op, 'X');
     const [wq, wk, wv, wo] = WEIGHT_NAMES.map((name) => readInput(w[name], op, name));
@@ -567,10 +587,10 @@ export class QkvLab {
     return ptr;
   }
 
-  /** Copies an input's data into the frame; returns its address. */
+  /** Copies an input's data into the frame (checking it, if readInput left that to the copy); returns its address. */
   _put(input) {
     const ptr = this._alloc(input.data.length);
-    this._core.HEAPF32.set(input.data, ptr >> 2);  // HEAPF32 re-read: memory may have grown
+    copyChecked(input, this._core.HEAPF32, ptr >> 2);  // HEAPF32 re-read: memory may have grown
     return ptr;
   }
 
@@ -665,8 +685,15 @@ export class QkvLab {
  * scale and causal (checked, defaulted) from a plain options object; `extra` names further keys
  * the operation takes (returned as given, for it to check), `example` shows them in messages.
  */
-function readOptions(op, options, extra = [], example = '{ scale: true, causal: false }') {
-  const { scale = true, causal = false, ...rest } = readPlainOptions(op, options, [...extra, 'scale', 'causal'], example);
+const OPTION_NAMES = new Map();  // extra -> [...extra, 'scale', 'causal'], made once per caller
+const NO_EXTRA = [];
+function readOptions(op, options, extra = NO_EXTRA, example = '{ scale: true, causal: false }') {
+  let names = OPTION_NAMES.get(extra);
+  if (!names) OPTION_NAMES.set(extra, names = [...extra, 'scale', 'causal']);
+  // the copy readPlainOptions made, defaults filled in (no rest and spread: they cost a small
+  // call a third of its time)
+  const copy = readPlainOptions(op, options, names, example);
+  const scale = copy.scale === undefined ? true : copy.scale, causal = copy.causal === undefined ? false : copy.causal;
   if (typeof scale !== 'boolean' && typeof scale !== 'number') {
     throw argumentError(TypeError, `${op}: scale must be true (divide by √d_k), false (divide by 1) or a positive number, got ${describe(scale)}`);
   }
@@ -675,7 +702,33 @@ function readOptions(op, options, extra = [], example = '{ scale: true, causal: 
   if (typeof causal !== 'boolean') {
     throw argumentError(TypeError, `${op}: causal must be true or false, got ${describe(causal)}`);
   }
-  return { ...rest, scale, causal };
+  copy.scale = scale;
+  copy.causal = causal;
+  return copy;
+}
+
+// attend's results, as the bits of qkv_attention_forward_keep's keep (wasm/qkv.h), plus the output
+const ALL_OUTPUTS = Object.freeze(['scores', 'weights', 'output']);
+const KEEP_SCORES = 1, KEEP_WEIGHTS = 2, KEEP_OUTPUT = 4, KEEP_ALL = 7;
+const KEEP_BITS = new Map([['scores', KEEP_SCORES], ['weights', KEEP_WEIGHTS], ['output', KEEP_OUTPUT]]);
+
+/** attend's `outputs`: a non-empty array of distinct result names → their KEEP_ bits. */
+const OUTPUT_NAMES = ALL_OUTPUTS.map((n) => `'${n}'`).join(', ');
+function outputsMask(op, outputs) {
+  const names = OUTPUT_NAMES;
+  if (!Array.isArray(outputs) || outputs.length === 0) {
+    throw argumentError(TypeError, `${op}: outputs must be a non-empty array of result names (${names}), got ${Array.isArray(outputs) ? 'an empty array' : describe(outputs)}`);
+  }
+  let mask = 0;
+  for (let i = 0; i < outputs.length; i++) {
+    const bit = typeof outputs[i] === 'string' ? KEEP_BITS.get(outputs[i]) : undefined;
+    if (bit === undefined) {
+      throw argumentError(TypeError, `${op}: outputs[${i}] is ${describe(outputs[i])}; the results are ${names}`);
+    }
+    if (mask & bit) throw argumentError(TypeError, `${op}: outputs names '${outputs[i]}' twice`);
+    mask |= bit;
+  }
+  return mask;
 }
 
 function scaleDivisor(scale, dk) {
