@@ -249,7 +249,7 @@ build_wasm() {
   local node_relaxed=(node)
   node --experimental-wasm-relaxed-simd -e 0 >/dev/null 2>&1 && node_relaxed=(node --experimental-wasm-relaxed-simd)
   "${node_relaxed[@]}" tools/wasm-bundle.mjs .build/qkv-core.wasm .build/qkv-kernels-simd.wasm \
-    .build/qkv-kernels-scalar.wasm web/dist/qkv-wasm.js web/dist/qkv-relaxed.js "${relaxed[@]}"
+    .build/qkv-kernels-scalar.wasm web/dist/qkv-wasm.js web/dist/qkv-scalar.js web/dist/qkv-relaxed.js "${relaxed[@]}"
   if [ -d node_modules/esbuild ]; then
     node tools/build-page.mjs
   else
