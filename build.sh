@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # build.sh: set up, build, test and serve qkv-lab.
 #
-#   ./build.sh          build web/dist/ (installs Emscripten with apt-get when it is missing)
+#   ./build.sh          build web/dist/ (installs Emscripten with apt-get when it is missing, and
+#                       clang-16 + lld-16 for the relaxed-SIMD kernels: without them it builds
+#                       the other two kernel builds and says so)
 #   ./build.sh serve    set up, build, and serve the demo page on http://localhost:8000/
 #   ./build.sh test     set up (Emscripten, numpy, Chromium, fonts, clang + libFuzzer, multilib,
 #                       Node >= 20.6, npm ci), build, run every test (= npm test)

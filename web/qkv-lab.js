@@ -11,8 +11,10 @@
 // finiteness of every input anyway, and its status codes become RangeErrors.
 //
 // Two WebAssembly modules share one memory: the core (RNG, model, allocator; Emscripten glue in
-// dist/qkv-core.js) and the kernels (products, softmax, attention), of which there are two
-// builds, SIMD128 and scalar; load() picks one by feature detection (see build.sh).
+// dist/qkv-core.js) and the kernels (products, softmax, attention), of which there are three
+// builds, relaxed SIMD (fused multiply-add), SIMD128 and scalar; load() picks the fastest the
+// engine validates (see build.sh). The core and SIMD128 travel in dist/qkv-wasm.js; the other
+// two in modules of their own, imported only where they run.
 import createQkvCore from './dist/qkv-core.js';
 import { modules as WASM } from './dist/qkv-wasm.js';
 import {
