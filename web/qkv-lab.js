@@ -93,8 +93,7 @@ export function load(options = {}) {
       throw argumentError(TypeError, `load: simd must be true or false, got ${describe(simd)}`);
     }
     if (kernels !== undefined && !KERNELS.includes(kernels)) {
-      throw argumentError(TypeError, `load: kernels must be ${KERNELS.map((k) => `'${k}'`).join(', ')} ` +
-        `or left out (the fastest this engine runs), got ${describe(kernels)}`);
+      throw argumentError(TypeError, `load: kernels must be ${KERNELS.map((k) => `'${k}'`).join(', ')} or left out, got ${describe(kernels)}`);
     }
     if (kernels !== undefined && simd !== undefined) {
       throw argumentError(TypeError, `load: give kernels or simd, not both (simd: ${simd} means kernels: '${simd ? 'simd128' : 'scalar'}')`);
@@ -103,10 +102,8 @@ export function load(options = {}) {
     return Promise.reject(error);  // bad options reject the promise: load never throws
   }
   if (!hasWebAssembly()) {
-    return Promise.reject(new Error(`load: this JavaScript engine has no WebAssembly (globalThis.WebAssembly is ${describe(globalThis.WebAssembly)}), ` +
-      'and qkv-lab computes in WebAssembly. Run it where WebAssembly is on: every current browser and Node.js has it ' +
-      'unless it is turned off (Node\'s --jitless, a browser\'s setting that disables the JavaScript JIT or WebAssembly, ' +
-      'Safari\'s Lockdown Mode)'));
+    return Promise.reject(new Error('load: this JavaScript engine has no WebAssembly, which qkv-lab needs: every current browser and Node.js has it unless it is disabled ' +
+      '(Node\'s --jitless, a browser setting that disables the JIT, Safari\'s Lockdown Mode)'));
   }
   if (simd !== undefined) kernels = simd ? 'simd128' : 'scalar';
   if (kernels === 'simd128' && !simdSupported()) {
@@ -115,8 +112,7 @@ export function load(options = {}) {
   }
   if (kernels === 'relaxed-simd' && !relaxedSupported()) {
     return Promise.reject(new Error('load: this WebAssembly engine does not run relaxed SIMD (Chrome ≥ 114 and ' +
-      'Firefox ≥ 120 do, Safari does not; Node 20 needs --experimental-wasm-relaxed-simd); call load(), which ' +
-      "takes the fastest build the engine runs, or load({ kernels: 'simd128' })"));
+      'Firefox ≥ 120 do; Node 20 with --experimental-wasm-relaxed-simd); load() takes the fastest build it runs'));
   }
   return pickKernels(kernels).then((name) => {
     if (fresh) return instantiate(name);
@@ -131,8 +127,7 @@ export function load(options = {}) {
 async function pickKernels(kernels) {
   if (kernels === 'relaxed-simd') {
     if (!await relaxedModule()) {
-      throw new Error('load: this build of qkv-lab has no relaxed-SIMD kernels (build.sh makes them with clang-16 and lld-16); ' +
-        "load({ kernels: 'simd128' }) runs SIMD128");
+      throw new Error('load: this build of qkv-lab has no relaxed-SIMD kernels (build.sh needs clang-16 and lld-16 for them)');
     }
     return kernels;
   }
