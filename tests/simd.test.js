@@ -71,7 +71,7 @@ test('load({ kernels: \'relaxed-simd\' }) rejects, saying why, where the engine 
   const validate = WebAssembly.validate;
   WebAssembly.validate = (bytes) => !(bytes.length === RELAXED_PROBE.length && bytes.every((b, i) => b === RELAXED_PROBE[i])) && validate(bytes);
   try {
-    await assert.rejects(load({ kernels: 'relaxed-simd', fresh: true }), /^load: this WebAssembly engine does not run relaxed SIMD \(Chrome ≥ 114 and Firefox ≥ 120 do; Node 20 with --experimental-wasm-relaxed-simd\); load\(\) takes the fastest build it runs$/);
+    await assert.rejects(load({ kernels: 'relaxed-simd', fresh: true }), { name: 'Error', message: /^load: this WebAssembly engine does not run relaxed SIMD \(Chrome ≥ 114 and Firefox ≥ 120 do; Node 20 with --experimental-wasm-relaxed-simd\); load\(\) takes the fastest build it runs$/ });
     const env = process.env.QKV_LAB_SIMD;
     delete process.env.QKV_LAB_SIMD;
     try {
