@@ -81,8 +81,8 @@ need_build_tools() {
 # The relaxed-SIMD kernels (fused multiply-add) need Debian 12's clang 16 and its wasm-ld:
 # emcc 3.1.6's clang 14 cannot emit them. Without them (no apt, or the packages cannot be had)
 # the build goes on without that third kernel build and says so; load() then picks SIMD128.
-RELAXED_CC=clang-16
-RELAXED_LD=wasm-ld-16
+RELAXED_CC=${RELAXED_CC:-clang-16}  # overridable, to try the build without them
+RELAXED_LD=${RELAXED_LD:-wasm-ld-16}
 have_relaxed_tools() { command -v "$RELAXED_CC" >/dev/null 2>&1 && command -v "$RELAXED_LD" >/dev/null 2>&1; }
 want_relaxed_tools() {
   have_relaxed_tools && return 0
