@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # build.sh: set up, build, test and serve qkv-lab.
 #
-#   ./build.sh          build web/dist/ (installs Emscripten with apt-get when it is missing)
+#   ./build.sh          build web/dist/ (installs Emscripten with apt-get when it is missing, and
+#                       clang-16 + lld-16 for the relaxed-SIMD kernels: without them it builds
+#                       the other two kernel builds and says so)
 #   ./build.sh serve    set up, build, and serve the demo page on http://localhost:8000/
 #   ./build.sh test     set up (Emscripten, numpy, PyTorch, Chromium, fonts, clang + libFuzzer, multilib,
 #                       Node >= 20.6, npm ci), build, run every test (= npm test)
@@ -76,6 +78,21 @@ need_build_tools() {
   command -v emcc >/dev/null 2>&1 || apt_install emscripten
 }
 
+# The relaxed-SIMD kernels (fused multiply-add) need Debian 12's clang 16 and its wasm-ld:
+# emcc 3.1.6's clang 14 cannot emit them. Without them (no apt, or the packages cannot be had)
+# the build goes on without that third kernel build and says so; load() then picks SIMD128.
+RELAXED_CC=${RELAXED_CC:-clang-16}  # overridable, to try the build without them
+RELAXED_LD=${RELAXED_LD:-wasm-ld-16}
+have_relaxed_tools() { command -v "$RELAXED_CC" >/dev/null 2>&1 && command -v "$RELAXED_LD" >/dev/null 2>&1; }
+want_relaxed_tools() {
+  have_relaxed_tools && return 0
+  [ "${QKV_NO_RELAXED:-0}" = 1 ] && return 1
+  if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" = 0 ] || command -v sudo >/dev/null 2>&1; }; then
+    ( apt_install clang-16 lld-16 ) || true
+  fi
+  have_relaxed_tools
+}
+
 need_test_tools() {
   local missing=()
   command -v gcc >/dev/null 2>&1 || missing+=(gcc)
@@ -120,6 +137,9 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 #    the kernels it calls from "qkv_kernels" (multi-head attention runs each head through the
 #    kernels' attention; only its slicing is the core's).
 # Only the kernels are built twice, so the scalar fallback costs a few KiB, not a second copy.
+# A third kernel build, relaxed SIMD (fused multiply-add; Chrome >= 114, Firefox >= 120, not
+# Safari), comes from clang 16 where it is installed (build_relaxed_kernels) and travels in a
+# module of its own, web/dist/qkv-relaxed.js, that load() imports only where it validates.
 KERNEL_SOURCES=(wasm/checks.c wasm/matrix.c wasm/attention.c)
 CORE_SOURCES=(wasm/errors.c wasm/mathlib.c wasm/rng.c wasm/positions.c wasm/multihead.c wasm/model.c
   wasm/layernorm.c wasm/gelu.c wasm/gpt.c wasm/exports.c)
@@ -137,7 +157,7 @@ CORE_IMPORTS=(
 KERNEL_EXPORTS=(
   "${CORE_IMPORTS[@]}"
   qkv_matmul qkv_transpose qkv_softmax_rows
-  qkv_attention_forward qkv_attention_backward qkv_self_attention_forward
+  qkv_attention_forward qkv_attention_forward_keep qkv_attention_backward qkv_self_attention_forward
   __stack_pointer
 )
 EXPORTS=(
@@ -154,6 +174,24 @@ EXPORTS=(
   _qkv_gpt_num_params _qkv_gpt_steps
   _qkv_model_state_bytes _qkv_model_save_state _qkv_model_load_state
 )
+
+# The relaxed-SIMD kernels: the same sources, compiled by clang 16 with -mrelaxed-simd (which
+# makes wasm/simd.h's QKV_MADD an f32x4.relaxed_madd) against Emscripten's headers, and linked
+# by wasm-ld-16 directly: the clang driver's link step would run Debian's wasm-opt (binaryen of
+# emcc 3.1.6), which cannot parse the relaxed opcodes ("invalid code after SIMD prefix"). The
+# same invariants hold (tools/wasm-bundle.mjs checks them): memory imported, no data, no libc.
+build_relaxed_kernels() {  # .build/qkv-kernels-relaxed.wasm
+  local sysroot objs=() src obj
+  sysroot=$(emcc --cflags | tr ' ' '\n' | sed -n 's/^--sysroot=//p')
+  for src in "${KERNEL_SOURCES[@]}"; do
+    obj=.build/relaxed-$(basename "$src" .c).o
+    "$RELAXED_CC" --target=wasm32-unknown-emscripten --sysroot="$sysroot" -std=c11 "${KERNEL_OPT[@]}" \
+      -msimd128 -mrelaxed-simd -mmutable-globals -fno-builtin -Wall -Wextra -Werror -c "$src" -o "$obj"
+    objs+=("$obj")
+  done
+  "$RELAXED_LD" --no-entry --import-memory --strip-all $(printf -- '--export=%s ' "${KERNEL_EXPORTS[@]}") \
+    "${objs[@]}" -o .build/qkv-kernels-relaxed.wasm
+}
 
 build_kernels() {  # build_kernels NAME CFLAGS...: .build/qkv-kernels-NAME.wasm
   local name=$1; shift
@@ -181,6 +219,14 @@ build_wasm() {
   say "emcc -> web/dist/qkv-core.js, web/dist/qkv-wasm.js"
   build_kernels simd "${KERNEL_OPT[@]}" -msimd128
   build_kernels scalar "${KERNEL_SCALAR_OPT[@]}"
+  local relaxed=()
+  rm -f .build/qkv-kernels-relaxed.wasm
+  if want_relaxed_tools; then
+    build_relaxed_kernels
+    relaxed=(.build/qkv-kernels-relaxed.wasm)
+  else
+    say "relaxed SIMD: $RELAXED_CC and $RELAXED_LD are missing (Debian 12: apt-get install clang-16 lld-16): building without the relaxed-SIMD kernels; load() uses SIMD128 or scalar"
+  fi
   # -sENVIRONMENT=web + -sEXPORT_ES6: the glue that loads in Node and in browsers alike (with
   # emcc 3.1.6, an ES6 glue whose environment includes node throws "__dirname is not defined in
   # ES module scope" in Node); the API hands it the modules' bytes itself (instantiateWasm), so
@@ -209,8 +255,12 @@ build_wasm() {
     -sEXPORTED_RUNTIME_METHODS='["UTF8ToString"]' \
     --pre-js wasm/glue-pre.js
   cp .build/qkv-core.js web/dist/qkv-core.js
-  node tools/wasm-bundle.mjs .build/qkv-core.wasm .build/qkv-kernels-simd.wasm \
-    .build/qkv-kernels-scalar.wasm web/dist/qkv-wasm.js
+  # the relaxed module validates in Node 20 only with --experimental-wasm-relaxed-simd (Node 22
+  # runs it as it is and may not know the flag)
+  local node_relaxed=(node)
+  node --experimental-wasm-relaxed-simd -e 0 >/dev/null 2>&1 && node_relaxed=(node --experimental-wasm-relaxed-simd)
+  "${node_relaxed[@]}" tools/wasm-bundle.mjs .build/qkv-core.wasm .build/qkv-kernels-simd.wasm \
+    .build/qkv-kernels-scalar.wasm web/dist/qkv-wasm.js web/dist/qkv-scalar.js web/dist/qkv-relaxed.js "${relaxed[@]}"
   if [ -d node_modules/esbuild ]; then
     node tools/build-page.mjs
   else
@@ -219,7 +269,7 @@ build_wasm() {
 }
 
 case "$MODE" in
-  setup) need_build_tools; need_test_tools; need_test_node; npm_install ;;
+  setup) need_build_tools; want_relaxed_tools || true; need_test_tools; need_test_node; npm_install ;;
   build) npm_install; build_wasm ;;
   serve)
     need_build_tools; npm_install; build_wasm

@@ -1,8 +1,10 @@
 /*
  * ceiling.c: the machine's arithmetic ceilings, measured beside everything else by bench/run.mjs.
  *   WebAssembly (emcc -O3 -msimd128): f32x4 multiply then add, the operation pair every SIMD128
- *     product kernel is made of (WebAssembly has no fused multiply-add), on 8, 12 and 16
+ *     product kernel is made of (SIMD128 has no fused multiply-add), on 8, 12 and 16
  *     independent accumulators so that latency does not hide throughput; the best is the ceiling.
+ *   WebAssembly relaxed SIMD (clang-16 -O3 -msimd128 -mrelaxed-simd, linked by wasm-ld-16): the
+ *     same loops with f32x4.relaxed_madd, the fused multiply-add the relaxed kernels use.
  *   native (gcc -O3 -march=native): fused multiply-add on 256-bit and, where present, 512-bit
  *     vectors, 12 accumulators.
  * Each function runs `iters` iterations and returns a sum of the accumulators, so nothing is
@@ -11,7 +13,14 @@
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>
 
+#ifdef __wasm_relaxed_simd__
+/* the relaxed-SIMD build (clang-16 -mrelaxed-simd, bench/run.mjs): the same loops with
+   f32x4.relaxed_madd, a fused multiply-add where the processor has one: the FMA ceiling */
+typedef float f32x4 __attribute__((__vector_size__(16), __aligned__(16)));
+#define STEP(a) a = (v128_t)__builtin_wasm_relaxed_madd_f32x4((f32x4)(a), (f32x4)m, (f32x4)c)
+#else
 #define STEP(a) a = wasm_f32x4_add(wasm_f32x4_mul(a, m), c)
+#endif
 
 __attribute__((export_name("mul_add_8"))) float mul_add_8(int iters) {
     v128_t m = wasm_f32x4_splat(0.999f), c = wasm_f32x4_splat(0.001f);

@@ -69,6 +69,22 @@ export async function loadOrt() {
         return { scores: r.scores.data, weights: r.weights.data, output: r.output.data };
       };
     },
+    /**
+     * The way ORT's users write it: a session whose graph returns the output alone, its input
+     * tensors made once and reused by every run.
+     */
+    async residentAttention(Q, K, V, n, d, s) {
+      const session = await ort.InferenceSession.create(model(attentionGraph([], 'Q', 'K', 'V', n, d, s),
+        [scalar('s', s)], [['Q', [n, d]], ['K', [n, d]], ['V', [n, d]]], [['output', [n, d]]]), options);
+      const feeds = { Q: new ort.Tensor('float32', Q, [n, d]), K: new ort.Tensor('float32', K, [n, d]), V: new ort.Tensor('float32', V, [n, d]) };
+      return async () => (await session.run(feeds)).output.data;
+    },
+    async residentMatmul(A, B, n, k, m) {
+      const session = await ort.InferenceSession.create(model([node('MatMul', ['A', 'B'], ['C'])], [],
+        [['A', [n, k]], ['B', [k, m]]], [['C', [n, m]]]), options);
+      const feeds = { A: new ort.Tensor('float32', A, [n, k]), B: new ort.Tensor('float32', B, [k, m]) };
+      return async () => (await session.run(feeds)).C.data;
+    },
     /** The article's selfAttention: X (n×d), Wq, Wk, Wv (d×dk), unscaled. */
     async selfAttention(n, d, dk) {
       const nodes = attentionGraph([node('MatMul', ['X', 'Wq'], ['Q']), node('MatMul', ['X', 'Wk'], ['K']),

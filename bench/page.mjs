@@ -20,7 +20,13 @@ function quantile(sorted, q) {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 
-/** ms from navigation start to the article's numbers on screen (body[data-ready-at]). */
+/**
+ * ms from navigation start to the article's numbers on screen (body[data-ready-at]), and what
+ * that time went to, from Navigation Timing, the page script's Resource Timing (served) and the
+ * User Timing marks load() sets (web/qkv-lab.js): the document arriving and parsing, the page's
+ * script arriving, parsing and running up to load(), inflating the WebAssembly, compiling the
+ * two modules, instantiating them, and building the sections with the first snapshot.
+ */
 async function timeToNumbers(file) {
   const env = await openBrowser();   // a fresh browser: nothing cached, nothing compiled
   try {
@@ -29,8 +35,28 @@ async function timeToNumbers(file) {
     await page.goto(url);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
     const at = Number(await page.getAttribute('body', 'data-ready-at'));
+    const t = await page.evaluate(() => {
+      const nav = performance.getEntriesByType('navigation')[0];
+      const script = performance.getEntriesByType('resource').find((r) => /dist\/page\.js$/.test(r.name));
+      const marks = Object.fromEntries(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('qkv-lab:'))
+        .map((m) => [m.name.slice(8), m.startTime]));
+      return { responseEnd: nav.responseEnd, domInteractive: nav.domInteractive, scriptEnd: script ? script.responseEnd : null, ...marks };
+    });
     await page.closeAll();
-    return at;
+    // served, the page's script is a module (dist/page.js) that runs once it has arrived and
+    // the document is parsed; from file:// it is inline (dist/qkv-lab.html), parsed with the
+    // document
+    const stages = {
+      document: t.responseEnd,
+      ...(t.scriptEnd === null ? { 'parse the page and its script, run it until load()': t.load - t.responseEnd }
+        : { 'parse, the script arriving': Math.max(t.scriptEnd, t.domInteractive) - t.responseEnd,
+          'the script until load()': t.load - Math.max(t.scriptEnd, t.domInteractive) }),
+      inflate: t.inflated - t.load,
+      compile: t.compiled - t.inflated,
+      instantiate: t.instantiated - t.compiled,
+      'sections and first snapshot': at - t.instantiated,
+    };
+    return { at, stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, +v.toFixed(1)])) };
   } finally {
     await env.close();
   }
@@ -67,10 +93,13 @@ async function trainingFrames(env, speed, seconds) {
 export async function benchPage({ runs = 5, seconds = 4, log = console.log } = {}) {
   const timeToNumbersResult = {};
   for (const [name, file] of [['served', false], ['file', true]]) {
-    const times = [];
-    for (let r = 0; r < runs; r++) times.push(await timeToNumbers(file));
-    timeToNumbersResult[name] = { median: +median(times).toFixed(1), runs: times.map((t) => +t.toFixed(1)) };
-    log(`time to numbers, ${name}: median ${median(times).toFixed(0)} ms (runs ${times.map((t) => t.toFixed(0)).join(', ')})`);
+    const measured = [];
+    for (let r = 0; r < runs; r++) measured.push(await timeToNumbers(file));
+    const times = measured.map((m) => m.at);
+    const stages = Object.fromEntries(Object.keys(measured[0].stages).map((k) => [k, +median(measured.map((m) => m.stages[k])).toFixed(1)]));
+    timeToNumbersResult[name] = { median: +median(times).toFixed(1), runs: times.map((t) => +t.toFixed(1)), stages };
+    log(`time to numbers, ${name}: median ${median(times).toFixed(0)} ms (runs ${times.map((t) => t.toFixed(0)).join(', ')}); ` +
+      `median stages: ${Object.entries(stages).map(([k, v]) => `${k} ${v}`).join(', ')} ms`);
   }
   const env = await openBrowser();
   const frames = [];

@@ -1,7 +1,8 @@
 // tfjs.mjs: the benchmark's cases in TensorFlow.js with its WebAssembly backend (XNNPACK, SIMD,
-// one thread), from bench/node_modules (bench/peers.mjs): nothing is fetched. Each call starts from JavaScript arrays and
-// ends with JavaScript arrays, as a qkv-lab call does: tensors are made from the inputs,
-// computed, read back (dataSync) and disposed.
+// one thread), from bench/node_modules (bench/peers.mjs): nothing is fetched. attend, selfAttention and matmul start from
+// JavaScript arrays and end with JavaScript arrays, as a qkv-lab call does: tensors are made from
+// the inputs, computed, read back (dataSync) and disposed. residentAttention and residentMatmul
+// are the way TF.js's users write it: tensors made once, only the output read back.
 //
 // tfjs-core's Node entry (dist/tf-core.node.js) registers no gradients, which the model step
 // needs (tf.train.sgd().minimize). So loadTf() bundles tfjs-core's ES modules, its
@@ -46,6 +47,32 @@ export function attend(Q, K, V, n, d, s) {
   const out = { scores: scores.dataSync(), weights: weights.dataSync(), output: output.dataSync() };
   tf.dispose([scores, weights, output]);
   return out;
+}
+
+/**
+ * The way TF.js users write it: the inputs uploaded once and kept as tensors (resident in the
+ * backend's memory), each call computing the output alone and reading only that back; every
+ * intermediate disposed by tidy. Returns the call.
+ */
+export function residentAttention(Q, K, V, n, d, s) {
+  const q = tf.tensor2d(Q, [n, d]), k = tf.tensor2d(K, [n, d]), v = tf.tensor2d(V, [n, d]);
+  return () => {
+    const output = tf.tidy(() => tf.matMul(tf.softmax(tf.mul(tf.matMul(q, k, false, true), 1 / s)), v));
+    const data = output.dataSync();
+    output.dispose();
+    return data;
+  };
+}
+
+/** A (n×k)·B (k×m) with A and B resident: each call multiplies and reads the product back. */
+export function residentMatmul(A, B, n, k, m) {
+  const a = tf.tensor2d(A, [n, k]), b = tf.tensor2d(B, [k, m]);
+  return () => {
+    const c = tf.matMul(a, b);
+    const data = c.dataSync();
+    c.dispose();
+    return data;
+  };
 }
 
 export function selfAttention(X, Wq, Wk, Wv, n, d, dk) {

@@ -629,15 +629,18 @@ test('load(options): a promise for anything; a TypeError rejection for bad optio
     assert.doesNotThrow(() => { promise = load(options); });
     assert.ok(promise instanceof Promise);
     // valid: undefined, or a plain object whose only keys are fresh and simd, each a boolean or
-    // undefined (simd: true needs SIMD128, which Node 20 has)
+    // undefined (simd: true needs SIMD128, which Node 20 has), or kernels, one of three names
+    // (not with simd)
     const plain = options !== null && typeof options === 'object' &&
       [Object.prototype, null].includes(Object.getPrototypeOf(options));
-    const valid = options === undefined || (plain && Reflect.ownKeys(options).every((k) => k === 'fresh' || k === 'simd') &&
-      ['fresh', 'simd'].every((k) => options[k] === undefined || typeof options[k] === 'boolean'));
+    const valid = options === undefined || (plain && Reflect.ownKeys(options).every((k) => ['fresh', 'simd', 'kernels'].includes(k)) &&
+      ['fresh', 'simd'].every((k) => options[k] === undefined || typeof options[k] === 'boolean') &&
+      (options.kernels === undefined || (options.simd === undefined && ['relaxed-simd', 'simd128', 'scalar'].includes(options.kernels))));
     if (!valid) return assert.rejects(promise, (e) => e instanceof TypeError && /^load: /.test(e.message));
     const lab = await promise;
     assert.equal(typeof lab.matmul, 'function');
-    if (!options || (!options.fresh && options.simd !== false)) assert.equal(lab, qkv, 'the shared instance');
+    const asked = !options ? qkv.kernels : options.kernels ?? (options.simd === undefined ? qkv.kernels : options.simd ? 'simd128' : 'scalar');
+    if (!options || (!options.fresh && asked === qkv.kernels)) assert.equal(lab, qkv, 'the shared instance');
   }), { seed: SEED, numRuns: 300 * RUNS });
 });
 

@@ -99,6 +99,77 @@ test('default options are { scale: true, causal: false }', () => {
   }
 });
 
+test('attend({ outputs }) returns just the results asked for, each as the fixtures say and bit for bit as the full call', () => {
+  const choices = [['output'], ['weights'], ['scores'], ['scores', 'output'], ['weights', 'scores'], ['output', 'weights', 'scores']];
+  let t = 0;
+  for (const a of fx.attention) {
+    for (const c of a.cases) {
+      const Q = fromFixture(a.Q), K = fromFixture(a.K), V = fromFixture(a.V);
+      const outputs = choices[t++ % choices.length];
+      const options = { scale: c.scale, causal: c.causal };
+      const full = qkv.attend(Q, K, V, options);
+      const res = qkv.attend(asInput(Q, t), asInput(K, t), asInput(V, t), { ...options, outputs });
+      const label = `attend ${a.name} scale=${c.scale} causal=${c.causal} outputs ${outputs.join()}`;
+      assert.deepEqual(Object.keys(res), outputs, `${label}: the keys, in the order asked`);
+      checkAll(res, { scores: fromFixture(c.scores), weights: fromFixture(c.weights), output: fromFixture(c.output) }, label, outputs);
+      for (const key of outputs) assert.deepEqual(res[key].data, full[key].data, `${label}: ${key} differs from the full call`);
+    }
+  }
+  // more than 4 query rows (the kernel's work space is 4 rows of scores and weights), causal and not
+  const g = qkv.rng(3);
+  for (const [nq, nk] of [[5, 5], [9, 13], [33, 40], [130, 130]]) {
+    const Q = g.randn(nq, 8), K = g.randn(nk, 8), V = g.randn(nk, 3);
+    for (const causal of [false, true]) {
+      const full = qkv.attend(Q, K, V, { causal });
+      for (const outputs of choices) {
+        const res = qkv.attend(Q, K, V, { causal, outputs });
+        for (const key of outputs) assert.deepEqual(res[key].data, full[key].data, `${nq}×${nk} causal ${causal} outputs ${outputs}: ${key}`);
+      }
+    }
+  }
+});
+
+test('attend({ outputs }) refuses what is not a non-empty list of distinct result names, naming it', () => {
+  const I = [[1, 0], [0, 1]];
+  for (const [k, [outputs, pattern]] of [
+    [[], /^attend: outputs must be a non-empty array of result names \('scores', 'weights', 'output'\), got an empty array$/],
+    ['output', /^attend: outputs must be a non-empty array of result names .*, got the string "output"$/],
+    [null, /^attend: outputs must be a non-empty array .*, got null$/],
+    [{ 0: 'output', length: 1 }, /^attend: outputs must be a non-empty array .*, got an object$/],
+    [['out'], /^attend: outputs\[0\] is the string "out"; the results are 'scores', 'weights', 'output'$/],
+    [['output', 'Weights'], /^attend: outputs\[1\] is the string "Weights"; the results are/],
+    [['output', 7], /^attend: outputs\[1\] is 7; the results are/],
+    [['output', 'output'], /^attend: outputs names 'output' twice$/],
+    [new Proxy(['output'], { get: (t, k) => { if (k === '0') throw new Error('trap'); return t[k]; } }), /^attend: reading outputs threw Error: trap$/],
+  ].entries()) {
+    assert.throws(() => qkv.attend(I, I, I, { outputs }), (error) => error instanceof TypeError && pattern.test(error.message),
+      `bad outputs number ${k}`);
+  }
+  assert.throws(() => qkv.attend(I, I, I, { output: ['output'] }), { name: 'TypeError', message: /^attend: unknown option "output"; the options are outputs, scale, causal$/ });
+});
+
+test('Matrix-like inputs with Float32Array data: a NaN or ±Infinity entry is named with its position, small or large', () => {
+  for (const [rows, cols] of [[3, 4], [8, 8], [9, 8], [64, 64]]) {
+    const good = () => ({ rows, cols, data: new Float32Array(rows * cols).fill(0.5) });
+    for (const bad of [NaN, Infinity, -Infinity]) {
+      for (const name of ['Q', 'K', 'V']) {
+        const inputs = { Q: good(), K: good(), V: good() };
+        const at = rows * cols - 2;  // row rows-1, column cols-2
+        inputs[name].data[at] = bad;
+        assert.throws(() => qkv.attend(inputs.Q, inputs.K, inputs.V, { outputs: ['output'] }),
+          (error) => error instanceof RangeError && error.message === `attend: ${name}[${rows - 1}][${cols - 2}] is ${bad}; every entry must be a finite number`,
+          `${rows}×${cols} ${name} with ${bad}`);
+      }
+    }
+    // softmaxRows allows -Infinity (a mask) but not +Infinity, in both paths
+    const S = good();
+    S.data[1] = -Infinity;
+    assert.equal(qkv.softmaxRows(S).get(0, 1), 0);
+    S.data[2] = Infinity;
+    assert.throws(() => qkv.softmaxRows(S), { name: 'RangeError', message: /^softmaxRows: S\[0\]\[2\] is Infinity/ });
+  }
+});
+
 test('attend accepts Matrix results of earlier calls as inputs', () => {
   const a = fx.attention.find((x) => x.n === 5);
   const c = a.cases.find((x) => x.scale === 2.5 && x.causal === true);

@@ -218,7 +218,7 @@ test('a DataView row is refused by name (it has no entries to index)', () => {
 
 test('options must be plain objects: an array or a Date is refused, naming options', () => {
   for (const [options, shown] of [[[], 'an array'], [new Date(0), 'a Date'], [new Map(), 'a Map'], [new (class Opts {})(), 'an object']]) {
-    throwsWith(() => qkv.attend(I3, I3, I3, options), TypeError, new RegExp(`^attend: options must be an object like \\{ scale: true, causal: false \\} \\(a plain object\\), got ${shown}$`));
+    throwsWith(() => qkv.attend(I3, I3, I3, options), TypeError, new RegExp(`^attend: options must be an object like \\{ scale: true, causal: false, outputs: \\['output'\\] \\} \\(a plain object\\), got ${shown}$`));
     throwsWith(() => qkv.selfAttention(I3, I3, I3, I3, options), TypeError, /^selfAttention: options must be an object/);
     assert.throws(() => qkv.createModel(options), { name: 'TypeError', message: /^createModel: options must be an object like \{ dim: 16, seed: 1 \} \(a plain object\)/ });
   }
@@ -227,10 +227,13 @@ test('options must be plain objects: an array or a Date is refused, naming optio
 });
 
 test('load(null) and other bad options reject the promise; load never throws', async () => {
-  for (const [options, pattern] of [[null, /^load: options must be an object like \{ fresh: true, simd: false \} \(a plain object\), got null$/],
+  for (const [options, pattern] of [[null, /^load: options must be an object like \{ fresh: true, kernels: 'scalar' \} \(a plain object\), got null$/],
     [[], /got an array/], [{ fresh: 'yes' }, /^load: fresh must be true or false, got the string "yes"$/],
     [{ simd: 1 }, /^load: simd must be true or false, got 1$/],
-    [{ freshh: true }, /^load: unknown option "freshh"; the options are fresh, simd$/]]) {
+    [{ kernels: 'sse' }, /^load: kernels must be 'relaxed-simd', 'simd128', 'scalar' or left out, got the string "sse"$/],
+    [{ kernels: true }, /^load: kernels must be .* got true$/],
+    [{ kernels: 'scalar', simd: true }, /^load: give kernels or simd, not both \(simd: true means kernels: 'simd128'\)$/],
+    [{ freshh: true }, /^load: unknown option "freshh"; the options are fresh, kernels, simd$/]]) {
     let promise;
     assert.doesNotThrow(() => { promise = load(options); });
     await assert.rejects(promise, (error) => error instanceof TypeError && pattern.test(error.message));

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import { modules } from '../web/dist/qkv-wasm.js';
+import { scalar } from '../web/dist/qkv-scalar.js';
 import { inflate } from '../web/inflate.js';
 import { mulberry32 } from './helpers.js';
 
@@ -28,16 +29,34 @@ test('inflate reproduces zlib-compressed data: random, repetitive, text, empty; 
   }
 });
 
-test('the modules in dist/qkv-wasm.js inflate to valid WebAssembly of the stated sizes', () => {
+test('the modules in dist/qkv-wasm.js and dist/qkv-scalar.js inflate to valid WebAssembly of the stated sizes', () => {
   const { sizes, deflated } = modules;
-  const all = inflate(new Uint8Array(Buffer.from(deflated, 'base64')), sizes.core + sizes.simd + sizes.scalar);
+  const packed = new Uint8Array(Buffer.from(deflated, 'base64'));
+  const all = inflate(packed, sizes.core + sizes.simd);
   let at = 0;
   for (const [name, size] of Object.entries(sizes)) {
     const bytes = all.subarray(at, at += size);
     assert.ok(WebAssembly.validate(bytes), `${name}: not a valid WebAssembly module`);
   }
   assert.equal(at, all.length);
-  assert.deepEqual(Object.keys(sizes), ['core', 'simd', 'scalar']);
+  assert.deepEqual(Object.keys(sizes), ['core', 'simd']);
+  // inflating only the first module (what load() does for the scalar and relaxed builds) gives its bytes
+  const first = inflate(packed, sizes.core + sizes.simd, sizes.core);
+  assert.ok(Buffer.from(first.subarray(0, sizes.core)).equals(Buffer.from(all.subarray(0, sizes.core))));
+  assert.ok(WebAssembly.validate(inflate(new Uint8Array(Buffer.from(scalar.deflated, 'base64')), scalar.size)), 'scalar: not valid WebAssembly');
+});
+
+test('inflate(input, size, first) stops once `first` bytes are out, in stored, fixed and dynamic blocks alike', () => {
+  const random = mulberry32(9);
+  const bytes = Uint8Array.from({ length: 40000 }, (_, i) => (i % 3000 < 2000 ? Math.floor(random() * 256) : i % 7));
+  for (const level of [0, 1, 9]) {
+    const packed = new Uint8Array(deflateRawSync(bytes, { level }));
+    for (const first of [1, 100, 20000, 39999, 40000]) {
+      const out = inflate(packed, bytes.length, first);
+      assert.equal(out.length, bytes.length);
+      assert.ok(Buffer.from(out.subarray(0, first)).equals(Buffer.from(bytes.subarray(0, first))), `level ${level}, first ${first}`);
+    }
+  }
 });
 
 test('inflate refuses truncated or wrongly sized data', () => {

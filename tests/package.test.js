@@ -26,6 +26,8 @@ const EXPECTED = [
   'web/gpt.js',
   'web/dist/qkv-core.js',
   'web/dist/qkv-wasm.js',
+  'web/dist/qkv-relaxed.js',
+  'web/dist/qkv-scalar.js',
   'web/dist/qkv-lab-widget.js',
   'web/dist/qkv-lab-widget-training.js',
   'web/dist/qkv-lab-widget.mjs',
@@ -49,8 +51,8 @@ const ADDON_GZIP_BUDGET = 95 * 1024;
 
 // The modules of the API: what the ES-module widget imports instead of bundling, and what
 // package.json's "sideEffects" must leave out (so that bundlers drop what an app does not use).
-const API_MODULES = ['web/corpus.js', 'web/dist/qkv-core.js', 'web/dist/qkv-wasm.js', 'web/gpt.js', 'web/heap.js', 'web/inflate.js',
-  'web/matrix.js', 'web/model.js', 'web/qkv-lab.js'];
+const API_MODULES = ['web/corpus.js', 'web/dist/qkv-core.js', 'web/dist/qkv-relaxed.js', 'web/dist/qkv-scalar.js', 'web/dist/qkv-wasm.js',
+  'web/gpt.js', 'web/heap.js', 'web/inflate.js', 'web/matrix.js', 'web/model.js', 'web/qkv-lab.js'];
 const WIDGET_BUILDS = EXPECTED.filter((f) => /^web\/dist\/qkv-lab-widget/.test(f));
 
 let pack;

@@ -1,6 +1,11 @@
-// wasm-bundle.mjs: checks the three WebAssembly modules build.sh made and writes them, as base64,
-// into web/dist/qkv-wasm.js (one DEFLATE stream), the module web/qkv-lab.js instantiates them from.
-//   node tools/wasm-bundle.mjs CORE.wasm KERNELS-SIMD.wasm KERNELS-SCALAR.wasm OUT.js
+// wasm-bundle.mjs: checks the WebAssembly modules build.sh made and writes them, as base64 of
+// DEFLATE, into web/dist/qkv-wasm.js (the core and the SIMD128 kernels, one stream), the module
+// web/qkv-lab.js instantiates them from, web/dist/qkv-scalar.js (the scalar kernels) and, when
+// built, web/dist/qkv-relaxed.js (the relaxed-SIMD kernels; else that module says there are
+// none): load() imports those two only where it runs them, so bundlers split them off and the
+// API's first load does not carry them.
+//   node [--experimental-wasm-relaxed-simd] tools/wasm-bundle.mjs CORE.wasm KERNELS-SIMD.wasm \
+//     KERNELS-SCALAR.wasm OUT.js SCALAR-OUT.js RELAXED-OUT.js [KERNELS-RELAXED.wasm]
 //
 // The kernels share the core's memory, so a kernel module must own nothing in it: it may import
 // only env.memory, hold no data segment, and have no global but __stack_pointer, exported so
@@ -10,8 +15,8 @@
 import fs from 'node:fs';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 
-const [corePath, simdPath, scalarPath, outPath] = process.argv.slice(2);
-if (!outPath) throw new Error('usage: node tools/wasm-bundle.mjs CORE KERNELS-SIMD KERNELS-SCALAR OUT.js');
+const [corePath, simdPath, scalarPath, outPath, scalarOutPath, relaxedOutPath, relaxedPath] = process.argv.slice(2);
+if (!relaxedOutPath) throw new Error('usage: node tools/wasm-bundle.mjs CORE KERNELS-SIMD KERNELS-SCALAR OUT.js SCALAR-OUT.js RELAXED-OUT.js [KERNELS-RELAXED]');
 
 /** Section ids present and the counts of the global and data sections. */
 function sections(bytes) {
@@ -38,8 +43,11 @@ const wanted = WebAssembly.Module.imports(core).filter((i) => i.module === 'qkv_
 if (!WebAssembly.Module.imports(core).some((i) => i.kind === 'memory')) {
   throw new Error(`${corePath} does not import its memory: build it with -sIMPORTED_MEMORY=1`);
 }
-for (const path of [simdPath, scalarPath]) {
+for (const path of [simdPath, scalarPath, ...(relaxedPath ? [relaxedPath] : [])]) {
   const bytes = fs.readFileSync(path);
+  if (path === relaxedPath && !WebAssembly.validate(bytes)) {
+    throw new Error(`${path}: this Node does not validate relaxed SIMD: run tools/wasm-bundle.mjs with node --experimental-wasm-relaxed-simd`);
+  }
   const module = new WebAssembly.Module(bytes);
   const imports = WebAssembly.Module.imports(module);
   const exports = new Map(WebAssembly.Module.exports(module).map((e) => [e.name, e.kind]));
@@ -57,43 +65,70 @@ for (const path of [simdPath, scalarPath]) {
   }
 }
 
-// The three modules one after another in ONE raw DEFLATE stream, then base64. One stream: the two
-// kernel builds share most of their names and structure, and deflate finds the second's repeats
-// in the first (about 800 bytes smaller than three streams). Zopfli (the npm devDependency
-// @gfx/zopfli, 15 iterations, about 2 s) writes a standard DEFLATE stream about 6% smaller than
-// zlib's level 9 (another 800 bytes); without node_modules, zlib's. Base64 of DEFLATE is a third
-// smaller in the file than base64 of the bare bytes, and served gzipped it stays as small as gzip
-// of the bare modules (web/inflate.js decodes it; inflating all three takes about a millisecond,
-// also the build this engine does not run).
-const order = [['core', corePath], ['simd', simdPath], ['scalar', scalarPath]];
-const files = order.map(([, path]) => fs.readFileSync(path));
-const joined = Buffer.concat(files);
-let packed, how = 'zopfli';
-try {
-  const { deflateAsync } = (await import('@gfx/zopfli')).default;
-  packed = Buffer.from(await deflateAsync(joined, { numiterations: 15 }));
-} catch (error) {
-  if (error.code !== 'ERR_MODULE_NOT_FOUND') throw error;
-  console.log('wasm: @gfx/zopfli is not installed (npm ci): compressing with zlib, about 0.8 KiB larger');
-  packed = deflateRawSync(joined, { level: 9 });
-  how = 'zlib';
+// The core and the SIMD128 kernels, what nearly every engine runs, one after another in ONE raw
+// DEFLATE stream (deflate finds the kernels' repeats of the core's names), then base64. Zopfli
+// (the npm devDependency @gfx/zopfli, 15 iterations, about 2 s) writes a standard DEFLATE stream
+// about 6% smaller than zlib's level 9; without node_modules, zlib's. Base64 of DEFLATE is a
+// third smaller in the file than base64 of the bare bytes, and served gzipped it stays as small
+// as gzip of the bare modules (web/inflate.js decodes it in a few milliseconds). The scalar
+// kernels (engines without SIMD128) and the relaxed-SIMD ones each travel in a module of their
+// own, dist/qkv-scalar.js and dist/qkv-relaxed.js, that load() imports only where it runs them:
+// a bundler splits them off, so an app's first load carries the core and SIMD128 alone.
+async function deflate(bytes) {
+  try {
+    const { deflateAsync } = (await import('@gfx/zopfli')).default;
+    return { how: 'zopfli', packed: Buffer.from(await deflateAsync(bytes, { numiterations: 15 })) };
+  } catch (error) {
+    if (error.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    console.log('wasm: @gfx/zopfli is not installed (npm ci): compressing with zlib, a few % larger');
+    return { how: 'zlib', packed: deflateRawSync(bytes, { level: 9 }) };
+  }
 }
-const deflated = packed.toString('base64');
-fs.writeFileSync(outPath, `// qkv-wasm.js: generated by tools/wasm-bundle.mjs (do not edit): qkv-lab's WebAssembly modules,
-// raw-DEFLATE-compressed together and base64-encoded, so that loading never fetches (Node,
-// browsers, file://, a strict CSP alike); web/qkv-lab.js inflates them and instantiates two.
+const order = [['core', corePath], ['simd', simdPath]];
+const files = order.map(([, path]) => fs.readFileSync(path));
+const { packed, how } = await deflate(Buffer.concat(files));
+fs.writeFileSync(outPath, `// qkv-wasm.js: generated by tools/wasm-bundle.mjs (do not edit): qkv-lab's WebAssembly core and
+// SIMD128 kernels, raw-DEFLATE-compressed together and base64-encoded, so that loading never
+// fetches (Node, browsers, file://, a strict CSP alike); web/qkv-lab.js inflates them.
 //   core: RNG, positions, multi-head attention, model, allocator (its glue is qkv-core.js)
-//   simd / scalar: the kernels (products, softmax, attention), with and without SIMD128
-// sizes: each module's byte count, in this order; deflated: the three, one after another.
+//   simd: the kernels (products, softmax, attention) with SIMD128
+// (the scalar and relaxed-SIMD kernels: dist/qkv-scalar.js, dist/qkv-relaxed.js)
+// sizes: each module's byte count, in this order; deflated: the two, one after another.
 export const modules = {
   sizes: { ${order.map(([name], k) => `${name}: ${files[k].length}`).join(', ')} },
-  deflated: ${JSON.stringify(deflated)},
+  deflated: ${JSON.stringify(packed.toString('base64'))},
 };
 `);
+const scalarBytes = fs.readFileSync(scalarPath);
+const scalarStream = (await deflate(scalarBytes)).packed;
+fs.writeFileSync(scalarOutPath, `// qkv-scalar.js: generated by tools/wasm-bundle.mjs (do not edit): qkv-lab's kernels without
+// SIMD128, raw-DEFLATE-compressed and base64-encoded. web/qkv-lab.js imports this module only
+// where the engine has no SIMD128 (or the scalar kernels are asked for).
+export const scalar = { size: ${scalarBytes.length}, deflated: ${JSON.stringify(scalarStream.toString('base64'))} };
+`);
+
+// The relaxed kernels: a stream of their own (they share little with the SIMD128 build: another
+// compiler), in a module of their own.
+let relaxedNote = 'none built';
+if (relaxedPath) {
+  const bytes = fs.readFileSync(relaxedPath);
+  const stream = (await deflate(bytes)).packed;
+  fs.writeFileSync(relaxedOutPath, `// qkv-relaxed.js: generated by tools/wasm-bundle.mjs (do not edit): qkv-lab's relaxed-SIMD
+// kernels (f32x4.relaxed_madd: fused multiply-add), raw-DEFLATE-compressed and base64-encoded.
+// web/qkv-lab.js imports this module only where the engine validates relaxed SIMD.
+export const relaxed = { size: ${bytes.length}, deflated: ${JSON.stringify(stream.toString('base64'))} };
+`);
+  relaxedNote = `${(bytes.length / 1024).toFixed(1)} KiB (${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(1)} KiB gzipped), deflated ${(stream.length / 1024).toFixed(1)} KiB`;
+} else {
+  fs.writeFileSync(relaxedOutPath, `// qkv-relaxed.js: generated by tools/wasm-bundle.mjs (do not edit). This build has no relaxed-SIMD
+// kernels (build.sh found no clang-16 and wasm-ld-16): load() runs SIMD128 or scalar.
+export const relaxed = null;
+`);
+}
 
 const size = (path) => {
   const bytes = fs.readFileSync(path);
   return `${(bytes.length / 1024).toFixed(1)} KiB (${(gzipSync(bytes, { level: 9 }).length / 1024).toFixed(1)} KiB gzipped)`;
 };
 console.log(`wasm: core ${size(corePath)}, kernels SIMD ${size(simdPath)}, scalar ${size(scalarPath)}; ` +
-  `the three in one DEFLATE stream (${how}): ${(packed.length / 1024).toFixed(1)} KiB`);
+  `core and SIMD128 in one DEFLATE stream (${how}): ${(packed.length / 1024).toFixed(1)} KiB, scalar ${(scalarStream.length / 1024).toFixed(1)} KiB; relaxed SIMD kernels ${relaxedNote}`);

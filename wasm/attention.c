@@ -45,21 +45,27 @@ static int scale_row(float* w, const float* s, int count, float scale, float inv
 /*
  * Four query rows at a time, while their scores are in cache: scores = Q.K^T (K's rows read
  * as stored), then each row scaled, masked and softmaxed into weights in one pass, then
- * output = weights.V, accumulated one key row of V after another.
+ * output = weights.V, accumulated one key row of V after another. keep (QKV_KEEP_SCORES |
+ * QKV_KEEP_WEIGHTS) says which of scores and weights are (n_q, n_k) results; one not kept is a
+ * work buffer of 4 rows (4, n_k), reused for every 4 query rows (the numbers are the same:
+ * only where they are written differs).
  */
-int attention_forward_unchecked(float* scores, float* weights, float* output,
-                                const float* Q, const float* K, const float* V,
-                                int n_q, int n_k, int d_k, int d_v, float scale, int causal) {
+static int attention_forward_keep(float* scores, float* weights, float* output,
+                                  const float* Q, const float* K, const float* V,
+                                  int n_q, int n_k, int d_k, int d_v, float scale, int causal,
+                                  int keep) {
     float inv = 1.0f / scale;
     union { float f; uint32_t bits; } u = { scale };
     int exact = (u.bits & 0x7fffff) == 0 && isfinite(inv);  /* a normal power of two */
     for (int i0 = 0; i0 < n_q; i0 += 4) {
         int rows = n_q - i0 < 4 ? n_q - i0 : 4;
+        float* sc = keep & QKV_KEEP_SCORES ? scores + (size_t)i0 * n_k : scores;    /* (rows, n_k) */
+        float* wt = keep & QKV_KEEP_WEIGHTS ? weights + (size_t)i0 * n_k : weights;
         /* (rows, d_k) x (n_k, d_k)^T -> (rows, n_k) */
-        matmul_abt(scores + (size_t)i0 * n_k, Q + (size_t)i0 * d_k, K, rows, d_k, n_k);
+        matmul_abt(sc, Q + (size_t)i0 * d_k, K, rows, d_k, n_k);
         for (int i = i0; i < i0 + rows; i++) {
-            const float* s = scores + (size_t)i * n_k;
-            float* w = weights + (size_t)i * n_k;
+            const float* s = sc + (size_t)(i - i0) * n_k;
+            float* w = wt + (size_t)(i - i0) * n_k;
             /* finite Q and K can still give an infinite dot product, or a tiny scale an
                infinite quotient: refuse rather than turn it into NaN weights */
             float max;
@@ -71,11 +77,18 @@ int attention_forward_unchecked(float* scores, float* weights, float* output,
         }
         /* (rows, keys) x (keys, d_v): under the causal mask these rows weigh keys < i0 + rows only */
         int keys = causal && i0 + rows < n_k ? i0 + rows : n_k;
-        matmul_rows(output + (size_t)i0 * d_v, weights + (size_t)i0 * n_k, n_k, V, rows, keys, d_v);
+        matmul_rows(output + (size_t)i0 * d_v, wt, n_k, V, rows, keys, d_v);
     }
     /* weights are convex, so |output| <= max |V|: finite. Checked anyway, it is cheap. */
     if (qkv_check_finite(output, (size_t)n_q * d_v)) return QKV_ERR_OVERFLOW;
     return QKV_OK;
+}
+
+int attention_forward_unchecked(float* scores, float* weights, float* output,
+                                const float* Q, const float* K, const float* V,
+                                int n_q, int n_k, int d_k, int d_v, float scale, int causal) {
+    return attention_forward_keep(scores, weights, output, Q, K, V, n_q, n_k, d_k, d_v, scale,
+                                  causal, QKV_KEEP_SCORES | QKV_KEEP_WEIGHTS);
 }
 
 void attention_backward_unchecked(float* dQ, float* dK, float* dV, float* dscores,
@@ -124,6 +137,17 @@ int qkv_attention_forward(float* scores, float* weights, float* output,
     if (status) return status;
     return attention_forward_unchecked(scores, weights, output, Q, K, V, n_q, n_k, d_k, d_v, scale,
                                        causal);
+}
+
+int qkv_attention_forward_keep(float* scores, float* weights, float* output,
+                               const float* Q, const float* K, const float* V,
+                               int n_q, int n_k, int d_k, int d_v, float scale, int causal, int keep) {
+    if (!scores || !weights || !output || !Q || !K || !V) return QKV_ERR_NULL;
+    if (keep & ~(QKV_KEEP_SCORES | QKV_KEEP_WEIGHTS)) return QKV_ERR_ARGUMENT;
+    int status = check_attention(Q, K, V, n_q, n_k, d_k, d_v, scale, causal);
+    if (status) return status;
+    return attention_forward_keep(scores, weights, output, Q, K, V, n_q, n_k, d_k, d_v, scale,
+                                  causal, keep);
 }
 
 int qkv_attention_backward(float* dQ, float* dK, float* dV, float* dscores,

@@ -27,7 +27,7 @@
 /* ---- gemm_nn: A's element (r, q) is A[r * rs + q * cs], so A may be a stored transpose ---- */
 
 #ifdef __wasm_simd128__
-#define MULADD(c, a, b) wasm_f32x4_add((c), wasm_f32x4_mul((a), (b)))
+#define MULADD(c, a, b) QKV_MADD((a), (b), (c))  /* c + a * b (see simd.h) */
 
 /* rows i..i+3, columns j..j+7 */
 static void nn_4x8(float* out, int ldo, const float* A, size_t rs, size_t cs, const float* B, int ldb,

@@ -90,6 +90,16 @@ int qkv_attention_forward(float* scores, float* weights, float* output,
                           const float* Q, const float* K, const float* V,
                           int n_q, int n_k, int d_k, int d_v, float scale, int causal);
 /*
+ * qkv_attention_forward, keeping only the results the caller wants. keep: QKV_KEEP_SCORES and/or
+ * QKV_KEEP_WEIGHTS (0: the output alone). scores or weights not kept need only 4 * n_k floats:
+ * the kernel reuses them as work space for 4 query rows at a time. The output is the same, bit
+ * for bit.
+ */
+enum { QKV_KEEP_SCORES = 1, QKV_KEEP_WEIGHTS = 2 };
+int qkv_attention_forward_keep(float* scores, float* weights, float* output,
+                               const float* Q, const float* K, const float* V,
+                               int n_q, int n_k, int d_k, int d_v, float scale, int causal, int keep);
+/*
  * Reverses attention_forward. Needs forward's weights. dscores (n_q, n_k) is written (not
  * accumulated): it receives d loss / d scores. dQ, dK, dV are accumulated (they must hold
  * finite numbers). QKV_ERR_OVERFLOW when a gradient is beyond float32's range; the

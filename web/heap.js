@@ -13,6 +13,8 @@
 //   kernels                       the kernel module's exports, called directly on hot paths:
 //                                 heap.kernels.qkv_matmul(out, A, B, n, k, m) → status
 //   writeFloats(ptr, values)      copies an array of numbers in as float32 (a Matrix: .data)
+//   copyInput(ptr, input)         copies a read input's data in, checking it on the way when
+//                                 readInput left that to the copy (matrix.js copyChecked)
 //   writeInts(ptr, values)        copies an array of integers in as int32
 //   writeBytes(ptr, bytes)        copies a Uint8Array in
 //   readMatrix(ptr, rows, cols)   → a ReturnedMatrix holding a copy of rows×cols float32
@@ -36,7 +38,7 @@
 //   memoryBytes()                 size of the whole WebAssembly memory (grows, never shrinks)
 // `core` is the Emscripten module itself: only tests of the raw C API and the kernel benchmark
 // use it.
-import { ReturnedMatrix } from './matrix.js';
+import { ReturnedMatrix, copyChecked } from './matrix.js';
 
 /** Status codes of every C function (qkv_status in wasm/qkv.h; tests/heap.test.js compares). */
 export const STATUS = Object.freeze({
@@ -87,6 +89,7 @@ export class Heap {
 
   // ---- copies in and out (each re-reads the glue's view: memory may have grown) ----
   writeFloats(ptr, values) { this.core.HEAPF32.set(values, ptr >> 2); }
+  copyInput(ptr, input) { copyChecked(input, this.core.HEAPF32, ptr >> 2); }
   writeInts(ptr, values) { this.core.HEAP32.set(values, ptr >> 2); }
   writeBytes(ptr, bytes) { this.core.HEAPU8.set(bytes, ptr); }
   readFloats(ptr, count) { return this.core.HEAPF32.slice(ptr >> 2, (ptr >> 2) + count); }

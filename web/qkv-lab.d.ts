@@ -39,6 +39,15 @@ export interface AttentionResult {
   output: Matrix;
 }
 
+/** The names of attend()'s results. */
+export type AttentionOutput = keyof AttentionResult;
+
+export interface AttendOptions<Outputs extends AttentionOutput = AttentionOutput> extends AttentionOptions {
+  /** The results to return (default all three), distinct, at least one: the others are neither
+   *  copied out nor kept whole in WASM memory. `['output']` is the fast path. */
+  outputs?: ReadonlyArray<Outputs>;
+}
+
 export interface SelfAttentionResult extends AttentionResult {
   Q: Matrix;
   K: Matrix;
@@ -395,7 +404,9 @@ export declare class GPT {
 
 export declare class QkvLab {
   private constructor();
-  /** true when the SIMD128 kernels run, false for the scalar build. */
+  /** Which kernel build runs: 'relaxed-simd' (fused multiply-add), 'simd128' or 'scalar'. */
+  readonly kernels: KernelBuild;
+  /** true when SIMD kernels run ('relaxed-simd' or 'simd128'), false for the scalar build. */
   readonly simd: boolean;
   /** Bytes allocated on the WASM heap right now. */
   heapUsed(): number;
@@ -407,7 +418,9 @@ export declare class QkvLab {
   transpose(A: MatrixInput): Matrix;
   /** -Infinity entries are masked (weight 0); every row needs one finite entry. */
   softmaxRows(S: MatrixInput): Matrix;
-  attend(Q: MatrixInput, K: MatrixInput, V: MatrixInput, options?: AttentionOptions): AttentionResult;
+  /** scores, weights and output, or just those named in options.outputs. */
+  attend<Outputs extends AttentionOutput = AttentionOutput>(Q: MatrixInput, K: MatrixInput, V: MatrixInput,
+    options?: AttendOptions<Outputs>): Pick<AttentionResult, Outputs>;
   selfAttention(X: MatrixInput, Wq: MatrixInput, Wk: MatrixInput, Wv: MatrixInput,
     options?: AttentionOptions): SelfAttentionResult;
   /** Sinusoidal positions (n × d): PE[p][2i] = sin(p / base^(2i/d)), PE[p][2i+1] = cos(p / base^(2i/d));
@@ -428,12 +441,18 @@ export declare class QkvLab {
 export interface LoadOptions {
   /** A private instance instead of the shared one. Default false. */
   fresh?: boolean;
-  /** true: the SIMD128 kernels (the promise rejects where the engine lacks SIMD128); false: the
-   *  scalar kernels. Default: SIMD128 where the engine runs it (simdSupported()), else scalar;
-   *  in Node the environment variable QKV_LAB_SIMD=0 makes the default scalar. Both builds give
-   *  bit-identical results. */
+  /** The kernel build to run; the promise rejects where the engine cannot run it (or, for
+   *  'relaxed-simd', where this build of qkv-lab has none). Default: the fastest the engine
+   *  validates, relaxed-simd, then simd128, then scalar; in Node the environment variable
+   *  QKV_LAB_SIMD=0 makes the default scalar. simd128 and scalar give bit-identical results;
+   *  relaxed-simd stays within the error bound the README gives. Not together with simd. */
+  kernels?: KernelBuild;
+  /** The older spelling: true is kernels: 'simd128', false is 'scalar'. */
   simd?: boolean;
 }
+
+/** The three builds of the kernels (see the README's "Performance"). */
+export type KernelBuild = 'relaxed-simd' | 'simd128' | 'scalar';
 
 /** Loads the WebAssembly modules once (shared per build); `{ fresh: true }` gives a private instance. */
 export declare function load(options?: LoadOptions): Promise<QkvLab>;

@@ -12,13 +12,15 @@
 // finiteness of every input anyway, and its status codes become RangeErrors.
 //
 // Two WebAssembly modules share one memory: the core (RNG, model, allocator; Emscripten glue in
-// dist/qkv-core.js) and the kernels (products, softmax, attention), of which there are two
-// builds, SIMD128 and scalar; load() picks one by feature detection (see build.sh).
+// dist/qkv-core.js) and the kernels (products, softmax, attention), of which there are three
+// builds, relaxed SIMD (fused multiply-add), SIMD128 and scalar; load() picks the fastest the
+// engine validates (see build.sh). The core and SIMD128 travel in dist/qkv-wasm.js; the other
+// two in modules of their own, imported only where they run.
 import createQkvCore from './dist/qkv-core.js';
 import { modules as WASM } from './dist/qkv-wasm.js';
 import {
   Matrix, ReturnedMatrix, readInput, nonFiniteError, checkShape, checkWork, checkPositiveFloat32,
-  readOptions as readPlainOptions, argumentError, describe, MAX_ELEMENTS, MAX_SIDE,
+  readOptions as readPlainOptions, argumentError, describe, guard, MAX_ELEMENTS, MAX_SIDE,
 } from './matrix.js';
 import { Model } from './model.js';
 import { GPT, loadGPT, transformerBlock } from './gpt.js';
@@ -30,6 +32,8 @@ const MAX_POSITIONS = 2 ** 20;
 /** multiHeadAttention's weights, and what each head returns. */
 const WEIGHT_NAMES = ['Wq', 'Wk', 'Wv', 'Wo'];
 const HEAD_KEYS = ['Q', 'K', 'V', 'scores', 'weights', 'output'];
+/** The options attend and multiHeadAttention take besides scale and causal. */
+const ATTEND_OPTIONS = ['outputs'], MULTI_HEAD_OPTIONS = ['heads'];
 
 export { Matrix, Model, GPT };
 
@@ -37,71 +41,174 @@ export { Matrix, Model, GPT };
 // engine validates it is whether it runs SIMD128.
 const SIMD_PROBE = Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
   10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11);
+// The same with relaxed SIMD: f32x4.relaxed_madd (0xfd 0x105) of three splats.
+const RELAXED_PROBE = Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
+  10, 19, 1, 17, 0, 65, 0, 253, 15, 65, 0, 253, 15, 65, 0, 253, 15, 253, 133, 2, 11);
+
+/** The kernel builds, fastest first (see build.sh). */
+const KERNELS = ['relaxed-simd', 'simd128', 'scalar'];
+
+const hasWebAssembly = () => typeof WebAssembly === 'object' && WebAssembly !== null;
 
 /** Whether this JavaScript engine runs WebAssembly SIMD128 (and load() uses the SIMD kernels). */
 export function simdSupported() {
-  return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+  return hasWebAssembly() && WebAssembly.validate(SIMD_PROBE);
 }
 
-const shared = new Map();  // 'simd' | 'scalar' -> Promise<QkvLab>
+const relaxedSupported = () => hasWebAssembly() && WebAssembly.validate(RELAXED_PROBE);
+
+/**
+ * The compressed bytes of the kernel builds that do not travel with the core: { size, deflated },
+ * or null where this build has none (relaxed SIMD needs clang-16). Each is a module of its own,
+ * imported only where load() runs it: a bundler splits them off, so an app's first load carries
+ * the core and the SIMD128 kernels alone.
+ */
+const CHUNKS = {
+  'relaxed-simd': () => import('./dist/qkv-relaxed.js').then((m) => m.relaxed),
+  scalar: () => import('./dist/qkv-scalar.js').then((m) => m.scalar),
+};
+const chunks = new Map();
+const chunk = (name) => {
+  if (!chunks.has(name)) chunks.set(name, CHUNKS[name]().catch((error) => { chunks.delete(name); throw error; }));
+  return chunks.get(name);
+};
+const relaxedModule = () => chunk('relaxed-simd');
+
+const shared = new Map();  // kernels name -> Promise<QkvLab>
 
 /**
  * Loads the WebAssembly modules once and returns the API object (shared by every caller:
  * widgets on one page use one instance). Options:
- *   fresh: true   a private instance instead of the shared one;
- *   simd: false   the scalar kernels even where SIMD128 runs (true: require SIMD128). Without
- *                 the option, SIMD128 where the engine has it; the environment variable
- *                 QKV_LAB_SIMD=0 makes that default scalar in Node (the tests run both builds).
+ *   fresh: true    a private instance instead of the shared one;
+ *   kernels: name  'relaxed-simd' (fused multiply-add), 'simd128' or 'scalar'; the promise
+ *                  rejects where the engine cannot run it. Without it, the fastest that this
+ *                  engine validates; in Node the environment variable QKV_LAB_SIMD=0 makes that
+ *                  default scalar (the tests run every build);
+ *   simd: boolean  the older spelling: true is 'simd128', false 'scalar'.
  */
 export function load(options = {}) {
-  let fresh, simd;
+  let fresh, kernels, simd;
   try {
-    ({ fresh = false, simd = defaultSimd() } = readPlainOptions('load', options, ['fresh', 'simd'],
-      '{ fresh: true, simd: false }'));
-    for (const [name, value] of [['fresh', fresh], ['simd', simd]]) {
-      if (typeof value !== 'boolean') {
-        throw argumentError(TypeError, `load: ${name} must be true or false, got ${describe(value)}`);
-      }
+    ({ fresh = false, kernels, simd } = readPlainOptions('load', options, ['fresh', 'kernels', 'simd'],
+      "{ fresh: true, kernels: 'scalar' }"));
+    if (typeof fresh !== 'boolean') throw argumentError(TypeError, `load: fresh must be true or false, got ${describe(fresh)}`);
+    if (simd !== undefined && typeof simd !== 'boolean') {
+      throw argumentError(TypeError, `load: simd must be true or false, got ${describe(simd)}`);
+    }
+    if (kernels !== undefined && !KERNELS.includes(kernels)) {
+      throw argumentError(TypeError, `load: kernels must be ${KERNELS.map((k) => `'${k}'`).join(', ')} or left out, got ${describe(kernels)}`);
+    }
+    if (kernels !== undefined && simd !== undefined) {
+      throw argumentError(TypeError, `load: give kernels or simd, not both (simd: ${simd} means kernels: '${simd ? 'simd128' : 'scalar'}')`);
     }
   } catch (error) {
     return Promise.reject(error);  // bad options reject the promise: load never throws
   }
-  if (simd && !simdSupported()) {
+  if (!hasWebAssembly()) {
+    return Promise.reject(new Error('load: this JavaScript engine has no WebAssembly, which qkv-lab needs: every current browser and Node.js has it unless it is disabled ' +
+      '(Node\'s --jitless, a browser setting that disables the JIT, Safari\'s Lockdown Mode)'));
+  }
+  if (simd !== undefined) kernels = simd ? 'simd128' : 'scalar';
+  if (kernels === 'simd128' && !simdSupported()) {
     return Promise.reject(new Error('load: this WebAssembly engine does not run SIMD128; ' +
-      'call load() (which falls back to the scalar build) or load({ simd: false })'));
+      "call load() (which falls back to the scalar build) or load({ kernels: 'scalar' })"));
   }
-  if (fresh) return instantiate(simd);
-  const key = simd ? 'simd' : 'scalar';
-  if (!shared.has(key)) {
-    shared.set(key, instantiate(simd).catch((error) => { shared.delete(key); throw error; }));
+  if (kernels === 'relaxed-simd' && !relaxedSupported()) {
+    return Promise.reject(new Error('load: this WebAssembly engine does not run relaxed SIMD (Chrome ≥ 114 and ' +
+      'Firefox ≥ 120 do; Node 20 with --experimental-wasm-relaxed-simd); load() takes the fastest build it runs'));
   }
-  return shared.get(key);
+  return pickKernels(kernels).then((name) => {
+    if (fresh) return instantiate(name);
+    if (!shared.has(name)) {
+      shared.set(name, instantiate(name).catch((error) => { shared.delete(name); throw error; }));
+    }
+    return shared.get(name);
+  });
 }
 
-function defaultSimd() {
+/** The kernels asked for, or the fastest this engine runs and this build has. */
+async function pickKernels(kernels) {
+  if (kernels === 'relaxed-simd') {
+    if (!await relaxedModule()) {
+      throw new Error('load: this build of qkv-lab has no relaxed-SIMD kernels (build.sh needs clang-16 and lld-16 for them)');
+    }
+    return kernels;
+  }
+  if (kernels) return kernels;
   const env = globalThis.process && globalThis.process.env;
-  if (env && env.QKV_LAB_SIMD === '0') return false;
-  return simdSupported();
+  if (env && env.QKV_LAB_SIMD === '0') return 'scalar';
+  if (relaxedSupported() && await relaxedModule()) return 'relaxed-simd';
+  return simdSupported() ? 'simd128' : 'scalar';
 }
 
-/** The modules' bytes from dist/qkv-wasm.js: { core, simd, scalar }, inflated from one stream. */
-function wasmBytes() {
+/**
+ * Base64 of raw DEFLATE → the first `first` of its `size` bytes. Uint8Array.fromBase64 where the
+ * engine has it (Chromium 140+, Firefox 133+, Safari 18.2+: about 2 ms less on the page's load
+ * than atob and a loop, measured in Chromium).
+ */
+function decode(deflated, size, first = size) {
+  let packed;
+  if (typeof Uint8Array.fromBase64 === 'function') {
+    packed = Uint8Array.fromBase64(deflated);
+  } else {
+    const text = atob(deflated);
+    packed = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) packed[i] = text.charCodeAt(i);
+  }
+  return inflate(packed, size, first);
+}
+
+/**
+ * The core's bytes and the kernels', inflated from dist/qkv-wasm.js (one stream: the core, then
+ * the SIMD128 kernels, inflated only as far as needed) and dist/qkv-scalar.js or qkv-relaxed.js.
+ */
+async function wasmBytes(kernels) {
   const { sizes, deflated } = WASM;
-  const text = atob(deflated);
-  const packed = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) packed[i] = text.charCodeAt(i);
-  const all = inflate(packed, sizes.core + sizes.simd + sizes.scalar);
-  let at = 0;
-  return Object.fromEntries(Object.entries(sizes).map(([name, size]) => [name, all.subarray(at, at += size)]));
+  const total = sizes.core + sizes.simd;
+  const all = decode(deflated, total, kernels === 'simd128' ? total : sizes.core);
+  const core = all.subarray(0, sizes.core);
+  if (kernels === 'simd128') return { core, kernels: all.subarray(sizes.core, total) };
+  const { size, deflated: packed } = await chunk(kernels);
+  return { core, kernels: decode(packed, size) };
 }
 
-/** Kernel stack: the scalar build's local arrays may live there (the SIMD build needs none). */
+/** Kernel stack: the scalar build's local arrays may live there (the SIMD builds need none). */
 const KERNEL_STACK_BYTES = 16384;
 
-async function instantiate(simd) {
-  const bytes = wasmBytes();
-  const coreBytes = bytes.core;
-  const kernelModule = await WebAssembly.compile(simd ? bytes.simd : bytes.scalar);
+async function instantiate(kernelsName) {
+  try {
+    return await instantiateModules(kernelsName);
+  } catch (error) {
+    throw cspError(error) || error;
+  }
+}
+
+/**
+ * A page whose Content-Security-Policy does not let WebAssembly compile (no 'wasm-unsafe-eval'
+ * in script-src) makes the browser throw a CompileError (or an EvalError) that names
+ * 'unsafe-eval' or the policy: say what to add instead.
+ */
+function cspError(error) {
+  const compile = error instanceof WebAssembly.CompileError || error instanceof EvalError;
+  if (!compile || !/Content.Security.Policy|\bCSP\b|unsafe-eval/i.test(String(error.message))) return null;
+  return new Error("load: this page's Content-Security-Policy does not let WebAssembly compile: add " +
+    "'wasm-unsafe-eval' to its script-src (for example script-src 'self' 'wasm-unsafe-eval'). " +
+    `The browser said: ${error.message}`, { cause: error });
+}
+
+/**
+ * User Timing marks of a load's stages (bench/page.mjs reads them to say what the page's time
+ * to first numbers goes to): qkv-lab:load, :inflated, :compiled (both modules), :instantiated.
+ */
+const mark = (name) => { if (globalThis.performance && performance.mark) performance.mark(`qkv-lab:${name}`); };
+
+async function instantiateModules(kernelsName) {
+  mark('load');
+  const bytes = await wasmBytes(kernelsName);
+  mark('inflated');
+  // both modules compile at once (engines compile WebAssembly on background threads)
+  const [kernelModule, coreModule] = await Promise.all([WebAssembly.compile(bytes.kernels), WebAssembly.compile(bytes.core)]);
+  mark('compiled');
   let kernels = null;
   let fail;
   const failed = new Promise((resolve, reject) => { fail = reject; });
@@ -116,16 +223,18 @@ async function instantiate(simd) {
         .then((instance) => {
           kernels = instance.exports;
           bindKernels(imports, kernels);
-          return WebAssembly.instantiate(coreBytes, imports);
+          return WebAssembly.instantiate(coreModule, imports);
         })
-        .then(({ instance, module }) => receive(instance, module), fail);
+        .then((instance) => receive(instance, coreModule), fail);
       return {};
     },
   })]);
   const stack = core._malloc(KERNEL_STACK_BYTES);
   if (!stack) throw new RangeError('load: out of WebAssembly memory for the kernels\' stack');
   kernels.__stack_pointer.value = (stack + KERNEL_STACK_BYTES) & ~15;
-  return new QkvLab(new Heap(core, kernels), simd);
+  const lab = new QkvLab(new Heap(core, kernels), kernelsName);
+  mark('instantiated');
+  return lab;
 }
 
 /** Replaces each stand-in in the core's imports (marked qkvKernel by build.sh) by the kernel. */
@@ -154,11 +263,13 @@ const SHARED_RESULT_FLOATS = 1 << 16;
 
 export class QkvLab {
   /** load() makes these; heap: the instance's Heap (heap.js), which owns its memory. */
-  constructor(heap, simd) {
+  constructor(heap, kernelsName) {
     this._heap = heap;
     this._k = heap.kernels;  // called directly: each API call's hot path
-    /** true when the SIMD128 kernels run, false for the scalar build. */
-    this.simd = simd;
+    /** Which kernel build runs: 'relaxed-simd', 'simd128' or 'scalar'. */
+    this.kernels = kernelsName;
+    /** true when SIMD kernels run (relaxed-simd or simd128), false for the scalar build. */
+    this.simd = kernelsName !== 'scalar';
     this._rngBytes = (heap.call('qkv_rng_size') + 15) & ~15;
     this._slots = heap.allocations('load').bytes(RNG_SLOTS * this._rngBytes);
     this._slotOwners = new Array(RNG_SLOTS).fill(null);
@@ -280,10 +391,13 @@ export class QkvLab {
   /**
    * Attention from given Q (n_q×d_k), K (n_k×d_k), V (n_k×d_v):
    * scores = Q·Kᵀ, weights = softmax(scores / s) by rows (causal: j > i masked), output = weights·V.
+   * outputs (default all three) names the results to return: the others are neither copied out
+   * nor kept whole in WASM memory (the kernel then works in 4 rows of them at a time).
    */
   attend(Q, K, V, options = {}) {
     const op = 'attend';
-    const { scale, causal } = readOptions(op, options);
+    const { scale, causal, outputs = ALL_OUTPUTS } = readOptions(op, options, ATTEND_OPTIONS, "{ scale: true, causal: false, outputs: ['output'] }");
+    const keep = outputs === ALL_OUTPUTS ? KEEP_ALL : guard(op, 'outputs', () => outputsMask(op, outputs));
     const q = readInput(Q, op, 'Q');
     const k = readInput(K, op, 'K');
     const v = readInput(V, op, 'V');
@@ -299,22 +413,38 @@ export class QkvLab {
       throw new RangeError(`${op}: causal attention needs at least as many keys as queries, ` +
         `but Q has ${q.rows} rows and K has ${k.rows}`);
     }
-    checkShape(op, 'the score matrix', q.rows, k.rows);
-    checkShape(op, 'the output', q.rows, v.cols);
-    const floats = 2 * q.rows * k.rows + q.rows * v.cols + q.data.length + k.data.length + v.data.length;
-    checkWork(op, { multiplyAdds: q.rows * k.rows * (q.cols + v.cols), exps: q.rows * k.rows, elements: floats },
-      `attention of ${q.rows} queries over ${k.rows} keys`);
+    const nq = q.rows, nk = k.rows, dv = v.cols;
+    checkShape(op, 'the score matrix', nq, nk);
+    checkShape(op, 'the output', nq, dv);
+    // scores or weights not asked for: 4 rows of work space instead of n_q
+    const scoreRows = keep & KEEP_SCORES ? nq : Math.min(nq, 4), weightRows = keep & KEEP_WEIGHTS ? nq : Math.min(nq, 4);
+    const floats = (scoreRows + weightRows) * nk + nq * dv + q.data.length + k.data.length + v.data.length;
+    checkWork(op, { multiplyAdds: nq * nk * (q.cols + dv), exps: nq * nk, elements: floats },
+      `attention of ${nq} queries over ${nk} keys`);
     const divisor = scaleDivisor(scale, q.cols);
     this._heap.open(floats);
     try {
-      const scores = this._heap.take(q.rows * k.rows);
-      const weights = this._heap.take(q.rows * k.rows);
-      const output = this._heap.take(q.rows * v.cols);
-      const status = this._k.qkv_attention_forward(scores, weights, output,
-        this._put(q), this._put(k), this._put(v), q.rows, k.rows, q.cols, v.cols, divisor, causal ? 1 : 0);
+      // the results first, one after another, so that _read can copy them out in one block
+      const output = this._heap.take(nq * dv);
+      const weights = this._heap.take(weightRows * nk);
+      const scores = this._heap.take(scoreRows * nk);
+      const qp = this._put(q), kp = this._put(k), vp = this._put(v);
+      const status = keep === KEEP_ALL
+        ? this._k.qkv_attention_forward(scores, weights, output, qp, kp, vp, nq, nk, q.cols, dv, divisor, causal ? 1 : 0)
+        : this._k.qkv_attention_forward_keep(scores, weights, output, qp, kp, vp, nq, nk, q.cols, dv, divisor, causal ? 1 : 0, keep & (KEEP_SCORES | KEEP_WEIGHTS));
       this._check(op, status, [[q, 'Q'], [k, 'K'], [v, 'V']]);
-      const [S, W, O] = this._read([scores, q.rows, k.rows], [weights, q.rows, k.rows], [output, q.rows, v.cols]);
-      return { scores: S, weights: W, output: O };
+      if (outputs === ALL_OUTPUTS) {
+        const [O, W, S] = this._read([output, nq, dv], [weights, nq, nk], [scores, nq, nk]);
+        return { scores: S, weights: W, output: O };
+      }
+      const parts = [], names = [];
+      if (keep & KEEP_OUTPUT) { parts.push([output, nq, dv]); names.push('output'); }
+      if (keep & KEEP_WEIGHTS) { parts.push([weights, nq, nk]); names.push('weights'); }
+      if (keep & KEEP_SCORES) { parts.push([scores, nq, nk]); names.push('scores'); }
+      const read = this._read(...parts);
+      const result = {};
+      for (const name of outputs) result[name] = read[names.indexOf(name)];
+      return result;
     } finally {
       this._heap.close();
     }
@@ -402,7 +532,7 @@ export class QkvLab {
    */
   multiHeadAttention(X, weights, options = {}) {
     const op = 'multiHeadAttention';
-    const { heads, scale, causal } = readOptions(op, options, ['heads'], '{ heads: 2, scale: true, causal: false }');
+    const { heads, scale, causal } = readOptions(op, options, MULTI_HEAD_OPTIONS, '{ heads: 2, scale: true, causal: false }');
     const w = readPlainOptions(op, weights, WEIGHT_NAMES, '{ Wq, Wk, Wv, Wo }', 'weight');
     const x = readInput(X, op, 'X');
     const [wq, wk, wv, wo] = WEIGHT_NAMES.map((name) => readInput(w[name], op, name));
@@ -478,10 +608,10 @@ export class QkvLab {
   // (heap.take), copies its inputs in (_put) and its results out (_read), and closes the frame
   // in a finally (heap.close).
 
-  /** Copies an input's data into the open frame; returns its address. */
+  /** Copies an input's data into the open frame (checking it, if readInput left that to the copy); returns its address. */
   _put(input) {
     const ptr = this._heap.take(input.data.length);
-    this._heap.writeFloats(ptr, input.data);
+    this._heap.copyInput(ptr, input);
     return ptr;
   }
 
@@ -557,8 +687,15 @@ export class QkvLab {
  * scale and causal (checked, defaulted) from a plain options object; `extra` names further keys
  * the operation takes (returned as given, for it to check), `example` shows them in messages.
  */
-function readOptions(op, options, extra = [], example = '{ scale: true, causal: false }') {
-  const { scale = true, causal = false, ...rest } = readPlainOptions(op, options, [...extra, 'scale', 'causal'], example);
+const OPTION_NAMES = new Map();  // extra -> [...extra, 'scale', 'causal'], made once per caller
+const NO_EXTRA = [];
+function readOptions(op, options, extra = NO_EXTRA, example = '{ scale: true, causal: false }') {
+  let names = OPTION_NAMES.get(extra);
+  if (!names) OPTION_NAMES.set(extra, names = [...extra, 'scale', 'causal']);
+  // the copy readPlainOptions made, defaults filled in (no rest and spread: they cost a small
+  // call a third of its time)
+  const copy = readPlainOptions(op, options, names, example);
+  const scale = copy.scale === undefined ? true : copy.scale, causal = copy.causal === undefined ? false : copy.causal;
   if (typeof scale !== 'boolean' && typeof scale !== 'number') {
     throw argumentError(TypeError, `${op}: scale must be true (divide by √d_k), false (divide by 1) or a positive number, got ${describe(scale)}`);
   }
@@ -567,7 +704,33 @@ function readOptions(op, options, extra = [], example = '{ scale: true, causal: 
   if (typeof causal !== 'boolean') {
     throw argumentError(TypeError, `${op}: causal must be true or false, got ${describe(causal)}`);
   }
-  return { ...rest, scale, causal };
+  copy.scale = scale;
+  copy.causal = causal;
+  return copy;
+}
+
+// attend's results, as the bits of qkv_attention_forward_keep's keep (wasm/qkv.h), plus the output
+const ALL_OUTPUTS = Object.freeze(['scores', 'weights', 'output']);
+const KEEP_SCORES = 1, KEEP_WEIGHTS = 2, KEEP_OUTPUT = 4, KEEP_ALL = 7;
+const KEEP_BITS = new Map([['scores', KEEP_SCORES], ['weights', KEEP_WEIGHTS], ['output', KEEP_OUTPUT]]);
+
+/** attend's `outputs`: a non-empty array of distinct result names → their KEEP_ bits. */
+const OUTPUT_NAMES = ALL_OUTPUTS.map((n) => `'${n}'`).join(', ');
+function outputsMask(op, outputs) {
+  const names = OUTPUT_NAMES;
+  if (!Array.isArray(outputs) || outputs.length === 0) {
+    throw argumentError(TypeError, `${op}: outputs must be a non-empty array of result names (${names}), got ${Array.isArray(outputs) ? 'an empty array' : describe(outputs)}`);
+  }
+  let mask = 0;
+  for (let i = 0; i < outputs.length; i++) {
+    const bit = typeof outputs[i] === 'string' ? KEEP_BITS.get(outputs[i]) : undefined;
+    if (bit === undefined) {
+      throw argumentError(TypeError, `${op}: outputs[${i}] is ${describe(outputs[i])}; the results are ${names}`);
+    }
+    if (mask & bit) throw argumentError(TypeError, `${op}: outputs names '${outputs[i]}' twice`);
+    mask |= bit;
+  }
+  return mask;
 }
 
 function scaleDivisor(scale, dk) {

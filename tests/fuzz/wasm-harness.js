@@ -344,6 +344,9 @@ const DRIVERS = {
   },
 
   _qkv_attention_forward(ctx) { attentionCall(ctx, false); },
+  // keep: which of scores (1) and weights (2) are whole results; one not kept is 4 rows of work
+  // space (4 * n_k floats); anything else is refused with QKV_ERR_ARGUMENT
+  _qkv_attention_forward_keep(ctx) { attentionCall(ctx, false, ctx.r.pick([0, 1, 2, 3, 0, 3, 4, -1, 7])); },
   _qkv_attention_backward(ctx) { attentionCall(ctx, true); },
 
   _qkv_self_attention_forward(ctx) {
@@ -518,18 +521,21 @@ const MODEL_FUNCTIONS = ['_qkv_model_destroy', '_qkv_model_set_optimizer', '_qkv
   '_qkv_model_num_params', '_qkv_model_forward', '_qkv_model_loss_and_grad', '_qkv_model_update',
   '_qkv_model_shuffle', '_qkv_model_sentence_losses', ...GPT.sequenceFunctions];
 
-function attentionCall(ctx, backward) {
+function attentionCall(ctx, backward, keep) {
   const { r, heap, core } = ctx;
   const nq = size(r, 7), nk = r.chance(0.7) ? nq : size(r, 7), dk = size(r, 7), dv = size(r, 7);
   const scale = scaleValue(r), causal = r.pick([0, 0, 1, 2, -1]);
   const valid = elements(nq, dk) && elements(nk, dk) && elements(nk, dv) && elements(nq, nk) && elements(nq, dv);
-  const name = backward ? 'attention_backward' : 'attention_forward';
+  const withKeep = keep !== undefined, keepValid = !withKeep || (keep >= 0 && keep <= 3);
+  const keptScores = !withKeep || (keep & 1) !== 0, keptWeights = !withKeep || (keep & 2) !== 0;
+  const name = backward ? 'attention_backward' : withKeep ? `attention_forward_keep(keep ${keep})` : 'attention_forward';
   const label = `${name}(n_q ${nq}, n_k ${nk}, d_k ${dk}, d_v ${dv}, scale ${scale}, causal ${causal})`;
   // forward: scores, weights, output, Q, K, V; backward: dQ, dK, dV, dscores, doutput, Q, K, V, weights
   const shapes = backward ? [nq * dk, nk * dk, nk * dv, nq * nk, nq * dv, nq * dk, nk * dk, nk * dv, nq * nk]
-    : [nq * nk, nq * nk, nq * dv, nq * dk, nk * dk, nk * dv];
+    : [keptScores || !keepValid ? nq * nk : 4 * nk, keptWeights || !keepValid ? nq * nk : 4 * nk, nq * dv, nq * dk, nk * dk, nk * dv];
   const counts = plan(shapes, valid);
-  const fn = backward ? ctx.k.qkv_attention_backward : ctx.k.qkv_attention_forward;
+  const fn = backward ? ctx.k.qkv_attention_backward
+    : withKeep ? (...args) => ctx.k.qkv_attention_forward_keep(...args, keep) : ctx.k.qkv_attention_forward;
   if (!counts || (valid && nq * nk * (dk + dv) * (backward ? 3 : 1) > WORK_BUDGET)) {
     return expectStatus(`${label} (too large)`, fn(...shapes.map(() => 0), nq, nk, dk, dv, scale, causal), STATUS.NULL);
   }
@@ -553,6 +559,7 @@ function attentionCall(ctx, backward) {
   ctx.inputsUnchanged(label, readOnly.map((i) => [ptrs[i], inputs[i]]));
   if (nullAt >= 0) return expectStatus(label, status, STATUS.NULL);
   outputs = (backward ? [0, 1, 2, 3] : [0, 1, 2]).map((i) => [ptrs[i], counts[i]]);
+  if (!keepValid) { expectStatus(label, status, STATUS.ARGUMENT); return untouched(heap, label, outputs); }
   const keepAccumulators = () => {
     if (!backward) return untouched(heap, label, outputs);
     ctx.inputsUnchanged(`${label} (refused)`, [[ptrs[0], dQ0], [ptrs[1], dK0], [ptrs[2], dV0]]);
@@ -569,10 +576,10 @@ function attentionCall(ctx, backward) {
     const mayOverflow = Math.max(expected.scores.absMax, expected.output.absMax) >= FLT_MAX / 4;
     expectStatus(label, status, mayOverflow ? [STATUS.OK, STATUS.OVERFLOW] : STATUS.OK, `largest sum ${expected.scores.absMax}`);
     if (status !== STATUS.OK) return;
-    expectClose(`${label} scores`, heap.floats(ptrs[0], nq * nk), expected.scores);
-    expectClose(`${label} weights`, heap.floats(ptrs[1], nq * nk), expected.weights);
+    if (keptScores) expectClose(`${label} scores`, heap.floats(ptrs[0], nq * nk), expected.scores);
+    if (keptWeights) expectClose(`${label} weights`, heap.floats(ptrs[1], nq * nk), expected.weights);
     expectClose(`${label} output`, heap.floats(ptrs[2], nq * dv), expected.output);
-    if (causal !== 0) {
+    if (causal !== 0 && keptWeights) {
       const w = heap.floats(ptrs[1], nq * nk);
       for (let i = 0; i < nq; i++) for (let j = i + 1; j < nk; j++) {
         if (w[i * nk + j] !== 0) throw new Failure(`${label}: causal weight [${i}][${j}] is ${w[i * nk + j]}`);

@@ -226,8 +226,38 @@ static void test_allocation(void) {
     CHECK_EQ_INT(qkv_rng_size(), sizeof(qkv_rng));
 }
 
+/* qkv_attention_forward_keep: the results kept are those of qkv_attention_forward bit for bit,
+   whatever is kept; scores and weights not kept need 4 rows (tiles of 4 query rows, and n_q not
+   a multiple of 4 below) */
+static void test_attention_keep(int causal) {
+    enum { NQ = 11, NK = 13, DK = 5, DV = 3 };
+    static float q[NQ * DK], k[NK * DK], v[NK * DV];
+    static float s0[NQ * NK], w0[NQ * NK], o0[NQ * DV], s1[NQ * NK], w1[NQ * NK], o1[NQ * DV];
+    qkv_rng rng;
+    qkv_rng_seed(&rng, 9);
+    qkv_rng_randn(&rng, q, NQ, DK);
+    qkv_rng_randn(&rng, k, NK, DK);
+    qkv_rng_randn(&rng, v, NK, DV);
+    CHECK_EQ_INT(qkv_attention_forward(s0, w0, o0, q, k, v, NQ, NK, DK, DV, 2.0f, causal), QKV_OK);
+    for (int keep = 0; keep < 4; keep++) {
+        for (int i = 0; i < NQ * NK; i++) s1[i] = w1[i] = -1.0f;
+        CHECK_EQ_INT(qkv_attention_forward_keep(s1, w1, o1, q, k, v, NQ, NK, DK, DV, 2.0f, causal, keep), QKV_OK);
+        CHECK(memcmp(o0, o1, sizeof o0) == 0);
+        if (keep & QKV_KEEP_SCORES) CHECK(memcmp(s0, s1, sizeof s0) == 0);
+        else CHECK(s1[4 * NK] == -1.0f);  /* 4 rows of work space, nothing beyond */
+        if (keep & QKV_KEEP_WEIGHTS) CHECK(memcmp(w0, w1, sizeof w0) == 0);
+        else CHECK(w1[4 * NK] == -1.0f);
+    }
+    CHECK_EQ_INT(qkv_attention_forward_keep(s1, w1, o1, q, k, v, NQ, NK, DK, DV, 2.0f, causal, 4), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_attention_forward_keep(s1, w1, NULL, q, k, v, NQ, NK, DK, DV, 2.0f, causal, 0), QKV_ERR_NULL);
+    q[3] = NAN;
+    CHECK_EQ_INT(qkv_attention_forward_keep(s1, w1, o1, q, k, v, NQ, NK, DK, DV, 2.0f, causal, 0), QKV_ERR_NONFINITE);
+}
+
 int main(void) {
     test_math();
+    test_attention_keep(0);
+    test_attention_keep(1);
     test_allocation();
     test_rng();
     test_validation();

@@ -13,7 +13,21 @@ async function main(): Promise<void> {
   console.log(vectorised);
   // @ts-expect-error simd is a boolean
   void load({ simd: 'auto' });
+  const forced: QkvLab = await load({ kernels: 'scalar', fresh: true });
+  const build: 'relaxed-simd' | 'simd128' | 'scalar' = forced.kernels;
+  // @ts-expect-error not a kernel build
+  void load({ kernels: 'sse' });
   const rng = qkv.rng(42);
+  const I = [[1, 0], [0, 1]];
+  // only the outputs asked for are in the result's type
+  const only = qkv.attend(I, I, I, { outputs: ['output'] });
+  const out: Matrix = only.output;
+  // @ts-expect-error weights were not asked for
+  void only.weights;
+  const two = qkv.attend(I, I, I, { scale: false, outputs: ['weights', 'scores'] as const });
+  console.log(build, out.rows, two.weights.rows, two.scores.cols);
+  // @ts-expect-error not a result name
+  qkv.attend(I, I, I, { outputs: ['out'] });
   const Wq: Matrix = rng.randn(4, 3).scale(0.3);
   const Wk = rng.randn(4, 3).scale(0.3);
   const Wv = rng.randn(4, 3).scale(0.3);
