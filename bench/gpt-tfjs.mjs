@@ -48,6 +48,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadTf } from './tfjs.mjs';
+import { mulberry32 as generator } from '../tests/helpers.js';  // a small seeded generator of floats in [0, 1)
 
 let tf = null;
 let instances = 0;
@@ -58,18 +59,6 @@ const median = (xs) => { const s = xs.slice().sort((a, b) => a - b); return s.le
 export async function gptTf() {
   if (!tf) tf = (await loadTf()).tf;
   return tf;
-}
-
-/** mulberry32: a small seeded generator of floats in [0, 1). */
-function generator(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** text (poems, one a line) → { vocab: ['\n' (the end token), ...characters], stream: Int32Array }. */

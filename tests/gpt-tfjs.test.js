@@ -8,20 +8,19 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { checkMatrix } from './helpers.js';
+import { ensurePeers } from '../bench/peers.mjs';
 import { buildWeights, gptLoss, parameterList } from './gpt-reference.js';
 
-// TF.js is resolved as bench/tfjs.mjs resolves it (from bench/), wherever it is installed
+// TF.js is the benchmark's peer, installed into bench/node_modules by bench/peers.mjs (as
+// bench/run.mjs and the bench smoke test install it), and resolved as bench/tfjs.mjs resolves it.
+// It must be there: a test skipped for want of it would pass without checking anything.
+const missing = ensurePeers((line) => console.log(`# ${line}`));
 const benchRequire = createRequire(new URL('../bench/tfjs.mjs', import.meta.url));
-let missing = null;
-try {
-  benchRequire.resolve('@tensorflow/tfjs-core');
-  benchRequire.resolve('@tensorflow/tfjs-backend-wasm');
-} catch (error) {
-  missing = `TensorFlow.js is not installed (${error.message.split('\n')[0]}): run npm ci`;
-}
-const skip = missing ?? false;
-const gpt = missing ? null : await import('../bench/gpt-tfjs.mjs');
-const tf = missing ? null : await gpt.gptTf();
+if (missing) throw new Error(`the benchmark's peers could not be installed: ${missing}`);
+benchRequire.resolve('@tensorflow/tfjs-core');
+benchRequire.resolve('@tensorflow/tfjs-backend-wasm');
+const gpt = await import('../bench/gpt-tfjs.mjs');
+const tf = await gpt.gptTf();
 
 const FIXTURES = JSON.parse(readFileSync(new URL('./fixtures/gpt-torch.json', import.meta.url), 'utf8'));
 const row = (a) => [Array.from(a)];
@@ -37,7 +36,7 @@ const configOf = (c, extra = {}) => ({ ...c.config, ...extra });
 const LOGITS = { abs: 1e-5, rel: 1e-5 };
 
 for (const c of FIXTURES.cases) {
-  test(`TF.js GPT logits and loss equal the float64 reference: ${c.name}`, { skip }, async () => {
+  test(`TF.js GPT logits and loss equal the float64 reference: ${c.name}`, async () => {
     const windows = windowsOf(c), reference = gptLoss(c.config, buildWeights(c.config, (name) => c.weights[name]), windows);
     const out = await gpt.tfjsGptForwardCheck({ config: configOf(c), weights: f32Weights(c.weights), windows });
     checkMatrix(row(out.logits), row(reference.logits.flatMap((l) => Array.from(l))), LOGITS, 'logits');
@@ -48,7 +47,7 @@ for (const c of FIXTURES.cases) {
   // both ways of differentiating the matrix products: TF.js's autodiff, and the hand-written
   // untransposed form (matmulGradients: 'xnnpack') the benchmark also reports
   for (const matmulGradients of ['autodiff', 'xnnpack']) {
-    test(`TF.js GPT gradients (${matmulGradients}) equal PyTorch autograd: ${c.name}`, { skip }, async () => {
+    test(`TF.js GPT gradients (${matmulGradients}) equal PyTorch autograd: ${c.name}`, async () => {
       const out = await gpt.tfjsGptForwardCheck({ config: configOf(c, { matmulGradients }), weights: f32Weights(c.weights), windows: windowsOf(c) });
       for (const [name] of parameterList(c.config)) {
         checkMatrix(row(out.gradients[name]), row(c.gradients[name]), { abs: 1e-5, rel: 1e-5 }, `d loss / d ${name}`);
@@ -56,7 +55,7 @@ for (const c of FIXTURES.cases) {
     });
   }
 
-  test(`TF.js GPT training steps (clipping, AdamW) equal PyTorch's: ${c.name}`, { skip }, () => {
+  test(`TF.js GPT training steps (clipping, AdamW) equal PyTorch's: ${c.name}`, () => {
     const t = c.training;
     const model = new gpt.TfGpt(configOf(c, { lr: t.lr, beta1: t.betas[0], beta2: t.betas[1], adamEps: t.eps,
       weightDecay: t.weightDecay, maxNorm: t.maxNorm }), f32Weights(c.weights));
@@ -84,7 +83,7 @@ for (const c of FIXTURES.cases) {
   });
 }
 
-test('clipping is what the fixtures need: without it the first two cases would differ', { skip }, () => {
+test('clipping is what the fixtures need: without it the first two cases would differ', () => {
   // guards the test above: if clipping were a no-op there, a missing clip would pass unseen
   const c = FIXTURES.cases[0], t = c.training;
   const model = new gpt.TfGpt(configOf(c, { lr: t.lr, beta1: t.betas[0], beta2: t.betas[1], adamEps: t.eps,
@@ -98,7 +97,7 @@ test('clipping is what the fixtures need: without it the first two cases would d
   }
 });
 
-test('decayEmbeddings: false leaves the tables out of the weight decay, and only them', { skip }, () => {
+test('decayEmbeddings: false leaves the tables out of the weight decay, and only them', () => {
   // one step from the same weights: Adam's update is the same in both, so the difference is the
   // decay term lr·wd·p0 on the tables and nothing elsewhere
   const c = FIXTURES.cases[0], lr = 0.01, weightDecay = 0.5;
@@ -116,7 +115,7 @@ test('decayEmbeddings: false leaves the tables out of the weight decay, and only
   }
 });
 
-for (const matmulGradients of ['autodiff', 'xnnpack']) test(`a training step leaves no tensor behind, and dispose() frees the model (${matmulGradients})`, { skip }, () => {
+for (const matmulGradients of ['autodiff', 'xnnpack']) test(`a training step leaves no tensor behind, and dispose() frees the model (${matmulGradients})`, () => {
   const before = tf.memory().numTensors;
   const c = FIXTURES.cases[0], model = new gpt.TfGpt(configOf(c, { matmulGradients }), f32Weights(c.weights));
   model.step(windowsOf(c));  // the first step creates Adam's moments
@@ -129,13 +128,13 @@ for (const matmulGradients of ['autodiff', 'xnnpack']) test(`a training step lea
   assert.equal(tf.memory().numTensors, before, 'tensors after dispose()');
 });
 
-test('tokenize: characters by code point after the end token; poems end with it', { skip }, () => {
+test('tokenize: characters by code point after the end token; poems end with it', () => {
   const { vocab, stream } = gpt.tokenize('ab𠀋\nba\n');
   assert.deepEqual(vocab, ['\n', 'a', 'b', '𠀋']);  // 𠀋 (U+2000B) is one token, not two UTF-16 units
   assert.deepEqual(Array.from(stream), [0, 1, 2, 3, 0, 2, 1, 0]);
 });
 
-test('tfjsGptThroughput trains the default-shaped model on a small text and reports each step', { skip }, async () => {
+test('tfjsGptThroughput trains the default-shaped model on a small text and reports each step', async () => {
   const text = '白日依山尽，黄河入海流。欲穷千里目，更上一层楼。\n床前明月光，疑是地上霜。举头望明月，低头思故乡。\n';
   const r = await gpt.tfjsGptThroughput({ text, layers: 1, heads: 2, dim: 8, context: 8, batch: 4, steps: 6, warmup: 1, lr: 1e-2 });
   assert.equal(r.msPerStep.length, 6);
@@ -147,7 +146,7 @@ test('tfjsGptThroughput trains the default-shaped model on a small text and repo
   assert.ok(r.losses.every(Number.isFinite), r.losses.join(' '));
 });
 
-test('bad configurations are refused naming the value and the limit', { skip }, () => {
+test('bad configurations are refused naming the value and the limit', () => {
   assert.throws(() => new gpt.TfGpt({ vocab: 5, dim: 6, heads: 4 }), /heads 4 must divide dim 6/);
   assert.throws(() => new gpt.TfGpt({ vocab: 5, layers: 0 }), /layers 0 must be a positive integer/);
   assert.throws(() => new gpt.TfGpt({ vocab: 5, positions: 'rotary' }), /positions 'rotary'/);
