@@ -224,8 +224,9 @@ export const trainstepSection = defineSection({
         row.sort((a, b) => b.p - a.p || a.v - b.v);
         const top = row.slice(0, TOP);
         const target = now.targetIds[t];
-        const rows = top.map(({ p, v }) => ({ label: word(vocab[v]), value: p, text: fmt(p), mark: v === target }));
-        if (!top.some(({ v }) => v === target)) rows.push({ label: word(vocab[target]), value: pOf(now, t), text: fmt(pOf(now, t)), mark: true });
+        // bar labels are narrow: the short gloss ('苹 ap-'); the line below the bars gives the full one
+        const rows = top.map(({ p, v }) => ({ label: glossedShort(vocab[v], lang()), value: p, text: fmt(p), mark: v === target }));
+        if (!top.some(({ v }) => v === target)) rows.push({ label: glossedShort(vocab[target], lang()), value: pOf(now, t), text: fmt(pOf(now, t)), mark: true });
         for (const r of rows) if (r.mark) r.label = `✓ ${r.label}`;
         return h('div', { class: `card ts-card${t === last ? ' active' : ''}`, attrs: { 'data-position': t } },
           h('h3', { text: i18n.t('ts.after', { context: context(snap, t) }) }),
@@ -296,7 +297,7 @@ export const trainstepSection = defineSection({
       for (const side of sides) {
         const ins = snap[side.which];
         side.table.update(ins.weights, labels, labels);
-        side.p.textContent = i18n.t('ts.pLast', { word: word(ins.targets[last]), context: context(snap, last), p: fmt(pOf(ins, last)) });
+        side.p.textContent = i18n.t('ts.pLast', { word: ins.targets[last], context: context(snap, last), p: fmt(pOf(ins, last)) });
         side.spread.textContent = i18n.t('ts.spread', { v: fmt(snap.spread[side.which]) });
       }
     }

@@ -59,10 +59,12 @@ export function createMatrixView({ i18n, name, title = name, label = name, rowLa
   const message = h('p', { class: 'matrix-message', attrs: { 'aria-live': 'polite' } });
   const csvButton = csv ? h('button', { class: 'csv-btn', attrs: { type: 'button' } }) : null;
   const shape = h('span', { class: 'matrix-shape' });
+  // the visible sign that a table is cut by its column and scrolls (shown only while it overflows)
+  const scrolls = h('span', { class: 'matrix-scrolls', attrs: { 'data-role': 'matrix-scrolls' }, hidden: true });
   const scroller = h('div', { class: 'matrix-scroll' }, table);
   const element = h('figure', { class: 'matrix-figure' },
     scroller,
-    h('figcaption', { class: 'matrix-tools' }, shape, csvButton),
+    h('figcaption', { class: 'matrix-tools' }, shape, scrolls, csvButton),
     message);
   element.dataset.matrix = name;
 
@@ -74,7 +76,15 @@ export function createMatrixView({ i18n, name, title = name, label = name, rowLa
   // it overflows, so a table that fits adds no Tab stop.
   const focusableCells = editable || Boolean(onCell);
   function checkOverflow() {
-    const overflowing = !focusableCells && scroller.scrollWidth > scroller.clientWidth + 1;
+    const cut = scroller.scrollWidth > scroller.clientWidth + 1;
+    scrolls.hidden = !cut;
+    if (cut && matrix) {
+      // columns wholly in view: the table's width shared among its header column and the data columns
+      const perColumn = scroller.scrollWidth / (matrix.cols + 1);
+      const shown = Math.max(1, Math.min(matrix.cols, Math.floor(scroller.clientWidth / perColumn) - 1));
+      scrolls.textContent = i18n.t('matrix.scrolls', { shown, cols: matrix.cols });
+    }
+    const overflowing = !focusableCells && cut;
     if (overflowing === scroller.hasAttribute('tabindex')) return;
     if (overflowing) {
       scroller.tabIndex = 0;
@@ -144,6 +154,7 @@ export function createMatrixView({ i18n, name, title = name, label = name, rowLa
     }
     caption.textContent = labelText();
     if (scroller.hasAttribute('aria-label')) scroller.setAttribute('aria-label', labelText());
+    if (!scrolls.hidden) checkOverflow();  // the hint in the current language
   }
 
   function commit(td) {

@@ -1,0 +1,81 @@
+// training-review.test.js: what the outside review of issue 20 found in the two training sections
+// (training, trainstep), one test per finding, named for what it keeps true, used as a reader would.
+// Run after ./build.sh.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser, newPage } from './harness.js';
+import { openTraining, readState, settled, SECTION as TRAINING } from './training-helpers.js';
+
+const WALK = 'section[data-section="trainstep"]';
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env?.close(); });
+
+async function openWalk(query = '', { lang = 'en', ...options } = {}) {
+  const page = await newPage(env, options);
+  await page.goto(env.url(`index.html?lang=${lang}${query ? `&${query}` : ''}`));
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  const section = page.locator(WALK);
+  await section.scrollIntoViewIfNeeded();
+  await page.waitForSelector(`${WALK}[data-state="ready"]`, { timeout: 60000 });
+  return { page, section };
+}
+
+const vocabOf = (section) => section.locator('datalist option').evaluateAll((os) => os.map((o) => o.value));
+
+test('words that are Object.prototype keys (toString, constructor, valueOf, __proto__) train like any other word, by link and by the editor', async () => {
+  const corpus = 'toString constructor\nvalueOf toString';
+  const { page, section } = await openTraining(env, { query: `section=training&corpus=${encodeURIComponent(corpus)}` });
+  assert.equal((await readState(section)).state, 'paused');
+  assert.deepEqual(await vocabOf(section), ['toString', 'constructor', 'valueOf']);
+  await section.locator('button[data-role="step"]').click();
+  assert.equal((await readState(section)).step, 1);
+  // through the editor, with __proto__ among the Chinese words
+  await section.locator('[data-role="corpus-summary"]').click();
+  await section.locator('textarea[data-role="corpus-text"]').fill('一只 猫 __proto__\n我 养 了 一只 hasOwnProperty');
+  await section.locator('button[data-role="corpus-apply"]').click();
+  await settled(page);
+  assert.deepEqual(await vocabOf(section), ['一只', '猫', '__proto__', '我', '养', '了', 'hasOwnProperty']);
+  assert.match(await section.locator('.heatmap').textContent(), /__proto__/);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+
+  const walk = await openWalk(`section=trainstep&corpus=${encodeURIComponent('猫 __proto__\nvalueOf toString')}`);
+  assert.match(await walk.section.textContent(), /__proto__/);
+  assert.deepEqual(walk.page.problems(), []);
+  await walk.page.closeAll();
+});
+
+test('glosses never nest parentheses: 果 (-ple; 苹果 = apple), 一本 (a; one, for books)', async () => {
+  const { page, section } = await openWalk('section=trainstep');
+  const text = await section.textContent();
+  assert.doesNotMatch(text, /\p{Script=Han} \([^()]*\(/u, "a gloss inside a gloss's parentheses");
+  assert.match(text, /果 \(-ple; 苹果 = apple\)/u);
+  // the prediction cards: no bar label is cut (the right answer '✓ 苹 ap-' least of all)
+  await section.locator('button[data-stage="predict"]').click();
+  const cut = await section.locator('.ts-card .bar-label').evaluateAll((ls) => ls.filter((l) => l.scrollWidth > l.clientWidth + 1).map((l) => l.textContent));
+  assert.deepEqual(cut, []);
+  assert.ok((await section.locator('.ts-card .bar-label').allTextContents()).includes('✓ 苹 ap-'));
+  await page.closeAll();
+});
+
+/** Labels of the heat maps cut by their column (text wider than the box). */
+const cutLabels = (locator) => locator.locator('.heat-word').evaluateAll((ls) => ls.filter((l) => l.scrollWidth > l.clientWidth + 1).map((l) => l.textContent));
+
+test('at 1280 px a table cut by its column says that it scrolls, and no heat-map row label is cut', async () => {
+  const { page, section } = await openWalk('section=trainstep');
+  assert.deepEqual(await cutLabels(section), []);
+  const figures = await section.locator('.matrix-figure').evaluateAll((fs) => fs.filter((f) => f.getClientRects().length)
+    .map((f) => ({ cut: f.querySelector('.matrix-scroll').scrollWidth > f.querySelector('.matrix-scroll').clientWidth + 1,
+      hint: f.querySelector('[data-role="matrix-scrolls"]')?.checkVisibility() ? f.querySelector('[data-role="matrix-scrolls"]').textContent : null })));
+  assert.ok(figures.some((f) => f.cut), 'the 16-column table is wider than the page at 1280 px');
+  for (const f of figures) {
+    if (f.cut) assert.match(f.hint ?? '', /scroll sideways for the rest \(\d+ of 16 columns in view\)/);
+    else assert.equal(f.hint, null);
+  }
+  await page.closeAll();
+  const training = await openTraining(env);
+  assert.deepEqual(await cutLabels(training.section), []);
+  await training.page.closeAll();
+});
