@@ -79,3 +79,37 @@ test('at 1280 px a table cut by its column says that it scrolls, and no heat-map
   assert.deepEqual(await cutLabels(training.section), []);
   await training.page.closeAll();
 });
+
+const intro = (section, k) => section.locator('.intro p, header p, p').evaluateAll((ps, text) => ps.map((p) => p.textContent).find((t) => t.includes(text)) ?? '', k);
+
+test('the intro\'s sentence on what a step changes follows the optimizer: SGD names <s>, Adam says its moments move more rows, with the count', async () => {
+  const { page, section } = await openTraining(env);
+  const sgd = await intro(section, 'Below is a real training run');
+  assert.match(sgd, /SGD changes only the rows that sentence used: its words, and <s>/);
+  assert.match(sgd, /every other row stays exactly as it was/);
+  await page.closeAll();
+
+  const adam = await openTraining(env, { query: 'opt=adam' });
+  for (let i = 0; i < 3; i++) await adam.section.locator('button[data-role="step"]').click();
+  const state = await readState(adam.section);
+  assert.equal(state.step, 3);
+  const moved = state.updatedAttr.split(/[ ,]+/).filter(Boolean).length;
+  const text = await intro(adam.section, 'Below is a real training run');
+  assert.doesNotMatch(text, /every other row stays exactly as it was/);
+  assert.match(text, /Adam remembers earlier gradients/);
+  assert.match(text, new RegExp(`Step 3 changed ${moved} of the table’s 76 rows`));
+  await adam.section.page().click('.lang-btn[data-lang="zh"]');
+  assert.match(await intro(adam.section, '下面是一次真实的训练'), new RegExp(`第 3 步改了 Embedding 表 76 行里的 ${moved} 行`));
+  await adam.page.closeAll();
+});
+
+test('the intro\'s gaps are filled with the words the corpus puts there (一只＿在叫: 猫, 狗 and 鸟, not 兔)', async () => {
+  const { page, section } = await openTraining(env);
+  const text = await intro(section, 'Nobody tells the model');
+  assert.match(text, /“一只＿在叫” \(a ＿ is calling\) with 猫 \(cat\), 狗 \(dog\) and 鸟 \(bird\)/);
+  assert.match(text, /“我养了一只＿” \(I keep a ＿\) with 猫 \(cat\), 狗 \(dog\) and 兔 \(rabbit\)/);
+  await page.click('.lang-btn[data-lang="zh"]');
+  assert.match(await intro(section, '没有人告诉模型'), /“一只＿在叫”填的是猫、狗、鸟/);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

@@ -26,6 +26,9 @@ import { createCorpusPanel } from './training/corpus-panel.js';
 import { createAboutCorpus } from './training/about.js';
 import { createSeedSpread } from './training/seed-spread.js';
 import { RUN_KEYS } from '../training/settings.js';
+import { ARTICLE_CONTEXTS, gapFillers } from '../training/contexts.js';
+import { glossed } from '../strings/glosses.js';
+import { DEFAULT_CORPUS } from '../../corpus.js';
 
 addStrings(TRAINING_STRINGS);
 
@@ -97,14 +100,30 @@ export function createTrainingSection(ctx) {
   const corpus = createCorpusPanel({ ctx, texts, events, uid, corpusButton: exports.corpusButton() });
   layout.slots.corpus.append(corpus.element);
 
-  // the batch-size sentence of the intro says what a step does with these settings
+  // the intro's sentence on what a step changes follows the batch size and the optimizer: SGD
+  // moves exactly the rows the batch used (<s> included), Adam's moments move rows seen before too
   const intro2 = () => {
     const n = store.run ? view.batchCount() : state.get('batch');
-    texts.set(layout.intro2, n === 1 ? 'training.intro2.one' : 'training.intro2.many', { n });
+    const adam = (store.run ? store.run.model.optimizer : state.get('opt')) === 'adam';
+    const last = store.run?.last;
+    const count = adam && last ? i18n.t('training.intro2.adamCount', { step: last.step, moved: last.updatedRows.length, V: store.run.vocab.length }) : '';
+    texts.set(layout.intro2, `training.intro2.${adam ? 'adam.' : ''}${n === 1 ? 'one' : 'many'}`, { n, count });
     // the batch card's heading, before the run draws it: never an empty heading
     if (!store.run) layout.batch.title.textContent = i18n.t(n === 1 ? 'training.batch.one' : 'training.batch.many', { n });
   };
+  // the intro's gaps and the words that fill them, counted from the default corpus it describes
+  const intro3 = () => {
+    const list = (words) => {
+      const shown = words.map((w) => glossed(w, i18n.lang));
+      return shown.length < 2 ? shown.join('') : `${shown.slice(0, -1).join(i18n.t('training.wordJoin'))}${i18n.t('training.wordLast')}${shown.at(-1)}`;
+    };
+    const gaps = ARTICLE_CONTEXTS.map((context, k) => i18n.t('training.gap', {
+      context: context.join(''), gloss: i18n.t(`training.context.${k}`), words: list(gapFillers(DEFAULT_CORPUS, context)),
+    }));
+    layout.intro3.textContent = i18n.t('training.intro3', { gaps: gaps.join(i18n.t('training.gapJoin')) });
+  };
   intro2();
+  intro3();
   const offStore = store.subscribe((event) => { if (event.type === 'ready' || event.type === 'step') intro2(); });
   const offState = state.onChange((name) => { if (RUN_KEYS.includes(name)) intro2(); });
 
@@ -131,6 +150,7 @@ export function createTrainingSection(ctx) {
     language = i18n.lang;
     texts.refresh();
     intro2();
+    intro3();
     view.setLanguage();
     controls.setLanguage();
     corpus.setLanguage();
