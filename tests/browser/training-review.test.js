@@ -113,3 +113,27 @@ test('the intro\'s gaps are filled with the words the corpus puts there (一只�
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('the walkthrough says when its update is not the run\'s real step (Adam: the copy\'s moments start at 0), and only then', async () => {
+  const sgd = await openWalk('section=trainstep');
+  const sgdText = await sgd.section.locator('.section-intro').textContent();
+  assert.match(sgdText, /The update is the step the run would take on this sentence/);
+  assert.doesNotMatch(sgdText, /differs from the run’s real step/);
+  await sgd.page.closeAll();
+  const adam = await openWalk('section=trainstep&opt=adam&batch=4');
+  const text = await adam.section.locator('.section-intro').textContent();
+  assert.match(text, /here the walkthrough differs from the run’s real step: the update is taken on a copy whose moments m and v start at 0/);
+  assert.match(text, /average the gradients of 4 sentences/);
+  assert.doesNotMatch(text, /would take on this sentence/);
+  await adam.page.click('.lang-btn[data-lang="zh"]');
+  assert.match(await adam.section.locator('.section-intro').textContent(), /和训练真正的那一步不一样/);
+  await adam.page.closeAll();
+});
+
+test('the look-up says why 6 rows are read, not the article\'s 4: <s> and 果 are inputs too', async () => {
+  const { page, section } = await openWalk('section=trainstep');
+  assert.equal(await section.locator('.ts-chips .chip').count(), 6);
+  assert.match(await section.locator('[data-panel="lookup"]').textContent(),
+    /Why 6 rows, when the article’s example reads 4 \(我 爱 吃 苹\)\? .*the boundary <s> is read too \(to guess 我\), and so is 果 \(to guess the end of the sentence, <s>\)/);
+  await page.closeAll();
+});

@@ -25,8 +25,18 @@ function fmtSmall(x) {
 
 addStrings(TRAINSTEP_STRINGS);
 
+/**
+ * What the intro says of the update: with SGD the walkthrough's step is the run's own step on this
+ * sentence; with Adam it is not (the copy's moments start at 0), and the intro says so plainly.
+ */
+function introUpdate(snap, i18n) {
+  if (!snap || snap.status !== 'ready') return { update: i18n.t('ts.intro2.sgd') };
+  const batch = snap.batchSize > 1 ? ` ${i18n.t('ts.intro2.batch', { n: snap.batchSize })}` : '';
+  return { update: `${i18n.t(snap.optimizer === 'adam' ? 'ts.intro2.adam' : 'ts.intro2.sgd')}${batch}` };
+}
+
 export const trainstepSection = defineSection({
-  id: 'trainstep', titleKey: 'ts.title', introKeys: ['ts.intro1', 'ts.intro2'], className: 'qkv-trainstep',
+  id: 'trainstep', titleKey: 'ts.title', introKeys: ['ts.intro1', ['ts.intro2', introUpdate]], className: 'qkv-trainstep',
   source: createTrainStepSource,
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
@@ -188,7 +198,13 @@ export const trainstepSection = defineSection({
       // look-up
       chips.replaceChildren(...now.tokens.map((w, t) => h('span', { class: 'chip', attrs: { 'data-id': now.ids[t] } },
         word(w), h('small', { text: i18n.t('ts.idChip', { id: now.ids[t] }) }))));
-      lookupNote.textContent = i18n.t('ts.lookupNote', { rest: V - 1, V, d });
+      // why more rows than the article's example: it predicts only the last word, from the words
+      // before it; here every position predicts, so <s> and the last word are read too
+      const rowsRead = new Set(now.ids).size;
+      const inner = [...new Set(now.tokens.slice(1, -1))];
+      lookupNote.textContent = `${i18n.t('ts.lookupNote', { rest: V - 1, V, d })} ${i18n.t('ts.whyRows', {
+        n: rowsRead, m: inner.length, words: inner.join(' '), first: now.tokens[1], last: now.tokens.at(-1),
+      })}`;
       // one-hot of the first word, written out: a 1 at its id, 0 everywhere else
       const id = now.ids[1];
       const shown = Math.min(V, Math.max(id + 3, 10));
