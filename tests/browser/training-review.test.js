@@ -137,3 +137,15 @@ test('the look-up says why 6 rows are read, not the article\'s 4: <s> and 果 ar
     /Why 6 rows, when the article’s example reads 4 \(我 爱 吃 苹\)\? .*the boundary <s> is read too \(to guess 我\), and so is 果 \(to guess the end of the sentence, <s>\)/);
   await page.closeAll();
 });
+
+test('a link past the schedule\'s end whose run diverges on the way says where it stopped, never "showing step 1500"', async () => {
+  const { page, section } = await openTraining(env, { query: 'section=training&step=1000000&batch=64&dim=64&lr=10&opt=adam' });
+  const state = await readState(section);
+  assert.equal(state.state, 'diverged');
+  const notice = await section.locator('[data-role="notice"]').textContent();
+  assert.doesNotMatch(notice, /showing step 1500/);
+  assert.match(notice, new RegExp(`diverged at step ${state.step + 1} on the way, so it shows step ${state.step}\\.`));
+  assert.match(await section.locator('.error').first().textContent(), new RegExp(`Training diverged \\(step ${state.step + 1}\\)`));
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

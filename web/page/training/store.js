@@ -115,8 +115,12 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
     return promise;
   }
 
+  // a link past the schedule's end is shown at the end, or where the run stopped (it diverged on the way)
   function clampNotice(asked) {
-    if (run && asked > run.total) {
+    if (!run || asked <= run.total) return;
+    if (run.step < run.total && run.error) {
+      emit({ type: 'notice', key: 'training.stepClampedStopped', vars: { asked, total: run.total, step: run.step, failed: run.step + 1 } });
+    } else {
       emit({ type: 'notice', key: 'training.stepClamped', vars: { asked, total: run.total } });
     }
   }
