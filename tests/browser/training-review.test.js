@@ -145,7 +145,7 @@ test('a link past the schedule\'s end whose run diverges on the way says where i
   const notice = await section.locator('[data-role="notice"]').textContent();
   assert.doesNotMatch(notice, /showing step 1500/);
   assert.match(notice, new RegExp(`diverged at step ${state.step + 1} on the way, so it shows step ${state.step}\\.`));
-  assert.match(await section.locator('.error').first().textContent(), new RegExp(`Training diverged \\(step ${state.step + 1}\\)`));
+  assert.match(await section.locator('[data-role="error"]').textContent(), new RegExp(`Training diverged \\(step ${state.step + 1}\\)`));
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
