@@ -149,3 +149,64 @@ test('a link past the schedule\'s end whose run diverges on the way says where i
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('a setting the engine refuses for this corpus (dim 64 with batch 32 and 5,120 distinct words) is said inline, the control goes back and the run goes on', async () => {
+  const { page, section } = await openTraining(env);
+  // 160 sentences of 32 distinct words: one step at batch 32 and dim 64 is more work than one call may take
+  const corpus = Array.from({ length: 160 }, (_, i) => Array.from({ length: 32 }, (_, j) => String.fromCodePoint(0x4e00 + i * 32 + j)).join(' ')).join('\n');
+  await section.locator('[data-role="corpus-summary"]').click();
+  await section.locator('textarea[data-role="corpus-text"]').fill(corpus);
+  await section.locator('button[data-role="corpus-apply"]').click();
+  await settled(page);
+  await section.locator('select[data-role="batch"]').selectOption('32');
+  await settled(page);
+  await section.locator('button[data-role="step"]').click();
+  const before = await readState(section);
+  assert.equal(before.step, 1);
+  await section.locator('select[data-role="dim"]').selectOption('64');
+  const refused = section.locator('[data-role="settings-refused"]');
+  await refused.waitFor({ state: 'visible' });
+  assert.match(await refused.textContent(), /^Dimension: the engine does not accept this combination, so the run goes on with its settings as they were\. Why: createModel: .*dim 64\) would take .* multiply-adds/);
+  const dim = section.locator('select[data-role="dim"]');
+  assert.equal(await dim.inputValue(), '16', 'the control shows the run\'s dimension again');
+  assert.equal(await dim.getAttribute('aria-invalid'), 'true');
+  assert.equal(await dim.getAttribute('aria-describedby'), await refused.getAttribute('id'));
+  const after = await readState(section);
+  assert.equal(after.step, 1, 'the run went on as it was');
+  assert.equal(after.loss, before.loss);
+  assert.notEqual(after.state, 'failed');
+  await section.locator('button[data-role="step"]').click();
+  assert.equal((await readState(section)).step, 2);
+  // a setting the engine accepts clears the message
+  await dim.selectOption('8');
+  await refused.waitFor({ state: 'hidden' });
+  assert.equal(await dim.getAttribute('aria-invalid'), null);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('a trained run replaced by a setting change is never lost silently: the page says so and Undo brings it back at its step', async () => {
+  const { page, section } = await openTraining(env);
+  for (let i = 0; i < 5; i++) await section.locator('button[data-role="step"]').click();
+  const trained = await readState(section);
+  assert.equal(trained.step, 5);
+  await section.locator('select[data-role="dim"]').selectOption('32');
+  const discarded = section.locator('[data-role="discarded"]');
+  await discarded.waitFor({ state: 'visible' });
+  assert.match(await discarded.textContent(), /training started again from step 0; the run before had reached step 5\. Undo: back to that run/);
+  assert.equal((await readState(section)).step, 0);
+  await section.locator('button[data-role="undo-run"]').click();
+  await page.waitForSelector(`${TRAINING}[data-step="5"]:not([data-state="replaying"])`);
+  const back = await readState(section);
+  assert.equal(back.loss, trained.loss, 'the same run, at the same step');
+  assert.equal(await section.locator('select[data-role="dim"]').inputValue(), '16');
+  assert.equal(new URL(page.url()).searchParams.get('dim'), null, 'the link is the old run\'s again');
+  assert.equal(await discarded.isVisible(), false, 'the dim-32 run had not trained: nothing to bring back');
+  // in Chinese too
+  await section.locator('select[data-role="batch"]').selectOption('2');
+  await discarded.waitFor({ state: 'visible' });
+  await page.click('.lang-btn[data-lang="zh"]');
+  assert.match(await discarded.textContent(), /之前那次训练停在第 5 步。 ?撤销：回到那次训练/);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

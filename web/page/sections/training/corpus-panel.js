@@ -133,7 +133,16 @@ export function createCorpusPanel({ ctx, texts, events, uid, corpusButton, onApp
     }
     // train on what was checked, written back as the editor would show it (blank lines dropped)
     const clean = corpusText(checked.sentences);
-    if (!store.setCorpus(clean)) return false;
+    if (!store.setCorpus(clean)) {
+      // refused by the engine (not by checkCorpus): say why, keep the text and the run
+      editor.setAttribute('aria-invalid', 'true');
+      if (store.refusal) {
+        lastMessage = null;
+        problems.classList.add('bad');
+        problems.replaceChildren(h('p', { text: i18n.t('training.corpus.engineRefused', { message: store.refusal.message }) }));
+      }
+      return false;
+    }
     editor.value = clean;
     shownText = null;
     say({
