@@ -105,7 +105,7 @@ function setupTraining(frame) {
   // moves exactly the rows the batch used (<s> included), Adam's moments move rows seen before too
   const intro2 = () => {
     const n = store.run ? view.batchCount() : state.get('batch');
-    const adam = (store.run ? store.run.model.optimizer : state.get('opt')) === 'adam';
+    const adam = (store.run ? store.run.options.optimizer : state.get('opt')) === 'adam';
     const last = store.run?.last;
     const count = adam && last ? i18n.t('training.intro2.adamCount', { step: last.step, moved: last.updatedRows.length, V: store.run.vocab.length }) : '';
     texts.set(layout.intro2, `training.intro2.${adam ? 'adam.' : ''}${n === 1 ? 'one' : 'many'}`, { n, count });
