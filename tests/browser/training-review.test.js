@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, newPage } from './harness.js';
 import { openTraining, readState, settled, SECTION as TRAINING } from './training-helpers.js';
+import { openPage } from './page-helpers.js';
 
 const WALK = 'section[data-section="trainstep"]';
 
@@ -209,4 +210,49 @@ test('a trained run replaced by a setting change is never lost silently: the pag
   assert.match(await discarded.textContent(), /之前那次训练停在第 5 步。 ?撤销：回到那次训练/);
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
+});
+
+/** The text of the element an input's aria-describedby names (the first id), or null. */
+const describedBy = (locator) => locator.evaluate((el) => {
+  const id = (el.getAttribute('aria-describedby') || '').split(' ')[0];
+  const target = id && el.getRootNode().getElementById(id);
+  return target ? target.textContent : null;
+});
+
+test('a refused input says so to assistive technology: aria-invalid, and aria-describedby naming the message', async () => {
+  const { page, section } = await openTraining(env);
+  const nearest = section.locator('input[data-role="nearest-word"]');
+  await nearest.fill('恐龙');
+  await nearest.press('Enter');
+  await page.waitForFunction(() => document.querySelector('input[data-role="nearest-word"]').getAttribute('aria-invalid') === 'true');
+  assert.match(await describedBy(nearest), /恐龙/);
+  await nearest.fill('猫');
+  await nearest.press('Enter');
+  await page.waitForFunction(() => document.querySelector('input[data-role="nearest-word"]').getAttribute('aria-invalid') === 'false');
+  assert.equal(await nearest.getAttribute('aria-describedby'), null);
+  const analogy = section.locator('input[data-role="analogy-a"]');
+  await analogy.fill('toString');
+  await analogy.press('Enter');
+  await page.waitForFunction(() => document.querySelector('input[data-role="analogy-a"]').getAttribute('aria-invalid') === 'true');
+  assert.match(await describedBy(analogy), /toString/);
+  await page.closeAll();
+
+  const other = await openPage(env);
+  await other.fill('#projections .seed-input', 'abc');
+  await other.press('#projections .seed-input', 'Enter');
+  await other.waitForFunction(() => document.querySelector('#projections .seed-input').getAttribute('aria-invalid') === 'true');
+  assert.ok((await describedBy(other.locator('#projections .seed-input'))).length > 0);
+  const cell = '#projections [data-matrix="W_Q"] td[data-i="1"][data-j="2"]';
+  await other.click(cell);
+  await other.keyboard.press('Control+A');
+  await other.keyboard.type('abc');
+  await other.keyboard.press('Enter');
+  await other.waitForFunction((sel) => document.querySelector(sel).getAttribute('aria-invalid') === 'true', cell);
+  assert.match(await describedBy(other.locator(cell)), /“abc” is not a number/);
+  await other.click(cell);
+  await other.keyboard.press('Control+A');
+  await other.keyboard.type('0.5');
+  await other.keyboard.press('Enter');
+  await other.waitForFunction((sel) => !document.querySelector(sel).hasAttribute('aria-invalid'), cell);
+  await other.closeAll();
 });
