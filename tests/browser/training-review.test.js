@@ -256,3 +256,33 @@ test('a refused input says so to assistive technology: aria-invalid, and aria-de
   await other.waitForFunction((sel) => !document.querySelector(sel).hasAttribute('aria-invalid'), cell);
   await other.closeAll();
 });
+
+/** Pastes text into the focused editor as a reader does: through the clipboard and Ctrl+V. */
+async function pasteInto(page, locator, text) {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+  await locator.focus();
+  await page.keyboard.press('Control+V');
+}
+
+test('pasting more than a corpus may hold is refused before the text goes in: the editor keeps its text and the page answers at once', async () => {
+  const { page, section } = await openTraining(env);
+  await section.locator('[data-role="corpus-summary"]').click();
+  const editor = section.locator('textarea[data-role="corpus-text"]');
+  await editor.fill('一只 猫 在 叫');
+  await pasteInto(page, editor, '猫'.repeat(1 << 20));
+  const problems = section.locator('[data-role="corpus-problems"]');
+  await page.waitForFunction(() => /Not pasted/.test(document.querySelector('[data-role="corpus-problems"]').textContent));
+  assert.match(await problems.textContent(), new RegExp(`^Not pasted: .*Too long: ${(1 << 20) + "一只 猫 在 叫".length} characters, at most 20000\\.`));
+  assert.equal(await editor.inputValue(), '一只 猫 在 叫', 'the editor keeps what it had');
+  assert.equal(await editor.getAttribute('aria-invalid'), 'true');
+  // the page answers input: a keystroke echoes in the editor
+  await editor.press('End');
+  await page.keyboard.type('！');
+  assert.equal(await editor.inputValue(), '一只 猫 在 叫！');
+  // a paste that fits goes in as before
+  await pasteInto(page, editor, '\n一只 狗 在 叫');
+  assert.equal(await editor.inputValue(), '一只 猫 在 叫！\n一只 狗 在 叫');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
