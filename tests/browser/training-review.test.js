@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, newPage } from './harness.js';
-import { openTraining, readState, settled, SECTION as TRAINING } from './training-helpers.js';
+import { openTraining, readState, settled, referenceRun, SECTION as TRAINING } from './training-helpers.js';
 import { openPage } from './page-helpers.js';
 
 const WALK = 'section[data-section="trainstep"]';
@@ -286,3 +286,57 @@ test('pasting more than a corpus may hold is refused before the text goes in: th
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('the walkthrough\'s update shows every parameter\'s change, dlogits = p − onehot, and what updating E alone buys (computed as in Node)', async () => {
+  const { page, section } = await openWalk('section=trainstep');
+  // the same numbers in Node: a copy of the run at step 0 steps on the sentence; another copy gets only E's step
+  const { model } = await referenceRun(1, 0);
+  const tokens = ['我', '爱', '吃', '苹', '果'];
+  const { stepped, changes, lossTableOnly } = await nodeUpdate(model, tokens);
+  await section.locator('button[data-stage="backward"]').click();
+  const p = stepped.before.probs, V = model.vocab.length, last = tokens.length - 1;
+  const pTarget = p.data[last * V + model.vocab.indexOf('果')];
+  assert.match(await section.locator('[data-role="ts-dlogits"]').textContent(),
+    new RegExp(`dlogits = p − onehot\\(the right word\\).*p − 1 = ${(pTarget - 1).toFixed(3)} at the right word, 果`));
+  await section.locator('button[data-stage="update"]').click();
+  const rows = await section.locator('[data-role="ts-changes"] tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.dataset.parameter, tr.children[1].textContent]));
+  assert.deepEqual(rows, changes.map((c) => [c.name, `${c.changed} of ${c.size}`]));
+  assert.ok(changes.find((c) => c.name === 'Wout').changed === changes.find((c) => c.name === 'Wout').size, 'W_out changes everywhere');
+  await section.locator('button[data-stage="after"]').click();
+  const result = section.locator('[data-role="ts-table-only-result"]');
+  assert.equal(await result.isVisible(), false);
+  await section.locator('[data-role="ts-table-only"]').check();
+  const share = ((100 * (stepped.loss - lossTableOnly)) / (stepped.loss - stepped.lossAfter)).toFixed(1);
+  assert.equal(await result.textContent(), `E alone: ${stepped.loss.toFixed(3)} → ${lossTableOnly.toFixed(3)}; every parameter: ${stepped.loss.toFixed(3)} → ${stepped.lossAfter.toFixed(3)}. The table’s step alone buys ${share}% of the drop.`);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+let qkvPromise = null;
+const qkvLoaded = () => (qkvPromise ||= import('../../web/qkv-lab.js').then((m) => m.load()));
+
+/** What step.js computes, done here independently: stepOn on a copy, every parameter's change, E's step alone. */
+async function nodeUpdate(model, tokens) {
+  const qkv = await qkvLoaded();
+  const { PARAMETER_NAMES } = await import('../../web/model.js');
+  const { modelOptions, resolveCorpus } = await import('../../web/page/training/settings.js');
+  const { createState } = await import('../../web/page/shell/state.js');
+  const state = createState({ search: '' });
+  const options = modelOptions(state, resolveCorpus(state.get('corpus')).sentences);
+  const copy = qkv.createModel(options);
+  const only = qkv.createModel(options);
+  try {
+    for (const name of PARAMETER_NAMES) copy.setParameter(name, model.getParameter(name));
+    const before = copy.inspect(tokens);
+    const stepped = { ...copy.stepOn(tokens), before };
+    const changes = PARAMETER_NAMES.map((name) => {
+      const a = model.getParameter(name).data, b = copy.getParameter(name).data;
+      return { name, size: a.length, changed: a.reduce((n, x, i) => n + (b[i] !== x ? 1 : 0), 0) };
+    });
+    for (const name of PARAMETER_NAMES) only.setParameter(name, name === 'embedding' ? copy.getParameter(name) : model.getParameter(name));
+    return { stepped, changes, lossTableOnly: only.inspect(tokens).loss };
+  } finally {
+    copy.dispose();
+    only.dispose();
+  }
+}

@@ -7,7 +7,7 @@
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { TRAINSTEP_STRINGS } from '../strings/trainstep.js';
-import { defineSection } from '../shell/section-shell.js';
+import { defineSection, toggle } from '../shell/section-shell.js';
 import { createTrainStepSource } from '../training/step.js';
 import { createHeatTable } from '../views/heat-table.js';
 import { EmbeddingHeatmap } from '../views/embedding-heatmap.js';
@@ -24,6 +24,9 @@ function fmtSmall(x) {
 }
 
 addStrings(TRAINSTEP_STRINGS);
+
+/** How the walkthrough names the model's parameters (web/model.js PARAMETER_NAMES). */
+const PARAMETER_LABELS = { embedding: 'E', Wq: 'W_Q', Wk: 'W_K', Wv: 'W_V', Wout: 'W_out', bout: 'b' };
 
 /**
  * What the intro says of the update: with SGD the walkthrough's step is the run's own step on this
@@ -112,20 +115,45 @@ export const trainstepSection = defineSection({
     const gView = frame.view({ name: '∂loss/∂E', label: () => i18n.t('ts.gradTable'), csv: false });
     const gradHeat = new EmbeddingHeatmap({ reducedMotion: () => true });
     const gradHeatTitle = texts.set(h('h3', { class: 'sub-title' }), 'ts.gradHeatShort');
-    panels.backward.append(backwardNote, normBars, zeroLine, h('div', { class: 'ts-row' },
+    // the backward pass starts at the logits: dlogits = p − onehot(target)
+    const dlogitsLine = h('p', { class: 'note', attrs: { 'data-role': 'ts-dlogits' } });
+    panels.backward.append(dlogitsLine, backwardNote, normBars, zeroLine, h('div', { class: 'ts-row' },
       gView.element, h('div', { class: 'ts-table' }, gradHeatTitle, gradHeat.element)));
     // update
     const updateNote = h('p', { class: 'note' });
     const beforeView = frame.view({ name: 'E', label: () => i18n.t('ts.before'), csv: false });
     const deltaView = frame.view({ name: 'Δ', label: () => i18n.t(snapNow()?.optimizer === 'adam' ? 'ts.adamStep' : 'ts.step'), csv: false });
     const afterView = frame.view({ name: 'E′', label: () => i18n.t('ts.afterRows'), csv: false });
+    // every parameter the step changed, not only E's rows
+    const changesTitle = texts.set(h('h3', { class: 'sub-title' }), 'ts.changesTitle');
+    const changesBody = h('tbody');
+    const changesTable = h('table', { class: 'ts-changes', attrs: { 'data-role': 'ts-changes' } },
+      h('thead', {}, h('tr', {}, ['ts.changes.name', 'ts.changes.changed', 'ts.changes.norm', 'ts.changes.max']
+        .map((key) => texts.set(h('th', { attrs: { scope: 'col' } }), key)))), changesBody);
+    const changesNote = h('p', { class: 'note' });
     panels.update.append(updateNote, h('div', { class: 'equation' }, beforeView.element, h('span', { class: 'op', text: '+' }),
-      deltaView.element, h('span', { class: 'op', text: '=' }), afterView.element));
+      deltaView.element, h('span', { class: 'op', text: '=' }), afterView.element),
+    changesTitle, h('div', { class: 'matrix-scroll' }, changesTable), changesNote);
     // after
     const afterNote = texts.set(h('p', { class: 'note' }), 'ts.afterNote');
     const afterLine = h('p', { class: 'ts-mean', attrs: { 'data-role': 'ts-after' } });
     const afterBars = h('div', { class: 'ts-pairs' });
-    panels.after.append(afterNote, afterLine, afterBars);
+    // "update E only": how much of the drop the table's step alone buys
+    let tableOnly = false;
+    const tableOnlySwitch = toggle(texts, 'ts.tableOnly', false, (on) => { tableOnly = on; if (snapNow()) drawTableOnly(snapNow()); }, events);
+    tableOnlySwitch.input.dataset.role = 'ts-table-only';
+    const tableOnlyLine = h('p', { class: 'ts-mean', attrs: { 'data-role': 'ts-table-only-result' }, hidden: true });
+    panels.after.append(afterNote, afterLine, tableOnlySwitch.element, tableOnlyLine, afterBars);
+    function drawTableOnly(snap) {
+      const { update } = snap;
+      tableOnlyLine.hidden = !tableOnly;
+      if (!tableOnly) return;
+      const drop = update.loss - update.lossAfter, dropE = update.loss - update.lossTableOnly;
+      tableOnlyLine.textContent = i18n.t(drop > 0 ? 'ts.tableOnlyResult' : 'ts.tableOnlyNoDrop', {
+        before: fmt(update.loss), only: fmt(update.lossTableOnly), all: fmt(update.lossAfter),
+        share: drop > 0 ? ((100 * dropE) / drop).toFixed(1) : '0',
+      });
+    }
 
     const snapNow = () => (frame.snap && frame.snap.status === 'ready' ? frame.snap : null);
     const word = (w) => glossed(w, lang());
@@ -270,6 +298,18 @@ export const trainstepSection = defineSection({
       gradHeat.flash(snap.step, gRows);
       gradHeatTitle.textContent = i18n.t('ts.gradHeat', { V, d, k: gRows.length });
 
+      // the start of the backward pass, at the last position: dlogits = p − onehot(target)
+      {
+        const last = lastWordAt(snap);
+        const target = now.targetIds[last];
+        let top = -1;
+        for (let v = 0; v < V; v++) if (v !== target && (top < 0 || now.probs.data[last * V + v] > now.probs.data[last * V + top])) top = v;
+        dlogitsLine.textContent = i18n.t('ts.dlogits', {
+          n: now.tokens.length, context: context(snap, last), target: now.targets[last], dt: fmtSmall(pOf(now, last) - 1),
+          top: vocab[top], dtop: fmtSmall(now.probs.data[last * V + top]),
+        });
+      }
+
       // update: before, the step, after (for the rows that changed)
       const k = update.updatedRows.length;
       const upLabels = update.updatedRows.map((r) => `${r} ${vocab[r]}`);
@@ -277,6 +317,12 @@ export const trainstepSection = defineSection({
       beforeView.update(update.rowsBefore, { rowLabels: upLabels, colLabels: dims });
       deltaView.update(update.delta, { rowLabels: upLabels, colLabels: dims });
       afterView.update(update.rowsAfter, { rowLabels: upLabels, colLabels: dims });
+      changesBody.replaceChildren(...update.changes.map((c) => h('tr', { attrs: { 'data-parameter': c.name } },
+        h('th', { attrs: { scope: 'row' }, text: `${PARAMETER_LABELS[c.name] || c.name} (${c.rows}×${c.cols})` }),
+        h('td', { class: 'num', text: i18n.t('ts.changes.of', { changed: c.changed, size: c.size }) }),
+        h('td', { class: 'num', text: fmtSmall(c.norm) }), h('td', { class: 'num', text: fmtSmall(c.max) }))));
+      const others = update.changes.filter((c) => c.name !== 'embedding' && c.changed > 0).length;
+      changesNote.textContent = i18n.t('ts.changesNote', { others });
 
       // the loss again
       const diff = update.lossAfter - update.loss;
@@ -291,6 +337,7 @@ export const trainstepSection = defineSection({
           { label: i18n.t('ts.lossAfter'), value: update.after.losses[t] / maxPair, text: fmt(update.after.losses[t]) },
         ])))));
 
+      drawTableOnly(snap);
       drawCompare(snap);
     }
 
