@@ -340,3 +340,28 @@ async function nodeUpdate(model, tokens) {
     only.dispose();
   }
 }
+
+test('the car experiment has a reading over time: cos(猫, 汽车) on its corpus beside the default corpus\'s, same settings (checked against Node)', async () => {
+  const steps = 300;
+  const { page, section } = await openTraining(env, { query: `corpus=car-with-animals&step=${steps}` });
+  const reading = section.locator('[data-role="car-reading"]');
+  await page.waitForSelector(`${TRAINING} [data-role="car-reading"][data-step="${steps}"]`);
+  // the same two runs in Node, cos(猫, 汽车) after every step
+  const cosines = async (query) => {
+    const { model } = await referenceRun(query, 0);
+    const out = [model.similarity('猫', '汽车')];
+    for (let i = 0; i < steps; i++) { model.step(); out.push(model.similarity('猫', '汽车')); }
+    return out;
+  };
+  const car = await cosines('corpus=car-with-animals');
+  const base = await cosines('');
+  const peak = car.reduce((best, v, i) => (v > car[best] ? i : best), 0);
+  assert.equal(await reading.locator('[data-role="car-reading-text"]').textContent(),
+    `Step ${steps}: cos(猫, 汽车) is ${car[steps].toFixed(3)} on this corpus (solid line; highest ${car[peak].toFixed(3)}, at step ${peak}) and ${base[steps].toFixed(3)} on the default corpus with the same settings (dashed).`);
+  assert.equal(await reading.locator('polyline').count(), 2);
+  await page.closeAll();
+  // on the default corpus there is nothing to set beside it
+  const plain = await openTraining(env);
+  assert.equal(await plain.section.locator('[data-role="car-reading"]').isVisible(), false);
+  await plain.page.closeAll();
+});

@@ -31,6 +31,7 @@ import { createAboutCorpus } from './training/about.js';
 import { createSeedSpread } from './training/seed-spread.js';
 import { RUN_KEYS } from '../training/settings.js';
 import { ARTICLE_CONTEXTS, gapFillers } from '../training/contexts.js';
+import { createCarReading } from './training/car-reading.js';
 import { glossed } from '../strings/glosses.js';
 import { DEFAULT_CORPUS } from '../../corpus.js';
 
@@ -123,9 +124,15 @@ function setupTraining(frame) {
     }));
     layout.intro3.textContent = i18n.t('training.intro3', { gaps: gaps.join(i18n.t('training.gapJoin')) });
   };
+  // the car experiment's reading, beside the similarity chart (shown on a corpus other than the default)
+  const carReading = createCarReading({ i18n });
+  layout.charts.similarity.closest('.tr-sim-card')?.append(carReading.element);
   intro2();
   intro3();
-  const offStore = store.subscribe((event) => { if (event.type === 'ready' || event.type === 'step') intro2(); });
+  const offStore = store.subscribe((event) => {
+    if (event.type === 'ready' || event.type === 'step') intro2();
+    if (event.type === 'ready' || event.type === 'step' || event.type === 'run') carReading.draw(store);
+  });
   const offState = state.onChange((name) => { if (RUN_KEYS.includes(name)) intro2(); });
 
   // built after the run exists (another section built it first): draw it as it stands
@@ -145,6 +152,7 @@ function setupTraining(frame) {
     texts.refresh();
     intro2();
     intro3();
+    carReading.draw(store);
     view.setLanguage();
     controls.setLanguage();
     corpus.setLanguage();

@@ -25,6 +25,7 @@
 import { TrainingRun } from './run.js';
 import { createSeedSpread } from './seed-spread.js';
 import { RUN_KEYS, modelOptions, resolveCorpus, corpusValue, URL_CORPUS_CHARS } from './settings.js';
+import { DEFAULT_CORPUS } from '../../corpus.js';
 
 const CHUNK_MS = 8;
 /** At most this many steps per frame, however fast the machine: a replay always yields to the page. */
@@ -51,6 +52,7 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
   let discarded = null;        // the run a setting change replaced, while undo can bring it back
   let refusal = null;          // the engine's error for the last refused change
   let seedSpread = null;
+  let reference = null;        // on another corpus: the default corpus's run with the same settings, kept at the run's step
 
   function emit(event) {
     for (const fn of [...watchers]) fn(event);
@@ -65,9 +67,31 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
     return { ...modelOptions(state, corpus.sentences), ...extraOptions };
   }
 
+  /**
+   * The default corpus's run beside a run on another corpus (same settings), so that a reading can
+   * put cos(猫, 汽车) over time next to the default's; none when the run is on the default corpus.
+   */
+  function buildReference() {
+    if (reference) reference.dispose();
+    reference = null;
+    if (corpus.id === 'default' || !run) return;
+    try {
+      reference = new TrainingRun(qkv, { ...options(), corpus: DEFAULT_CORPUS.slice() });
+    } catch {
+      reference = null;  // the reading then shows this run alone
+    }
+  }
+
+  /** Advances the reference run to the run's step (it diverges or ends on its own: then it stops). */
+  function keepReference() {
+    while (reference && run && reference.step < run.step && reference.advance());
+  }
+
   function disposeRun() {
     generation++;
     replaying = null;
+    if (reference) reference.dispose();
+    reference = null;
     if (run) run.dispose();
     if (initialModel) initialModel.dispose();
     run = null;
@@ -95,6 +119,7 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
     error = null;
     run = next;
     built = { settings: runSettings(), corpus, linkable };
+    buildReference();
     emit({ type: 'run' });
     return true;
   }
@@ -148,6 +173,7 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
         if (!run.advance()) break;
         if (run.step % AXIS_EVERY === 0) void run.projection;
       }
+      keepReference();
       if (run.step < goal && !run.error) {
         replaying.done = run.step;
         emit({ type: 'replay', done: run.step, target: goal });
@@ -183,6 +209,12 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
     get linkable() { return linkable; },
     get options() { return options(); },
     /** The 30-seed spread of the run's settings (training/seed-spread.js), made when first asked for. */
+    /**
+     * On a corpus other than the default: the default corpus's run with the same settings, at the
+     * run's step ({ history, initialPoint(), step }, the TrainingRun); null on the default corpus.
+     */
+    get reference() { return reference; },
+
     get seedSpread() { return seedSpread ||= createSeedSpread(qkv); },
 
     subscribe(fn) {
@@ -226,6 +258,7 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
         if (!record) break;
         records.push(record);
       }
+      keepReference();
       if (records.length || run.error) emit({ type: 'step', records });
       return records;
     },
