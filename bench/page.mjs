@@ -90,6 +90,49 @@ async function trainingFrames(env, speed, seconds) {
   };
 }
 
+/** The review's largest accepted corpus: 300 sentences × 32 words, 9,000 distinct words (19,199 characters). */
+export function bigCorpus() {
+  return Array.from({ length: 300 }, (_, i) => Array.from({ length: 32 }, (_, j) => String.fromCodePoint(0x4e00 + ((i * 32 + j) % 9000))).join(' ')).join('\n');
+}
+
+/**
+ * Long tasks (the main thread blocked > 50 ms) while the page takes in input it accepts or refuses
+ * (issue 20 item 2): applying bigCorpus(), then batch 32 on it, and pasting 1 MB and 68 KB of text
+ * into the corpus editor. Each case: { longTasks, longestTask (ms), totalBlocked (ms over 50 per task) }.
+ */
+export async function inputLongTasks(env) {
+  const { page, section } = await openTraining(env);
+  await section.locator('[data-role="corpus-summary"]').click();
+  await page.evaluate(() => {
+    window.__long = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push(e.duration); }).observe({ type: 'longtask' });
+  });
+  const measure = async (name, action) => {
+    await page.evaluate(() => { window.__long = []; });
+    await action();
+    await page.waitForSelector('section[data-section="training"]:not([data-state="loading"]):not([data-state="replaying"])', { timeout: 120000 });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const long = await page.evaluate(() => window.__long.slice());
+    return { name, longTasks: long.length, longestTask: long.length ? +Math.max(...long).toFixed(1) : 0, totalBlocked: +long.reduce((n, d) => n + d - 50, 0).toFixed(1) };
+  };
+  const editor = section.locator('textarea[data-role="corpus-text"]');
+  // a paste as a reader makes it (the clipboard and Ctrl+V: a synthetic paste event inserts nothing)
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  const paste = async (text) => {
+    await editor.fill('');
+    await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+    await editor.focus();
+    await page.keyboard.press('Control+V');
+  };
+  const cases = [];
+  cases.push(await measure('paste 1 MB', () => paste('猫'.repeat(1 << 20))));
+  cases.push(await measure('paste 68 KB', () => paste('一只 猫 在 叫\n'.repeat(68 * 1024 / 9))));
+  cases.push(await measure('apply 9,000-word corpus', async () => { await editor.fill(bigCorpus()); await section.locator('button[data-role="corpus-apply"]').click(); }));
+  cases.push(await measure('batch 32 on it', () => section.locator('select[data-role="batch"]').selectOption('32')));
+  await page.closeAll();
+  return cases;
+}
+
 export async function benchPage({ runs = 5, seconds = 4, log = console.log } = {}) {
   const timeToNumbersResult = {};
   for (const [name, file] of [['served', false], ['file', true]]) {
@@ -103,6 +146,7 @@ export async function benchPage({ runs = 5, seconds = 4, log = console.log } = {
   }
   const env = await openBrowser();
   const frames = [];
+  const inputs = [];
   try {
     for (const speed of [20, 100]) {
       const f = await trainingFrames(env, speed, seconds);
@@ -110,10 +154,14 @@ export async function benchPage({ runs = 5, seconds = 4, log = console.log } = {
       log(`training at ${speed} steps/s for ${seconds} s: ${f.frames} frames, p50 ${f.p50} ms (${f.fps} fps), p95 ${f.p95} ms, ` +
         `max ${f.max} ms, ${f.steps} steps, ${f.longTasks} long tasks (longest ${f.longestTask} ms), load average ${f.loadAverage}`);
     }
+    for (const c of await inputLongTasks(env)) {
+      inputs.push(c);
+      log(`${c.name}: ${c.longTasks} long tasks, longest ${c.longestTask} ms, ${c.totalBlocked} ms blocked beyond 50 ms each`);
+    }
   } finally {
     await env.close();
   }
-  return { timeToNumbers: timeToNumbersResult, frames };
+  return { timeToNumbers: timeToNumbersResult, frames, inputs };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

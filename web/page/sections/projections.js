@@ -47,10 +47,14 @@ export const projectionsSection = defineSection({
       const n = /^\d{1,10}$/.test(text) ? Number(text) : NaN;
       if (!ctx.setSetting('seed', n)) {
         seedMsg.textContent = i18n.t('proj.seedBad', { seed: snapNow().seed });
+        seedInput.setAttribute('aria-invalid', 'true');
         seedInput.value = String(snapNow().seed);
-      } else seedMsg.textContent = '';
+      } else {
+        seedMsg.textContent = '';
+        seedInput.removeAttribute('aria-invalid');
+      }
     });
-    events.on(newSeed, 'click', () => { seedMsg.textContent = ''; ctx.setSetting('seed', Math.floor(Math.random() * 100000)); });
+    events.on(newSeed, 'click', () => { seedMsg.textContent = ''; seedInput.removeAttribute('aria-invalid'); ctx.setSetting('seed', Math.floor(Math.random() * 100000)); });
     events.on(resetEdits, 'click', () => ctx.resetEdits());
     // d_k: the width of every W, so of Q, K, V and the output; a snapshot setting (the link keeps it)
     const dkSelect = h('select', { class: 'dk-choice' }, D_K_CHOICES.map((v) => h('option', { value: String(v), text: String(v) })));

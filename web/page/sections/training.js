@@ -32,6 +32,10 @@ import { createAboutCorpus } from './training/about.js';
 import { createSeedSpread } from './training/seed-spread.js';
 import { RUN_KEYS } from '../training/settings.js';
 import { PROBES } from '../training/run.js';
+import { ARTICLE_CONTEXTS, gapFillers } from '../training/contexts.js';
+import { createCarReading } from './training/car-reading.js';
+import { glossed } from '../strings/glosses.js';
+import { DEFAULT_CORPUS } from '../../corpus.js';
 
 addStrings(TRAINING_STRINGS);
 addStrings(TRAINING_TIMELINE_STRINGS);   // the timeline's summary line shows before its module loads
@@ -138,15 +142,37 @@ function setupTraining(frame) {
   const corpus = createCorpusPanel({ ctx, texts, events, uid, corpusButton: exports.corpusButton() });
   layout.slots.corpus.append(corpus.element);
 
-  // the batch-size sentence of the intro says what a step does with these settings
+  // the intro's sentence on what a step changes follows the batch size and the optimizer: SGD
+  // moves exactly the rows the batch used (<s> included), Adam's moments move rows seen before too
   const intro2 = () => {
     const n = store.run ? view.batchCount() : state.get('batch');
-    texts.set(layout.intro2, n === 1 ? 'training.intro2.one' : 'training.intro2.many', { n });
+    const adam = (store.run ? store.run.options.optimizer : state.get('opt')) === 'adam';
+    const last = store.run?.last;
+    const count = adam && last ? i18n.t('training.intro2.adamCount', { step: last.step, moved: last.updatedRows.length, V: store.run.vocab.length }) : '';
+    texts.set(layout.intro2, `training.intro2.${adam ? 'adam.' : ''}${n === 1 ? 'one' : 'many'}`, { n, count });
     // the batch card's heading, before the run draws it: never an empty heading
     if (!store.run) layout.batch.title.textContent = i18n.t(n === 1 ? 'training.batch.one' : 'training.batch.many', { n });
   };
+  // the intro's gaps and the words that fill them, counted from the default corpus it describes
+  const intro3 = () => {
+    const list = (words) => {
+      const shown = words.map((w) => glossed(w, i18n.lang));
+      return shown.length < 2 ? shown.join('') : `${shown.slice(0, -1).join(i18n.t('training.wordJoin'))}${i18n.t('training.wordLast')}${shown.at(-1)}`;
+    };
+    const gaps = ARTICLE_CONTEXTS.map((context, k) => i18n.t('training.gap', {
+      context: context.join(''), gloss: i18n.t(`training.context.${k}`), words: list(gapFillers(DEFAULT_CORPUS, context)),
+    }));
+    layout.intro3.textContent = i18n.t('training.intro3', { gaps: gaps.join(i18n.t('training.gapJoin')) });
+  };
+  // the car experiment's reading, beside the similarity chart (shown on a corpus other than the default)
+  const carReading = createCarReading({ i18n });
+  layout.charts.similarity.closest('.tr-sim-card')?.append(carReading.element);
   intro2();
-  const offStore = store.subscribe((event) => { if (event.type === 'ready' || event.type === 'step') intro2(); });
+  intro3();
+  const offStore = store.subscribe((event) => {
+    if (event.type === 'ready' || event.type === 'step') intro2();
+    if (event.type === 'ready' || event.type === 'step' || event.type === 'run') carReading.draw(store);
+  });
   const offState = state.onChange((name) => { if (RUN_KEYS.includes(name)) intro2(); });
 
   // built after the run exists (another section built it first): draw it as it stands
@@ -165,6 +191,8 @@ function setupTraining(frame) {
     language = i18n.lang;
     texts.refresh();
     intro2();
+    intro3();
+    carReading.draw(store);
     view.setLanguage();
     controls.setLanguage();
     corpus.setLanguage();

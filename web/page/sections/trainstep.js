@@ -7,7 +7,7 @@
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { TRAINSTEP_STRINGS } from '../strings/trainstep.js';
-import { defineSection } from '../shell/section-shell.js';
+import { defineSection, toggle } from '../shell/section-shell.js';
 import { createTrainStepSource } from '../training/step.js';
 import { createHeatTable } from '../views/heat-table.js';
 import { EmbeddingHeatmap } from '../views/embedding-heatmap.js';
@@ -40,8 +40,22 @@ export const TRAINSTEP_QUIZ = [{
   explain: (d, t) => t('quiz.ts.lossExplain', { before: fmt(d.update.loss), after: fmt(d.update.lossAfter) }),
 }];
 
+
+/** How the walkthrough names the model's parameters (web/model.js PARAMETER_NAMES). */
+const PARAMETER_LABELS = { embedding: 'E', Wq: 'W_Q', Wk: 'W_K', Wv: 'W_V', Wout: 'W_out', bout: 'b' };
+
+/**
+ * What the intro says of the update: with SGD the walkthrough's step is the run's own step on this
+ * sentence; with Adam it is not (the copy's moments start at 0), and the intro says so plainly.
+ */
+function introUpdate(snap, i18n) {
+  if (!snap || snap.status !== 'ready') return { update: i18n.t('ts.intro2.sgd') };
+  const batch = snap.batchSize > 1 ? ` ${i18n.t('ts.intro2.batch', { n: snap.batchSize })}` : '';
+  return { update: `${i18n.t(snap.optimizer === 'adam' ? 'ts.intro2.adam' : 'ts.intro2.sgd')}${batch}` };
+}
+
 export const trainstepSection = defineSection({
-  id: 'trainstep', quiz: TRAINSTEP_QUIZ, titleKey: 'ts.title', introKeys: ['ts.intro1', 'ts.intro2'], className: 'qkv-trainstep',
+  id: 'trainstep', quiz: TRAINSTEP_QUIZ, titleKey: 'ts.title', introKeys: ['ts.intro1', ['ts.intro2', introUpdate]], className: 'qkv-trainstep',
   source: createTrainStepSource,
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
@@ -117,20 +131,45 @@ export const trainstepSection = defineSection({
     const gView = frame.view({ name: '∂loss/∂E', label: () => i18n.t('ts.gradTable'), csv: false });
     const gradHeat = new EmbeddingHeatmap({ reducedMotion: () => true });
     const gradHeatTitle = texts.set(h('h3', { class: 'sub-title' }), 'ts.gradHeatShort');
-    panels.backward.append(backwardNote, normBars, zeroLine, h('div', { class: 'ts-row' },
+    // the backward pass starts at the logits: dlogits = p − onehot(target)
+    const dlogitsLine = h('p', { class: 'note', attrs: { 'data-role': 'ts-dlogits' } });
+    panels.backward.append(dlogitsLine, backwardNote, normBars, zeroLine, h('div', { class: 'ts-row' },
       gView.element, h('div', { class: 'ts-table' }, gradHeatTitle, gradHeat.element)));
     // update
     const updateNote = h('p', { class: 'note' });
     const beforeView = frame.view({ name: 'E', label: () => i18n.t('ts.before'), csv: false });
     const deltaView = frame.view({ name: 'Δ', label: () => i18n.t(snapNow()?.optimizer === 'adam' ? 'ts.adamStep' : 'ts.step'), csv: false });
     const afterView = frame.view({ name: 'E′', label: () => i18n.t('ts.afterRows'), csv: false });
+    // every parameter the step changed, not only E's rows
+    const changesTitle = texts.set(h('h3', { class: 'sub-title' }), 'ts.changesTitle');
+    const changesBody = h('tbody');
+    const changesTable = h('table', { class: 'ts-changes', attrs: { 'data-role': 'ts-changes' } },
+      h('thead', {}, h('tr', {}, ['ts.changes.name', 'ts.changes.changed', 'ts.changes.norm', 'ts.changes.max']
+        .map((key) => texts.set(h('th', { attrs: { scope: 'col' } }), key)))), changesBody);
+    const changesNote = h('p', { class: 'note' });
     panels.update.append(updateNote, h('div', { class: 'equation' }, beforeView.element, h('span', { class: 'op', text: '+' }),
-      deltaView.element, h('span', { class: 'op', text: '=' }), afterView.element));
+      deltaView.element, h('span', { class: 'op', text: '=' }), afterView.element),
+    changesTitle, h('div', { class: 'matrix-scroll' }, changesTable), changesNote);
     // after
     const afterNote = texts.set(h('p', { class: 'note' }), 'ts.afterNote');
     const afterLine = h('p', { class: 'ts-mean', attrs: { 'data-role': 'ts-after' } });
     const afterBars = h('div', { class: 'ts-pairs' });
-    panels.after.append(afterNote, afterLine, afterBars);
+    // "update E only": how much of the drop the table's step alone buys
+    let tableOnly = false;
+    const tableOnlySwitch = toggle(texts, 'ts.tableOnly', false, (on) => { tableOnly = on; if (snapNow()) drawTableOnly(snapNow()); }, events);
+    tableOnlySwitch.input.dataset.role = 'ts-table-only';
+    const tableOnlyLine = h('p', { class: 'ts-mean', attrs: { 'data-role': 'ts-table-only-result' }, hidden: true });
+    panels.after.append(afterNote, afterLine, tableOnlySwitch.element, tableOnlyLine, afterBars);
+    function drawTableOnly(snap) {
+      const { update } = snap;
+      tableOnlyLine.hidden = !tableOnly;
+      if (!tableOnly) return;
+      const drop = update.loss - update.lossAfter, dropE = update.loss - update.lossTableOnly;
+      tableOnlyLine.textContent = i18n.t(drop > 0 ? 'ts.tableOnlyResult' : 'ts.tableOnlyNoDrop', {
+        before: fmt(update.loss), only: fmt(update.lossTableOnly), all: fmt(update.lossAfter),
+        share: drop > 0 ? ((100 * dropE) / drop).toFixed(1) : '0',
+      });
+    }
 
     const snapNow = () => (frame.snap && frame.snap.status === 'ready' ? frame.snap : null);
     const word = (w) => glossed(w, lang());
@@ -203,7 +242,13 @@ export const trainstepSection = defineSection({
       // look-up
       chips.replaceChildren(...now.tokens.map((w, t) => h('span', { class: 'chip', attrs: { 'data-id': now.ids[t] } },
         word(w), h('small', { text: i18n.t('ts.idChip', { id: now.ids[t] }) }))));
-      lookupNote.textContent = i18n.t('ts.lookupNote', { rest: V - 1, V, d });
+      // why more rows than the article's example: it predicts only the last word, from the words
+      // before it; here every position predicts, so <s> and the last word are read too
+      const rowsRead = new Set(now.ids).size;
+      const inner = [...new Set(now.tokens.slice(1, -1))];
+      lookupNote.textContent = `${i18n.t('ts.lookupNote', { rest: V - 1, V, d })} ${i18n.t('ts.whyRows', {
+        n: rowsRead, m: inner.length, words: inner.join(' '), first: now.tokens[1], last: now.tokens.at(-1),
+      })}`;
       // one-hot of the first word, written out: a 1 at its id, 0 everywhere else
       const id = now.ids[1];
       const shown = Math.min(V, Math.max(id + 3, 10));
@@ -239,8 +284,9 @@ export const trainstepSection = defineSection({
         row.sort((a, b) => b.p - a.p || a.v - b.v);
         const top = row.slice(0, TOP);
         const target = now.targetIds[t];
-        const rows = top.map(({ p, v }) => ({ label: word(vocab[v]), value: p, text: fmt(p), mark: v === target }));
-        if (!top.some(({ v }) => v === target)) rows.push({ label: word(vocab[target]), value: pOf(now, t), text: fmt(pOf(now, t)), mark: true });
+        // bar labels are narrow: the short gloss ('苹 ap-'); the line below the bars gives the full one
+        const rows = top.map(({ p, v }) => ({ label: glossedShort(vocab[v], lang()), value: p, text: fmt(p), mark: v === target }));
+        if (!top.some(({ v }) => v === target)) rows.push({ label: glossedShort(vocab[target], lang()), value: pOf(now, t), text: fmt(pOf(now, t)), mark: true });
         for (const r of rows) if (r.mark) r.label = `✓ ${r.label}`;
         return h('div', { class: `card ts-card${t === last ? ' active' : ''}`, attrs: { 'data-position': t } },
           h('h3', { text: i18n.t('ts.after', { context: context(snap, t) }) }),
@@ -268,6 +314,18 @@ export const trainstepSection = defineSection({
       gradHeat.flash(snap.step, gRows);
       gradHeatTitle.textContent = i18n.t('ts.gradHeat', { V, d, k: gRows.length });
 
+      // the start of the backward pass, at the last position: dlogits = p − onehot(target)
+      {
+        const last = lastWordAt(snap);
+        const target = now.targetIds[last];
+        let top = -1;
+        for (let v = 0; v < V; v++) if (v !== target && (top < 0 || now.probs.data[last * V + v] > now.probs.data[last * V + top])) top = v;
+        dlogitsLine.textContent = i18n.t('ts.dlogits', {
+          n: now.tokens.length, context: context(snap, last), target: now.targets[last], dt: fmtSmall(pOf(now, last) - 1),
+          top: vocab[top], dtop: fmtSmall(now.probs.data[last * V + top]),
+        });
+      }
+
       // update: before, the step, after (for the rows that changed)
       const k = update.updatedRows.length;
       const upLabels = update.updatedRows.map((r) => `${r} ${vocab[r]}`);
@@ -275,6 +333,12 @@ export const trainstepSection = defineSection({
       beforeView.update(update.rowsBefore, { rowLabels: upLabels, colLabels: dims });
       deltaView.update(update.delta, { rowLabels: upLabels, colLabels: dims });
       afterView.update(update.rowsAfter, { rowLabels: upLabels, colLabels: dims });
+      changesBody.replaceChildren(...update.changes.map((c) => h('tr', { attrs: { 'data-parameter': c.name } },
+        h('th', { attrs: { scope: 'row' }, text: `${PARAMETER_LABELS[c.name] || c.name} (${c.rows}×${c.cols})` }),
+        h('td', { class: 'num', text: i18n.t('ts.changes.of', { changed: c.changed, size: c.size }) }),
+        h('td', { class: 'num', text: fmtSmall(c.norm) }), h('td', { class: 'num', text: fmtSmall(c.max) }))));
+      const others = update.changes.filter((c) => c.name !== 'embedding' && c.changed > 0).length;
+      changesNote.textContent = i18n.t('ts.changesNote', { others });
 
       // the loss again
       const diff = update.lossAfter - update.loss;
@@ -289,6 +353,7 @@ export const trainstepSection = defineSection({
           { label: i18n.t('ts.lossAfter'), value: update.after.losses[t] / maxPair, text: fmt(update.after.losses[t]) },
         ])))));
 
+      drawTableOnly(snap);
       drawCompare(snap);
     }
 
@@ -311,7 +376,7 @@ export const trainstepSection = defineSection({
       for (const side of sides) {
         const ins = snap[side.which];
         side.table.update(ins.weights, labels, labels);
-        side.p.textContent = i18n.t('ts.pLast', { word: word(ins.targets[last]), context: context(snap, last), p: fmt(pOf(ins, last)) });
+        side.p.textContent = i18n.t('ts.pLast', { word: ins.targets[last], context: context(snap, last), p: fmt(pOf(ins, last)) });
         side.spread.textContent = i18n.t('ts.spread', { v: fmt(snap.spread[side.which]) });
       }
     }

@@ -124,8 +124,8 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     const events = listeners();
     const data = source ? source(ctx) : null;
     let snap = data ? data.get() : ctx.getSnapshot();
-    // intro texts with numbers read the current snapshot: [key, (snap) => vars]
-    const keys = introKeys.map((k) => (Array.isArray(k) ? [k[0], () => k[1](snap)] : k));
+    // intro texts with numbers read the current snapshot: [key, (snap, i18n) => vars]
+    const keys = introKeys.map((k) => (Array.isArray(k) ? [k[0], () => k[1](snap, i18n)] : k));
     const shell = createShell({ id, i18n, titleKey, introKeys: keys });
     if (className) shell.element.classList.add(...className.split(' '));
     const views = [];

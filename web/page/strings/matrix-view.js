@@ -8,6 +8,7 @@ export const MATRIX_VIEW_STRINGS = {
     'matrix.range': '{cell}：{text} 超出范围（−1000 到 1000），保留原值 {old}。',
     'matrix.shape': '{name}：{rows}×{cols}',
     'matrix.editHint': '可编辑：点一下数字，输入新值，按回车。',
+    'matrix.scrolls': '表格较宽，可左右滚动：显示 {shown} / {cols} 列 →',
   },
   en: {
     'matrix.csv': 'CSV', 'matrix.csvLabel': 'Download {name} as a CSV file',
@@ -16,5 +17,6 @@ export const MATRIX_VIEW_STRINGS = {
     'matrix.range': '{cell}: {text} is out of range (−1000 to 1000); kept {old}.',
     'matrix.shape': '{name}: {rows}×{cols}',
     'matrix.editHint': 'Editable: click a number, type a new value, press Enter.',
+    'matrix.scrolls': 'Wider than the page: scroll sideways for the rest ({shown} of {cols} columns in view) →',
   },
 };

@@ -56,7 +56,9 @@ export function chooseSentence(sentences, asked) {
  *   now, start   model.inspect(sentence) at the current step and at step 0
  *   update       stepOn(sentence) on a copy: { loss, lossAfter, updatedRows, rowsBefore, rowsAfter,
  *                gradRows (k×d, the gradient's rows for updatedRows), delta (rowsAfter − rowsBefore as
- *                the optimizer computes it), after (inspect after the step) }
+ *                the optimizer computes it), after (inspect after the step), changes (per parameter:
+ *                { name, rows, cols, size, changed, norm, max } of after − before), lossTableOnly (the
+ *                sentence's loss with only E's step applied, every other parameter as before) }
  *   gradNonZero  the gradient's non-zero rows (now.gradientRows), k×d
  *   zeroRows     how many rows of the gradient are exactly 0 (counted, not assumed)
  */
@@ -88,7 +90,28 @@ export function deriveTrainStep(qkv, store, asked) {
         ? stepped.rowsAfter.data[i] - stepped.rowsBefore.data[i]
         : -Math.fround(Math.fround(model.lr) * gradRows.data[i]);
     }
-    update = { ...stepped, gradRows, delta, after: copy.inspect(tokens) };
+    // every parameter's change, not only E's: entries changed and the size of the change
+    const changes = PARAMETER_NAMES.map((name) => {
+      const a = model.getParameter(name), b = copy.getParameter(name);
+      let changed = 0, sum = 0, max = 0;
+      for (let i = 0; i < a.data.length; i++) {
+        const d = b.data[i] - a.data[i];
+        if (d !== 0) changed++;
+        sum += d * d;
+        max = Math.max(max, Math.abs(d));
+      }
+      return { name, rows: a.rows, cols: a.cols, size: a.data.length, changed, norm: Math.sqrt(sum), max };
+    });
+    // "update E only": the current parameters with only E's step applied, the same sentence's loss
+    const tableOnly = qkv.createModel(run.options);
+    let lossTableOnly;
+    try {
+      for (const name of PARAMETER_NAMES) tableOnly.setParameter(name, name === 'embedding' ? copy.getParameter(name) : model.getParameter(name));
+      lossTableOnly = tableOnly.inspect(tokens).loss;
+    } finally {
+      tableOnly.dispose();
+    }
+    update = { ...stepped, gradRows, delta, after: copy.inspect(tokens), changes, lossTableOnly };
   } finally {
     copy.dispose();
   }

@@ -14,7 +14,10 @@
 // back, which replays from the seed); { type: 'replay', done, target } progress of a replay;
 // { type: 'ready' } the run reached the step asked for; { type: 'step', records } steps taken;
 // { type: 'error', error } the run could not be built; { type: 'notice', key, vars } something the
-// reader should be told (a step past the schedule, a corpus too long for the link).
+// reader should be told (a step past the schedule, a corpus too long for the link);
+// { type: 'refused', error, keys } a changed setting gives a run the engine refuses: the settings go
+// back to the run's and the run goes on as it was; { type: 'discarded', step, keys } a changed
+// setting replaced a run that had trained (step > 0): store.undo() brings that run back.
 //
 // A replay (a link with ?step=N, or going back) never blocks the page: it advances in chunks of
 // at most CHUNK_STEPS steps and CHUNK_MS per animation frame, reporting progress, and the first
@@ -23,6 +26,7 @@
 import { TrainingRun } from './run.js';
 import { createSeedSpread } from './seed-spread.js';
 import { RUN_KEYS, modelOptions, resolveCorpus, corpusValue, URL_CORPUS_CHARS } from './settings.js';
+import { DEFAULT_CORPUS } from '../../corpus.js';
 
 const CHUNK_MS = 8;
 /** At most this many steps per frame, however fast the machine: a replay always yields to the page. */
@@ -46,7 +50,11 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
   let corpus = resolveCorpus(state.get('corpus'));
   let linkable = true;
   let pinned = null;           // { run, corpus, options }: a run kept for comparison (the timeline)
+  let built = null;            // what the current run was built from: { settings, corpus, linkable }
+  let discarded = null;        // the run a setting change replaced, while undo can bring it back
+  let refusal = null;          // the engine's error for the last refused change
   let seedSpread = null;
+  let reference = null;        // on another corpus: the default corpus's run with the same settings, kept at the run's step
 
   function emit(event) {
     for (const fn of [...watchers]) fn(event);
@@ -61,28 +69,90 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
     return { ...modelOptions(state, corpus.sentences), ...extraOptions };
   }
 
+  /**
+   * The default corpus's run beside a run on another corpus (same settings), so that a reading can
+   * put cos(猫, 汽车) over time next to the default's; none when the run is on the default corpus.
+   */
+  function buildReference() {
+    if (reference) reference.dispose();
+    reference = null;
+    if (corpus.id === 'default' || !run) return;
+    try {
+      reference = new TrainingRun(qkv, { ...options(), corpus: DEFAULT_CORPUS.slice() });
+    } catch {
+      reference = null;  // the reading then shows this run alone
+    }
+  }
+
+  /** Advances the reference run to the run's step (it diverges or ends on its own: then it stops). */
+  function keepReference() {
+    while (reference && run && reference.step < run.step && reference.advance());
+  }
+
   function disposeRun() {
     generation++;
     replaying = null;
+    if (reference) reference.dispose();
+    reference = null;
     if (run && run !== pinned?.run) run.dispose();
     if (initialModel) initialModel.dispose();
     run = null;
     initialModel = null;
   }
 
-  /** A fresh run (step 0) from the current options; false when it cannot be built. */
-  function build() {
-    disposeRun();
-    error = null;
+  const runSettings = () => Object.fromEntries(RUN_KEYS.map((k) => [k, state.get(k)]));
+
+  /**
+   * A fresh run (step 0) from the current options; false when it cannot be built. With keep, a
+   * refused build leaves the current run as it was and returns the error instead.
+   */
+  function build({ keep = false } = {}) {
+    let next;
     try {
-      run = new TrainingRun(qkv, options());
+      next = new TrainingRun(qkv, options());
     } catch (e) {
+      if (keep && run) return e;
+      disposeRun();
       error = e;
       emit({ type: 'error', error: e });
       return false;
     }
+    disposeRun();
+    error = null;
+    run = next;
+    built = { settings: runSettings(), corpus, linkable };
+    buildReference();
     emit({ type: 'run' });
     return true;
+  }
+
+  /** Puts the state back to what `from` (a built record) was built with, without a rebuild. */
+  function restore(from) {
+    corpus = from.corpus;
+    linkable = from.linkable;
+    for (const k of RUN_KEYS) if (state.get(k) !== from.settings[k]) write(k, from.settings[k]);
+  }
+
+  /**
+   * The run-defining settings changed: a new run at step 0. When the engine refuses the new
+   * settings, they go back to the run's and the run goes on ('refused'); when the replaced run
+   * had trained, it can be brought back ('discarded', then undo()).
+   */
+  function rebuildForSettings() {
+    const before = run && built ? { ...built, step: run.step } : null;
+    const keys = before ? RUN_KEYS.filter((k) => state.get(k) !== before.settings[k]) : [];
+    const result = build({ keep: Boolean(before) });
+    if (result instanceof Error) {
+      restore(before);
+      write('step', run.step);
+      refusal = result;
+      emit({ type: 'refused', error: result, keys });
+      return;
+    }
+    refusal = null;
+    discarded = before && before.step > 0 ? before : null;
+    emit({ type: 'ready' });
+    if (discarded) emit({ type: 'discarded', step: discarded.step, keys });
   }
 
   /** Advances the current run to `target` in chunks; resolves when it is there (or superseded). */
@@ -105,6 +175,7 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
         if (!run.advance()) break;
         if (run.step % AXIS_EVERY === 0) void run.projection;
       }
+      keepReference();
       if (run.step < goal && !run.error) {
         replaying.done = run.step;
         emit({ type: 'replay', done: run.step, target: goal });
@@ -119,8 +190,12 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
     return promise;
   }
 
+  // a link past the schedule's end is shown at the end, or where the run stopped (it diverged on the way)
   function clampNotice(asked) {
-    if (run && asked > run.total) {
+    if (!run || asked <= run.total) return;
+    if (run.step < run.total && run.error) {
+      emit({ type: 'notice', key: 'training.stepClampedStopped', vars: { asked, total: run.total, step: run.step, failed: run.step + 1 } });
+    } else {
       emit({ type: 'notice', key: 'training.stepClamped', vars: { asked, total: run.total } });
     }
   }
@@ -141,6 +216,12 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
     get linkable() { return linkable; },
     get options() { return options(); },
     /** The 30-seed spread of the run's settings (training/seed-spread.js), made when first asked for. */
+    /**
+     * On a corpus other than the default: the default corpus's run with the same settings, at the
+     * run's step ({ history, initialPoint(), step }, the TrainingRun); null on the default corpus.
+     */
+    get reference() { return reference; },
+
     get seedSpread() { return seedSpread ||= createSeedSpread(qkv); },
 
     subscribe(fn) {
@@ -184,6 +265,7 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
         if (!record) break;
         records.push(record);
       }
+      keepReference();
       if (records.length || run.error) emit({ type: 'step', records });
       return records;
     },
@@ -198,6 +280,28 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
         generation++;
       }
       return replayTo(step);
+    },
+
+    /** The run a setting change replaced, if undo() can bring it back: { step, settings } or null. */
+    get discarded() { return discarded ? { step: discarded.step, settings: { ...discarded.settings } } : null; },
+
+    /** Brings back the run a setting change replaced: its settings, then a replay to its step. */
+    undo() {
+      if (!discarded) return Promise.resolve(null);
+      const back = discarded;
+      // the run undo replaces can itself be brought back (undo is its own redo)
+      const current = run && built ? { ...built, step: run.step } : null;
+      discarded = null;
+      restore(back);
+      write('step', back.step);
+      if (!build()) return Promise.resolve(null);
+      return replayTo(back.step).then((r) => {
+        if (current && current.step > 0) {
+          discarded = current;
+          emit({ type: 'discarded', step: current.step, keys: RUN_KEYS.filter((k) => current.settings[k] !== back.settings[k]) });
+        }
+        return r;
+      });
     },
 
     /** A fresh run at step 0 with the current options. */
@@ -218,15 +322,32 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
     setCorpus(text) {
       const next = resolveCorpus(text);
       if (next.errors.length || !next.sentences.length) return false;
+      const before = run && built ? { ...built, step: run.step } : null;
       corpus = next;
       const value = corpusValue(text);
       linkable = value !== null;
       write('corpus', linkable ? value : 'default');
       write('step', 0);
+      if (users) {
+        // the engine may refuse this corpus with these settings (too much work per step): keep the run
+        const result = build({ keep: Boolean(before) });
+        if (result instanceof Error) {
+          restore(before);
+          write('step', run.step);
+          refusal = result;
+          emit({ type: 'refused', error: result, keys: ['corpus'] });
+          return false;
+        }
+        discarded = before && before.step > 0 ? before : null;
+        emit({ type: 'ready' });
+        if (discarded) emit({ type: 'discarded', step: discarded.step, keys: ['corpus'] });
+      }
       if (!linkable) emit({ type: 'notice', key: 'training.corpusNotLinked', vars: { chars: text.length, max: URL_CORPUS_CHARS } });
-      if (users) { build(); emit({ type: 'ready' }); }
       return true;
     },
+
+    /** Why the last setCorpus() or setting change was refused by the engine (an Error), or null. */
+    get refusal() { return refusal; },
 
     /** A model with this run's options at step 0 (for "then and now" comparisons); lazily made. */
     initialModel() {
@@ -276,7 +397,8 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
       queueMicrotask(() => {
         rebuildQueued = false;
         write('step', 0);
-        if (users && (run || error)) { build(); emit({ type: 'ready' }); }
+        if (users && run) rebuildForSettings();
+        else if (users && error) { build(); emit({ type: 'ready' }); }
       });
     } else if (name === 'step' && run && value !== run.step) {
       store.goTo(value).then(() => clampNotice(value));

@@ -18,6 +18,18 @@ export function divergingColour(v, dark) {
   return [0, 1, 2].map((k) => Math.round(mid[k] + (end[k] - mid[k]) * a));
 }
 
+/**
+ * The width of the label column: wide enough for the longest label ('<s> sentence boundary' on the
+ * English page), estimated from its characters (a Chinese character is about 1em, a Latin one about
+ * 0.62em, plus the padding), between 4.5em and 15em; a longer label is cut with an ellipsis and
+ * keeps its whole text in the title.
+ */
+export function labelColumnEm(labels) {
+  const width = (label) => [...label].reduce((sum, c) => sum + (/\p{Script=Han}/u.test(c) ? 1 : 0.62), 0.6);
+  const longest = labels.reduce((m, l) => Math.max(m, width(String(l))), 0);
+  return Math.round(Math.min(15, Math.max(4.5, longest)) * 10) / 10;
+}
+
 export class EmbeddingHeatmap {
   /**
    * options.reducedMotion(): true when flashes must not animate (they then show as a steady
@@ -51,6 +63,7 @@ export class EmbeddingHeatmap {
       return row;
     });
     this.element.style.setProperty('--heat-rows', String(words.length));
+    this.element.style.setProperty('--heat-word', `${labelColumnEm(labels)}em`);
     this.flashed.clear();
   }
 

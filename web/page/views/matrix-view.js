@@ -42,6 +42,8 @@ export function matrixCSV(matrix, rowLabels, colLabels) {
   return lines.join('\n') + '\n';
 }
 
+let messageIds = 0;
+
 export function createMatrixView({ i18n, name, title = name, label = name, rowLabels = [], colLabels = [],
   editable = false, onEdit = null, onCell = null, csv = true, className = '' }) {
   const events = listeners();
@@ -56,13 +58,21 @@ export function createMatrixView({ i18n, name, title = name, label = name, rowLa
 
   const caption = h('caption', { class: 'matrix-caption' });
   const table = h('table', { class: `matrix ${className}` });
-  const message = h('p', { class: 'matrix-message', attrs: { 'aria-live': 'polite' } });
+  const message = h('p', { class: 'matrix-message', attrs: { id: `matrix-message-${++messageIds}`, 'aria-live': 'polite' } });
+  let refusedCell = null;    // the cell whose typed value was refused: aria-invalid, described by the message
+  const markRefused = (td) => {
+    if (refusedCell && refusedCell !== td) { refusedCell.removeAttribute('aria-invalid'); refusedCell.removeAttribute('aria-describedby'); }
+    refusedCell = td;
+    if (td) { td.setAttribute('aria-invalid', 'true'); td.setAttribute('aria-describedby', message.id); }
+  };
   const csvButton = csv ? h('button', { class: 'csv-btn', attrs: { type: 'button' } }) : null;
   const shape = h('span', { class: 'matrix-shape' });
+  // the visible sign that a table is cut by its column and scrolls (shown only while it overflows)
+  const scrolls = h('span', { class: 'matrix-scrolls', attrs: { 'data-role': 'matrix-scrolls' }, hidden: true });
   const scroller = h('div', { class: 'matrix-scroll' }, table);
   const element = h('figure', { class: 'matrix-figure' },
     scroller,
-    h('figcaption', { class: 'matrix-tools' }, shape, csvButton),
+    h('figcaption', { class: 'matrix-tools' }, shape, scrolls, csvButton),
     message);
   element.dataset.matrix = name;
 
@@ -74,7 +84,15 @@ export function createMatrixView({ i18n, name, title = name, label = name, rowLa
   // it overflows, so a table that fits adds no Tab stop.
   const focusableCells = editable || Boolean(onCell);
   function checkOverflow() {
-    const overflowing = !focusableCells && scroller.scrollWidth > scroller.clientWidth + 1;
+    const cut = scroller.scrollWidth > scroller.clientWidth + 1;
+    scrolls.hidden = !cut;
+    if (cut && matrix) {
+      // columns wholly in view: the table's width shared among its header column and the data columns
+      const perColumn = scroller.scrollWidth / (matrix.cols + 1);
+      const shown = Math.max(1, Math.min(matrix.cols, Math.floor(scroller.clientWidth / perColumn) - 1));
+      scrolls.textContent = i18n.t('matrix.scrolls', { shown, cols: matrix.cols });
+    }
+    const overflowing = !focusableCells && cut;
     if (overflowing === scroller.hasAttribute('tabindex')) return;
     if (overflowing) {
       scroller.tabIndex = 0;
@@ -144,6 +162,7 @@ export function createMatrixView({ i18n, name, title = name, label = name, rowLa
     }
     caption.textContent = labelText();
     if (scroller.hasAttribute('aria-label')) scroller.setAttribute('aria-label', labelText());
+    if (!scrolls.hidden) checkOverflow();  // the hint in the current language
   }
 
   function commit(td) {
@@ -157,12 +176,14 @@ export function createMatrixView({ i18n, name, title = name, label = name, rowLa
       message.textContent = i18n.t(`matrix.${parsed.reason}`, { cell: cellName(i, j), text: shown, old: fmt(old) });
       message.classList.add('error');
       td.classList.add('refused');
+      markRefused(td);
       td.textContent = fmt(old);
       setTimeout(() => td.classList.remove('refused'), 1200);
       return;
     }
     message.textContent = '';
     message.classList.remove('error');
+    markRefused(null);
     td.textContent = fmt(parsed.value);
     if (onEdit) onEdit(i, j, parsed.value);
   }
@@ -245,7 +266,7 @@ export function createMatrixView({ i18n, name, title = name, label = name, rowLa
     /** Marks the cells for which fn(i, j) is true (null: none): edited by the reader, or cls. */
     setMarked(fn, cls = 'edited') { marked = fn; markClass = cls; if (matrix) paint(); },
     refresh() { if (matrix) paint(); },
-    clearMessage() { message.textContent = ''; message.classList.remove('error'); },
+    clearMessage() { message.textContent = ''; message.classList.remove('error'); markRefused(null); },
     cell: (i, j) => cells[i]?.[j],
     destroy() { events.off(); if (resizes) resizes.disconnect(); },
   };

@@ -110,6 +110,7 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
         updateButtons();
         break;
       case 'ready':
+        if (!run()) break;  // the run could not be built: the error says why
         view.newRun(run());
         render({ probes: true });
         if (run().error) showError(run().error);

@@ -26,7 +26,54 @@ export function createTrainingControls({ ctx, texts, events, uid, onChange = () 
     field('training.batchSize', batch), field('training.lr', lr), field('training.dim', dim),
     field('training.optimizer', opt), field('training.seed', seed), seedMessage);
   texts.attr(group, 'aria-label', 'training.settings');
-  const element = h('div', { class: 'tr-settings-panel' }, group, seedOwn, adamNote);
+  // the engine refused a setting (the run goes on as it was), or a setting replaced a trained run (undo)
+  const refused = h('p', { class: 'inline-message bad', attrs: { id: `${uid}-settings-msg`, 'data-role': 'settings-refused', 'aria-live': 'polite' }, hidden: true });
+  const undoText = h('span');
+  const undo = texts.set(h('button', { attrs: { type: 'button', 'data-role': 'undo-run' } }), 'training.undoRun');
+  const discarded = h('p', { class: 'tr-note tr-discarded', attrs: { 'data-role': 'discarded', role: 'status' }, hidden: true }, undoText, ' ', undo);
+  const element = h('div', { class: 'tr-settings-panel' }, group, refused, discarded, seedOwn, adamNote);
+  const controlOf = { batch, lr, dim, opt, tseed: seed };
+  let refusedWith = null;     // { error, keys } while the refusal is shown
+  let discardedStep = null;
+
+  function showRefused() {
+    for (const [key, control] of Object.entries(controlOf)) {
+      const bad = Boolean(refusedWith && refusedWith.keys.includes(key));
+      if (bad) {
+        control.setAttribute('aria-invalid', 'true');
+        control.setAttribute('aria-describedby', refused.id);
+      } else if (control !== seed) {
+        control.removeAttribute('aria-invalid');
+        control.removeAttribute('aria-describedby');
+      }
+    }
+    refused.hidden = !refusedWith;
+    if (!refusedWith) { refused.textContent = ''; return; }
+    const names = refusedWith.keys.map((k) => i18n.t(`training.settingName.${k}`)).join(', ');
+    refused.textContent = i18n.t('training.refused', { names, message: refusedWith.error.message });
+  }
+  function showDiscarded() {
+    discarded.hidden = discardedStep === null;
+    if (discardedStep !== null) undoText.textContent = i18n.t('training.discarded', { step: discardedStep });
+  }
+  const offStore = ctx.training.subscribe((event) => {
+    if (event.type === 'refused' && event.keys.some((k) => k in controlOf)) {
+      refusedWith = { error: event.error, keys: event.keys.filter((k) => k in controlOf) };
+      showRefused();
+    } else if (event.type === 'discarded') {
+      discardedStep = event.step;
+      showDiscarded();
+    } else if (event.type === 'run') {
+      // a run was built: a refusal shown before is no longer the news, nor an undo it superseded
+      if (refusedWith) { refusedWith = null; showRefused(); }
+      if (discardedStep !== null && !ctx.training.discarded) { discardedStep = null; showDiscarded(); }
+    }
+  });
+  events.on(undo, 'click', () => {
+    discardedStep = null;
+    showDiscarded();
+    ctx.training.undo();
+  });
 
   /** Fills a select with the choices (and the current value, when a link brought another one). */
   function fill(el, values, current, label) {
@@ -87,9 +134,11 @@ export function createTrainingControls({ ctx, texts, events, uid, onChange = () 
       });
     },
     setLanguage() {
+      showRefused();
+      showDiscarded();
       seedMessage.textContent = seedMessage.textContent ? i18n.t('training.seedBad', { seed: state.get('tseed') }) : '';
       refresh();
     },
-    destroy() { offState(); },
+    destroy() { offState(); offStore(); },
   };
 }

@@ -118,7 +118,8 @@ export function createCorpusPanel({ ctx, texts, events, uid, corpusButton, onApp
     const list = message.errors;
     problems.classList.add('bad');
     problems.replaceChildren(...[
-      h('p', { text: i18n.t(list.length === 1 ? 'training.corpus.refusedOne' : 'training.corpus.refused', { count: list.length }) }),
+      h('p', { text: message.pasted ? i18n.t('training.corpus.pasteRefused')
+        : i18n.t(list.length === 1 ? 'training.corpus.refusedOne' : 'training.corpus.refused', { count: list.length }) }),
       ...listOf(list, message.chars),
     ].filter(Boolean));
   }
@@ -133,7 +134,16 @@ export function createCorpusPanel({ ctx, texts, events, uid, corpusButton, onApp
     }
     // train on what was checked, written back as the editor would show it (blank lines dropped)
     const clean = corpusText(checked.sentences);
-    if (!store.setCorpus(clean)) return false;
+    if (!store.setCorpus(clean)) {
+      // refused by the engine (not by checkCorpus): say why, keep the text and the run
+      editor.setAttribute('aria-invalid', 'true');
+      if (store.refusal) {
+        lastMessage = null;
+        problems.classList.add('bad');
+        problems.replaceChildren(h('p', { text: i18n.t('training.corpus.engineRefused', { message: store.refusal.message }) }));
+      }
+      return false;
+    }
     editor.value = clean;
     shownText = null;
     say({
@@ -155,6 +165,18 @@ export function createCorpusPanel({ ctx, texts, events, uid, corpusButton, onApp
     refresh();
   });
   events.on(editor, 'input', () => { counter(); revert.disabled = editor.value === shownText; });
+  // text that would make the editor longer than any corpus can be is refused before it goes in:
+  // a megabyte in a textarea costs the browser seconds of layout before anything could check it
+  const refuseLong = (event, transfer) => {
+    const added = transfer ? transfer.getData('text/plain').length : 0;
+    const kept = editor.value.length - Math.abs((editor.selectionEnd ?? 0) - (editor.selectionStart ?? 0));
+    if (kept + added <= CORPUS_LIMITS.maxChars) return;
+    event.preventDefault();
+    editor.setAttribute('aria-invalid', 'true');
+    say({ errors: [{ line: 0, kind: 'too-many-chars', severity: 'error', message: '' }], chars: kept + added, pasted: true });
+  };
+  events.on(editor, 'paste', (event) => refuseLong(event, event.clipboardData));
+  events.on(editor, 'drop', (event) => refuseLong(event, event.dataTransfer));
   events.on(presets, 'change', () => {
     const preset = CORPUS_PRESETS.find((p) => p.id === presets.value);
     if (preset) applyText(corpusText(preset.sentences));

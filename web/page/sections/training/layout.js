@@ -86,6 +86,7 @@ export function createTrainingLayout({ texts, uid }) {
 
   const card = (cls, ...children) => h('div', { class: `tr-card ${cls}` }, ...children);
   const intro2 = h('p');
+  const intro3 = h('p');
   const stage = h('div', { class: 'stage tr-stage', attrs: { tabindex: '0', 'aria-describedby': `${uid}-narration` } },
     h('div', { class: 'tr-status' }, status.progress, status.loss, status.sims),
     status.narration);
@@ -93,7 +94,7 @@ export function createTrainingLayout({ texts, uid }) {
   const element = h('section', { class: 'qkv-section qkv-training', attrs: { id: 'training', 'data-section': 'training', 'data-state': 'loading', 'aria-labelledby': `${uid}-title` } },
     title,
     h('div', { class: 'tr-intro' },
-      texts.set(h('p'), 'training.intro1'), intro2, texts.set(h('p'), 'training.intro3'), texts.set(h('p'), 'training.intro4')),
+      texts.set(h('p'), 'training.intro1'), intro2, intro3, texts.set(h('p'), 'training.intro4')),
     slots.settings,
     controlBar,
     texts.set(h('p', { class: 'tr-keys keys-hint' }), 'training.keys'),
@@ -116,7 +117,7 @@ export function createTrainingLayout({ texts, uid }) {
       slots.exports));
 
   return {
-    element, stage, intro2, controls, controlBar, status, batch, charts, lineSwatches, lossLegend, simLegend, simMissing,
+    element, stage, intro2, intro3, controls, controlBar, status, batch, charts, lineSwatches, lossLegend, simLegend, simMissing,
     groupLegend, scatterNote, heat, slots,
   };
 }

@@ -28,12 +28,12 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
   const nearestK = h('select', { attrs: { 'data-role': 'nearest-k' } },
     [3, 5, 8].map((k) => h('option', { value: String(k), text: String(k), selected: k === 5 })));
   const nearestResults = h('ol', { class: 'tr-results', attrs: { 'data-role': 'nearest-results' } });
-  const nearestError = h('p', { class: 'tr-inline-error', attrs: { 'data-role': 'nearest-error', 'aria-live': 'polite' }, hidden: true });
+  const nearestError = h('p', { class: 'tr-inline-error', attrs: { id: `${uid}-nearest-error`, 'data-role': 'nearest-error', 'aria-live': 'polite' }, hidden: true });
 
   const analogyInputs = ['国王', '男人', '女人'].map((w, i) => wordInput(`analogy-${'abc'[i]}`, w));
   analogyInputs.forEach((input, i) => texts.attr(input, 'aria-label', ['training.analogyA', 'training.analogyB', 'training.analogyC'][i]));
   const analogyResults = h('ol', { class: 'tr-results', attrs: { 'data-role': 'analogy-results' } });
-  const analogyError = h('p', { class: 'tr-inline-error', attrs: { 'data-role': 'analogy-error', 'aria-live': 'polite' }, hidden: true });
+  const analogyError = h('p', { class: 'tr-inline-error', attrs: { id: `${uid}-analogy-error`, 'data-role': 'analogy-error', 'aria-live': 'polite' }, hidden: true });
   const baselineTitle = h('p', { class: 'tr-note tr-baseline-title' });
   const baselineResults = h('ol', { class: 'tr-results', attrs: { 'data-role': 'baseline-results' } });
   const baselineVerdict = h('p', { class: 'tr-note', attrs: { 'data-role': 'baseline-verdict' } });
@@ -68,6 +68,8 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
       message = i18n.t('training.unknownWord', { word: word.length > 24 ? `${word.slice(0, 24)}…` : word, list: vocabList() });
     }
     input.setAttribute('aria-invalid', String(message !== null));
+    if (message !== null) input.setAttribute('aria-describedby', errorEl.id);
+    else input.removeAttribute('aria-describedby');
     if (message !== null) {
       errorEl.textContent = message;
       errorEl.hidden = false;

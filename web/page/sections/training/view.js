@@ -22,6 +22,9 @@ const TRAIL = 10;
 /** The analogy's parallelogram on the scatter: two arrows that should be parallel. */
 export const PARALLELOGRAM = Object.freeze([['男人', '女人'], ['国王', '女王']]);
 
+/** The most plain (ungrouped) words the scatter draws; the rest of a large vocabulary is left off. */
+export const SCATTER_WORDS = 400;
+
 export function createTrainingView({ i18n, layout, element, reducedMotion }) {
   const media = (q) => (typeof matchMedia === 'function' ? matchMedia(q) : { matches: false, addEventListener() {}, removeEventListener() {} });
   const darkScheme = media('(prefers-color-scheme: dark)');
@@ -91,7 +94,10 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     run = next;
     ensureCharts();
     const index = (w) => run.vocab.indexOf(w);
-    charts.scatter.setWords(run.vocab, run.groups, [0], run.vocab);
+    // the scatter draws at most SCATTER_WORDS plain words (every grouped word always): a
+    // 9,000-word corpus would cost Chart.js seconds a frame; the hover names any word shown
+    const hidden = [0, ...run.vocab.map((_, i) => i).filter((i) => i > SCATTER_WORDS && !run.groups[i])];
+    charts.scatter.setWords(run.vocab, run.groups, hidden, run.vocab);
     charts.scatter.setArrows(PARALLELOGRAM.map(([a, b]) => [index(a), index(b)]));
     wordTexts();
     charts.loss.update(run.history.map((r) => ({ step: r.step, values: [r.loss, r.average] })));
