@@ -1,9 +1,9 @@
-// label-placement.test.js: the scatter's labels (web/page/label-placement.js) never overlap one
+// label-placement.test.js: the scatter's labels (web/page/views/label-placement.js) never overlap one
 // another and stay inside the plot, for spread-out words, for words that gathered into one spot,
 // and at a phone's width; a label moved away from its point asks for a leader line.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { placeLabels, nearestOnBox } from '../web/page/label-placement.js';
+import { placeLabels, nearestOnBox } from '../web/page/views/label-placement.js';
 
 const overlap = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 

@@ -82,7 +82,7 @@ test('Adam: updatedRows is exactly the set of rows that changed (momentum moves 
 
 // The default schedule (TRAINING_DEFAULTS) on seeds 0–9, ten of the thirty that
 // tools/measure-training.mjs measures (tests/training-claims.test.js checks all thirty against
-// web/page/training-claims.js). Measured over seeds 0–29: the corpus loss falls from 4.29–4.40 to
+// web/page/training/claims.js). Measured over seeds 0–29: the corpus loss falls from 4.29–4.40 to
 // 0.96–1.04 on every seed; cos(猫, 狗) > cos(猫, 汽车) on 30 of 30; the animals are closer to each
 // other than to the vehicles on average (mean cosine between two animals above the mean cosine
 // between an animal and a vehicle) on 30 of 30, and every animal's nearest word among the animals

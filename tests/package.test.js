@@ -150,7 +150,7 @@ test(`the classic widget: the script every post loads is under ${WIDGET_GZIP_BUD
   // the add-on carries no WASM and none of the core's shared modules' code: only their names
   const addon = fs.readFileSync(path.join(ROOT, 'web/dist/qkv-lab-widget-training.js'), 'utf8');
   assert.ok(!/AGFzbQ|H4sI/.test(addon), 'the add-on must not carry a WASM module');
-  assert.match(addon, /modules\["web\/page\/i18n\.js"\]/, 'the add-on uses the core\'s string table');
+  assert.match(addon, /modules\["web\/page\/shell\/i18n\.js"\]/, 'the add-on uses the core\'s string table');
 });
 
 test('installed from the tarball: the API computes the article\'s numbers; every export path resolves', () => {

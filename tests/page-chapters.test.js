@@ -1,15 +1,15 @@
 // page-chapters.test.js: the numbers behind the sections "Why divide by √d_k", "Multi-head
-// attention" and "Positional encoding" (web/page/scaling-model.js, heads-positions.js), checked
+// attention" and "Positional encoding" (web/page/models/scaling.js, heads-positions.js), checked
 // in Node against the same quantities computed another way, over seeds and sentences, so that
 // what the sections say holds whatever the reader picks; and their URL state.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
-import { computeSnapshot, SENTENCES } from '../web/page/attention-model.js';
-import { deriveSnapshot } from '../web/page/snapshot-derived.js';
-import { draws, scalingModel, SCALING_DKS, ROW_KEYS, COLLAPSED } from '../web/page/scaling-model.js';
-import { headWeights, reordering, HEAD_COUNTS, D_MODEL_HEADS, PE_WIDTHS, PE_POSITIONS } from '../web/page/heads-positions.js';
-import { createState } from '../web/page/state.js';
+import { computeSnapshot, SENTENCES } from '../web/page/models/attention.js';
+import { deriveSnapshot } from '../web/page/models/snapshot-derived.js';
+import { draws, scalingModel, SCALING_DKS, ROW_KEYS, COLLAPSED } from '../web/page/models/scaling.js';
+import { headWeights, reordering, HEAD_COUNTS, D_MODEL_HEADS, PE_WIDTHS, PE_POSITIONS } from '../web/page/models/heads-positions.js';
+import { createState } from '../web/page/shell/state.js';
 import { toNested } from './helpers.js';
 
 const qkv = await load();

@@ -1,11 +1,11 @@
 // page-derived.test.js: the numbers the page's sections print beyond the snapshot's matrices
-// (web/page/snapshot-derived.js), checked in Node against the same quantities computed another
+// (web/page/models/snapshot-derived.js), checked in Node against the same quantities computed another
 // way, over many seeds and sentences, so that the page's sentences hold whatever the reader picks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
-import { computeSnapshot, SENTENCES } from '../web/page/attention-model.js';
-import { deriveSnapshot, PULL_VALUES } from '../web/page/snapshot-derived.js';
+import { computeSnapshot, SENTENCES } from '../web/page/models/attention.js';
+import { deriveSnapshot, PULL_VALUES } from '../web/page/models/snapshot-derived.js';
 
 const qkv = await load();
 const SEEDS = [0, 1, 2, 3, 7, 42, 123];
@@ -106,7 +106,7 @@ test('section 4: K·Qᵀ, computed as written, is Sᵀ entry for entry', () => {
 });
 
 test('section 5: softmax written out (exp, row total, weights) matches Math.exp in float64 at every temperature', async () => {
-  const { TEMPERATURES } = await import('../web/page/snapshot-derived.js');
+  const { TEMPERATURES } = await import('../web/page/models/snapshot-derived.js');
   for (const [sentence, scale, dk] of [['我 love 猫', false, 3], ['我 开 汽车 很 快', true, 4]]) {
     const snap = snapshotFor({ sentence, scale, dk, seed: 9 });
     snap.derived.softmaxWritten.forEach(({ t, rows }, k) => {

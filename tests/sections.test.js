@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PAGE_SECTIONS, ALL_SECTIONS, SECTION_IDS, WIDGET_SECTION_IDS, DEFAULT_SECTION, sectionById } from '../web/page/sections/index.js';
-import { SECTION_IDS as STATE_SECTION_IDS, PROPERTIES } from '../web/page/state.js';
+import { SECTION_IDS as STATE_SECTION_IDS, PROPERTIES } from '../web/page/shell/state.js';
 import { WIDGET_SECTIONS } from '../web/widget/attributes.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -69,7 +69,9 @@ test('stepped sections never call the WebAssembly API: they draw the snapshot', 
 
 test('the pieces sections draw with never call the WebAssembly API either (numbers come from the snapshot)', () => {
   // dot-geometry.js gets its numbers through ctx.measureDot (snapshot-derived.js's dotGeometry)
-  const views = ['dot-geometry.js', 'softmax-whole.js', 'edits-note.js', 'code-panel.js', 'navigation.js', 'matrix-view.js', 'section-shell.js'];
+  const views = [...fs.readdirSync(path.join(ROOT, 'web/page/views'), { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => `views/${f}`),
+    'shell/navigation.js', 'shell/section-shell.js'];
+  assert.ok(views.includes('views/dot-geometry.js'));
   for (const file of views) {
     const text = read(`web/page/${file}`).replace(/\/\/.*$/gm, '');
     assert.doesNotMatch(text, /(?<![\w-])qkv(?![\w-])|\.(selfAttention|multiHeadAttention|positionalEncoding|attend|matmul|softmaxRows|transpose|rng|createModel)\(/,
@@ -77,9 +79,19 @@ test('the pieces sections draw with never call the WebAssembly API either (numbe
   }
   // code-lines.js writes qkv.* calls as text for the reader, so it is checked by what it imports:
   // constants only, no function that computes
-  const imports = [...read('web/page/code-lines.js').matchAll(/^import \{([^}]*)\} from '([^']+)'/gm)];
+  const imports = [...read('web/page/models/code-lines.js').matchAll(/^import \{([^}]*)\} from '([^']+)'/gm)];
   assert.ok(imports.length > 0);
   for (const [, names] of imports) {
     for (const name of names.split(',').map((n) => n.trim()).filter(Boolean)) assert.match(name, /^[A-Z][A-Z0-9_]*$/, `code-lines.js imports ${name}`);
+  }
+});
+
+test('web/page is folders by role, each named in the README\'s Layout, with no file loose at its top', () => {
+  const dir = path.join(ROOT, 'web/page');
+  const entries = fs.readdirSync(dir, { withFileTypes: true });
+  assert.deepEqual(entries.filter((e) => !e.isDirectory()).map((e) => e.name), [], 'files belong in a folder by role');
+  const layout = read('README.md').split('## Layout')[1].split('\n## ')[0];
+  for (const folder of entries.filter((e) => e.isDirectory()).map((e) => e.name)) {
+    assert.match(layout, new RegExp(`^${folder}/ `, 'm'), `the README's Layout explains web/page/${folder}/`);
   }
 });

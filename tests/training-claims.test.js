@@ -1,4 +1,4 @@
-// The claims about training (web/page/training-claims.js, written by
+// The claims about training (web/page/training/claims.js, written by
 // `node tools/measure-training.mjs --write`) measured again: seeds 0–29 with TRAINING_DEFAULTS,
 // and the counting-only baseline. A changed corpus, default or model arithmetic that moves any
 // stated range, count or baseline fails here; rerun the script, read the new numbers, and check
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load } from 'qkv-lab';
 import { TRAINING_DEFAULTS } from '../web/corpus.js';
-import { TRAINING_CLAIMS } from '../web/page/training-claims.js';
+import { TRAINING_CLAIMS } from '../web/page/training/claims.js';
 import {
   SEEDS, Geometry, measureSeed, summarize, readmeTable, README_MARKERS,
 } from '../tools/training-measures.mjs';
@@ -36,7 +36,7 @@ test('every stated range, count and counting baseline holds when measured again'
   const diff = differences(measured, TRAINING_CLAIMS);
   t.diagnostic(`cos(猫, 狗) at the end: ${JSON.stringify(measured.ranges.catDog.end)}; ` +
     `animals nearer each other than vehicles on average: ${measured.counts.groupGapPositive.end.count} of 30`);
-  assert.deepEqual(diff, [], `web/page/training-claims.js no longer holds; run node tools/measure-training.mjs --write:\n${diff.join('\n')}`);
+  assert.deepEqual(diff, [], `web/page/training/claims.js no longer holds; run node tools/measure-training.mjs --write:\n${diff.join('\n')}`);
 });
 
 test('the measures use the model\'s own definitions of similarity, nearest and analogy', () => {

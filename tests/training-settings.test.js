@@ -1,15 +1,15 @@
-// training-settings.test.js: the training run's URL state (web/page/training-settings.js, in
+// training-settings.test.js: the training run's URL state (web/page/training/settings.js, in
 // state.js's one list): its own seed, batch, learning rate, dimension, optimizer, a short corpus
 // or a preset, and the walkthrough's sentence survive a round trip; invalid or hostile values
 // fall back to their defaults and are named; a corpus longer than a link carries is refused there.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createState } from '../web/page/state.js';
+import { createState } from '../web/page/shell/state.js';
 import { TRAINING_DEFAULTS } from '../web/corpus.js';
 import { MODEL_DEFAULTS } from '../web/model.js';
 import {
   TRAINING_PROPERTIES, URL_CORPUS_CHARS, DEFAULT_EXAMPLE, corpusValue, presetFor, resolveCorpus, modelOptions, defaultLr,
-} from '../web/page/training-settings.js';
+} from '../web/page/training/settings.js';
 import { CORPUS_PRESETS } from '../web/corpus.js';
 
 test('defaults come from TRAINING_DEFAULTS and stay out of the link', () => {

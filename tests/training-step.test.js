@@ -1,4 +1,4 @@
-// training-step.test.js: the numbers of the one-step walkthrough (web/page/training-step.js),
+// training-step.test.js: the numbers of the one-step walkthrough (web/page/training/step.js),
 // against a float64 JavaScript reference computed from the same parameters
 // (tests/model-reference.js, the model side's reference), at step 0 and after training:
 // the forward pass, the gradient that reaches E (non-zero on exactly the sentence's rows), the
@@ -6,9 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../web/qkv-lab.js';
-import { createState } from '../web/page/state.js';
-import { createTrainingStore } from '../web/page/training-store.js';
-import { deriveTrainStep, chooseSentence, attentionSpread } from '../web/page/training-step.js';
+import { createState } from '../web/page/shell/state.js';
+import { createTrainingStore } from '../web/page/training/store.js';
+import { deriveTrainStep, chooseSentence, attentionSpread } from '../web/page/training/step.js';
 import { referenceForward } from './model-reference.js';
 
 const qkv = await load();

@@ -1,4 +1,4 @@
-// training-store.test.js: the shared training run (web/page/training-store.js) in Node, through
+// training-store.test.js: the shared training run (web/page/training/store.js) in Node, through
 // the same state object the page uses. It is built only when asked for, replays a link's step in
 // chunks (yielding between them) to the same numbers as training there directly, clamps a step
 // past the schedule and says so, goes back by replaying from the seed, starts a new run when a
@@ -7,9 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../web/qkv-lab.js';
-import { createState } from '../web/page/state.js';
-import { createTrainingStore } from '../web/page/training-store.js';
-import { modelOptions, resolveCorpus, URL_CORPUS_CHARS } from '../web/page/training-settings.js';
+import { createState } from '../web/page/shell/state.js';
+import { createTrainingStore } from '../web/page/training/store.js';
+import { modelOptions, resolveCorpus, URL_CORPUS_CHARS } from '../web/page/training/settings.js';
 
 const qkv = await load();
 

@@ -67,7 +67,7 @@ async function bundle(entry, options) {
   return result.outputFiles[0].text;
 }
 
-const pageEntry = path.join(web, 'page', 'main.js');
+const pageEntry = path.join(web, 'page', 'shell', 'main.js');
 if (fs.existsSync(pageEntry)) {
   const esm = await bundle(pageEntry, { format: 'esm' });
   fs.writeFileSync(path.join(dist, 'page.js'), esm);

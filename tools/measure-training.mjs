@@ -3,7 +3,7 @@
 // measures for counting alone (no training) beside them.
 //
 //   node tools/measure-training.mjs           # print the table
-//   node tools/measure-training.mjs --write   # also write web/page/training-claims.js and the
+//   node tools/measure-training.mjs --write   # also write web/page/training/claims.js and the
 //                                             # README's table between its training-claims markers
 //   node tools/measure-training.mjs --defaults  # the measurements TRAINING_DEFAULTS were chosen
 //                                             # from (a few minutes): divergence by lr, and the
@@ -86,7 +86,7 @@ console.log('\n' + readmeTable(claims));
 console.log('\ncounting only (no training):', JSON.stringify(claims.counting, null, 1));
 
 if (write) {
-  const claimsPath = fileURLToPath(new URL('../web/page/training-claims.js', import.meta.url));
+  const claimsPath = fileURLToPath(new URL('../web/page/training/claims.js', import.meta.url));
   writeFileSync(claimsPath, claimsModule(claims));
   const readmePath = fileURLToPath(new URL('../README.md', import.meta.url));
   const readme = readFileSync(readmePath, 'utf8');
@@ -94,5 +94,5 @@ if (write) {
   const a = readme.indexOf(begin), b = readme.indexOf(end);
   if (a < 0 || b < a) throw new Error(`README.md has no ${begin} … ${end} block to write the table into`);
   writeFileSync(readmePath, readme.slice(0, a + begin.length) + '\n' + readmeTable(claims) + '\n' + readme.slice(b));
-  console.log(`\nwrote web/page/training-claims.js and README.md's table`);
+  console.log(`\nwrote web/page/training/claims.js and README.md's table`);
 }

@@ -1,5 +1,5 @@
 // training-measures.mjs: what the page and README say about training, measured. Used by
-// tools/measure-training.mjs (which prints the table and writes web/page/training-claims.js)
+// tools/measure-training.mjs (which prints the table and writes web/page/training/claims.js)
 // and by tests/training-claims.test.js (which measures again and compares).
 //
 // Every measure is computed the same way for the trained embedding table and for the
@@ -330,9 +330,9 @@ export function readmeTable(claims) {
   ].join('\n');
 }
 
-/** The text of web/page/training-claims.js for a summary. */
+/** The text of web/page/training/claims.js for a summary. */
 export function claimsModule(claims) {
-  return `// training-claims.js: every range the page and README state about training, as data.
+  return `// training/claims.js: every range the page and README state about training, as data.
 // Measured over seeds ${claims.seeds.from}–${claims.seeds.to} with TRAINING_DEFAULTS on the default corpus (web/corpus.js) by
 // \`node tools/measure-training.mjs --write\`, which wrote this file: do not edit it by hand.
 // tests/training-claims.test.js measures again and fails when a stated range no longer holds.

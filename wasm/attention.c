@@ -31,11 +31,7 @@ static int scale_row(float* w, const float* s, int count, float scale, float inv
         wasm_v128_store(w + j, z);
     }
     bad = !wasm_i32x4_all_true(ok);
-    float l0 = wasm_f32x4_extract_lane(vm, 0), l1 = wasm_f32x4_extract_lane(vm, 1);
-    float l2 = wasm_f32x4_extract_lane(vm, 2), l3 = wasm_f32x4_extract_lane(vm, 3);
-    m = l0 > l1 ? l0 : l1;
-    if (l2 > m) m = l2;
-    if (l3 > m) m = l3;
+    m = qkv_max4(vm);
 #endif
     for (; j < count; j++) {
         w[j] = exact ? s[j] * inv : s[j] / scale;

@@ -363,11 +363,7 @@ float row_max(const float* z, int cols) {
 #ifdef __wasm_simd128__
     v128_t m = wasm_f32x4_splat(-INFINITY);
     for (; j + 4 <= cols; j += 4) m = wasm_f32x4_pmax(m, wasm_v128_load(z + j));  /* maxps: no NaN here */
-    float l0 = wasm_f32x4_extract_lane(m, 0), l1 = wasm_f32x4_extract_lane(m, 1);
-    float l2 = wasm_f32x4_extract_lane(m, 2), l3 = wasm_f32x4_extract_lane(m, 3);
-    max = l0 > l1 ? l0 : l1;
-    if (l2 > max) max = l2;
-    if (l3 > max) max = l3;
+    max = qkv_max4(m);
 #endif
     for (; j < cols; j++) if (z[j] > max) max = z[j];
     return max;

@@ -38,6 +38,17 @@ static inline float qkv_sum4(v128_t x) {
     return wasm_f32x4_extract_lane(h, 0) + wasm_f32x4_extract_lane(h, 1);
 }
 
+/* the largest of the four lanes, compared as the scalar loop that follows it compares: l0 vs l1,
+ * then l2, then l3 (no NaN reaches it: callers check finiteness separately) */
+static inline float qkv_max4(v128_t x) {
+    float l0 = wasm_f32x4_extract_lane(x, 0), l1 = wasm_f32x4_extract_lane(x, 1);
+    float l2 = wasm_f32x4_extract_lane(x, 2), l3 = wasm_f32x4_extract_lane(x, 3);
+    float m = l0 > l1 ? l0 : l1;
+    if (l2 > m) m = l2;
+    if (l3 > m) m = l3;
+    return m;
+}
+
 /* exp(x) for x <= 0 (and -inf), four at a time: see exp_nonpositive */
 static inline v128_t qkv_exp4(v128_t x) {
     v128_t t = wasm_f32x4_add(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)),

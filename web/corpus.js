@@ -23,7 +23,7 @@
 // What so small a corpus can and cannot show: with 49 sentences and 75 words, a word's
 // vector can only reflect the handful of contexts written here. It shows the mechanism (shared
 // contexts → similar gradients → nearby rows); it cannot show meaning beyond these sentences,
-// and results vary from seed to seed (web/page/training-claims.js gives the ranges).
+// and results vary from seed to seed (web/page/training/claims.js gives the ranges).
 //
 // Tokens are space-separated. Each sentence is trained as <s> w1 … wn → w1 … wn <s>.
 // The data is frozen with /* @__PURE__ */ calls, so a bundle that uses none of it (the widget
@@ -199,7 +199,7 @@ export const CORPUS_LIMITS = /* @__PURE__ */ Object.freeze({ maxSentences: 500, 
 /**
  * The training defaults the page starts from, and createModel's defaults (web/model.js):
  * chosen from measurements over seeds 0–29 (tools/measure-training.mjs; the ranges are in
- * web/page/training-claims.js).
+ * web/page/training/claims.js).
  */
 export const TRAINING_DEFAULTS = /* @__PURE__ */ Object.freeze({ batchSize: 1, lr: 0.3, steps: 1500, dim: 16, optimizer: 'sgd' });
 

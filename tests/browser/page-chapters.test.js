@@ -10,9 +10,9 @@ import { openBrowser } from './harness.js';
 import { openPage } from './page-helpers.js';
 import { openBlog, waitForWidget, widget } from './widget-helpers.js';
 import { load } from '../../web/qkv-lab.js';
-import { draws, scalingModel } from '../../web/page/scaling-model.js';
-import { computeSnapshot } from '../../web/page/attention-model.js';
-import { headWeights } from '../../web/page/heads-positions.js';
+import { draws, scalingModel } from '../../web/page/models/scaling.js';
+import { computeSnapshot } from '../../web/page/models/attention.js';
+import { headWeights } from '../../web/page/models/heads-positions.js';
 
 let env;
 before(async () => { env = await openBrowser(); });

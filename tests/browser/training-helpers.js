@@ -3,8 +3,8 @@
 // with the same WASM model in Node (the model is deterministic, so Node and the page must agree).
 import { newPage } from './harness.js';
 import { load } from '../../web/qkv-lab.js';
-import { createState } from '../../web/page/state.js';
-import { modelOptions, resolveCorpus } from '../../web/page/training-settings.js';
+import { createState } from '../../web/page/shell/state.js';
+import { modelOptions, resolveCorpus } from '../../web/page/training/settings.js';
 
 export const SECTION = 'section[data-section="training"]';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { openBrowser, frames } from './harness.js';
 import { openTraining, readState, referenceRun, badNumbers, settled } from './training-helpers.js';
 import { TRAINING_DEFAULTS } from '../../web/corpus.js';
-import { DEFAULT_SPEED } from '../../web/page/training/layout.js';
+import { DEFAULT_SPEED } from '../../web/page/sections/training/layout.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -204,7 +204,7 @@ test('unknown words in the neighbour and analogy boxes give an inline message, n
 });
 
 // What the finished run shows is the model's own result for the run's seed, computed again in
-// Node; how such results vary over seeds is web/page/training-claims.js's business.
+// Node; how such results vary over seeds is web/page/training/claims.js's business.
 test('a full run finishes at the schedule\'s end and shows what the model computes there', async () => {
   const { page, section } = await openTraining(env, { query: 'step=1000000' });
   const { steps, model } = await referenceRun('', TRAINING_DEFAULTS.steps);

@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from './harness.js';
 import { openTraining, readState, referenceRun, settled, badNumbers, SECTION } from './training-helpers.js';
-import { DEFAULT_SPEED } from '../../web/page/training/layout.js';
+import { DEFAULT_SPEED } from '../../web/page/sections/training/layout.js';
 
 let env;
 before(async () => { env = await openBrowser(); });

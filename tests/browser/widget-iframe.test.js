@@ -1,4 +1,4 @@
-// iframe mode (web/page/embed.js): ?embed=1&section=… shows one section without the page's
+// iframe mode (web/page/shell/embed.js): ?embed=1&section=… shows one section without the page's
 // chrome and posts its height, and the documented host snippet sizes the iframe to fit.
 // First on a small page shaped like qkv-lab's (embed.js alone), then on the real page, served
 // and as the single file, once main.js calls applyEmbedMode.
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { openBrowser, screenshot, ROOT } from './harness.js';
 import { newBlogPage } from './widget-helpers.js';
 
-const MAIN = fs.readFileSync(path.join(ROOT, 'web/page/main.js'), 'utf8');
+const MAIN = fs.readFileSync(path.join(ROOT, 'web/page/shell/main.js'), 'utf8');
 
 let env;
 before(async () => { env = await openBrowser(); });

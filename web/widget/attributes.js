@@ -2,7 +2,7 @@
 // settings (seed, sentence, dk, scale, pos, sdk, heads, ped) go through the page's own state.js, so an attribute and a
 // link parameter accept exactly the same values. An invalid value never throws: it falls back to
 // the default and produces a notice { name, value, fallback } that the widget shows.
-import { createState, PROPERTIES } from '../page/state.js';
+import { createState, PROPERTIES } from '../page/shell/state.js';
 import { WIDGET_SECTION_IDS, DEFAULT_SECTION } from '../page/sections/index.js';
 
 /** Sections a widget can show: the compact walkthrough (the default) and every page section. */

@@ -20,10 +20,10 @@
 //   qkv-error  { message }                     the WebAssembly module, or a section that is
 //                                              loaded on demand, could not be loaded
 import { load } from '../qkv-lab.js';
-import { h, clear } from '../page/dom.js';
-import { createI18n, languageFromNavigator } from '../page/i18n.js';
+import { h, clear } from '../page/shell/dom.js';
+import { createI18n, languageFromNavigator } from '../page/shell/i18n.js';
 import { readAttributes, parseBoolean, parseLanguage, ATTRIBUTES, DEFAULT_SECTION } from './attributes.js';
-import { createSectionContext } from '../page/context.js';
+import { createSectionContext } from '../page/shell/context.js';
 import { sectionById } from '../page/sections/index.js';
 import { adoptStyles } from './styles.js';
 import './strings.js';

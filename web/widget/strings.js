@@ -1,6 +1,6 @@
 // strings.js: the widget's own words (its frame and its notices), zh and en. The sections bring
 // their own strings.
-import { addStrings } from '../page/i18n.js';
+import { addStrings } from '../page/shell/i18n.js';
 
 addStrings({
   zh: {

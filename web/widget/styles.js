@@ -10,9 +10,9 @@
 //   theme classes     `.qkv.theme-light` / `.qkv.theme-dark` copy the colour variables of the light
 //                     rule and of the prefers-color-scheme: dark block, so theme="light|dark"
 //                     can override the reader's scheme.
-import PAGE_CSS from '../page/style.css';
+import PAGE_CSS from '../page/shell/style.css';
 import WIDGET_CSS from './widget.css';
-import TRAINING_CSS from '../page/training.css';
+import TRAINING_CSS from '../page/sections/training/training.css';
 
 const ROOT_FONT_PX = 16;
 

@@ -4,57 +4,15 @@
 // multi-head attention (at the number of heads the reader chose, the URL's heads) have stages of
 // their own. The strip ends with the next-token prediction, softmax(O · W_out) of shape [n, V]
 // (W_out untrained here: the training sections train one).
-import { h, clear, fmt } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection, indexLabels } from '../section-shell.js';
-import { VOCABULARY } from '../attention-model.js';
-import { D_MODEL_HEADS } from '../heads-positions.js';
-import { codePanel } from '../code-panel.js';
+import { h, clear, fmt } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { FLOW_STRINGS } from '../strings/flow.js';
+import { defineSection, indexLabels } from '../shell/section-shell.js';
+import { VOCABULARY } from '../models/attention.js';
+import { D_MODEL_HEADS } from '../models/heads-positions.js';
+import { codePanel } from '../views/code-panel.js';
 
-addStrings({
-  zh: {
-    'flow.title': '完整数据流',
-    'flow.intro1': '把所有环节串起来：文字 → 编号 → 查 embedding 表（加位置向量）得到 X → 乘 W_Q、W_K、W_V 得到 Q、K、V → Q·Kᵀ（/√d_k）得到打分 S → 按行 softmax 得到权重 A → A·V 得到输出 O（多头时，几个头的输出并排拼接，再乘 W_O）→ 残差、前馈网络、堆叠多层…… → 预测下一个词 → 与正确答案比较得到损失 → 反向传播，更新所有参数：embedding 表、W_Q、W_K、W_V……',
-    'flow.intro2': '下面的形状和数值都来自当前这个例子的真实矩阵。把鼠标移到（或用 Tab 键走到）一个阶段上，下方显示它此刻的张量；点一下，跳到讲它的那一节。',
-    'flow.ids': '词的编号', 'flow.X': 'X（embedding + 位置）', 'flow.PE': '正弦位置表 PE',
-    'flow.heads': '{H} 个头：各 [n, {dk}]，拼接后乘 W_O', 'flow.QKV': 'Q、K、V', 'flow.S': '打分 S = Q·Kᵀ',
-    'flow.A': '权重 A = softmax(S)', 'flow.O': '输出 O = A·V', 'flow.more': '残差、FFN、N 层……',
-    'flow.P': '预测下一个词 softmax(O·W_out)',
-    'flow.loss': '损失', 'flow.grad': '梯度回传，更新参数',
-    'flow.step': '{name}：形状 {shape}。',
-    'flow.stepP': '{name}：形状 [n, V] = {shape}，第 i 行是“第 i 个词后面是哪个词”在整个词表上的概率。这里的 W_out 是随机的、没训练过，所以这些概率只是噪声；训练那两节的模型会把它学出来。',
-    'flow.stepLoss': '{name}：这里的例子只有一层注意力；训练一节里的模型会把它真正跑起来。',
-    'flow.tensor': '此刻的张量：{name}，形状 {shape}',
-    'flow.idsList': '编号',
-    'flow.noTensor': '这个演示只有一层注意力，这一步没有计算；训练那两节的模型有残差，并真正训练。',
-    'flow.trainOnly': '损失和梯度属于训练：见“走一遍训练的一步”那一节，那里的模型一个阶段一个阶段地把它们算出来。',
-    'flow.top': '“{w}”之后最可能的词：“{next}”（p = {p}）',
-    'flow.untrained': 'W_out 是随机的（没训练过），所以这些预测只是噪声：1/V = {u}，每个概率都在它附近。',
-    'flow.stepPE': '{name}：形状 {shape}。原版 Transformer 把这张固定的表按位置加到词向量上（训练那两节的模型也是）；这里的 X 在第 2 节的开关打开时加的是随机的、“学出来”式的位置向量。',
-    'flow.stepHeads': '多头：形状 {shape}。{H} 个头各用 Q、K、V 的 {dk} 列算自己的注意力，输出并排拼成 [n, 12]，再乘 W_O 回到 [n, 4]。头数在“多头注意力”一节里选。',
-  },
-  en: {
-    'flow.title': 'The whole data flow',
-    'flow.intro1': 'All the steps in a row: text → ids → look-up in the embedding table (plus position) gives X → times W_Q, W_K, W_V gives Q, K, V → Q·Kᵀ (/√d_k) gives the scores S → softmax by rows gives the weights A → A·V gives the output O (with several heads, their outputs side by side, times W_O) → residuals, feed-forward layers, N stacked layers… → a prediction of the next token → compared with the right answer gives the loss → backpropagation updates every parameter: the embedding table, W_Q, W_K, W_V…',
-    'flow.intro2': 'The shapes and values below come from the real matrices of the current example. Hover over (or Tab to) a stage to see its tensor as it is now, below the strip; click it to jump to the section that explains it.',
-    'flow.ids': 'token ids', 'flow.X': 'X (embedding + position)', 'flow.PE': 'sine positions PE',
-    'flow.heads': '{H} heads: [n, {dk}] each, concatenated, times W_O', 'flow.QKV': 'Q, K, V', 'flow.S': 'scores S = Q·Kᵀ',
-    'flow.A': 'weights A = softmax(S)', 'flow.O': 'output O = A·V', 'flow.more': 'residual, FFN, N layers…',
-    'flow.P': 'predict the next token softmax(O·W_out)',
-    'flow.loss': 'loss', 'flow.grad': 'gradients flow back, parameters update',
-    'flow.step': '{name}: shape {shape}.',
-    'flow.stepP': '{name}: shape [n, V] = {shape}; row i gives every word of the vocabulary a probability of coming after token i. W_out here is random, not trained, so these probabilities are noise; the training sections learn one.',
-    'flow.stepLoss': '{name}: this example has a single attention layer; the training section runs a real model.',
-    'flow.tensor': 'The tensor now: {name}, shape {shape}',
-    'flow.idsList': 'ids',
-    'flow.noTensor': 'This demo has one attention layer, so nothing is computed at this stage; the training sections’ model has a residual and is really trained.',
-    'flow.trainOnly': 'The loss and the gradients belong to training: see “One training step, walked through”, where the model computes them stage by stage.',
-    'flow.top': 'after “{w}” the most likely word: “{next}” (p = {p})',
-    'flow.untrained': 'W_out is random (untrained), so these predictions are noise: every probability is near 1/V = {u}.',
-    'flow.stepPE': '{name}: shape {shape}. The original Transformer adds this fixed table to the word vectors by position (so does the model of the training sections); this example’s X adds random, learned-style position vectors when section 2’s switch is on.',
-    'flow.stepHeads': 'Multi-head: shape {shape}. Each of the {H} heads computes its own attention from {dk} columns of Q, K and V; their outputs side by side make [n, 12], and W_O brings them back to [n, 4]. The number of heads is chosen in the section “Multi-head attention”.',
-  },
-});
+addStrings(FLOW_STRINGS);
 
 const shapeText = (m) => `[${m.rows}, ${m.cols}]`;
 

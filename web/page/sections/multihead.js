@@ -3,57 +3,15 @@
 // slice and its attention as a heat map, side by side; then the heads' outputs side by side
 // (concat) and W_O. The parameter count is the same for every H. The numbers come from the
 // snapshot (heads-positions.js, multiHead: the API's multiHeadAttention for each H).
-import { h, fmt } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection, indexLabels } from '../section-shell.js';
-import { createHeatTable } from '../heat-table.js';
-import { HEAD_COUNTS, D_MODEL_HEADS } from '../heads-positions.js';
-import { codePanel } from '../code-panel.js';
+import { h, fmt } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { MULTIHEAD_STRINGS } from '../strings/multihead.js';
+import { defineSection, indexLabels } from '../shell/section-shell.js';
+import { createHeatTable } from '../views/heat-table.js';
+import { HEAD_COUNTS, D_MODEL_HEADS } from '../models/heads-positions.js';
+import { codePanel } from '../views/code-panel.js';
 
-addStrings({
-  zh: {
-    'mh.title': '多头注意力',
-    'mh.intro1': '一个头只有一张权重表：每个词只能按一种标准去分配注意力，最后得到一种混合。可是一句话里的关系不止一种：谁做了什么、谁修饰谁、指代的是谁……多头注意力的做法很简单：把 Q、K、V 按列切成 H 份，每一份是一个“头”，各自算打分、各自 softmax、各自加权求和，最后把各头的输出并排拼起来，再乘一个 W_O 融合。',
-    'mh.intro2': '这里 X 还是上面那句话（{n} 个词，每个 4 维），W_Q、W_K、W_V 把它投影到 12 维，W_O 再投回 4 维；这四个矩阵由种子 {seed} 的随机数生成（没有训练过）。每个头的打分都除以它自己的 √d_k。选几个头：',
-    'mh.heads': '头数',
-    'mh.headsOne': '1 个头（d_k = {dk}）', 'mh.headsOption': '{h} 个头（d_k = {dk}）',
-    'mh.Q': 'Q = X·W_Q', 'mh.K': 'K = X·W_K', 'mh.V': 'V = X·W_V',
-    'mh.headTitle': '头 {h}：第 {a}–{b} 列，d_k = {dk}',
-    'mh.headWeights': '头 {h} 的权重 softmax(Q_{h}·K_{h}ᵀ / √{dk})',
-    'mh.concat': '拼接：concat = [头 0 | 头 1 | …]',
-    'mh.Y': 'Y = concat·W_O',
-    'mh.params': 'W_Q、W_K、W_V 各 4 × 12，共 {proj} 个数；W_O 是 12 × 4，{out} 个；一共 {total} 个参数——1、2、3、4 个头都一样，也和一个 12 维的大头完全一样。多头并没有多花参数，只是把同样的 Q、K、V 切成更窄的几份，每份有自己的 softmax。',
-    'mh.tops': '每个词最关注的词：{list}',
-    'mh.step0': '先照常投影：Q、K、V 都是 {n} × 12。{H} 个头把这 12 列分成 {H} 段（不同底色），每段 d_k = {dk} 列。',
-    'mh.step0one': '先照常投影：Q、K、V 都是 {n} × 12。只有 1 个头时，这就是一个 12 维的大头，和前面各节的单头注意力一样。',
-    'mh.stepHead': '头 {h} 只用第 {a}–{b} 列：它自己的 Q、K、V，打分除以 √{dk}，再按行 softmax。{tops}',
-    'mh.stepConcat': '各头的输出（每个 {n} × {dk}）并排拼起来：concat 又是 {n} × 12，每段来自一个头。',
-    'mh.stepY': '最后乘 W_O（12 × 4），把各头的结果融合回 4 维：Y 是 {n} × 4，和 X 一样宽，可以接着做残差、进入下一层。{params}',
-    'mh.differ': '各头关注的对象不一样：这正是多头的用处。',
-    'mh.same': '这里各头恰好关注同样的词；换个种子或句子看看。',
-  },
-  en: {
-    'mh.title': 'Multi-head attention',
-    'mh.intro1': 'One head has one table of weights: every token shares out its attention by one criterion and ends up with one mix. But a sentence holds more than one kind of relation: who did what, what describes what, what refers to what… Multi-head attention does something simple: it cuts Q, K and V by columns into H parts, each part a “head” with its own scores, its own softmax and its own weighted sum, then puts the heads’ outputs side by side and blends them with one more matrix, W_O.',
-    'mh.intro2': 'Here X is the sentence above again ({n} tokens, 4 numbers each); W_Q, W_K and W_V project it to 12 columns and W_O back to 4; all four come from the random generator seeded with {seed} (untrained). Each head divides its scores by its own √d_k. Choose how many heads:',
-    'mh.heads': 'heads',
-    'mh.headsOne': '1 head (d_k = {dk})', 'mh.headsOption': '{h} heads (d_k = {dk})',
-    'mh.Q': 'Q = X·W_Q', 'mh.K': 'K = X·W_K', 'mh.V': 'V = X·W_V',
-    'mh.headTitle': 'head {h}: columns {a}–{b}, d_k = {dk}',
-    'mh.headWeights': 'head {h}’s weights softmax(Q_{h}·K_{h}ᵀ / √{dk})',
-    'mh.concat': 'concat = [head 0 | head 1 | …]',
-    'mh.Y': 'Y = concat·W_O',
-    'mh.params': 'W_Q, W_K and W_V are 4 × 12 each, {proj} numbers; W_O is 12 × 4, {out}; {total} parameters in all, for 1, 2, 3 or 4 heads alike, exactly as many as one big head of width 12. Heads cost no extra parameters: they cut the same Q, K and V into narrower slices, each with a softmax of its own.',
-    'mh.tops': 'Each token’s strongest attention: {list}',
-    'mh.step0': 'First the usual projections: Q, K and V are {n} × 12. The {H} heads split those 12 columns into {H} blocks (tinted), d_k = {dk} columns each.',
-    'mh.step0one': 'First the usual projections: Q, K and V are {n} × 12. With 1 head this is one big head of width 12, the single-head attention of the sections above.',
-    'mh.stepHead': 'Head {h} uses only columns {a}–{b}: its own Q, K and V, scores divided by √{dk}, softmax by rows. {tops}',
-    'mh.stepConcat': 'The heads’ outputs ({n} × {dk} each) side by side: concat is {n} × 12 again, each block from one head.',
-    'mh.stepY': 'Last, W_O (12 × 4) blends the heads back into 4 columns: Y is {n} × 4, as wide as X, ready for the residual and the next layer. {params}',
-    'mh.differ': 'The heads attend to different tokens: that is what several heads are for.',
-    'mh.same': 'Here the heads happen to attend to the same tokens; try another seed or sentence.',
-  },
-});
+addStrings(MULTIHEAD_STRINGS);
 
 /** Each head's strongest attention for every token: [[row, column], …]. */
 function tops(weights) {

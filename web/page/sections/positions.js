@@ -4,81 +4,15 @@
 // as ped), and PE(p)·PE(p+k), which depends on the offset k only. Then X = E + PE: the outputs no
 // longer merely move. The numbers come from the snapshot (heads-positions.js, positions: the API's
 // positionalEncoding and selfAttention); this file lays them out and draws the two pictures.
-import { h, fmt } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection, indexLabels } from '../section-shell.js';
-import { createSignedHeatmap, prefersDarkText } from '../signed-heatmap.js';
-import { PE_WIDTHS, PE_POSITIONS, PE_OFFSETS, PE_STARTS, PE_BASE } from '../heads-positions.js';
-import { codePanel } from '../code-panel.js';
+import { h, fmt } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { POSITIONS_STRINGS } from '../strings/positions.js';
+import { defineSection, indexLabels } from '../shell/section-shell.js';
+import { createSignedHeatmap, prefersDarkText } from '../views/signed-heatmap.js';
+import { PE_WIDTHS, PE_POSITIONS, PE_OFFSETS, PE_STARTS, PE_BASE } from '../models/heads-positions.js';
+import { codePanel } from '../views/code-panel.js';
 
-addStrings({
-  zh: {
-    'pe.title': '位置编码',
-    'pe.intro1': '注意力本身不知道词序。打分 qᵢ·kⱼ 只看两个向量，不看它们排在第几；softmax 和加权求和也一样。所以把句子里的词换个顺序，每个词算出来的输出一模一样，只是跟着换了行。先看这个问题，再看原版 Transformer 的解法：给每个位置一个固定的向量 PE(p)，加到词向量上。',
-    'pe.intro2': 'PE(p) 的第 2i 和 2i+1 个分量是 sin(p / {base}^(2i/d)) 和 cos(p / {base}^(2i/d))：每一对分量是一个以不同速度转动的指针，前面的转得快，后面的转得慢，所以每个位置都有自己的一组读数。（第 2 节的位置开关加的是随机的、“学出来”式的位置向量，GPT-2 就用这种；这一节用的是原版的正弦表，也就是训练那两节模型里的位置。）',
-    'pe.original': '原句：{words}',
-    'pe.reordered': '换序：{words}',
-    'pe.E': 'E（词向量，不含位置）',
-    'pe.Ere': 'E，换序后',
-    'pe.O': '输出，不加位置',
-    'pe.Ore': '输出，换序后，不加位置',
-    'pe.gapPlain': '把换序后的输出按词对回去，最大相差 {gap}：同样的数，只是换了行。',
-    'pe.gapPE': '加上位置后，按词对回去最大相差 {gap}：不再只是换行了，同一个词放在不同位置，得到不同的输出。',
-    'pe.trivial': '这句话的每个词都一样，换顺序改变不了什么；换一句话看看。',
-    'pe.width': '图中位置向量的宽度 d',
-    'pe.tableTitle': '正弦位置表：{p} 个位置 × {d} 维（底 {base}）',
-    'pe.axes': '每一行是一个位置 p（从上往下 0 到 {last}），每一列是一个维度（从左往右 0 到 {lastDim}）；蓝色为负，橙色为正，白色是 0。',
-    'pe.tableLabel': '位置编码表的热力图：{p} 行（位置 0 到 {last}），{d} 列；蓝色为负，橙色为正。左边的列变化快，右边的列几乎不变。',
-    'pe.gramTitle': 'PE(p)·PE(q)：{p} × {p}',
-    'pe.gramLabel': '位置向量两两点积的热力图：同一条对角线上（q − p 相同）颜色相同。',
-    'pe.offsetsLabel': 'PE(p)·PE(p+k)：行是起点 p，列是间隔 k',
-    'pe.offsetsNote': '每一列从上到下都一样：PE(p)·PE(p+k) = Σᵢ cos(k / {base}^(2i/d)) 只取决于间隔 k，和起点 p 无关。所以模型能从两个位置向量的点积里读出“相隔多远”。',
-    'pe.PE': 'PE（{n} 个位置 × 4）',
-    'pe.X': 'X = E + PE',
-    'pe.Xre': '换序后的 X = E + PE',
-    'pe.Opos': '输出，加了位置',
-    'pe.Opos_re': '输出，换序后，加了位置',
-    'pe.step0': '原句“{a}”和换了序的“{b}”：两张表是同样的词向量，只是行的顺序不同。',
-    'pe.step1': '不加位置时，两句的输出也是同样的几行，只是顺序跟着换了：O[{w}] 在两边都是 [{row}]。{gap}',
-    'pe.step2': '正弦位置表：第 p 行是 PE(p)。左边几列像快速旋转的指针，每个位置都不同；越往右转得越慢。',
-    'pe.step3': '任意两个位置向量的点积：沿着每条对角线都是同一个值，例如 PE(0)·PE(3) = {a}，PE(11)·PE(14) = {b}。只和间隔 k 有关。',
-    'pe.step4': '把 PE 按位置加到词向量上：X = E + PE。换了序以后，“{w}”在第 {p} 位，加上的是 PE({p})，不再是 PE({q})。',
-    'pe.step5': '{gap}',
-  },
-  en: {
-    'pe.title': 'Positional encoding',
-    'pe.intro1': 'Attention by itself does not know word order. A score qᵢ·kⱼ looks at two vectors, not at where they stand; so do softmax and the weighted sum. Reorder the words of a sentence and every word gets exactly the same output as before, only in another row. First the problem, then the original Transformer’s answer: give every position p a fixed vector PE(p) and add it to the word’s vector.',
-    'pe.intro2': 'Components 2i and 2i+1 of PE(p) are sin(p / {base}^(2i/d)) and cos(p / {base}^(2i/d)): each pair is a hand turning at its own speed, the first pairs fast and the last ones slowly, so every position gets its own set of readings. (Section 2’s position switch adds random, “learned-style” position vectors, as GPT-2 does; this section uses the original sine table, which is also what the model in the training sections adds.)',
-    'pe.original': 'the sentence: {words}',
-    'pe.reordered': 'reordered: {words}',
-    'pe.E': 'E (word vectors, no position)',
-    'pe.Ere': 'E, reordered',
-    'pe.O': 'output, no positions',
-    'pe.Ore': 'output, reordered, no positions',
-    'pe.gapPlain': 'Matched word for word, the reordered outputs differ by at most {gap}: the same numbers in other rows.',
-    'pe.gapPE': 'With positions, matched word for word, they differ by up to {gap}: no longer a reordering; the same word in another place gets another output.',
-    'pe.trivial': 'Every word of this sentence is the same, so reordering changes nothing; try another sentence.',
-    'pe.width': 'width d of the pictured table',
-    'pe.tableTitle': 'The sine table: {p} positions × {d} dimensions (base {base})',
-    'pe.axes': 'Each row is a position p (0 to {last}, top to bottom), each column a dimension (0 to {lastDim}, left to right); blue below 0, orange above, white at 0.',
-    'pe.tableLabel': 'Heat map of the positional encoding table: {p} rows (positions 0 to {last}), {d} columns; blue below 0, orange above. The columns on the left change fast, those on the right hardly at all.',
-    'pe.gramTitle': 'PE(p)·PE(q): {p} × {p}',
-    'pe.gramLabel': 'Heat map of the dot products of every two position vectors: every diagonal (the same q − p) has one colour.',
-    'pe.offsetsLabel': 'PE(p)·PE(p+k): rows are start positions p, columns offsets k',
-    'pe.offsetsNote': 'Every column reads the same from top to bottom: PE(p)·PE(p+k) = Σᵢ cos(k / {base}^(2i/d)) depends on the offset k only, not on where it starts. So a model can read “how far apart” from the dot product of two position vectors.',
-    'pe.PE': 'PE ({n} positions × 4)',
-    'pe.X': 'X = E + PE',
-    'pe.Xre': 'X = E + PE, reordered',
-    'pe.Opos': 'output, with positions',
-    'pe.Opos_re': 'output, reordered, with positions',
-    'pe.step0': '“{a}” and the reordered “{b}”: both tables hold the same word vectors, in a different order of rows.',
-    'pe.step1': 'Without positions the two outputs are the same rows too, only reordered: O[{w}] is [{row}] in both. {gap}',
-    'pe.step2': 'The sine table: row p is PE(p). The left columns turn like fast hands, different for every position; further right they turn ever more slowly.',
-    'pe.step3': 'The dot product of every two position vectors: one value along each diagonal, PE(0)·PE(3) = {a} and PE(11)·PE(14) = {b} for instance. It depends on the offset k only.',
-    'pe.step4': 'PE added to the word vectors by position: X = E + PE. Reordered, “{w}” stands at position {p} and gets PE({p}), no longer PE({q}).',
-    'pe.step5': '{gap}',
-  },
-});
+addStrings(POSITIONS_STRINGS);
 
 const STAGES = ['reorder', 'outputs', 'table', 'offsets', 'add', 'positioned'];
 

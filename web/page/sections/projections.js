@@ -1,57 +1,15 @@
 // Section 3: Q, K, V from X. X·W_Q → Q built cell by cell: the row of X and the column of W_Q
 // light up, the products and their running sum appear, the cell fills; then K, then V.
 // The reader can change the seed or edit any cell of X or W; everything downstream recomputes.
-import { h, clear, fmt, fmtTerm } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { defineSection, indexLabels } from '../section-shell.js';
-import { column, D_K_CHOICES } from '../attention-model.js';
-import { editsNote } from '../edits-note.js';
-import { codePanel } from '../code-panel.js';
+import { h, clear, fmt, fmtTerm } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { PROJECTIONS_STRINGS } from '../strings/projections.js';
+import { defineSection, indexLabels } from '../shell/section-shell.js';
+import { column, D_K_CHOICES } from '../models/attention.js';
+import { editsNote } from '../views/edits-note.js';
+import { codePanel } from '../views/code-panel.js';
 
-addStrings({
-  zh: {
-    'proj.title': 'Q、K、V 从 X 里来',
-    'proj.intro1': '同一个 X 乘上三个不同的可学习矩阵，得到三种角色：Q = X·W_Q，K = X·W_K，V = X·W_V。X 的形状是 [n, d]，每个 W 是 [d, d_k]，所以 Q、K、V 都是 [n, d_k]。',
-    'proj.intro2': '下面的 W 用 rng(种子).randn(4, {dk}) × 0.3 依次生成 W_Q、W_K、W_V；d_k = 3、种子 42 正好复现文章里的数字。每个结果格子都是 X 的一行和 W 的一列的点积。可以改种子，也可以点开 X 或 W 的任意格子改数字，后面所有环节都会重新计算。',
-    'proj.seed': '随机种子', 'proj.newSeed': '换一个种子', 'proj.resetEdits': '撤销编辑',
-    'proj.seedBad': '种子须是 0 到 4294967295 之间的整数，仍用 {seed}。',
-    'proj.start': '准备：X 是 [{n}, 4]，W_Q、W_K、W_V 各是 [4, {dk}]。按 ▶ 看 Q 一格一格地算出来。',
-    'proj.dk': 'd_k（每个头的宽度）',
-    'proj.dkNote': 'd_k 决定 W 有几列，也就决定了 Q、K、V 的宽度；打分表 S 和权重 A 仍是 [n, n]，输出 O 是 [n, d_k]。',
-    'proj.cell': '{M}[{row}][{col}] = X 的“{row}”行 · {W} 的第 {col} 列 = {sum}',
-    'proj.termsHead': '逐项相乘，再累加：',
-    'proj.running': '累计',
-    'proj.doneAll': 'Q、K、V 全部算完：同一个 X，三组权重，三种角色。',
-    'proj.oneHot': 'X 中 {rows} 的行是 one-hot（只有一个 1，其余是 0），所以对应的 Q 行就是 W_Q 的某一行原样照搬：{picks}。K、V 也一样。{others}',
-    'proj.oneHotOthers': '{rows} 的行不是 one-hot，对应的 Q 行是 W_Q 几行的加权和。',
-    'proj.noOneHot': 'X 的行都不是 one-hot（{why}），所以 Q 的每一行都是 W_Q 几行的加权和，而不是其中某一行。',
-    'proj.noOneHotPos': '加上了位置向量',
-    'proj.noOneHotWords': '这些词的 embedding 是随机的数',
-    'proj.pick': 'Q[{word}] = W_Q 第 {k} 行',
-    'proj.cellOneHot': '（X 的这一行是 one-hot，所以这就是 {W}[{k}][{col}]）',
-  },
-  en: {
-    'proj.title': 'Q, K and V come out of X',
-    'proj.intro1': 'One X multiplied by three different learnable matrices gives three roles: Q = X·W_Q, K = X·W_K, V = X·W_V. X has shape [n, d], each W is [d, d_k], so Q, K and V are each [n, d_k].',
-    'proj.intro2': 'The W below are drawn as rng(seed).randn(4, {dk}) × 0.3, W_Q first, then W_K, then W_V; with d_k = 3, seed 42 reproduces the article’s numbers. Each result cell is the dot product of one row of X with one column of W. Change the seed, or click any cell of X or W and type a number: everything further down recomputes.',
-    'proj.seed': 'Seed', 'proj.newSeed': 'New seed', 'proj.resetEdits': 'Undo edits',
-    'proj.seedBad': 'A seed is a whole number from 0 to 4294967295; still using {seed}.',
-    'proj.start': 'Ready: X is [{n}, 4]; W_Q, W_K and W_V are [4, {dk}] each. Press ▶ to watch Q fill in cell by cell.',
-    'proj.dk': 'd_k (head width)',
-    'proj.dkNote': 'd_k is the number of columns of each W, so it is the width of Q, K and V; the scores S and the weights A stay [n, n], and the output O is [n, d_k].',
-    'proj.cell': '{M}[{row}][{col}] = row “{row}” of X · column {col} of {W} = {sum}',
-    'proj.termsHead': 'Multiply term by term, then add up:',
-    'proj.running': 'running sum',
-    'proj.doneAll': 'Q, K and V are all done: one X, three sets of weights, three roles.',
-    'proj.oneHot': 'One-hot rows of X (a single 1, zeros elsewhere: {rows}) make rows of Q that are simply rows of W_Q, copied as they are: {picks}. The same holds for K and V. {others}',
-    'proj.oneHotOthers': 'Not one-hot: {rows}; those rows of Q are weighted sums of rows of W_Q.',
-    'proj.noOneHot': 'No row of X is one-hot here ({why}), so each row of Q is a weighted sum of rows of W_Q rather than one of them.',
-    'proj.noOneHotPos': 'position vectors are added',
-    'proj.noOneHotWords': 'these words’ embeddings are random numbers',
-    'proj.pick': 'Q[{word}] = row {k} of W_Q',
-    'proj.cellOneHot': ' (this row of X is one-hot, so this is just {W}[{k}][{col}])',
-  },
-});
+addStrings(PROJECTIONS_STRINGS);
 
 const TARGETS = [
   { M: 'Q', W: 'Wq', label: 'W_Q' },

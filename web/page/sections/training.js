@@ -7,25 +7,25 @@
 //   corpus-panel.js  the open corpus and its presets   about.js   what the corpus can show
 //   probes.js        nearest neighbours, analogy and its baseline
 //   seed-spread.js   seeds 0–29 measured live       exports.js       PNG, TSV, corpus.txt
-// The run itself is shared (ctx.training, training-store.js): the one-step walkthrough reads the
+// The run itself is shared (ctx.training, training/store.js): the one-step walkthrough reads the
 // same model. The run is built when the section first becomes visible, and the animation loop
 // runs only while it is visible. It is reproducible: the URL's tseed, batch, lr, dim, opt,
 // corpus and step are replayed from the seed.
 //
 //   const section = trainingSection.create(ctx);   host.append(section.element);   section.destroy();
-import { listeners, pendingLayout } from '../dom.js';
-import { addStrings } from '../i18n.js';
-import { TRAINING_STRINGS } from '../training/strings.js';
-import { createTrainingLayout } from '../training/layout.js';
-import { createTrainingView } from '../training/view.js';
-import { createTrainingController } from '../training/controller.js';
-import { createTrainingControls } from '../training/controls.js';
-import { createTrainingProbes } from '../training/probes.js';
-import { createTrainingExports } from '../training/exports.js';
-import { createCorpusPanel } from '../training/corpus-panel.js';
-import { createAboutCorpus } from '../training/about.js';
-import { createSeedSpread } from '../training/seed-spread.js';
-import { RUN_KEYS } from '../training-settings.js';
+import { listeners, pendingLayout } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { TRAINING_STRINGS } from '../strings/training.js';
+import { createTrainingLayout } from './training/layout.js';
+import { createTrainingView } from './training/view.js';
+import { createTrainingController } from './training/controller.js';
+import { createTrainingControls } from './training/controls.js';
+import { createTrainingProbes } from './training/probes.js';
+import { createTrainingExports } from './training/exports.js';
+import { createCorpusPanel } from './training/corpus-panel.js';
+import { createAboutCorpus } from './training/about.js';
+import { createSeedSpread } from './training/seed-spread.js';
+import { RUN_KEYS } from '../training/settings.js';
 
 addStrings(TRAINING_STRINGS);
 

@@ -1,0 +1,268 @@
+// sections/training/controller.js: drives the shared training run from section 9's controls: Start / Pause
+// (a frame loop that takes as many steps as the speed makes due), Step, Back (a replay from the
+// seed, in chunks), Reset, the speed, and the stepper's keys (stepper.js's stepKeys). It listens
+// to the run store and has the view draw what changed; it narrates in the reader's language,
+// and a narration already shown is rewritten when the language changes.
+//
+//   const controller = createTrainingController({ ctx, layout, view, texts, events, reportProgress, onRender });
+//   controller.setVisible(visible);  controller.destroy();
+import { fmt } from '../../shell/dom.js';
+import { stepKeys } from '../../shell/stepper.js';
+import { DEFAULT_SPEED } from './layout.js';
+
+const MAX_STEPS_PER_FRAME = 8;
+
+export function createTrainingController({ ctx, layout, view, texts, events, reportProgress = () => {}, onRender = () => {} }) {
+  const { i18n, state } = ctx;
+  const announce = typeof ctx.announce === 'function' ? ctx.announce : () => {};
+  const store = ctx.training;
+  const { controls, status, element } = layout;
+  let playing = false;
+  let resumable = false;   // "Resume" only right after the reader paused a playing run
+  let visible = typeof IntersectionObserver !== 'function';
+  let frameId = 0;
+  let lastFrameTime = 0;
+  let due = 0;
+  let frameCount = 0;
+  let speed = DEFAULT_SPEED;
+  let narrated = null;     // [key, vars]: the narration shown, rewritten on a language change
+
+  const run = () => store.run;
+
+  function narrate(key, extra = {}) {
+    const r = run();
+    const last = r && r.last;
+    const vars = {
+      step: r ? r.step : 0, total: r ? r.total : 0, seed: state.get('tseed'), n: speed,
+      sentence: last ? last.batch.map((t) => t.join(' ')).join(' / ') : '',
+      loss: fmt(last ? last.loss : NaN), count: last ? last.updatedRows.length : 0,
+      a: fmt(last ? last.catDog : NaN), b: fmt(last ? last.catCar : NaN), ...extra,
+    };
+    narrated = [key, vars];
+    texts.set(status.narration, key, () => resolve(narrated[1]));
+    announce(status.narration.textContent);
+  }
+
+  // vars may hold [key, vars] pairs: sub-sentences translated with the rest
+  function resolve(vars) {
+    const out = {};
+    for (const [k, v] of Object.entries(vars)) out[k] = Array.isArray(v) ? i18n.t(v[0], resolve(v[1])) : v;
+    return out;
+  }
+
+  function narrateStep() {
+    const last = run().last;
+    const own = new Set(last.batchRows);
+    const others = last.updatedRows.filter((r) => !own.has(r)).length;
+    const rows = others ? ['training.say.rowsAdam', { count: last.updatedRows.length, own: last.updatedRows.length - others }]
+      : ['training.say.rows', { count: last.updatedRows.length }];
+    narrate(last.batch.length === 1 ? 'training.say.step.one' : 'training.say.step.many', { rows, n: last.batch.length });
+  }
+
+  function updateButtons() {
+    const r = run();
+    const replaying = store.replaying !== null;
+    const ready = r !== null && !replaying;
+    const over = !ready || r.finished;
+    texts.set(controls.play, playing ? 'training.pause' : (resumable && !over ? 'training.resume' : 'training.play'));
+    controls.play.setAttribute('aria-pressed', String(playing));
+    controls.play.disabled = over && !playing;
+    controls.step.disabled = over || playing;
+    controls.back.disabled = !ready || r.step === 0 || playing;
+    controls.reset.disabled = !ready;
+    element.dataset.state = replaying ? 'replaying' : !r ? (store.error ? 'failed' : 'loading')
+      : r.error ? 'diverged' : playing ? 'playing' : r.finished ? 'finished' : 'paused';
+  }
+
+  function showError(error) {
+    const diverged = error && (error.code === 'QKV_DIVERGED' || error.name === 'DivergenceError');
+    const r = run();
+    texts.set(status.error, diverged ? 'training.diverged' : 'training.error', diverged
+      ? { step: r ? r.step + 1 : 0, message: error.message }
+      : { message: error && error.message ? error.message : String(error) });
+    status.error.hidden = false;
+    playing = false;
+    updateButtons();
+    announce(status.error.textContent);
+  }
+
+  /** options: { part } as view.render takes it; { probes: true } also refreshes the probes at once. */
+  function render(options) {
+    if (!run()) return;
+    view.render(options);
+    updateButtons();
+    reportProgress();
+    onRender(options);
+  }
+
+  // ---- the store tells what happened ----
+  const offStore = store.subscribe((event) => {
+    switch (event.type) {
+      case 'run':
+        stopLoop();
+        resumable = false;
+        status.error.hidden = true;
+        view.newRun(run());
+        render({});
+        break;
+      case 'replay':
+        status.progress.textContent = i18n.t('training.replaying', { seed: state.get('tseed'), done: event.done, target: event.target });
+        updateButtons();
+        break;
+      case 'ready':
+        view.newRun(run());
+        render({ probes: true });
+        if (run().error) showError(run().error);
+        break;
+      case 'step':
+        view.push(event.records);
+        if (!playing) render({ probes: true });
+        if (run().error) showError(run().error);
+        break;
+      case 'error':
+        showError(event.error);
+        break;
+      case 'notice':
+        texts.set(status.notice, event.key, event.vars);
+        status.notice.hidden = false;
+        break;
+      default:
+    }
+  });
+
+  // ---- actions ----
+  function stepOnce() {
+    const r = run();
+    if (!r || playing || store.replaying) return;
+    resumable = false;
+    const [record] = store.advance(1);
+    if (record) {
+      narrateStep();
+      store.saveStep();
+    }
+  }
+
+  function back() {
+    const r = run();
+    if (!r || r.step === 0 || store.replaying) return;
+    stopLoop();
+    resumable = false;
+    store.goTo(r.step - 1).then(() => {
+      narrate('training.say.back');
+      store.saveStep();
+    });
+  }
+
+  function reset() {
+    stopLoop();
+    store.reset();
+    narrate('training.say.reset');
+    store.saveStep();
+  }
+
+  function play() {
+    const r = run();
+    if (!r || r.finished || playing || store.replaying) return;
+    playing = true;
+    resumable = false;
+    lastFrameTime = 0;
+    due = 1;  // the first frame takes a step at once: pressing Start answers immediately
+    updateButtons();
+    narrate('training.say.play', { n: speed });
+    schedule();
+  }
+
+  function stopLoop() {
+    playing = false;
+    if (frameId) cancelAnimationFrame(frameId);
+    frameId = 0;
+  }
+
+  function pause(say = true) {
+    const was = playing;
+    stopLoop();
+    if (!run()) return;
+    if (was) {
+      resumable = true;
+      render({ probes: true });
+      if (say) narrate('training.say.pause');
+      store.saveStep();
+    }
+    updateButtons();
+  }
+
+  function schedule() {
+    if (playing && visible && !frameId) frameId = requestAnimationFrame(frame);
+  }
+
+  function frame(now) {
+    frameId = 0;
+    const r = run();
+    if (!playing || !visible || !r) return;
+    const dt = lastFrameTime ? Math.min(now - lastFrameTime, 100) : 1000 / 60;
+    lastFrameTime = now;
+    due += (speed * dt) / 1000;
+    const n = Math.min(Math.floor(due), MAX_STEPS_PER_FRAME);
+    due = Math.min(due - n, 1);
+    const records = n > 0 ? store.advance(n) : [];
+    if (records.length) render({ part: (frameCount++) % 2 });
+    if (r.error) {
+      store.saveStep();
+      return;
+    }
+    if (r.finished) {
+      playing = false;
+      render({ probes: true });
+      narrate('training.say.done');
+      store.saveStep();
+      return;
+    }
+    schedule();
+  }
+
+  events.on(controls.play, 'click', () => (playing ? pause() : play()));
+  events.on(controls.step, 'click', stepOnce);
+  events.on(controls.back, 'click', back);
+  events.on(controls.reset, 'click', reset);
+  events.on(controls.speed, 'change', () => { speed = Number(controls.speed.value) || DEFAULT_SPEED; });
+  stepKeys(events, element, {
+    toggle: () => (playing ? pause() : play()),
+    forward: () => { if (playing) pause(); stepOnce(); },
+    back: () => { if (playing) pause(); back(); },
+  });
+
+  updateButtons();
+  status.progress.textContent = i18n.t('training.loading');
+
+  return {
+    get playing() { return playing; },
+    narrate,
+    pause,
+    /** The section came into view (build the run, resume the loop) or left it (stop drawing). */
+    setVisible(v) {
+      visible = v;
+      if (v) {
+        if (!run() && !store.error) {
+          store.ensure().then((r) => { if (r && r.step > 0) narrate('training.say.replayed'); });
+        }
+        schedule();
+      } else if (frameId) {
+        cancelAnimationFrame(frameId);
+        frameId = 0;
+        lastFrameTime = 0;
+      }
+    },
+    /** The settings changed: say what the new run is. */
+    narrateNew(what) {
+      narrate('training.say.new', { what });
+    },
+    refresh() {
+      if (run() && !store.replaying) render({ probes: true });
+      else updateButtons();
+    },
+    destroy() {
+      stopLoop();
+      offStore();
+    },
+  };
+}

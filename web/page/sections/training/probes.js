@@ -1,0 +1,144 @@
+// sections/training/probes.js: what the trained table can be asked: a word's nearest neighbours, and the
+// analogy A − B + C beside its baseline, A's own nearest neighbours (if the analogy's answer is
+// already A's neighbour, the arithmetic shows less than it seems). Words are glossed on the
+// English page; an unknown or empty word gets an inline message listing the vocabulary.
+//
+//   const probes = createTrainingProbes({ i18n, texts, events, uid });
+//   probes.setRun(run);  probes.refresh();
+import { h, fmt } from '../../shell/dom.js';
+import { addStrings } from '../../shell/i18n.js';
+import { TRAINING_PROBES_STRINGS } from '../../strings/training-probes.js';
+import { PROBES } from '../../training/run.js';
+import { glossed } from '../../strings/glosses.js';
+
+addStrings(TRAINING_PROBES_STRINGS);
+
+const PROBE_REFRESH_MS = 200;  // while playing, neighbours and analogy refresh at most this often
+const BASELINE_K = 3;
+
+export function createTrainingProbes({ i18n, texts, events, uid }) {
+  let run = null;
+  let lastRefresh = 0;
+  const wordInput = (role, value) => {
+    const input = h('input', { attrs: { type: 'text', 'data-role': role, list: `${uid}-words`, autocomplete: 'off', spellcheck: 'false' } });
+    input.value = value;
+    return input;
+  };
+  const nearestInput = wordInput('nearest-word', PROBES.anchor);
+  const nearestK = h('select', { attrs: { 'data-role': 'nearest-k' } },
+    [3, 5, 8].map((k) => h('option', { value: String(k), text: String(k), selected: k === 5 })));
+  const nearestResults = h('ol', { class: 'tr-results', attrs: { 'data-role': 'nearest-results' } });
+  const nearestError = h('p', { class: 'tr-inline-error', attrs: { 'data-role': 'nearest-error', 'aria-live': 'polite' }, hidden: true });
+
+  const analogyInputs = ['国王', '男人', '女人'].map((w, i) => wordInput(`analogy-${'abc'[i]}`, w));
+  analogyInputs.forEach((input, i) => texts.attr(input, 'aria-label', ['training.analogyA', 'training.analogyB', 'training.analogyC'][i]));
+  const analogyResults = h('ol', { class: 'tr-results', attrs: { 'data-role': 'analogy-results' } });
+  const analogyError = h('p', { class: 'tr-inline-error', attrs: { 'data-role': 'analogy-error', 'aria-live': 'polite' }, hidden: true });
+  const baselineTitle = h('p', { class: 'tr-note tr-baseline-title' });
+  const baselineResults = h('ol', { class: 'tr-results', attrs: { 'data-role': 'baseline-results' } });
+  const baselineVerdict = h('p', { class: 'tr-note', attrs: { 'data-role': 'baseline-verdict' } });
+  const datalist = h('datalist', { attrs: { id: `${uid}-words` } });
+
+  const label = (key, control) => h('label', {}, texts.set(h('span'), key), control);
+  const card = (cls, ...children) => h('div', { class: `tr-card ${cls}` }, ...children);
+  const nearestCard = card('tr-nearest-card',
+    texts.set(h('h3'), 'training.nearest'),
+    h('form', { attrs: { 'data-role': 'nearest-form' } }, label('training.nearestWord', nearestInput), label('training.nearestK', nearestK)),
+    nearestError, nearestResults);
+  const analogyCard = card('tr-analogy-card',
+    texts.set(h('h3'), 'training.analogy'),
+    texts.set(h('p', { class: 'tr-note' }), 'training.analogyHelp'),
+    h('form', { attrs: { 'data-role': 'analogy-form' } },
+      analogyInputs[0], h('span', { class: 'tr-op', text: '−', attrs: { 'aria-hidden': 'true' } }),
+      analogyInputs[1], h('span', { class: 'tr-op', text: '+', attrs: { 'aria-hidden': 'true' } }),
+      analogyInputs[2]),
+    analogyError, analogyResults,
+    h('div', { class: 'tr-baseline', attrs: { 'data-role': 'baseline' } }, baselineTitle, baselineResults, baselineVerdict));
+
+  function vocabList() {
+    return run.vocab.slice(1).join(i18n.lang === 'zh' ? '、' : ', ');
+  }
+
+  /** The word typed in input, or null after showing why it cannot be used. */
+  function readWord(input, errorEl) {
+    const word = input.value.trim();
+    let message = null;
+    if (word === '') message = i18n.t('training.emptyWord');
+    else if (!run.vocab.includes(word) || word === run.vocab[0]) {
+      message = i18n.t('training.unknownWord', { word: word.length > 24 ? `${word.slice(0, 24)}…` : word, list: vocabList() });
+    }
+    input.setAttribute('aria-invalid', String(message !== null));
+    if (message !== null) {
+      errorEl.textContent = message;
+      errorEl.hidden = false;
+      return null;
+    }
+    return word;
+  }
+
+  const resultItems = (list) => list.map(({ word, score }) => h('li', { attrs: { 'data-word': word } },
+    h('span', { text: glossed(word, i18n.lang) }), h('span', { class: 'tr-num', text: fmt(score) })));
+
+  function renderNearest() {
+    if (!run) return;
+    nearestError.hidden = true;
+    const word = readWord(nearestInput, nearestError);
+    if (word === null) { nearestResults.replaceChildren(); return; }
+    nearestResults.replaceChildren(...resultItems(run.model.nearest(word, Number(nearestK.value))));
+  }
+
+  function renderAnalogy() {
+    if (!run) return;
+    analogyError.hidden = true;
+    const words = [];
+    for (const input of analogyInputs) {
+      const w = readWord(input, analogyError);
+      if (w === null) {
+        analogyResults.replaceChildren();
+        baselineResults.replaceChildren();
+        baselineTitle.textContent = baselineVerdict.textContent = '';
+        return;
+      }
+      words.push(w);
+    }
+    const [a, b, c] = words;  // A − B + C is "B is to A as C is to ?": model.analogy(B, A, C)
+    const answers = run.model.analogy(b, a, c, 3);
+    analogyResults.replaceChildren(...resultItems(answers));
+    // the baseline: A's own neighbours, leaving out B and C as the analogy does
+    const own = run.model.nearest(a, BASELINE_K + 2).filter((r) => r.word !== b && r.word !== c).slice(0, BASELINE_K);
+    baselineTitle.textContent = i18n.t('training.baseline', { a: glossed(a, i18n.lang) });
+    baselineResults.replaceChildren(...resultItems(own));
+    const answer = answers[0] && answers[0].word;
+    const rank = own.findIndex((r) => r.word === answer) + 1;
+    baselineVerdict.textContent = !answer ? '' : rank > 0
+      ? i18n.t('training.baselineSame', { word: glossed(answer, i18n.lang), a: glossed(a, i18n.lang), rank })
+      : i18n.t('training.baselineNew', { word: glossed(answer, i18n.lang), a: glossed(a, i18n.lang), k: BASELINE_K });
+  }
+
+  function refresh() {
+    lastRefresh = performance.now();
+    renderNearest();
+    renderAnalogy();
+  }
+
+  events.on(nearestInput, 'input', renderNearest);
+  events.on(nearestK, 'change', renderNearest);
+  for (const input of analogyInputs) events.on(input, 'input', renderAnalogy);
+  for (const form of [nearestCard, analogyCard].map((c) => c.querySelector('form'))) events.on(form, 'submit', (e) => e.preventDefault());
+
+  return {
+    elements: [nearestCard, analogyCard, datalist],
+    /** The run to ask (a new run may bring a new vocabulary: the word list follows it). */
+    setRun(next) {
+      if (next === run) return;
+      const sameWords = run && run.vocab.join('\n') === next.vocab.join('\n');
+      run = next;
+      if (!sameWords) datalist.replaceChildren(...run.vocab.slice(1).map((w) => h('option', { value: w })));
+    },
+    /** Refreshes now (force) or when the last refresh is old enough (while training). */
+    maybeRefresh(force) {
+      if (run && (force || performance.now() - lastRefresh > PROBE_REFRESH_MS)) refresh();
+    },
+    refresh,
+  };
+}

@@ -1,0 +1,78 @@
+// shell/context.js: the `ctx` every section receives (qkv, i18n, state, getSnapshot, setSetting, edit,
+// resetEdits, measureDot, announce, goTo, training): the settings come from a state object, the snapshot is recomputed
+// with the WASM API whenever a setting that changes the numbers or an edited cell changes.
+// The page (main.js) makes one; each <qkv-lab> widget makes its own, so two widgets on a page
+// share nothing but the WASM instance. Nothing here touches the document.
+import { computeSnapshot } from '../models/attention.js';
+import { deriveSnapshot, dotGeometry } from '../models/snapshot-derived.js';
+import { createTrainingStore } from '../training/store.js';
+
+/** The settings the snapshot is computed from. */
+export const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos', 'dk'];
+
+/**
+ * Edited cells outlive every setting change except the ones that replace what they edited: a new
+ * seed draws new weights (and a new d_k reshapes them), a new sentence makes a new X. Those edits are dropped, and the next
+ * snapshot says so (snapshot.droppedEdits = { names, setting }) so that a section can tell the
+ * reader. Switching position vectors on or off, or the scale, keeps every edit.
+ */
+const DROPPED_BY = { seed: ['Wq', 'Wk', 'Wv'], sentence: ['X'], dk: ['Wq', 'Wk', 'Wv'] };
+
+/**
+ * createSectionContext({ qkv, i18n, state, announce, goTo, onSnapshot })
+ * onSnapshot(snapshot) runs after every recomputation (the widget passes it to section.update).
+ * trainingOptions: createModel options that override the state's for the training run (tests).
+ */
+export function createSectionContext({ qkv, i18n, state, announce = () => {}, goTo = () => {}, onSnapshot = () => {}, trainingOptions = {} }) {
+  let overrides = {};
+  const settings = () => Object.fromEntries(SNAPSHOT_KEYS.map((key) => [key, state.get(key)]));
+  // the snapshot and everything derived from it, computed together: sections only read them
+  const compute = (droppedEdits = null) => {
+    const snap = computeSnapshot(qkv, settings(), overrides);
+    snap.droppedEdits = droppedEdits;
+    snap.derived = deriveSnapshot(qkv, snap);
+    return Object.freeze(snap);
+  };
+  let snapshot = compute();
+  let training = null;
+
+  function recompute(droppedEdits) {
+    snapshot = compute(droppedEdits);
+    onSnapshot(snapshot);
+  }
+
+  return {
+    qkv, i18n, state, announce, goTo,
+    getSnapshot: () => snapshot,
+    /** The training run the training sections share (training/store.js), made when first asked for. */
+    get training() {
+      training ||= createTrainingStore({ qkv, state, extraOptions: trainingOptions });
+      return training;
+    },
+    /** One setting; false when the value is refused. Recomputes when it changes the numbers. */
+    setSetting(name, value) {
+      const before = state.get(name);
+      if (!state.set(name, value)) return false;
+      if (before !== state.get(name) && SNAPSHOT_KEYS.includes(name)) {
+        const names = (DROPPED_BY[name] || []).filter((m) => overrides[m] && overrides[m].length);
+        if (names.length) {
+          overrides = Object.fromEntries(Object.entries(overrides).filter(([m]) => !names.includes(m)));
+        }
+        recompute(names.length ? { names, setting: name } : null);
+      }
+      return true;
+    },
+    /** The reader edited cell (i, j) of X, Wq, Wk or Wv. */
+    edit(name, i, j, value) {
+      const cells = (overrides[name] || []).filter(([a, b]) => a !== i || b !== j);
+      overrides = { ...overrides, [name]: [...cells, [i, j, value]] };
+      recompute();
+    },
+    /** Section 4's picture: a·b, |a|, |b|, cos θ for two 2-D vectors the reader moves. */
+    measureDot: (a, b) => dotGeometry(qkv, a, b),
+    resetEdits() {
+      overrides = {};
+      recompute();
+    },
+  };
+}

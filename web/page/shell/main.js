@@ -1,0 +1,251 @@
+// shell/main.js: the one file that wires the page: loads the WebAssembly API, reads the URL state,
+// builds the snapshot every section draws, creates the sections in story order, and switches
+// the language. Sections never reach outside their own element; this file owns the document.
+import { load } from '../../qkv-lab.js';
+import { h } from './dom.js';
+import { addStrings, createI18n, languageFromNavigator } from './i18n.js';
+import { createState } from './state.js';
+import { createSectionContext } from './context.js';
+import { PAGE_SECTIONS, WALKTHROUGH } from '../sections/index.js';
+import { applyEmbedMode } from './embed.js';
+import { createNavigation } from './navigation.js';
+
+addStrings({
+  zh: {
+    'page.title': 'qkv-lab：注意力是怎么算出来的',
+    'page.subtitle': '从查字典的直觉，到 Q、K、V、Q·Kᵀ、softmax、加权求和，再到 embedding 表怎么学出来。页面上的每个数都由 WebAssembly 模块在你的浏览器里现算。',
+    'page.lang': '语言', 'page.loading': '正在加载 WebAssembly 模块…',
+    'page.failed': '加载失败：{message}',
+    'page.notice': '链接里的这些参数无效，已改用默认值：{names}。',
+    'page.footer': '数字以 float32 计算，显示到小数点后 3 位。下载整页单文件版本：./build.sh 生成 web/dist/qkv-lab.html。',
+    'page.sectionFailed': '这一节出错了：{message}',
+    'page.embedSection': '“{value}”不是这里的一节，改为显示{fallback}。',
+  },
+  en: {
+    'page.title': 'qkv-lab: how attention is computed',
+    'page.subtitle': 'From the dictionary look-up intuition to Q, K, V, Q·Kᵀ, softmax and the weighted sum, and on to how an embedding table is learned. Every number on this page is computed in your browser by a WebAssembly module.',
+    'page.lang': 'Language', 'page.loading': 'Loading the WebAssembly module…',
+    'page.failed': 'Could not load: {message}',
+    'page.notice': 'These link parameters were not valid and fell back to their defaults: {names}.',
+    'page.footer': 'Numbers are computed in float32 and shown to 3 decimals. The whole page as one file: ./build.sh writes web/dist/qkv-lab.html.',
+    'page.sectionFailed': 'This section failed: {message}',
+    'page.embedSection': '“{value}” is not a section here; showing {fallback} instead.',
+  },
+});
+
+
+async function main() {
+  const started = performance.now();
+  const app = document.getElementById('app');
+  const state = createState({
+    search: location.search,
+    write(query) {
+      try { history.replaceState(null, '', location.pathname + query + location.hash); } catch { /* file:// may refuse */ }
+    },
+  });
+  const i18n = createI18n(state.get('lang') || languageFromNavigator());
+  const texts = i18n.binder();
+
+  // header: title, language switch, notices
+  const langButtons = [['zh', '中文'], ['en', 'English']].map(([code, name]) =>
+    h('button', { class: 'lang-btn', text: name, attrs: { type: 'button', lang: code === 'zh' ? 'zh-CN' : 'en' }, dataset: { lang: code } }));
+  const langGroup = h('div', { class: 'lang-switch', attrs: { role: 'group' } }, langButtons);
+  const notice = h('p', { class: 'notice', attrs: { role: 'status' }, hidden: true });
+  const status = h('p', { class: 'load-status', attrs: { role: 'status' } });
+  const live = h('div', { class: 'visually-hidden', attrs: { 'aria-live': 'polite' } });
+  // the bar at the top of the window carries the language switch and the contents (navigation.js)
+  const nav = createNavigation({ i18n, langGroup, goTo: (id) => goTo(id) });
+  const header = h('header', { class: 'page-header' },
+    h('div', { class: 'header-top' }, texts.set(h('h1'), 'page.title')),
+    texts.set(h('p', { class: 'subtitle' }), 'page.subtitle'), nav.toc, notice, status);
+  const story = h('div', { class: 'story' });
+  const footer = h('footer', { class: 'page-footer' }, texts.set(h('p'), 'page.footer'));
+  app.append(nav.bar, header, story, footer, live);
+  texts.set(status, 'page.loading');
+
+  // iframe mode hides the header: its notices go just above the one section shown (embed.js)
+  const embedNotice = h('p', { class: 'notice embed-notice', attrs: { role: 'status' }, hidden: true });
+  let embedNotices = () => [];
+  function applyLanguage(lang) {
+    document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+    document.title = i18n.t('page.title');
+    for (const b of langButtons) b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
+    langGroup.setAttribute('aria-label', i18n.t('page.lang'));
+    texts.refresh();
+    if (!notice.hidden) notice.textContent = i18n.t('page.notice', { names: state.rejected.join(', ') });
+    const lines = embedNotices();
+    embedNotice.textContent = lines.join(' ');
+    embedNotice.hidden = lines.length === 0;
+  }
+  applyLanguage(i18n.lang);
+  if (state.rejected.length) {
+    notice.hidden = false;
+    notice.textContent = i18n.t('page.notice', { names: state.rejected.join(', ') });
+  }
+
+  let qkv;
+  try {
+    qkv = await load();
+  } catch (error) {
+    status.textContent = i18n.t('page.failed', { message: String(error && error.message) });
+    return;
+  }
+
+  const sections = [];
+  // A jump (the contents, a #link, a data-flow stage, a deep link) must land, and stay, on its
+  // section while the page around it is still settling: sections above or between grow as they are
+  // built (the training sections when their model is ready, charts when they first draw), and a
+  // smooth scroll that the page's growth interrupts ends short of its target, or never starts.
+  // holdAt() scrolls, then checks once per frame: whenever nothing has moved for a few frames and the
+  // section is not at the top, it scrolls there again. It lets go when the reader scrolls, types or
+  // touches (or anything else scrolls the page once the section is in place), once the section has
+  // stayed in place for 1 s, or after 8 s. Meanwhile the section-in-view
+  // observer keeps quiet, so it does not overwrite the jump with the sections passed on the way.
+  let observerQuiet = false;
+  let holding = null;
+  function holdAt(element, { smooth }) {
+    holding?.();
+    const marginTop = () => parseFloat(getComputedStyle(element).scrollMarginTop) || 0;
+    const offset = () => element.getBoundingClientRect().top - marginTop();
+    element.scrollIntoView({ behavior: smooth ? 'smooth' : 'auto', block: 'start' });
+    observerQuiet = true;
+    const inputs = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
+    let frame = 0;
+    let timer = 0;
+    const stop = () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+      for (const type of inputs) removeEventListener(type, stop, true);
+      observerQuiet = false;
+      holding = null;
+    };
+    holding = stop;
+    for (const type of inputs) addEventListener(type, stop, { capture: true, passive: true });
+    timer = setTimeout(stop, 8000);
+    let lastY = scrollY;
+    let lastHeight = story.offsetHeight;
+    let still = 0;
+    let inPlaceSince = null;
+    const tick = (now) => {
+      const y = scrollY;
+      const height = story.offsetHeight;
+      // once in place, a scroll that no growth of the page explains is the reader's (a scrollbar
+      // drag fires none of the inputs above) or a script's: theirs to keep
+      if (inPlaceSince !== null && y !== lastY && height === lastHeight) return stop();
+      still = y === lastY && height === lastHeight ? still + 1 : 0;
+      lastY = y;
+      lastHeight = height;
+      // in place: at the top, or as near it as the page's end allows
+      const off = offset();
+      const atEnd = off > 0 && scrollY + innerHeight >= document.documentElement.scrollHeight - 1;
+      if (Math.abs(off) < 2 || atEnd) {
+        inPlaceSince ??= now;
+        if (now - inPlaceSince >= 1000) return stop();
+      } else {
+        inPlaceSince = null;
+        // a smooth scroll still under way moves scrollY every frame: let it finish first
+        if (still >= 3) {
+          element.scrollIntoView({ behavior: 'auto', block: 'start' });
+          still = 0;
+        }
+      }
+      frame = requestAnimationFrame(tick);
+    };
+    frame = requestAnimationFrame(tick);
+  }
+
+  /** Scrolls to a section and puts focus on it (the contents, #links, the data-flow section). */
+  function goTo(id) {
+    const target = sections.find((s) => s.id === id);
+    if (!target) return;
+    holdAt(target.element, { smooth: !matchMedia('(prefers-reduced-motion: reduce)').matches });
+    const stage = target.element.querySelector('.stage') || target.element;
+    stage.focus({ preventScroll: true });
+    state.set('section', id);
+    nav.setCurrent(id);
+  }
+
+  // the shared snapshot: settings from the state, plus cells the reader edited (context.js)
+  const ctx = createSectionContext({
+    qkv, i18n, state, goTo,
+    announce(text) { live.textContent = ''; live.textContent = text; },
+    onSnapshot(snapshot) {
+      for (const section of sections) {
+        try { section.update?.(snapshot); } catch (error) { console.warn(section.id, error); }
+      }
+    },
+  });
+
+  for (const entry of PAGE_SECTIONS) {
+    try {
+      const section = (await entry.load()).create(ctx);
+      sections.push(section);
+      story.append(section.element);
+    } catch (error) {
+      console.warn(error);
+      story.append(h('section', { class: 'qkv-section failed' }, h('p', { text: i18n.t('page.sectionFailed', { message: String(error.message) }) })));
+    }
+  }
+  status.hidden = true;
+  nav.setSections(sections);
+  // ?embed=1&section=…: one section without the page chrome, for iframes (embed.js)
+  const embed = applyEmbedMode({ root: app, sections, ctx, fallback: await WALKTHROUGH.load(), params: new URLSearchParams(location.search), notice: embedNotice });
+  if (embed.active) {
+    ctx.goTo = (id) => embed.show(id);
+    // what fell back, said where the reader of the iframe can see it ('walkthrough' is a section here)
+    embedNotices = () => {
+      const lines = [];
+      const shownTitle = () => app.querySelector(`[data-section="${embed.section}"] .section-title`)?.textContent || embed.section;
+      if (embed.unknownSection) lines.push(i18n.t('page.embedSection', { value: embed.unknownSection.slice(0, 40), fallback: `“${shownTitle()}”` }));
+      const names = state.rejected.filter((name) => name !== 'section');
+      if (names.length) lines.push(i18n.t('page.notice', { names: names.join(', ') }));
+      return lines;
+    };
+    applyLanguage(i18n.lang);
+  }
+  const ready = performance.now() - started;
+  document.body.dataset.ready = 'true';
+  document.body.dataset.timeToNumbers = ready.toFixed(1);
+  document.body.dataset.readyAt = performance.now().toFixed(1);  // since navigation start
+
+  for (const button of langButtons) {
+    button.addEventListener('click', () => {
+      i18n.setLanguage(button.dataset.lang);
+      state.set('lang', button.dataset.lang);
+    });
+  }
+  i18n.onLanguageChange((lang) => {
+    applyLanguage(lang);
+    for (const section of sections) section.setLanguage?.(lang);
+    nav.refresh();
+  });
+
+  // the section in view goes into the URL; a link with #id or ?section=id opens there
+  const fromHash = decodeURIComponent(location.hash.slice(1));
+  const initial = sections.some((s) => s.id === fromHash) ? fromHash : state.get('section');
+  if (initial && !embed.active) {
+    const target = sections.find((s) => s.id === initial);
+    if (target) holdAt(target.element, { smooth: false });
+    state.set('section', initial);
+    nav.setCurrent(initial);
+  }
+  if (!embed.active) {
+    addEventListener('hashchange', () => {
+      const id = decodeURIComponent(location.hash.slice(1));
+      if (sections.some((s) => s.id === id)) goTo(id);
+    });
+  }
+  if (!embed.active && 'IntersectionObserver' in window) {
+    const observer = new IntersectionObserver((entries) => {
+      if (observerQuiet) return;
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        state.set('section', entry.target.dataset.section || null);
+        nav.setCurrent(entry.target.dataset.section);
+      }
+    }, { rootMargin: '-40% 0px -55% 0px' });
+    for (const section of sections) observer.observe(section.element);
+  }
+}
+
+main();

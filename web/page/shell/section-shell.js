@@ -1,0 +1,191 @@
+// shell/section-shell.js: the frame every section shares: a <section> with a heading, an intro, a
+// focusable stage (keyboard steps while focus is inside) and a stepper. Renders only inside its
+// own element, so a section works the same in the page and in a shadow root.
+//
+// defineSection() is the contract every stepped section follows (see sections/index.js):
+//
+//   export const scoresSection = defineSection({
+//     id: 'scores', titleKey: 'scores.title', introKeys: ['scores.intro1'],
+//     setup(frame) {            // once: build the DOM inside frame.stage / frame.controls
+//       const view = frame.view({ name: 'S', label: 'S' });   // refreshed and destroyed for you
+//       return {
+//         count: (snap) => …,             // how many steps this snapshot has
+//         draw(snap) { … },               // new numbers: fill the tables (no WASM calls here)
+//         render(index, { animate }) { … return narration; },   // one step: highlight, narrate
+//         stage: (index) => …,            // optional: a name for step `index` (progress events)
+//         onStep(index) { … },            // optional: the reader moved the stepper (write state here)
+//         setLanguage() { … }, destroy() { … },                 // optional extras
+//       };
+//     },
+//   });
+//
+// Data flows one way: WASM → snapshot (context.js, snapshot-derived.js) → draw / render → DOM.
+// Sections read frame.snap and never call the WASM API or write state while drawing.
+import { h, listeners, pendingLayout } from './dom.js';
+import { createStepper } from './stepper.js';
+import { createMatrixView } from '../views/matrix-view.js';
+
+/**
+ * introKeys: string keys, or [key, vars] pairs whose vars() is read again whenever the texts are
+ * refreshed (new numbers, a new language).
+ */
+export function createShell({ id, i18n, titleKey, introKeys = [] }) {
+  const texts = i18n.binder();
+  const title = texts.set(h('h2', { class: 'section-title' }), titleKey);
+  const intro = h('div', { class: 'section-intro' }, introKeys.map((k) => (Array.isArray(k) ? texts.set(h('p'), k[0], k[1]) : texts.set(h('p'), k))));
+  const controls = h('div', { class: 'section-controls' });
+  const stage = h('div', { class: 'stage', attrs: { tabindex: '0' } });
+  const element = h('section', { class: 'qkv-section', attrs: { 'aria-labelledby': `${id}-title` } }, title, intro, controls, stage);
+  title.id = `${id}-title`;
+  element.dataset.section = id;
+  element.id = id;
+  return {
+    element, stage, controls, intro, texts,
+    addStepper(options) {
+      const stepper = createStepper({ i18n, host: element, ...options });
+      element.insertBefore(stepper.element, stage);
+      stage.setAttribute('aria-describedby', `${id}-narration`);
+      stepper.element.querySelector('.narration').id = `${id}-narration`;
+      return stepper;
+    },
+  };
+}
+
+/** A labelled switch (checkbox) whose label text follows the language. */
+export function toggle(texts, key, checked, onChange, events) {
+  const input = h('input', { attrs: { type: 'checkbox', role: 'switch' }, checked });
+  const label = h('label', { class: 'switch' }, input, texts.set(h('span'), key));
+  events.on(input, 'change', () => onChange(input.checked));
+  return { element: label, input };
+}
+
+/** Column (or row) labels 0 … n−1. */
+export function indexLabels(n) {
+  return Array.from({ length: n }, (_, j) => String(j));
+}
+
+/**
+ * Horizontal bars for a row of weights (0…1), each labelled with its token and value. Screen
+ * readers read the labels and values as text; the bars themselves are decoration.
+ */
+export function bars(labels, values, { fmt, cls = '' } = {}) {
+  return h('div', { class: `bars ${cls}` },
+    values.map((v, j) => h('div', { class: 'bar-row' },
+      h('span', { class: 'bar-label', text: labels[j] }),
+      h('span', { class: 'bar-track', attrs: { 'aria-hidden': 'true' } }, h('span', { class: 'bar-fill', style: `width:${Math.max(0, Math.min(1, v)) * 100}%` })),
+      h('span', { class: 'bar-value num', text: fmt(v) }))));
+}
+
+/**
+ * defineSection({ id, titleKey, introKeys, className, source, setup }) → { id, create(ctx) }.
+ * source (optional): source(ctx) → { get(), subscribe(fn) → off, setVisible?(visible), destroy() }
+ * gives the section its data instead of the attention snapshot (the training walkthrough draws
+ * the shared training run): frame.snap is source.get(), redrawn whenever the source publishes,
+ * and setVisible tells the source when the section is on screen (so it computes only then).
+ * Data with status 'waiting' or 'replaying' is still on its way: until other data arrives the
+ * section is marked pending (dom.js pendingLayout), so its growth does not move the page.
+ * create(ctx) returns the section object every host (page, widget, iframe) uses:
+ *   { id, element, stepper, update(snapshot), setLanguage(lang), destroy(), onProgress(fn) → off }
+ * onProgress(fn) calls fn({ section, kind: 'step', step, count, stage? }) whenever the stepper
+ * moves or changes length, whoever moved it.
+ */
+export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, setup }) {
+  function create(ctx) {
+    const { i18n } = ctx;
+    const events = listeners();
+    const data = source ? source(ctx) : null;
+    let snap = data ? data.get() : ctx.getSnapshot();
+    // intro texts with numbers read the current snapshot: [key, (snap) => vars]
+    const keys = introKeys.map((k) => (Array.isArray(k) ? [k[0], () => k[1](snap)] : k));
+    const shell = createShell({ id, i18n, titleKey, introKeys: keys });
+    if (className) shell.element.classList.add(...className.split(' '));
+    const views = [];
+    const progress = new Set();
+    const frame = {
+      id, ctx, i18n, events,
+      element: shell.element, stage: shell.stage, controls: shell.controls, intro: shell.intro, texts: shell.texts,
+      get snap() { return snap; },
+      /** A matrix table owned by this section: refreshed on a language change, destroyed with it. */
+      view(options) {
+        const view = createMatrixView({ i18n, ...options });
+        views.push(view);
+        return view;
+      },
+      get stepper() { return stepper; },
+    };
+    const parts = setup(frame);
+    parts.draw?.(snap);
+    const stepper = shell.addStepper({
+      count: parts.count(snap),
+      render: (index, options) => parts.render(index, options),
+      initial: parts.initial ?? 0,
+    });
+    stepper.onChange(({ index, count }) => {
+      const detail = { section: id, kind: 'step', step: index, count };
+      if (parts.stage) detail.stage = parts.stage(index);
+      for (const fn of [...progress]) fn(detail);
+    });
+    // onStep is for what the reader did: a move the stepper makes because the data changed
+    // (update below) is not the reader's, and must not write state
+    let updating = false;
+    if (parts.onStep) stepper.onChange(({ index }) => { if (!updating) parts.onStep(index); });
+    function apply(next) {
+      snap = next;
+      updating = true;
+      try {
+        shell.texts.refresh();
+        parts.draw?.(snap);
+        stepper.setCount(parts.count(snap), stepper.index);
+      } finally {
+        updating = false;
+      }
+    }
+    let offData = () => {};
+    let observer = null;
+    if (data) {
+      // data still on its way ({ status: 'waiting' | 'replaying' }): the section will grow
+      const pending = (d) => d?.status === 'waiting' || d?.status === 'replaying';
+      const settle = pending(snap) ? pendingLayout(shell.element) : () => {};
+      offData = data.subscribe((next) => {
+        apply(next);
+        if (!pending(next)) settle();
+      });
+      if (typeof IntersectionObserver === 'function') {
+        observer = new IntersectionObserver((entries) => data.setVisible?.(entries.some((e) => e.isIntersecting)));
+        observer.observe(shell.element);
+      } else {
+        data.setVisible?.(true);
+      }
+    }
+    return {
+      id,
+      element: shell.element,
+      stepper,
+      /** A new attention snapshot (sections with their own source ignore it). */
+      update(next) {
+        if (!data) apply(next);
+      },
+      setLanguage(lang) {
+        shell.texts.refresh();
+        for (const view of views) view.refresh();
+        parts.setLanguage?.(lang);
+        stepper.refresh();
+      },
+      destroy() {
+        progress.clear();
+        observer?.disconnect();
+        offData();
+        data?.destroy();
+        stepper.destroy();
+        for (const view of views) view.destroy();
+        events.off();
+        parts.destroy?.();
+      },
+      onProgress(fn) {
+        progress.add(fn);
+        return () => progress.delete(fn);
+      },
+    };
+  }
+  return Object.freeze({ id, create });
+}

@@ -1,0 +1,85 @@
+// training/run.js: one reproducible training run of the WASM model, with the history the charts
+// draw. No DOM here. The model is deterministic for its options (seed included), so any step can
+// be reached again by replaying from the seed: that is how the page goes back a step and how a
+// link with ?step=N restores a run (training/store.js replays in chunks across frames).
+import { WORD_GROUPS } from '../../corpus.js';
+
+/** The words whose cosine similarity the section follows (when the corpus has them). */
+export const PROBES = Object.freeze({ anchor: '猫', near: '狗', far: '汽车' });
+
+const EMA = 0.1;  // weight of the newest loss in the moving average
+
+export class TrainingRun {
+  /** qkv: the loaded API; options: createModel's options (seed included). */
+  constructor(qkv, options) {
+    this.qkv = qkv;
+    this.options = { ...options };
+    this.model = qkv.createModel(this.options);
+    this.vocab = this.model.vocab;
+    this.total = this.model.defaultSteps;
+    this.history = [];  // per step: { step, loss, average, catDog, catCar }
+    this.last = null;   // the last step's full record, with batch, updatedRows and batchRows
+    this.error = null;  // set when a step threw (divergence or otherwise); the run is over
+    const has = (w) => this.vocab.includes(w);
+    /** Whether the corpus has the probe words (a reader's own corpus may not). */
+    this.probes = {
+      near: has(PROBES.anchor) && has(PROBES.near),
+      far: has(PROBES.anchor) && has(PROBES.far),
+    };
+    this.initial = { step: 0, ...this._similarities() };
+    /** Colour group per word: 0 = none, g + 1 = WORD_GROUPS[g]. */
+    this.groups = this.vocab.map((w) => WORD_GROUPS.findIndex((g) => g.words.includes(w)) + 1);
+  }
+
+  get step() {
+    return this.model.steps;
+  }
+
+  get finished() {
+    return this.step >= this.total || this.error !== null;
+  }
+
+  _similarities() {
+    const { anchor, near, far } = PROBES;
+    return {
+      catDog: this.probes.near ? this.model.similarity(anchor, near) : NaN,
+      catCar: this.probes.far ? this.model.similarity(anchor, far) : NaN,
+    };
+  }
+
+  /** One optimizer step. Returns its record, or null when the run is over (finished or failed). */
+  advance() {
+    if (this.finished) return null;
+    let result;
+    try {
+      result = this.model.step();
+    } catch (error) {
+      this.error = error;
+      return null;
+    }
+    const prev = this.history.length ? this.history[this.history.length - 1].average : result.loss;
+    const record = {
+      step: result.step,
+      loss: result.loss,
+      average: this.history.length ? prev + EMA * (result.loss - prev) : result.loss,
+      ...this._similarities(),
+    };
+    this.history.push(record);
+    // the rows of the batch's own tokens (<s> included: every sentence starts and ends with it);
+    // with SGD exactly updatedRows, with Adam a subset (its moments move other rows too)
+    const ids = new Set([0]);
+    for (const sentence of result.batch) for (const word of sentence) ids.add(this.vocab.indexOf(word));
+    const batchRows = [...ids].sort((a, b) => a - b);
+    this.last = { ...record, batch: result.batch, updatedRows: result.updatedRows, batchRows };
+    return this.last;
+  }
+
+  /** The state before any step: the probes' cosines of the initial table, for the charts' step 0. */
+  initialPoint() {
+    return this.initial;
+  }
+
+  dispose() {
+    this.model.dispose();
+  }
+}
