@@ -5,6 +5,7 @@
 import { VOCABULARY, DEFAULT_SENTENCE, MAX_TOKENS } from '../models/attention.js';
 import { SECTION_IDS } from '../sections/index.js';
 import { TRAINING_PROPERTIES } from '../training/settings.js';
+import { GPT_PROPERTIES } from '../gpt/settings.js';
 import { SCALING_DKS, DEFAULT_SCALING_DK } from '../models/scaling.js';
 import { HEAD_COUNTS, DEFAULT_HEADS, PE_WIDTHS, DEFAULT_PE_WIDTH } from '../models/heads-positions.js';
 
@@ -30,6 +31,7 @@ export const PROPERTIES = [
   { name: 'ped', type: 'int', min: 4, max: 128, values: PE_WIDTHS, default: DEFAULT_PE_WIDTH },  // positions: the table's width
   { name: 'step', type: 'int', min: 0, max: 1000000, default: 0 }, // training step (clamped to the schedule)
   ...TRAINING_PROPERTIES,  // the training run's seed, batch, lr, dim, optimizer, corpus (training/settings.js)
+  ...GPT_PROPERTIES,       // the block, the writer's run and generation (gpt/settings.js)
 ];
 
 const MAX_PARAM_LENGTH = 200;
