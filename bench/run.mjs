@@ -558,4 +558,9 @@ function printTables(r) {
 }
 
 await main();
+// the GPT's training and generation speeds (issue 17): its own file, its own process
+log('');
+spawnSync(process.execPath, [path.join(ROOT, 'bench', 'gpt.mjs'), ...(SMOKE ? ['--smoke'] : []),
+  '--json', SMOKE ? path.join(os.tmpdir(), `qkv-bench-gpt-smoke-${process.pid}.json`) : path.join(ROOT, 'bench', 'gpt-results.json')],
+{ stdio: 'inherit' });
 process.exit(0);

@@ -490,6 +490,135 @@ test('createModel(options) and the model\'s methods: a working model or a named 
   assert.equal(canary(), 11);
 });
 
+test('transformerBlock(X, weights, options): a block trace or a named error', () => {
+  // small shapes: d = heads · dk, h the MLP width; every tensor mostly valid
+  const shapes = fc.record({ n: fc.integer({ min: 1, max: 4 }), heads: fc.integer({ min: 1, max: 3 }), dk: fc.integer({ min: 1, max: 2 }),
+    h: fc.integer({ min: 1, max: 5 }) });
+  const arg = (sides) => fc.oneof({ weight: 60, arbitrary: sides }, { weight: 1, arbitrary: invalidMatrix }, { weight: 1, arbitrary: anyValue });
+  const vec = (k) => validMatrix(fc.constant(1), fc.constant(k));
+  const NAMES = [['ln1', 'gamma'], ['ln1', 'beta'], ['attn', 'Wq'], ['attn', 'Wk'], ['attn', 'Wv'], ['attn', 'bq'], ['attn', 'bk'],
+    ['attn', 'bv'], ['attn', 'Wo'], ['attn', 'bo'], ['ln2', 'gamma'], ['ln2', 'beta'], ['mlp', 'W1'], ['mlp', 'b1'], ['mlp', 'W2'], ['mlp', 'b2']];
+  const optionValues = fc.oneof({ weight: 6, arbitrary: fc.constantFrom([{}, null], [{ causal: false }, null], [{ eps: 1e-3 }, null]) },
+    { weight: 1, arbitrary: fc.constantFrom([{ causal: 1 }, TypeError], [{ eps: 0 }, RangeError], [{ eps: -1 }, RangeError],
+      [{ eps: 'x' }, TypeError], [{ dropout: 0 }, TypeError], [{ heads: 0 }, RangeError]) });
+  const call = shapes.chain(({ n, heads, dk, h }) => {
+    const d = heads * dk;
+    const sides = { Wq: [d, d], Wk: [d, d], Wv: [d, d], Wo: [d, d], W1: [d, h], W2: [h, d], b1: [1, h] };
+    return fc.tuple(fc.constant({ n, heads, d, h }), arg(validMatrix(fc.constant(n), fc.constant(d))),
+      fc.tuple(...NAMES.map(([, name]) => arg(sides[name] ? validMatrix(fc.constant(sides[name][0]), fc.constant(sides[name][1])) : vec(d)))),
+      optionValues, fc.oneof({ weight: 8, arbitrary: fc.constant(heads) }, { weight: 1, arbitrary: fc.constantFrom(heads + 1, 1.5, '1', 0) }));
+  });
+  let computed = 0;
+  fc.assert(fc.property(call, ([shape, x, tensors, [extra, optionError], heads]) => {
+    const weights = { ln1: {}, attn: {}, ln2: {}, mlp: {} };
+    NAMES.forEach(([group, name], i) => { weights[group][name] = tensors[i].value; });
+    const headsError = heads === shape.heads || (Number.isInteger(heads) && heads >= 1 && heads <= shape.d && shape.d % heads === 0) ? null
+      : typeof heads === 'number' ? RangeError : TypeError;
+    // a vector also takes a flat array of numbers, so an invalid matrix there may be a vector of
+    // the wrong length (a RangeError): its class is not known in advance
+    const isVector = (i) => !['Wq', 'Wk', 'Wv', 'Wo', 'W1', 'W2'].includes(NAMES[i][1]);
+    const args = [named(x, 'X'), ...tensors.map((t, i) => named(isVector(i) && t.kind === 'invalid' ? { ...t, error: null } : t,
+      `weights.${NAMES[i][0]}.${NAMES[i][1]}`, 'W1')),
+      { kind: optionError ? 'invalid' : 'valid', error: optionError, names: ['causal', 'eps', 'dropout', 'heads'], label: JSON.stringify(extra) },
+      { kind: headsError ? 'invalid' : 'valid', error: headsError, names: ['heads'], label: `heads ${heads}` }];
+    expectCall('transformerBlock', args, () => qkv.transformerBlock(x.value, weights, { heads, ...extra }), {
+      allowed: [OVERFLOW],
+      check: (r) => {
+        const { n, d, h } = shape;
+        for (const [key, cols] of [['ln1', d], ['resid1', d], ['ln2', d], ['hidden', h], ['gelu', h], ['mlp', d], ['output', d]]) {
+          assert.ok(r[key] instanceof Matrix && r[key].rows === n && r[key].cols === cols, `transformerBlock ${key}: shape`);
+          assert.ok(r[key].data.every(Number.isFinite), `transformerBlock ${key}: finite`);
+        }
+        const causal = extra.causal !== false;
+        for (const head of r.attention.heads) {
+          for (let i = 0; i < n; i++) {
+            let sum = 0;
+            for (let j = 0; j < n; j++) {
+              sum += head.weights.get(i, j);
+              if (causal && j > i) assert.equal(head.weights.get(i, j), 0, 'causal mask');
+            }
+            assert.ok(Math.abs(sum - 1) < 1e-5, `a weights row sums to ${sum}`);
+          }
+        }
+        computed++;
+      },
+    });
+  }), { seed: SEED, numRuns: 500 * RUNS });
+  console.log(`api-properties: transformerBlock computed ${computed} results`);
+  assert.ok(computed >= 50 * RUNS, `only ${computed} calls computed a result`);
+  assert.equal(canary(), 11);
+});
+
+test('createGPT(options) and the GPT\'s methods: a working GPT or a named error; dispose frees everything', () => {
+  const TEXT = Array.from({ length: 12 }, (_, i) => 'abcde fgh'.slice(i % 4, 5 + (i % 5))).join('\n');
+  const optionValue = {
+    text: fc.oneof({ weight: 6, arbitrary: fc.constant(TEXT) }, { weight: 1, arbitrary: fc.constantFrom('', 'a\nb', 42, null, ['a'], `${TEXT}\n${'字'.repeat(3)}`) }),
+    layers: fc.oneof(fc.integer({ min: 1, max: 2 }), fc.constantFrom(0, 17, 1.5, '1', NaN)),
+    heads: fc.oneof(fc.constantFrom(1, 2), fc.constantFrom(0, 3, -1, null)),
+    dim: fc.oneof(fc.constantFrom(4, 8), fc.constantFrom(0, 513, 6.5, '8')),
+    context: fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constantFrom(0, 257, 2.5, Infinity)),
+    seed: fc.oneof(fc.integer({ min: 0, max: 0xffffffff }), fc.constantFrom(-1, 2 ** 32, 0.5)),
+    lr: fc.oneof(fc.double({ min: 1e-4, max: 0.1, noNaN: true }), fc.constantFrom(0, -1, NaN, 1e39, '0.1')),
+    batch: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.constantFrom(0, 257, 1.5)),
+    steps: fc.oneof(fc.integer({ min: 1, max: 3 }), fc.constantFrom(0, -5, 1e7)),
+  };
+  const optionsRecord = fc.oneof(
+    { weight: 8, arbitrary: fc.record(optionValue, { requiredKeys: ['text'] }) },
+    { weight: 1, arbitrary: fc.constantFrom(null, [], new Date(0), 'text', { txt: TEXT }, new Proxy({}, { ownKeys: throwing('k') })) },
+  );
+  const method = fc.constantFrom('step', 'train', 'evaluate', 'forward', 'generate', 'gradients', 'save', 'parameters');
+  const argument = fc.oneof(fc.constantFrom('', 'a', 'abc', 'z', 'ab cd', 3, null, undefined, {}, { temperature: 0 }, { topK: 2, seed: 1 },
+    { topP: 0.5 }, { temperature: -1 }, { topP: 2 }, { maxTokens: 1 }, { cache: false }, { cache: 1 }, 'abcdefghij'), fc.anything());
+  fc.assert(fc.property(optionsRecord, method, argument, argument, (options, name, x, y) => {
+    cases++;
+    const before = qkv.heapUsed();
+    let gpt;
+    try {
+      gpt = qkv.createGPT(options);
+    } catch (error) {
+      assert.ok(error instanceof TypeError || error instanceof RangeError, `createGPT threw ${error?.constructor?.name}: ${error?.message}`);
+      assert.match(error.message, /^createGPT: /);
+      assert.ok(/options|text|lines|characters|layers|heads|dim|context|seed|lr|batch|steps|option "|window|reading/.test(error.message), `createGPT: no argument named in ${error.message}`);
+      assert.equal(qkv.heapUsed(), before, 'a refused createGPT left memory behind');
+      return;
+    }
+    try {
+      cases++;
+      let result;
+      try {
+        result = ({
+          step: () => gpt.step(), train: () => gpt.train(typeof x === 'number' ? x : 1), evaluate: () => gpt.evaluate(),
+          forward: () => gpt.forward(x), generate: () => gpt.generate(x, y), gradients: () => gpt.gradients(x),
+          save: () => qkv.loadGPT(gpt.save()), parameters: () => gpt.parameters(),
+        })[name]();
+      } catch (error) {
+        const ok = error instanceof TypeError || error instanceof RangeError || error.name === 'DivergenceError';
+        assert.ok(ok, `${name} threw ${error?.constructor?.name}: ${error?.message}`);
+        if (error.name !== 'DivergenceError') {
+          assert.ok(/^(step|train|evaluate|forward|generate|gradients|save|loadGPT): /.test(error.message) &&
+            /text|prompt|steps|options|option "|temperature|topK|topP|seed|maxTokens|cache|must be|reading|vocabulary|characters/.test(error.message), `${name}: ${error.message}`);
+        }
+        return;
+      }
+      if (name === 'step') assert.ok(Number.isFinite(result.loss));
+      if (name === 'evaluate') assert.ok(Number.isFinite(result.train) && Number.isFinite(result.val));
+      if (name === 'generate') {
+        assert.equal(typeof result.text, 'string');
+        assert.ok(result.steps.length >= 1 && [...result.text].every((ch) => gpt.vocab.includes(ch)));
+      }
+      if (name === 'forward') assert.ok(result.logits.data.every(Number.isFinite));
+      if (name === 'save') {
+        assert.deepEqual(result.vocab, gpt.vocab);
+        result.dispose();
+      }
+    } finally {
+      gpt.dispose();
+      assert.equal(qkv.heapUsed(), before, `createGPT + ${name} + dispose left memory behind`);
+    }
+  }), { seed: SEED, numRuns: 400 * RUNS });
+  assert.equal(canary(), 11);
+});
+
 test('load(options): a promise for anything; a TypeError rejection for bad options, never a throw', async () => {
   await fc.assert(fc.asyncProperty(fc.oneof(fc.constantFrom(undefined, {}, { fresh: false }, { simd: false }, { simd: 'no' }, Object.create(null)), fc.anything()), async (options) => {
     cases++;

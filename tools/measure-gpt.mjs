@@ -4,7 +4,8 @@
 //   - the validation and training loss (gpt.evaluate(), nats per character),
 //   - the share of 50 poems generated at temperature 0.8 (generation seeds 0..49) that are
 //     well-formed 五言绝句 (web/data/quatrain-form.js),
-//   - the seconds of training so far (one core, this machine, whatever else runs on it);
+//   - the seconds of training so far: CPU seconds of this process (one core's time, whatever
+//     else runs on the machine) and wall-clock seconds;
 // and the two baselines: ln V (a uniform guess) and the unigram cross-entropy of the validation
 // text under the training text's character frequencies. Prints one line per measurement and the
 // ranges over the seeds at the end; --json FILE writes everything.
@@ -71,20 +72,22 @@ const runs = [];
 for (const seed of seeds) {
   const gpt = qkv.createGPT({ text, ...settings, seed });
   const run = { seed, points: [] };
-  let seconds = 0;
+  let seconds = 0, wall = 0;
   const measure = () => {
     const { train, val } = gpt.evaluate();
     const share = formShare(gpt);
     const example = gpt.generate('', { temperature: 0.8, seed: 0 }).text;
-    run.points.push({ step: gpt.steps, seconds, train, val, form: share, example });
-    console.log(`seed ${seed} step ${String(gpt.steps).padStart(5)}  ${seconds.toFixed(1).padStart(6)} s  ` +
+    run.points.push({ step: gpt.steps, seconds, wall, train, val, form: share, example });
+    console.log(`seed ${seed} step ${String(gpt.steps).padStart(5)}  ${seconds.toFixed(1).padStart(6)} s CPU ${wall.toFixed(1).padStart(6)} s wall  ` +
       `train ${train.toFixed(3)}  val ${val.toFixed(3)}  form ${(100 * share).toFixed(0).padStart(3)}%  ${example}`);
   };
   measure();
   for (const target of checkpoints) {
-    const t0 = performance.now();
+    const t0 = performance.now(), c0 = process.cpuUsage();
     gpt.train(target - gpt.steps);
-    seconds += (performance.now() - t0) / 1000;
+    const c = process.cpuUsage(c0);
+    seconds += (c.user + c.system) / 1e6;
+    wall += (performance.now() - t0) / 1000;
     measure();
   }
   gpt.dispose();
@@ -98,7 +101,8 @@ const range = (values, digits, scale = 1) => {
 console.log(`\nranges over seeds ${seeds.join(', ')}:`);
 for (let k = 0; k < runs[0].points.length; k++) {
   const at = runs.map((r) => r.points[k]);
-  console.log(`  step ${String(at[0].step).padStart(5)}: ${range(at.map((p) => p.seconds), 0)} s, val ${range(at.map((p) => p.val), 2)}, ` +
+  console.log(`  step ${String(at[0].step).padStart(5)}: ${range(at.map((p) => p.seconds), 0)} s CPU ` +
+    `(${range(at.map((p) => p.wall), 0)} s wall), val ${range(at.map((p) => p.val), 2)}, ` +
     `train ${range(at.map((p) => p.train), 2)}, well formed ${range(at.map((p) => p.form), 0, 100)}%`);
 }
 const out = opt('json');

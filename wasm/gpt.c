@@ -809,25 +809,44 @@ static int by_logit(const void* x, const void* y) {
 /* the next token from logits (V): greedy at temperature 0, else softmax(z / temperature) over the
    top_k most likely (0: all) cut to the smallest set whose probability reaches top_p, then one
    uniform draw. top_ids, top_probs (QKV_GPT_TOP) receive the model's own probabilities (z, at
-   temperature 1) of its most likely tokens. */
+   temperature 1) of its most likely tokens. Ties go to the lower id. Without top_k or top_p the
+   draw walks the tokens in id order (no sort: the default costs O(V) per token). */
 static int sample_next(qkv_gpt* g, const float* z, float temperature, int top_k, float top_p,
                        qkv_rng* rng, int* top_ids, float* top_probs) {
     int V = g->V;
+    /* the QKV_GPT_TOP largest logits, by insertion */
+    int top[QKV_GPT_TOP], kept = 0;
+    for (int i = 0; i < V; i++) {
+        if (kept == QKV_GPT_TOP && !(z[i] > z[top[kept - 1]])) continue;
+        int at = kept < QKV_GPT_TOP ? kept++ : kept - 1;
+        while (at > 0 && z[i] > z[top[at - 1]]) { top[at] = top[at - 1]; at--; }
+        top[at] = i;
+    }
+    double max = (double)z[top[0]], sum = 0.0;
+    for (int i = 0; i < V; i++) sum += qkv_exp((double)z[i] - max);
+    for (int i = 0; i < QKV_GPT_TOP; i++) {
+        top_ids[i] = i < kept ? top[i] : -1;
+        top_probs[i] = i < kept ? (float)(qkv_exp((double)z[top[i]] - max) / sum) : 0.0f;
+    }
+    if (temperature == 0.0f) return top[0];
+    double* w = g->weights_d;
+    if ((top_k == 0 || top_k >= V) && top_p >= 1.0f) {
+        sum = 0.0;
+        for (int i = 0; i < V; i++) { w[i] = qkv_exp(((double)z[i] - max) / (double)temperature); sum += w[i]; }
+        double u = qkv_rng_double(rng) * sum, acc = 0.0;
+        for (int i = 0; i < V; i++) {
+            acc += w[i];
+            if (u < acc) return i;
+        }
+        return top[0];  /* u rounded up to the sum: the most likely token */
+    }
     struct ranked* r = g->ranked;
     for (int i = 0; i < V; i++) { r[i].z = z[i]; r[i].id = i; }
     qsort(r, (size_t)V, sizeof *r, by_logit);
-    double* w = g->weights_d;
-    double sum = 0.0;
-    for (int i = 0; i < V; i++) { w[i] = qkv_exp((double)r[i].z - (double)r[0].z); sum += w[i]; }
-    for (int i = 0; i < QKV_GPT_TOP; i++) {
-        top_ids[i] = i < V ? r[i].id : -1;
-        top_probs[i] = i < V ? (float)(w[i] / sum) : 0.0f;
-    }
-    if (temperature == 0.0f) return r[0].id;
     int keep = top_k > 0 && top_k < V ? top_k : V;
     sum = 0.0;
     for (int i = 0; i < keep; i++) {
-        w[i] = qkv_exp(((double)r[i].z - (double)r[0].z) / (double)temperature);
+        w[i] = qkv_exp(((double)r[i].z - max) / (double)temperature);
         sum += w[i];
     }
     if (top_p < 1.0f) {
