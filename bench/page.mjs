@@ -1,6 +1,6 @@
 // bench/page.mjs: the page's speeds, measured in headless Chromium (Debian's, through
 // playwright-core): how long after navigation the article's numbers are on screen (served and
-// from file://, a fresh browser each run), and frame times while section 9 trains at 20 and at
+// from file://, a fresh browser each run), and frame times while the training section trains at 20 and at
 // 100 steps per second. These were assertions in the browser tests once; a speed belongs here,
 // reported as medians, because CI runs on two cores that may be busy.
 //

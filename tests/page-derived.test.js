@@ -18,7 +18,7 @@ function snapshotFor(settings) {
 
 const argmax = (row) => row.reduce((best, x, j) => (x > row[best] ? j : best), 0);
 
-test('section 7: the verdict names the token the pulled query favours, for every seed × sentence', () => {
+test('learnable: the verdict names the token the pulled query favours, for every seed × sentence', () => {
   let notSelf = 0;
   for (const seed of SEEDS) {
     for (const sentence of SENTENCES) {
@@ -47,7 +47,7 @@ test('section 7: the verdict names the token the pulled query favours, for every
   assert.ok(notSelf > 0 && notSelf < SEEDS.length * SENTENCES.length, `${notSelf} pairs where another token wins`);
 });
 
-test('section 7: the issue\'s case (seed 123, 我 开 汽车 很 快, pull 10): 快 wins, 我 keeps 0.165', () => {
+test('learnable: the issue\'s case (seed 123, 我 开 汽车 很 快, pull 10): 快 wins, 我 keeps 0.165', () => {
   const snap = snapshotFor({ seed: 123, sentence: '我 开 汽车 很 快' });
   const v = snap.derived.pullVerdict;
   assert.equal(snap.words[v.top], '快');
@@ -84,7 +84,7 @@ test('d_k: 3 gives the article\'s numbers exactly; 2 and 4 reshape W, Q, K, V an
       assert.equal(snapshotFor({ dk, scale: true }).divisor, Math.sqrt(dk));
     }
   }
-  // when n = d_k the shapes of Q × K fit, and section 4 shows a sentence of another length refused
+  // when n = d_k the shapes of Q × K fit, and the scores section shows a sentence of another length refused
   for (const dk of [2, 3, 4]) {
     const sentence = { 2: '我 很', 3: '我 love 猫', 4: '我 养了 一只 兔' }[dk];
     const tried = snapshotFor({ sentence, dk }).derived.qTimesK;
@@ -94,7 +94,7 @@ test('d_k: 3 gives the article\'s numbers exactly; 2 and 4 reshape W, Q, K, V an
   }
 });
 
-test('section 4: K·Qᵀ, computed as written, is Sᵀ entry for entry', () => {
+test('scores: K·Qᵀ, computed as written, is Sᵀ entry for entry', () => {
   for (const sentence of SENTENCES) {
     const snap = snapshotFor({ sentence, seed: 5 });
     const { KQt } = snap.derived;
@@ -105,7 +105,7 @@ test('section 4: K·Qᵀ, computed as written, is Sᵀ entry for entry', () => {
   }
 });
 
-test('section 5: softmax written out (exp, row total, weights) matches Math.exp in float64 at every temperature', async () => {
+test('softmax: softmax written out (exp, row total, weights) matches Math.exp in float64 at every temperature', async () => {
   const { TEMPERATURES } = await import('../web/page/models/snapshot-derived.js');
   for (const [sentence, scale, dk] of [['我 love 猫', false, 3], ['我 开 汽车 很 快', true, 4]]) {
     const snap = snapshotFor({ sentence, scale, dk, seed: 9 });

@@ -95,3 +95,21 @@ test('web/page is folders by role, each named in the README\'s Layout, with no f
     assert.match(layout, new RegExp(`^${folder}/ `, 'm'), `the README's Layout explains web/page/${folder}/`);
   }
 });
+
+test('no section keeps a copy of a setting: settings reach stepped sections in the snapshot only', () => {
+  // settings flow URL / attributes → state → snapshot (snap.choices, context.js) → sections:
+  // a section that read the state itself would need its host to rebuild it when a setting changes
+  const dir = path.join(ROOT, 'web/page/sections');
+  const files = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.js'));
+  for (const file of files) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8').replace(/\/\/.*$/gm, '');
+    assert.doesNotMatch(text, /\b(let|var)\s+\w+\s*=\s*[\w.]*state\.get\(/, `${file} keeps a copy of a setting`);
+    if (/defineSection\(/.test(text)) {
+      assert.doesNotMatch(text, /state\.(get|onChange)\(/, `${file} reads the state: its settings belong in frame.snap`);
+    }
+  }
+  // and the widget host hands every setting attribute to its context the same way
+  const element = read('web/widget/element.js').replace(/\/\/.*$/gm, '');
+  assert.match(element, /for \(const key of SETTING_ATTRIBUTES\)/);
+  assert.doesNotMatch(element, /rebuild/i, 'the widget rebuilds no section for a setting');
+});

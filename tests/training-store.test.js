@@ -90,7 +90,7 @@ test('a setting that defines the run starts a new one at step 0; the attention s
   const release = store.acquire();
   await store.ensure();
   const first = store.run;
-  state.set('seed', 7);   // sections 3–8's seed
+  state.set('seed', 7);   // the seed of the sections projections to symmetry
   await Promise.resolve();
   assert.equal(store.run, first, 'the attention seed leaves the run alone');
   state.set('opt', 'adam');

@@ -1,6 +1,6 @@
 // An accessibility audit with axe-core (node_modules/axe-core, injected from disk: no network).
 // The served page in en and zh, light and dark, desktop (1280) and phone (375), audited four
-// times: as it opens; after every section has stepped forward twice and section 9 has trained,
+// times: as it opens; after every section has stepped forward twice and the training section has trained,
 // paused and taken one more step (its charts, heat map, batch and probes drawn; the step's
 // heat-map flash frozen at its brightest); with every section at its last step (the filled
 // tables and their highlights); and with every section back at its first step. Then <qkv-lab>
@@ -67,7 +67,7 @@ function settle(page) {
   });
 }
 
-/** Clicks every section's "step forward" (section 9 has its own controls) up to `times` times. */
+/** Clicks every section's "step forward" (the training section has its own controls) up to `times` times. */
 async function stepAll(page, times) {
   const buttons = page.locator('.qkv-section .step-forward');
   const count = await buttons.count();
@@ -77,7 +77,7 @@ async function stepAll(page, times) {
   }
 }
 
-/** Section 9: trains a few steps (start, pause), then one step more with its flash held at its peak. */
+/** The training section: trains a few steps (start, pause), then one step more with its flash held at its peak. */
 async function trainAndPause(page) {
   const section = page.locator('section[data-section="training"]');
   await section.scrollIntoViewIfNeeded();
@@ -120,7 +120,7 @@ for (const { name, ...options } of CONFIGS) {
     await settle(page);
     blocking.push(...report(`${name}, every section at its last step`, await audit(page)));
 
-    // back to the start: section 5 opens at its last step, so its pending cards show only now
+    // back to the start: the softmax section opens at its last step, so its pending cards show only now
     const firsts = page.locator('.qkv-section .step-first');
     for (let k = 0; k < await firsts.count(); k++) await firsts.nth(k).click();
     await settle(page);

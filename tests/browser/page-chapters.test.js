@@ -207,7 +207,14 @@ test('the ES-module widget (qkv-lab/widget) shows the three, with their settings
   const last = await page.evaluate(() => [...document.getElementById('w-multihead').shadowRoot.querySelectorAll('[data-matrix="A3"] tbody tr')]
     .map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
   assert.deepEqual(last, expected.heads[3].weights.toArray().map((r) => r.map(fmt)));
-  // a property sets the attribute and redraws; an invalid value falls back with a notice
+  // a property sets the attribute and redraws; an invalid value falls back with a notice. The
+  // setting reaches the section the way every setting does (context → snapshot → section): the
+  // host builds nothing again, so the section's element stays the one it was
+  await page.evaluate(() => {
+    for (const id of ['w-scaling', 'w-multihead', 'w-positions']) document.getElementById(id).shadowRoot.querySelector('section').dataset.probe = id;
+  });
+  const sameSections = () => page.evaluate(() => ['w-scaling', 'w-multihead', 'w-positions']
+    .every((id) => document.getElementById(id).shadowRoot.querySelector('section').dataset.probe === id));
   await page.evaluate(() => { document.getElementById('w-multihead').heads = 3; });
   await page.waitForFunction(() => document.getElementById('w-multihead').shadowRoot.querySelectorAll('.mh-head').length === 3);
   assert.equal(await page.getAttribute('#w-multihead', 'heads'), '3');
@@ -217,6 +224,7 @@ test('the ES-module widget (qkv-lab/widget) shows the three, with their settings
   assert.equal(await page.evaluate(() => document.getElementById('w-positions').ped), 64);
   await page.evaluate(() => { document.getElementById('w-scaling').sdk = 16; });
   await page.waitForFunction(() => /d_k = 16\b/.test(document.getElementById('w-scaling').shadowRoot.querySelector('.sdk-slider').getAttribute('aria-valuetext')));
+  assert.equal(await sameSections(), true, 'sdk, heads and ped changed without building a section again');
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });

@@ -1,6 +1,6 @@
 // page-explorables.test.js: what issue 9 asked an expert would add, used as a reader would: the
-// one-hot note and the d_k control (section 3), K·Qᵀ = Sᵀ and the dot product as geometry
-// (section 4), softmax shown whole with a temperature (section 5), a shared projection (section 8)
+// one-hot note and the d_k control (the projections section), K·Qᵀ = Sᵀ and the dot product as geometry
+// (the scores section), softmax shown whole with a temperature (the softmax section), a shared projection (the symmetry section)
 // and live tensors (the data flow). Every number is read off the page and checked against the
 // snapshot's own matrices or an independent computation.
 import { test, before, after } from 'node:test';
@@ -19,7 +19,7 @@ async function goToLast(page, id) {
   while (await page.isEnabled(`#${id} .step-forward`)) await page.click(`#${id} .step-forward`);
 }
 
-test('section 3 says which rows of Q are rows of W_Q (one-hot rows of X), and only those', async () => {
+test('the projections section says which rows of Q are rows of W_Q (one-hot rows of X), and only those', async () => {
   const page = await openPage(env);
   const note = await page.textContent('#projections .one-hot-note');
   assert.match(note, /Q\[我\] = row 0 of W_Q, Q\[love\] = row 1 of W_Q/);
@@ -36,7 +36,7 @@ test('section 3 says which rows of Q are rows of W_Q (one-hot rows of X), and on
   await page.closeAll();
 });
 
-test('d_k (2–4) in section 3: every shape downstream follows, the link keeps it, 3 gives the article back', async () => {
+test('d_k (2–4) in the projections section: every shape downstream follows, the link keeps it, 3 gives the article back', async () => {
   const page = await openPage(env);
   const shape = (section, name) => page.textContent(`#${section} [data-matrix="${name}"] .matrix-shape`);
   await page.selectOption('#projections .dk-choice', '2');
@@ -72,7 +72,7 @@ test('d_k (2–4) in section 3: every shape downstream follows, the link keeps i
   await page.closeAll();
 });
 
-test('section 4: K·Qᵀ = Sᵀ, the same numbers with rows and columns swapped, linked cell to cell', async () => {
+test('scores: K·Qᵀ = Sᵀ, the same numbers with rows and columns swapped, linked cell to cell', async () => {
   const page = await openPage(env);
   assert.equal(await page.isVisible('#scores [data-matrix="KQt"]'), false);
   await page.check('#scores .kq-switch');
@@ -93,7 +93,7 @@ test('section 4: K·Qᵀ = Sᵀ, the same numbers with rows and columns swapped,
   await page.closeAll();
 });
 
-/** Section 4's picture as the reader sees it: the vectors, a·b, |a|, |b|, cos θ and the verdict. */
+/** The scores section's picture as the reader sees it: the vectors, a·b, |a|, |b|, cos θ and the verdict. */
 function geometry(page) {
   return page.evaluate(() => {
     const root = document.querySelector('#scores .dot-geometry');
@@ -105,7 +105,7 @@ function geometry(page) {
   });
 }
 
-/** The page coordinates of plane point (x, y) in section 4's picture. */
+/** The page coordinates of plane point (x, y) in the scores section's picture. */
 function planeToPage(page, [x, y]) {
   return page.$eval('#scores .dot-plane', (svg, [x, y]) => {
     const p = new DOMPoint(x * 40, -y * 40).matrixTransform(svg.getScreenCTM());
@@ -130,7 +130,7 @@ function consistent(g, where) {
   assert.ok(Math.abs(g.polar.at(-1) - dot) <= 0.001, `${where}: the printed |a| |b| cos θ is a·b`);
 }
 
-test('section 4: the dot product as geometry, by keyboard, mouse and touch (same direction → right angles → opposite)', async () => {
+test('scores: the dot product as geometry, by keyboard, mouse and touch (same direction → right angles → opposite)', async () => {
   const page = await openPage(env);
   let g = await geometry(page);
   consistent(g, 'at first');
@@ -190,7 +190,7 @@ test('section 4: the dot product as geometry, by keyboard, mouse and touch (same
   await context.close();
 });
 
-/** Section 5's written-out softmax, as shown: T, the rows (token, s, z, exp, weight) and the total. */
+/** The softmax section's written-out softmax, as shown: T, the rows (token, s, z, exp, weight) and the total. */
 function whole(page) {
   return page.evaluate(() => {
     const root = document.querySelector('#softmax .softmax-whole');
@@ -204,7 +204,7 @@ function whole(page) {
   });
 }
 
-test('section 5: softmax shown whole (exp per score, the row total, the division) with a temperature slider', async () => {
+test('softmax: softmax shown whole (exp per score, the row total, the division) with a temperature slider', async () => {
   const page = await openPage(env);
   let w = await whole(page);
   assert.equal(w.t, 1);
@@ -258,7 +258,7 @@ test('section 5: softmax shown whole (exp per score, the row total, the division
   await page.closeAll();
 });
 
-test('section 8: a shared projection Q = K = X·W_Q gives a symmetric S with real values, and the page says where each row peaks', async () => {
+test('symmetry: a shared projection Q = K = X·W_Q gives a symmetric S with real values, and the page says where each row peaks', async () => {
   const page = await openPage(env);
   const table = (name) => page.$$eval(`#${name} tbody tr`, (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.textContent))));
   await page.check('#symmetry .qk-switch');

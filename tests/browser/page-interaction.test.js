@@ -194,11 +194,11 @@ test('the data-flow stages show live shapes and jump to their section', async ()
   await page.closeAll();
 });
 
-test('state is written by the reader, never by drawing: §7 writes pull when its stepper moves, not on load or new numbers', async () => {
+test('state is written by the reader, never by drawing: the learnable section writes pull when its stepper moves, not on load or new numbers', async () => {
   const page = await openPage(env);
   const pull = () => page.evaluate(() => new URLSearchParams(location.search).get('pull'));
   assert.equal(await pull(), null, 'opening the page wrote pull');
-  // new numbers (a 4-word sentence) redraw §7 but are not the reader moving its stepper
+  // new numbers (a 4-word sentence) redraw the learnable section but are not the reader moving its stepper
   await page.selectOption('#embedding .sentence-select', '我 养了 一只 兔');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('sentence') === '我 养了 一只 兔');
   assert.equal(await pull(), null, 'new numbers wrote pull');

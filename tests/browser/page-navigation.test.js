@@ -105,7 +105,7 @@ test('deep links: #id and ?section=id open the page at that section; every secti
 
 test('a jump lands on its section while the page grows around it, and lets go once the reader scrolls', async () => {
   const page = await openPage(env, { width: 1280, height: 800 });
-  // from the end of the page, a jump up to section 3; while the smooth scroll is under way, a
+  // from the end of the page, a jump up to the projections section; while the smooth scroll is under way, a
   // section between the target and the screen grows (as the training sections do when their model
   // is built): the browser's scroll anchoring then moves the page, which cancels a smooth scroll
   await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight));

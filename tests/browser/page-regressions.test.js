@@ -1,4 +1,4 @@
-// page-regressions.test.js: the twelve defects a full review of sections 1–8 and 10 found
+// page-regressions.test.js: the twelve defects that a full review of the sections roles to symmetry and flow found
 // (issue 9), one test each, used as a reader would: in zh and en, at 1280 and 375 px, by mouse,
 // keyboard and touch, in iframe mode. Each test is named after the defect it keeps fixed.
 import { test, before, after } from 'node:test';
@@ -13,7 +13,7 @@ after(async () => { await env.close(); });
 
 
 
-test('defect 1: section 7 says whom the pulled query favours, and why, instead of claiming 我 looks at itself', async () => {
+test('defect 1: the learnable section says whom the pulled query favours, and why, instead of claiming 我 looks at itself', async () => {
   const page = await openPage(env, { query: q({ seed: 123, sentence: '我 开 汽车 很 快', pull: 10 }) });
   const verdict = await page.textContent('#learnable .verdict');
   assert.match(verdict, /does not make “我” look at itself most/);
@@ -54,7 +54,7 @@ async function typeInto(page, selector, text) {
   await page.keyboard.press('Enter');
 }
 
-/** Section 1's links, left (need → book) and right (book → result), as drawn: computed stroke widths. */
+/** The roles section's links, left (need → book) and right (book → result), as drawn: computed stroke widths. */
 function linkWidths(page) {
   return page.$$eval('#roles svg.picture', (svgs) => {
     const svg = svgs.find((el) => el.getClientRects().length > 0);
@@ -62,7 +62,7 @@ function linkWidths(page) {
   });
 }
 
-test('defect 2: section 1 draws the weighting: each book\'s links as wide as its share', async () => {
+test('defect 2: the roles section draws the weighting: each book\'s links as wide as its share', async () => {
   const page = await openPage(env);
   const widths = async (step) => {
     await goToStep(page, 'roles', step);
@@ -78,7 +78,7 @@ test('defect 2: section 1 draws the weighting: each book\'s links as wide as its
   await page.closeAll();
 });
 
-test('defect 9: section 1\'s picture keeps its text readable on a phone (12 px or more, zh and en)', async () => {
+test('defect 9: the roles section\'s picture keeps its text readable on a phone (12 px or more, zh and en)', async () => {
   for (const [locale, width] of [['en-US', 375], ['zh-CN', 375], ['en-US', 1280]]) {
     const page = await openPage(env, { locale, width, height: 800 });
     const sizes = await page.$$eval('#roles svg.picture', (svgs) => {
@@ -96,12 +96,12 @@ test('defect 9: section 1\'s picture keeps its text readable on a phone (12 px o
   }
 });
 
-test('defect 4: an edited X is no longer called a look-up in section 2, and position vectors keep every edit', async () => {
+test('defect 4: an edited X is no longer called a look-up in the embedding section, and position vectors keep every edit', async () => {
   const page = await openPage(env);
   const x00 = '#projections [data-matrix="X"] td[data-i="0"][data-j="0"]';
   await typeInto(page, x00, '1000');
   await typeInto(page, '#projections [data-matrix="W_Q"] td[data-i="1"][data-j="2"]', '0.5');
-  // section 2: the edited row is marked and the narration no longer says the look-up made it
+  // embedding: the edited row is marked and the narration no longer says the look-up made it
   assert.equal(await page.textContent('#embedding [data-matrix="X"] td[data-i="0"][data-j="0"]'), '1000.000');
   assert.ok(await page.$eval('#embedding [data-matrix="X"] td[data-i="0"][data-j="0"]', (td) => td.classList.contains('edited')));
   await goToStep(page, 'embedding', 0);
@@ -122,7 +122,7 @@ test('defect 4: an edited X is no longer called a look-up in section 2, and posi
   await page.selectOption('#embedding .sentence-select', '猫 很 可爱');
   assert.match(await page.textContent('#embedding .edit-note'), /Your edits of X were cleared: a new sentence makes a new X/);
   assert.equal(await page.textContent('#projections [data-matrix="W_Q"] td[data-i="1"][data-j="2"]'), '0.500');
-  // a new seed draws new weights: the W edit goes, with a word in section 3
+  // a new seed draws new weights: the W edit goes, with a word in the projections section
   await page.fill('#projections .seed-input', '7');
   await page.press('#projections .seed-input', 'Enter');
   assert.match(await page.textContent('#projections .edit-note'), /Your edits of W_Q were cleared: a new seed draws new weights/);
@@ -134,7 +134,7 @@ test('defect 4: an edited X is no longer called a look-up in section 2, and posi
   await page.closeAll();
 });
 
-test('defect 5: section 5 says softmax(S / √d_k) while √d_k is on, and stays complete when the sentence grows', async () => {
+test('defect 5: the softmax section says softmax(S / √d_k) while √d_k is on, and stays complete when the sentence grows', async () => {
   const page = await openPage(env);
   await page.check('#softmax .scale-switch');
   for (const lang of ['zh', 'en']) {
@@ -145,7 +145,7 @@ test('defect 5: section 5 says softmax(S / √d_k) while √d_k is on, and stays
   }
   await page.uncheck('#softmax .scale-switch');
   assert.equal(await page.textContent('#softmax [data-matrix="A"] caption'), 'A = softmax(S)');
-  // section 5 opens complete (its last step); a 4-word sentence keeps it complete
+  // the softmax section opens complete (its last step); a 4-word sentence keeps it complete
   assert.equal(await position(page, 'softmax'), 'step 4 of 4');
   await page.selectOption('#embedding .sentence-select', '我 养了 一只 兔');
   assert.equal(await position(page, 'softmax'), 'step 5 of 5');
@@ -158,7 +158,7 @@ test('defect 5: section 5 says softmax(S / √d_k) while √d_k is on, and stays
   await page.closeAll();
 });
 
-test('defect 6: section 4\'s refusal, on the Chinese page, is explained in Chinese next to the library\'s own words', async () => {
+test('defect 6: the scores section\'s refusal, on the Chinese page, is explained in Chinese next to the library\'s own words', async () => {
   for (const sentence of ['我 love 猫', '我 养了 一只 兔']) {   // n = d_k (shapes fit) and n ≠ d_k
     const page = await openPage(env, { locale: 'zh-CN', query: q({ sentence }) });
     const box = await page.textContent('#scores .error-box');
@@ -171,7 +171,7 @@ test('defect 6: section 4\'s refusal, on the Chinese page, is explained in Chine
   }
 });
 
-test('defect 7: hover readouts and highlights go away when the pointer leaves (section 4\'s dot product, section 8\'s mirror)', async () => {
+test('defect 7: hover readouts and highlights go away when the pointer leaves (the scores section\'s dot product, the symmetry section\'s mirror)', async () => {
   const page = await openPage(env);
   const cell = (id, i, j) => `#${id} [data-matrix="S"] td[data-i="${i}"][data-j="${j}"]`;
   const highlighted = (id) => page.$$eval(`#${id} [data-matrix="S"] td.hl-cell`, (tds) => tds.map((td) => `${td.dataset.i},${td.dataset.j}`));
@@ -193,7 +193,7 @@ test('defect 7: hover readouts and highlights go away when the pointer leaves (s
   assert.match(await page.textContent('#scores .dot'), /S\[猫\]\[love\]/);
   await page.focus('#softmax .stage');
   assert.match(await page.textContent('#scores .dot'), /S\[我\]\[love\]/);
-  // section 8: the mirrored pair follows the pointer, then returns to the step's pair
+  // symmetry: the mirrored pair follows the pointer, then returns to the step's pair
   await page.hover(cell('symmetry', 0, 2));
   assert.deepEqual(await highlighted('symmetry'), ['0,2']);
   await page.mouse.move(5, 5);
@@ -240,7 +240,7 @@ test('defect 10: captions and shape lines use the names a reader knows (Kᵀ, no
     assert.ok(shapes.length > 10);
     for (const text of shapes) assert.doesNotMatch(text, INTERNAL, `${locale}: ${text}`);
     assert.match(await page.textContent('#scores [data-matrix="Kt"] .matrix-shape'), /^Kᵀ[:：] ?3×3$/);
-    // issue 9 reviewed sections 1–8 and the data flow; the training sections have their own tests
+    // issue 9 reviewed the sections roles to symmetry and the data flow; the training sections have their own tests
     const captions = await page.$$eval('.qkv-section:not([data-section^="train"]) table.matrix caption', (els) => els.map((e) => e.textContent.trim()));
     assert.ok(captions.every(Boolean), `an empty caption: ${JSON.stringify(captions)}`);
     assert.match(await page.textContent('#mixing [data-matrix="mix"] caption'), /O\[我\] = Σⱼ A\[我\]\[j\] · V\[j\]/);
@@ -302,7 +302,7 @@ test('defect 12: Enter in an edited cell keeps focus on the cell; a new sentence
   assert.equal(await page.textContent(cell), '0.500');
   assert.equal(await focused(), 'W_Q[2][1]');
 
-  // playing through new data: section 3 near the end of a 4-word sentence, then a 3-word one
+  // playing through new data: the projections section near the end of a 4-word sentence, then a 3-word one
   // (its step no longer exists) and a new seed (it does)
   const playing = (id) => page.getAttribute(`#${id} .step-play`, 'aria-pressed');
   const index = (id) => page.$eval(`#${id} .step-position`, (el) => Number(/\d+/.exec(el.textContent)[0]));
@@ -313,13 +313,13 @@ test('defect 12: Enter in an edited cell keeps focus on the cell; a new sentence
   await page.click('#projections .step-play');
   await page.click('#mixing .step-play');
   await page.selectOption('#embedding .sentence-select', '猫 很 可爱');
-  assert.equal(await playing('projections'), 'true', 'section 3 stopped when the sentence changed');
+  assert.equal(await playing('projections'), 'true', 'the projections section stopped when the sentence changed');
   assert.ok((await index('projections')) < 28);
   const at = await index('projections');
   await page.waitForFunction((at) => Number(/\d+/.exec(document.querySelector('#projections .step-position').textContent)[0]) > at, at);
   await page.fill('#projections .seed-input', '11');
   await page.press('#projections .seed-input', 'Enter');
-  assert.equal(await playing('projections'), 'true', 'section 3 stopped when the seed changed');
+  assert.equal(await playing('projections'), 'true', 'the projections section stopped when the seed changed');
   const after = await index('projections');
   await page.waitForFunction((at) => Number(/\d+/.exec(document.querySelector('#projections .step-position').textContent)[0]) > at, after);
   assert.deepEqual(page.problems(), []);

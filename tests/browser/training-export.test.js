@@ -1,4 +1,4 @@
-// training-export.test.js: section 9's downloads. vectors.tsv + metadata.tsv in the TensorFlow
+// training-export.test.js: the training section's downloads. vectors.tsv + metadata.tsv in the TensorFlow
 // Embedding Projector's format (one row per word, dim tab-separated finite numbers, no header;
 // one word per line, no header for a single column), equal to the model's table; and each chart
 // as a PNG. Run after ./build.sh.

@@ -1,4 +1,4 @@
-// training-isolated.test.js: section 9 on its own, mounted inside a shadow root the way the
+// training-isolated.test.js: the training section on its own, mounted inside a shadow root the way the
 // <qkv-lab> widget mounts it (tests/browser/fixtures/training-only.*, bundled here with esbuild):
 // it renders only inside its element, shows divergence and stops, and destroy() stops the loop
 // and frees the model's WASM memory. Run after ./build.sh.

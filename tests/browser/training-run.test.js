@@ -1,4 +1,4 @@
-// training-run.test.js: section 9 trains for real and shows what the model did. Start/pause,
+// training-run.test.js: the training section trains for real and shows what the model did. Start/pause,
 // single steps, back, reset, keyboard, the flashing rows against step()'s updatedRows (computed
 // independently in Node with the same model), the URL step round trip, unknown words, no NaN,
 // no console errors, no request leaving the machine. Run after ./build.sh.

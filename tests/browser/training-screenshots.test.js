@@ -1,4 +1,4 @@
-// training-screenshots.test.js: section 9 at desktop (1280 px) and phone (375 px) widths, in
+// training-screenshots.test.js: the training section at desktop (1280 px) and phone (375 px) widths, in
 // Chinese and English, light and dark, into tests/artifacts/training-*.png for a person to look
 // at, with the loss chart's hover readout showing; and checks that nothing overflows the phone's
 // width and no number reads NaN.

@@ -90,12 +90,12 @@ test('Adam: rows outside the batch move too, they are marked apart, and a senten
   await page.closeAll();
 });
 
-test('the run has its own seed: section 3\'s seed leaves it alone, and the page says which seed is whose (issue 9, defect 3)', async () => {
+test('the run has its own seed: the projections section\'s seed leaves it alone, and the page says which seed is whose (issue 9, defect 3)', async () => {
   const { page, section } = await openTraining(env);
   for (let i = 0; i < 3; i++) await section.locator('button[data-role="step"]').click();
   const before = await readState(section);
   assert.match(await section.locator('.tr-seed-own').textContent(), /This seed is the run’s own; the attention examples above have theirs \(42\)\./);
-  // section 3's "New seed" draws new W for sections 3–8 …
+  // the projections section's "New seed" draws new W for the sections projections to symmetry …
   await page.locator('section[data-section="projections"] .seed-input').fill('7');
   await page.locator('section[data-section="projections"] .seed-input').press('Enter');
   await section.scrollIntoViewIfNeeded();

@@ -1,4 +1,4 @@
-// training-speeds.test.js: section 9 trains at the default speed and at the fastest one, the
+// training-speeds.test.js: the training section trains at the default speed and at the fastest one, the
 // loss chart keeps one point per step, Pause stops it, and nothing goes wrong on the way.
 // Frame times are a speed: they are measured by the benchmark (bench/page.mjs, `npm run bench`),
 // never asserted here, because CI runs on two cores that may be busy. Run after ./build.sh.

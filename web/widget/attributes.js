@@ -13,6 +13,11 @@ export const THEMES = Object.freeze(['auto', 'light', 'dark']);
 /** Every observed attribute. Booleans: present, "", "true" or "1" is on; "false" or "0" is off. */
 export const ATTRIBUTES = Object.freeze(['section', 'lang', 'seed', 'sentence', 'dk', 'scale', 'pos', 'sdk', 'heads', 'ped', 'theme', 'autoplay']);
 export const BOOLEAN_ATTRIBUTES = Object.freeze(['scale', 'pos', 'autoplay']);
+/**
+ * The attributes that are settings of the numbers (state.js properties). The widget hands every
+ * one to its context the same way when it changes; which section draws it is the sections' affair.
+ */
+export const SETTING_ATTRIBUTES = Object.freeze(ATTRIBUTES.filter((name) => PROPERTIES.some((p) => p.name === name)));
 
 const MAX_SHOWN = 40;
 const defaultOf = (name) => PROPERTIES.find((p) => p.name === name).default;
@@ -77,13 +82,12 @@ export function readAttributes(getAttribute, fallbackLang) {
 
   // The numbers' settings, as the query string state.js reads (it validates and falls back).
   const params = new URLSearchParams();
-  // (sdk, heads, ped: the settings of the sections scaling, multihead and positions)
-  for (const name of ['seed', 'sentence', 'dk', 'sdk', 'heads', 'ped']) {
+  for (const name of SETTING_ATTRIBUTES.filter((a) => !BOOLEAN_ATTRIBUTES.includes(a))) {
     const raw = getAttribute(name);
     if (raw !== null) params.set(name, raw.trim());
   }
   const invalidBool = new Map();
-  for (const name of ['scale', 'pos']) {
+  for (const name of SETTING_ATTRIBUTES.filter((a) => BOOLEAN_ATTRIBUTES.includes(a))) {
     const raw = getAttribute(name);
     if (raw === null) continue;
     const value = parseBoolean(raw, name);

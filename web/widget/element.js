@@ -22,13 +22,12 @@
 import { load } from '../qkv-lab.js';
 import { h, clear } from '../page/shell/dom.js';
 import { createI18n, languageFromNavigator } from '../page/shell/i18n.js';
-import { readAttributes, parseBoolean, parseLanguage, ATTRIBUTES, DEFAULT_SECTION } from './attributes.js';
+import { readAttributes, parseBoolean, parseLanguage, ATTRIBUTES, SETTING_ATTRIBUTES, DEFAULT_SECTION } from './attributes.js';
 import { createSectionContext } from '../page/shell/context.js';
 import { sectionById } from '../page/sections/index.js';
 import { adoptStyles } from './styles.js';
 import './strings.js';
 
-const SETTING_KEYS = ['seed', 'sentence', 'dk', 'scale', 'pos'];  // (sdk, heads, ped: see _apply)
 const PROPERTIES = ['section', 'seed', 'sentence', 'dk', 'scale', 'pos', 'sdk', 'heads', 'ped', 'theme', 'autoplay'];
 
 // Importing the bundle where there is no DOM (a server-side render) must not throw.
@@ -294,10 +293,7 @@ export class QkvLabElement extends Base {
     const built = this._built;
     if (!built) return;   // not built yet: the build reads the attributes when it happens
     const prev = built.settings;
-    // the settings a section reads once, when it is built (scaling's d_k, the heads, the sine
-    // table's width): a new value builds the section again, as a new section does
-    const rebuild = ['sdk', 'heads', 'ped'].some((key) => next.state.get(key) !== prev.state.get(key));
-    if (next.section !== prev.section || rebuild) {
+    if (next.section !== prev.section) {
       const qkv = built.ctx.qkv;
       this._teardown();
       this._started = true;
@@ -309,7 +305,8 @@ export class QkvLabElement extends Base {
       built.i18n.setLanguage(next.lang);
       if (built.section.setLanguage) built.section.setLanguage(next.lang);
     }
-    for (const key of SETTING_KEYS) {
+    // every setting the same way: the context republishes the snapshot, the section draws it
+    for (const key of SETTING_ATTRIBUTES) {
       const value = next.state.get(key);
       if (value !== built.ctx.state.get(key)) built.ctx.setSetting(key, value);
     }

@@ -23,7 +23,7 @@ export const POSITION_SCALE = 0.1; // learned-style position vectors = randn × 
 /** The article's X rows, kept as the embedding rows of 我, love and 猫. */
 const ARTICLE_ROWS = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.2]];
 
-/** Stage-by-stage shapes of the data flow (section 10). */
+/** Stage-by-stage shapes of the data flow (the flow section). */
 export function flowShapes(n, d = D_MODEL, dk = D_K) {
   return { ids: [n], X: [n, d], QKV: [n, dk], S: [n, n], A: [n, n], O: [n, dk] };
 }
@@ -54,7 +54,7 @@ export function drawParameters(qkv, seed, dk = D_K) {
   table.data.set(ARTICLE_ROWS.flat(), 0);
   table.data.set(takeRest(others, D_MODEL, TABLE_SCALE).data, ARTICLE_ROWS.length * D_MODEL);
   const positions = takeRest(MAX_TOKENS, D_MODEL, POSITION_SCALE);
-  // an output projection for section 10's last stage (untrained; drawn last, so nothing moves)
+  // an output projection for the flow section's last stage (untrained; drawn last, so nothing moves)
   const Wout = takeRest(dk, VOCABULARY.length, WEIGHT_SCALE);
   return { Wq, Wk, Wv, table, positions, Wout };
 }
@@ -195,7 +195,7 @@ export function pullExperiment(qkv, snap, pull, row = 0) {
   };
 }
 
-/** Section 8: the scores when Q = K = X (symmetric) next to the real ones. */
+/** symmetry: the scores when Q = K = X (symmetric) next to the real ones. */
 export function symmetricScores(qkv, snap) {
   const scores = qkv.matmul(snap.X, qkv.transpose(snap.X));            // (n,d) × (d,n)
   const weights = qkv.softmaxRows(scores);

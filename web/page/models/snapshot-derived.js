@@ -4,17 +4,17 @@
 //
 //   const derived = deriveSnapshot(qkv, snapshot);   // context.js attaches it as snapshot.derived
 //
-// Dimensions: n tokens, d model width, d_k head width, P the pull factors of section 7.
+// Dimensions: n tokens, d model width, d_k head width, P the pull factors of the learnable section.
 // The multi-head and positional-encoding sections' numbers are computed in heads-positions.js.
 import { Matrix } from '../../matrix.js';
 import { computeSnapshot, DEFAULT_SENTENCE, SENTENCES, D_K } from './attention.js';
 import { multiHead, positions } from './heads-positions.js';
 
-/** Section 7's slider: q_我 = pull × k_我 for pull = 0, 0.5, …, 10 (21 stops). */
+/** The learnable section's slider: q_我 = pull × k_我 for pull = 0, 0.5, …, 10 (21 stops). */
 export const PULL_VALUES = Object.freeze(Array.from({ length: 21 }, (_, i) => i / 2));
 const FLOAT32_MAX = 3.4028234663852886e38;
 
-/** Section 5's temperature slider: softmax(scores / (s · T)) for each T (s = √d_k or 1). */
+/** The softmax section's temperature slider: softmax(scores / (s · T)) for each T (s = √d_k or 1). */
 export const TEMPERATURES = Object.freeze([0.1, 0.2, 0.5, 1, 2, 5, 10]);
 /** When n happens to equal d_k, Q × K has matching shapes; a sentence of another length shows the refusal. */
 export const otherLengthSentence = (dk) => SENTENCES.find((s) => s.split(' ').length !== dk);
@@ -22,7 +22,7 @@ export const otherLengthSentence = (dk) => SENTENCES.find((s) => s.split(' ').le
 /**
  * a · B[:, j] for every column j, written out: products[k][j] = a_k · B[k][j] (diag(a) · B) and
  * running[k][j] = Σ_{p ≤ k} products[p][j] (lower-triangular ones · products), two WASM products.
- * cell(j) → { a, b, products, running } as arrays, the shape section 3 and 4 print.
+ * cell(j) → { a, b, products, running } as arrays, the shape the projections and scores sections print.
  */
 export function rowTerms(qkv, a, B) {
   const d = a.length;
@@ -39,7 +39,7 @@ export function rowTerms(qkv, a, B) {
 }
 
 /**
- * Section 7 for every pull at once: row p of Qp is PULL_VALUES[p] × k_0 (one product), and
+ * The learnable section for every pull at once: row p of Qp is PULL_VALUES[p] × k_0 (one product), and
  * attend(Qp, K, V) gives, in row p, 我's attention row with its query pulled by that factor.
  */
 function pullExperiments(qkv, snap) {
@@ -55,7 +55,7 @@ function pullExperiments(qkv, snap) {
 }
 
 /**
- * Section 7's verdict. With q = pull × k_0, token j scores pull × (k_0 · k_j) = pull × |k_0| |k_j| cos θ_j,
+ * The learnable section's verdict. With q = pull × k_0, token j scores pull × (k_0 · k_j) = pull × |k_0| |k_j| cos θ_j,
  * so for every pull > 0 the winner is the key with the largest k_0 · k_j: that is k_0 itself only
  * when no other key is long enough, and close enough in direction, to beat |k_0|². One product
  * K·Kᵀ gives every k_0 · k_j and every |k_j|² (its diagonal).
@@ -72,7 +72,7 @@ function pullVerdict(qkv, snap, Kt) {
 }
 
 /**
- * Section 4's dot-product picture, for two 2-D vectors the reader drags (not a snapshot value:
+ * The scores section's dot-product picture, for two 2-D vectors the reader drags (not a snapshot value:
  * it runs on the reader's input, through the same WASM API). [a; b]·[a; b]ᵀ gives a·a, a·b, b·b;
  * diag(a)·b gives the two products a_x b_x and a_y b_y that add up to a·b.
  */
@@ -95,7 +95,7 @@ export function dotGeometry(qkv, a, b) {
 }
 
 /**
- * Section 5, softmax written out for every row and every temperature: z = scores / (s · T), the
+ * The softmax section, softmax written out for every row and every temperature: z = scores / (s · T), the
  * exponentials exp(z), their row total Σ exp(z) before the division, and the weights exp(z) / Σ.
  * The WASM API has softmax but no bare exp, and softmax supplies it: with one more column of 0,
  * softmax([z, 0]) = [exp(z), 1] / (Σ exp(z) + 1), so exp(z_j) = w_j / w_last (max-subtracted
@@ -210,28 +210,28 @@ function isArticleSetting(snap) {
 export function deriveSnapshot(qkv, snap) {
   const Kt = qkv.transpose(snap.K);
   const ones = new Matrix(snap.n, 1, new Float32Array(snap.n).fill(1));
-  // section 8: one shared projection, Q = K = X·W_Q, so S = Q·Qᵀ
+  // symmetry: one shared projection, Q = K = X·W_Q, so S = Q·Qᵀ
   const symmetricScores = qkv.matmul(snap.Q, qkv.transpose(snap.Q));   // (n, d_k) × (d_k, n)
   return {
     Kt,
-    /** section 4: K·Qᵀ, computed as written (it equals Sᵀ) */
+    /** scores: K·Qᵀ, computed as written (it equals Sᵀ) */
     KQt: qkv.matmul(snap.K, qkv.transpose(snap.Q)),                    // (n, d_k) × (d_k, n)
-    /** section 3: projections[m].rows[i].cell(j), m = 0 Q (W_Q), 1 K (W_K), 2 V (W_V) */
+    /** projections: projections[m].rows[i].cell(j), m = 0 Q (W_Q), 1 K (W_K), 2 V (W_V) */
     projections: [snap.Wq, snap.Wk, snap.Wv].map((W) => ({
       rows: Array.from({ length: snap.n }, (_, i) => rowTerms(qkv, snap.X.row(i), W)),
     })),
-    /** section 3: X's one-hot rows pick rows of W as they are (oneHot[i] = k, or -1) */
+    /** projections: X's one-hot rows pick rows of W as they are (oneHot[i] = k, or -1) */
     oneHot: oneHotColumns(snap.X),
-    /** section 4: scoreTerms[i].cell(j) = q_i · k_j written out */
+    /** scores: scoreTerms[i].cell(j) = q_i · k_j written out */
     scoreTerms: Array.from({ length: snap.n }, (_, i) => rowTerms(qkv, snap.Q.row(i), Kt)),
     qTimesK: qTimesK(qkv, snap),
-    /** section 5: each weight row's sum (A · 1) */
+    /** softmax: each weight row's sum (A · 1) */
     rowSums: Array.from(qkv.matmul(snap.weights, ones).data),
-    /** section 5: softmaxWritten[k].rows[i] = { z, exps, total, weights } at TEMPERATURES[k] */
+    /** softmax: softmaxWritten[k].rows[i] = { z, exps, total, weights } at TEMPERATURES[k] */
     softmaxWritten: softmaxWritten(qkv, snap),
-    /** section 6 */
+    /** the mixing section */
     mix: mixRows(qkv, snap),
-    /** section 7: pull[p] for PULL_VALUES[p]; the verdict holds for every pull > 0 */
+    /** learnable: pull[p] for PULL_VALUES[p]; the verdict holds for every pull > 0 */
     pull: pullExperiments(qkv, snap),
     pullVerdict: pullVerdict(qkv, snap, Kt),
     /** the article's own setting: its seed, sentence and X, nothing edited */
@@ -240,9 +240,9 @@ export function deriveSnapshot(qkv, snap) {
     multiHead: multiHead(qkv, snap),
     /** positional encoding: the sentence reordered, without and with positions, and the table */
     positions: positions(qkv, snap),
-    /** section 10: the next-token prediction softmax(O · W_out), [n, V], and each row's top word */
+    /** flow: the next-token prediction softmax(O · W_out), [n, V], and each row's top word */
     prediction: predictNext(qkv, snap),
-    /** section 8: Q = K = X·W_Q; rowTop[i] is the column of row i's largest score */
+    /** symmetry: Q = K = X·W_Q; rowTop[i] is the column of row i's largest score */
     symmetric: {
       scores: symmetricScores, weights: qkv.softmaxRows(symmetricScores),
       rowTop: Array.from({ length: snap.n }, (_, i) => argmax(symmetricScores.row(i))),

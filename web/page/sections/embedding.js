@@ -1,4 +1,4 @@
-// Section 2: where X comes from. token → id → one-hot row × embedding table (the one highlighted
+// sections/embedding.js: where X comes from. token → id → one-hot row × embedding table (the one highlighted
 // row is the result), plus the position vector when switched on. The reader picks a sentence.
 import { h, clear } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';

@@ -18,9 +18,10 @@ const shapeText = (m) => `[${m.rows}, ${m.cols}]`;
 
 export const flowSection = defineSection({
   id: 'flow', titleKey: 'flow.title', introKeys: ['flow.intro1', 'flow.intro2'],
+  choices: ['heads'],
   setup(frame) {
     const { i18n, ctx, events } = frame;
-    const heads = () => ctx.state.get('heads');
+    const heads = () => frame.snap.choices.heads;
     const multi = (snap) => snap.derived.multiHead.byHeads[heads()];
     const stages = (snap) => [
       { key: 'flow.ids', shape: `[${snap.n}]`, target: 'embedding', tensors: [] },
@@ -128,19 +129,12 @@ export const flowSection = defineSection({
       return i18n.t(st.narrate || 'flow.step', { name: name(st), shape: st.shape, H: heads(), dk: D_MODEL_HEADS / heads() });
     }
 
-    // the heads stage follows the number of heads the reader picks in the multi-head section
-    const offHeads = ctx.state.onChange((key) => {
-      if (key !== 'heads') return;
-      build(frame.snap);
-      frame.stepper.refresh();
-    });
-
     return {
       count: (snap) => stages(snap).length,
       draw: build,
       render,
       setLanguage: () => { label(); if (shown >= 0) show(shown); },
-      destroy: () => { offHeads(); clear(list); },
+      destroy: () => { clear(list); },
     };
   },
 });

@@ -1,4 +1,4 @@
-// Section 7: attention is learnable. The article's experiment: 我's query replaced by
+// sections/learnable.js: attention is learnable. The article's experiment: 我's query replaced by
 // pull × 我's own key; a slider sets pull and 我's attention row reacts. At pull = 5 the article
 // prints 0.695 / 0.169 / 0.136: those come from scores divided by √d_k; unscaled they are
 // 0.873 / 0.076 / 0.052. Both are shown. Whether the pulled query really favours 我 depends on the
@@ -21,8 +21,10 @@ export const learnableSection = defineSection({
     const w = () => snapNow().words[0];
     const p1 = h('p'), p2 = h('p');
     frame.intro.append(p1, p2);
-    const initial = PULL_VALUES.indexOf(ctx.state.get('pull'));
-    const slider = h('input', { class: 'pull-slider', attrs: { type: 'range', min: '0', max: String(PULL_VALUES.at(-1)), step: '0.5' }, value: String(ctx.state.get('pull')) });
+    // pull is the stepper's position: the link's value places it at first (snap.choices.pull);
+    // after that the stepper is the one place it lives, and onStep writes it back to the link
+    const initial = PULL_VALUES.indexOf(frame.snap.choices.pull);
+    const slider = h('input', { class: 'pull-slider', attrs: { type: 'range', min: '0', max: String(PULL_VALUES.at(-1)), step: '0.5' }, value: String(frame.snap.choices.pull) });
     const sliderLabel = h('span', { class: 'num' });
     frame.controls.append(h('label', { class: 'range' }, slider, sliderLabel));
     const query = h('p', { class: 'num dot' });

@@ -1,4 +1,4 @@
-// Section 6: weighting V. Each output row is a mix of V's rows, with that row's attention
+// sections/mixing.js: weighting V. Each output row is a mix of V's rows, with that row's attention
 // weights as the mixing amounts: O[i] = Σ_j A[i][j] · V[j].
 import { h, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';

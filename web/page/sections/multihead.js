@@ -24,23 +24,19 @@ function tops(weights) {
 export const multiheadSection = defineSection({
   id: 'multihead', titleKey: 'mh.title',
   introKeys: ['mh.intro1', ['mh.intro2', (snap) => ({ n: snap.n, seed: snap.seed })]],
+  choices: ['heads'],
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const snapNow = () => frame.snap;
-    let H = ctx.state.get('heads');
+    const headsOf = (snap) => snap.choices.heads;
 
     // the head count: radio buttons (one Tab stop, arrows move), in the URL as heads
     const name = `${frame.id}-heads`;
     const radios = HEAD_COUNTS.map((count) => {
-      const input = h('input', { attrs: { type: 'radio', name, value: String(count) }, checked: count === H });
+      const input = h('input', { attrs: { type: 'radio', name, value: String(count) }, checked: count === headsOf(snapNow()) });
       const label = h('span');
-      events.on(input, 'change', () => {
-        if (!input.checked) return;
-        H = count;
-        ctx.setSetting('heads', count);
-        draw(snapNow());
-        frame.stepper.setCount(H + 3, H + 2);
-      });
+      // the choice comes back as a new snapshot: draw() and stepAfter() below take it from there
+      events.on(input, 'change', () => { if (input.checked) ctx.setSetting('heads', count); });
       return { input, label, element: h('label', { class: 'heads-choice' }, input, label) };
     });
     const legend = texts.set(h('legend'), 'mh.heads');
@@ -57,8 +53,8 @@ export const multiheadSection = defineSection({
     frame.stage.append(projections, headsRow, verdict, merge, params);
     const code = codePanel(frame, 'multihead');
 
-    const result = (snap) => snap.derived.multiHead.byHeads[H];
-    const dk = () => D_MODEL_HEADS / H;
+    const result = (snap) => snap.derived.multiHead.byHeads[headsOf(snap)];
+    const dk = () => D_MODEL_HEADS / headsOf(snapNow());
     const columnTint = (rows) => {
       const list = [];
       for (let i = 0; i < rows; i++) for (let j = 0; j < D_MODEL_HEADS; j++) list.push([i, j, `head-${Math.floor(j / dk())}`]);
@@ -76,6 +72,7 @@ export const multiheadSection = defineSection({
 
     function draw(snap) {
       const res = result(snap);
+      const H = headsOf(snap);
       radios.forEach((r, k) => {
         r.input.checked = HEAD_COUNTS[k] === H;
         r.label.textContent = i18n.t(HEAD_COUNTS[k] === 1 ? 'mh.headsOne' : 'mh.headsOption', { h: HEAD_COUNTS[k], dk: D_MODEL_HEADS / HEAD_COUNTS[k] });
@@ -107,6 +104,7 @@ export const multiheadSection = defineSection({
     function render(index) {
       const snap = snapNow();
       const res = result(snap);
+      const H = headsOf(snap);
       const stage = index === 0 ? 'project' : index <= H ? 'head' : index === H + 1 ? 'concat' : 'output';
       projections.classList.toggle('dim', index !== 0);
       headParts.forEach((part, k) => part.card.classList.toggle('pending', stage === 'head' ? k !== index - 1 : stage === 'project'));
@@ -125,9 +123,14 @@ export const multiheadSection = defineSection({
       return i18n.t('mh.stepY', { ...vars, params: i18n.t('mh.params', { proj, out, total: proj + out }) });
     }
 
+    // H + 3 steps (projections, each head, concat, output); a new head count shows the last
     return {
-      count: () => H + 3, initial: H + 2, draw, render,
-      stage: (index) => (index === 0 ? 'project' : index <= H ? `head-${index - 1}` : index === H + 1 ? 'concat' : 'output'),
+      count: (snap) => headsOf(snap) + 3, initial: (snap) => headsOf(snap) + 2, draw, render,
+      stepAfter: (snap, previous, index) => (headsOf(snap) !== headsOf(previous) ? headsOf(snap) + 2 : index),
+      stage: (index) => {
+        const H = headsOf(snapNow());
+        return index === 0 ? 'project' : index <= H ? `head-${index - 1}` : index === H + 1 ? 'concat' : 'output';
+      },
       setLanguage: () => draw(snapNow()),
       destroy() { for (const part of headParts) part.heat.destroy(); },
     };

@@ -19,18 +19,16 @@ const STAGES = ['reorder', 'outputs', 'table', 'offsets', 'add', 'positioned'];
 export const positionsSection = defineSection({
   id: 'positions', titleKey: 'pe.title',
   introKeys: ['pe.intro1', ['pe.intro2', () => ({ base: PE_BASE })]],
+  choices: ['ped'],
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const snapNow = () => frame.snap;
-    let width = ctx.state.get('ped');
+    const widthOf = (snap) => snap.choices.ped;
 
-    const select = h('select', { class: 'ped-select' }, PE_WIDTHS.map((d) => h('option', { value: String(d), text: String(d), selected: d === width })));
+    const select = h('select', { class: 'ped-select' }, PE_WIDTHS.map((d) => h('option', { value: String(d), text: String(d), selected: d === widthOf(snapNow()) })));
     frame.controls.append(h('label', { class: 'field' }, texts.set(h('span'), 'pe.width'), select));
-    events.on(select, 'change', () => {
-      width = Number(select.value);
-      ctx.setSetting('ped', width);
-      drawPictures(snapNow());
-    });
+    // the width comes back as a new snapshot, which draw() takes
+    events.on(select, 'change', () => ctx.setSetting('ped', Number(select.value)));
 
     const v = (name, key) => frame.view({ name, label: () => i18n.t(key, { n: snapNow().n }), title: name });
     const E = v('E_words', 'pe.E'), Ere = v('E_re', 'pe.Ere'), O = v('O_plain', 'pe.O'), Ore = v('O_plain_re', 'pe.Ore');
@@ -59,6 +57,7 @@ export const positionsSection = defineSection({
 
     function drawPictures(snap) {
       const { tables } = snap.derived.positions;
+      const width = widthOf(snap);
       const t = tables[width];
       select.value = String(width);
       const dark = prefersDarkText(frame.element);
@@ -99,7 +98,7 @@ export const positionsSection = defineSection({
       // the word that moved furthest, to say what changes for it
       const moved = p.order.reduce((best, i, q) => (Math.abs(i - q) > Math.abs(p.order[best] - best) ? q : best), 0);
       const w = p.words[moved];
-      const t = snap.derived.positions.tables[width];
+      const t = snap.derived.positions.tables[widthOf(snap)];
       const row = p.plain.row(p.order[moved]).map((x) => fmt(x)).join(', ');
       const vars = {
         a: snap.words.join(' '), b: p.words.join(' '), w, row, p: moved, q: p.order[moved],

@@ -1,4 +1,4 @@
-// Section 3: Q, K, V from X. X·W_Q → Q built cell by cell: the row of X and the column of W_Q
+// sections/projections.js: Q, K, V from X. X·W_Q → Q built cell by cell: the row of X and the column of W_Q
 // light up, the products and their running sum appear, the cell fills; then K, then V.
 // The reader can change the seed or edit any cell of X or W; everything downstream recomputes.
 import { h, clear, fmt, fmtTerm } from '../shell/dom.js';

@@ -1,5 +1,5 @@
-// Section 1: the three roles. Query, key and value as a look-up in a library: a small picture
-// whose parts light up step by step. No numbers here (those start in section 2).
+// sections/roles.js: the three roles. Query, key and value as a look-up in a library: a small picture
+// whose parts light up step by step. No numbers here (those start in the embedding section).
 import { h, s, clear } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { ROLES_STRINGS } from '../strings/roles.js';

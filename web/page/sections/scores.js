@@ -1,4 +1,4 @@
-// Section 4: why Q×Kᵀ and not Q×K. Q×K is refused by the API (or, when n happens to equal d_k,
+// sections/scores.js: why Q×Kᵀ and not Q×K. Q×K is refused by the API (or, when n happens to equal d_k,
 // computes something meaningless); K becomes Kᵀ; the score table fills one dot product per
 // cell. Hovering or focusing any score cell writes its dot product out term by term.
 import { h, clear, fmt, fmtTerm } from '../shell/dom.js';
@@ -12,10 +12,11 @@ addStrings(SCORES_STRINGS);
 
 export const scoresSection = defineSection({
   id: 'scores', titleKey: 'scores.title', introKeys: ['scores.intro1', 'scores.intro2'],
+  choices: ['kq'],
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const snapNow = () => frame.snap;
-    let showKQ = ctx.state.get('kq');
+    const showKQ = () => frame.snap.choices.kq;
     // the dot product as geometry, between the intro's two paragraphs (before S is built)
     const geometry = createDotGeometry({ i18n, events, measure: ctx.measureDot });
     frame.intro.insertBefore(geometry.element, frame.intro.children[1] || null);
@@ -29,17 +30,13 @@ export const scoresSection = defineSection({
     const mainRow = h('div', { class: 'equation' }, qView.element, h('span', { class: 'op', text: '×' }),
       ktView.element, h('span', { class: 'op', text: '=' }), sView.element);
     // the article's misconception 3: K·Qᵀ is not a different computation, it is Sᵀ
-    const kqSwitch = toggle(texts, 'scores.kq', showKQ, (on) => {
-      showKQ = on;
-      ctx.setSetting('kq', on);
-      kqRow.hidden = !on;
-      frame.stepper.refresh();
-    }, events);
+    // the switch's setting comes back as a new snapshot, which draw() takes
+    const kqSwitch = toggle(texts, 'scores.kq', showKQ(), (on) => ctx.setSetting('kq', on), events);
     kqSwitch.input.classList.add('kq-switch');
     frame.controls.append(kqSwitch.element);
     const kqView = frame.view({ name: 'KQt', title: 'K·Qᵀ', label: 'K·Qᵀ = Sᵀ', onCell: (j, i) => showDot(i, j) });
     const kqRow = h('div', { class: 'equation kq-row' }, kqView.element, texts.set(h('p', { class: 'note' }), 'scores.kqNote'));
-    kqRow.hidden = !showKQ;
+    kqRow.hidden = !showKQ();
     frame.stage.append(attempt, transposeRow, mainRow, kqRow, dot);
     const code = codePanel(frame, 'scores');
     let currentCell = null; // [i, j] the animation is on
@@ -73,7 +70,7 @@ export const scoresSection = defineSection({
         frame.stepper.refresh();
         return;
       }
-      dot.textContent = dotSentence(i, j) + (showKQ ? i18n.t('scores.kqPair', { a: snap.words[i], b: snap.words[j] }) : '');
+      dot.textContent = dotSentence(i, j) + (showKQ() ? i18n.t('scores.kqPair', { a: snap.words[i], b: snap.words[j] }) : '');
       sView.highlight([[i, j, 'hl-cell']]);
       kqView.highlight([[j, i, 'hl-pair']]);
       qView.highlight(snap.Q.row(i).map((_, c) => [i, c, 'hl-row']));
@@ -121,7 +118,8 @@ export const scoresSection = defineSection({
       ktView.update(snap.derived.Kt, { rowLabels: cols, colLabels: snap.words });
       sView.update(snap.scores, { rowLabels: snap.words, colLabels: snap.words });
       kqView.update(snap.derived.KQt, { rowLabels: snap.words, colLabels: snap.words });
-      kqSwitch.input.checked = showKQ;
+      kqSwitch.input.checked = showKQ();
+      kqRow.hidden = !showKQ();
       drawAttempt(snap);
       code.draw(snap);
     }

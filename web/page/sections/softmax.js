@@ -1,4 +1,4 @@
-// Section 5: softmax by rows. Each row of scores becomes a row of weights (a bar chart per row)
+// sections/softmax.js: softmax by rows. Each row of scores becomes a row of weights (a bar chart per row)
 // that sums to 1. A switch divides the scores by √d_k first; why that matters as d_k grows is the
 // section "Why divide by √d_k" (scaling.js).
 import { h, clear, fmt } from '../shell/dom.js';
@@ -13,6 +13,7 @@ addStrings(SOFTMAX_STRINGS);
 export const softmaxSection = defineSection({
   id: 'softmax', titleKey: 'softmax.title',
   introKeys: ['softmax.intro1', ['softmax.intro2', (snap) => ({ dk: snap.dk, root: Math.sqrt(snap.dk).toFixed(3) })]],
+  choices: ['temp'],
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const snapNow = () => frame.snap;
@@ -25,7 +26,7 @@ export const softmaxSection = defineSection({
     const cards = h('div', { class: 'cards' });
     const compare = h('p', { class: 'note compare num' });
     // the softmax of the current row, written out (exp, total, division), with a temperature
-    const whole = createSoftmaxWhole({ i18n, events, temperature: ctx.state.get('temp'), onTemperature: (t) => ctx.setSetting('temp', t) });
+    const whole = createSoftmaxWhole({ i18n, events, onTemperature: (t) => ctx.setSetting('temp', t) });
     frame.stage.append(h('div', { class: 'equation' }, sView.element, h('span', { class: 'op', text: '→' }), wView.element), cards, compare, whole.element);
 
     const code = codePanel(frame, 'softmax');

@@ -1,4 +1,4 @@
-// Section 8: why three different matrices. A switch shares one projection, Q = K = X·W_Q: the
+// sections/symmetry.js: why three different matrices. A switch shares one projection, Q = K = X·W_Q: the
 // score matrix Q·Qᵀ is symmetric (S[i][j] = S[j][i]) with real values (X·Xᵀ was nearly the
 // identity for the article's one-hot X), and its diagonal dominates. Steps walk the mirror pairs.
 import { h, fmt } from '../shell/dom.js';
@@ -11,21 +11,18 @@ addStrings(SYMMETRY_STRINGS);
 
 export const symmetrySection = defineSection({
   id: 'symmetry', titleKey: 'sym.title', introKeys: ['sym.intro1', 'sym.intro2'],
+  choices: ['qk'],
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const snapNow = () => frame.snap;
-    let same = ctx.state.get('qk');
-    const shown = () => (same ? snapNow().derived.symmetric : { scores: snapNow().scores, weights: snapNow().weightsUnscaled });
+    const same = () => snapNow().choices.qk;
+    const shown = () => (same() ? snapNow().derived.symmetric : { scores: snapNow().scores, weights: snapNow().weightsUnscaled });
 
-    const sw = toggle(texts, 'sym.switch', same, (on) => {
-      same = on;
-      ctx.setSetting('qk', on);
-      draw(snapNow());
-      frame.stepper.refresh();
-    }, events);
+    // the switch's setting comes back as a new snapshot, which draw() takes
+    const sw = toggle(texts, 'sym.switch', same(), (on) => ctx.setSetting('qk', on), events);
     sw.input.classList.add('qk-switch');
     frame.controls.append(sw.element);
-    const sView = frame.view({ name: 'S', label: () => i18n.t(same ? 'sym.same' : 'sym.real'), onCell: (i, j) => mirror(i, j) });
+    const sView = frame.view({ name: 'S', label: () => i18n.t(same() ? 'sym.same' : 'sym.real'), onCell: (i, j) => mirror(i, j) });
     const aView = frame.view({ name: 'A', label: () => i18n.t('sym.weights') });
     const diagonal = h('p', { class: 'verdict diagonal' });
     frame.stage.append(h('div', { class: 'equation' }, sView.element, h('span', { class: 'op', text: '→' }), aView.element),
@@ -34,10 +31,10 @@ export const symmetrySection = defineSection({
     // where each row peaks: on the diagonal or not, said for exactly these numbers
     function drawDiagonal(snap) {
       const sym = snap.derived.symmetric;
-      const tops = same ? sym.rowTop : sym.realRowTop;
+      const tops = same() ? sym.rowTop : sym.realRowTop;
       sView.setMarked((i, j) => tops[i] === j, 'row-max');
       const k = tops.filter((j, i) => j === i).length;
-      if (!same) {
+      if (!same()) {
         diagonal.textContent = i18n.t('sym.realTop', { k, n: snap.n });
         return;
       }
@@ -63,7 +60,7 @@ export const symmetrySection = defineSection({
       const { scores, weights } = shown();
       sView.update(scores, { rowLabels: snap.words, colLabels: snap.words });
       aView.update(weights, { rowLabels: snap.words, colLabels: snap.words });
-      sw.input.checked = same;
+      sw.input.checked = same();
       drawDiagonal(snap);
       code.draw(snap);
     }

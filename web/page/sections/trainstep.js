@@ -1,4 +1,4 @@
-// Section trainstep: one training step, walked through on one sentence (the second article's
+// sections/trainstep.js: one training step, walked through on one sentence (the second article's
 // 我 爱 吃 苹 → 果): look-up, positions, the head's attention, next-word probabilities, the loss,
 // the gradient that reaches the embedding table (non-zero on exactly this sentence's rows) and the
 // update, then the same sentence's loss again. Real numbers from the shared training run at its

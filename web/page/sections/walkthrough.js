@@ -1,7 +1,7 @@
 // walkthrough.js: the whole computation in five steps, compact enough for a blog column:
 // X → Q, K, V → scores Q·Kᵀ → weights softmax(scores / s) → output weights·V.
 // The widget's default section and iframe mode's; not part of the page's story (the page tells
-// the same thing at length in sections 2–6). Same contract as every section (section-shell.js).
+// the same thing at length in the sections embedding to mixing). Same contract as every section (section-shell.js).
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { WALKTHROUGH_STRINGS } from '../strings/walkthrough.js';

@@ -1,6 +1,7 @@
 // shell/context.js: the `ctx` every section receives (qkv, i18n, state, getSnapshot, setSetting, edit,
 // resetEdits, measureDot, announce, goTo, training): the settings come from a state object, the snapshot is recomputed
-// with the WASM API whenever a setting that changes the numbers or an edited cell changes.
+// with the WASM API whenever a setting that changes the numbers or an edited cell changes, and
+// republished with new snapshot.choices when a setting changes which of its numbers are shown.
 // The page (main.js) makes one; each <qkv-lab> widget makes its own, so two widgets on a page
 // share nothing but the WASM instance. Nothing here touches the document.
 import { computeSnapshot } from '../models/attention.js';
@@ -9,6 +10,14 @@ import { createTrainingStore } from '../training/store.js';
 
 /** The settings the snapshot is computed from. */
 export const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos', 'dk'];
+/**
+ * Settings a section shows without new numbers: the snapshot holds multi-head attention for every
+ * head count, the sine table for every width, K·Qᵀ, the shared-projection scores, the softmax at
+ * every temperature and the pull experiment at every pull, and snapshot.choices says which the
+ * reader chose. A change publishes the same numbers with the new choices, through the same path as
+ * new numbers, so no section keeps a copy of a setting (and a host rebuilds nothing by name).
+ */
+export const CHOICE_KEYS = ['heads', 'ped', 'kq', 'qk', 'temp', 'pull'];
 
 /**
  * Edited cells outlive every setting change except the ones that replace what they edited: a new
@@ -26,11 +35,13 @@ const DROPPED_BY = { seed: ['Wq', 'Wk', 'Wv'], sentence: ['X'], dk: ['Wq', 'Wk',
 export function createSectionContext({ qkv, i18n, state, announce = () => {}, goTo = () => {}, onSnapshot = () => {}, trainingOptions = {} }) {
   let overrides = {};
   const settings = () => Object.fromEntries(SNAPSHOT_KEYS.map((key) => [key, state.get(key)]));
+  const choices = () => Object.freeze(Object.fromEntries(CHOICE_KEYS.map((key) => [key, state.get(key)])));
   // the snapshot and everything derived from it, computed together: sections only read them
   const compute = (droppedEdits = null) => {
     const snap = computeSnapshot(qkv, settings(), overrides);
     snap.droppedEdits = droppedEdits;
     snap.derived = deriveSnapshot(qkv, snap);
+    snap.choices = choices();
     return Object.freeze(snap);
   };
   let snapshot = compute();
@@ -59,6 +70,9 @@ export function createSectionContext({ qkv, i18n, state, announce = () => {}, go
           overrides = Object.fromEntries(Object.entries(overrides).filter(([m]) => !names.includes(m)));
         }
         recompute(names.length ? { names, setting: name } : null);
+      } else if (before !== state.get(name) && CHOICE_KEYS.includes(name)) {
+        snapshot = Object.freeze({ ...snapshot, choices: choices() });
+        onSnapshot(snapshot);
       }
       return true;
     },
@@ -68,7 +82,7 @@ export function createSectionContext({ qkv, i18n, state, announce = () => {}, go
       overrides = { ...overrides, [name]: [...cells, [i, j, value]] };
       recompute();
     },
-    /** Section 4's picture: a·b, |a|, |b|, cos θ for two 2-D vectors the reader moves. */
+    /** The scores section's picture: a·b, |a|, |b|, cos θ for two 2-D vectors the reader moves. */
     measureDot: (a, b) => dotGeometry(qkv, a, b),
     resetEdits() {
       overrides = {};

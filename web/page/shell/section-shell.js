@@ -6,6 +6,7 @@
 //
 //   export const scoresSection = defineSection({
 //     id: 'scores', titleKey: 'scores.title', introKeys: ['scores.intro1'],
+//     choices: ['kq'],            // optional: the snapshot.choices this section shows (context.js)
 //     setup(frame) {            // once: build the DOM inside frame.stage / frame.controls
 //       const view = frame.view({ name: 'S', label: 'S' });   // refreshed and destroyed for you
 //       return {
@@ -13,6 +14,8 @@
 //         draw(snap) { … },               // new numbers: fill the tables (no WASM calls here)
 //         render(index, { animate }) { … return narration; },   // one step: highlight, narrate
 //         stage: (index) => …,            // optional: a name for step `index` (progress events)
+//         stepAfter(snap, previous, index) { … },   // optional: the step to show after new data
+//                                                   // (default: stay at `index`)
 //         onStep(index) { … },            // optional: the reader moved the stepper (write state here)
 //         setLanguage() { … }, destroy() { … },                 // optional extras
 //       };
@@ -20,7 +23,10 @@
 //   });
 //
 // Data flows one way: WASM → snapshot (context.js, snapshot-derived.js) → draw / render → DOM.
-// Sections read frame.snap and never call the WASM API or write state while drawing.
+// Sections read frame.snap and never call the WASM API or write state while drawing. A setting
+// the reader picks in a section goes to ctx.setSetting and comes back in the snapshot
+// (snap.choices): a section keeps no copy of a setting. A snapshot republished for choices the
+// section does not show (same numbers, other choices) is taken without redrawing.
 import { h, listeners, pendingLayout } from './dom.js';
 import { createStepper } from './stepper.js';
 import { createMatrixView } from '../views/matrix-view.js';
@@ -77,7 +83,8 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
 }
 
 /**
- * defineSection({ id, titleKey, introKeys, className, source, setup }) → { id, create(ctx) }.
+ * defineSection({ id, titleKey, introKeys, className, source, choices, setup }) → { id, create(ctx) }.
+ * choices: the keys of snapshot.choices (context.js, CHOICE_KEYS) the section draws.
  * source (optional): source(ctx) → { get(), subscribe(fn) → off, setVisible?(visible), destroy() }
  * gives the section its data instead of the attention snapshot (the training walkthrough draws
  * the shared training run): frame.snap is source.get(), redrawn whenever the source publishes,
@@ -89,7 +96,7 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
  * onProgress(fn) calls fn({ section, kind: 'step', step, count, stage? }) whenever the stepper
  * moves or changes length, whoever moved it.
  */
-export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, setup }) {
+export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, choices = [], setup }) {
   function create(ctx) {
     const { i18n } = ctx;
     const events = listeners();
@@ -118,7 +125,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     const stepper = shell.addStepper({
       count: parts.count(snap),
       render: (index, options) => parts.render(index, options),
-      initial: parts.initial ?? 0,
+      initial: typeof parts.initial === 'function' ? parts.initial(snap) : parts.initial ?? 0,
     });
     stepper.onChange(({ index, count }) => {
       const detail = { section: id, kind: 'step', step: index, count };
@@ -130,12 +137,13 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     let updating = false;
     if (parts.onStep) stepper.onChange(({ index }) => { if (!updating) parts.onStep(index); });
     function apply(next) {
+      const previous = snap;
       snap = next;
       updating = true;
       try {
         shell.texts.refresh();
         parts.draw?.(snap);
-        stepper.setCount(parts.count(snap), stepper.index);
+        stepper.setCount(parts.count(snap), parts.stepAfter ? parts.stepAfter(snap, previous, stepper.index) : stepper.index);
       } finally {
         updating = false;
       }
@@ -163,7 +171,13 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       stepper,
       /** A new attention snapshot (sections with their own source ignore it). */
       update(next) {
-        if (!data) apply(next);
+        if (data || next === snap) return;
+        // the same numbers, republished for choices this section does not draw: nothing to redraw
+        if (next.derived === snap.derived && choices.every((key) => next.choices?.[key] === snap.choices?.[key])) {
+          snap = next;
+          return;
+        }
+        apply(next);
       },
       setLanguage(lang) {
         shell.texts.refresh();
@@ -187,5 +201,6 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       },
     };
   }
+
   return Object.freeze({ id, create });
 }

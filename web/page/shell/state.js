@@ -21,10 +21,10 @@ export const PROPERTIES = [
   { name: 'scale', type: 'bool', default: false },   // divide scores by √d_k
   { name: 'pos', type: 'bool', default: false },     // add the position vector to X
   { name: 'dk', type: 'int', min: 2, max: 4, default: 3 },        // head width d_k (3: the article's)
-  { name: 'kq', type: 'bool', default: false },      // section 4: show K·Qᵀ = Sᵀ
-  { name: 'qk', type: 'bool', default: false },      // section 8: Q = K = X
-  { name: 'temp', type: 'number', min: 0.1, max: 10, default: 1 }, // section 5: softmax temperature T
-  { name: 'pull', type: 'number', min: 0, max: 10, default: 5 },  // section 7: q_我 = pull × k_我
+  { name: 'kq', type: 'bool', default: false },      // scores: show K·Qᵀ = Sᵀ
+  { name: 'qk', type: 'bool', default: false },      // symmetry: Q = K = X
+  { name: 'temp', type: 'number', min: 0.1, max: 10, default: 1 }, // softmax: softmax temperature T
+  { name: 'pull', type: 'number', min: 0, max: 10, default: 5 },  // learnable: q_我 = pull × k_我
   // "Why divide by √d_k": the slider's d_k (one of its stops, 1 … 512)
   { name: 'sdk', type: 'int', min: 1, max: 512, values: SCALING_DKS, default: DEFAULT_SCALING_DK },
   { name: 'heads', type: 'int', min: 1, max: 4, values: HEAD_COUNTS, default: DEFAULT_HEADS },  // multi-head: H

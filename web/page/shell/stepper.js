@@ -163,7 +163,7 @@ export function createStepper({ i18n, host, count, render, initial = 0 }) {
     /**
      * New number of steps (the data changed shape); keeps the position when it still exists.
      * A stepper resting on its last step stays on the last step: a finished table stays finished
-     * when the sentence grows (section 5 opens there).
+     * when the sentence grows (the softmax section opens there).
      */
     setCount(n, keepAt = index) {
       const finished = timer === null && total > 1 && index === total - 1 && keepAt === index;

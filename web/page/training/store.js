@@ -1,4 +1,4 @@
-// training/store.js: the training run as one shared object. Section 9 (the run) and the one-step
+// training/store.js: the training run as one shared object. The training section (the run) and the one-step
 // walkthrough (section trainstep) both read it; neither owns it. Data flows one way:
 // WASM model → run (this store) → sections → DOM. Sections change the run only through the
 // store's actions (advance, goTo, reset, setCorpus), on the reader's input.

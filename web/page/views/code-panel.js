@@ -32,7 +32,7 @@ export function codePanel(frame, stepId) {
 
   return {
     element,
-    /** Rewrites the code for this snapshot (options: { pull } for section 7). */
+    /** Rewrites the code for this snapshot (options: { pull } for the learnable section). */
     draw(snap, options) {
       const step = codeLines(snap, options).step(stepId);
       py.code.textContent = step.py;

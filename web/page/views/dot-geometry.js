@@ -1,4 +1,4 @@
-// views/dot-geometry.js: the dot product as geometry (section 4). Two 2-D vectors a and b on a plane; the
+// views/dot-geometry.js: the dot product as geometry (the scores section). Two 2-D vectors a and b on a plane; the
 // reader drags their tips (mouse, pen or touch), or focuses a tip and turns it with ← → and
 // lengthens it with ↑ ↓ (each tip is a slider). The numbers beside it (a·b term by term, |a|, |b|,
 // cos θ, θ) come from measure(a, b), the context's WASM computation (snapshot-derived.js,

@@ -1,5 +1,5 @@
-// views/edits-note.js: one line that tells the reader about the cells they typed, shared by sections 2
-// and 3: which cells of X, W_Q, W_K, W_V are edited (the tables mark them), with an undo button,
+// views/edits-note.js: one line that tells the reader about the cells they typed, shared by the sections embedding
+// and projections: which cells of X, W_Q, W_K, W_V are edited (the tables mark them), with an undo button,
 // or, right after a new seed or sentence replaced them, which edits were cleared and why.
 //   const note = editsNote(frame, { matrices: ['X'], undo: true });
 //   frame.controls.append(note.element);  …  note.draw(snap);   // in the section's draw()

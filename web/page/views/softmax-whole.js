@@ -1,9 +1,10 @@
-// views/softmax-whole.js: section 5's softmax written out for one row, the way the article describes it:
+// views/softmax-whole.js: the softmax section's softmax written out for one row, the way the article describes it:
 // each score (divided by √d_k when the switch is on, then by the temperature T), its exp, the
 // row's total before the division, and each exp divided by that total. A slider sets T. Numbers
 // come from the snapshot (snapshot-derived.js, softmaxWritten); this file only lays them out.
-//   const panel = createSoftmaxWhole({ i18n, events, temperature, onTemperature });
-//   stage.append(panel.element);  …  panel.draw(snap, row);
+//   const panel = createSoftmaxWhole({ i18n, events, onTemperature });
+//   stage.append(panel.element);  …  panel.draw(snap, row);   // T: snap.choices.temp
+// The slider does not keep T: it asks onTemperature, and the new snapshot brings T back.
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { SOFTMAX_WHOLE_STRINGS } from '../strings/softmax-whole.js';
@@ -18,12 +19,15 @@ export function fmtWide(x) {
   return Math.abs(x) >= 1e5 ? x.toExponential(3) : fmt(x);
 }
 
-export function createSoftmaxWhole({ i18n, events, temperature = 1, onTemperature = () => {} }) {
-  let k = Math.max(0, TEMPERATURES.indexOf(temperature));
-  if (TEMPERATURES[k] !== temperature) {
-    // a T from a link that is not a stop: the nearest stop
-    k = TEMPERATURES.reduce((best, t, j) => (Math.abs(t - temperature) < Math.abs(TEMPERATURES[best] - temperature) ? j : best), 0);
-  }
+/** The stop of TEMPERATURES nearest to T (a T from a link need not be a stop). */
+function stopOf(temperature) {
+  const k = TEMPERATURES.indexOf(temperature);
+  if (k >= 0) return k;
+  return TEMPERATURES.reduce((best, t, j) => (Math.abs(t - temperature) < Math.abs(TEMPERATURES[best] - temperature) ? j : best), 0);
+}
+
+export function createSoftmaxWhole({ i18n, events, onTemperature = () => {} }) {
+  let k = 0;
   const title = h('h3', { class: 'sub-title' });
   const slider = h('input', { class: 'temp-slider', attrs: { type: 'range', min: '0', max: String(TEMPERATURES.length - 1), step: '1' }, value: String(k) });
   const sliderLabel = h('span', { class: 'num' });
@@ -37,14 +41,12 @@ export function createSoftmaxWhole({ i18n, events, temperature = 1, onTemperatur
     h('label', { class: 'range' }, slider, sliderLabel), formula, h('div', { class: 'whole-body' }, scroller, barsSlot), overflow, note);
   let last = null;
 
-  events.on(slider, 'input', () => {
-    k = Number(slider.value);
-    onTemperature(TEMPERATURES[k]);
-    if (last) draw(...last);
-  });
+  events.on(slider, 'input', () => onTemperature(TEMPERATURES[Number(slider.value)]));
 
   function draw(snap, row) {
     last = [snap, row];
+    k = stopOf(snap.choices.temp);
+    slider.value = String(k);
     const t = TEMPERATURES[k];
     const written = snap.derived.softmaxWritten[k].rows[row];
     const word = snap.words[row];

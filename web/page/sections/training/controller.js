@@ -1,4 +1,4 @@
-// sections/training/controller.js: drives the shared training run from section 9's controls: Start / Pause
+// sections/training/controller.js: drives the shared training run from the training section's controls: Start / Pause
 // (a frame loop that takes as many steps as the speed makes due), Step, Back (a replay from the
 // seed, in chunks), Reset, the speed, and the stepper's keys (stepper.js's stepKeys). It listens
 // to the run store and has the view draw what changed; it narrates in the reader's language,

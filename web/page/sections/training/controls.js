@@ -1,7 +1,7 @@
 // sections/training/controls.js: the run's settings in the style of TensorFlow Playground: batch size,
 // learning rate, dimension, optimizer and the run's own seed. Each writes the URL state (so a link
 // reproduces the run); the store starts a new run from it. A seed that is not a whole number from
-// 0 to 4294967295 is refused with a message, as section 3 refuses its seed.
+// 0 to 4294967295 is refused with a message, as the projections section refuses its seed.
 //
 //   const controls = createTrainingControls({ ctx, texts, events, onChange });
 //   layout.slots.settings.append(controls.element);   controls.refresh();
