@@ -4,8 +4,9 @@
 // keep it apart from the attention sections.
 import { blockSection } from '../sections/block.js';
 import { writerSection } from '../sections/writer.js';
+import { generateSection } from '../sections/generate.js';
 
 /** { [id]: registry entry } of the sections this module holds. */
 export function gptSections() {
-  return { [blockSection.id]: blockSection, [writerSection.id]: writerSection };
+  return { [blockSection.id]: blockSection, [writerSection.id]: writerSection, [generateSection.id]: generateSection };
 }

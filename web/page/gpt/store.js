@@ -198,11 +198,15 @@ export function createGPTStore(ctx) {
     unsaved: () => s.step > 0 && s.source !== 'file' && s.savedStep !== s.step,
     async save() {
       const m = await request('saved');
+      if (!m.bytes) throw new Error('the writer has no model yet');
       set({ savedStep: m.step });
       return m.bytes;
     },
     /** The current model's bytes, for generation (not a save: the run still counts as unsaved). */
-    modelBytes: () => request('saved').then((m) => ({ bytes: m.bytes, step: m.step })),
+    modelBytes: () => request('saved').then((m) => {
+      if (!m.bytes) throw new Error('the writer has no model yet');
+      return { bytes: m.bytes, step: m.step };
+    }),
     load(bytes) {
       const w = startWorker();
       if (!w) return;

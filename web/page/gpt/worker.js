@@ -141,13 +141,17 @@ const commands = {
     }
   },
   save() {
-    if (!gpt) return;
+    if (!gpt) { post({ type: 'saved', bytes: null, step: 0 }); return; }
     const bytes = gpt.save();
     post({ type: 'saved', bytes, step: gpt.steps }, [bytes.buffer]);
   },
 };
 
+// commands run one after another (create awaits the WASM the first time: a save sent meanwhile
+// waits for the model); training steps run between them
+let queue = Promise.resolve();
 self.onmessage = (event) => {
   const command = commands[event.data?.type];
-  if (command) Promise.resolve(command(event.data)).catch((error) => fail(event.data.type, error));
+  if (!command) return;
+  queue = queue.then(() => command(event.data)).catch((error) => fail(event.data.type, error));
 };

@@ -59,7 +59,7 @@ export const PAGE_SECTIONS = Object.freeze([
   onDemand('trainstep'), onDemand('training'),
   ready(flowSection),
   // after the data flow: the Transformer block, a GPT the reader trains, generation with its KV cache
-  onDemandGPT('block'), onDemandGPT('writer'),
+  onDemandGPT('block'), onDemandGPT('writer'), onDemandGPT('generate'),
 ]);
 
 /** The compact X → output tour: the widget's and iframe mode's default; not in the page's story. */
