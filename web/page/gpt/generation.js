@@ -116,13 +116,14 @@ export function generationSource(ctx) {
   const { store, release } = acquireGPTStore(ctx);
   const watchers = new Set();
   let gpt = null, modelStep = null, cost = null, loading = false;
-  let snap = Object.freeze({ status: 'waiting' });
+  let snap = null;
   const settings = () => ({
     prompt: ctx.state.get('gprompt'), temperature: ctx.state.get('gtemp'), topK: ctx.state.get('gtopk'), topP: ctx.state.get('gtopp'),
   });
   const publish = () => { for (const fn of [...watchers]) fn(snap); };
+  snap = Object.freeze({ status: 'waiting', settings: settings() });
   function compute() {
-    if (!gpt) return;
+    if (!gpt) { snap = Object.freeze({ status: 'waiting', settings: settings() }); publish(); return; }
     snap = Object.freeze({ status: 'ready', modelStep, cost, settings: settings(), ...computeGeneration(ctx.qkv, gpt, settings()) });
     publish();
   }

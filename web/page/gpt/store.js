@@ -7,7 +7,7 @@
 //   const { store, release } = acquireGPTStore(ctx);   // one per ctx; gptSource(ctx) for a section
 //   const off = store.subscribe((snap) => …);   store.get()
 //   store.ensure()                      // a run from the URL's settings, if there is none
-//   store.play() / pause() / step()     store.attend(line)
+//   store.play() / pause() / step()     store.watchLine(line)   // its attention, kept up to date
 //   store.retrain(text)                 // the reader's own text (null: the quatrains); refused
 //                                       // text leaves the current run as it was
 //   store.save() → Promise<Uint8Array>  store.load(bytes)   store.modelBytes() (for generation)
@@ -76,7 +76,8 @@ export function createGPTStore(ctx) {
     queued = true;
     nextFrame(() => {
       queued = false;
-      snap = Object.freeze({ ...s, losses: s.losses.slice(), evals: s.evals.slice(), samples: s.samples.slice() });
+      snap = Object.freeze({ ...s, losses: s.losses.slice(), evals: s.evals.slice(), samples: s.samples.slice(),
+        settings: Object.freeze(Object.fromEntries(RUN_KEYS.map((k) => [k, state.get(k)]))) });
       for (const fn of [...watchers]) fn(snap);
     });
   }
@@ -106,7 +107,7 @@ export function createGPTStore(ctx) {
           source: m.info.loaded ? 'file' : (ownText === null ? 'quatrains' : 'own'), savedStep: m.info.loaded ? m.info.steps : null,
           startedAt: now, attention: null };
         publish();
-        if (line) attend(line);
+        if (line) watchLine(line);
         break;
       case 'progress': {
         const patch = { running: m.running, done: m.done, step: m.step };
@@ -120,13 +121,13 @@ export function createGPTStore(ctx) {
         }
         if (!m.running) rateMark = null;
         set(patch);
-        if (line && now - lastAttend > ATTEND_EVERY_MS) attend(line);
+        if (line && now - lastAttend > ATTEND_EVERY_MS) watchLine(line);
         break;
       }
       case 'sample':
         set({ samples: [...s.samples, { step: m.step, poems: m.poems, good: m.good }],
           firstSampleMs: s.firstSampleMs ?? (s.startedAt === null ? null : now - s.startedAt) });
-        if (line) attend(line);
+        if (line) watchLine(line);
         break;
       case 'eval':
         set({ evals: [...s.evals.filter((e) => e.step !== m.step), { step: m.step, train: m.train, val: m.val }] });
@@ -156,7 +157,7 @@ export function createGPTStore(ctx) {
     w.postMessage({ type: 'create', options: runSettings, text });
   }
 
-  function attend(text) {
+  function watchLine(text) {
     line = text;
     if (!worker || !s.info) return;
     attendId++;
@@ -176,7 +177,8 @@ export function createGPTStore(ctx) {
   }
 
   const offState = state.onChange((name) => {
-    if (!RUN_KEYS.includes(name) || !s.info) return;
+    if (!RUN_KEYS.includes(name)) return;
+    if (!s.info) { publish(); return; }
     const changed = JSON.stringify(gptOptions(state)) !== JSON.stringify(runSettings);
     // a run that has not moved yet is simply replaced; one with steps is kept until the reader says
     if (changed && s.step === 0 && !s.running && s.source !== 'file') create(ownText);
@@ -194,7 +196,7 @@ export function createGPTStore(ctx) {
     retrain(text) { create(text); },
     /** A new run with the current settings and the current text. */
     restart() { create(ownText); },
-    attend,
+    watchLine,
     unsaved: () => s.step > 0 && s.source !== 'file' && s.savedStep !== s.step,
     async save() {
       const m = await request('saved');

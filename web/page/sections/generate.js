@@ -29,12 +29,14 @@ export const generateSection = defineSection({
     const snapNow = () => frame.snap;
 
     // ---- controls (prompt and sampling in the URL) ----
-    const prompt = h('input', { attrs: { type: 'text', 'data-setting': 'gprompt', maxlength: '60' }, value: ctx.state.get('gprompt') });
+    const prompt = h('input', { attrs: { type: 'text', 'data-setting': 'gprompt', maxlength: '60' } });
     const promptError = h('p', { class: 'gpt-error', attrs: { role: 'alert', 'data-role': 'prompt-error' } });
-    events.on(prompt, 'change', () => { if (!ctx.setSetting('gprompt', prompt.value)) prompt.value = ctx.state.get('gprompt'); });
+    events.on(prompt, 'change', () => { if (!ctx.setSetting('gprompt', prompt.value)) prompt.value = snapNow().settings.prompt; });
+    const choices = [];
     const choice = (key, values, format = String) => {
       const el = h('select', { attrs: { 'data-setting': key } },
-        values.map((v) => h('option', { value: String(v), text: format(v), selected: v === ctx.state.get(key) })));
+        values.map((v) => h('option', { value: String(v), text: format(v) })));
+      choices.push([key, el]);
       events.on(el, 'change', () => ctx.setSetting(key, Number(el.value)));
       return h('label', { class: 'gpt-choice' }, texts.set(h('span'), `gen.${key}`), el);
     };
@@ -80,7 +82,10 @@ export const generateSection = defineSection({
     };
 
     let index = 0;
+    const SETTING_OF = { gtemp: 'temperature', gtopk: 'topK', gtopp: 'topP' };
     function draw(snap) {
+      for (const [key, el] of choices) el.value = String(snap.settings[SETTING_OF[key]]);
+      if (prompt.getRootNode().activeElement !== prompt) prompt.value = snap.settings.prompt;
       const ready = snap.status === 'ready' && !snap.error;
       take.disabled = false;
       modelNote.textContent = snap.status === 'ready'

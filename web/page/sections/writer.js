@@ -27,15 +27,17 @@ export const writerSection = defineSection({
     const snapNow = () => frame.snap;
 
     // ---- the run's settings (in the URL) ----
+    const selects = [];
     const settingSelect = (key, choices) => {
       const el = h('select', { attrs: { 'data-setting': key } },
-        choices.map((v) => h('option', { value: String(v), text: String(v), selected: v === ctx.state.get(key) })));
+        choices.map((v) => h('option', { value: String(v), text: String(v) })));
+      selects.push([key, el]);
       events.on(el, 'change', () => ctx.setSetting(key, Number(el.value)));
       return h('label', { class: 'gpt-choice' }, texts.set(h('span'), `writer.${key}`), el);
     };
-    const seedInput = h('input', { attrs: { type: 'number', min: '0', max: '4294967295', 'data-setting': 'gseed' }, value: String(ctx.state.get('gseed')) });
+    const seedInput = h('input', { attrs: { type: 'number', min: '0', max: '4294967295', 'data-setting': 'gseed' }, });
     seedInput.style.width = '6em';
-    events.on(seedInput, 'change', () => { if (!ctx.setSetting('gseed', Number(seedInput.value))) seedInput.value = String(ctx.state.get('gseed')); });
+    events.on(seedInput, 'change', () => { if (!ctx.setSetting('gseed', Number(seedInput.value))) seedInput.value = String(snapNow().settings.gseed); });
     const settings = h('div', { class: 'writer-controls' },
       settingSelect('glayers', GPT_CHOICES.glayers), settingSelect('gheads', GPT_CHOICES.gheads),
       settingSelect('gdim', GPT_CHOICES.gdim), settingSelect('gctx', GPT_CHOICES.gctx), settingSelect('glr', GPT_CHOICES.glr),
@@ -106,7 +108,7 @@ export const writerSection = defineSection({
     const chars = h('div', { class: 'attn-chars', attrs: { role: 'group' } });
     const attnGrid = h('div', { class: 'attn-grid', attrs: { 'data-role': 'attention' } });
     let focusChar = null;   // the query character shown (null: the last)
-    events.on(lineInput, 'input', () => { focusChar = null; store.attend(lineInput.value); });
+    events.on(lineInput, 'input', () => { focusChar = null; store.watchLine(lineInput.value); });
     const attnBox = h('div', { class: 'attn-line' },
       texts.set(h('h3', { class: 'sub-title' }), 'writer.attnTitle'),
       h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'writer.line'), lineInput), lineNote, lineError, chars, attnGrid);
@@ -124,7 +126,7 @@ export const writerSection = defineSection({
       h('div', { class: 'row' }, trainOwn, backToPoems), ownError);
 
     frame.stage.append(ask, status, stale, errorBox, grid, attnBox, own);
-    store.attend(lineInput.value);
+    store.watchLine(lineInput.value);
 
     function drawAttention(snap) {
       clear(chars); clear(attnGrid);
@@ -158,6 +160,8 @@ export const writerSection = defineSection({
     let current = 0;
     function draw(snap) {
       const info = snap.info;
+      for (const [key, el] of selects) el.value = String(snap.settings[key]);
+      if (seedInput.getRootNode().activeElement !== seedInput) seedInput.value = String(snap.settings.gseed);
       const total = info ? info.defaultSteps : 0;
       play.disabled = !info || snap.done || snap.source === 'file';
       texts.set(play, snap.running ? 'writer.pause' : 'writer.start');
