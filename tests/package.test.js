@@ -234,7 +234,7 @@ test('from CommonJS: await import() on every Node; require() where Node can requ
   // The README: require() works on Node 20.19+ and 22.12+ (process.features.require_module),
   // and throws ERR_REQUIRE_ESM before.
   if (process.features.require_module) {
-    assert.deepEqual(result.require, ['Matrix', 'Model', 'QkvLab', 'load', 'simdSupported']);
+    assert.deepEqual(result.require, ['GPT', 'Matrix', 'Model', 'QkvLab', 'load', 'simdSupported']);
   } else {
     assert.equal(result.requireError, 'ERR_REQUIRE_ESM');
   }

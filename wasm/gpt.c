@@ -261,6 +261,7 @@ static void transformer_block_backward(float* dx, float** dp, float** d,
 /* ---- the standalone block (qkv.transformerBlock) ---- */
 
 static int check_block_shape(int n, int C, int hidden, int heads) {
+    if (C > QKV_MAX_SIDE / 3) return QKV_ERR_SIZE;  /* so that 3 C below cannot overflow an int */
     if (!qkv_elements(n, C) || !qkv_elements(C, 3 * C) || !qkv_elements(n, 3 * C) ||
         !qkv_elements(C, hidden) || !qkv_elements(n, hidden) || heads <= 0 || heads > C ||
         !qkv_elements(n, n) || (size_t)n * n > QKV_MAX_ELEMENTS / (size_t)heads)
@@ -291,13 +292,13 @@ int qkv_transformer_block_forward(float* acts, const float* params, const float*
     if (!acts || !params || !x) return QKV_ERR_NULL;
     int status = check_block_shape(n, C, hidden, heads);
     if (status) return status;
-    if (!isfinite(eps) || !(eps > 0.0f)) return QKV_ERR_ARGUMENT;
     size_t ps[QKV_BLOCK_PARAMS], as[QKV_BLOCK_ACTS];
     size_t po[QKV_BLOCK_PARAMS + 1], ao[QKV_BLOCK_ACTS + 1];
     block_param_sizes(ps, C, hidden);
     block_act_sizes(as, 1, n, C, heads, hidden);
     size_t np = offsets_of(po, ps, QKV_BLOCK_PARAMS), na = offsets_of(ao, as, QKV_BLOCK_ACTS);
     if (np > QKV_MAX_ELEMENTS || na > QKV_MAX_ELEMENTS) return QKV_ERR_SIZE;
+    if (!isfinite(eps) || !(eps > 0.0f)) return QKV_ERR_ARGUMENT;
     if (qkv_check_finite(x, (size_t)n * C) || qkv_check_finite(params, np)) return QKV_ERR_NONFINITE;
     const float* p[QKV_BLOCK_PARAMS];
     float* a[QKV_BLOCK_ACTS];

@@ -24,7 +24,7 @@
 //     in generation, which starts from that token) and every context/2 tokens further while
 //     inside the line; a window is `context` inputs and the `context` next tokens.
 import {
-  Matrix, ReturnedMatrix, readInput, readOptions, argumentError, checkPositiveFloat32, checkWork, describe,
+  Matrix, ReturnedMatrix, readInput, readOptions, argumentError, checkPositiveFloat32, checkShape, checkWork, describe,
   guard, MAX_WORK,
 } from './matrix.js';
 import { STATUS, GPT_TENSOR_GROUP, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS } from './heap.js';
@@ -42,7 +42,7 @@ export const GPT_LIMITS = Object.freeze({
 });
 /** createGPT's defaults (README: how they were chosen). */
 export const GPT_DEFAULTS = Object.freeze({
-  layers: 2, heads: 4, dim: 64, context: 32, seed: 0, lr: 3e-3, batch: 16, steps: 400,
+  layers: 2, heads: 4, dim: 64, context: 32, seed: 0, lr: 3e-3, batch: 16, steps: 600,
 });
 /** AdamW's fixed settings, the warmup and the decay: wasm/gpt.c's qkv_gpt_set_optimizer. */
 const ADAMW = Object.freeze({ beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0.01, clip: 1 });
@@ -119,6 +119,8 @@ export function transformerBlock(lab, X, weights, options = {}) {
     matrix('mlp', 'W1', d, hidden), vector('mlp', 'b1', hidden),
     matrix('mlp', 'W2', hidden, d), vector('mlp', 'b2', d),
   ];
+  checkShape(op, 'the score matrices', heads * n, n);
+  checkShape(op, 'Q, K and V together', n, 3 * d);
   checkWork(op, n * d * (4 * d + 2 * hidden) + 2 * n * n * d, `a Transformer block over ${n} tokens of width ${d}`);
   const heap = lab._heap;
   const layout = blockLayout(lab, op, n, d, hidden, heads);

@@ -305,7 +305,7 @@ export interface GPTOptions {
   lr?: number;
   /** Windows per step: 1 to 256. Default 16. */
   batch?: number;
-  /** The default schedule's length. Default 400. */
+  /** The default schedule's length. Default 600. */
   steps?: number;
 }
 

@@ -27,6 +27,7 @@
 import { load } from '../../web/qkv-lab.js';
 import { STATUS } from '../../web/heap.js';
 import * as ref from './reference.js';
+import { gptDrivers } from './gpt-drivers.js';
 import { mulberry32 } from '../helpers.js';
 
 export { STATUS };
@@ -506,10 +507,16 @@ const DRIVERS = {
   _qkv_model_create: (ctx) => modelSequence(ctx),
 };
 
-// the model's other functions run inside modelSequence; they count as driven when it calls them
+// issue 17's LayerNorm, GELU, Transformer block and GPT (tests/fuzz/gpt-drivers.js)
+const GPT = gptDrivers({ STATUS, Failure, expectStatus, untouched, elements, floats, size, finiteAll, SPECIAL_FLOATS,
+  MAX_ELEMENTS, BUDGET, WORK_BUDGET });
+Object.assign(DRIVERS, GPT.drivers);
+
+// the model's (and the GPT's) other functions run inside their sequences; they count as driven
+// when the sequence calls them
 const MODEL_FUNCTIONS = ['_qkv_model_destroy', '_qkv_model_set_optimizer', '_qkv_model_tensor',
   '_qkv_model_num_params', '_qkv_model_forward', '_qkv_model_loss_and_grad', '_qkv_model_update',
-  '_qkv_model_shuffle', '_qkv_model_sentence_losses'];
+  '_qkv_model_shuffle', '_qkv_model_sentence_losses', ...GPT.sequenceFunctions];
 
 function attentionCall(ctx, backward) {
   const { r, heap, core } = ctx;
