@@ -56,14 +56,17 @@ test('the README\'s section table and widget attribute table list the registry\'
   assert.deepEqual([...attr[1].matchAll(/`([a-z]+)`/g)].map((m) => m[1]), WIDGET_SECTION_IDS);
 });
 
-test('stepped sections never call the WebAssembly API: they draw the snapshot', () => {
+test('sections never call the WebAssembly API or a model: they draw the snapshot or the training run', () => {
   const dir = path.join(ROOT, 'web/page/sections');
-  const stepped = fs.readdirSync(dir).filter((f) => f.endsWith('.js') && /defineSection\(/.test(fs.readFileSync(path.join(dir, f), 'utf8')));
-  assert.ok(stepped.length >= PAGE_SECTIONS.length - 1, `defineSection used by ${stepped}`);
-  for (const file of stepped) {
+  const files = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.js') && f !== 'index.js');
+  const made = files.filter((f) => /defineSection\(/.test(fs.readFileSync(path.join(dir, f), 'utf8')));
+  assert.deepEqual(made.map((f) => f.replace(/\.js$/, '')).sort(), ALL_SECTIONS.map((s) => s.id).sort(),
+    'every section, the training run included, is made by defineSection (one file per section)');
+  for (const file of files) {
     const text = fs.readFileSync(path.join(dir, file), 'utf8').replace(/\/\/.*$/gm, '');
     assert.doesNotMatch(text, /(?<![\w-])qkv(?![\w-])|\.(selfAttention|multiHeadAttention|positionalEncoding|attend|matmul|softmaxRows|transpose|rng|createModel)\(/,
-      `${file} computes: numbers belong in the snapshot (snapshot-derived.js)`);
+      `${file} computes: numbers belong in the snapshot (snapshot-derived.js) or the training run (training/)`);
+    assert.doesNotMatch(text, /\.model\b/, `${file} reaches into a model: the training run (training/run.js) computes once per step`);
   }
 });
 
@@ -104,7 +107,9 @@ test('no section keeps a copy of a setting: settings reach stepped sections in t
   for (const file of files) {
     const text = fs.readFileSync(path.join(dir, file), 'utf8').replace(/\/\/.*$/gm, '');
     assert.doesNotMatch(text, /\b(let|var)\s+\w+\s*=\s*[\w.]*state\.get\(/, `${file} keeps a copy of a setting`);
-    if (/defineSection\(/.test(text)) {
+    // (the training section, shell: false, shows and edits the training run's own settings, which
+    // its store reads from the state: it may read them too, but keeps no copy)
+    if (/defineSection\(/.test(text) && !/shell: false/.test(text)) {
       assert.doesNotMatch(text, /state\.(get|onChange)\(/, `${file} reads the state: its settings belong in frame.snap`);
     }
   }

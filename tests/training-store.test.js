@@ -129,3 +129,54 @@ test('a corpus is taken only when checkCorpus finds no error; a long one trains 
   release();
   store.dispose();
 });
+
+test('what the views draw is computed once per step: the table, its projection, a word\'s neighbours', async () => {
+  const { store } = setup('?tseed=2');
+  const release = store.acquire();
+  const run = await store.ensure();
+  const table = run.table;
+  assert.equal(run.table, table, 'read again at the same step: the same copy, not a new WASM read');
+  assert.deepEqual(Array.from(table.data), Array.from(run.model.embeddings().data));
+  const projection = run.projection;
+  assert.equal(run.projection, projection);
+  const near = run.nearest('猫', 3);
+  assert.equal(run.nearest('猫', 3), near);
+  assert.deepEqual(near, run.model.nearest('猫', 3));
+  store.advance(1);
+  assert.notEqual(run.table, table, 'a new step: a new table');
+  assert.deepEqual(Array.from(run.table.data), Array.from(run.model.embeddings().data));
+  assert.notEqual(run.nearest('猫', 3), near);
+  release();
+});
+
+test('the 30-seed spread is a job of the store: chunks that yield, progress, 30 rows, stop() keeps what was measured', async () => {
+  const heap = qkv.heapUsed();
+  const { store } = setup();
+  const spread = store.seedSpread;
+  const events = [];
+  spread.subscribe((e) => events.push(e));
+  const options = { ...store.options, steps: 3 };
+  const done = new Promise((resolve) => spread.subscribe((e) => { if (e.type === 'done') resolve(e); }));
+  spread.start(options);
+  assert.equal(spread.running, true, 'start() returns after the first chunk: the rest waits for later frames');
+  const result = await done;
+  assert.equal(result.stopped, false);
+  assert.equal(result.rows.length, 30);
+  assert.equal(result.steps, 3);
+  assert.ok(events.some((e) => e.type === 'progress'), 'progress between the chunks');
+  // each row is what measureModel says about that seed's model, trained as the job trains it
+  const model = qkv.createModel({ ...options, seed: 7 });
+  model.train();
+  assert.equal(result.rows[7].loss, model.loss());
+  model.dispose();
+  // stop() ends the job early with the seeds measured so far
+  spread.start(options);
+  const stopped = new Promise((resolve) => spread.subscribe((e) => { if (e.type === 'done') resolve(e); }));
+  spread.stop();
+  const partial = await stopped;
+  assert.equal(partial.stopped, true);
+  assert.ok(partial.rows.length < 30);
+  assert.equal(spread.running, false);
+  store.dispose();
+  assert.equal(qkv.heapUsed(), heap, 'every model the job made was disposed');
+});

@@ -87,7 +87,7 @@ test('divergence is shown, announced, and training stops', async () => {
   // stopped: the run is over (no step can follow), its state says so, and frames pass without a step
   assert.deepEqual(await page.evaluate(() => {
     const t = window.__training;
-    return { finished: t.section.run.finished, hasError: t.section.run.error !== null, state: t.section.element.dataset.state };
+    return { finished: t.run().finished, hasError: t.run().error !== null, state: t.section.element.dataset.state };
   }), { finished: true, hasError: true, state: 'diverged' });
   await frames(page, 3);
   assert.equal(await page.evaluate(() => window.__training.section.element.dataset.step), s.step, 'stopped');

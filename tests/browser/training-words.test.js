@@ -11,7 +11,7 @@ import { openTraining, SECTION } from './training-helpers.js';
 import { load } from '../../web/qkv-lab.js';
 import { createState } from '../../web/page/shell/state.js';
 import { modelOptions, resolveCorpus } from '../../web/page/training/settings.js';
-import { measureModel, median, SPREAD_SEEDS } from '../../web/page/sections/training/seed-spread.js';
+import { measureModel, median, SPREAD_SEEDS } from '../../web/page/training/seed-spread.js';
 import { GLOSSES } from '../../web/corpus.js';
 
 let env;

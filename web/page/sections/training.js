@@ -12,9 +12,13 @@
 // runs only while it is visible. It is reproducible: the URL's tseed, batch, lr, dim, opt,
 // corpus and step are replayed from the seed.
 //
+// It follows the section contract with a frame of its own (defineSection, shell: false): its own
+// heading, controls and keys instead of the shared stepper.
+//
 //   const section = trainingSection.create(ctx);   host.append(section.element);   section.destroy();
-import { listeners, pendingLayout } from '../shell/dom.js';
+import { pendingLayout } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
+import { defineSection } from '../shell/section-shell.js';
 import { TRAINING_STRINGS } from '../strings/training.js';
 import { createTrainingLayout } from './training/layout.js';
 import { createTrainingView } from './training/view.js';
@@ -32,15 +36,14 @@ addStrings(TRAINING_STRINGS);
 let instances = 0;
 
 /** The registry's entry (sections/index.js). */
-export const trainingSection = Object.freeze({ id: 'training', create: (ctx) => createTrainingSection(ctx) });
+export const trainingSection = defineSection({ id: 'training', shell: false, setup: setupTraining });
 
-export function createTrainingSection(ctx) {
-  const { i18n, state } = ctx;
+function setupTraining(frame) {
+  const { ctx, i18n, events, texts } = frame;
+  const { state } = ctx;
   const store = ctx.training;
   const release = store.acquire();
   const uid = `qkv-training-${++instances}`;
-  const events = listeners();
-  const texts = i18n.binder();
   const media = (q) => (typeof matchMedia === 'function' ? matchMedia(q) : { matches: false });
   const reducedMotion = media('(prefers-reduced-motion: reduce)');
 
@@ -61,7 +64,6 @@ export function createTrainingSection(ctx) {
 
   // progress: { section, kind: 'train', step, total, loss } whenever the run's step changes, at
   // most once per frame (a frame may take several steps: `step` is the last)
-  const progressWatchers = new Set();
   let reportedStep;
   function reportProgress() {
     const run = store.run;
@@ -70,8 +72,7 @@ export function createTrainingSection(ctx) {
     reportedStep = run.step;
     if (first && run.step === 0) return;
     const record = run.history[run.history.length - 1];
-    const detail = { section: 'training', kind: 'train', step: run.step, total: run.total, loss: record ? record.loss : null };
-    for (const fn of [...progressWatchers]) fn(detail);
+    frame.progress({ section: 'training', kind: 'train', step: run.step, total: run.total, loss: record ? record.loss : null });
   }
 
   // built when first seen: until the run is drawn, the page must not move when it grows
@@ -108,13 +109,6 @@ export function createTrainingSection(ctx) {
   const offStore = store.subscribe((event) => { if (event.type === 'ready' || event.type === 'step') intro2(); });
   const offState = state.onChange((name) => { if (RUN_KEYS.includes(name)) intro2(); });
 
-  let observer = null;
-  if (typeof IntersectionObserver === 'function') {
-    observer = new IntersectionObserver((entries) => controller.setVisible(entries.some((e) => e.isIntersecting)));
-    observer.observe(element);
-  } else {
-    queueMicrotask(() => controller.setVisible(true));
-  }
   // built after the run exists (another section built it first): draw it as it stands
   if (store.run && !store.replaying) {
     queueMicrotask(() => {
@@ -141,20 +135,12 @@ export function createTrainingSection(ctx) {
   const offLanguage = i18n.onLanguageChange ? i18n.onLanguageChange(() => setLanguage()) : () => {};
 
   return {
-    id: 'training',
     element,
+    /** On screen or not: the run is built when first seen, and animates only while seen. */
+    setVisible: (visible) => controller.setVisible(visible),
     setLanguage,
-    /** For tests and the widget: the live run (null until the section was first visible). */
-    get run() { return store.run; },
-    onProgress(fn) {
-      progressWatchers.add(fn);
-      return () => progressWatchers.delete(fn);
-    },
     destroy() {
-      progressWatchers.clear();
-      if (observer) observer.disconnect();
       controller.destroy();
-      events.off();
       offLanguage();
       offStore();
       offState();

@@ -22,6 +22,18 @@
 //     },
 //   });
 //
+// A section with a frame of its own (the training run: its own heading, controls and keys, no
+// stepper) says `shell: false`: setup(frame) builds and returns its element, and defineSection
+// gives it the rest of the contract (listeners and texts freed and refreshed for it, visibility,
+// progress events, the language, teardown):
+//
+//   export const trainingSection = defineSection({
+//     id: 'training', shell: false,
+//     setup(frame) {             // frame: { id, ctx, i18n, events, texts, progress(detail) }
+//       return { element, setVisible(visible) { … }, setLanguage() { … }, destroy() { … } };
+//     },
+//   });
+//
 // Data flows one way: WASM → snapshot (context.js, snapshot-derived.js) → draw / render → DOM.
 // Sections read frame.snap and never call the WASM API or write state while drawing. A setting
 // the reader picks in a section goes to ctx.setSetting and comes back in the snapshot
@@ -96,8 +108,9 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
  * onProgress(fn) calls fn({ section, kind: 'step', step, count, stage? }) whenever the stepper
  * moves or changes length, whoever moved it.
  */
-export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, choices = [], setup }) {
+export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, choices = [], shell: shared = true, setup }) {
   function create(ctx) {
+    if (!shared) return createOwnFrame(ctx);
     const { i18n } = ctx;
     const events = listeners();
     const data = source ? source(ctx) : null;
@@ -192,6 +205,50 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
         data?.destroy();
         stepper.destroy();
         for (const view of views) view.destroy();
+        events.off();
+        parts.destroy?.();
+      },
+      onProgress(fn) {
+        progress.add(fn);
+        return () => progress.delete(fn);
+      },
+    };
+  }
+
+  /** A section that draws its own frame (shell: false): see the header. */
+  function createOwnFrame(ctx) {
+    const { i18n } = ctx;
+    const events = listeners();
+    const texts = i18n.binder();
+    const progress = new Set();
+    const frame = {
+      id, ctx, i18n, events, texts,
+      /** Reports progress to every onProgress watcher: detail is { section, kind, … }. */
+      progress(detail) { for (const fn of [...progress]) fn(detail); },
+    };
+    const parts = setup(frame);
+    const { element } = parts;
+    let observer = null;
+    if (parts.setVisible) {
+      if (typeof IntersectionObserver === 'function') {
+        observer = new IntersectionObserver((entries) => parts.setVisible(entries.some((e) => e.isIntersecting)));
+        observer.observe(element);
+      } else {
+        queueMicrotask(() => parts.setVisible(true));
+      }
+    }
+    return {
+      id,
+      element,
+      stepper: null,
+      update() {},   // its data is its own (the training run), not the attention snapshot
+      setLanguage(lang) {
+        texts.refresh();
+        parts.setLanguage?.(lang);
+      },
+      destroy() {
+        progress.clear();
+        observer?.disconnect();
         events.off();
         parts.destroy?.();
       },

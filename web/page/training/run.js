@@ -2,6 +2,9 @@
 // draw. No DOM here. The model is deterministic for its options (seed included), so any step can
 // be reached again by replaying from the seed: that is how the page goes back a step and how a
 // link with ?step=N restores a run (training/store.js replays in chunks across frames).
+// What the views draw from the model (the table, its 2-D projection, a word's neighbours) is
+// computed here once per step and kept until the next step: the views read it every frame,
+// and never call the model themselves.
 import { WORD_GROUPS } from '../../corpus.js';
 
 /** The words whose cosine similarity the section follows (when the corpus has them). */
@@ -33,6 +36,45 @@ export class TrainingRun {
 
   get step() {
     return this.model.steps;
+  }
+
+  /** The model's width and batch size (what the views say about the run). */
+  get dim() { return this.model.dim; }
+  get batchSize() { return this.model.batchSize; }
+
+  /** The embedding table at this step (vocab × dim, a copy). */
+  get table() {
+    return this._atStep().table ||= this.model.embeddings();
+  }
+
+  /**
+   * The table projected on its two principal axes at this step (model.project2d: each axis's
+   * sign follows the previous projection's, so a scatter redrawn step after step does not flip).
+   */
+  get projection() {
+    return this._atStep().projection ||= this.model.project2d();
+  }
+
+  /** The k words nearest to word at this step: [{ word, score }] (model.nearest). */
+  nearest(word, k) {
+    const queries = this._atStep().queries;
+    const key = `nearest\n${word}\n${k}`;
+    if (!queries.has(key)) queries.set(key, this.model.nearest(word, k));
+    return queries.get(key);
+  }
+
+  /** The k words nearest to b − a + c at this step (model.analogy's arguments). */
+  analogy(a, b, c, k) {
+    const queries = this._atStep().queries;
+    const key = `analogy\n${a}\n${b}\n${c}\n${k}`;
+    if (!queries.has(key)) queries.set(key, this.model.analogy(a, b, c, k));
+    return queries.get(key);
+  }
+
+  /** What was computed from the model at the current step (a new step starts afresh). */
+  _atStep() {
+    if (!this._computed || this._computed.step !== this.step) this._computed = { step: this.step, queries: new Map() };
+    return this._computed;
   }
 
   get finished() {

@@ -20,6 +20,7 @@
 // chunk runs at once, so a short replay finishes before the call returns. The model is disposed when the last section
 // that acquired the store releases it, so a widget frees every byte it allocated.
 import { TrainingRun } from './run.js';
+import { createSeedSpread } from './seed-spread.js';
 import { RUN_KEYS, modelOptions, resolveCorpus, corpusValue, URL_CORPUS_CHARS } from './settings.js';
 
 const CHUNK_MS = 8;
@@ -43,6 +44,7 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
   let error = null;
   let corpus = resolveCorpus(state.get('corpus'));
   let linkable = true;
+  let seedSpread = null;
 
   function emit(event) {
     for (const fn of [...watchers]) fn(event);
@@ -99,7 +101,7 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
       const stop = Math.min(goal, run.step + CHUNK_STEPS);
       while (run.step < stop && now() < until) {
         if (!run.advance()) break;
-        if (run.step % AXIS_EVERY === 0) run.model.project2d();
+        if (run.step % AXIS_EVERY === 0) void run.projection;
       }
       if (run.step < goal && !run.error) {
         replaying.done = run.step;
@@ -131,6 +133,8 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
     /** Whether the link (state `corpus`) holds the corpus in use. */
     get linkable() { return linkable; },
     get options() { return options(); },
+    /** The 30-seed spread of the run's settings (training/seed-spread.js), made when first asked for. */
+    get seedSpread() { return seedSpread ||= createSeedSpread(qkv); },
 
     subscribe(fn) {
       watchers.add(fn);
@@ -227,6 +231,7 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
     dispose() {
       watchers.clear();
       offState();
+      seedSpread?.dispose();
       disposeRun();
     },
   };

@@ -30,7 +30,7 @@ export function createTrainingExports({ texts, events, store, charts }) {
   events.on(png.loss, 'click', exportPNG('loss', 'qkv-lab-loss.png'));
   events.on(png.similarity, 'click', exportPNG('similarity', 'qkv-lab-similarity.png'));
   events.on(png.scatter, 'click', exportPNG('scatter', 'qkv-lab-embeddings-pca.png'));
-  events.on(vectors, 'click', () => { if (store.run) download(doc(), vectorsTSV(store.run.model.embeddings()), 'vectors.tsv'); });
+  events.on(vectors, 'click', () => { if (store.run) download(doc(), vectorsTSV(store.run.table), 'vectors.tsv'); });
   events.on(metadata, 'click', () => { if (store.run) download(doc(), metadataTSV(store.run.vocab), 'metadata.tsv'); });
   events.on(corpus, 'click', () => download(doc(), `${store.corpus.text}\n`, 'corpus.txt', 'text/plain;charset=utf-8'));
 

@@ -84,7 +84,7 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
     nearestError.hidden = true;
     const word = readWord(nearestInput, nearestError);
     if (word === null) { nearestResults.replaceChildren(); return; }
-    nearestResults.replaceChildren(...resultItems(run.model.nearest(word, Number(nearestK.value))));
+    nearestResults.replaceChildren(...resultItems(run.nearest(word, Number(nearestK.value))));
   }
 
   function renderAnalogy() {
@@ -101,11 +101,11 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
       }
       words.push(w);
     }
-    const [a, b, c] = words;  // A − B + C is "B is to A as C is to ?": model.analogy(B, A, C)
-    const answers = run.model.analogy(b, a, c, 3);
+    const [a, b, c] = words;  // A − B + C is "B is to A as C is to ?": run.analogy(B, A, C)
+    const answers = run.analogy(b, a, c, 3);
     analogyResults.replaceChildren(...resultItems(answers));
     // the baseline: A's own neighbours, leaving out B and C as the analogy does
-    const own = run.model.nearest(a, BASELINE_K + 2).filter((r) => r.word !== b && r.word !== c).slice(0, BASELINE_K);
+    const own = run.nearest(a, BASELINE_K + 2).filter((r) => r.word !== b && r.word !== c).slice(0, BASELINE_K);
     baselineTitle.textContent = i18n.t('training.baseline', { a: glossed(a, i18n.lang) });
     baselineResults.replaceChildren(...resultItems(own));
     const answer = answers[0] && answers[0].word;

@@ -1,61 +1,19 @@
-// sections/training/seed-spread.js: "one seed is one draw". A button trains 30 runs with the current
-// settings and corpus, seeds 0 to 29, here in the browser, and shows the spread of what the page
-// talks about: cos(猫, 狗), cos(猫, 汽车), whether the animals end closer to each other than to
-// the vehicles, whether 国王 − 男人 + 女人 gives 女王 and whether 女王 was 国王's nearest word
-// anyway, p(果 | 我 爱 吃 苹), and the corpus loss. Measured at run time, so it is honest for
-// whatever corpus and settings the reader chose. The work is cut into chunks of a few
-// milliseconds per animation frame: the page stays responsive, and Stop stops it.
+// sections/training/seed-spread.js: the card of "one seed is one draw": a button starts the training
+// store's seed-spread job (training/seed-spread.js: seeds 0 to 29 with the run's settings and
+// corpus, in chunks that yield to the page), Stop stops it, and the card draws what the job
+// reports: its progress, then the spread of each measure (min, median, max) and the counts.
 //
 //   const spread = createSeedSpread({ ctx, texts, events });
 //   layout.slots.seeds.append(spread.card);
 import { h, fmt } from '../../shell/dom.js';
 import { addStrings } from '../../shell/i18n.js';
 import { TRAINING_SEED_SPREAD_STRINGS } from '../../strings/training-seed-spread.js';
-import { WORD_GROUPS } from '../../../corpus.js';
-import { tokenize } from '../../../corpus.js';
+import { EXAMPLE, median } from '../../training/seed-spread.js';
 
 addStrings(TRAINING_SEED_SPREAD_STRINGS);
 
-export const SPREAD_SEEDS = Object.freeze(Array.from({ length: 30 }, (_, i) => i));
-const CHUNK_MS = 8;
-const EXAMPLE = tokenize('我 爱 吃 苹 果');
-
-/** The median of a list of numbers. */
-export function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
-
-function meanCosine(model, as, bs) {
-  let sum = 0, n = 0;
-  for (const a of as) for (const b of bs) if (a !== b) { sum += model.similarity(a, b); n++; }
-  return n ? sum / n : NaN;
-}
-
-/** What the page reports about one trained model (NaN / null where the corpus lacks the words). */
-export function measureModel(model) {
-  const has = (...ws) => ws.every((w) => model.vocab.includes(w));
-  const group = (id) => (WORD_GROUPS.find((g) => g.id === id)?.words || []).filter((w) => model.vocab.includes(w));
-  const animals = group('animals'), vehicles = group('vehicles');
-  const out = {
-    loss: model.loss(),
-    catDog: has('猫', '狗') ? model.similarity('猫', '狗') : NaN,
-    catCar: has('猫', '汽车') ? model.similarity('猫', '汽车') : NaN,
-    closer: animals.length > 1 && vehicles.length > 0 ? meanCosine(model, animals, animals) > meanCosine(model, animals, vehicles) : null,
-    queen: has('国王', '男人', '女人', '女王') ? model.analogy('男人', '国王', '女人', 1)[0].word === '女王' : null,
-    queenNear: has('国王', '女王') ? model.nearest('国王', 1)[0].word === '女王' : null,
-    p: NaN,
-  };
-  if (has(...EXAMPLE) && EXAMPLE.length - 1 <= model.maxTokens) {
-    const found = model.predict(EXAMPLE.slice(0, -1)).find((r) => r.word === EXAMPLE[EXAMPLE.length - 1]);
-    out.p = found ? found.p : NaN;
-  }
-  return out;
-}
-
 export function createSeedSpread({ ctx, texts, events }) {
-  const { i18n, qkv } = ctx;
+  const { i18n } = ctx;
   const store = ctx.training;
   const runButton = texts.set(h('button', { attrs: { type: 'button', 'data-role': 'seeds-run' } }), 'training.seeds.run');
   const stopButton = texts.set(h('button', { attrs: { type: 'button', 'data-role': 'seeds-stop' }, hidden: true }), 'training.seeds.stop');
@@ -65,47 +23,23 @@ export function createSeedSpread({ ctx, texts, events }) {
   const card = h('div', { class: 'tr-card tr-seeds-card tr-wide', attrs: { 'data-role': 'seeds' } },
     texts.set(h('h3'), 'training.seeds.title'), note, h('div', { class: 'tr-exports' }, runButton, stopButton), progress, results);
 
-  let job = null;      // { token, seed, model, rows, options }
-  let token = 0;
+  const spread = store.seedSpread;
   let shown = null;    // the last results, redrawn on a language change
-  let frameId = 0;
 
   const steps = () => store.options.steps;
   const drawNote = () => { note.textContent = i18n.t('training.seeds.note', { steps: steps() }); };
 
-  function finish(stopped) {
-    if (job && job.model) job.model.dispose();
-    const rows = job ? job.rows : [];
-    job = null;
+  // what the job reports, drawn; nothing here trains or measures
+  const offSpread = spread.subscribe((event) => {
+    if (event.type === 'progress') {
+      progress.textContent = i18n.t('training.seeds.progress', { seed: event.seed, step: event.step, steps: event.steps });
+      return;
+    }
     runButton.hidden = false;
     stopButton.hidden = true;
-    progress.textContent = stopped ? i18n.t('training.seeds.stopped', { done: rows.length }) : '';
-    if (rows.length) { shown = { rows, steps: steps() }; draw(); }
-  }
-
-  function chunk() {
-    frameId = 0;
-    if (!job || job.token !== token) return;
-    const until = performance.now() + CHUNK_MS;
-    while (performance.now() < until) {
-      if (!job.model) {
-        if (job.seed >= SPREAD_SEEDS.length) { finish(false); return; }
-        job.model = qkv.createModel({ ...job.options, seed: SPREAD_SEEDS[job.seed] });
-      }
-      const model = job.model;
-      if (model.steps < model.defaultSteps && !model.diverged) {
-        try { model.step(); } catch { /* diverged: measured as it stands, NaN shows as — */ }
-        continue;
-      }
-      job.rows.push(model.diverged ? { loss: NaN, catDog: NaN, catCar: NaN, closer: null, queen: null, queenNear: null, p: NaN } : measureModel(model));
-      model.dispose();
-      job.model = null;
-      job.seed++;
-    }
-    const m = job.model;
-    progress.textContent = i18n.t('training.seeds.progress', { seed: SPREAD_SEEDS[Math.min(job.seed, SPREAD_SEEDS.length - 1)], step: m ? m.steps : 0, steps: steps() });
-    frameId = requestAnimationFrame(chunk);
-  }
+    progress.textContent = event.stopped ? i18n.t('training.seeds.stopped', { done: event.rows.length }) : '';
+    if (event.rows.length) { shown = { rows: event.rows, steps: event.steps }; draw(); }
+  });
 
   function draw() {
     if (!shown) return;
@@ -138,20 +72,13 @@ export function createSeedSpread({ ctx, texts, events }) {
   }
 
   events.on(runButton, 'click', () => {
-    token++;
-    job = { token, seed: 0, model: null, rows: [], options: { ...store.options } };
     runButton.hidden = true;
     stopButton.hidden = false;
     results.replaceChildren();
     shown = null;
-    chunk();
+    spread.start(store.options);
   });
-  events.on(stopButton, 'click', () => {
-    token++;
-    if (frameId) cancelAnimationFrame(frameId);
-    frameId = 0;
-    finish(true);
-  });
+  events.on(stopButton, 'click', () => spread.stop());
   // new settings or corpus: old results describe another run
   const offStore = store.subscribe((event) => { if (event.type === 'run') drawNote(); });
 
@@ -160,10 +87,8 @@ export function createSeedSpread({ ctx, texts, events }) {
     card,
     setLanguage() { drawNote(); draw(); },
     destroy() {
-      token++;
-      if (frameId) cancelAnimationFrame(frameId);
-      if (job && job.model) job.model.dispose();
-      job = null;
+      offSpread();
+      spread.cancel();
       offStore();
     },
   };

@@ -1,6 +1,7 @@
 // sections/training/view.js: draws the training run into the section's layout: the status line, the loss
 // and similarity charts, the scatter (labels that never overlap, the analogy's parallelogram),
-// the heat map whose changed rows flash, and the step's batch. Reads the run; never changes it.
+// the heat map whose changed rows flash, and the step's batch. Reads the run (its table and
+// projection, computed once per step in training/run.js); never changes it and never calls the model.
 //
 //   const view = createTrainingView({ i18n, layout, element });
 //   view.newRun(run);  view.push(records);  view.render(run, { part });  view.setLanguage();
@@ -69,7 +70,7 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     if (!run) return;
     heatmap.setWords(run.vocab, heatLabels());
     charts.scatter.setLabels(run.vocab.map((w) => glossedShort(w, i18n.lang)));
-    layout.scatterNote.textContent = i18n.t('training.scatterNote2', { d: run.model.dim });
+    layout.scatterNote.textContent = i18n.t('training.scatterNote2', { d: run.dim });
     groupsShown = [];
     layout.groupLegend.replaceChildren(...WORD_GROUPS.map((group, g) => {
       if (!group.words.some((w) => run.vocab.includes(w))) return null;
@@ -109,7 +110,7 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
 
   /** How many sentences a step takes: the last step's real count, else the model's batch size. */
   function batchCount() {
-    return run.last ? run.last.batch.length : run.model.batchSize;
+    return run.last ? run.last.batch.length : run.batchSize;
   }
 
   function renderBatch() {
@@ -145,7 +146,7 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     const sims = last || run.initialPoint();
     layout.status.sims.textContent = i18n.t('training.simNow', { a: fmt(sims.catDog), b: fmt(sims.catCar) });
 
-    const table = run.model.embeddings();
+    const table = run.table;
     const bound = heatmap.draw(table);
     const own = new Set(last ? last.batchRows : []);
     heatmap.flash(step, last ? last.updatedRows : [], { quiet: last ? last.updatedRows.filter((r) => !own.has(r)) : [] });
@@ -157,7 +158,7 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     renderBatch();
     if (part !== 0) {
       charts.scatter.trailLength = reducedMotion.matches ? 0 : TRAIL;
-      charts.scatter.update(run.model.project2d());
+      charts.scatter.update(run.projection);
     }
     if (part !== 1) {
       charts.loss.update();
