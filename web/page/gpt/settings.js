@@ -2,7 +2,7 @@
 // in its one list). No DOM, no WebAssembly. Names carry a prefix because the earlier sections
 // already own `seed`, `heads`, `dim` and `lr`:
 //   block:    bdim (the block's width d), bheads (its heads), btok (the token followed)
-//   writer:   glayers, gheads, gdim, gctx (context), glr, gseed: one run of createGPT
+//   writer:   glayers, gheads, gdim, gctx (context), glr, gseed, gsteps (the schedule): one run of createGPT
 //   generate: gprompt, gtemp, gtopk, gtopp
 import { GPT_DEFAULTS } from '../../gpt.js';
 
@@ -17,6 +17,7 @@ export const GPT_CHOICES = Object.freeze({
   gdim: [16, 32, 64, 128],
   gctx: [8, 16, 25, 32, 64],
   glr: [0.001, 0.003, 0.01, 0.03],
+  gsteps: [50, 100, 300, 600, 1000, 2000],
   gtopk: [0, 1, 3, 5, 10, 20, 50],
 });
 
@@ -34,6 +35,7 @@ export const GPT_PROPERTIES = Object.freeze([
   { name: 'gctx', type: 'int', min: 8, max: 64, default: GPT_DEFAULTS.context },
   { name: 'glr', type: 'number', min: 0.001, max: 0.1, default: GPT_DEFAULTS.lr },
   { name: 'gseed', type: 'int', min: 0, max: 4294967295, default: GPT_DEFAULTS.seed },
+  { name: 'gsteps', type: 'int', min: 25, max: 5000, default: GPT_DEFAULTS.steps },   // the schedule's length
   { name: 'gprompt', type: 'text', maxLength: MAX_PROMPT, default: DEFAULT_PROMPT,
     validate: (raw) => (raw.length >= 1 && !/[\n\r]/.test(raw) ? raw : null) },
   { name: 'gtemp', type: 'number', min: 0, max: 2, default: 0.8 },
@@ -42,7 +44,7 @@ export const GPT_PROPERTIES = Object.freeze([
 ]);
 
 /** The keys that define a writer run: a change offers a new run. */
-export const RUN_KEYS = Object.freeze(['glayers', 'gheads', 'gdim', 'gctx', 'glr', 'gseed']);
+export const RUN_KEYS = Object.freeze(['glayers', 'gheads', 'gdim', 'gctx', 'glr', 'gseed', 'gsteps']);
 
 /** createGPT options (without the text) from the state; heads clamped to divide dim. */
 export function gptOptions(state) {
@@ -51,6 +53,6 @@ export function gptOptions(state) {
   while (dim % heads) heads--;
   return {
     layers: state.get('glayers'), heads, dim, context: state.get('gctx'),
-    lr: state.get('glr'), seed: state.get('gseed'), steps: GPT_DEFAULTS.steps, batch: GPT_DEFAULTS.batch,
+    lr: state.get('glr'), seed: state.get('gseed'), steps: state.get('gsteps'), batch: GPT_DEFAULTS.batch,
   };
 }

@@ -71,13 +71,15 @@ export function createGPTStore(ctx) {
   const waiting = new Map();     // 'saved' → resolvers
   let rateMark = null;           // { step, time } for steps per second
 
+  const makeSnap = () => Object.freeze({ ...s, losses: s.losses.slice(), evals: s.evals.slice(), samples: s.samples.slice(),
+    settings: Object.freeze(Object.fromEntries(RUN_KEYS.map((k) => [k, state.get(k)]))) });
+  snap = makeSnap();
   function publish() {
     if (queued) return;
     queued = true;
     nextFrame(() => {
       queued = false;
-      snap = Object.freeze({ ...s, losses: s.losses.slice(), evals: s.evals.slice(), samples: s.samples.slice(),
-        settings: Object.freeze(Object.fromEntries(RUN_KEYS.map((k) => [k, state.get(k)]))) });
+      snap = makeSnap();
       for (const fn of [...watchers]) fn(snap);
     });
   }

@@ -78,7 +78,7 @@ export const blockSection = defineSection({
       rowView('hidden', 'h'), place('curve', curve), rowView('gelu', 'GELU(h)'), rowView('mlp', 'ffn'),
       rowView('out', 'out'), place('lacked', lacked));
     const partsTitle = texts.set(h('h3', { class: 'sub-title' }), 'block.partsTitle');
-    frame.stage.append(stageBox, h('div', { class: 'block-parts-box' }, partsTitle, h('div', { class: 'matrix-scroll' }, partsTable)));
+    frame.stage.append(stageBox, h('div', { class: 'block-parts-box' }, partsTitle, texts.attr(h('div', { class: 'matrix-scroll', attrs: { tabindex: '0', role: 'group' } }, partsTable), 'aria-label', 'block.partsTitle')));
 
     const statsText = (st, key) => i18n.t(key, { mean: fmt(st.mean), variance: fmt(st.variance), rstd: fmt(st.rstd) });
 

@@ -68,7 +68,7 @@ export const generateSection = defineSection({
       texts.set(h('h3', { class: 'sub-title' }), 'gen.cacheTitle'), h('div', { class: 'equation' }, kView.element, vView.element));
     const distTable = h('table', { class: 'dist', attrs: { 'data-role': 'distribution' } });
     const distNote = h('p', { class: 'note' });
-    const distBox = h('div', { class: 'gen-dist' }, texts.set(h('h3', { class: 'sub-title' }), 'gen.distTitle'), h('div', { class: 'matrix-scroll' }, distTable), distNote);
+    const distBox = h('div', { class: 'gen-dist' }, texts.set(h('h3', { class: 'sub-title' }), 'gen.distTitle'), texts.attr(h('div', { class: 'matrix-scroll', attrs: { tabindex: '0', role: 'group' } }, distTable), 'aria-label', 'gen.distTitle'), distNote);
     const measure = texts.set(h('button', { attrs: { type: 'button', 'data-role': 'measure' } }), 'gen.measure');
     events.on(measure, 'click', () => gen.measure());
     const costText = h('p', { attrs: { 'data-role': 'cost' } });
@@ -89,7 +89,7 @@ export const generateSection = defineSection({
       const ready = snap.status === 'ready' && !snap.error;
       take.disabled = false;
       modelNote.textContent = snap.status === 'ready'
-        ? i18n.t(snap.modelStep ? 'gen.model' : 'gen.modelUntrained', { step: snap.modelStep })
+        ? i18n.t(snap.modelStep ? 'gen.modelStep' : 'gen.modelUntrained', { step: snap.modelStep })
         : i18n.t('gen.waiting');
       promptError.hidden = !(snap.error);
       promptError.textContent = snap.error ? i18n.t('gen.refused', { message: snap.error.key ? i18n.t(snap.error.key, snap.error.vars) : snap.error.message }) : '';

@@ -40,7 +40,7 @@ export const writerSection = defineSection({
     events.on(seedInput, 'change', () => { if (!ctx.setSetting('gseed', Number(seedInput.value))) seedInput.value = String(snapNow().settings.gseed); });
     const settings = h('div', { class: 'writer-controls' },
       settingSelect('glayers', GPT_CHOICES.glayers), settingSelect('gheads', GPT_CHOICES.gheads),
-      settingSelect('gdim', GPT_CHOICES.gdim), settingSelect('gctx', GPT_CHOICES.gctx), settingSelect('glr', GPT_CHOICES.glr),
+      settingSelect('gdim', GPT_CHOICES.gdim), settingSelect('gctx', GPT_CHOICES.gctx), settingSelect('glr', GPT_CHOICES.glr), settingSelect('gsteps', GPT_CHOICES.gsteps),
       h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'writer.gseed'), seedInput));
 
     // ---- run controls ----
@@ -128,23 +128,38 @@ export const writerSection = defineSection({
     frame.stage.append(ask, status, stale, errorBox, grid, attnBox, own);
     store.watchLine(lineInput.value);
 
+    let charsShown = null;   // the characters the buttons stand for (rebuilt only when they change)
+    const shown = (ch) => (ch === '\n' ? '⏎' : ch);
     function drawAttention(snap) {
-      clear(chars); clear(attnGrid);
       const a = snap.attention;
       lineError.hidden = !snap.attentionError;
       lineError.textContent = snap.attentionError ? i18n.t('writer.lineRefused', { message: snap.attentionError }) : '';
+      if (!a) { clear(chars); clear(attnGrid); charsShown = null; return; }
+      const n = a.chars.length;
+      const key = `${i18n.lang}|${a.chars.join('')}`;
+      if (key !== charsShown) {
+        charsShown = key;
+        clear(chars);
+        a.chars.forEach((ch, i) => {
+          const b = h('button', { attrs: { type: 'button', 'aria-pressed': 'false', 'aria-label': i18n.t('writer.query', { ch: shown(ch), i }) }, text: shown(ch) });
+          const pick = () => { focusChar = i; drawStrips(snapNow()); };
+          b.addEventListener('mouseenter', pick);
+          b.addEventListener('focus', pick);
+          b.addEventListener('click', pick);
+          chars.append(b);
+        });
+        chars.setAttribute('aria-label', i18n.t('writer.chars'));
+      }
+      drawStrips(snap);
+    }
+
+    function drawStrips(snap) {
+      const a = snap.attention;
       if (!a) return;
       const n = a.chars.length;
       const q = focusChar === null || focusChar >= n ? n - 1 : focusChar;
-      const shown = (ch) => (ch === '\n' ? '⏎' : ch);
-      a.chars.forEach((ch, i) => {
-        const b = h('button', { attrs: { type: 'button', 'aria-pressed': String(i === q), 'aria-label': i18n.t('writer.query', { ch: shown(ch), i }) }, text: shown(ch) });
-        const pick = () => { if (focusChar !== i) { focusChar = i; drawAttention(snapNow()); chars.children[i]?.focus?.(); } };
-        b.addEventListener('mouseenter', () => { focusChar = i; drawAttention(snapNow()); });
-        b.addEventListener('click', pick);
-        chars.append(b);
-      });
-      chars.setAttribute('aria-label', i18n.t('writer.chars'));
+      [...chars.children].forEach((b, i) => b.setAttribute('aria-pressed', String(i === q)));
+      clear(attnGrid);
       a.layers.forEach((heads, l) => heads.forEach((w, k) => {
         const row = Array.from(w.data.subarray(q * w.n, q * w.n + q + 1));
         const label = i18n.t('writer.headLabel', { l: l + 1, k: k + 1 });
