@@ -150,6 +150,16 @@ test('generate: the prefill matrix, then the K and V caches grow one row per tok
   await page.closeAll();
 });
 
+test('from file:// the single file trains the writer in its worker (a blob: URL) with nothing leaving the machine', async () => {
+  const page = await openPage(env, { file: true, query: q({ lang: 'zh', ...TINY }) });
+  await page.locator('#writer').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#writer [data-role=samples] li');
+  await page.click('#writer [data-role=step]');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '1');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
 async function audit(page) {
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ path: AXE });
   return page.evaluate(async () => {

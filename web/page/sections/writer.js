@@ -173,7 +173,11 @@ export const writerSection = defineSection({
     }
 
     let current = 0;
+    let counted = 1;   // samples the stepper had: a reader on the newest sample follows new ones
     function draw(snap) {
+      const count = Math.max(1, snap.samples.length);
+      if (count > counted && current === counted - 1) queueMicrotask(() => frame.stepper.setCount(count, count - 1));
+      counted = count;
       const info = snap.info;
       for (const [key, el] of selects) el.value = String(snap.settings[key]);
       if (seedInput.getRootNode().activeElement !== seedInput) seedInput.value = String(snap.settings.gseed);
