@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openBrowser, ROOT } from './harness.js';
 import { openPage, q } from './page-helpers.js';
+import { newBlogPage, waitForWidget } from './widget-helpers.js';
 import { load } from '../../web/qkv-lab.js';
 import { computeBlock, rowOf } from '../../web/page/gpt/block-model.js';
 import { fmt } from '../../web/page/shell/dom.js';
@@ -156,6 +157,29 @@ test('from file:// the single file trains the writer in its worker (a blob: URL)
   await page.waitForSelector('#writer [data-role=samples] li');
   await page.click('#writer [data-role=step]');
   await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '1');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('widgets: a block and a generation widget fetch qkv-lab-widget-gpt.js once, on demand, and work in their shadow roots', async () => {
+  const page = await newBlogPage(env, { transform: (html) => html
+    .replace('<qkv-lab id="first" lang="zh" seed="42">', '<qkv-lab id="first" section="block" lang="en">')
+    .replace('</article>', '<qkv-lab id="gen" section="generate" lang="zh"></qkv-lab></article>') });
+  const seen = [];
+  page.on('request', (r) => seen.push(r.url()));
+  await page.goto(env.url('fixtures/blog-post.html'));
+  await waitForWidget(page, 'first', 60000);
+  const inFirst = (sel) => page.evaluate((sel) => document.getElementById('first').shadowRoot.querySelector(sel)?.textContent ?? null, sel);
+  await page.waitForFunction(() => document.getElementById('first').shadowRoot.querySelector('section[data-section="block"]'));
+  const before = await inFirst('.narration');
+  await page.evaluate(() => document.getElementById('first').shadowRoot.querySelector('.step-forward').click());
+  await page.waitForFunction((b) => document.getElementById('first').shadowRoot.querySelector('.narration').textContent !== b, before);
+  await page.locator('#gen').scrollIntoViewIfNeeded();
+  await waitForWidget(page, 'gen', 60000);
+  await page.locator('#gen').scrollIntoViewIfNeeded();   // the widgets above have grown: in view again, it starts
+  await page.waitForFunction(() => document.getElementById('gen').shadowRoot.querySelector('[data-role=cache]')?.dataset.rows === '7', null, { timeout: 120000 });
+  assert.deepEqual(seen.filter((u) => /qkv-lab-widget-gpt\.js/.test(u)), [`${env.server.url}/dist/qkv-lab-widget-gpt.js`]);
+  assert.ok(!seen.some((u) => /qkv-lab-widget-training\.js/.test(u)), 'the training add-on is not needed');
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });

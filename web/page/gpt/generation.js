@@ -138,6 +138,9 @@ export function generationSource(ctx) {
       modelStep = step;
       cost = null;
       compute();
+    } catch (error) {
+      snap = Object.freeze({ status: 'error', message: String(error.message || error), settings: settings() });
+      publish();
     } finally {
       loading = false;
     }

@@ -96,7 +96,12 @@ export function createGPTStore(ctx) {
       return null;
     }
     worker.onmessage = (event) => receive(event.data);
-    worker.onerror = (event) => set({ status: 'error', running: false, error: { op: 'worker', message: event.message || 'the training worker stopped' } });
+    worker.onerror = (event) => {
+      const message = event.message || 'the training worker stopped';
+      set({ status: 'error', running: false, error: { op: 'worker', message } });
+      for (const fns of waiting.values()) for (const fn of fns) fn({ bytes: null, error: message });
+      waiting.clear();
+    };
     return worker;
   }
 
@@ -142,6 +147,10 @@ export function createGPTStore(ctx) {
         waiting.delete('saved');
         break;
       case 'error':
+        if (m.op === 'create' || m.op === 'load') {
+          for (const fn of waiting.get('saved') || []) fn({ bytes: null, error: m.message });
+          waiting.delete('saved');
+        }
         if (m.op === 'attend') { if (m.id === attendId) set({ attentionError: m.message, attention: null }); }
         else if (m.op === 'create' || m.op === 'load') set({ error: { op: m.op, message: m.message }, status: s.info ? 'ready' : 'error' });
         else set({ error: { op: m.op, message: m.message } });
@@ -170,7 +179,7 @@ export function createGPTStore(ctx) {
 
   function request(type, message = {}) {
     const w = startWorker();
-    if (!w) return Promise.reject(new Error('no worker'));
+    if (!w) return Promise.reject(new Error(s.error ? s.error.message : 'no worker'));
     return new Promise((resolve) => {
       if (!waiting.has(type)) waiting.set(type, []);
       waiting.get(type).push(resolve);
@@ -208,7 +217,7 @@ export function createGPTStore(ctx) {
     },
     /** The current model's bytes, for generation (not a save: the run still counts as unsaved). */
     modelBytes: () => request('saved').then((m) => {
-      if (!m.bytes) throw new Error('the writer has no model yet');
+      if (!m.bytes) throw new Error(m.error || 'the writer has no model yet');
       return { bytes: m.bytes, step: m.step };
     }),
     load(bytes) {

@@ -93,7 +93,8 @@ export const generateSection = defineSection({
         : i18n.t('gen.waiting');
       promptError.hidden = !(snap.error);
       promptError.textContent = snap.error ? i18n.t('gen.refused', { message: snap.error.key ? i18n.t(snap.error.key, snap.error.vars) : snap.error.message }) : '';
-      errorBox.hidden = true;
+      errorBox.hidden = snap.status !== 'error';
+      errorBox.textContent = snap.status === 'error' ? i18n.t('gen.noModel', { message: snap.message }) : '';
       for (const el of [line, viewPick, frame.stage.querySelector('.gen-cols'), distBox]) el.hidden = !ready;
       if (snap.status === 'ready' && snap.cost && snap.cost.tokens) {
         costText.textContent = i18n.t('gen.cost', { tokens: snap.cost.tokens, with: fmt(snap.cost.cached, 2), without: fmt(snap.cost.uncached, 2),
