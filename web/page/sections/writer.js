@@ -189,7 +189,7 @@ export const writerSection = defineSection({
       save.disabled = !info;
       restart.disabled = !info;
       if (!info) {
-        status.textContent = i18n.t(snap.status === 'error' ? 'writer.noWorker' : 'writer.starting');
+        status.textContent = i18n.t(snap.status === 'error' ? 'writer.noWorker' : 'writer.starting', { message: snap.error ? snap.error.message : '' });
       } else {
         status.textContent = i18n.t(snap.source === 'file' ? 'writer.statusFile' : 'writer.status', {
           step: snap.step, total, params: info.parameterCount.toLocaleString('en-US'), vocab: info.vocab.toLocaleString('en-US'),
