@@ -196,6 +196,16 @@ export function createGPTStore(ctx) {
     else set({ stale: changed });
   });
 
+  // a run with steps that no file holds: closing or leaving the page asks first, as every other
+  // way of dropping it does
+  const unsaved = () => s.step > 0 && s.source !== 'file' && s.savedStep !== s.step;
+  const beforeUnload = (event) => {
+    if (!unsaved()) return;
+    event.preventDefault();
+    event.returnValue = '';
+  };
+  if (typeof addEventListener === 'function') addEventListener('beforeunload', beforeUnload);
+
   return {
     get: () => snap,
     subscribe(fn) { watchers.add(fn); return () => watchers.delete(fn); },
@@ -208,7 +218,7 @@ export function createGPTStore(ctx) {
     /** A new run with the current settings and the current text. */
     restart() { create(ownText); },
     watchLine,
-    unsaved: () => s.step > 0 && s.source !== 'file' && s.savedStep !== s.step,
+    unsaved,
     async save() {
       const m = await request('saved');
       if (!m.bytes) throw new Error('the writer has no model yet');
@@ -228,6 +238,7 @@ export function createGPTStore(ctx) {
     },
     destroy() {
       offState();
+      if (typeof removeEventListener === 'function') removeEventListener('beforeunload', beforeUnload);
       worker?.terminate();
       worker = null;
       watchers.clear();

@@ -67,15 +67,17 @@ export const writerSection = defineSection({
     frame.controls.append(settings, runRow);
 
     // ask before a run with steps that no file holds is dropped
-    const ask = h('div', { class: 'gpt-ask', attrs: { role: 'alertdialog', 'aria-live': 'assertive', 'data-role': 'ask' } });
+    const ask = h('div', { class: 'gpt-ask', attrs: { role: 'alertdialog', 'data-role': 'ask' } });
     ask.hidden = true;
     let askedAction = null, askedCancel = null;
     function guard(action, cancel = () => {}) {
       if (!store.unsaved()) { action(); return; }
       askedAction = action;
       askedCancel = cancel;
-      clear(ask).append(h('p', { text: i18n.t('writer.ask', { step: snapNow().step }) }),
-        keepBtn, discardBtn);
+      const question = h('p', { text: i18n.t('writer.ask', { step: snapNow().step }) });
+      question.id = `${frame.id}-ask`;
+      ask.setAttribute('aria-labelledby', question.id);
+      clear(ask).append(question, keepBtn, discardBtn);
       ask.hidden = false;
       keepBtn.focus();
     }
