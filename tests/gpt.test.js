@@ -238,6 +238,27 @@ test('the same seed gives the same parameters, bit for bit, with the SIMD and sc
   assert.equal(new Set(sums).size, 1, sums.join(' vs '));
 });
 
+test('the divergence rule: a step whose loss passes 100 × ln V is refused, the parameters stay those before it', () => {
+  const gpt = qkv.createGPT({ ...TINY, lr: 1e3 });
+  let before = gpt.save(), error = null;
+  for (let i = 0; i < 50 && !error; i++) {
+    try {
+      gpt.step();
+      before = gpt.save();
+    } catch (e) {
+      error = e;
+    }
+  }
+  assert.ok(error, 'lr 1000 diverges within 50 steps');
+  assert.equal(error.name, 'DivergenceError');
+  assert.match(error.message, /training diverged .* the parameters are those before this step/);
+  assert.equal(gpt.diverged, true);
+  assert.deepEqual(gpt.save(), before, 'nothing of the refused step was applied');
+  throwsWith(() => gpt.step(), Error, /training diverged at step \d+ \(lr 1000\)/);
+  assert.ok(gpt.generate('ab', { seed: 1 }).steps.length >= 1, 'the last good parameters still generate');
+  gpt.dispose();
+});
+
 test('createGPT refuses bad options with the value and the limit, before allocating anything', () => {
   const base = qkv.heapUsed();
   const many = Array.from({ length: 12 }, (_, i) => String.fromCodePoint(0x4e00 + i).repeat(3)).join('\n');

@@ -24,7 +24,7 @@
 //     in generation, which starts from that token) and every context/2 tokens further while
 //     inside the line; a window is `context` inputs and the `context` next tokens.
 import {
-  Matrix, ReturnedMatrix, readInput, readOptions, argumentError, checkPositiveFloat32, checkShape, checkWork, describe,
+  ReturnedMatrix, readInput, readOptions, argumentError, checkPositiveFloat32, checkShape, checkWork, describe,
   guard, MAX_WORK,
 } from './matrix.js';
 import { STATUS, GPT_TENSOR_GROUP, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS } from './heap.js';
@@ -523,15 +523,15 @@ export class GPT {
       const p = frame.bytes(4 * n0);
       const out = frame.bytes(4 * maxTokens);
       const topIds = frame.bytes(4 * maxTokens * TOP);
-      const topP_ = frame.bytes(4 * maxTokens * TOP);
+      const topProbs = frame.bytes(4 * maxTokens * TOP);
       const count = frame.bytes(4);
       heap.writeInts(p, ids);
       this._lab._check(op, heap.call('qkv_gpt_generate', this._gpt, p, n0, maxTokens, temperature, topK, topP, seed >>> 0,
-        cache ? 1 : 0, out, topIds, topP_, count));
+        cache ? 1 : 0, out, topIds, topProbs, count));
       const k = heap.readInt(count);
       const tokens = heap.readInts(out, k);
       const tops = heap.readInts(topIds, k * TOP);
-      const probs = heap.readFloats(topP_, k * TOP);
+      const probs = heap.readFloats(topProbs, k * TOP);
       const steps = [];
       let text = '';
       for (let i = 0; i < k; i++) {
@@ -788,4 +788,3 @@ function fnv1a(bytes) {
   return h >>> 0;
 }
 
-export { Matrix, ReturnedMatrix };

@@ -7,7 +7,9 @@
  * exports, exports.c's allocation helpers and the positional encoding and multi-head attention
  * included) and its arguments: sizes (usually small,
  * sometimes an edge: 0, negative, 2^24 ± 1, 2^26 ± 1, INT_MAX), values (NaN, ±Infinity,
- * subnormals, float32's max, raw bits), null pointers, and model call sequences (create,
+ * subnormals, float32's max, raw bits), null pointers, GPT call sequences (create and its
+ * refusals, set_data, step, evaluate, forward, generate with the KV cache against without it),
+ * and model call sequences (create,
  * set_optimizer, forward, loss_and_grad with lengths that sum past 2^32, sentence_losses,
  * update, shuffle, tensor, destroy). Buffers are malloc'd at exactly the size the contract asks for, so the
  * sanitizers see any access outside them; sizes the contract refuses get 4-entry buffers that
@@ -724,10 +726,102 @@ static void model_sequence(input* in) {
     qkv_model_destroy(NULL);
 }
 
+
+/* ---- the GPT (issue 17): a short call sequence on a small GPT ---- */
+static void gpt_sequence(input* in) {
+    int H = 1 + byte(in) % 3, C = H * (1 + byte(in) % 3), V = 2 + byte(in) % 10;
+    int L = 1 + byte(in) % 2, T = 1 + byte(in) % 8, B = 1 + byte(in) % 3;
+    if (byte(in) < 20) { /* the refusals of create */
+        int bad[4][6] = {{1, L, H, C, T, B}, {V, 0, H, C, T, B}, {V, L, H + C, C, T, B}, {V, L, H, C, 0, B}};
+        qkv_gpt* g = (qkv_gpt*)(uintptr_t)1;
+        int* b = bad[byte(in) % 4];
+        EXPECT(qkv_gpt_create(&g, b[0], b[1], b[2], b[3], b[4], b[5], 0), QKV_ERR_SIZE);
+        REQUIRE(g == NULL, 0, 0);
+        if (C >= 3) EXPECT(qkv_gpt_create(&g, V, L, C - 1, C, T, B, 0), QKV_ERR_SHAPE);  /* C - 1 does not divide C */
+        return;
+    }
+    qkv_gpt* g = NULL;
+    EXPECT(qkv_gpt_create(&g, V, L, H, C, T, B, u32(in)), QKV_OK);
+    int n = T + 1 + byte(in) % 20, ns = 1 + byte(in) % 4;
+    int* tokens = malloc(sizeof(int) * (size_t)n);
+    int* starts = malloc(sizeof(int) * (size_t)ns);
+    int bad_token = 0, bad_start = 0;
+    for (int i = 0; i < n; i++) {
+        uint8_t b = byte(in);
+        tokens[i] = b < 252 ? b % V : (b % 2 ? -1 : V);
+        bad_token |= tokens[i] < 0 || tokens[i] >= V;
+    }
+    for (int i = 0; i < ns; i++) {
+        uint8_t b = byte(in);
+        starts[i] = b < 250 ? b % (n - T) : n - T;
+        bad_start |= starts[i] + T >= n;
+    }
+    int st = qkv_gpt_set_data(g, tokens, n, starts, ns, tokens, n, starts, ns);
+    EXPECT(st, bad_token ? QKV_ERR_TOKEN : bad_start ? QKV_ERR_ARGUMENT : QKV_OK);
+    int has_data = st == QKV_OK;
+    int steps = 1 + byte(in) % 6;
+    for (int k = 0; k < steps && in->n; k++) {
+        double loss = NAN, norm = NAN;
+        switch (byte(in) % 4) {
+        case 0: {
+            st = qkv_gpt_step(g, &loss, &norm);
+            if (!has_data) EXPECT(st, QKV_ERR_ARGUMENT);
+            else REQUIRE(st == QKV_OK || st == QKV_ERR_DIVERGED, st, 0);
+            if (st == QKV_OK) REQUIRE(isfinite(loss) && loss >= 0 && isfinite(norm), 0, 0);
+            break;
+        }
+        case 1: {
+            int first = byte(in) % (ns + 1), count = byte(in) % (ns + 1);
+            st = qkv_gpt_evaluate(g, byte(in) % 3, first, count, &loss);
+            REQUIRE(st == QKV_OK || st == QKV_ERR_ARGUMENT || st == QKV_ERR_SIZE || st == QKV_ERR_DIVERGED, st, 0);
+            if (st == QKV_OK) REQUIRE(isfinite(loss) && loss >= 0, 0, 0);
+            break;
+        }
+        case 2: {
+            int len = 1 + byte(in) % T;
+            st = qkv_gpt_forward(g, tokens, len);
+            REQUIRE(st == QKV_OK || st == QKV_ERR_TOKEN || st == QKV_ERR_OVERFLOW, st, 0);
+            break;
+        }
+        default: {
+            /* generation: the KV cache changes the cost, never the tokens */
+            int np = 1 + byte(in) % T, mn = T - np > 0 ? 1 + byte(in) % (T - np) : 0;
+            if (mn == 0) { EXPECT(qkv_gpt_generate(g, tokens, np, 1, 1.0f, 0, 1.0f, 0, 1, (int[1]){0}, (int[5]){0}, (float[5]){0}, &st), QKV_ERR_SIZE); break; }
+            float temp = (float)(byte(in) % 4) / 2.0f, top_p = byte(in) % 2 ? 1.0f : 0.7f;
+            int top_k = byte(in) % 3, seed = (int)byte(in);
+            int* out1 = malloc(sizeof(int) * (size_t)mn), *out2 = malloc(sizeof(int) * (size_t)mn);
+            int* ids = malloc(sizeof(int) * (size_t)mn * QKV_GPT_TOP);
+            float* probs = malloc(sizeof(float) * (size_t)mn * QKV_GPT_TOP);
+            int c1 = -1, c2 = -1;
+            int s1 = qkv_gpt_generate(g, tokens, np, mn, temp, top_k, top_p, (uint32_t)seed, 1, out1, ids, probs, &c1);
+            int s2 = qkv_gpt_generate(g, tokens, np, mn, temp, top_k, top_p, (uint32_t)seed, 0, out2, ids, probs, &c2);
+            EXPECT(s1, s2);
+            if (s1 == QKV_OK) {
+                REQUIRE(c1 == c2 && c1 >= 1 && c1 <= mn, c1, c2);
+                REQUIRE(memcmp(out1, out2, sizeof(int) * (size_t)c1) == 0, c1, 0);
+                for (int i = 0; i < c1; i++) REQUIRE(out1[i] >= 0 && out1[i] < V, i, out1[i]);
+            } else {
+                REQUIRE(s1 == QKV_ERR_TOKEN || s1 == QKV_ERR_OVERFLOW, s1, 0);
+            }
+            free(out1); free(out2); free(ids); free(probs);
+            break;
+        }
+        }
+    }
+    float* p = NULL;
+    int rows = 0, cols = 0;
+    EXPECT(qkv_gpt_tensor(g, QKV_GPT_PARAMS, -1, 0, &p, &rows, &cols), QKV_OK);
+    EXPECT(rows, qkv_gpt_num_params(g));
+    REQUIRE(all_finite(p, (size_t)rows), rows, 0);
+    free(tokens);
+    free(starts);
+    qkv_gpt_destroy(g);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     input in = {data, size};
     while (in.n) {
-        switch (byte(&in) % 12) {
+        switch (byte(&in) % 13) {
         case 0: op_matmul(&in); break;
         case 1: op_transpose(&in); break;
         case 2: op_softmax(&in); break;
@@ -738,6 +832,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         case 7: op_misc(&in); break;
         case 8: op_positions(&in); break;
         case 9: op_multihead(&in); break;
+        case 12: gpt_sequence(&in); break;
         default: model_sequence(&in); break;
         }
     }
