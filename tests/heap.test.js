@@ -67,6 +67,9 @@ test('allocations are freed together, frames leave nothing behind, and reads are
   assert.equal(heap.readInt(b + 4), -8);
   floats[0] = 99;
   assert.equal(heap.readFloats(a, 1)[0], 1.5, 'a read is a copy');
+  const view = heap.floatView(a, 4);
+  view[1] = 7;
+  assert.equal(heap.readFloats(a, 2)[1], 7, 'floatView is the heap itself');
   const m = heap.readMatrix(a, 2, 2);
   assert.deepEqual([m.rows, m.cols, m.get(1, 0)], [2, 2, 3]);
   assert.ok(heap.used() > before);

@@ -118,3 +118,17 @@ test('no section keeps a copy of a setting: settings reach stepped sections in t
   assert.match(element, /for \(const key of SETTING_ATTRIBUTES\)/);
   assert.doesNotMatch(element, /rebuild/i, 'the widget rebuilds no section for a setting');
 });
+
+test('the zh and en tables live in web/page/strings/, not in the modules that show them', () => {
+  const dir = path.join(ROOT, 'web/page');
+  const files = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.js') && !f.startsWith('strings'));
+  for (const file of files) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8').replace(/\/\/.*$/gm, '');
+    assert.doesNotMatch(text, /addStrings\(\{/, `${file} holds a string table: move it to strings/`);
+  }
+  // a table is data only (glosses.js, beside them, formats a word with its English gloss)
+  for (const file of fs.readdirSync(path.join(dir, 'strings'))) {
+    const text = read(`web/page/strings/${file}`);
+    if (/export const \w+_STRINGS = /.test(text)) assert.doesNotMatch(text, /^import /m, `strings/${file} is data only`);
+  }
+});

@@ -9,23 +9,9 @@
 //   nav.setSections(sections); nav.setCurrent('scores'); nav.refresh();   // after a language change
 import { h, clear, listeners } from './dom.js';
 import { addStrings } from './i18n.js';
+import { NAVIGATION_STRINGS } from '../strings/navigation.js';
 
-addStrings({
-  zh: {
-    'nav.contents': '目录',
-    'nav.bar': '页面导航',
-    'nav.toc': '目录',
-    'nav.link': '本节链接：{title}',
-    'nav.top': '回到页首',
-  },
-  en: {
-    'nav.contents': 'Contents',
-    'nav.bar': 'Page navigation',
-    'nav.toc': 'Table of contents',
-    'nav.link': 'Link to this section: {title}',
-    'nav.top': 'Back to the top',
-  },
-});
+addStrings(NAVIGATION_STRINGS);
 
 export function createNavigation({ i18n, langGroup, goTo }) {
   const events = listeners();

@@ -11,19 +11,9 @@
 // or a call from outside. Nobody has to watch the DOM to find out.
 import { h, listeners } from './dom.js';
 import { addStrings } from './i18n.js';
+import { STEPPER_STRINGS } from '../strings/stepper.js';
 
-addStrings({
-  zh: {
-    'stepper.first': '回到开头', 'stepper.back': '上一步', 'stepper.play': '播放', 'stepper.pause': '暂停',
-    'stepper.forward': '下一步', 'stepper.speed': '速度', 'stepper.position': '第 {i} / {n} 步',
-    'stepper.keys': '键盘：空格 播放/暂停，← → 单步',
-  },
-  en: {
-    'stepper.first': 'Back to the start', 'stepper.back': 'Step back', 'stepper.play': 'Play', 'stepper.pause': 'Pause',
-    'stepper.forward': 'Step forward', 'stepper.speed': 'Speed', 'stepper.position': 'step {i} of {n}',
-    'stepper.keys': 'Keys: space plays/pauses, ← → step',
-  },
-});
+addStrings(STEPPER_STRINGS);
 
 const SPEEDS = [0.5, 1, 2, 4];
 
