@@ -145,6 +145,13 @@ test('generate: the prefill matrix, then the K and V caches grow one row per tok
     assert.equal((await cells(page, 'generate', 'Vcache')).length, (7 + k) * 8);
     assert.equal(await page.locator('#generate [data-role=attention-row] .bar-row').count(), 7 + k);
   }
+  // without a writer section (a widget, an iframe) generation trains the run itself, then takes it
+  await page.click('#generate [data-role=train]');
+  await page.waitForFunction(() => /step 50 /.test(document.querySelector('#generate [data-role=writer-step]').textContent));
+  await page.click('#generate [data-role=take-model]');
+  await page.waitForFunction(() => /at step 50 /.test(document.querySelector('#generate [data-role=model]').textContent));
+  await page.click('#generate .step-first');   // the new model's prefill
+  await page.waitForFunction(() => document.querySelector('#generate [data-role=cache]').dataset.rows === '7');
   await page.click('#generate [data-role=measure]');
   await page.waitForFunction(() => /ms per character with the cache/.test(document.querySelector('#generate [data-role=cost]').textContent));
   assert.deepEqual(page.problems(), []);

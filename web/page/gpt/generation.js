@@ -120,11 +120,21 @@ export function generationSource(ctx) {
   const settings = () => ({
     prompt: ctx.state.get('gprompt'), temperature: ctx.state.get('gtemp'), topK: ctx.state.get('gtopk'), topP: ctx.state.get('gtopp'),
   });
+  // the writer's run, as generation shows it (its step, whether it trains): it can train from here
+  const writerOf = (w) => Object.freeze({ step: w.step, running: w.running, done: w.done, ready: Boolean(w.info) && w.source !== 'file' });
+  let writer = writerOf(store.get());
   const publish = () => { for (const fn of [...watchers]) fn(snap); };
-  snap = Object.freeze({ status: 'waiting', settings: settings() });
+  const offWriter = store.subscribe((w) => {
+    const next = writerOf(w);
+    if (next.step === writer.step && next.running === writer.running && next.done === writer.done && next.ready === writer.ready) return;
+    writer = next;
+    snap = Object.freeze({ ...snap, writer });
+    publish();
+  });
+  snap = Object.freeze({ status: 'waiting', settings: settings(), writer });
   function compute() {
-    if (!gpt) { snap = Object.freeze({ status: 'waiting', settings: settings() }); publish(); return; }
-    snap = Object.freeze({ status: 'ready', modelStep, cost, settings: settings(), ...computeGeneration(ctx.qkv, gpt, settings()) });
+    if (!gpt) { snap = Object.freeze({ status: 'waiting', settings: settings(), writer }); publish(); return; }
+    snap = Object.freeze({ status: 'ready', modelStep, cost, settings: settings(), writer, ...computeGeneration(ctx.qkv, gpt, settings()) });
     publish();
   }
   async function useWriterModel() {
@@ -139,7 +149,7 @@ export function generationSource(ctx) {
       cost = null;
       compute();
     } catch (error) {
-      snap = Object.freeze({ status: 'error', message: String(error.message || error), settings: settings() });
+      snap = Object.freeze({ status: 'error', message: String(error.message || error), settings: settings(), writer });
       publish();
     } finally {
       loading = false;
@@ -156,8 +166,9 @@ export function generationSource(ctx) {
       cost = { ...measureCost(gpt, ctx.state.get('gprompt')), prompt: ctx.state.get('gprompt') };
       compute();
     },
-    writer: store,
-    destroy() { off(); watchers.clear(); gpt?.dispose(); gpt = null; release(); sources.delete(ctx); },
+    /** Trains the writer's run (or pauses it) from here: a widget or an iframe has no writer section. */
+    toggleTraining() { store.ensure(); if (store.get().running) store.pause(); else store.play(); },
+    destroy() { off(); offWriter(); watchers.clear(); gpt?.dispose(); gpt = null; release(); sources.delete(ctx); },
   };
   sources.set(ctx, source);
   return source;

@@ -42,11 +42,14 @@ export const generateSection = defineSection({
     };
     const take = texts.set(h('button', { attrs: { type: 'button', 'data-role': 'take-model' } }), 'gen.take');
     events.on(take, 'click', () => gen.useWriterModel());
+    const train = h('button', { attrs: { type: 'button', 'data-role': 'train' } });
+    events.on(train, 'click', () => gen.toggleTraining());
+    const writerNote = h('span', { class: 'note', attrs: { 'data-role': 'writer-step' } });
     const modelNote = h('p', { class: 'note', attrs: { 'data-role': 'model' } });
     frame.controls.append(h('div', { class: 'gen-controls' },
       h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'gen.prompt'), prompt),
       choice('gtemp', TEMPERATURES), choice('gtopk', GPT_CHOICES.gtopk, (v) => (v === 0 ? i18n.t('gen.all') : String(v))),
-      choice('gtopp', TOP_PS), take), promptError, modelNote);
+      choice('gtopp', TOP_PS), take), h('div', { class: 'gen-controls' }, train, writerNote), promptError, modelNote);
 
     // ---- which layer and head the matrices show (a view choice, not a setting) ----
     let layer = 0, head = 0;
@@ -88,6 +91,10 @@ export const generateSection = defineSection({
       if (prompt.getRootNode().activeElement !== prompt) prompt.value = snap.settings.prompt;
       const ready = snap.status === 'ready' && !snap.error;
       take.disabled = false;
+      const w = snap.writer;
+      texts.set(train, w.running ? 'gen.pauseTraining' : 'gen.train');
+      train.disabled = !w.ready || (w.done && !w.running);
+      writerNote.textContent = w.ready ? i18n.t('gen.writerStep', { step: w.step }) : '';
       modelNote.textContent = snap.status === 'ready'
         ? i18n.t(snap.modelStep ? 'gen.modelStep' : 'gen.modelUntrained', { step: snap.modelStep })
         : i18n.t('gen.waiting');
