@@ -126,7 +126,9 @@ export function generationSource(ctx) {
   const publish = () => { for (const fn of [...watchers]) fn(snap); };
   const offWriter = store.subscribe((w) => {
     const next = writerOf(w);
-    if (next.step === writer.step && next.running === writer.running && next.done === writer.done && next.ready === writer.ready) return;
+    // a new snapshot redraws the whole section: the writer's step is news every 25 steps (a sample), its flags always
+    const news = Math.floor(next.step / 25) !== Math.floor(writer.step / 25) || next.done !== writer.done;
+    if (!news && next.running === writer.running && next.ready === writer.ready) return;
     writer = next;
     snap = Object.freeze({ ...snap, writer });
     publish();

@@ -1,7 +1,7 @@
 // gpt/store.js: the writer's training run as one shared object, per section context (the block
 // needs none; the writer trains it; generation borrows its model). The run itself lives in a Web
 // Worker (worker.js); this store sends it the reader's commands and turns what it reports into
-// frozen snapshots, published at most once per animation frame. Data flows one way:
+// frozen snapshots, published at most once per PUBLISH_MS (and per animation frame). Data flows one way:
 // worker (WASM) → store → sections → DOM.
 //
 //   const { store, release } = acquireGPTStore(ctx);   // one per ctx; gptSource(ctx) for a section
@@ -18,6 +18,7 @@ import { RUN_KEYS, gptOptions } from './settings.js';
 const stores = new WeakMap();
 const nextFrame = (fn) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(fn) : setTimeout(fn, 0));
 const ATTEND_EVERY_MS = 250;
+const PUBLISH_MS = 250;
 
 /**
  * The run shared by the sections of one context (page or widget), with a release function: the
@@ -74,14 +75,18 @@ export function createGPTStore(ctx) {
   const makeSnap = () => Object.freeze({ ...s, losses: s.losses.slice(), evals: s.evals.slice(), samples: s.samples.slice(),
     settings: Object.freeze(Object.fromEntries(RUN_KEYS.map((k) => [k, state.get(k)]))) });
   snap = makeSnap();
+  // at most one snapshot per PUBLISH_MS: every snapshot redraws the sections, and the page is large
+  let lastPublish = -Infinity;
   function publish() {
     if (queued) return;
     queued = true;
-    nextFrame(() => {
+    const wait = Math.max(0, lastPublish + PUBLISH_MS - performance.now());
+    setTimeout(() => nextFrame(() => {
       queued = false;
+      lastPublish = performance.now();
       snap = makeSnap();
       for (const fn of [...watchers]) fn(snap);
-    });
+    }), wait);
   }
   const set = (patch) => { s = { ...s, ...patch }; publish(); };
 
