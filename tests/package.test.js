@@ -30,6 +30,7 @@ const EXPECTED = [
   'web/dist/qkv-scalar.js',
   'web/dist/qkv-lab-widget.js',
   'web/dist/qkv-lab-widget-training.js',
+  'web/dist/qkv-lab-widget-gpt.js',
   'web/dist/qkv-lab-widget.mjs',
   // the ES-module widget's chunks (the training sections, and what it shares with them): hashed names
   ...fs.readdirSync(path.join(ROOT, 'web/dist')).filter((f) => /^qkv-lab-widget-.+\.mjs$/.test(f)).map((f) => `web/dist/${f}`),
@@ -48,6 +49,8 @@ const WIDGET_GZIP_BUDGET = 120 * 1024;
 // The add-on (Chart.js ≈ 42 KiB, the two training sections, heat maps and panels) measured
 // 82.0 KiB gzipped when it was split off; this guard catches growth, it is not a target.
 const ADDON_GZIP_BUDGET = 95 * 1024;
+/** The GPT add-on: its sections, and the training worker with the API, the WASM and the quatrains. */
+const GPT_ADDON_GZIP_BUDGET = 260 * 1024;
 
 // The modules of the API: what the ES-module widget imports instead of bundling, and what
 // package.json's "sideEffects" must leave out (so that bundlers drop what an app does not use).
@@ -69,7 +72,7 @@ test('npm pack --dry-run lists exactly the files a user needs', () => {
 test('package.json: a semantic version, and every export and type points at a shipped file', () => {
   assert.match(pkg.version, /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?$/);
   assert.deepEqual(Object.keys(pkg.exports).sort(),
-    ['.', './package.json', './qkv-lab-widget-training.js', './qkv-lab-widget.js', './qkv-lab.html', './widget']);
+    ['.', './package.json', './qkv-lab-widget-gpt.js', './qkv-lab-widget-training.js', './qkv-lab-widget.js', './qkv-lab.html', './widget']);
   const targets = [pkg.types, ...Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))];
   for (const target of targets) {
     const rel = target.replace(/^\.\//, '');
@@ -85,6 +88,7 @@ test('package.json: a semantic version, and every export and type points at a sh
   ]);
   assert.equal(pkg.exports['./qkv-lab-widget.js'].default, './web/dist/qkv-lab-widget.js');
   assert.equal(pkg.exports['./qkv-lab-widget-training.js'], './web/dist/qkv-lab-widget-training.js');
+  assert.equal(pkg.exports['./qkv-lab-widget-gpt.js'], './web/dist/qkv-lab-widget-gpt.js');
   assert.equal(pkg.exports['./qkv-lab.html'], './web/dist/qkv-lab.html');
 });
 
@@ -182,6 +186,27 @@ test(`the classic widget: the script every post loads is under ${WIDGET_GZIP_BUD
   const addon = fs.readFileSync(path.join(ROOT, 'web/dist/qkv-lab-widget-training.js'), 'utf8');
   assert.ok(!/AGFzbQ|H4sI/.test(addon), 'the add-on must not carry a WASM module');
   assert.match(addon, /modules\["web\/page\/shell\/i18n\.js"\]/, 'the add-on uses the core\'s string table');
+});
+
+test('the GPT add-on: a classic script, fetched only for a GPT section, that shares the core\'s modules and carries the training worker', () => {
+  // the worker runs in its own thread, so it cannot share the page's WASM instance: its script
+  // (the API, the WASM and the quatrains, 141 KiB gzipped of it) travels inside the add-on as text
+  const script = fs.readFileSync(path.join(ROOT, 'web/dist/qkv-lab-widget-gpt.js'));
+  const gzipped = zlib.gzipSync(script, { level: 9 }).length;
+  console.log(`qkv-lab-widget-gpt.js: ${(script.length / 1024).toFixed(1)} KiB, ${(gzipped / 1024).toFixed(1)} KiB gzipped`);
+  assert.ok(gzipped < GPT_ADDON_GZIP_BUDGET, `qkv-lab-widget-gpt.js: ${(gzipped / 1024).toFixed(1)} KiB gzipped`);
+  const text = script.toString('utf8');
+  assert.ok(!/^\s*(import|export)\s/m.test(text), 'the GPT add-on must be a classic script');
+  assert.ok(!/\beval\(|new Function\(/.test(text), 'the GPT add-on: no eval (strict CSP)');
+  assert.match(text, /modules\["web\/page\/shell\/i18n\.js"\]/, 'the GPT add-on uses the core\'s string table');
+  assert.match(text, /addons\["gpt"\]/, 'it delivers to the core\'s gpt slot');
+  const core = fs.readFileSync(path.join(ROOT, 'web/dist/qkv-lab-widget.js'), 'utf8');
+  // the first poem's first characters, as they are or as esbuild escapes them (\u56DB…)
+  const first = '四时运灰琯';
+  const escaped = [...first].map((c) => `\\u${c.codePointAt(0).toString(16).toUpperCase()}`).join('');
+  const holds = (t) => t.includes(first) || t.includes(escaped);
+  assert.ok(!holds(core), 'the quatrains stay out of the core');
+  assert.ok(holds(text), 'the quatrains travel in the GPT add-on');
 });
 
 test('installed from the tarball: the API computes the article\'s numbers; every export path resolves', () => {

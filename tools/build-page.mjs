@@ -84,8 +84,24 @@ const noRelaxed = {
   },
 };
 
+// The GPT sections train in a Web Worker (web/page/gpt/worker.js: the API, the WASM and the
+// quatrains in one classic script). Every bundle that holds the GPT sections carries that worker
+// as text, in place of web/page/gpt/worker-source.js, and starts it from a blob: URL, so that the
+// single file works from file:// and the widget needs no file of its own for it.
+let workerText = null;
+const gptWorker = {
+  name: 'qkv-gpt-worker',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]page[\\/]gpt[\\/]worker-source\.js$/ }, async () => {
+      workerText ||= (await build({ ...common, entryPoints: [path.join(web, 'page', 'gpt', 'worker.js')], write: false, charset: 'utf8',
+        format: 'iife', plugins: [chartjsPure, noRelaxed] })).outputFiles[0].text;
+      return { contents: `export const WORKER_SOURCE = ${JSON.stringify(workerText)};\nexport const workerURL = null;\n`, loader: 'js' };
+    });
+  },
+};
+
 async function bundle(entry, options) {
-  const plugins = [chartjsPure, noRelaxed, ...(options.plugins || []), sourcesHaveSideEffects];
+  const plugins = [chartjsPure, noRelaxed, gptWorker, ...(options.plugins || []), sourcesHaveSideEffects];
   const result = await build({ ...common, entryPoints: [entry], write: false, ...options, plugins });
   // package.json's "sideEffects" lets users' bundlers drop the API modules they do not use; it
   // applies to this build too. A module imported only for its effect but not listed there would
@@ -145,11 +161,13 @@ if (fs.existsSync(widgetEntry)) {
       b.onLoad({ filter: /\.css$/ }, (args) => ({ contents: minifiedCSS(args.path), loader: 'text' }));
     },
   };
-  const { core, addon } = await classicWidget({ minifyCSS });
+  const { core, addons } = await classicWidget({ minifyCSS, extraPlugins: [gptWorker] });
   fs.writeFileSync(path.join(dist, 'qkv-lab-widget.js'), core);
-  fs.writeFileSync(path.join(dist, 'qkv-lab-widget-training.js'), addon);
+  fs.writeFileSync(path.join(dist, 'qkv-lab-widget-training.js'), addons.training);
+  fs.writeFileSync(path.join(dist, 'qkv-lab-widget-gpt.js'), addons.gpt);
   console.log(`widget: dist/qkv-lab-widget.js ${kib(core)} (${gzkib(core)} gzipped), ` +
-    `dist/qkv-lab-widget-training.js ${kib(addon)} (${gzkib(addon)} gzipped, fetched only for a training section)`);
+    `dist/qkv-lab-widget-training.js ${kib(addons.training)} (${gzkib(addons.training)} gzipped, fetched only for a training section), ` +
+    `dist/qkv-lab-widget-gpt.js ${kib(addons.gpt)} (${gzkib(addons.gpt)} gzipped, fetched only for a GPT section)`);
 
   // The ES-module widget (`import 'qkv-lab/widget'` in a bundler): every module of the API that
   // the package ships (web/qkv-lab.js, heap.js, matrix.js, model.js, corpus.js, inflate.js, dist/qkv-core.js,
@@ -177,7 +195,7 @@ if (fs.existsSync(widgetEntry)) {
   const esm = await build({
     ...common, absWorkingDir: root, entryPoints: { 'qkv-lab-widget': widgetEntry }, format: 'esm',
     splitting: true, outdir: dist, outExtension: { '.js': '.mjs' }, chunkNames: 'qkv-lab-widget-[name]-[hash]',
-    write: false, plugins: [chartjsPure, sharedApi, minifyCSS, sourcesHaveSideEffects],
+    write: false, plugins: [chartjsPure, gptWorker, sharedApi, minifyCSS, sourcesHaveSideEffects],
   });
   checkSideEffects(esm);
   let entrySize = '';
@@ -191,37 +209,48 @@ if (fs.existsSync(widgetEntry)) {
 }
 
 /**
- * The classic widget as two scripts that share their modules (see web/widget/addon.js):
- *   core:  the widget's entry; the registry's on-demand import of training-sections.js becomes
- *          addon.js's loader, and every module the add-on also imports is handed to it by path
- *   addon: training-sections.js; each module the core has is read from what the core shared
- *          (the same instances: one string table, one WASM instance), the rest is bundled
+ * The classic widget as a core and add-on scripts that share their modules (see web/widget/addon.js):
+ *   core:   the widget's entry; the registry's on-demand imports (training-sections.js,
+ *           gpt/sections.js) become addon.js's loader, and every module an add-on also imports
+ *           is handed to it by path
+ *   addons: one script per add-on; each module the core has is read from what the core shared
+ *           (the same instances: one string table, one WASM instance), the rest is bundled
  */
-async function classicWidget({ minifyCSS }) {
-  const addonModule = path.join(web, 'page', 'sections', 'training-sections.js');
+async function classicWidget({ minifyCSS, extraPlugins = [] }) {
+  const addonList = [
+    { name: 'training', module: path.join(web, 'page', 'sections', 'training-sections.js'), exported: 'trainingSections',
+      pattern: /training-sections\.js$/ },
+    { name: 'gpt', module: path.join(web, 'page', 'gpt', 'sections.js'), exported: 'gptSections',
+      pattern: /gpt\/sections\.js$/ },
+  ];
   const loader = path.join(web, 'widget', 'addon.js');
   const rel = (file) => path.relative(root, file).split(path.sep).join('/');
   const stub = {
-    name: 'qkv-training-on-demand',
+    name: 'qkv-addons-on-demand',
     setup(b) {
-      b.onResolve({ filter: /training-sections\.js$/ }, (args) => (args.kind === 'dynamic-import'
-        ? { path: 'training-sections', namespace: 'qkv-on-demand' } : undefined));
-      b.onLoad({ filter: /.*/, namespace: 'qkv-on-demand' }, () => ({
-        contents: `import { loadTrainingSections } from ${JSON.stringify(loader)};\n` +
-          'export const trainingSections = () => loadTrainingSections();\n',
-        loader: 'js', resolveDir: web,
-      }));
+      for (const addon of addonList) {
+        b.onResolve({ filter: addon.pattern }, (args) => (args.kind === 'dynamic-import'
+          ? { path: addon.name, namespace: 'qkv-on-demand' } : undefined));
+      }
+      b.onLoad({ filter: /.*/, namespace: 'qkv-on-demand' }, (args) => {
+        const addon = addonList.find((a) => a.name === args.path);
+        return {
+          contents: `import { loadAddon } from ${JSON.stringify(loader)};\n` +
+            `export const ${addon.exported} = () => loadAddon(${JSON.stringify(addon.name)});\n`,
+          loader: 'js', resolveDir: web,
+        };
+      });
     },
   };
   const options = { ...common, absWorkingDir: root, write: false, metafile: true, logLevel: 'warning' };
   const entry = (contents) => ({ stdin: { contents, resolveDir: root, sourcefile: 'entry.js', loader: 'js' } });
 
   // the core script's build settings, for the pass that lists its modules (1) and the real one (3)
-  const coreScript = { ...options, format: 'iife', plugins: [chartjsPure, stub, noRelaxed, minifyCSS, sourcesHaveSideEffects] };
+  const coreScript = { ...options, format: 'iife', plugins: [chartjsPure, ...extraPlugins, stub, noRelaxed, minifyCSS, sourcesHaveSideEffects] };
   // 1. what the core holds: a build of the bare element, read only for its list of inputs
   const bare = await build({ ...coreScript, ...entry(`import ${JSON.stringify(widgetEntry)};`) });
   const coreFiles = new Set(Object.keys(bare.metafile.inputs).filter((f) => !f.includes(':')));
-  // 2. which of those the add-on imports
+  // 2. which of those the add-ons import
   const crossing = new Set();
   const probe = {
     name: 'qkv-crossing',
@@ -236,7 +265,9 @@ async function classicWidget({ minifyCSS }) {
       });
     },
   };
-  await build({ ...options, ...entry(`import ${JSON.stringify(addonModule)};`), format: 'esm', plugins: [chartjsPure, probe, minifyCSS, sourcesHaveSideEffects] });
+  for (const addon of addonList) {
+    await build({ ...options, ...entry(`import ${JSON.stringify(addon.module)};`), format: 'esm', plugins: [chartjsPure, ...extraPlugins, probe, minifyCSS, sourcesHaveSideEffects] });
+  }
   const shared = [...crossing].sort();
   // 3. the core, handing those modules over
   const coreEntry = [`import ${JSON.stringify(widgetEntry)};`, `import { shareModules } from ${JSON.stringify(loader)};`,
@@ -244,7 +275,7 @@ async function classicWidget({ minifyCSS }) {
     `shareModules({ ${shared.map((file, k) => `${JSON.stringify(rel(file))}: m${k}`).join(', ')} });`].join('\n');
   const core = await build({ ...coreScript, ...entry(coreEntry) });
   checkSideEffects(core);
-  // 4. the add-on, reading them back
+  // 4. the add-ons, reading them back
   const names = new Map();
   for (const file of shared) {
     const one = await build({ entryPoints: [file], bundle: false, write: false, metafile: true, format: 'esm', outdir: dist, logLevel: 'silent' });
@@ -269,12 +300,17 @@ async function classicWidget({ minifyCSS }) {
       });
     },
   };
-  const addonEntry = `import { trainingSections } from ${JSON.stringify(addonModule)};\n${key}.deliver(trainingSections());\n`;
-  const addon = await build({ ...options, ...entry(addonEntry), format: 'esm', plugins: [chartjsPure, fromCore, minifyCSS, sourcesHaveSideEffects] });
-  checkSideEffects(addon);
-  const body = addon.outputFiles[0].text;
-  if (/^\s*(import|export)\b/m.test(body)) throw new Error('build-page.mjs: the training add-on still has an import or export');
-  return { core: core.outputFiles[0].text, addon: ADDON_WRAPPER(body) };
+  const addons = {};
+  for (const addon of addonList) {
+    const target = addon.name === 'training' ? key : `${key}.addons[${JSON.stringify(addon.name)}]`;
+    const addonEntry = `import { ${addon.exported} } from ${JSON.stringify(addon.module)};\n${target}.deliver(${addon.exported}());\n`;
+    const built = await build({ ...options, ...entry(addonEntry), format: 'esm', plugins: [chartjsPure, ...extraPlugins, fromCore, minifyCSS, sourcesHaveSideEffects] });
+    checkSideEffects(built);
+    const body = built.outputFiles[0].text;
+    if (/^\s*(import|export)\b/m.test(body)) throw new Error(`build-page.mjs: the ${addon.name} add-on still has an import or export`);
+    addons[addon.name] = ADDON_WRAPPER(body, addon.name);
+  }
+  return { core: core.outputFiles[0].text, addons };
 }
 
 /** The same check bundle() makes, for builds made directly. */

@@ -155,6 +155,8 @@ function blockTrace(heap, address, n, d, hidden, heads) {
   const dk = d / heads;
   return {
     ln1: read('ln1', n, d),
+    // LayerNorm's row statistics: the mean and 1/√(biased variance + eps) of each row of its input
+    ln1Stats: { mean: read('ln1_mean', n, 1), rstd: read('ln1_rstd', n, 1) },
     attention: {
       heads: Array.from({ length: heads }, (_, h) => ({
         Q: read('q', n, dk, h * n * dk), K: read('k', n, dk, h * n * dk), V: read('v', n, dk, h * n * dk),
@@ -166,6 +168,7 @@ function blockTrace(heap, address, n, d, hidden, heads) {
     },
     resid1: read('resid1', n, d),
     ln2: read('ln2', n, d),
+    ln2Stats: { mean: read('ln2_mean', n, 1), rstd: read('ln2_rstd', n, 1) },
     hidden: read('hidden', n, hidden),
     gelu: read('gelu', n, hidden),
     mlp: read('mlp', n, d),

@@ -294,12 +294,16 @@ export interface TransformerBlockOptions {
 /** Every intermediate of one block (n rows each). */
 export interface TransformerBlockResult {
   ln1: Matrix;
+  /** LayerNorm 1's row statistics of x (n × 1 each): mean, and rstd = 1/√(biased variance + eps). */
+  ln1Stats: { mean: Matrix; rstd: Matrix };
   /** heads[j]: Q, K, V (n × d_k), scores = Q·Kᵀ (raw: unscaled, unmasked), weights, output;
    *  concat (n × d); output = concat·Wo + bo. */
   attention: { heads: HeadResult[]; concat: Matrix; output: Matrix };
   /** x + attention.output */
   resid1: Matrix;
   ln2: Matrix;
+  /** LayerNorm 2's row statistics of resid1 (n × 1 each). */
+  ln2Stats: { mean: Matrix; rstd: Matrix };
   /** ln2·W1 + b1 (n × h) */
   hidden: Matrix;
   /** tanh-GELU of hidden */

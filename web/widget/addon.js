@@ -1,101 +1,129 @@
-// addon.js: how the widget's classic script (qkv-lab-widget.js, "the core") and its training
-// add-on (qkv-lab-widget-training.js) meet. The two training sections (one step walked through;
-// the run) carry Chart.js, the heat maps and the run's panels; a post that shows only attention
-// sections should not download them, so tools/build-page.mjs builds them into a second classic
-// script that the core fetches, from next to itself, the first time a training section is shown.
+// addon.js: how the widget's classic script (qkv-lab-widget.js, "the core") and its add-ons meet.
+// Sections that carry much code or data live in add-ons, second classic scripts that the core
+// fetches, from next to itself, the first time one of their sections is shown:
+//   training  qkv-lab-widget-training.js  the two training sections (Chart.js, the heat maps, the
+//                                         run's panels)
+//   gpt       qkv-lab-widget-gpt.js       the Transformer block, the writer and generation (the
+//                                         GPT's training worker and the Tang quatrains)
+// A post that shows only attention sections downloads neither.
 //
-//   <script src="/assets/qkv-lab-widget.js"></script>            the core; finds the add-on beside it
+//   <script src="/assets/qkv-lab-widget.js"></script>            the core; finds the add-ons beside it
 //   <script src="/assets/qkv-lab-widget.js"
-//           data-training-src="https://cdn.example/qkv-lab-widget-training.js"></script>
+//           data-training-src="https://cdn.example/qkv-lab-widget-training.js"
+//           data-gpt-src="https://cdn.example/qkv-lab-widget-gpt.js"></script>
 //   <script src="/assets/qkv-lab-widget-training.js"></script>   optional, in any order: then the
 //                                                                  core never injects a script
 //
 // They share one object under a symbol on globalThis (not a named global): the core puts there
-// the modules the add-on also imports (the same instances: one string table, one WASM instance,
-// one stepper), the add-on puts there its body, and whichever arrives second runs it. The add-on
-// bundle reads those modules from it instead of carrying copies (tools/build-page.mjs).
+// the modules the add-ons also import (the same instances: one string table, one WASM instance,
+// one stepper), each add-on puts there its body (under its name), and whichever arrives second
+// runs it. The add-on bundles read those modules from it instead of carrying copies
+// (tools/build-page.mjs).
 export const WIDGET_KEY = Symbol.for('qkv-lab.widget');
-export const ADDON_FILE = 'qkv-lab-widget-training.js';
+/** The add-ons by name: the file beside the core, and what the reader is told it holds. */
+export const ADDONS = Object.freeze({
+  training: Object.freeze({ file: 'qkv-lab-widget-training.js', holds: 'the training sections' }),
+  gpt: Object.freeze({ file: 'qkv-lab-widget-gpt.js', holds: 'the GPT sections (block, writer, generate)' }),
+});
+export const ADDON_FILE = ADDONS.training.file;
 
 const shared = () => (globalThis[WIDGET_KEY] ||= {});
+// the training add-on keeps the registry's top level (addonBody, deliver, sections, …), as
+// before there were two; other add-ons have their own object under addons[name]
+const slot = (name) => {
+  const reg = shared();
+  if (name === 'training') return reg;
+  reg.addons ||= {};
+  return (reg.addons[name] ||= {});
+};
 
 // the core's own <script>, read while it runs (document.currentScript is null afterwards)
 const ownScript = typeof document !== 'undefined' && document.currentScript &&
   document.currentScript.tagName === 'SCRIPT' ? document.currentScript : null;
 
-function addonUrl() {
-  const explicit = ownScript && ownScript.getAttribute('data-training-src');
+function addonUrl(name) {
+  const explicit = ownScript && ownScript.getAttribute(`data-${name}-src`);
   if (explicit) return new URL(explicit, document.baseURI).href;
   const base = ownScript && ownScript.src ? ownScript.src : document.baseURI;
-  return new URL(ADDON_FILE, base).href;
+  return new URL(ADDONS[name].file, base).href;
 }
 
 // Under Trusted Types (CSP require-trusted-types-for 'script') a string may not become a
-// script's src: the add-on's URL goes through a policy of our own that passes exactly that URL.
+// script's src: an add-on's URL goes through a policy of our own that passes exactly the add-ons' URLs.
 const POLICY_NAME = 'qkv-lab';
 
 /** url as a script src: a TrustedScriptURL where the page enforces Trusted Types. Throws if refused. */
-function scriptUrl(reg, url) {
+function scriptUrl(url) {
   const tt = globalThis.trustedTypes;
   if (!tt || typeof tt.createPolicy !== 'function') return url;
+  const reg = shared();
   // created once per page (a second createPolicy of the same name may be refused)
   reg.policy ||= tt.createPolicy(POLICY_NAME, {
     createScriptURL: (value) => {
-      if (value !== addonUrl()) throw new TypeError(`${POLICY_NAME}: only the training add-on's URL is allowed`);
+      if (!Object.keys(ADDONS).some((name) => value === addonUrl(name))) {
+        throw new TypeError(`${POLICY_NAME}: only the widget's add-ons' URLs are allowed`);
+      }
       return value;
     },
   });
   return reg.policy.createScriptURL(url);
 }
 
-/** Called once by the core: the modules (by path) the add-on imports from it. */
+/** Called once by the core: the modules (by path) the add-ons import from it. */
 export function shareModules(modules) {
   const reg = shared();
   if (!reg.modules) reg.modules = modules;
+  else Object.assign(reg.modules, modules);
 }
 
-function run(reg) {
-  if (reg.ran) return;
-  reg.ran = true;
-  reg.addonBody();
+function run(entry) {
+  if (entry.ran) return;
+  entry.ran = true;
+  entry.addonBody();
 }
 
 /**
- * The training sections { [id]: definition }: run the add-on if it is here already, else load
+ * The add-on's sections { [id]: definition }: run the add-on if it is here already, else load
  * it (once, however many widgets ask). Rejects with a sentence naming the file when it cannot.
  */
-export function loadTrainingSections() {
-  const reg = shared();
-  if (reg.sections) return Promise.resolve(reg.sections);
-  if (!reg.pending) {
-    reg.pending = new Promise((resolve, reject) => {
-      reg.deliver = (sections) => { reg.sections = sections; resolve(sections); };
-      if (reg.addonBody) { run(reg); return; }
-      const url = addonUrl();
+export function loadAddon(name) {
+  const entry = slot(name);
+  if (entry.sections) return Promise.resolve(entry.sections);
+  if (!entry.pending) {
+    entry.pending = new Promise((resolve, reject) => {
+      entry.deliver = (sections) => { entry.sections = sections; resolve(sections); };
+      if (entry.addonBody) { run(entry); return; }
+      const url = addonUrl(name);
       const tag = document.createElement('script');
       try {
-        tag.src = scriptUrl(reg, url);
+        tag.src = scriptUrl(url);
       } catch (error) {
-        reg.pending = null;
-        reject(new Error(`could not load ${url}: the training sections are in that file, and this page's ` +
+        entry.pending = null;
+        reject(new Error(`could not load ${url}: ${ADDONS[name].holds} are in that file, and this page's ` +
           `Trusted Types policy refused it as a script URL. Either add <script src="${url}"></script> to ` +
           `the page yourself (the widget then injects no script), or allow the policy '${POLICY_NAME}' in the ` +
           `Content-Security-Policy: trusted-types ${POLICY_NAME}. (The browser said: ${error.message})`, { cause: error }));
         return;
       }
       tag.async = true;
-      tag.dataset.qkvLab = 'training';
+      tag.dataset.qkvLab = name;
       tag.addEventListener('error', () => {
-        reg.pending = null;
+        entry.pending = null;
         tag.remove();
-        reject(new Error(`could not load ${url}: the training sections are in that file, which belongs next to qkv-lab-widget.js (or set data-training-src on its script tag)`));
+        reject(new Error(`could not load ${url}: ${ADDONS[name].holds} are in that file, which belongs next to qkv-lab-widget.js (or set data-${name}-src on its script tag)`));
       });
       (document.head || document.documentElement).append(tag);
     });
   }
-  return reg.pending;
+  return entry.pending;
 }
 
+/** The training sections (the first add-on's loader, by its old name). */
+export const loadTrainingSections = () => loadAddon('training');
+
 /** The add-on's side (its wrapper calls this with its body): run now if the core is waiting. */
-export const ADDON_WRAPPER = (body) => `(()=>{const k=Symbol.for('qkv-lab.widget');const r=globalThis[k]||(globalThis[k]={});` +
-  `if(r.addonBody)return;r.addonBody=()=>{${body}\n};if(r.deliver&&!r.ran){r.ran=true;r.addonBody();}})();\n`;
+export const ADDON_WRAPPER = (body, name = 'training') => {
+  const entry = name === 'training' ? 'r' : `(r.addons||(r.addons={}),r.addons[${JSON.stringify(name)}]||(r.addons[${JSON.stringify(name)}]={}))`;
+  return `(()=>{const k=Symbol.for('qkv-lab.widget');const r=globalThis[k]||(globalThis[k]={});const e=${entry};` +
+    `if(e.addonBody)return;e.addonBody=()=>{${body}\n};if(e.deliver&&!e.ran){e.ran=true;e.addonBody();}})();\n`;
+};

@@ -16,7 +16,7 @@ import type { load, Matrix } from '../qkv-lab.js';
 export type QkvLabSection =
   | 'walkthrough' | 'roles' | 'embedding' | 'projections' | 'scores' | 'softmax'
   | 'mixing' | 'learnable' | 'symmetry' | 'scaling' | 'multihead' | 'positions'
-  | 'trainstep' | 'training' | 'flow';
+  | 'trainstep' | 'training' | 'flow' | 'block' | 'writer' | 'generate';
 
 export type QkvLabTheme = 'auto' | 'light' | 'dark';
 

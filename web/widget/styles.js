@@ -13,6 +13,7 @@
 import PAGE_CSS from '../page/shell/style.css';
 import WIDGET_CSS from './widget.css';
 import TRAINING_CSS from '../page/sections/training/training.css';
+import GPT_CSS from '../page/gpt/gpt.css';
 
 const ROOT_FONT_PX = 16;
 
@@ -62,7 +63,7 @@ function constructable() {
 export function adoptStyles(root) {
   if (!cached) {
     const page = adaptCSS(PAGE_CSS);
-    const texts = [page, adaptCSS(TRAINING_CSS), WIDGET_CSS];
+    const texts = [page, adaptCSS(TRAINING_CSS), adaptCSS(GPT_CSS), WIDGET_CSS];
     if (constructable()) {
       const sheets = texts.map((text) => {
         const sheet = new CSSStyleSheet();

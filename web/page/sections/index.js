@@ -32,17 +32,23 @@ function ready(definition) {
   return Object.freeze({ id: definition.id, load: () => Promise.resolve(definition) });
 }
 
-/** An entry whose definition lives in training-sections.js, loaded the first time it is asked for. */
-let trainingModule = null;
-function onDemand(id) {
-  const load = () => {
-    trainingModule ||= import('./training-sections.js')
-      .then((m) => m.trainingSections())
-      .catch((error) => { trainingModule = null; throw error; });
-    return trainingModule.then((all) => all[id]);
-  };
-  return Object.freeze({ id, load });
+/**
+ * An entry whose definition lives in a module loaded the first time one of its sections is asked
+ * for: training-sections.js (the two training sections) or gpt/sections.js (the block, the writer
+ * and generation, with the GPT's worker and its data).
+ */
+function onDemandFrom(importModule) {
+  let pending = null;
+  return (id) => Object.freeze({
+    id,
+    load() {
+      pending ||= importModule().catch((error) => { pending = null; throw error; });
+      return pending.then((all) => all[id]);
+    },
+  });
 }
+const onDemand = onDemandFrom(() => import('./training-sections.js').then((m) => m.trainingSections()));
+const onDemandGPT = onDemandFrom(() => import('../gpt/sections.js').then((m) => m.gptSections()));
 
 /** The page's story, in order. */
 export const PAGE_SECTIONS = Object.freeze([
@@ -52,6 +58,8 @@ export const PAGE_SECTIONS = Object.freeze([
     scalingSection, multiheadSection, positionsSection].map(ready),
   onDemand('trainstep'), onDemand('training'),
   ready(flowSection),
+  // after the data flow: the Transformer block, a GPT the reader trains, generation with its KV cache
+  onDemandGPT('block'), onDemandGPT('writer'), onDemandGPT('generate'),
 ]);
 
 /** The compact X → output tour: the widget's and iframe mode's default; not in the page's story. */

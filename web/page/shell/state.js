@@ -5,6 +5,7 @@
 import { VOCABULARY, DEFAULT_SENTENCE, MAX_TOKENS } from '../models/attention.js';
 import { SECTION_IDS } from '../sections/index.js';
 import { TRAINING_PROPERTIES } from '../training/settings.js';
+import { GPT_PROPERTIES } from '../gpt/settings.js';
 import { SCALING_DKS, DEFAULT_SCALING_DK } from '../models/scaling.js';
 import { parseRange } from './scene.js';
 import { HEAD_COUNTS, DEFAULT_HEADS, PE_WIDTHS, DEFAULT_PE_WIDTH } from '../models/heads-positions.js';
@@ -38,6 +39,7 @@ export const PROPERTIES = [
   { name: 'loop', type: 'bool', default: false },
   { name: 'autoplay', type: 'bool', default: false },
   ...TRAINING_PROPERTIES,  // the training run's seed, batch, lr, dim, optimizer, corpus (training/settings.js)
+  ...GPT_PROPERTIES,       // the block, the writer's run and generation (gpt/settings.js)
 ];
 
 /**

@@ -1,0 +1,224 @@
+// gpt-sections.test.js: the three GPT sections (block, writer, generate) driven as a reader
+// would, on tiny GPTs only (glayers=1, gdim=16, gctx=8 or 16), waiting on state, never on time:
+//   - block: stepping changes what is shown, and its numbers equal the API's (the same
+//     computeBlock in Node over the same WASM);
+//   - writer: bad text is refused inline with the engine's message and the textarea keeps it;
+//     training produces generated text; a finished run is not thrown away without asking; a
+//     saved model loads and generates the same poems;
+//   - generate: the KV cache grows a row per token, and the distribution shows what top-k cut;
+//   - axe: no serious or critical violation in the three sections, zh/en, light/dark, 1280/375.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openBrowser, ROOT } from './harness.js';
+import { openPage, q } from './page-helpers.js';
+import { newBlogPage, waitForWidget } from './widget-helpers.js';
+import { load } from '../../web/qkv-lab.js';
+import { computeBlock, rowOf } from '../../web/page/gpt/block-model.js';
+import { fmt } from '../../web/page/shell/dom.js';
+
+const AXE = path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+const END = 50;   // the schedule the writer runs to (gsteps)
+const TINY = { glayers: 1, gdim: 16, gheads: 2, gctx: 8, gsteps: 50 };
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env.close(); });
+
+const cells = (page, section, matrix) => page.$$eval(`#${section} [data-matrix="${matrix}"] tbody td.cell`, (tds) => tds.map((td) => td.textContent));
+const stageOf = (page) => page.getAttribute('#block', 'data-stage');
+const visibleRows = (page) => page.$$eval('#block .block-row', (rows) => rows.filter((r) => !r.hidden).map((r) => r.dataset.row));
+const status = (page) => page.locator('#writer [data-role=status]');
+
+test('block: stepping walks the token through the block, and every number shown is the API\'s', async () => {
+  const page = await openPage(env, { query: q({ section: 'block', lang: 'en', bdim: 8, bheads: 2, btok: 3 }) });
+  await page.waitForSelector('#block [data-matrix="ln1"] td.cell', { state: 'attached' });
+  assert.equal(await stageOf(page), 'input');
+  assert.deepEqual(await visibleRows(page), ['X']);
+  const qkv = await load();
+  const snap = computeBlock(qkv, { d: 8, heads: 2, token: 3, seed: 42 });
+  const texts = (m) => Array.from(m.data, (v) => fmt(v));
+  assert.deepEqual(await cells(page, 'block', 'Xblock'), texts(snap.X));
+  const seen = [];
+  for (let k = 0; k < 11; k++) {
+    const before = await page.textContent('#block .narration');
+    await page.click('#block .step-forward');
+    await page.waitForFunction((b) => document.querySelector('#block .narration').textContent !== b, before);
+    seen.push([await stageOf(page), await visibleRows(page)]);
+  }
+  assert.deepEqual(seen.map(([s]) => s), ['stats1', 'normalise1', 'affine1', 'attention', 'residual1', 'ln2', 'expand', 'gelu', 'contract', 'residual2', 'parts']);
+  assert.ok(seen.every(([, rows], i) => i === 0 || rows.join() !== seen[i - 1][1].join()), 'each stage shows other rows');
+  // the rows, as transformerBlock computes them
+  const t = snap.token;
+  for (const [name, m] of [['x', snap.X], ['hat1', snap.hat1], ['ln1', snap.trace.ln1], ['attn', snap.trace.attention.output],
+    ['resid1', snap.trace.resid1], ['ln2', snap.trace.ln2], ['hidden', snap.trace.hidden], ['gelu', snap.trace.gelu],
+    ['mlp', snap.trace.mlp], ['out', snap.trace.output]]) {
+    assert.deepEqual(await cells(page, 'block', name), texts(rowOf(m, t)), name);
+  }
+  assert.equal(snap.trace.hidden.cols, 32, 'the FFN is 4d wide');
+  const stats = await page.textContent('#block [data-row="stats1"] .block-stats');
+  assert.ok(stats.includes(`μ = ${fmt(snap.ln1.mean)}`) && stats.includes(`σ² = ${fmt(snap.ln1.variance)}`), stats);
+  // the keyboard steps it too: back one with ←, from the stage
+  await page.focus('#block .stage');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.querySelector('#block').dataset.stage === 'residual2');
+  // the parameter table follows the width
+  assert.match(await page.textContent('#block .block-parts tr.total'), /12·8² \+ 13·8\s*872/);
+  await page.selectOption('#block select[data-setting="bdim"]', '16');
+  await page.waitForFunction(() => document.querySelector('#block .block-parts tr.total').textContent.includes('3,280'));
+  assert.match(page.url(), /bdim=16/);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('writer: refused text stays typed with the engine\'s message; training writes; a finished run is kept unless the reader says; a saved model loads and writes the same', async () => {
+  const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', ...TINY }) });
+  await page.locator('#writer').scrollIntoViewIfNeeded();   // the run starts when the section is seen
+  await page.waitForSelector('#writer [data-role=samples] li');   // step 0: a sample at once
+  // bad text: too few lines
+  const bad = '春眠不觉晓\n处处闻啼鸟\n夜来风雨声';
+  await page.fill('#writer [data-role=own-text]', bad);
+  await page.click('#writer [data-role=train-own]');
+  await page.waitForSelector('#writer [data-role=own-error]:not([hidden])');
+  assert.match(await page.textContent('#writer [data-role=own-error]'), /createGPT: the text has 3 non-empty lines; it needs at least 10/);
+  assert.equal(await page.inputValue('#writer [data-role=own-text]'), bad);
+  assert.equal(await status(page).getAttribute('data-step'), '0', 'the quatrain run is still there');
+
+  // train to the end of the schedule (of a tiny GPT)
+  await page.click('#writer [data-role=play]');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.done === 'true', null, { timeout: 120000 });
+  const samples = await page.$$eval('#writer [data-role=samples] li', (lis) => lis.map((li) => [Number(li.dataset.step), li.querySelector('.sample-poem').textContent]));
+  assert.equal(samples[0][0], END, 'newest first');
+  assert.equal(samples.length, END / 25 + 1, 'a sample at step 0 and every 25 steps');
+  assert.ok(samples.every(([, poem]) => poem.length > 0));
+  assert.ok((await page.textContent('#writer [data-role=share]')).startsWith(`Step ${END}: of 8 poems`));
+  // the attention of the typed line: one strip per head (1 layer × 2 heads)
+  await page.fill('#writer [data-role=line]', '白日依山尽');
+  await page.waitForFunction(() => document.querySelectorAll('#writer [data-role=attention] .attn-head').length === 2);
+  await page.hover('#writer .attn-chars button:nth-child(3)');
+  await page.waitForFunction(() => document.querySelector('#writer .attn-chars button:nth-child(3)').getAttribute('aria-pressed') === 'true');
+  assert.equal(await page.locator('#writer [data-role=attention] .attn-head').first().locator('.attn-strip > span').count(), 3);
+
+  // starting over asks first; keeping it keeps it
+  await page.click('#writer [data-role=restart]');
+  await page.waitForSelector('#writer [data-role=ask]:not([hidden])');
+  await page.click('#writer [data-role=keep]');
+  assert.equal(await status(page).getAttribute('data-step'), String(END));
+
+  // save, then load the file: the loaded model writes the same poems at the last step
+  const finalPoem = samples[0][1];
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#writer [data-role=save]')]);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'qkv-gpt-')), 'model.qkvgpt');
+  await download.saveAs(file);
+  assert.ok(fs.statSync(file).size > 60000);
+  await page.setInputFiles('#writer [data-role=load]', file);   // saved: no question
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').textContent.startsWith('loaded from a file'));
+  await page.waitForFunction(() => document.querySelectorAll('#writer [data-role=samples] li').length === 1);
+  assert.equal(await page.textContent('#writer [data-role=samples] li .sample-poem'), finalPoem);
+  assert.ok(await page.isDisabled('#writer [data-role=play]'), 'a file has no text to train on');
+  // bytes that are not a model: the engine's message, inline
+  const junk = path.join(path.dirname(file), 'junk.qkvgpt');
+  fs.writeFileSync(junk, 'not a model');
+  await page.setInputFiles('#writer [data-role=load]', junk);
+  await page.waitForSelector('#writer [data-role=error]:not([hidden])');
+  assert.match(await page.textContent('#writer [data-role=error]'), /loadGPT: these 11 bytes are not a qkv-lab GPT file/);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('generate: the prefill matrix, then the K and V caches grow one row per token; top-k cuts visibly', async () => {
+  const page = await openPage(env, { query: q({ section: 'generate', lang: 'en', ...TINY, gctx: 16, gtopk: 3, gtopp: 1 }) });
+  await page.locator('#generate').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#generate [data-role=distribution] tbody tr');
+  const rows = () => page.getAttribute('#generate [data-role=cache]', 'data-rows');
+  assert.equal(await rows(), '7', 'the prompt 白日依山尽， and the start token');
+  assert.equal((await cells(page, 'generate', 'prefill')).length, 49);
+  assert.equal((await cells(page, 'generate', 'Kcache')).length, 7 * 8);
+  const kept = await page.$$eval('#generate [data-role=distribution] tbody tr', (trs) => trs.map((tr) => !tr.classList.contains('cut')));
+  assert.deepEqual(kept, [true, true, true, false, false, false, false, false, false, false], 'top-k 3 keeps 3 of the 10 shown');
+  const chosen = await page.$$eval('#generate [data-role=distribution] tr.chosen', (trs) => trs.length);
+  assert.equal(chosen, 1);
+  for (let k = 1; k <= 3; k++) {
+    await page.click('#generate .step-forward');
+    await page.waitForFunction((n) => document.querySelector('#generate [data-role=cache]').dataset.rows === String(n), 7 + k);
+    assert.equal((await cells(page, 'generate', 'Vcache')).length, (7 + k) * 8);
+    assert.equal(await page.locator('#generate [data-role=attention-row] .bar-row').count(), 7 + k);
+  }
+  // without a writer section (a widget, an iframe) generation trains the run itself, then takes it
+  await page.click('#generate [data-role=train]');
+  await page.waitForFunction(() => /step 50 /.test(document.querySelector('#generate [data-role=writer-step]').textContent));
+  await page.click('#generate [data-role=take-model]');
+  await page.waitForFunction(() => /at step 50 /.test(document.querySelector('#generate [data-role=model]').textContent));
+  await page.click('#generate .step-first');   // the new model's prefill
+  await page.waitForFunction(() => document.querySelector('#generate [data-role=cache]').dataset.rows === '7');
+  await page.click('#generate [data-role=measure]');
+  await page.waitForFunction(() => /ms per character with the cache/.test(document.querySelector('#generate [data-role=cost]').textContent));
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('from file:// the single file trains the writer in its worker (a blob: URL) with nothing leaving the machine', async () => {
+  const page = await openPage(env, { file: true, query: q({ lang: 'zh', ...TINY }) });
+  await page.locator('#writer').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#writer [data-role=samples] li');
+  await page.click('#writer [data-role=step]');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '1');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('widgets: a block and a generation widget fetch qkv-lab-widget-gpt.js once, on demand, and work in their shadow roots', async () => {
+  const page = await newBlogPage(env, { transform: (html) => html
+    .replace('<qkv-lab id="first" lang="zh" seed="42">', '<qkv-lab id="first" section="block" lang="en">')
+    .replace('</article>', '<qkv-lab id="gen" section="generate" lang="zh"></qkv-lab></article>') });
+  const seen = [];
+  page.on('request', (r) => seen.push(r.url()));
+  await page.goto(env.url('fixtures/blog-post.html'));
+  await waitForWidget(page, 'first', 60000);
+  const inFirst = (sel) => page.evaluate((sel) => document.getElementById('first').shadowRoot.querySelector(sel)?.textContent ?? null, sel);
+  await page.waitForFunction(() => document.getElementById('first').shadowRoot.querySelector('section[data-section="block"]'));
+  const before = await inFirst('.narration');
+  await page.evaluate(() => document.getElementById('first').shadowRoot.querySelector('.step-forward').click());
+  await page.waitForFunction((b) => document.getElementById('first').shadowRoot.querySelector('.narration').textContent !== b, before);
+  await page.locator('#gen').scrollIntoViewIfNeeded();
+  await waitForWidget(page, 'gen', 60000);
+  await page.locator('#gen').scrollIntoViewIfNeeded();   // the widgets above have grown: in view again, it starts
+  await page.waitForFunction(() => document.getElementById('gen').shadowRoot.querySelector('[data-role=cache]')?.dataset.rows === '7', null, { timeout: 120000 });
+  assert.deepEqual(seen.filter((u) => /qkv-lab-widget-gpt\.js/.test(u)), [`${env.server.url}/dist/qkv-lab-widget-gpt.js`]);
+  assert.ok(!seen.some((u) => /qkv-lab-widget-training\.js/.test(u)), 'the training add-on is not needed');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+async function audit(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const result = await window.axe.run({ include: [['#block'], ['#writer'], ['#generate']] }, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) }));
+  });
+}
+
+test('axe: the three sections, drawn and stepped, in zh and en, light and dark, desktop and phone', async () => {
+  const blocking = [];
+  for (const lang of ['en', 'zh']) {
+    for (const colorScheme of ['light', 'dark']) {
+      for (const width of [1280, 375]) {
+        const page = await openPage(env, { query: q({ lang, ...TINY, gctx: 16 }), width, height: 800, colorScheme });
+        for (const id of ['block', 'writer', 'generate']) await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+        await page.waitForSelector('#generate [data-role=distribution] tbody tr', { timeout: 60000 });
+        await page.waitForSelector('#writer [data-role=samples] li');
+        await page.click('#block .step-forward');
+        await page.click('#generate .step-forward');
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        assert.ok(overflow <= 0, `${lang} ${colorScheme} ${width}: the page scrolls sideways by ${overflow} px`);
+        for (const v of await audit(page)) {
+          console.log(`${lang} ${colorScheme} ${width}: ${v.id} (${v.impact}) ${v.targets.slice(0, 3).join(', ')}`);
+          if (v.impact === 'serious' || v.impact === 'critical') blocking.push(`${lang} ${colorScheme} ${width}: ${v.id}`);
+        }
+        await page.closeAll();
+      }
+    }
+  }
+  assert.deepEqual(blocking, []);
+});

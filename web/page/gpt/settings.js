@@ -1,0 +1,58 @@
+// gpt/settings.js: the URL properties of the three GPT sections (state.js includes GPT_PROPERTIES
+// in its one list). No DOM, no WebAssembly. Names carry a prefix because the earlier sections
+// already own `seed`, `heads`, `dim` and `lr`:
+//   block:    bdim (the block's width d), bheads (its heads), btok (the token followed)
+//   writer:   glayers, gheads, gdim, gctx (context), glr, gseed, gsteps (the schedule): one run of createGPT
+//   generate: gprompt, gtemp, gtopk, gtopp
+import { GPT_DEFAULTS } from '../../gpt.js';
+
+/** The line the block section follows, one token per character (embedding + position, random). */
+export const BLOCK_LINE = '白日依山尽';
+
+export const GPT_CHOICES = Object.freeze({
+  bdim: [4, 8, 16, 32, 64],
+  bheads: [1, 2, 4],
+  glayers: [1, 2, 3, 4],
+  gheads: [1, 2, 4, 8],
+  gdim: [16, 32, 64, 128],
+  gctx: [8, 16, 25, 32, 64],
+  glr: [0.001, 0.003, 0.01, 0.03],
+  gsteps: [50, 100, 300, 600, 1000, 2000],
+  gtopk: [0, 1, 3, 5, 10, 20, 50],
+});
+
+/** The writer's default prompt for generation: the first line of 登鹳雀楼. */
+export const DEFAULT_PROMPT = '白日依山尽，';
+const MAX_PROMPT = 60;
+
+export const GPT_PROPERTIES = Object.freeze([
+  { name: 'bdim', type: 'int', min: 4, max: 64, values: GPT_CHOICES.bdim, default: 8 },
+  { name: 'bheads', type: 'int', min: 1, max: 4, values: GPT_CHOICES.bheads, default: 2 },
+  { name: 'btok', type: 'int', min: 0, max: BLOCK_LINE.length - 1, default: BLOCK_LINE.length - 1 },
+  { name: 'glayers', type: 'int', min: 1, max: 4, default: GPT_DEFAULTS.layers },
+  { name: 'gheads', type: 'int', min: 1, max: 8, values: GPT_CHOICES.gheads, default: GPT_DEFAULTS.heads },
+  { name: 'gdim', type: 'int', min: 8, max: 128, default: GPT_DEFAULTS.dim },
+  { name: 'gctx', type: 'int', min: 8, max: 64, default: GPT_DEFAULTS.context },
+  { name: 'glr', type: 'number', min: 0.001, max: 0.1, default: GPT_DEFAULTS.lr },
+  { name: 'gseed', type: 'int', min: 0, max: 4294967295, default: GPT_DEFAULTS.seed },
+  { name: 'gsteps', type: 'int', min: 25, max: 5000, default: GPT_DEFAULTS.steps },   // the schedule's length
+  { name: 'gprompt', type: 'text', maxLength: MAX_PROMPT, default: DEFAULT_PROMPT,
+    validate: (raw) => (raw.length >= 1 && !/[\n\r]/.test(raw) ? raw : null) },
+  { name: 'gtemp', type: 'number', min: 0, max: 2, default: 0.8 },
+  { name: 'gtopk', type: 'int', min: 0, max: 50, default: 10 },
+  { name: 'gtopp', type: 'number', min: 0.05, max: 1, default: 0.9 },
+]);
+
+/** The keys that define a writer run: a change offers a new run. */
+export const RUN_KEYS = Object.freeze(['glayers', 'gheads', 'gdim', 'gctx', 'glr', 'gseed', 'gsteps']);
+
+/** createGPT options (without the text) from the state; heads clamped to divide dim. */
+export function gptOptions(state) {
+  const dim = state.get('gdim');
+  let heads = state.get('gheads');
+  while (dim % heads) heads--;
+  return {
+    layers: state.get('glayers'), heads, dim, context: state.get('gctx'),
+    lr: state.get('glr'), seed: state.get('gseed'), steps: state.get('gsteps'), batch: GPT_DEFAULTS.batch,
+  };
+}

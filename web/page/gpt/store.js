@@ -1,0 +1,252 @@
+// gpt/store.js: the writer's training run as one shared object, per section context (the block
+// needs none; the writer trains it; generation borrows its model). The run itself lives in a Web
+// Worker (worker.js); this store sends it the reader's commands and turns what it reports into
+// frozen snapshots, published at most once per PUBLISH_MS (and per animation frame). Data flows one way:
+// worker (WASM) → store → sections → DOM.
+//
+//   const { store, release } = acquireGPTStore(ctx);   // one per ctx; gptSource(ctx) for a section
+//   const off = store.subscribe((snap) => …);   store.get()
+//   store.ensure()                      // a run from the URL's settings, if there is none
+//   store.play() / pause() / step()     store.watchLine(line)   // its attention, kept up to date
+//   store.retrain(text)                 // the reader's own text (null: the quatrains); refused
+//                                       // text leaves the current run as it was
+//   store.save() → Promise<Uint8Array>  store.load(bytes)   store.modelBytes() (for generation)
+//   store.unsaved()                     // a run with steps that no file holds: ask before dropping it
+import { WORKER_SOURCE, workerURL } from './worker-source.js';
+import { RUN_KEYS, gptOptions } from './settings.js';
+
+const stores = new WeakMap();
+const nextFrame = (fn) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(fn) : setTimeout(fn, 0));
+const ATTEND_EVERY_MS = 250;
+const PUBLISH_MS = 250;
+
+/**
+ * The run shared by the sections of one context (page or widget), with a release function: the
+ * worker stops when the last section that acquired it is destroyed.
+ */
+export function acquireGPTStore(ctx) {
+  let entry = stores.get(ctx);
+  if (!entry) { entry = { store: createGPTStore(ctx), users: 0 }; stores.set(ctx, entry); }
+  entry.users++;
+  let released = false;
+  return {
+    store: entry.store,
+    release() {
+      if (released) return;
+      released = true;
+      if (--entry.users === 0) { entry.store.destroy(); stores.delete(ctx); }
+    },
+  };
+}
+
+/** A defineSection source over the shared run (section-shell.js): it starts when first seen. */
+export function gptSource(ctx) {
+  const { store, release } = acquireGPTStore(ctx);
+  return {
+    store,
+    get: () => store.get(),
+    subscribe: (fn) => store.subscribe(fn),
+    setVisible: (visible) => { if (visible) store.ensure(); },
+    destroy: release,
+  };
+}
+
+const EMPTY = Object.freeze({
+  status: 'idle', info: null, running: false, done: false, step: 0, losses: [], evals: [], samples: [],
+  error: null, attention: null, attentionError: null, savedStep: null, source: 'quatrains', stale: false,
+  startedAt: null, firstSampleMs: null, rate: null,
+});
+
+export function createGPTStore(ctx) {
+  const { state } = ctx;
+  const watchers = new Set();
+  let worker = null;
+  let s = { ...EMPTY };
+  let snap = EMPTY;
+  let queued = false;
+  let ownText = null;            // the reader's text the current run trains on (null: the quatrains)
+  let pendingText = null;        // the text of the run asked for, until the worker has built it
+  let runSettings = null;        // the settings (gptOptions) of the current run
+  let line = '';                 // the reader's line whose attention is shown
+  let attendId = 0, lastAttend = 0;
+  const waiting = new Map();     // 'saved' → resolvers
+  let rateMark = null;           // { step, time } for steps per second
+
+  const makeSnap = () => Object.freeze({ ...s, losses: s.losses.slice(), evals: s.evals.slice(), samples: s.samples.slice(),
+    settings: Object.freeze(Object.fromEntries(RUN_KEYS.map((k) => [k, state.get(k)]))) });
+  snap = makeSnap();
+  // at most one snapshot per PUBLISH_MS: every snapshot redraws the sections, and the page is large
+  let lastPublish = -Infinity;
+  function publish() {
+    if (queued) return;
+    queued = true;
+    const wait = Math.max(0, lastPublish + PUBLISH_MS - performance.now());
+    setTimeout(() => nextFrame(() => {
+      queued = false;
+      lastPublish = performance.now();
+      snap = makeSnap();
+      for (const fn of [...watchers]) fn(snap);
+    }), wait);
+  }
+  const set = (patch) => { s = { ...s, ...patch }; publish(); };
+
+  function startWorker() {
+    if (worker) return worker;
+    try {
+      worker = WORKER_SOURCE
+        ? new Worker(URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' })))
+        : new Worker(workerURL, { type: 'module' });
+    } catch (error) {
+      set({ status: 'error', error: { op: 'worker', message: String(error.message || error) } });
+      return null;
+    }
+    worker.onmessage = (event) => receive(event.data);
+    worker.onerror = (event) => {
+      const message = event.message || 'the training worker stopped';
+      set({ status: 'error', running: false, error: { op: 'worker', message } });
+      for (const fns of waiting.values()) for (const fn of fns) fn({ bytes: null, error: message });
+      waiting.clear();
+    };
+    return worker;
+  }
+
+  function receive(m) {
+    const now = performance.now();
+    switch (m.type) {
+      case 'created':
+        if (!m.info.loaded) ownText = pendingText;
+        s = { ...EMPTY, status: 'ready', info: m.info, step: m.info.steps, done: m.info.loaded || m.info.steps >= m.info.defaultSteps,
+          source: m.info.loaded ? 'file' : (ownText === null ? 'quatrains' : 'own'), savedStep: m.info.loaded ? m.info.steps : null,
+          startedAt: now, attention: null };
+        publish();
+        if (line) watchLine(line);
+        break;
+      case 'progress': {
+        const patch = { running: m.running, done: m.done, step: m.step };
+        if (m.loss !== null) {
+          patch.losses = [...s.losses, { step: m.step, loss: m.loss }];
+          if (!rateMark || !m.running) rateMark = { step: m.step, time: now };
+          else if (now - rateMark.time > 2000) {
+            patch.rate = (m.step - rateMark.step) / ((now - rateMark.time) / 1000);
+            rateMark = { step: m.step, time: now };
+          }
+        }
+        if (!m.running) rateMark = null;
+        set(patch);
+        if (line && now - lastAttend > ATTEND_EVERY_MS) watchLine(line);
+        break;
+      }
+      case 'sample':
+        set({ samples: [...s.samples, { step: m.step, poems: m.poems, good: m.good }],
+          firstSampleMs: s.firstSampleMs ?? (s.startedAt === null ? null : now - s.startedAt) });
+        if (line) watchLine(line);
+        break;
+      case 'eval':
+        set({ evals: [...s.evals.filter((e) => e.step !== m.step), { step: m.step, train: m.train, val: m.val }] });
+        break;
+      case 'attention':
+        if (m.id === attendId) set({ attention: { text: m.text, chars: m.chars, layers: m.layers }, attentionError: null });
+        break;
+      case 'saved':
+        for (const fn of waiting.get('saved') || []) fn(m);
+        waiting.delete('saved');
+        break;
+      case 'error':
+        if (m.op === 'create' || m.op === 'load') {
+          for (const fn of waiting.get('saved') || []) fn({ bytes: null, error: m.message });
+          waiting.delete('saved');
+        }
+        if (m.op === 'attend') { if (m.id === attendId) set({ attentionError: m.message, attention: null }); }
+        else if (m.op === 'create' || m.op === 'load') set({ error: { op: m.op, message: m.message }, status: s.info ? 'ready' : 'error' });
+        else set({ error: { op: m.op, message: m.message } });
+        break;
+      default:
+    }
+  }
+
+  function create(text) {
+    const w = startWorker();
+    if (!w) return;
+    runSettings = gptOptions(state);
+    pendingText = text;
+    set({ status: s.info ? s.status : 'starting', error: null });
+    w.postMessage({ type: 'create', options: runSettings, text });
+  }
+
+  function watchLine(text) {
+    line = text;
+    if (!worker || !s.info) return;
+    attendId++;
+    lastAttend = performance.now();
+    if (!text) { set({ attention: null, attentionError: null }); return; }
+    worker.postMessage({ type: 'attend', id: attendId, text });
+  }
+
+  function request(type, message = {}) {
+    const w = startWorker();
+    if (!w) return Promise.reject(new Error(s.error ? s.error.message : 'no worker'));
+    return new Promise((resolve) => {
+      if (!waiting.has(type)) waiting.set(type, []);
+      waiting.get(type).push(resolve);
+      w.postMessage({ type: type === 'saved' ? 'save' : type, ...message });
+    });
+  }
+
+  const offState = state.onChange((name) => {
+    if (!RUN_KEYS.includes(name)) return;
+    if (!s.info) { publish(); return; }
+    const changed = JSON.stringify(gptOptions(state)) !== JSON.stringify(runSettings);
+    // a run that has not moved yet is simply replaced; one with steps is kept until the reader says
+    if (changed && s.step === 0 && !s.running && s.source !== 'file') create(ownText);
+    else set({ stale: changed });
+  });
+
+  // a run with steps that no file holds: closing or leaving the page asks first, as every other
+  // way of dropping it does
+  const unsaved = () => s.step > 0 && s.source !== 'file' && s.savedStep !== s.step;
+  const beforeUnload = (event) => {
+    if (!unsaved()) return;
+    event.preventDefault();
+    event.returnValue = '';
+  };
+  if (typeof addEventListener === 'function') addEventListener('beforeunload', beforeUnload);
+
+  return {
+    get: () => snap,
+    subscribe(fn) { watchers.add(fn); return () => watchers.delete(fn); },
+    ensure() { if (!worker) create(ownText); },
+    play() { worker?.postMessage({ type: 'play' }); set({ startedAt: s.startedAt ?? performance.now() }); },
+    pause() { worker?.postMessage({ type: 'pause' }); },
+    step() { worker?.postMessage({ type: 'step' }); },
+    /** A new run: on `text` (the reader's; null for the quatrains), with the URL's settings. */
+    retrain(text) { create(text); },
+    /** A new run with the current settings and the current text. */
+    restart() { create(ownText); },
+    watchLine,
+    unsaved,
+    async save() {
+      const m = await request('saved');
+      if (!m.bytes) throw new Error('the writer has no model yet');
+      set({ savedStep: m.step });
+      return m.bytes;
+    },
+    /** The current model's bytes, for generation (not a save: the run still counts as unsaved). */
+    modelBytes: () => request('saved').then((m) => {
+      if (!m.bytes) throw new Error(m.error || 'the writer has no model yet');
+      return { bytes: m.bytes, step: m.step };
+    }),
+    load(bytes) {
+      const w = startWorker();
+      if (!w) return;
+      set({ error: null });
+      w.postMessage({ type: 'load', bytes }, [bytes.buffer]);
+    },
+    destroy() {
+      offState();
+      if (typeof removeEventListener === 'function') removeEventListener('beforeunload', beforeUnload);
+      worker?.terminate();
+      worker = null;
+      watchers.clear();
+    },
+  };
+}

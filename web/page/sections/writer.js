@@ -1,0 +1,259 @@
+// "A Transformer that writes": the reader trains a GPT (wasm/gpt.c through gpt.js) on the Tang
+// quatrains, in a Web Worker (gpt/worker.js, through the shared run of gpt/store.js), and
+// watches it learn: batch, training and validation losses against the unigram baseline; a
+// sample poem every SAMPLE_EVERY steps with the share of well-formed ones; the attention of
+// every layer and head on a line the reader types. The reader can train on their own text,
+// save the model as a file and load one. This file only draws the run's snapshots and passes
+// the reader's commands to the store; the stepper walks through the samples.
+import { h, clear, fmt, download } from '../shell/dom.js';
+import { addStrings } from '../shell/i18n.js';
+import { WRITER_STRINGS } from '../strings/writer.js';
+import { defineSection } from '../shell/section-shell.js';
+import { gptSource, acquireGPTStore } from '../gpt/store.js';
+import { GPT_CHOICES } from '../gpt/settings.js';
+import { SAMPLE_EVERY, SAMPLE_POEMS } from '../gpt/worker-constants.js';
+import { createLossPlot } from '../views/loss-plot.js';
+
+addStrings(WRITER_STRINGS);
+
+const DEFAULT_LINE = '白日依山尽，黄河入海流。';
+
+export const writerSection = defineSection({
+  id: 'writer', titleKey: 'writer.title', introKeys: ['writer.intro1', 'writer.intro2', 'writer.intro3'],
+  source: gptSource,
+  setup(frame) {
+    const { i18n, ctx, texts, events } = frame;
+    const { store, release } = acquireGPTStore(ctx);
+    const snapNow = () => frame.snap;
+
+    // ---- the run's settings (in the URL) ----
+    const selects = [];
+    const settingSelect = (key, choices) => {
+      const el = h('select', { attrs: { 'data-setting': key } },
+        choices.map((v) => h('option', { value: String(v), text: String(v) })));
+      selects.push([key, el]);
+      events.on(el, 'change', () => ctx.setSetting(key, Number(el.value)));
+      return h('label', { class: 'gpt-choice' }, texts.set(h('span'), `writer.${key}`), el);
+    };
+    const seedInput = h('input', { attrs: { type: 'number', min: '0', max: '4294967295', 'data-setting': 'gseed' }, });
+    seedInput.style.width = '6em';
+    events.on(seedInput, 'change', () => { if (!ctx.setSetting('gseed', Number(seedInput.value))) seedInput.value = String(snapNow().settings.gseed); });
+    const settings = h('div', { class: 'writer-controls' },
+      settingSelect('glayers', GPT_CHOICES.glayers), settingSelect('gheads', GPT_CHOICES.gheads),
+      settingSelect('gdim', GPT_CHOICES.gdim), settingSelect('gctx', GPT_CHOICES.gctx), settingSelect('glr', GPT_CHOICES.glr), settingSelect('gsteps', GPT_CHOICES.gsteps),
+      h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'writer.gseed'), seedInput));
+
+    // ---- run controls ----
+    const button = (key, role, fn) => {
+      const b = texts.set(h('button', { attrs: { type: 'button', 'data-role': role } }), key);
+      events.on(b, 'click', fn);
+      return b;
+    };
+    const play = button('writer.start', 'play', () => (snapNow().running ? store.pause() : store.play()));
+    const stepBtn = button('writer.step', 'step', () => store.step());
+    const restart = button('writer.restart', 'restart', () => guard(() => store.restart()));
+    const save = button('writer.save', 'save', async () => {
+      const bytes = await store.save();
+      download(frame.element.ownerDocument, new Blob([bytes], { type: 'application/octet-stream' }), `qkv-gpt-step${snapNow().step}.qkvgpt`);
+    });
+    const fileInput = h('input', { attrs: { type: 'file', accept: '.qkvgpt,application/octet-stream', 'data-role': 'load' } });
+    events.on(fileInput, 'change', () => {
+      const file = fileInput.files && fileInput.files[0];
+      if (!file) return;
+      guard(() => file.arrayBuffer().then((buf) => store.load(new Uint8Array(buf))), () => { fileInput.value = ''; });
+    });
+    const loadLabel = h('label', { class: 'gpt-file' }, texts.set(h('span'), 'writer.load'), fileInput);
+    const runRow = h('div', { class: 'writer-controls' }, play, stepBtn, restart, save, loadLabel);
+    frame.controls.append(settings, runRow);
+
+    // ask before a run with steps that no file holds is dropped
+    const ask = h('div', { class: 'gpt-ask', attrs: { role: 'alertdialog', 'data-role': 'ask' } });
+    ask.hidden = true;
+    let askedAction = null, askedCancel = null;
+    function guard(action, cancel = () => {}) {
+      if (!store.unsaved()) { action(); return; }
+      askedAction = action;
+      askedCancel = cancel;
+      const question = h('p', { text: i18n.t('writer.ask', { step: snapNow().step }) });
+      question.id = `${frame.id}-ask`;
+      ask.setAttribute('aria-labelledby', question.id);
+      clear(ask).append(question, keepBtn, discardBtn);
+      ask.hidden = false;
+      keepBtn.focus();
+    }
+    const keepBtn = button('writer.keep', 'keep', () => { ask.hidden = true; askedCancel?.(); askedAction = null; });
+    const discardBtn = button('writer.discard', 'discard', () => { ask.hidden = true; const a = askedAction; askedAction = null; a?.(); });
+
+    const status = h('p', { class: 'writer-status num', attrs: { 'data-role': 'status' } });
+    const stale = h('p', { class: 'note', attrs: { 'data-role': 'stale' } });
+    const errorBox = h('p', { class: 'gpt-error', attrs: { role: 'alert', 'data-role': 'error' } });
+
+    // ---- losses, samples ----
+    const plot = createLossPlot();
+    const legend = h('ul', { class: 'legend' },
+      ['batch', 'trainEval', 'val', 'unigram', 'uniform'].map((k) => h('li', { class: `legend-${k}` },
+        h('span', { class: 'swatch', attrs: { 'aria-hidden': 'true' } }), texts.set(h('span'), `writer.legend.${k}`))));
+    const share = h('p', { class: 'share', attrs: { 'data-role': 'share' } });
+    const samples = h('ol', { class: 'samples', attrs: { 'data-role': 'samples', tabindex: '0' } });
+    const samplesTitle = texts.set(h('h3', { class: 'sub-title' }), 'writer.samplesTitle');
+    samplesTitle.id = `${frame.id}-samples-title`;
+    samples.setAttribute('aria-labelledby', samplesTitle.id);
+    const grid = h('div', { class: 'writer-grid' },
+      h('div', {}, texts.set(h('h3', { class: 'sub-title' }), 'writer.lossTitle'), plot.element, legend, share),
+      h('div', {}, samplesTitle, samples));
+
+    // ---- attention on the reader's line ----
+    const lineInput = h('input', { attrs: { type: 'text', 'data-role': 'line', 'aria-describedby': `${frame.id}-line-note` }, value: DEFAULT_LINE });
+    const lineNote = texts.set(h('p', { class: 'note' }), 'writer.lineNote');
+    lineNote.id = `${frame.id}-line-note`;
+    const lineError = h('p', { class: 'gpt-error', attrs: { role: 'alert', 'data-role': 'line-error' } });
+    const chars = h('div', { class: 'attn-chars', attrs: { role: 'group' } });
+    const attnGrid = h('div', { class: 'attn-grid', attrs: { 'data-role': 'attention' } });
+    let focusChar = null;   // the query character shown (null: the last)
+    events.on(lineInput, 'input', () => { focusChar = null; store.watchLine(lineInput.value); });
+    const attnBox = h('div', { class: 'attn-line' },
+      texts.set(h('h3', { class: 'sub-title' }), 'writer.attnTitle'),
+      h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'writer.line'), lineInput), lineNote, lineError, chars, attnGrid);
+
+    // ---- the reader's own text ----
+    const textarea = h('textarea', { attrs: { 'data-role': 'own-text', rows: '6', spellcheck: 'false' } });
+    const ownLabel = texts.set(h('label', { class: 'sub-title' }), 'writer.ownTitle');
+    textarea.id = `${frame.id}-own-text`;
+    ownLabel.htmlFor = textarea.id;
+    const ownError = h('p', { class: 'gpt-error', attrs: { role: 'alert', 'data-role': 'own-error' } });
+    let askedText = false;
+    const trainOwn = button('writer.trainOwn', 'train-own', () => guard(() => { askedText = true; store.retrain(textarea.value); }));
+    const backToPoems = button('writer.quatrains', 'quatrains', () => guard(() => { askedText = false; store.retrain(null); }));
+    const own = h('div', { class: 'own-text' }, ownLabel, texts.set(h('p', { class: 'note' }), 'writer.ownNote'), textarea,
+      h('div', { class: 'row' }, trainOwn, backToPoems), ownError);
+
+    frame.stage.append(ask, status, stale, errorBox, grid, attnBox, own);
+    store.watchLine(lineInput.value);
+
+    let charsShown = null;   // the characters the buttons stand for (rebuilt only when they change)
+    const shown = (ch) => (ch === '\n' ? '⏎' : ch);
+    function drawAttention(snap) {
+      const a = snap.attention;
+      lineError.hidden = !snap.attentionError;
+      lineError.textContent = snap.attentionError ? i18n.t('writer.lineRefused', { message: snap.attentionError }) : '';
+      if (!a) { clear(chars); clear(attnGrid); charsShown = null; return; }
+      const n = a.chars.length;
+      const key = `${i18n.lang}|${a.chars.join('')}`;
+      if (key !== charsShown) {
+        charsShown = key;
+        clear(chars);
+        a.chars.forEach((ch, i) => {
+          const b = h('button', { attrs: { type: 'button', 'aria-pressed': 'false', 'aria-label': i18n.t('writer.query', { ch: shown(ch), i }) }, text: shown(ch) });
+          const pick = () => { focusChar = i; drawStrips(snapNow()); };
+          b.addEventListener('mouseenter', pick);
+          b.addEventListener('focus', pick);
+          b.addEventListener('click', pick);
+          chars.append(b);
+        });
+        chars.setAttribute('aria-label', i18n.t('writer.chars'));
+      }
+      drawStrips(snap);
+    }
+
+    function drawStrips(snap) {
+      const a = snap.attention;
+      if (!a) return;
+      const n = a.chars.length;
+      const q = focusChar === null || focusChar >= n ? n - 1 : focusChar;
+      [...chars.children].forEach((b, i) => b.setAttribute('aria-pressed', String(i === q)));
+      clear(attnGrid);
+      a.layers.forEach((heads, l) => heads.forEach((w, k) => {
+        const row = Array.from(w.data.subarray(q * w.n, q * w.n + q + 1));
+        const label = i18n.t('writer.headLabel', { l: l + 1, k: k + 1 });
+        const top = row.indexOf(Math.max(...row));
+        attnGrid.append(h('div', { class: 'attn-head', dataset: { layer: String(l), head: String(k) } },
+          h('p', { class: 'attn-head-title', text: `${label}: ${i18n.t('writer.looksAt', { ch: shown(a.chars[top]), p: fmt(row[top], 2) })}` }),
+          h('div', { class: 'attn-strip', attrs: { role: 'img', 'aria-label': `${label}: ${row.map((p, j) => `${shown(a.chars[j])} ${fmt(p, 2)}`).join(', ')}` } },
+            row.map((p, j) => h('span', { attrs: { title: fmt(p, 3) } }, h('span', { class: 'w', style: `opacity:${Math.min(1, p).toFixed(3)}` }),
+              h('span', { class: 'c', text: shown(a.chars[j]) }))))));
+      }));
+    }
+
+    let current = 0;
+    let counted = 1;   // samples the stepper had: a reader on the newest sample follows new ones
+    function draw(snap) {
+      const count = Math.max(1, snap.samples.length);
+      if (count > counted && current === counted - 1) queueMicrotask(() => frame.stepper.setCount(count, count - 1));
+      counted = count;
+      const info = snap.info;
+      for (const [key, el] of selects) el.value = String(snap.settings[key]);
+      if (seedInput.getRootNode().activeElement !== seedInput) seedInput.value = String(snap.settings.gseed);
+      const total = info ? info.defaultSteps : 0;
+      play.disabled = !info || snap.done || snap.source === 'file';
+      texts.set(play, snap.running ? 'writer.pause' : 'writer.start');
+      play.dataset.state = snap.running ? 'running' : 'paused';
+      stepBtn.disabled = play.disabled || snap.running;
+      save.disabled = !info;
+      restart.disabled = !info;
+      if (!info) {
+        status.textContent = i18n.t(snap.status === 'error' ? 'writer.noWorker' : 'writer.starting', { message: snap.error ? snap.error.message : '' });
+      } else {
+        status.textContent = i18n.t(snap.source === 'file' ? 'writer.statusFile' : 'writer.status', {
+          step: snap.step, total, params: info.parameterCount.toLocaleString('en-US'), vocab: info.vocab.toLocaleString('en-US'),
+          layers: info.layers, heads: info.heads, dim: info.dim, context: info.context,
+          loss: snap.losses.length ? fmt(snap.losses[snap.losses.length - 1].loss) : '—',
+          rate: snap.rate ? snap.rate.toFixed(1) : '—',
+        });
+      }
+      status.dataset.step = String(snap.step);
+      status.dataset.done = String(snap.done);
+      stale.hidden = !snap.stale;
+      stale.textContent = snap.stale ? i18n.t('writer.stale') : '';
+      const err = snap.error;
+      const ownErr = err && err.op === 'create' && askedText;
+      ownError.hidden = !ownErr;
+      ownError.textContent = ownErr ? i18n.t('writer.refused', { message: err.message }) : '';
+      errorBox.hidden = !err || ownErr;
+      errorBox.textContent = err && !ownErr ? i18n.t(`writer.error.${err.op === 'load' ? 'load' : 'other'}`, { message: err.message }) : '';
+      const baselines = info ? [{ value: info.unigram, cls: 'baseline' }, { value: info.uniform, cls: 'uniform' }] : [];
+      const lastEval = snap.evals[snap.evals.length - 1];
+      plot.update({
+        losses: snap.losses, evals: snap.evals, baselines, steps: Math.max(total, snap.step),
+        label: i18n.t('writer.plotLabel', {
+          step: snap.step, val: lastEval ? fmt(lastEval.val) : '—', unigram: info && info.unigram !== null ? fmt(info.unigram) : '—',
+          uniform: info ? fmt(info.uniform) : '—',
+        }),
+      });
+      for (const li of legend.children) {
+        if (li.classList.contains('legend-unigram')) li.hidden = !info || info.unigram === null;
+      }
+      const last = snap.samples[snap.samples.length - 1];
+      share.textContent = !last ? '' : last.good === null
+        ? i18n.t('writer.shareOwn', { step: last.step })
+        : i18n.t('writer.share', { good: last.good, total: last.poems.length, step: last.step, temp: '0.8' });
+      clear(samples);
+      [...snap.samples].reverse().forEach((sm) => {
+        const index = snap.samples.indexOf(sm);
+        samples.append(h('li', { class: index === current ? 'current' : '', dataset: { step: String(sm.step) } },
+          h('span', { class: 'sample-step', text: i18n.t('writer.sampleStep', { step: sm.step }) }),
+          h('span', { class: 'sample-poem', attrs: { lang: 'zh' }, text: sm.poems[0] || i18n.t('writer.empty') })));
+      });
+      drawAttention(snap);
+    }
+
+    function render(i) {
+      current = i;
+      const snap = snapNow();
+      for (const li of samples.children) li.classList.toggle('current', li.dataset.step === String(snap.samples[i]?.step));
+      const sm = snap.samples[i];
+      if (!sm) return i18n.t(snap.info ? 'writer.narrateNone' : 'writer.starting');
+      return i18n.t(sm.good === null ? 'writer.narrateOwn' : 'writer.narrate', {
+        step: sm.step, poem: sm.poems[0] || i18n.t('writer.empty'), good: sm.good, total: sm.poems.length,
+      });
+    }
+
+    return {
+      count: (snap) => Math.max(1, snap.samples.length), draw, render,
+      stage: (i) => `sample-${i}`,
+      setLanguage: () => draw(snapNow()),
+      destroy: release,
+    };
+  },
+});
+
+export { SAMPLE_EVERY, SAMPLE_POEMS };
