@@ -86,7 +86,8 @@ const noRelaxed = {
 
 async function bundle(entry, options) {
   const plugins = [chartjsPure, noRelaxed, ...(options.plugins || []), sourcesHaveSideEffects];
-  const result = await build({ ...common, entryPoints: [entry], write: false, ...options, plugins });
+  const result = await build({ ...common, entryPoints: [entry], write: false, metafile: true, ...options, plugins });
+  checkNoRelaxed(result, entry);
   // package.json's "sideEffects" lets users' bundlers drop the API modules they do not use; it
   // applies to this build too. A module imported only for its effect but not listed there would
   // be dropped without an error: make that one.
@@ -105,9 +106,10 @@ if (fs.existsSync(pageEntry)) {
   for (const old of fs.readdirSync(dist)) if (/^page-.+\.js$/.test(old)) fs.rmSync(path.join(dist, old));
   const split = await build({
     ...common, absWorkingDir: root, entryPoints: { page: pageEntry }, format: 'esm', splitting: true,
-    outdir: dist, chunkNames: 'page-[name]-[hash]', write: false, plugins: [chartjsPure],
+    outdir: dist, chunkNames: 'page-[name]-[hash]', write: false, metafile: true, plugins: [chartjsPure, noRelaxed],
   });
   checkSideEffects(split);
+  checkNoRelaxed(split, 'dist/page.js');
   for (const out of split.outputFiles) fs.writeFileSync(out.path, out.text);
   const esm = split.outputFiles.find((o) => path.basename(o.path) === 'page.js').text;
   const pageChunks = split.outputFiles.filter((o) => path.basename(o.path) !== 'page.js');
@@ -244,6 +246,7 @@ async function classicWidget({ minifyCSS }) {
     `shareModules({ ${shared.map((file, k) => `${JSON.stringify(rel(file))}: m${k}`).join(', ')} });`].join('\n');
   const core = await build({ ...coreScript, ...entry(coreEntry) });
   checkSideEffects(core);
+  checkNoRelaxed(core, 'dist/qkv-lab-widget.js');
   // 4. the add-on, reading them back
   const names = new Map();
   for (const file of shared) {
@@ -270,11 +273,22 @@ async function classicWidget({ minifyCSS }) {
     },
   };
   const addonEntry = `import { trainingSections } from ${JSON.stringify(addonModule)};\n${key}.deliver(trainingSections());\n`;
-  const addon = await build({ ...options, ...entry(addonEntry), format: 'esm', plugins: [chartjsPure, fromCore, minifyCSS, sourcesHaveSideEffects] });
+  const addon = await build({ ...options, ...entry(addonEntry), format: 'esm', plugins: [chartjsPure, noRelaxed, fromCore, minifyCSS, sourcesHaveSideEffects] });
   checkSideEffects(addon);
+  checkNoRelaxed(addon, 'dist/qkv-lab-widget-training.js');
   const body = addon.outputFiles[0].text;
   if (/^\s*(import|export)\b/m.test(body)) throw new Error('build-page.mjs: the training add-on still has an import or export');
   return { core: core.outputFiles[0].text, addon: ADDON_WRAPPER(body) };
+}
+
+/**
+ * The page and the classic widget run SIMD128 (see noRelaxed): a build of theirs that took in
+ * dist/qkv-relaxed.js (a build that forgot the plugin: the split page build once did, and
+ * Chromium then ran relaxed kernels whose numbers differ from Node's by FMA rounding) fails here.
+ */
+function checkNoRelaxed(result, name) {
+  const relaxed = Object.keys(result.metafile.inputs).filter((f) => /qkv-relaxed\.js$/.test(f));
+  if (relaxed.length) throw new Error(`build-page.mjs: ${name} bundles the relaxed-SIMD kernels (${relaxed.join(', ')}); add the noRelaxed plugin to its build`);
 }
 
 /** The same check bundle() makes, for builds made directly. */

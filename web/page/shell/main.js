@@ -84,6 +84,8 @@ async function main() {
     status.textContent = i18n.t('page.failed', { message: String(error && error.message) });
     return;
   }
+  // which kernel build runs (SIMD128 on this page: tools/build-page.mjs, noRelaxed), for the tests
+  document.body.dataset.kernels = qkv.kernels;
 
   const sections = [];
   // A jump (the contents, a #link, a data-flow stage, a deep link) must land, and stay, on its
