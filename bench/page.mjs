@@ -37,6 +37,7 @@ async function timeToNumbers(file) {
     await page.waitForSelector('body[data-ready="true"]', { timeout: 120000 });
     const at = Number(await page.getAttribute('body', 'data-numbers-at'));
     const all = Number(await page.getAttribute('body', 'data-ready-at'));
+    const built = Number(await page.getAttribute('body', 'data-sections-at-numbers'));
     const t = await page.evaluate(() => {
       const nav = performance.getEntriesByType('navigation')[0];
       const script = performance.getEntriesByType('resource').find((r) => /dist\/page\.js$/.test(r.name));
@@ -58,7 +59,7 @@ async function timeToNumbers(file) {
       instantiate: t.instantiated - t.compiled,
       'sections in view and first snapshot': at - t.instantiated,
     };
-    return { at, all, stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, +v.toFixed(1)])) };
+    return { at, all, built, stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, +v.toFixed(1)])) };
   } finally {
     await env.close();
   }
@@ -101,9 +102,10 @@ export async function benchPage({ runs = 5, seconds = 4, log = console.log } = {
     const stages = Object.fromEntries(Object.keys(measured[0].stages).map((k) => [k, +median(measured.map((m) => m.stages[k])).toFixed(1)]));
     const alls = measured.map((m) => m.all);
     timeToNumbersResult[name] = { median: +median(times).toFixed(1), runs: times.map((t) => +t.toFixed(1)), stages,
-      allSections: { median: +median(alls).toFixed(1), runs: alls.map((t) => +t.toFixed(1)) } };
+      allSections: { median: +median(alls).toFixed(1), runs: alls.map((t) => +t.toFixed(1)) },
+      sectionsAtNumbers: measured.map((m) => m.built) };
     log(`time to numbers, ${name}: median ${median(times).toFixed(0)} ms (runs ${times.map((t) => t.toFixed(0)).join(', ')}); ` +
-      `every section built: median ${median(alls).toFixed(0)} ms; ` +
+      `${measured.map((m) => m.built).join('/')} section(s) built by then, every section: median ${median(alls).toFixed(0)} ms; ` +
       `median stages: ${Object.entries(stages).map(([k, v]) => `${k} ${v}`).join(', ')} ms`);
   }
   const env = await openBrowser();

@@ -226,6 +226,7 @@ async function main() {
   // the first numbers are on screen (bench/page.mjs reads this)
   document.body.dataset.timeToNumbers = (performance.now() - started).toFixed(1);
   document.body.dataset.numbersAt = performance.now().toFixed(1);  // since navigation start
+  document.body.dataset.sectionsAtNumbers = String(sections.length);
 
   for (const button of langButtons) {
     button.addEventListener('click', () => {
