@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { ADDON_WRAPPER, WIDGET_KEY } from '../web/widget/addon.js';
+import { ADDON_WRAPPER, ADDONS, WIDGET_KEY } from '../web/widget/addon.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'web');
@@ -102,7 +102,8 @@ const gptWorker = {
 
 async function bundle(entry, options) {
   const plugins = [chartjsPure, noRelaxed, gptWorker, ...(options.plugins || []), sourcesHaveSideEffects];
-  const result = await build({ ...common, entryPoints: [entry], write: false, ...options, plugins });
+  const result = await build({ ...common, entryPoints: [entry], write: false, metafile: true, ...options, plugins });
+  checkNoRelaxed(result, entry);
   // package.json's "sideEffects" lets users' bundlers drop the API modules they do not use; it
   // applies to this build too. A module imported only for its effect but not listed there would
   // be dropped without an error: make that one.
@@ -121,9 +122,10 @@ if (fs.existsSync(pageEntry)) {
   for (const old of fs.readdirSync(dist)) if (/^page-.+\.js$/.test(old)) fs.rmSync(path.join(dist, old));
   const split = await build({
     ...common, absWorkingDir: root, entryPoints: { page: pageEntry }, format: 'esm', splitting: true,
-    outdir: dist, chunkNames: 'page-[name]-[hash]', write: false, plugins: [chartjsPure],
+    outdir: dist, chunkNames: 'page-[name]-[hash]', write: false, metafile: true, plugins: [chartjsPure, noRelaxed, gptWorker],
   });
   checkSideEffects(split);
+  checkNoRelaxed(split, 'dist/page.js');
   for (const out of split.outputFiles) fs.writeFileSync(out.path, out.text);
   const esm = split.outputFiles.find((o) => path.basename(o.path) === 'page.js').text;
   const pageChunks = split.outputFiles.filter((o) => path.basename(o.path) !== 'page.js');
@@ -275,6 +277,7 @@ async function classicWidget({ minifyCSS, extraPlugins = [] }) {
     `shareModules({ ${shared.map((file, k) => `${JSON.stringify(rel(file))}: m${k}`).join(', ')} });`].join('\n');
   const core = await build({ ...coreScript, ...entry(coreEntry) });
   checkSideEffects(core);
+  checkNoRelaxed(core, 'dist/qkv-lab-widget.js');
   // 4. the add-ons, reading them back
   const names = new Map();
   for (const file of shared) {
@@ -304,13 +307,24 @@ async function classicWidget({ minifyCSS, extraPlugins = [] }) {
   for (const addon of addonList) {
     const target = addon.name === 'training' ? key : `${key}.addons[${JSON.stringify(addon.name)}]`;
     const addonEntry = `import { ${addon.exported} } from ${JSON.stringify(addon.module)};\n${target}.deliver(${addon.exported}());\n`;
-    const built = await build({ ...options, ...entry(addonEntry), format: 'esm', plugins: [chartjsPure, ...extraPlugins, fromCore, minifyCSS, sourcesHaveSideEffects] });
+    const built = await build({ ...options, ...entry(addonEntry), format: 'esm', plugins: [chartjsPure, noRelaxed, ...extraPlugins, fromCore, minifyCSS, sourcesHaveSideEffects] });
     checkSideEffects(built);
+    checkNoRelaxed(built, `dist/${ADDONS[addon.name].file}`);
     const body = built.outputFiles[0].text;
     if (/^\s*(import|export)\b/m.test(body)) throw new Error(`build-page.mjs: the ${addon.name} add-on still has an import or export`);
     addons[addon.name] = ADDON_WRAPPER(body, addon.name);
   }
   return { core: core.outputFiles[0].text, addons };
+}
+
+/**
+ * The page and the classic widget run SIMD128 (see noRelaxed): a build of theirs that took in
+ * dist/qkv-relaxed.js (a build that forgot the plugin: the split page build once did, and
+ * Chromium then ran relaxed kernels whose numbers differ from Node's by FMA rounding) fails here.
+ */
+function checkNoRelaxed(result, name) {
+  const relaxed = Object.keys(result.metafile.inputs).filter((f) => /qkv-relaxed\.js$/.test(f));
+  if (relaxed.length) throw new Error(`build-page.mjs: ${name} bundles the relaxed-SIMD kernels (${relaxed.join(', ')}); add the noRelaxed plugin to its build`);
 }
 
 /** The same check bundle() makes, for builds made directly. */

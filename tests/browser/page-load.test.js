@@ -34,6 +34,22 @@ for (const file of [false, true]) {
   }
 }
 
+// The page runs SIMD128, never relaxed SIMD (tools/build-page.mjs leaves those kernels out), even
+// in a Chromium that validates relaxed SIMD: the numbers it shows are the ones the API gives in
+// Node by default, bit for bit (training-run.test.js compares them).
+// f32x4.relaxed_madd of three splats (web/qkv-lab.js's probe): whether this engine runs relaxed SIMD
+const RELAXED_PROBE = [0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
+  10, 19, 1, 17, 0, 65, 0, 253, 15, 65, 0, 253, 15, 65, 0, 253, 15, 253, 133, 2, 11];
+test('served and as the single file, the page runs the SIMD128 kernels, not relaxed SIMD', async () => {
+  for (const file of [false, true]) {
+    const page = await openPage(env, { file });
+    assert.ok(await page.evaluate((bytes) => WebAssembly.validate(new Uint8Array(bytes)), RELAXED_PROBE),
+      'this Chromium does not validate relaxed SIMD, so the test cannot tell');
+    assert.equal(await page.getAttribute('body', 'data-kernels'), 'simd128', file ? 'file://' : 'served');
+    await page.closeAll();
+  }
+});
+
 test('screenshots: desktop and phone, zh and en, light and dark', async () => {
   for (const [locale, lang] of [['zh-CN', 'zh'], ['en-US', 'en']]) {
     for (const [width, kind] of [[1280, 'desktop'], [375, 'phone']]) {

@@ -280,6 +280,15 @@ test('autoplay plays once the widget is in view', async () => {
   await page.closeAll();
 });
 
+// The classic script carries the SIMD128 kernels only (tools/build-page.mjs, noRelaxed), so a
+// post's numbers are the API's defaults in Node bit for bit, also in a Chromium with relaxed SIMD.
+test('the classic widget runs the SIMD128 kernels, not relaxed SIMD', async () => {
+  const page = await openBlog(env);
+  await waitForWidget(page, 'first');
+  assert.equal(await page.evaluate(async () => (await window.QkvLab.load()).kernels), 'simd128');
+  await page.closeAll();
+});
+
 test('a removed widget frees its WebAssembly memory; the other keeps working', async () => {
   const page = await openBlog(env);
   await bothDrawn(page);

@@ -29,7 +29,7 @@ import { flowSection } from './flow.js';
 
 /** An entry whose definition is here already. */
 function ready(definition) {
-  return Object.freeze({ id: definition.id, load: () => Promise.resolve(definition) });
+  return Object.freeze({ id: definition.id, titleKey: definition.titleKey, load: () => Promise.resolve(definition) });
 }
 
 /**

@@ -20,6 +20,9 @@ addStrings(PAGE_STRINGS);
 
 async function main() {
   const started = performance.now();
+  // the WebAssembly first: it inflates and compiles while the header is built
+  const loading = load();
+  loading.catch(() => {});   // awaited below, where a failure is told
   const app = document.getElementById('app');
   const state = createState({
     search: location.search,
@@ -79,11 +82,13 @@ async function main() {
 
   let qkv;
   try {
-    qkv = await load();
+    qkv = await loading;
   } catch (error) {
     status.textContent = i18n.t('page.failed', { message: String(error && error.message) });
     return;
   }
+  // which kernel build runs (SIMD128 on this page: tools/build-page.mjs, noRelaxed), for the tests
+  document.body.dataset.kernels = qkv.kernels;
 
   const sections = [];
   // A jump (the contents, a #link, a data-flow stage, a deep link) must land, and stay, on its
@@ -151,7 +156,11 @@ async function main() {
   /** Scrolls to a section and puts focus on it (the contents, #links, the data-flow section). */
   function goTo(id) {
     const target = sections.find((s) => s.id === id);
-    if (!target) return;
+    if (!target) {
+      // below the fold and not built yet: there once the story is
+      if (PAGE_SECTIONS.some((e) => e.id === id)) allBuilt.then(() => goTo(id));
+      return;
+    }
     holdAt(target.element, { smooth: !matchMedia('(prefers-reduced-motion: reduce)').matches });
     const stage = target.element.querySelector('.stage') || target.element;
     stage.focus({ preventScroll: true });
@@ -172,18 +181,33 @@ async function main() {
     },
   });
 
-  for (const entry of PAGE_SECTIONS) {
+  // The sections in view (and all through the one a link opens at) are built before the first
+  // numbers show; the rest after the first paint, one per idle moment, so that the page answers
+  // between them. Iframe mode shows one section and builds them all first, as it always did.
+  const embedded = isEmbedMode(params);
+  const fromHash = decodeURIComponent(location.hash.slice(1));
+  const linked = PAGE_SECTIONS.some((e) => e.id === fromHash) ? fromHash : state.get('section');
+  const linkedIndex = PAGE_SECTIONS.findIndex((e) => e.id === linked);
+  let nextEntry = 0;
+  let observer = null;   // the section-in-view observer, once it exists (below)
+  async function buildNext() {
+    const entry = PAGE_SECTIONS[nextEntry++];
     try {
       const section = (await entry.load()).create(ctx);
       sections.push(section);
       story.append(section.element);
+      observer?.observe(section.element);
     } catch (error) {
       console.warn(error);
       story.append(h('section', { class: 'qkv-section failed' }, h('p', { text: i18n.t('page.sectionFailed', { message: String(error.message) }) })));
     }
   }
+  const storyFillsView = () => story.getBoundingClientRect().bottom >= innerHeight;
+  while (nextEntry < PAGE_SECTIONS.length && (embedded || nextEntry <= linkedIndex || nextEntry === 0 || !storyFillsView())) await buildNext();
+  // the contents list every section from the start (the ones still to come by their title)
+  const listed = () => PAGE_SECTIONS.map((entry) => sections.find((s) => s.id === entry.id) || entry);
   status.hidden = true;
-  nav.setSections(sections);
+  nav.setSections(listed());
   // ?embed=1&section=…: one section without the page chrome, for iframes (embed.js)
   const embed = applyEmbedMode({ root: app, sections, ctx, fallback: await WALKTHROUGH.load(), params, notice: embedNotice });
   if (embed.active) {
@@ -199,10 +223,10 @@ async function main() {
     };
     applyLanguage(i18n.lang);
   }
-  const ready = performance.now() - started;
-  document.body.dataset.ready = 'true';
-  document.body.dataset.timeToNumbers = ready.toFixed(1);
-  document.body.dataset.readyAt = performance.now().toFixed(1);  // since navigation start
+  // the first numbers are on screen (bench/page.mjs reads this)
+  document.body.dataset.timeToNumbers = (performance.now() - started).toFixed(1);
+  document.body.dataset.numbersAt = performance.now().toFixed(1);  // since navigation start
+  document.body.dataset.sectionsAtNumbers = String(sections.length);
 
   for (const button of langButtons) {
     button.addEventListener('click', () => {
@@ -216,9 +240,8 @@ async function main() {
     nav.refresh();
   });
 
-  // the section in view goes into the URL; a link with #id or ?section=id opens there
-  const fromHash = decodeURIComponent(location.hash.slice(1));
-  const initial = sections.some((s) => s.id === fromHash) ? fromHash : state.get('section');
+  // the section in view goes into the URL; a link with #id or ?section=id opens there (built above)
+  const initial = linked;
   if (initial && !embed.active) {
     const target = sections.find((s) => s.id === initial);
     if (target) holdAt(target.element, { smooth: false });
@@ -228,7 +251,7 @@ async function main() {
   if (!embed.active) {
     addEventListener('hashchange', () => {
       const id = decodeURIComponent(location.hash.slice(1));
-      if (sections.some((s) => s.id === id)) goTo(id);
+      if (PAGE_SECTIONS.some((e) => e.id === id)) allBuilt.then(() => goTo(id));
     });
   }
   // autoplay: the scene's section plays while it is in view (as a widget does)
@@ -250,7 +273,7 @@ async function main() {
     for (const [name, value] of [['steps', null], ['loop', false], ['autoplay', false]]) state.set(name, value);
   }
   if (!embed.active && 'IntersectionObserver' in window) {
-    const observer = new IntersectionObserver((entries) => {
+    observer = new IntersectionObserver((entries) => {
       if (observerQuiet) return;
       for (const entry of entries) {
         if (!entry.isIntersecting) continue;
@@ -261,6 +284,23 @@ async function main() {
     }, { rootMargin: '-40% 0px -55% 0px' });
     for (const section of sections) observer.observe(section.element);
   }
+
+  // the rest of the story, after the first paint: one section per idle moment (a busy page
+  // still gets one within 100 ms); then every section is there (body[data-ready])
+  const idle = () => new Promise((resolve) => (typeof requestIdleCallback === 'function'
+    ? requestIdleCallback(() => resolve(), { timeout: 100 }) : setTimeout(resolve, 0)));
+  while (nextEntry < PAGE_SECTIONS.length) {
+    await idle();
+    await buildNext();
+    nav.setSections(listed());
+  }
+  finishBuilding();
+  document.body.dataset.ready = 'true';
+  document.body.dataset.readyAt = performance.now().toFixed(1);  // since navigation start
 }
+
+// a jump to a section still to be built waits for the rest of the story (main() resolves it)
+let finishBuilding;
+const allBuilt = new Promise((resolve) => { finishBuilding = resolve; });
 
 main();

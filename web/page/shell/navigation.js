@@ -49,17 +49,27 @@ export function createNavigation({ i18n, langGroup, goTo }) {
     return a;
   }
 
+  /**
+   * sections: the page's story in order; a section not built yet (main.js builds those below the
+   * fold after the first paint) is { id, titleKey? }, listed by its title until it is built. Called
+   * again as sections are built: links are kept, each built section gets its #link once.
+   */
   function setSections(sections) {
     clear(menuList);
     clear(tocList);
+    const before = new Map(entries.map((entry) => [entry.id, entry]));
     entries = sections.map((section) => {
-      const entry = { id: section.id, title: section.element.querySelector('.section-title') };
-      entry.links = [link(entry), link(entry)];
+      const entry = before.get(section.id) || { id: section.id, anchor: null };
+      entry.links ||= [link(entry), link(entry)];
+      entry.title = section.element ? section.element.querySelector('.section-title') : null;
+      entry.titleKey = section.titleKey || null;
       menuList.append(h('li', {}, entry.links[0]));
       tocList.append(h('li', {}, entry.links[1]));
       // the section's own link, for copying: #id (main.js scrolls there on load and on hashchange)
-      entry.anchor = h('a', { class: 'section-link', attrs: { href: `#${section.id}` }, text: '#' });
-      section.element.append(entry.anchor);
+      if (section.element && !entry.anchor) {
+        entry.anchor = h('a', { class: 'section-link', attrs: { href: `#${section.id}` }, text: '#' });
+        section.element.append(entry.anchor);
+      }
       return entry;
     });
     toc.hidden = entries.length === 0;
@@ -73,8 +83,9 @@ export function createNavigation({ i18n, langGroup, goTo }) {
     toc.setAttribute('aria-label', i18n.t('nav.toc'));
     brand.setAttribute('aria-label', `qkv-lab: ${i18n.t('nav.top')}`);
     entries.forEach((entry, k) => {
-      const title = `${k + 1}. ${entry.title ? entry.title.textContent : entry.id}`;
+      const title = `${k + 1}. ${entry.title ? entry.title.textContent : entry.titleKey ? i18n.t(entry.titleKey) : entry.id}`;
       for (const a of entry.links) a.textContent = title;
+      if (!entry.anchor) return;
       entry.anchor.setAttribute('aria-label', i18n.t('nav.link', { title }));
       entry.anchor.title = i18n.t('nav.link', { title });
     });

@@ -331,5 +331,5 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     };
   }
 
-  return Object.freeze({ id, quiz: Object.freeze([...quiz]), create });
+  return Object.freeze({ id, titleKey, quiz: Object.freeze([...quiz]), create });
 }
