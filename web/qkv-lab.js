@@ -190,6 +190,10 @@ const GPT_STACK_BYTES = 16384;
  */
 async function attachGPT(lab) {
   const [{ gpt: chunk }, engine] = await Promise.all([import('./dist/qkv-gpt.js'), import('./gpt.js')]);
+  if (!chunk) {
+    throw new Error('loadGPTEngine: this build of qkv-lab (the classic widget script) has no GPT engine; ' +
+      "import the package's ES modules (import { load } from 'qkv-lab') for it");
+  }
   const heap = lab._heap, core = heap.core;
   const env = { memory: heap.memory };
   for (const [name, value] of Object.entries(heap.kernels)) if (typeof value === 'function') env[name] = value;
