@@ -129,23 +129,26 @@ npm_install() {
 # cannot see Debian's acorn unless NODE_PATH points at Debian's node modules.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
-# The WebAssembly build is two modules sharing one memory (web/qkv-lab.js instantiates them):
+# The WebAssembly build is two modules sharing one memory, three with the GPT (web/qkv-lab.js
+# instantiates them):
 #  - the kernels (checks, products, softmax, attention): optimised for speed, built twice, with
 #    SIMD128 and without; the API picks one at load time by feature detection;
-#  - the core (RNG, positional encoding, multi-head attention, model, LayerNorm, GELU, the GPT,
-#    allocator, error messages, the small maths library): optimised for size, built once by emcc with its glue, importing
+#  - the core (RNG, positional encoding, multi-head attention, model, allocator, error messages, the small maths library): optimised for size, built once by emcc with its glue, importing
 #    the kernels it calls from "qkv_kernels" (multi-head attention runs each head through the
-#    kernels' attention; only its slicing is the core's).
+#    kernels' attention; only its slicing is the core's);
+#  - the GPT engine (LayerNorm, GELU, the GPT; build_gpt), loaded only by load({ gpt: true }).
 # Only the kernels are built twice, so the scalar fallback costs a few KiB, not a second copy.
 # A third kernel build, relaxed SIMD (fused multiply-add; Chrome >= 114, Firefox >= 120, not
 # Safari), comes from clang 16 where it is installed (build_relaxed_kernels) and travels in a
 # module of its own, web/dist/qkv-relaxed.js, that load() imports only where it validates.
 KERNEL_SOURCES=(wasm/checks.c wasm/matrix.c wasm/attention.c)
 CORE_SOURCES=(wasm/errors.c wasm/mathlib.c wasm/rng.c wasm/positions.c wasm/multihead.c wasm/model.c
-  wasm/layernorm.c wasm/gelu.c wasm/gpt.c wasm/exports.c)
+  wasm/exports.c)
+GPT_SOURCES=(wasm/layernorm.c wasm/gelu.c wasm/gpt.c)
 KERNEL_OPT=(-O3)          # tools/wasm-bundle.mjs prints the sizes that decided these levels
 KERNEL_SCALAR_OPT=(-Os)
 CORE_OPT=(-Oz)
+GPT_OPT=(-O3)
 
 # The exported surfaces: keep in step with wasm/qkv.h and web/qkv-lab.js.
 # The kernels the core calls (emcc fails if one is missing here), and what JavaScript calls.
@@ -160,6 +163,7 @@ KERNEL_EXPORTS=(
   qkv_attention_forward qkv_attention_forward_keep qkv_attention_backward qkv_self_attention_forward
   __stack_pointer
 )
+GPT_CORE_IMPORTS=(calloc memcpy memmove memset qkv_log qkv_exp qkv_cos qkv_rng_double qkv_rng_gauss)
 EXPORTS=(
   _malloc _free
   _qkv_error_message _qkv_alloc_floats _qkv_alloc_bytes _qkv_free _qkv_heap_used _qkv_rng_size
@@ -167,12 +171,20 @@ EXPORTS=(
   _qkv_model_create _qkv_model_destroy _qkv_model_set_optimizer _qkv_model_tensor
   _qkv_model_num_params _qkv_model_forward _qkv_model_loss_and_grad _qkv_model_update
   _qkv_model_shuffle _qkv_model_sentence_losses
-  _qkv_layernorm_forward _qkv_layernorm_backward _qkv_gelu_forward _qkv_gelu_backward
-  _qkv_transformer_block_layout _qkv_transformer_block_forward
-  _qkv_gpt_create _qkv_gpt_destroy _qkv_gpt_set_optimizer _qkv_gpt_set_data _qkv_gpt_loss_and_grad
-  _qkv_gpt_step _qkv_gpt_evaluate _qkv_gpt_forward _qkv_gpt_generate _qkv_gpt_tensor
-  _qkv_gpt_num_params _qkv_gpt_steps
   _qkv_model_state_bytes _qkv_model_save_state _qkv_model_load_state
+  "${GPT_CORE_IMPORTS[@]/#/_}"
+)
+# The GPT module (GPT_SOURCES): what JavaScript calls (load({ gpt: true }) puts each on the core's
+# module object as _name, beside the core's own), and what it imports from the core (the
+# allocator, the C library's copies, the maths library, the RNG; the core exports them for it).
+# Its kernels come from the kernel module the instance runs.
+GPT_EXPORTS=(
+  qkv_layernorm_forward qkv_layernorm_backward qkv_gelu_forward qkv_gelu_backward
+  qkv_transformer_block_layout qkv_transformer_block_forward
+  qkv_gpt_create qkv_gpt_destroy qkv_gpt_set_optimizer qkv_gpt_set_data qkv_gpt_loss_and_grad
+  qkv_gpt_step qkv_gpt_evaluate qkv_gpt_forward qkv_gpt_generate qkv_gpt_tensor
+  qkv_gpt_num_params qkv_gpt_steps
+  __stack_pointer
 )
 
 # The relaxed-SIMD kernels: the same sources, compiled by clang 16 with -mrelaxed-simd (which
@@ -211,6 +223,23 @@ build_kernels() {  # build_kernels NAME CFLAGS...: .build/qkv-kernels-NAME.wasm
     -o ".build/qkv-kernels-$name.wasm"
 }
 
+# The GPT engine (GPT_SOURCES): a module of its own, like the kernels sharing the core's memory,
+# owning nothing in it (no data, no C library: its undefined functions become imports, which
+# web/qkv-lab.js binds to the core's and the kernels' exports), its own stack pointed by the API
+# at space the core allocated. Plain WebAssembly (no SIMD: its products are the kernels'), so one
+# build runs on every engine; it travels in web/dist/qkv-gpt.js, imported by load({ gpt: true }).
+build_gpt() {  # .build/qkv-gpt.wasm
+  local objs=() src obj
+  for src in "${GPT_SOURCES[@]}"; do
+    obj=.build/gpt-$(basename "$src" .c).o
+    emcc -std=c11 "${GPT_OPT[@]}" -mmutable-globals -Wall -Wextra -Werror -c "$src" -o "$obj"
+    objs+=("$obj")
+  done
+  wasm-ld --no-entry --import-memory --allow-undefined --strip-all \
+    $(printf -- '--export=%s ' "${GPT_EXPORTS[@]}") "${objs[@]}" -o .build/qkv-gpt.wasm
+  wasm-opt --enable-mutable-globals "${GPT_OPT[@]}" .build/qkv-gpt.wasm -o .build/qkv-gpt.wasm
+}
+
 build_wasm() {
   need_build_tools
   mkdir -p web/dist .build
@@ -219,6 +248,7 @@ build_wasm() {
   say "emcc -> web/dist/qkv-core.js, web/dist/qkv-wasm.js"
   build_kernels simd "${KERNEL_OPT[@]}" -msimd128
   build_kernels scalar "${KERNEL_SCALAR_OPT[@]}"
+  build_gpt
   local relaxed=()
   rm -f .build/qkv-kernels-relaxed.wasm
   if want_relaxed_tools; then
@@ -260,7 +290,8 @@ build_wasm() {
   local node_relaxed=(node)
   node --experimental-wasm-relaxed-simd -e 0 >/dev/null 2>&1 && node_relaxed=(node --experimental-wasm-relaxed-simd)
   "${node_relaxed[@]}" tools/wasm-bundle.mjs .build/qkv-core.wasm .build/qkv-kernels-simd.wasm \
-    .build/qkv-kernels-scalar.wasm web/dist/qkv-wasm.js web/dist/qkv-scalar.js web/dist/qkv-relaxed.js "${relaxed[@]}"
+    .build/qkv-kernels-scalar.wasm web/dist/qkv-wasm.js web/dist/qkv-scalar.js web/dist/qkv-relaxed.js \
+    .build/qkv-gpt.wasm .build/qkv-core.js web/dist/qkv-gpt.js "${relaxed[@]}"
   if [ -d node_modules/esbuild ]; then
     node tools/build-page.mjs
   else

@@ -44,8 +44,8 @@ function trainingMs(lab) {
   return { ms: median(runs), V };
 }
 
-const builds = [['scalar', await load({ simd: false, fresh: true })]];
-if (simdSupported()) builds.unshift(['simd', await load({ simd: true, fresh: true })]);
+const builds = [['scalar', await load({ simd: false, fresh: true, gpt: true })]];
+if (simdSupported()) builds.unshift(['simd', await load({ simd: true, fresh: true, gpt: true })]);
 let V = 0;
 for (const [name, lab] of builds) {
   const { ms, V: v } = trainingMs(lab);

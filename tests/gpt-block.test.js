@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { load } from 'qkv-lab';
 import { checkMatrix, toNested, maxAbs, assertMatrix } from './helpers.js';
 
-const qkv = await load();
+const qkv = await load({ gpt: true });
 const fx = JSON.parse(readFileSync(new URL('./fixtures/torch.json', import.meta.url), 'utf8'));
 
 // float32 against float64: every stage is a sum of at most max(d, hidden) = 64 products of

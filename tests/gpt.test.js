@@ -30,7 +30,7 @@ const referenceConfig = (gpt) => ({ vocab: gpt.vocab.length, dim: gpt.dim, heads
 const referenceLogits = (gpt, params, tokens) => gptForward(referenceConfig(gpt), params, tokens).logits;
 const referenceLoss = (gpt, params, inputs, targets) => gptLoss(referenceConfig(gpt), params, [{ inputs, targets }]).loss;
 
-const qkv = await load();
+const qkv = await load({ gpt: true });
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 // a small stand-in text: 12 lines, 6 distinct characters (V = 7 with the end-of-text token)
@@ -221,8 +221,8 @@ function parameterChecksum(bytes) {
 }
 
 test('the same seed gives the same parameters, bit for bit, with the SIMD and scalar kernels and natively', async () => {
-  const builds = [await load({ simd: false, fresh: true })];
-  if (qkv.simd) builds.push(await load({ simd: true, fresh: true }));
+  const builds = [await load({ simd: false, fresh: true, gpt: true })];
+  if (qkv.simd) builds.push(await load({ simd: true, fresh: true, gpt: true }));
   const sums = builds.map((lab) => {
     const gpt = lab.createGPT(CHECKSUM_GPT);
     const losses = gpt.train();

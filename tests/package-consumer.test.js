@@ -69,6 +69,7 @@ const initialRaw = {};  // what a page loads at first, minified, not compressed 
 // bytes, which webpack prints as 244 KiB
 const WEBPACK_HINT_BYTES = 250000;
 const lazyKernels = {};  // the kernel builds' chunks, loaded where they run
+const lazyGPT = {};      // the GPT engine's chunks, loaded by load({ gpt: true })
 
 before(async () => {
   pack = packAndInstall('qkv-lab-consumer-');
@@ -99,10 +100,14 @@ before(async () => {
     bundles[name] = [...reachable].map((f) => fs.readFileSync(path.join(pack.app, f), 'utf8')).join('\n');
     gzipped[name] = size([...initial]);
     // on demand: the training sections' chunks; apart, the chunks of the kernel builds that load()
-    // imports only where it runs them (relaxed SIMD, scalar)
+    // imports only where it runs them (relaxed SIMD, scalar), and the GPT engine's (its WASM and
+    // web/gpt.js), which only load({ gpt: true }) imports
     const isKernels = (f) => Object.keys(outputs[f].inputs).some((i) => /web\/dist\/qkv-(relaxed|scalar)\.js$/.test(i));
-    lazy[name] = size([...reachable].filter((f) => !initial.has(f) && !isKernels(f)));
+    const isGPT = (f) => Object.keys(outputs[f].inputs).some((i) => /web\/(dist\/qkv-gpt|gpt)\.js$/.test(i));
+    assert.ok(![...initial].some(isGPT), `${name}: the GPT engine is loaded at first`);
+    lazy[name] = size([...reachable].filter((f) => !initial.has(f) && !isKernels(f) && !isGPT(f)));
     lazyKernels[name] = size([...reachable].filter((f) => !initial.has(f) && isKernels(f)));
+    lazyGPT[name] = size([...reachable].filter((f) => !initial.has(f) && isGPT(f)));
     initialRaw[name] = [...initial].reduce((sum, f) => sum + fs.statSync(path.join(pack.app, f)).size, 0);
     const widgets = name === 'both'
       ? '<qkv-lab id="w" section="softmax" lang="en"></qkv-lab>\n<qkv-lab id="t" section="trainstep" lang="en"></qkv-lab>'
@@ -111,7 +116,8 @@ before(async () => {
   }
   console.log(`bundled with esbuild (splitting), gzip -9, loaded at first: ${Object.entries(gzipped).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}; ` +
     `on demand (the training sections' chunks): ${Object.entries(lazy).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}; ` +
-    `the relaxed-SIMD and scalar kernels' chunks: ${Object.entries(lazyKernels).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}`);
+    `the relaxed-SIMD and scalar kernels' chunks: ${Object.entries(lazyKernels).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}; ` +
+    `the GPT engine's chunks: ${Object.entries(lazyGPT).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}`);
 });
 after(() => { pack?.remove(); });
 
@@ -160,6 +166,10 @@ test('the README\'s bundler table gives these sizes (within 10 % + 0.5 KiB: upda
   assert.ok(m, 'the README\'s table has no row "training sections, on demand"');
   assert.ok(Math.abs(Number(m[1]) * 1024 - lazy.widget) <= 0.1 * lazy.widget + 512,
     `training sections: the README says ${m[1]} KiB, measured ${kib(lazy.widget)} KiB`);
+  const g = /^\| GPT engine, on demand \|[^\n]*\| ([0-9.]+) KiB/m.exec(table);
+  assert.ok(g, 'the README\'s table has no row "GPT engine, on demand"');
+  assert.ok(Math.abs(Number(g[1]) * 1024 - lazyGPT.api) <= 0.1 * lazyGPT.api + 512,
+    `GPT engine: the README says ${g[1]} KiB, measured ${kib(lazyGPT.api)} KiB`);
 });
 
 // A widget app's entry is larger than webpack's default performance hint, so webpack warns on

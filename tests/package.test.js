@@ -27,6 +27,7 @@ const EXPECTED = [
   'web/dist/qkv-core.js',
   'web/dist/qkv-wasm.js',
   'web/dist/qkv-relaxed.js',
+  'web/dist/qkv-gpt.js',
   'web/dist/qkv-scalar.js',
   'web/dist/qkv-lab-widget.js',
   'web/dist/qkv-lab-widget-training.js',
@@ -54,7 +55,7 @@ const GPT_ADDON_GZIP_BUDGET = 260 * 1024;
 
 // The modules of the API: what the ES-module widget imports instead of bundling, and what
 // package.json's "sideEffects" must leave out (so that bundlers drop what an app does not use).
-const API_MODULES = ['web/corpus.js', 'web/dist/qkv-core.js', 'web/dist/qkv-relaxed.js', 'web/dist/qkv-scalar.js', 'web/dist/qkv-wasm.js',
+const API_MODULES = ['web/corpus.js', 'web/dist/qkv-core.js', 'web/dist/qkv-gpt.js', 'web/dist/qkv-relaxed.js', 'web/dist/qkv-scalar.js', 'web/dist/qkv-wasm.js',
   'web/gpt.js', 'web/heap.js', 'web/inflate.js', 'web/matrix.js', 'web/model.js', 'web/qkv-lab.js'];
 const WIDGET_BUILDS = EXPECTED.filter((f) => /^web\/dist\/qkv-lab-widget/.test(f));
 

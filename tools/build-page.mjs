@@ -100,6 +100,18 @@ const gptWorker = {
   },
 };
 
+// The classic widget script leaves out the GPT engine (dist/qkv-gpt.js and web/gpt.js, which
+// load({ gpt: true }) imports on demand and a classic script would inline: about 17 KiB
+// gzipped): no widget section runs a GPT. There, loadGPTEngine() rejects saying so.
+const noGPT = {
+  name: 'qkv-no-gpt-engine',
+  setup(b) {
+    b.onResolve({ filter: /(^|[\\/])(dist[\\/]qkv-gpt|gpt)\.js$/ }, (args) =>
+      (/[\\/]web$/.test(args.resolveDir) ? { path: args.path, namespace: 'qkv-no-gpt' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'qkv-no-gpt' }, () => ({ contents: 'export const gpt = null;\n', loader: 'js' }));
+  },
+};
+
 async function bundle(entry, options) {
   const plugins = [chartjsPure, noRelaxed, gptWorker, ...(options.plugins || []), sourcesHaveSideEffects];
   const result = await build({ ...common, entryPoints: [entry], write: false, metafile: true, ...options, plugins });
@@ -248,7 +260,7 @@ async function classicWidget({ minifyCSS, extraPlugins = [] }) {
   const entry = (contents) => ({ stdin: { contents, resolveDir: root, sourcefile: 'entry.js', loader: 'js' } });
 
   // the core script's build settings, for the pass that lists its modules (1) and the real one (3)
-  const coreScript = { ...options, format: 'iife', plugins: [chartjsPure, ...extraPlugins, stub, noRelaxed, minifyCSS, sourcesHaveSideEffects] };
+  const coreScript = { ...options, format: 'iife', plugins: [chartjsPure, ...extraPlugins, stub, noRelaxed, noGPT, minifyCSS, sourcesHaveSideEffects] };
   // 1. what the core holds: a build of the bare element, read only for its list of inputs
   const bare = await build({ ...coreScript, ...entry(`import ${JSON.stringify(widgetEntry)};`) });
   const coreFiles = new Set(Object.keys(bare.metafile.inputs).filter((f) => !f.includes(':')));

@@ -55,7 +55,7 @@ lines.forEach((line, i) => {
 });
 const unigram = valLoss / valChars;
 
-const qkv = await load();
+const qkv = await load({ gpt: true });
 console.log(`GPT ${JSON.stringify(settings)}, ${qkv.simd ? 'SIMD128' : 'scalar'} kernels, seeds ${seeds.join(', ')}`);
 console.log(`baselines: ln V = ${Math.log(distinct).toFixed(3)} nats (V = ${distinct}); unigram (add-one) on the validation text = ${unigram.toFixed(3)} nats`);
 

@@ -550,7 +550,7 @@ int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int
 
     g->lr = 3e-3f; g->beta1 = 0.9f; g->beta2 = 0.99f; g->adam_eps = 1e-8f;
     g->weight_decay = 0.01f; g->clip = 1.0f; g->warmup = 0; g->total_steps = 0;
-    g->loss_limit = QKV_DIVERGENCE_FACTOR * log((double)V);
+    g->loss_limit = QKV_DIVERGENCE_FACTOR * qkv_log((double)V);
     *out = g;
     return QKV_OK;
 }
@@ -801,10 +801,32 @@ static int gpt_prefill(qkv_gpt* g, const int* tokens, int n) {
     return QKV_OK;
 }
 
-static int by_logit(const void* x, const void* y) {
-    const struct ranked *a = x, *b = y;
-    if (a->z != b->z) return a->z > b->z ? -1 : 1;
-    return a->id - b->id;
+/* whether a ranks before b: the larger logit first, ties to the lower id (a total order, so the
+   sorted order is unique) */
+static inline int ranks_before(const struct ranked* a, const struct ranked* b) {
+    return a->z != b->z ? a->z > b->z : a->id < b->id;
+}
+
+static void sift_down(struct ranked* r, int at, int n) {
+    for (;;) {
+        int child = 2 * at + 1;
+        if (child >= n) return;
+        /* a heap with the LAST in rank at the root, so that the sort leaves the first first */
+        if (child + 1 < n && ranks_before(&r[child], &r[child + 1])) child++;
+        if (!ranks_before(&r[at], &r[child])) return;
+        struct ranked t = r[at]; r[at] = r[child]; r[child] = t;
+        at = child;
+    }
+}
+
+/* r (n) sorted by ranks_before, in place: heapsort (O(n log n), no allocation, and no function
+   pointer: the WebAssembly GPT module shares no function table with the core's qsort) */
+static void sort_ranked(struct ranked* r, int n) {
+    for (int i = n / 2 - 1; i >= 0; i--) sift_down(r, i, n);
+    for (int end = n - 1; end > 0; end--) {
+        struct ranked t = r[0]; r[0] = r[end]; r[end] = t;
+        sift_down(r, 0, end);
+    }
 }
 
 /* the next token from logits (V): greedy at temperature 0, else softmax(z / temperature) over the
@@ -843,7 +865,7 @@ static int sample_next(qkv_gpt* g, const float* z, float temperature, int top_k,
     }
     struct ranked* r = g->ranked;
     for (int i = 0; i < V; i++) { r[i].z = z[i]; r[i].id = i; }
-    qsort(r, (size_t)V, sizeof *r, by_logit);
+    sort_ranked(r, V);
     int keep = top_k > 0 && top_k < V ? top_k : V;
     sum = 0.0;
     for (int i = 0; i < keep; i++) {

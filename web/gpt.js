@@ -25,7 +25,7 @@
 //     inside the line; a window is `context` inputs and the `context` next tokens.
 import {
   ReturnedMatrix, readInput, readOptions, argumentError, checkPositiveFloat32, checkShape, checkWork, describe,
-  guard, MAX_WORK,
+  guard, MAX_WORK, workOf,
 } from './matrix.js';
 import { STATUS, GPT_TENSOR_GROUP, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS } from './heap.js';
 
@@ -121,7 +121,13 @@ export function transformerBlock(lab, X, weights, options = {}) {
   ];
   checkShape(op, 'the score matrices', heads * n, n);
   checkShape(op, 'Q, K and V together', n, 3 * d);
-  checkWork(op, n * d * (4 * d + 2 * hidden) + 2 * n * n * d, `a Transformer block over ${n} tokens of width ${d}`);
+  const paramFloats = tensors.reduce((sum, t) => sum + t.length, 0);
+  checkWork(op, {
+    multiplyAdds: n * d * (4 * d + 2 * hidden) + 2 * n * n * d,
+    exps: heads * n * n,
+    // in: the parameters and X; out: the trace (blockTraceFloats)
+    elements: paramFloats + n * d + blockTraceFloats(n, d, hidden, heads),
+  }, `a Transformer block over ${n} tokens of width ${d}`);
   const heap = lab._heap;
   const layout = blockLayout(lab, op, n, d, hidden, heads);
   const { params: po, acts: ao } = layout;
@@ -146,6 +152,12 @@ function blockLayout(lab, op, n, d, hidden, heads) {
     lab._check(op, heap.call('qkv_transformer_block_layout', po, ao, n, d, hidden, heads));
     return { params: heap.readInts(po, BLOCK_PARAMETERS.length + 1), acts: heap.readInts(ao, BLOCK_ACTIVATIONS.length + 1) };
   });
+}
+
+/** Floats one block's trace copies out: ln1, Q K V and the heads' outputs, concat, attn, resid1,
+ * ln2, mlp, out (11 n d), hidden and gelu (2 n h), each head's scores and weights (2 H n²). */
+function blockTraceFloats(n, d, hidden, heads) {
+  return 11 * n * d + 2 * n * hidden + 2 * heads * n * n;
 }
 
 /** The trace transformerBlock returns, read from one block's activations (address(which)). */
@@ -260,9 +272,42 @@ function stream(lines, ids, T) {
 
 // ---- the GPT ----
 
-/** Multiply-adds of one forward over `tokens` tokens attending to up to `keys` keys. */
+/**
+ * The work of one forward over `tokens` tokens attending to up to `keys` keys, in checkWork's
+ * parts: the products, and the softmax entries of attention (every head, every key) and of the
+ * probabilities over the vocabulary (wasm/gpt.c computes them on every forward). Callers add
+ * what else they do (backward, AdamW, copies, sampling): see addWork.
+ */
 function forwardWork(c, tokens, keys = tokens) {
-  return tokens * (c.layers * (12 * c.dim * c.dim + 2 * keys * c.dim) + c.dim * c.vocab);
+  return {
+    multiplyAdds: tokens * (c.layers * (12 * c.dim * c.dim + 2 * keys * c.dim) + c.dim * c.vocab),
+    exps: tokens * (c.layers * c.heads * keys + c.vocab),
+  };
+}
+
+/** The parts of `into` plus `times` × those of `more` (a new object). */
+function addWork(into, more, times = 1) {
+  const sum = { ...into };
+  for (const [kind, n] of Object.entries(more)) sum[kind] = (sum[kind] || 0) + times * n;
+  return sum;
+}
+
+/** Floats of a GPT's parameters: wte, wpe, the blocks, the final LayerNorm. */
+function parameterFloats(V, layers, dim, context) {
+  return V * dim + context * dim + layers * (12 * dim * dim + 13 * dim) + 2 * dim;
+}
+
+/**
+ * One training step's work: batch forwards over the context, the backward (twice a forward's
+ * products, a softmax entry's gradient per entry), and AdamW on every parameter.
+ */
+function stepWorkOf(c) {
+  const forward = forwardWork(c, c.context);
+  return {
+    multiplyAdds: 3 * c.batch * forward.multiplyAdds,
+    exps: 2 * c.batch * forward.exps,
+    adam: parameterFloats(c.vocab, c.layers, c.dim, c.context),
+  };
 }
 
 export class GPT {
@@ -285,7 +330,7 @@ export class GPT {
       vocab = buildVocab(op, lines);
     }
     c.vocab = vocab.length;
-    const stepWork = 3 * c.batch * forwardWork(c, c.context);
+    const stepWork = stepWorkOf(c);
     if (!loaded) {
       checkWork(op, stepWork, `one training step (batch ${c.batch} × context ${c.context}, ${c.layers} layers of width ` +
         `${c.dim}, vocabulary ${c.vocab})`);
@@ -432,7 +477,7 @@ export class GPT {
     this._trainable(op);
     const T = this.context;
     const count = this._valWindows;
-    const perCall = Math.max(1, Math.floor(MAX_WORK / forwardWork(this._config, T)));
+    const perCall = Math.max(1, Math.floor(MAX_WORK / workOf(forwardWork(this._config, T))));
     const heap = this._heap;
     const lossOver = (split, first, n) => {
       let sum = 0;
@@ -469,7 +514,10 @@ export class GPT {
     this._alive(op);
     const tokens = [0, ...this._encode(op, text, 'text', this.context - 1)];
     const n = tokens.length;
-    checkWork(op, forwardWork(this._config, n), `a forward over ${n} tokens`);
+    // out: the logits (n V) and every block's trace
+    checkWork(op, addWork(forwardWork(this._config, n), {
+      elements: n * this.vocab.length + this.layers * blockTraceFloats(n, this.dim, 4 * this.dim, this.heads),
+    }), `a forward over ${n} tokens`);
     const heap = this._heap;
     heap.frame(n, (frame) => {
       const p = frame.bytes(4 * n);
@@ -516,7 +564,12 @@ export class GPT {
     if (typeof cache !== 'boolean') throw argumentError(TypeError, `${op}: cache must be true or false, got ${describe(cache)}`);
     const n0 = ids.length, c = this._config;
     let work = forwardWork(c, n0);
-    for (let t = n0; t < n0 + maxTokens - 1; t++) work += cache ? forwardWork(c, 1, t + 1) : forwardWork(c, t + 1);
+    for (let t = n0; t < n0 + maxTokens - 1; t++) work = addWork(work, cache ? forwardWork(c, 1, t + 1) : forwardWork(c, t + 1));
+    // sampling each token: the model's probabilities of its top tokens and the sampling weights
+    // (two softmaxes over the vocabulary), and with topK or topP a sort of the vocabulary
+    const V = this.vocab.length;
+    const sorts = temperature > 0 && ((topK > 0 && topK < V) || topP < 1);
+    work = addWork(work, { exps: 2 * V, multiplyAdds: sorts ? V * Math.ceil(Math.log2(V + 1)) : 0, elements: 2 + 2 * TOP }, maxTokens);
     checkWork(op, work, `generating ${maxTokens} tokens after a prompt of ${n0} ${cache ? 'with' : 'without'} the KV cache`);
     const heap = this._heap;
     return heap.frame(n0 + maxTokens * (2 + 2 * TOP) + 1, (frame) => {
@@ -568,7 +621,10 @@ export class GPT {
     this._alive(op);
     const ids = this._encode(op, text, 'text', this.context - 1);
     const inputs = [0, ...ids], targets = [...ids, 0], n = inputs.length;
-    checkWork(op, 3 * forwardWork(this._config, n), `a forward and backward over ${n} tokens`);
+    const forward = forwardWork(this._config, n);
+    // out: the gradients, parameters()' form
+    checkWork(op, { multiplyAdds: 3 * forward.multiplyAdds, exps: 2 * forward.exps, elements: this.parameterCount },
+      `a forward and backward over ${n} tokens`);
     const heap = this._heap;
     const loss = heap.frame(2 * n, (frame) => {
       const pi = frame.bytes(4 * n), pt = frame.bytes(4 * n);
@@ -722,7 +778,7 @@ export function loadGPT(lab, bytes) {
   }
   if (V < 2 || V > GPT_LIMITS.vocab) throw argumentError(RangeError, `${op}: the header's vocabulary of ${V} is outside 2 to ${GPT_LIMITS.vocab}`);
   const pad = (4 - (vocabLength % 4)) % 4;
-  const paramCount = V * dim + context * dim + layers * (12 * dim * dim + 13 * dim) + 2 * dim;
+  const paramCount = parameterFloats(V, layers, dim, context);
   const expected = head + vocabLength + pad + 4 * paramCount + 4;
   if (bytes.length !== expected) {
     throw argumentError(RangeError, `${op}: the file has ${bytes.length} bytes; its header describes ${expected} ` +

@@ -71,9 +71,11 @@ const SCRATCH_BYTES = 1 << 18;
 const FRAME_BUFFERS = 16;  // a frame's alignment slack allows this many buffers beyond its floats
 
 export class Heap {
-  constructor(core, kernels) {
+  constructor(core, kernels, memory = null) {
     this.core = core;
     this.kernels = kernels;
+    /** the WebAssembly.Memory the modules share (the GPT engine's instantiation needs it) */
+    this.memory = memory;
     this._scratch = core._qkv_alloc_bytes(SCRATCH_BYTES);
     if (!this._scratch) throw new RangeError('load: out of WebAssembly memory');
     this._busy = false;

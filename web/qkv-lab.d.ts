@@ -373,8 +373,9 @@ export interface GPTParameters {
   lnf: { gamma: Matrix; beta: Matrix };
 }
 
-export declare class GPT {
-  private constructor();
+/** A GPT from qkv.createGPT or qkv.loadGPT (a type only: the class lives in the GPT engine,
+ *  which load({ gpt: true }) fetches on demand). */
+export interface GPT {
   /** token id → character; vocab[0] is '\n', the end-of-text token. */
   readonly vocab: readonly string[];
   readonly parameterCount: number;
@@ -434,7 +435,12 @@ export declare class QkvLab {
   multiHeadAttention(X: MatrixInput, weights: MultiHeadWeights, options: MultiHeadOptions): MultiHeadResult;
   /** A tiny trainable language model; dispose() it when done. */
   createModel(options?: ModelOptions): Model;
-  /** One pre-LN GPT-2 block on X (n × d), every intermediate returned. */
+  /** Whether the GPT engine is attached (load({ gpt: true }) or loadGPTEngine()). */
+  readonly gptLoaded: boolean;
+  /** Fetches the GPT engine and attaches it to this instance (once) → this instance. */
+  loadGPTEngine(): Promise<QkvLab>;
+  /** One pre-LN GPT-2 block on X (n × d), every intermediate returned. Needs the GPT engine
+   *  (load({ gpt: true })); without it, it throws an Error saying so, as createGPT and loadGPT do. */
   transformerBlock(X: MatrixInput, weights: TransformerBlockWeights, options: TransformerBlockOptions): TransformerBlockResult;
   /** A GPT-2-style character model of text; dispose() it when done. */
   createGPT(options: GPTOptions): GPT;
@@ -453,6 +459,9 @@ export interface LoadOptions {
   kernels?: KernelBuild;
   /** The older spelling: true is kernels: 'simd128', false is 'scalar'. */
   simd?: boolean;
+  /** true: with the GPT engine (transformerBlock, createGPT, loadGPT), fetched on demand and
+   *  attached to the instance (the shared one too). Default false. */
+  gpt?: boolean;
 }
 
 /** The three builds of the kernels (see the README's "Performance"). */

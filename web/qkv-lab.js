@@ -15,7 +15,9 @@
 // dist/qkv-core.js) and the kernels (products, softmax, attention), of which there are three
 // builds, relaxed SIMD (fused multiply-add), SIMD128 and scalar; load() picks the fastest the
 // engine validates (see build.sh). The core and SIMD128 travel in dist/qkv-wasm.js; the other
-// two in modules of their own, imported only where they run.
+// two in modules of their own, imported only where they run. The GPT engine (wasm/gpt.c and
+// web/gpt.js) is a third module on the same memory, loaded on demand: load({ gpt: true }) or
+// qkv.loadGPTEngine() imports dist/qkv-gpt.js and gpt.js and attaches it to the instance.
 import createQkvCore from './dist/qkv-core.js';
 import { modules as WASM } from './dist/qkv-wasm.js';
 import {
@@ -23,7 +25,6 @@ import {
   readOptions as readPlainOptions, argumentError, describe, guard, MAX_ELEMENTS, MAX_SIDE,
 } from './matrix.js';
 import { Model } from './model.js';
-import { GPT, loadGPT, transformerBlock } from './gpt.js';
 import { Heap, STATUS } from './heap.js';
 import { inflate } from './inflate.js';
 
@@ -35,7 +36,7 @@ const HEAD_KEYS = ['Q', 'K', 'V', 'scores', 'weights', 'output'];
 /** The options attend and multiHeadAttention take besides scale and causal. */
 const ATTEND_OPTIONS = ['outputs'], MULTI_HEAD_OPTIONS = ['heads'];
 
-export { Matrix, Model, GPT };
+export { Matrix, Model };
 
 // The smallest module with a SIMD128 instruction (v128 i8x16.popcnt of a splat): whether this
 // engine validates it is whether it runs SIMD128.
@@ -84,14 +85,17 @@ const shared = new Map();  // kernels name -> Promise<QkvLab>
  *                  rejects where the engine cannot run it. Without it, the fastest that this
  *                  engine validates; in Node the environment variable QKV_LAB_SIMD=0 makes that
  *                  default scalar (the tests run every build);
- *   simd: boolean  the older spelling: true is 'simd128', false 'scalar'.
+ *   simd: boolean  the older spelling: true is 'simd128', false 'scalar';
+ *   gpt: true      with the GPT engine (transformerBlock, createGPT, loadGPT), fetched on
+ *                  demand and attached to the instance (to the shared one too: qkv.loadGPTEngine()).
  */
 export function load(options = {}) {
-  let fresh, kernels, simd;
+  let fresh, kernels, simd, gpt;
   try {
-    ({ fresh = false, kernels, simd } = readPlainOptions('load', options, ['fresh', 'kernels', 'simd'],
-      "{ fresh: true, kernels: 'scalar' }"));
+    ({ fresh = false, kernels, simd, gpt = false } = readPlainOptions('load', options, ['fresh', 'kernels', 'simd', 'gpt'],
+      "{ fresh: true, kernels: 'scalar', gpt: true }"));
     if (typeof fresh !== 'boolean') throw argumentError(TypeError, `load: fresh must be true or false, got ${describe(fresh)}`);
+    if (typeof gpt !== 'boolean') throw argumentError(TypeError, `load: gpt must be true or false, got ${describe(gpt)}`);
     if (simd !== undefined && typeof simd !== 'boolean') {
       throw argumentError(TypeError, `load: simd must be true or false, got ${describe(simd)}`);
     }
@@ -117,13 +121,14 @@ export function load(options = {}) {
     return Promise.reject(new Error('load: this WebAssembly engine does not run relaxed SIMD (Chrome ≥ 114 and ' +
       'Firefox ≥ 120 do; Node 20 with --experimental-wasm-relaxed-simd); load() takes the fastest build it runs'));
   }
-  return pickKernels(kernels).then((name) => {
+  const lab = pickKernels(kernels).then((name) => {
     if (fresh) return instantiate(name);
     if (!shared.has(name)) {
       shared.set(name, instantiate(name).catch((error) => { shared.delete(name); throw error; }));
     }
     return shared.get(name);
   });
+  return gpt ? lab.then((instance) => instance.loadGPTEngine()) : lab;
 }
 
 /** The kernels asked for, or the fastest this engine runs and this build has. */
@@ -174,6 +179,46 @@ async function wasmBytes(kernels) {
 
 /** Kernel stack: the scalar build's local arrays may live there (the SIMD builds need none). */
 const KERNEL_STACK_BYTES = 16384;
+/** The GPT engine's stack (its largest frame holds a few small arrays of offsets). */
+const GPT_STACK_BYTES = 16384;
+
+/**
+ * Instantiates the GPT engine on lab's memory (see build.sh, build_gpt): its imports are the
+ * kernels the instance runs and the core's functions that dist/qkv-gpt.js names (by the core's
+ * minified export names); its exports join the core's module object as _name, where
+ * heap.call(name) finds them. → web/gpt.js, the engine's JavaScript side.
+ */
+let gptModules = () => Promise.all([import('./dist/qkv-gpt.js'), import('./gpt.js')]).then(([{ gpt }, engine]) => [gpt, engine]);
+
+/**
+ * For a build that leaves the engine out of the API's own bundle (the classic widget script):
+ * the bundle that carries the GPT sections (its GPT add-on) hands the engine's two modules over.
+ */
+export function provideGPTEngine(chunk, engine) {
+  if (chunk) gptModules = () => Promise.resolve([chunk, engine]);
+}
+
+async function attachGPT(lab) {
+  const [chunk, engine] = await gptModules();
+  if (!chunk) {
+    throw new Error('loadGPTEngine: this build of qkv-lab (the classic widget script) has no GPT engine; ' +
+      "import the package's ES modules (import { load } from 'qkv-lab') for it");
+  }
+  const heap = lab._heap, core = heap.core;
+  const env = { memory: heap.memory };
+  for (const [name, value] of Object.entries(heap.kernels)) if (typeof value === 'function') env[name] = value;
+  for (const [name, exported] of Object.entries(chunk.core)) {
+    if (typeof core.asm[exported] !== 'function') throw new Error(`loadGPTEngine: the core does not export ${name} (a build of another version?)`);
+    env[name] = core.asm[exported];
+  }
+  const { instance } = await WebAssembly.instantiate(decode(chunk.deflated, chunk.size), { env });
+  const exports = instance.exports;
+  const stack = core._malloc(GPT_STACK_BYTES);
+  if (!stack) throw new RangeError('loadGPTEngine: out of WebAssembly memory for the GPT engine\'s stack');
+  exports.__stack_pointer.value = (stack + GPT_STACK_BYTES) & ~15;
+  for (const [name, value] of Object.entries(exports)) if (typeof value === 'function') core['_' + name] = value;
+  return engine;
+}
 
 async function instantiate(kernelsName) {
   try {
@@ -209,7 +254,7 @@ async function instantiateModules(kernelsName) {
   // both modules compile at once (engines compile WebAssembly on background threads)
   const [kernelModule, coreModule] = await Promise.all([WebAssembly.compile(bytes.kernels), WebAssembly.compile(bytes.core)]);
   mark('compiled');
-  let kernels = null;
+  let kernels = null, memory = null;
   let fail;
   const failed = new Promise((resolve, reject) => { fail = reject; });
   const core = await Promise.race([failed, createQkvCore({
@@ -217,7 +262,7 @@ async function instantiateModules(kernelsName) {
     // The glue made the memory (-sIMPORTED_MEMORY) and the import object; the kernels get the
     // memory, then the core gets the kernels in place of the stand-ins build.sh declared.
     instantiateWasm(imports, receive) {
-      const memory = Object.values(imports).flatMap((o) => Object.values(o))
+      memory = Object.values(imports).flatMap((o) => Object.values(o))
         .find((v) => v instanceof WebAssembly.Memory);
       WebAssembly.instantiate(kernelModule, { env: { memory } })
         .then((instance) => {
@@ -232,7 +277,7 @@ async function instantiateModules(kernelsName) {
   const stack = core._malloc(KERNEL_STACK_BYTES);
   if (!stack) throw new RangeError('load: out of WebAssembly memory for the kernels\' stack');
   kernels.__stack_pointer.value = (stack + KERNEL_STACK_BYTES) & ~15;
-  const lab = new QkvLab(new Heap(core, kernels), kernelsName);
+  const lab = new QkvLab(new Heap(core, kernels, memory), kernelsName);
   mark('instantiated');
   return lab;
 }
@@ -274,6 +319,32 @@ export class QkvLab {
     this._slots = heap.allocations('load').bytes(RNG_SLOTS * this._rngBytes);
     this._slotOwners = new Array(RNG_SLOTS).fill(null);
     this._clock = 0;
+    this._gpt = null;         // web/gpt.js once the GPT engine is attached
+    this._gptLoading = null;  // Promise<web/gpt.js> while and after it loads
+  }
+
+  /**
+   * Attaches the GPT engine (transformerBlock, createGPT, loadGPT) to this instance, fetching it
+   * on the first call (load({ gpt: true }) does this too) → Promise<this>. Once per instance;
+   * later calls return at once.
+   */
+  loadGPTEngine() {
+    if (!this._gptLoading) {
+      this._gptLoading = attachGPT(this).then((engine) => { this._gpt = engine; return engine; },
+        (error) => { this._gptLoading = null; throw error; });
+    }
+    return this._gptLoading.then(() => this);
+  }
+
+  /** Whether the GPT engine is attached (see loadGPTEngine). */
+  get gptLoaded() {
+    return this._gpt !== null;
+  }
+
+  _gptEngine(op) {
+    if (this._gpt) return this._gpt;
+    throw new Error(`${op}: the GPT engine is not loaded on this instance: get the instance with ` +
+      '`await load({ gpt: true })`, or call `await qkv.loadGPTEngine()` on it first');
   }
 
   /** Bytes currently allocated on the WASM heap. */
@@ -586,7 +657,7 @@ export class QkvLab {
    * ln2: { gamma, beta }, mlp: { W1, b1, W2, b2 } }, { heads, causal = true, eps = 1e-5 }).
    */
   transformerBlock(X, weights, options = {}) {
-    return transformerBlock(this, X, weights, options);
+    return this._gptEngine('transformerBlock').transformerBlock(this, X, weights, options);
   }
 
   /**
@@ -594,12 +665,12 @@ export class QkvLab {
    * createGPT({ text, layers = 2, heads = 4, dim = 64, context = 32, seed = 0, lr, batch, steps }).
    */
   createGPT(options = {}) {
-    return new GPT(this, options);
+    return new (this._gptEngine('createGPT').GPT)(this, options);
   }
 
   /** The GPT that gpt.save() wrote (web/gpt.js); truncated or foreign bytes are refused. */
   loadGPT(bytes) {
-    return loadGPT(this, bytes);
+    return this._gptEngine('loadGPT').loadGPT(this, bytes);
   }
 
   // ---- memory ----

@@ -36,7 +36,7 @@ test('block: stepping walks the token through the block, and every number shown 
   await page.waitForSelector('#block [data-matrix="ln1"] td.cell', { state: 'attached' });
   assert.equal(await stageOf(page), 'input');
   assert.deepEqual(await visibleRows(page), ['X']);
-  const qkv = await load();
+  const qkv = await load({ gpt: true });
   const snap = computeBlock(qkv, { d: 8, heads: 2, token: 3, seed: 42 });
   const texts = (m) => Array.from(m.data, (v) => fmt(v));
   assert.deepEqual(await cells(page, 'block', 'Xblock'), texts(snap.X));

@@ -993,7 +993,7 @@ export async function fuzzWasm({ seconds = 10, cases = Infinity, seed = 1, only 
   // engine has it), each in its own WebAssembly memory
   const builds = [false, true];
   const labs = {};
-  for (const simd of builds) labs[simd] = await load({ fresh: true, simd });
+  for (const simd of builds) labs[simd] = await load({ fresh: true, simd, gpt: true });
   const calls = Object.fromEntries(Object.keys(DRIVERS).concat(MODEL_FUNCTIONS).map((k) => [k, 0]));
   const failures = [];
   const deadline = Date.now() + seconds * 1000;
@@ -1047,7 +1047,7 @@ export async function fuzzWasm({ seconds = 10, cases = Infinity, seed = 1, only 
       const build = simd ? 'SIMD128' : 'scalar';
       failures.push({ case: index, seed, build, ops, message: `${trapped ? 'TRAP ' : ''}${error.message}` });
       log(`fuzz wasm: FAILED case ${index} (${build} kernels; seed ${seed}; replay with --seed ${seed} --case ${index}): ${ops.join(' → ')}: ${trapped ? 'trap: ' : ''}${error.message}`);
-      if (trapped || !(error instanceof Failure)) labs[simd] = await load({ fresh: true, simd });  // a trap leaves the stack unwound
+      if (trapped || !(error instanceof Failure)) labs[simd] = await load({ fresh: true, simd, gpt: true });  // a trap leaves the stack unwound
       else heap.freeAll();
       baseline[simd] = labs[simd]._heap.core._qkv_heap_used();
       if (failures.length >= maxFailures) break;

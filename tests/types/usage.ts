@@ -3,7 +3,7 @@
 // declarations ever stop catching them).
 import {
   load, simdSupported, Matrix, Model, type QkvLab, type SelfAttentionResult, type InspectResult, type StepOnResult,
-  type MultiHeadResult, type HeadResult, GPT, type TransformerBlockResult, type ModelState,
+  type MultiHeadResult, type HeadResult, type GPT, type TransformerBlockResult, type ModelState,
 } from 'qkv-lab';
 
 async function main(): Promise<void> {
@@ -94,6 +94,12 @@ async function main(): Promise<void> {
   // @ts-expect-error a seed is a number
   qkv.rng('42');
 
+  const withGPT: QkvLab = await load({ gpt: true });
+  const attached: QkvLab = await qkv.loadGPTEngine();
+  const loaded: boolean = withGPT.gptLoaded && attached.gptLoaded;
+  console.log(loaded);
+  // @ts-expect-error gpt is true or false
+  void load({ gpt: 'yes' });
   const gpt: GPT = qkv.createGPT({ text: 'a\nb', layers: 1, dim: 8, heads: 2, context: 4 });
   const { step, loss: gptLoss } = gpt.step();
   const gptLosses: number[] = gpt.train(3);

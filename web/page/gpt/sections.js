@@ -2,11 +2,19 @@
 // generation token by token) and all that only they need: the training worker with the
 // quatrains. The registry (sections/index.js) loads this module on demand, so that a bundle can
 // keep it apart from the attention sections.
+import { load, provideGPTEngine } from '../../qkv-lab.js';
+import { gpt as gptChunk } from '../../dist/qkv-gpt.js';
+import * as gptEngine from '../../gpt.js';
 import { blockSection } from '../sections/block.js';
 import { writerSection } from '../sections/writer.js';
 import { generateSection } from '../sections/generate.js';
 
-/** { [id]: registry entry } of the sections this module holds. */
-export function gptSections() {
+// The classic widget's core script leaves the GPT engine out (tools/build-page.mjs, noGPT):
+// this module, its GPT add-on, brings it, and the shared instance gets it before any section is made.
+provideGPTEngine(gptChunk, gptEngine);
+
+/** { [id]: registry entry } of the sections this module holds, once the GPT engine is attached. */
+export async function gptSections() {
+  await (await load()).loadGPTEngine();
   return { [blockSection.id]: blockSection, [writerSection.id]: writerSection, [generateSection.id]: generateSection };
 }

@@ -83,7 +83,7 @@ function info(text, loaded) {
 const commands = {
   async create({ options, text }) {
     running = false;
-    qkv ||= await load();
+    qkv ||= await load({ gpt: true });
     const source = text === null ? QUATRAINS.poems : text;
     let next;
     try {
@@ -101,7 +101,7 @@ const commands = {
   },
   async load({ bytes }) {
     running = false;
-    qkv ||= await load();
+    qkv ||= await load({ gpt: true });
     let next;
     try {
       next = qkv.loadGPT(bytes);
