@@ -173,6 +173,15 @@ if (fs.existsSync(widgetEntry)) {
     name: 'qkv-minify-css',
     setup(b) {
       b.onLoad({ filter: /\.css$/ }, (args) => ({ contents: minifiedCSS(args.path), loader: 'text' }));
+      // a section's sheet kept as a JavaScript string (sections/training/training-css.js,
+      // gpt/gpt-css.js: they travel with their sections' add-on), minified likewise
+      b.onLoad({ filter: /-css\.js$/ }, (args) => {
+        const source = fs.readFileSync(args.path, 'utf8');
+        const m = /export const (\w+) = `([^`]*)`;/.exec(source);
+        if (!m) throw new Error(`build-page.mjs: ${args.path} must hold one export const NAME = \`…\`; of CSS`);
+        const css = transformSync(m[2], { loader: 'css', minify: true, logLevel: 'warning' }).code;
+        return { contents: `export const ${m[1]} = ${JSON.stringify(css)};\n`, loader: 'js' };
+      });
     },
   };
   const { core, addons } = await classicWidget({ minifyCSS, extraPlugins: [gptWorker] });

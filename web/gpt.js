@@ -29,21 +29,9 @@ import {
 } from './matrix.js';
 import { STATUS, GPT_TENSOR_GROUP, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS } from './heap.js';
 
-/** The limits createGPT enforces (beyond them a step would exceed the work limit anyway, or
- * the model would not fit in memory). */
-export const GPT_LIMITS = Object.freeze({
-  layers: 16, dim: 512, context: 256, batch: 256, steps: 1e6,
-  /** characters of text (code points, newlines included) */
-  textCharacters: 2_000_000,
-  /** distinct characters + the end-of-text token */
-  vocab: 8192,
-  /** lines of text: at least 10, since every 10th is held out for validation */
-  minLines: 10,
-});
-/** createGPT's defaults (README: how they were chosen). */
-export const GPT_DEFAULTS = Object.freeze({
-  layers: 2, heads: 4, dim: 64, context: 32, seed: 0, lr: 3e-3, batch: 16, steps: 600,
-});
+import { GPT_LIMITS, GPT_DEFAULTS } from './gpt-defaults.js';
+
+export { GPT_LIMITS, GPT_DEFAULTS };
 /** AdamW's fixed settings, the warmup and the decay: wasm/gpt.c's qkv_gpt_set_optimizer. */
 const ADAMW = Object.freeze({ beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0.01, clip: 1 });
 const WARMUP_SHARE = 0.05;  // of the schedule's steps, linear

@@ -26,7 +26,7 @@ import { createI18n, languageFromNavigator } from '../page/shell/i18n.js';
 import { readAttributes, parseLanguage, ATTRIBUTES, SETTING_ATTRIBUTES, BOOLEAN_ATTRIBUTES, DEFAULT_SECTION } from './attributes.js';
 import { createSectionContext } from '../page/shell/context.js';
 import { sectionById } from '../page/sections/index.js';
-import { adoptStyles } from './styles.js';
+import { adoptStyles, addSectionStyles } from './styles.js';
 import './strings.js';
 
 const PROPERTIES = ['section', ...SETTING_ATTRIBUTES, 'theme'];
@@ -226,6 +226,7 @@ export class QkvLabElement extends Base {
       return;
     }
     if (generation !== this._generation || !this.isConnected) return;
+    if (definition.css) addSectionStyles(this.shadowRoot, definition.css);
     const built = { settings, i18n, section: null, ctx: null, offProgress: null };
     built.ctx = createSectionContext({
       qkv, i18n, state: settings.state,

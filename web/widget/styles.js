@@ -12,8 +12,6 @@
 //                     can override the reader's scheme.
 import PAGE_CSS from '../page/shell/style.css';
 import WIDGET_CSS from './widget.css';
-import TRAINING_CSS from '../page/sections/training/training.css';
-import GPT_CSS from '../page/gpt/gpt.css';
 
 const ROOT_FONT_PX = 16;
 
@@ -63,7 +61,7 @@ function constructable() {
 export function adoptStyles(root) {
   if (!cached) {
     const page = adaptCSS(PAGE_CSS);
-    const texts = [page, adaptCSS(TRAINING_CSS), adaptCSS(GPT_CSS), WIDGET_CSS];
+    const texts = [page, WIDGET_CSS];
     if (constructable()) {
       const sheets = texts.map((text) => {
         const sheet = new CSSStyleSheet();
@@ -86,4 +84,17 @@ export function adoptStyles(root) {
       root.append(style);
     }
   }
+}
+
+/**
+ * A section's own sheet that travels with its add-on (the GPT sections' gpt/gpt-css.js, in
+ * qkv-lab-widget-gpt.js): added to a shadow root once, as a <style>, when such a section is built.
+ */
+export function addSectionStyles(root, css) {
+  root.qkvSectionStyles ||= new Set();
+  if (root.qkvSectionStyles.has(css)) return;
+  root.qkvSectionStyles.add(css);
+  const style = document.createElement('style');
+  style.textContent = adaptCSS(css);
+  root.append(style);
 }

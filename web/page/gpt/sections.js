@@ -5,6 +5,7 @@
 import { load, provideGPTEngine } from '../../qkv-lab.js';
 import { gpt as gptChunk } from '../../dist/qkv-gpt.js';
 import * as gptEngine from '../../gpt.js';
+import { GPT_CSS } from './gpt-css.js';
 import { blockSection } from '../sections/block.js';
 import { writerSection } from '../sections/writer.js';
 import { generateSection } from '../sections/generate.js';
@@ -16,5 +17,7 @@ provideGPTEngine(gptChunk, gptEngine);
 /** { [id]: registry entry } of the sections this module holds, once the GPT engine is attached. */
 export async function gptSections() {
   await (await load()).loadGPTEngine();
-  return { [blockSection.id]: blockSection, [writerSection.id]: writerSection, [generateSection.id]: generateSection };
+  // css: their sheet, which the page adds to its head and a widget to its shadow root
+  const withCss = (definition) => Object.freeze({ ...definition, css: GPT_CSS });
+  return Object.fromEntries([blockSection, writerSection, generateSection].map((d) => [d.id, withCss(d)]));
 }

@@ -4,7 +4,7 @@
 //   block:    bdim (the block's width d), bheads (its heads), btok (the token followed)
 //   writer:   glayers, gheads, gdim, gctx (context), glr, gseed, gsteps (the schedule): one run of createGPT
 //   generate: gprompt, gtemp, gtopk, gtopp
-import { GPT_DEFAULTS } from '../../gpt.js';
+import { GPT_DEFAULTS } from '../../gpt-defaults.js';
 
 /** The line the block section follows, one token per character (embedding + position, random). */
 export const BLOCK_LINE = '白日依山尽';

@@ -5,8 +5,11 @@
 // The page's own bundle simply includes it.
 import { trainstepSection } from './trainstep.js';
 import { trainingSection } from './training.js';
+import { TRAINING_CSS } from './training/training-css.js';
 
 /** { [id]: registry entry } of the sections this module holds. */
 export function trainingSections() {
-  return { [trainstepSection.id]: trainstepSection, [trainingSection.id]: trainingSection };
+  // css: their sheet, which the page adds to its head and a widget to its shadow root
+  const withCss = (definition) => Object.freeze({ ...definition, css: TRAINING_CSS });
+  return { [trainstepSection.id]: withCss(trainstepSection), [trainingSection.id]: withCss(trainingSection) };
 }

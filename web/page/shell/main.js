@@ -3,6 +3,9 @@
 // the language. Sections never reach outside their own element; this file owns the document.
 import { load } from '../../qkv-lab.js';
 import { h, listeners } from './dom.js';
+
+/** The sheets sections brought with them (definition.css), each added to the page's head once. */
+const sectionSheets = new Set();
 import { addStrings, createI18n, languageFromNavigator } from './i18n.js';
 import { PAGE_STRINGS } from '../strings/page.js';
 import { createState } from './state.js';
@@ -193,7 +196,13 @@ async function main() {
   async function buildNext() {
     const entry = PAGE_SECTIONS[nextEntry++];
     try {
-      const section = (await entry.load()).create(ctx);
+      const definition = await entry.load();
+      // a section whose sheet travels with it (the GPT sections): added to the page once
+      if (definition.css && !sectionSheets.has(definition.css)) {
+        sectionSheets.add(definition.css);
+        document.head.append(h('style', { text: definition.css, attrs: { 'data-section-css': definition.id } }));
+      }
+      const section = definition.create(ctx);
       sections.push(section);
       story.append(section.element);
       observer?.observe(section.element);

@@ -1,3 +1,8 @@
+// sections/training/training-css.js: the two training sections' sheet (trainstep, training),
+// scoped under .qkv like style.css. It travels with the sections (their on-demand chunk, the
+// widget's training add-on), not in the script every post loads: the page adds it to its head, a
+// widget to its shadow root, when a training section is first built (definition.css).
+export const TRAINING_CSS = `
 /* training.css: the styles of the two training sections (trainstep: one step walked through;
  * training: the run). Colours derive from the
  * inherited text colour (currentColor), so light and dark schemes both work. Linked by the page,
@@ -186,3 +191,4 @@
 .qkv .tr-car-here { stroke: #d9822b; stroke-width: 1.5; }
 .qkv .tr-car-base { stroke: currentColor; stroke-width: 1.2; stroke-dasharray: 4 3; opacity: 0.7; }
 .qkv .tr-car-zero { stroke: currentColor; stroke-width: 0.5; opacity: 0.3; }
+`;

@@ -1,3 +1,8 @@
+// gpt/gpt-css.js: the three GPT sections' sheet (block, writer, generate), scoped under .qkv like
+// style.css. It travels with the sections (their on-demand chunk, the widget's GPT add-on), not in
+// the script every post loads: the page adds it to its head, a widget to its shadow root, when a
+// GPT section is first built (definition.css).
+export const GPT_CSS = `
 /* gpt/gpt.css: the three GPT sections (block, writer, generate). Scoped under .qkv like style.css. */
 .qkv .block-controls, .qkv .writer-controls, .qkv .gen-controls { display: flex; flex-wrap: wrap; gap: 0.5rem 0.9rem; align-items: center; }
 .qkv .block-choice, .qkv .gpt-choice { display: inline-flex; align-items: center; gap: 0.4rem; }
@@ -79,3 +84,4 @@
 .qkv .legend-uniform .swatch { color: var(--muted); }
 .qkv .gen-dist { margin: 0.8rem 0; max-width: 44rem; }
 .qkv .own-text { margin-top: 1rem; }
+`;
