@@ -519,7 +519,8 @@ Object.assign(DRIVERS, GPT.drivers);
 // when the sequence calls them
 const MODEL_FUNCTIONS = ['_qkv_model_destroy', '_qkv_model_set_optimizer', '_qkv_model_tensor',
   '_qkv_model_num_params', '_qkv_model_forward', '_qkv_model_loss_and_grad', '_qkv_model_update',
-  '_qkv_model_shuffle', '_qkv_model_sentence_losses', ...GPT.sequenceFunctions];
+  '_qkv_model_shuffle', '_qkv_model_sentence_losses', '_qkv_model_state_bytes', '_qkv_model_save_state',
+  '_qkv_model_load_state', ...GPT.sequenceFunctions];
 
 function attentionCall(ctx, backward, keep) {
   const { r, heap, core } = ctx;
@@ -684,7 +685,7 @@ function modelSequence(ctx) {
     const steps = r.int(1, 24);
     for (let step = 0; step < steps; step++) {
       const op = r.pick(['set_optimizer', 'tensor', 'num_params', 'forward', 'loss', 'loss', 'loss', 'update', 'update', 'shuffle',
-        'sentence_losses', 'poke']);
+        'sentence_losses', 'state', 'poke']);
       const t0 = performance.now();
       try {
         MODEL_OPS[op](ctx, m, state);
@@ -970,6 +971,41 @@ const MODEL_OPS = {
   },
 
   // write into a parameter through the live pointer, as a C user may: NaN must then be refused
+  // Model.saveState / loadState (the training timeline's checkpoints): a saved state loads back
+  // to the same parameters; a wrong size, another shape, a bad header or a non-finite entry is
+  // refused and leaves the model as it was
+  state(ctx, m, state) {
+    const { r, core, heap, count } = ctx;
+    count('_qkv_model_state_bytes');
+    count('_qkv_model_save_state');
+    count('_qkv_model_load_state');
+    const label = `model_state(V ${state.V}, d ${state.d})`;
+    if (r.chance(0.05)) return expectStatus(label, core._qkv_model_state_bytes(m, 0), STATUS.NULL);
+    const slot = heap.alloc(1);
+    expectStatus(`${label} bytes`, core._qkv_model_state_bytes(m, slot), STATUS.OK);
+    const n = heap.i32[slot >> 2];
+    const total = 2 * state.V * state.d + 3 * state.d * state.d + state.V;
+    if (!(n > 12 * total)) throw new Failure(`${label}: ${n} bytes for ${total} parameters and two moments each`);
+    const buffer = heap.alloc(Math.ceil(n / 4) + 1);
+    if (r.chance(0.1)) return expectStatus(`${label} save, wrong size`, core._qkv_model_save_state(m, buffer, n + r.pick([-1, 1, -n - 1])), STATUS.SIZE);
+    if (r.chance(0.05)) return expectStatus(`${label} save, NULL`, core._qkv_model_save_state(m, 0, n), STATUS.NULL);
+    expectStatus(`${label} save`, core._qkv_model_save_state(m, buffer, n), STATUS.OK);
+    const saved = paramsOf(ctx, m, state);
+    const header = n - 12 * total;
+    const spoil = r.pick(['none', 'none', 'none', 'size', 'nan', 'shape']);
+    if (spoil === 'nan') heap.f32[(buffer + header) / 4 + r.int(0, 3 * total - 1)] = r.pick([NaN, Infinity, -Infinity]);
+    if (spoil === 'shape') heap.i32[buffer >> 2] = state.V + 1;   // the header's V
+    // a model poke made non-finite saves as it is, and is refused on load like a spoiled state
+    const savedFinite = finiteAll(heap.floats(buffer + header, 3 * total));
+    const status = core._qkv_model_load_state(m, buffer, spoil === 'size' ? n - 4 : n);
+    const after = paramsOf(ctx, m, state);
+    if (!sameWords(new Uint32Array(saved.values.buffer), new Uint32Array(after.values.buffer))) {
+      throw new Failure(`${label}: load (${spoil}) left other parameters than were saved`);
+    }
+    expectStatus(`${label} load (${spoil})`, status,
+      { none: savedFinite ? STATUS.OK : STATUS.NONFINITE, size: STATUS.SIZE, nan: STATUS.NONFINITE, shape: STATUS.SHAPE }[spoil]);
+  },
+
   poke(ctx, m, state) {
     const { r, heap } = ctx;
     const params = paramsOf(ctx, m, state);
