@@ -24,6 +24,7 @@ const EXPECTED = [
   'web/inflate.js',
   'web/heap.js',
   'web/gpt.js',
+  'web/gpt-defaults.js',
   'web/dist/qkv-core.js',
   'web/dist/qkv-wasm.js',
   'web/dist/qkv-relaxed.js',
@@ -50,13 +51,18 @@ const WIDGET_GZIP_BUDGET = 120 * 1024;
 // The add-on (Chart.js ≈ 42 KiB, the two training sections, heat maps and panels) measured
 // 82.0 KiB gzipped when it was split off; this guard catches growth, it is not a target.
 const ADDON_GZIP_BUDGET = 95 * 1024;
-/** The GPT add-on: its sections, and the training worker with the API, the WASM and the quatrains. */
-const GPT_ADDON_GZIP_BUDGET = 260 * 1024;
+/**
+ * The GPT add-on: its sections, and the training worker with the API, the WASM and the quatrains.
+ * 231.7 KiB when it was built; since the GPT engine (18.3 KiB) left the script every post loads,
+ * the add-on carries it for its own sections (263.5 KiB): the guard follows the bytes that moved
+ * (they left the 120 KiB core), it catches growth beyond that.
+ */
+const GPT_ADDON_GZIP_BUDGET = 270 * 1024;
 
 // The modules of the API: what the ES-module widget imports instead of bundling, and what
 // package.json's "sideEffects" must leave out (so that bundlers drop what an app does not use).
 const API_MODULES = ['web/corpus.js', 'web/dist/qkv-core.js', 'web/dist/qkv-gpt.js', 'web/dist/qkv-relaxed.js', 'web/dist/qkv-scalar.js', 'web/dist/qkv-wasm.js',
-  'web/gpt.js', 'web/heap.js', 'web/inflate.js', 'web/matrix.js', 'web/model.js', 'web/qkv-lab.js'];
+  'web/gpt.js', 'web/gpt-defaults.js', 'web/heap.js', 'web/inflate.js', 'web/matrix.js', 'web/model.js', 'web/qkv-lab.js'];
 const WIDGET_BUILDS = EXPECTED.filter((f) => /^web\/dist\/qkv-lab-widget/.test(f));
 
 let pack;
@@ -265,7 +271,7 @@ test('from CommonJS: await import() on every Node; require() where Node can requ
   // The README: require() works on Node 20.19+ and 22.12+ (process.features.require_module),
   // and throws ERR_REQUIRE_ESM before.
   if (process.features.require_module) {
-    assert.deepEqual(result.require, ['GPT', 'Matrix', 'Model', 'QkvLab', 'load', 'simdSupported']);
+    assert.deepEqual(result.require, ['Matrix', 'Model', 'QkvLab', 'load', 'simdSupported']);
   } else {
     assert.equal(result.requireError, 'ERR_REQUIRE_ESM');
   }

@@ -188,15 +188,14 @@ const GPT_STACK_BYTES = 16384;
  * minified export names); its exports join the core's module object as _name, where
  * heap.call(name) finds them. → web/gpt.js, the engine's JavaScript side.
  */
-let gptModules = () => Promise.all([import('./dist/qkv-gpt.js'), import('./gpt.js')]).then(([{ gpt }, engine]) => [gpt, engine]);
-
 /**
- * For a build that leaves the engine out of the API's own bundle (the classic widget script):
- * the bundle that carries the GPT sections (its GPT add-on) hands the engine's two modules over.
+ * The engine's two modules. A build that leaves them out of the API's own bundle (the classic
+ * widget script) gets them from the bundle that carries the GPT sections (its GPT add-on), which
+ * puts them under this symbol (web/page/gpt/sections.js).
  */
-export function provideGPTEngine(chunk, engine) {
-  if (chunk) gptModules = () => Promise.resolve([chunk, engine]);
-}
+const GPT_ENGINE_KEY = Symbol.for('qkv-lab.gpt-engine');
+const gptModules = () => (globalThis[GPT_ENGINE_KEY]?.chunk ? Promise.resolve([globalThis[GPT_ENGINE_KEY].chunk, globalThis[GPT_ENGINE_KEY].engine])
+  : Promise.all([import('./dist/qkv-gpt.js'), import('./gpt.js')]).then(([{ gpt }, engine]) => [gpt, engine]));
 
 async function attachGPT(lab) {
   const [chunk, engine] = await gptModules();

@@ -142,7 +142,10 @@ test('keyboard alone: step to the question, choose, check, see the feedback, rev
 
 test('every section of the registry asks a question (page, iframe mode for the walkthrough); skipping opens the step', async () => {
   const page = await openPage(env, { query: '?quiz=1&lang=en' });
-  const ids = ALL_SECTIONS.map((s) => s.id).filter((id) => id !== 'walkthrough' && id !== 'training');
+  // the training run, the writer and generation ask about a run once it has trained (a sample, a
+  // generated text): the training run below; the writer's and generation's questions are checked
+  // on snapshots in tests/quiz.test.js, not yet in a browser
+  const ids = ALL_SECTIONS.map((s) => s.id).filter((id) => !['walkthrough', 'training', 'writer', 'generate'].includes(id));
   for (const id of ids) {
     await page.locator(`#${id}`).scrollIntoViewIfNeeded();
     if (id === 'trainstep') await page.waitForSelector('#trainstep [data-role=ts-status]');

@@ -31,8 +31,16 @@ const STAGES = [
 /** Which part of the parameter table each stage belongs to. */
 const PART_OF = { stats1: 'ln1', normalise1: 'ln1', affine1: 'ln1', attention: 'attn', ln2: 'ln2', expand: 'mlp', gelu: 'mlp', contract: 'mlp' };
 
+/** Asked before the row's statistics are shown. */
+export const BLOCK_QUIZ = [{
+  id: 'mean', atStep: STAGES.findIndex((st) => st.id === 'stats1'), when: (d) => Boolean(d && d.ln1), numeric: { tolerance: 0.01, digits: 2 },
+  prompt: (d, t) => t('quiz.block.meanPrompt'),
+  answer: (d) => d.ln1.mean,
+  explain: (d, t) => t('quiz.block.meanExplain', { d: d.d, mean: fmt(d.ln1.mean), variance: fmt(d.ln1.variance) }),
+}];
+
 export const blockSection = defineSection({
-  id: 'block', titleKey: 'block.title', introKeys: ['block.intro1', 'block.intro2'],
+  id: 'block', quiz: BLOCK_QUIZ, titleKey: 'block.title', introKeys: ['block.intro1', 'block.intro2'],
   source: blockSource,
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;

@@ -20,8 +20,17 @@ const shown = (ch) => (ch === '\n' ? '⏎' : ch);
 /** A probability: 3 decimals, or 3 significant digits when it is smaller than 0.01. */
 const fmtP = (p) => (p > 0 && p < 0.01 ? p.toPrecision(3) : fmt(p));
 
+/** Asked before the second generated character is shown: how far the cache has grown. */
+export const GENERATE_QUIZ = [{
+  id: 'kv', atStep: 1, when: (d) => Boolean(d && d.status === 'ready' && !d.error && d.steps.length > 1),
+  numeric: { tolerance: 0, digits: 0, integer: true },
+  prompt: (d, t) => t('quiz.gen.kvPrompt'),
+  answer: (d) => d.steps[1].kvLength,
+  explain: (d, t) => t('quiz.gen.kvExplain', { n0: d.promptLength, k: d.steps[1].kvLength }),
+}];
+
 export const generateSection = defineSection({
-  id: 'generate', titleKey: 'gen.title', introKeys: ['gen.intro1', 'gen.intro2'],
+  id: 'generate', quiz: GENERATE_QUIZ, titleKey: 'gen.title', introKeys: ['gen.intro1', 'gen.intro2'],
   source: generationSource,
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;

@@ -5,7 +5,7 @@
 // The page's own bundle simply includes it.
 import { trainstepSection } from './trainstep.js';
 import { trainingSection } from './training.js';
-import { TRAINING_CSS } from './training/training-css.js';
+import { TRAINING_CSS } from '../training/training-css.js';
 
 /** { [id]: registry entry } of the sections this module holds. */
 export function trainingSections() {

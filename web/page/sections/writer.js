@@ -18,8 +18,17 @@ addStrings(WRITER_STRINGS);
 
 const DEFAULT_LINE = '白日依山尽，黄河入海流。';
 
+/** Asked before the run's second sample is shown: how many of its poems have the form. */
+export const WRITER_QUIZ = [{
+  id: 'good', atStep: 1, when: (d) => Boolean(d && d.samples && d.samples.length > 1),
+  numeric: { tolerance: 0, digits: 0, integer: true },
+  prompt: (d, t) => t('quiz.writer.goodPrompt', { n: d.samples[1].poems.length, step: d.samples[1].step }),
+  answer: (d) => d.samples[1].good,
+  explain: (d, t) => t('quiz.writer.goodExplain', { good: d.samples[1].good }),
+}];
+
 export const writerSection = defineSection({
-  id: 'writer', titleKey: 'writer.title', introKeys: ['writer.intro1', 'writer.intro2', 'writer.intro3'],
+  id: 'writer', quiz: WRITER_QUIZ, titleKey: 'writer.title', introKeys: ['writer.intro1', 'writer.intro2', 'writer.intro3'],
   source: gptSource,
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;

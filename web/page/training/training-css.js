@@ -1,4 +1,4 @@
-// sections/training/training-css.js: the two training sections' sheet (trainstep, training),
+// training/training-css.js: the two training sections' sheet (trainstep, training),
 // scoped under .qkv like style.css. It travels with the sections (their on-demand chunk, the
 // widget's training add-on), not in the script every post loads: the page adds it to its head, a
 // widget to its shadow root, when a training section is first built (definition.css).
