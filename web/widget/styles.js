@@ -12,6 +12,7 @@
 //                     can override the reader's scheme.
 import PAGE_CSS from '../page/shell/style.css';
 import WIDGET_CSS from './widget.css';
+import { addSheet } from '../page/shell/sheets.js';
 
 const ROOT_FONT_PX = 16;
 
@@ -87,14 +88,12 @@ export function adoptStyles(root) {
 }
 
 /**
- * A section's own sheet that travels with its add-on (the GPT sections' gpt/gpt-css.js, in
- * qkv-lab-widget-gpt.js): added to a shadow root once, as a <style>, when such a section is built.
+ * A section's own sheet that travels with its add-on (training/training-css.js, gpt/gpt-css.js):
+ * added to a shadow root once, when such a section is built.
  */
 export function addSectionStyles(root, css) {
   root.qkvSectionStyles ||= new Set();
   if (root.qkvSectionStyles.has(css)) return;
   root.qkvSectionStyles.add(css);
-  const style = document.createElement('style');
-  style.textContent = adaptCSS(css);
-  root.append(style);
+  addSheet(root, adaptCSS(css));
 }

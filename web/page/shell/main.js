@@ -3,6 +3,7 @@
 // the language. Sections never reach outside their own element; this file owns the document.
 import { load } from '../../qkv-lab.js';
 import { h, listeners } from './dom.js';
+import { addSheet } from './sheets.js';
 
 /** The sheets sections brought with them (definition.css), each added to the page's head once. */
 const sectionSheets = new Set();
@@ -200,7 +201,7 @@ async function main() {
       // a section whose sheet travels with it (the GPT sections): added to the page once
       if (definition.css && !sectionSheets.has(definition.css)) {
         sectionSheets.add(definition.css);
-        document.head.append(h('style', { text: definition.css, attrs: { 'data-section-css': definition.id } }));
+        addSheet(document, definition.css);
       }
       const section = definition.create(ctx);
       sections.push(section);
