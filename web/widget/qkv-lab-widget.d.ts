@@ -95,6 +95,34 @@ export interface QkvLabElement extends HTMLElement {
   corpus: string;
   /** Section 'trainstep': the sentence walked through (default '我 爱 吃 苹 果'). */
   example: string;
+  /** Section 'block': the block's width d: 4, 8, 16, 32 or 64 (default 8). */
+  bdim: number;
+  /** Section 'block': its heads, 1, 2 or 4 (default 2). */
+  bheads: number;
+  /** Section 'block': which character of 白日依山尽 is followed, 0 … 4 (default 4). */
+  btok: number;
+  /** Section 'writer': the GPT's layers, 1 … 4 (default 2). */
+  glayers: number;
+  /** Section 'writer': heads, 1, 2, 4 or 8 (default 4). */
+  gheads: number;
+  /** Section 'writer': the model width, 8 … 128 (default 64). */
+  gdim: number;
+  /** Section 'writer': the context, 8 … 64 characters (default 32). */
+  gctx: number;
+  /** Section 'writer': the learning rate, 0.001 … 0.1 (default 0.003). */
+  glr: number;
+  /** Section 'writer': the run's seed, 0 … 4294967295 (default 0). */
+  gseed: number;
+  /** Section 'writer': the schedule's length, 25 … 5000 steps (default 600). */
+  gsteps: number;
+  /** Section 'generate': the prompt, one line of at most 60 characters (default '白日依山尽，'). */
+  gprompt: string;
+  /** Section 'generate': the temperature, 0 (greedy) … 2 (default 0.8). */
+  gtemp: number;
+  /** Section 'generate': top-k, 0 (off) … 50 (default 10). */
+  gtopk: number;
+  /** Section 'generate': top-p, 0.05 … 1 (default 0.9). */
+  gtopp: number;
   theme: QkvLabTheme;
   /** The language in effect: the lang attribute, else the page's, else the browser's. */
   readonly language: 'zh' | 'en';
