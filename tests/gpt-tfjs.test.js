@@ -139,7 +139,8 @@ test('tfjsGptThroughput trains the default-shaped model on a small text and repo
   const r = await gpt.tfjsGptThroughput({ text, layers: 1, heads: 2, dim: 8, context: 8, batch: 4, steps: 6, warmup: 1, lr: 1e-2 });
   assert.equal(r.msPerStep.length, 6);
   assert.equal(r.losses.length, 7);
-  assert.ok(r.msPerStep.every((ms) => ms >= 0) && r.charsPerSecond > 0, JSON.stringify(r.msPerStep));
+  // the report's shape only (numbers, one per timed step); how fast is the benchmark's business
+  assert.ok(r.msPerStep.every(Number.isFinite) && Number.isFinite(r.charsPerSecond), JSON.stringify(r.msPerStep));
   assert.equal(r.vocab, 1 + new Set(text.replace(/\n/g, '')).size);
   // the initial loss is about ln V (weights of size 0.02 give near-uniform predictions)
   assert.ok(Math.abs(r.loss[0] - Math.log(r.vocab)) < 0.05, `first loss ${r.loss[0]} vs ln V = ${Math.log(r.vocab)}`);
