@@ -276,19 +276,25 @@ async function main() {
     `WebAssembly SIMD128 mul+add ${ceilings.wasm ? ceilings.wasm.gflops.toFixed(1) : '—'} GFLOP/s; ` +
     `native FMA ${ceilings.native ? `${ceilings.native.fma256} (256-bit), ${ceilings.native.fma512 ?? '—'} (512-bit)` : '—'} GFLOP/s`);
 
-  // attention at each size: attend(Q, K, V) with scale √d (n queries, n keys, widths d)
-  log('cases');
-  for (const [n, d] of ATTENTION_SIZES) {
+  // one attention case's inputs (seed 1) and a check that records a peer's largest difference
+  // from the scalar build's output under checks[`${label} ${impl}`]
+  const attentionInputs = (n, d, label) => {
     const g = scalar.rng(1);
     const Q = g.randn(n, d), K = g.randn(n, d), V = g.randn(n, d);
-    const s = Math.sqrt(d);
     const reference = scalar.attend(Q, K, V).output.data;
-    const runners = [];
     const check = (impl, output) => {
       let diff = 0;
       for (let i = 0; i < reference.length; i++) diff = Math.max(diff, Math.abs(output[i] - reference[i]));
-      checks[`attention ${n}×${d} ${impl}`] = diff;
+      checks[`${label} ${impl}`] = diff;
     };
+    return { Q, K, V, s: Math.sqrt(d), check };
+  };
+
+  // attention at each size: attend(Q, K, V) with scale √d (n queries, n keys, widths d)
+  log('cases');
+  for (const [n, d] of ATTENTION_SIZES) {
+    const { Q, K, V, s, check } = attentionInputs(n, d, `attention ${n}×${d}`);
+    const runners = [];
     if (relaxed) {
       runners.push(syncRunner('qkv-relaxed', () => relaxed.attend(Q, K, V)));
       check('qkv-relaxed', relaxed.attend(Q, K, V).output.data);
@@ -320,15 +326,7 @@ async function main() {
   // the same attention, resident and output only: each peer as its users write it
   log('cases, resident inputs, output only');
   for (const [n, d] of ATTENTION_SIZES) {
-    const g = scalar.rng(1);
-    const Q = g.randn(n, d), K = g.randn(n, d), V = g.randn(n, d);
-    const s = Math.sqrt(d);
-    const reference = scalar.attend(Q, K, V).output.data;
-    const check = (impl, output) => {
-      let diff = 0;
-      for (let i = 0; i < reference.length; i++) diff = Math.max(diff, Math.abs(output[i] - reference[i]));
-      checks[`resident attention ${n}×${d} ${impl}`] = diff;
-    };
+    const { Q, K, V, s, check } = attentionInputs(n, d, `resident attention ${n}×${d}`);
     // a caller's own Float32Arrays: Matrix-like objects, not Matrices the API returned
     const own = (m) => ({ rows: m.rows, cols: m.cols, data: m.data.slice() });
     const [q, k, v] = [own(Q), own(K), own(V)];

@@ -20,6 +20,19 @@ export async function openTraining(env, { query = '', lang = 'en', ...pageOption
   return { page, section };
 }
 
+export const WALK = 'section[data-section="trainstep"]';
+
+/** Opens index.html?lang=…&query, scrolls to the one-step walkthrough and waits until it is ready. Returns { page, section }. */
+export async function openWalk(env, query = '', { lang = 'en', ...options } = {}) {
+  const page = await newPage(env, options);
+  await page.goto(env.url(`index.html?lang=${lang}${query ? `&${query}` : ''}`));
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  const section = page.locator(WALK);
+  await section.scrollIntoViewIfNeeded();
+  await page.waitForSelector(`${WALK}[data-state="ready"]`, { timeout: 60000 });
+  return { page, section };
+}
+
 /** Waits until the run exists and no replay is under way. */
 export function settled(page) {
   return page.waitForSelector(`${SECTION}:not([data-state="loading"]):not([data-state="replaying"])`, { timeout: 60000 });

@@ -3,25 +3,16 @@
 // Run after ./build.sh.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, newPage } from './harness.js';
-import { openTraining, readState, settled, referenceRun, SECTION as TRAINING } from './training-helpers.js';
+import { openBrowser } from './harness.js';
+import { openTraining, readState, settled, referenceRun, openWalk as openWalkIn, WALK, SECTION as TRAINING } from './training-helpers.js';
 import { openPage } from './page-helpers.js';
 
-const WALK = 'section[data-section="trainstep"]';
 
 let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env?.close(); });
 
-async function openWalk(query = '', { lang = 'en', ...options } = {}) {
-  const page = await newPage(env, options);
-  await page.goto(env.url(`index.html?lang=${lang}${query ? `&${query}` : ''}`));
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
-  const section = page.locator(WALK);
-  await section.scrollIntoViewIfNeeded();
-  await page.waitForSelector(`${WALK}[data-state="ready"]`, { timeout: 60000 });
-  return { page, section };
-}
+const openWalk = (query, options) => openWalkIn(env, query, options);
 
 const vocabOf = (section) => section.locator('datalist option').evaluateAll((os) => os.map((o) => o.value));
 

@@ -6,27 +6,18 @@
 // narration follows the language. Run after ./build.sh.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, newPage } from './harness.js';
-import { referenceRun, badNumbers, SECTION as TRAINING } from './training-helpers.js';
+import { openBrowser } from './harness.js';
+import { referenceRun, badNumbers, openWalk as openWalkIn, WALK, SECTION as TRAINING } from './training-helpers.js';
 import { PARAMETER_NAMES } from '../../web/model.js';
 import { load } from '../../web/qkv-lab.js';
 
-const WALK = 'section[data-section="trainstep"]';
 const STAGES = ['lookup', 'positions', 'attention', 'predict', 'loss', 'backward', 'update', 'after'];
 
 let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env?.close(); });
 
-async function openWalk(query = '', { lang = 'en', ...options } = {}) {
-  const page = await newPage(env, options);
-  await page.goto(env.url(`index.html?lang=${lang}${query ? `&${query}` : ''}`));
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
-  const section = page.locator(WALK);
-  await section.scrollIntoViewIfNeeded();
-  await page.waitForSelector(`${WALK}[data-state="ready"]`, { timeout: 60000 });
-  return { page, section };
-}
+const openWalk = (query, options) => openWalkIn(env, query, options);
 
 /** What the walkthrough shows, read from the DOM. */
 function readWalk(section) {

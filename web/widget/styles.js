@@ -12,7 +12,7 @@
 //                     can override the reader's scheme.
 import PAGE_CSS from '../page/shell/style.css';
 import WIDGET_CSS from './widget.css';
-import { addSheet } from '../page/shell/sheets.js';
+import { addSheet, constructable } from '../page/shell/sheets.js';
 
 const ROOT_FONT_PX = 16;
 
@@ -48,15 +48,6 @@ function themeRules(sheet) {
 }
 
 let cached = null;
-
-function constructable() {
-  try {
-    return typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype &&
-      'adoptedStyleSheets' in Document.prototype && Boolean(new CSSStyleSheet());
-  } catch {
-    return false;
-  }
-}
 
 /** Adopts the widget's sheets into a shadow root (falls back to <style> in old browsers). */
 export function adoptStyles(root) {

@@ -2,7 +2,8 @@
 // travel with their sections: definition.css). Constructed and adopted where the browser can: a
 // strict Content-Security-Policy's style-src refuses an inline <style>, not an adopted sheet.
 
-function constructable() {
+/** Whether this browser can construct and adopt sheets (else a <style> element). */
+export function constructable() {
   try {
     return typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype &&
       'adoptedStyleSheets' in Document.prototype && Boolean(new CSSStyleSheet());
