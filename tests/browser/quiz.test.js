@@ -248,3 +248,32 @@ test('screenshots: a question and its feedback, zh and en, 1280 and 375 px (test
     for (const width of [1280, 375]) await screenshotShots(env, shots, { prefix: 'quiz', lang, width });
   }
 });
+
+test('an open question\'s answer is not on screen before its step: symmetry\'s mirrored pair, multi-head\'s concatenation', async () => {
+  const mirrored = async (page) => [(await row(page, 'symmetry', 'S', 0))[2], (await row(page, 'symmetry', 'S', 2))[0]];
+  const mergeVisibility = (page) => page.$eval('#multihead .mh-merge', (el) => getComputedStyle(el).visibility);
+  // without the exercises both are shown from the start
+  const plain = await openPage(env, { query: '?lang=en' });
+  assert.ok((await mirrored(plain)).every((x) => /\d/.test(x)), 'S[0][2] and S[2][0] are numbers without the quiz');
+  assert.equal(await mergeVisibility(plain), 'visible');
+  await plain.closeAll();
+
+  const page = await openPage(env, { query: '?quiz=1&lang=en' });
+  for (const id of ['symmetry', 'multihead']) {
+    await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+    await forwardToQuestion(page, id);
+  }
+  assert.deepEqual(await mirrored(page), ['·', '·'], 'the two cells the question asks about wait');
+  assert.ok(/\d/.test((await row(page, 'symmetry', 'S', 0))[1]), 'the other cells are shown');
+  assert.equal(await mergeVisibility(page), 'hidden', 'the concatenation (its width is the answer) waits');
+  for (const id of ['symmetry', 'multihead']) {
+    await page.click(`${quizOf(id)} [data-role=quiz-skip]`);
+    await page.waitForSelector(`${feedback(id)}[data-result="skipped"]`);
+  }
+  // answered (skipped): shown at once, before the reader steps on
+  const [x, y] = await mirrored(page);
+  assert.ok(/\d/.test(x) && /\d/.test(y), `shown once answered (${x}, ${y})`);
+  assert.equal(await mergeVisibility(page), 'visible');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

@@ -121,6 +121,8 @@ export const multiheadSection = defineSection({
       projections.classList.toggle('dim', index !== 0);
       headParts.forEach((part, k) => part.card.classList.toggle('pending', stage === 'head' ? k !== index - 1 : stage === 'project'));
       merge.classList.toggle('dim', index <= H);
+      // the quiz asks for the concatenation's width before its step: its table (and Y's) wait
+      merge.classList.toggle('quiz-waits', frame.quizHides('concat'));
       yView.setHidden(index <= H + 1 ? () => true : null);
       params.classList.toggle('dim', index !== H + 2);
       const vars = { n: snap.n, H, dk: dk() };

@@ -80,6 +80,9 @@ export const symmetrySection = defineSection({
     function render(index) {
       const snap = snapNow();
       const [i, j] = pairs(snap)[index];
+      // the quiz asks whether the pair (0, 2) mirrors before step 1 shows it: its two cells wait
+      const [a, b] = pairOf();
+      sView.setHidden(frame.quizHides('mirror') ? (r, c) => (r === a && c === b) || (r === b && c === a) : null);
       sView.highlight([[i, j, 'hl-cell'], [j, i, 'hl-pair']]);
       const { scores } = shown();
       const x = scores.get(i, j), y = scores.get(j, i);

@@ -54,7 +54,7 @@ let uid = 0;
 
 /**
  * createQuiz({ id, i18n, events, questions, stepper, getSnap, enabled }) → { element,
- * refresh(), setEnabled(on), onNewData(), initialFor(step), destroy() }. Installs the stepper's
+ * refresh(), hides(questionId), setEnabled(on), onNewData(), initialFor(step), destroy() }. Installs the stepper's
  * gate; the view sits in the section's preamble, above the stage. stepper may be null (the
  * training run has none): its first askable question is shown, with nothing held.
  */
@@ -179,7 +179,27 @@ export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enab
     body.querySelector('[data-role=quiz-skip]').hidden = true;
   }
 
+  /** Whether question qid is asked and still open before the step that reveals it: what answers it must not show yet. */
+  function hides(qid) {
+    if (!on || !stepper) return false;
+    const snap = getSnap();
+    const q = available(snap).find((x) => x.id === qid);
+    return Boolean(q && open(q) && stepOf(q, snap) > stepper.index);
+  }
+  // the questions hiding their answers now; when that changes (an answer, the switch), the step is
+  // drawn again so that the section shows or hides what it marked with frame.quizHides(id)
+  let hiding = '';
+  function hidingNow() {
+    const snap = getSnap();
+    return on && stepper ? available(snap).filter((q) => hides(q.id)).map((q) => q.id).join(' ') : '';
+  }
+
   function refresh() {
+    const now = hidingNow();
+    if (now !== hiding) {
+      hiding = now;
+      stepper?.refresh();
+    }
     const snap = getSnap();
     const q = on ? current(snap) : null;
     element.hidden = !q;
@@ -203,6 +223,7 @@ export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enab
   return {
     element,
     refresh,
+    hides,
     /** Whether questions are asked (the `quiz` setting). */
     setEnabled(next) {
       on = Boolean(next);

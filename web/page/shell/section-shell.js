@@ -130,6 +130,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     if (className) shell.element.classList.add(...className.split(' '));
     const views = [];
     const progress = new Set();
+    let questions = null;  // the quiz, made once the stepper exists
     const frame = {
       id, ctx, i18n, events,
       element: shell.element, stage: shell.stage, controls: shell.controls, intro: shell.intro, texts: shell.texts,
@@ -141,6 +142,11 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
         return view;
       },
       get stepper() { return stepper; },
+      /**
+       * Whether the quiz's question `questionId` is still open before the step that reveals it:
+       * the section then hides what would answer it (render runs again when this changes).
+       */
+      quizHides: (questionId) => Boolean(questions?.hides(questionId)),
     };
     const parts = setup(frame);
     parts.draw?.(snap);
@@ -155,7 +161,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       range: scene.range, loop: scene.loop,
     });
     // predict-then-reveal: the stepper waits before a step whose question is open (quiz.js)
-    const questions = createQuiz({ id, i18n, events, questions: quiz, stepper, getSnap: () => snap, enabled: Boolean(ctx.state.get('quiz')) });
+    questions = createQuiz({ id, i18n, events, questions: quiz, stepper, getSnap: () => snap, enabled: Boolean(ctx.state.get('quiz')) });
     shell.element.insertBefore(questions.element, shell.stage);
     stepper.onChange(({ index, count }) => {
       const detail = { section: id, kind: 'step', step: index, count };
