@@ -126,6 +126,10 @@ test('pin the default run, switch to the car preset: both runs side by side at t
   model.dispose();
   assert.ok(pinned.step.includes(`cos(猫, 汽车) = ${car.toFixed(3)}`) && pinned.step.includes(`cos(猫, 狗) = ${dog.toFixed(3)}`), `${pinned.step} vs ${car}, ${dog}`);
   assert.notEqual(now.step, pinned.step);
+  // past the pinned run's step: it trains on to the slider's step, a frame at a time, and shows it
+  await scrubTo(page, 320);
+  await page.waitForFunction((sel) => /^Step 320 of/.test(document.querySelector(`${sel} [data-role=timeline-pinned-step]`)?.textContent || ''), TL, { timeout: 60000 });
+  assert.doesNotMatch((await readTimeline(page, 'timeline-pinned')).title, /catching up/, 'caught up, and no longer says it is catching up');
   await page.locator(TL).screenshot({ path: path.join(ROOT, 'tests', 'artifacts', 'timeline-en-1280-pinned.png') });
   // unpin: one run again
   await page.click(`${TL} [data-role=timeline-unpin]`);

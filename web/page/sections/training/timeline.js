@@ -17,6 +17,7 @@ import { CORPUS_PRESETS } from '../../../corpus.js';
 addStrings(TRAINING_TIMELINE_STRINGS);
 
 const SIZE = 240, PAD = 14;   // the scatter's square, in SVG units
+const CATCH_UP_MS = 8;        // a pinned run behind the slider trains on this long a frame
 
 /** One run's view at a step: its summary, nearest words, attention and scatter. */
 function createColumn({ i18n, role }) {
@@ -91,13 +92,29 @@ export function createTimelineView({ i18n, events, store, state }) {
 
   let following = true;
   let shown = null;   // the step drawn
+  const later = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (fn) => setTimeout(fn, 16);
 
-  /** The pinned run at step k: a pinned run that is not the current one trains on to k when asked (deterministic). */
+  /**
+   * The pinned run at step k: a pinned run that is not the current one trains on to k when asked
+   * (deterministic), a few milliseconds a frame so that the page keeps answering; until it gets
+   * there it is shown at the step it has reached, and it says so (view.behind = k).
+   */
+  let catching = false;
   function pinnedAt(k) {
     const p = store.pinned;
     if (!p || p.run === store.run) return null;
-    while (p.run.step < k && p.run.advance()) { /* on to the shared step */ }
-    return timelineAt(p.run, Math.min(k, p.run.step), { sentence: state.get('example') });
+    const until = performance.now() + CATCH_UP_MS;
+    let more = true;
+    while (p.run.step < k && performance.now() < until && (more = p.run.advance())) { /* on to the shared step */ }
+    const view = timelineAt(p.run, Math.min(k, p.run.step), { sentence: state.get('example') });
+    if (p.run.step < k && more) {
+      view.behind = k;
+      if (!catching) {
+        catching = true;
+        later(() => { catching = false; if (shown !== null) draw(shown); });
+      }
+    }
+    return view;
   }
 
   function draw(k) {
@@ -112,12 +129,12 @@ export function createTimelineView({ i18n, events, store, state }) {
     const p = store.pinned;
     const w = pinnedAt(k);
     other.element.hidden = !w;
-    if (w) other.draw(w, `${i18n.t('timeline.pinned')} ${describeRun(i18n, p.options, p.corpus)}`);
+    if (w) other.draw(w, `${i18n.t('timeline.pinned')} ${describeRun(i18n, p.options, p.corpus)}${w.behind ? ` ${i18n.t('timeline.catching', { step: w.step, k: w.behind })}` : ''}`);
     pinNote.hidden = !p || Boolean(w);
     pinNote.textContent = i18n.t('timeline.pinSame');
     unpin.hidden = !p;
     element.classList.toggle('tl-two', Boolean(w));
-    live.textContent = w ? i18n.t('timeline.both', { step: k, car: fmt(v.catCar), pcar: fmt(w.catCar) }) : i18n.t(k === 0 ? 'timeline.step0' : 'timeline.step',
+    live.textContent = w && !w.behind ? i18n.t('timeline.both', { step: k, car: fmt(v.catCar), pcar: fmt(w.catCar) }) : i18n.t(k === 0 ? 'timeline.step0' : 'timeline.step',
       { step: v.step, total: v.total, loss: fmt(v.loss), average: fmt(v.average), dog: fmt(v.catDog), car: fmt(v.catCar) });
     let bytes = run.checkpointBytes, count = run.checkpoints.size;
     if (w) { bytes += p.run.checkpointBytes; count += p.run.checkpoints.size; }
@@ -160,7 +177,6 @@ export function createTimelineView({ i18n, events, store, state }) {
 
   // while following, redraw at most once per frame as the run trains
   let queued = false;
-  const later = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (fn) => setTimeout(fn, 16);
   const offStore = store.subscribe((event) => {
     if (event.type === 'run') { shown = null; following = true; }
     if (event.type === 'ready') shown = null;
