@@ -270,18 +270,26 @@ static int check_block_shape(int n, int C, int hidden, int heads) {
     return QKV_OK;
 }
 
-int qkv_transformer_block_layout(int* param_offsets, int* act_offsets, int n, int C, int hidden,
-                                 int heads) {
-    if (!param_offsets || !act_offsets) return QKV_ERR_NULL;
+/* one block over one sequence of n: its parameters' and activations' offsets (po, ao, each with
+   the total at the end) and totals (np, na), or the status of a bad shape or size */
+static int one_block_offsets(size_t* po, size_t* ao, size_t* np, size_t* na, int n, int C,
+                             int hidden, int heads) {
     int status = check_block_shape(n, C, hidden, heads);
     if (status) return status;
     size_t ps[QKV_BLOCK_PARAMS], as[QKV_BLOCK_ACTS];
-    size_t po[QKV_BLOCK_PARAMS + 1], ao[QKV_BLOCK_ACTS + 1];
     block_param_sizes(ps, C, hidden);
     block_act_sizes(as, 1, n, C, heads, hidden);
-    if (offsets_of(po, ps, QKV_BLOCK_PARAMS) > QKV_MAX_ELEMENTS ||
-        offsets_of(ao, as, QKV_BLOCK_ACTS) > QKV_MAX_ELEMENTS)
-        return QKV_ERR_SIZE;
+    *np = offsets_of(po, ps, QKV_BLOCK_PARAMS);
+    *na = offsets_of(ao, as, QKV_BLOCK_ACTS);
+    return *np > QKV_MAX_ELEMENTS || *na > QKV_MAX_ELEMENTS ? QKV_ERR_SIZE : QKV_OK;
+}
+
+int qkv_transformer_block_layout(int* param_offsets, int* act_offsets, int n, int C, int hidden,
+                                 int heads) {
+    if (!param_offsets || !act_offsets) return QKV_ERR_NULL;
+    size_t po[QKV_BLOCK_PARAMS + 1], ao[QKV_BLOCK_ACTS + 1], np, na;
+    int status = one_block_offsets(po, ao, &np, &na, n, C, hidden, heads);
+    if (status) return status;
     for (int i = 0; i <= QKV_BLOCK_PARAMS; i++) param_offsets[i] = (int)po[i];
     for (int i = 0; i <= QKV_BLOCK_ACTS; i++) act_offsets[i] = (int)ao[i];
     return QKV_OK;
@@ -290,14 +298,9 @@ int qkv_transformer_block_layout(int* param_offsets, int* act_offsets, int n, in
 int qkv_transformer_block_forward(float* acts, const float* params, const float* x, int n, int C,
                                   int hidden, int heads, int causal, float eps) {
     if (!acts || !params || !x) return QKV_ERR_NULL;
-    int status = check_block_shape(n, C, hidden, heads);
+    size_t po[QKV_BLOCK_PARAMS + 1], ao[QKV_BLOCK_ACTS + 1], np, na;
+    int status = one_block_offsets(po, ao, &np, &na, n, C, hidden, heads);
     if (status) return status;
-    size_t ps[QKV_BLOCK_PARAMS], as[QKV_BLOCK_ACTS];
-    size_t po[QKV_BLOCK_PARAMS + 1], ao[QKV_BLOCK_ACTS + 1];
-    block_param_sizes(ps, C, hidden);
-    block_act_sizes(as, 1, n, C, heads, hidden);
-    size_t np = offsets_of(po, ps, QKV_BLOCK_PARAMS), na = offsets_of(ao, as, QKV_BLOCK_ACTS);
-    if (np > QKV_MAX_ELEMENTS || na > QKV_MAX_ELEMENTS) return QKV_ERR_SIZE;
     if (!isfinite(eps) || !(eps > 0.0f)) return QKV_ERR_ARGUMENT;
     if (qkv_check_finite(x, (size_t)n * C) || qkv_check_finite(params, np)) return QKV_ERR_NONFINITE;
     const float* p[QKV_BLOCK_PARAMS];
@@ -367,22 +370,11 @@ static int gpt_forward(qkv_gpt* g, const int* tokens, int B, int n) {
     return QKV_OK;
 }
 
-/* -log softmax(z)[target] in double: from the probability, or from the logits when it underflowed */
-static double crossentropy_row(const float* probs, const float* z, int target, int V) {
-    float p = probs[target];
-    if (p > 0.0f) return -qkv_log((double)p);
-    float max = z[0];
-    for (int j = 1; j < V; j++) if (z[j] > max) max = z[j];
-    double sum = 0.0;
-    for (int j = 0; j < V; j++) sum += qkv_exp((double)z[j] - (double)max);
-    return (double)max + qkv_log(sum) - (double)z[target];
-}
-
 /* the summed loss of the last forward against targets (B n) */
 static double gpt_loss_sum(const qkv_gpt* g, const int* targets, int BT) {
     double sum = 0.0;
     for (int i = 0; i < BT; i++)
-        sum += crossentropy_row(g->probs + (size_t)i * g->V, g->logits + (size_t)i * g->V, targets[i], g->V);
+        sum += qkv_crossentropy_row(g->probs + (size_t)i * g->V, g->logits + (size_t)i * g->V, targets[i], g->V);
     return sum;
 }
 

@@ -97,25 +97,12 @@ static void output_backward(float* dh, float* dwout, float* dbout, const float* 
         for (int j = 0; j < V; j++) dbout[j] += dlogits[(size_t)t * V + j];
 }
 
-/* -log softmax(logits)[target] of one row, in double, from the probabilities forward computed
-   (one log instead of V exps); a probability that underflowed to 0 is recomputed from the
-   logits as logsumexp - logit, so the loss stays finite and exact there */
-static double crossentropy_row(const float* probs, const float* z, int target, int V) {
-    float p = probs[target];
-    if (p > 0.0f) return -qkv_log((double)p);
-    float max = z[0];
-    for (int j = 1; j < V; j++) if (z[j] > max) max = z[j];
-    double sum = 0.0;
-    for (int j = 0; j < V; j++) sum += qkv_exp((double)z[j] - (double)max);
-    return (double)max + qkv_log(sum) - (double)z[target];
-}
-
 /* the rows' losses summed */
 static double crossentropy_forward(const float* probs, const float* logits, const int* targets,
                                    int n, int V) {
     double total = 0.0;
     for (int t = 0; t < n; t++)
-        total += crossentropy_row(probs + (size_t)t * V, logits + (size_t)t * V, targets[t], V);
+        total += qkv_crossentropy_row(probs + (size_t)t * V, logits + (size_t)t * V, targets[t], V);
     return total;
 }
 
@@ -123,7 +110,7 @@ static double crossentropy_forward(const float* probs, const float* logits, cons
 static void crossentropy_rows(double* losses, const float* probs, const float* logits,
                               const int* targets, int n, int V) {
     for (int t = 0; t < n; t++)
-        losses[t] = crossentropy_row(probs + (size_t)t * V, logits + (size_t)t * V, targets[t], V);
+        losses[t] = qkv_crossentropy_row(probs + (size_t)t * V, logits + (size_t)t * V, targets[t], V);
 }
 
 /* reverses loss = weight * sum_t -log probs[t][target]:  dlogits = weight * (probs - onehot), written */

@@ -46,6 +46,19 @@ void attention_backward_unchecked(float* dQ, float* dK, float* dV, float* dscore
 /* mathlib.c: log, exp, sin, cos in double, within an ulp (|x| < 2^20 pi/2 for sin, cos) */
 double qkv_log(double x);
 double qkv_exp(double x);
+
+/* -log softmax(z)[target] of one row of V logits, in double, from the probabilities forward
+   computed (one log instead of V exps); a probability that underflowed to 0 is recomputed from
+   the logits as logsumexp - logit, so the loss stays finite and exact there (model.c, gpt.c) */
+static inline double qkv_crossentropy_row(const float* probs, const float* z, int target, int V) {
+    float p = probs[target];
+    if (p > 0.0f) return -qkv_log((double)p);
+    float max = z[0];
+    for (int j = 1; j < V; j++) if (z[j] > max) max = z[j];
+    double sum = 0.0;
+    for (int j = 0; j < V; j++) sum += qkv_exp((double)z[j] - (double)max);
+    return (double)max + qkv_log(sum) - (double)z[target];
+}
 double qkv_sin(double x);
 double qkv_cos(double x);
 

@@ -30,6 +30,7 @@ import {
 import { STATUS, GPT_TENSOR_GROUP, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS } from './heap.js';
 
 import { GPT_LIMITS, GPT_DEFAULTS } from './gpt-defaults.js';
+import { trainSteps } from './model.js';
 
 export { GPT_LIMITS, GPT_DEFAULTS };
 /** AdamW's fixed settings, the warmup and the decay: wasm/gpt.c's qkv_gpt_set_optimizer. */
@@ -444,16 +445,7 @@ export class GPT {
     this._trainable(op);
     if (steps === undefined) steps = Math.max(0, this.defaultSteps - this.steps);
     integer(op, 'steps', steps, 0, GPT_LIMITS.steps);
-    const losses = [];
-    for (let i = 0; i < steps; i++) {
-      try {
-        losses.push(this.step().loss);
-      } catch (error) {
-        error.losses = losses;
-        throw error;
-      }
-    }
-    return losses;
+    return trainSteps(this, steps);
   }
 
   /**

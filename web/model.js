@@ -43,6 +43,20 @@ export const PARAMETER_NAMES = MODEL_PARAMETERS;
 const GROUP = TENSOR_GROUP;
 const ACTIVATION = Object.fromEntries(MODEL_ACTIVATIONS.map((name, which) => [name, which]));
 
+/** Runs model.step() `steps` times → the steps' losses; an error thrown on the way carries the losses before it (error.losses). Model and GPT train with it. */
+export function trainSteps(model, steps) {
+  const losses = [];
+  for (let i = 0; i < steps; i++) {
+    try {
+      losses.push(model.step().loss);
+    } catch (error) {
+      error.losses = losses;
+      throw error;
+    }
+  }
+  return losses;
+}
+
 export class Model {
   /** Use QkvLab.createModel(options); see MODEL_DEFAULTS for the options. */
   constructor(lab, options = {}) {
@@ -174,16 +188,7 @@ export class Model {
   train(steps = Math.max(0, this.defaultSteps - this.steps)) {
     this._alive('train');
     integer('train', 'steps', steps, 0, 1e7);
-    const losses = [];
-    for (let i = 0; i < steps; i++) {
-      try {
-        losses.push(this.step().loss);
-      } catch (error) {
-        error.losses = losses;
-        throw error;
-      }
-    }
-    return losses;
+    return trainSteps(this, steps);
   }
 
   /**
