@@ -102,6 +102,26 @@ test('the copied embed code reproduces the view: the tag in a fresh post, and th
   await page.closeAll();
 });
 
+test('sections with data of their own (block, scaling): the scene\'s step is the stepper\'s, opened from a link and written into the embed code', async () => {
+  for (const [id, at] of [['block', 5], ['scaling', 2]]) {
+    const page = await openPage(env, { query: `?lang=en&section=${id}&step=${at}` });
+    await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+    await page.waitForFunction((sel) => /^step \d+ of \d+$/.test(document.querySelector(sel)?.textContent || ''), `#${id} .step-position`);
+    assert.match(await position(page, id), new RegExp(`^step ${at} of \\d+$`), `${id} opens at its link's step`);
+    await page.click(`#${id} .step-forward`);
+    const now = at + 1;
+    assert.match(await position(page, id), new RegExp(`^step ${now} of`));
+    await page.click(`#${id} .tool-embed`);
+    await page.waitForFunction((sel) => document.querySelector(sel).value.includes('</qkv-lab>'), `#${id} .embed-code`);
+    const code = await page.inputValue(`#${id} .embed-code`);
+    assert.match(code, new RegExp(`<qkv-lab section="${id}"[^>]* step="${now}"`), code);
+    assert.match(code, new RegExp(`qkv-lab-${id}-step-${now}\\.svg`));
+    assert.doesNotMatch(code, /training step/);
+    assert.deepEqual(page.problems(), []);
+    await page.closeAll();
+  }
+});
+
 test('"Export this step" gives a self-contained SVG of real text holding the step\'s numbers', async () => {
   const page = await openPage(env, { query: '?lang=en&section=softmax&step=3' });
   assert.equal(await position(page, 'softmax'), 'step 3 of 4');

@@ -56,7 +56,7 @@ function introUpdate(snap, i18n) {
 
 export const trainstepSection = defineSection({
   id: 'trainstep', quiz: TRAINSTEP_QUIZ, titleKey: 'ts.title', introKeys: ['ts.intro1', ['ts.intro2', introUpdate]], className: 'qkv-trainstep',
-  source: createTrainStepSource,
+  source: createTrainStepSource, runStep: true,
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const lang = () => i18n.lang;

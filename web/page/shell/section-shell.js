@@ -110,6 +110,8 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
  * gives the section its data instead of the attention snapshot (the training walkthrough draws
  * the shared training run): frame.snap is source.get(), redrawn whenever the source publishes,
  * and setVisible tells the source when the section is on screen (so it computes only then).
+ * runStep (with a source whose data is a training run's, the walkthrough's): the scene's `step`
+ * is the run's training step, not the stepper's (which then opens where it opens by itself).
  * Data with status 'waiting' or 'replaying' is still on its way: until other data arrives the
  * section is marked pending (dom.js pendingLayout), so its growth does not move the page.
  * create(ctx) returns the section object every host (page, widget, iframe) uses:
@@ -117,7 +119,7 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
  * onProgress(fn) calls fn({ section, kind: 'step', step, count, stage? }) whenever the stepper
  * moves or changes length, whoever moved it.
  */
-export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, choices = [], quiz = [], shell: shared = true, setup }) {
+export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, runStep = false, choices = [], quiz = [], shell: shared = true, setup }) {
   function create(ctx) {
     if (!shared) return createOwnFrame(ctx);
     const { i18n } = ctx;
@@ -152,7 +154,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     parts.draw?.(snap);
     // the scene (scene.js) the host asks this section to show: its step, range and loop. With a
     // training run as its source, `step` is the run's (the training store reads it), not the stepper's.
-    const sceneNow = () => stepperScene(ctx.sceneFor?.(id) ?? null, { runStep: Boolean(source) });
+    const sceneNow = () => stepperScene(ctx.sceneFor?.(id) ?? null, { runStep });
     const scene = sceneNow();
     const stepper = shell.addStepper({
       count: parts.count(snap),
@@ -207,7 +209,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       });
     }
     // the host's tools for this section (the page's embed code and exports), when it has any
-    const offTools = ctx.sectionTools ? ctx.sectionTools({ id, element: shell.element, stage: shell.stage, toolbar: shell.tools, stepper, i18n, events, runStep: source ? () => (typeof snap?.step === 'number' ? snap.step : ctx.state.get('step')) : null, scene: () => ctx.sceneFor?.(id) ?? null }) : null;
+    const offTools = ctx.sectionTools ? ctx.sectionTools({ id, element: shell.element, stage: shell.stage, toolbar: shell.tools, stepper, i18n, events, runStep: runStep ? () => (typeof snap?.step === 'number' ? snap.step : ctx.state.get('step')) : null, scene: () => ctx.sceneFor?.(id) ?? null }) : null;
     let offData = () => {};
     let observer = null;
     if (data) {
