@@ -63,6 +63,13 @@ test('softmax: the stepper holds before the last row; a number from the page\'s 
     assert.equal(cell.trim(), '·', 'the answer is not on screen yet');
 
     const expected = await softmaxExpected(page);
+    // a typing slip is not an answer: said, marked invalid, and the question stays open
+    await page.fill(`${quizOf('softmax')} [data-role=quiz-input]`, 'abc');
+    await page.click(`${quizOf('softmax')} [data-role=quiz-check]`);
+    await page.waitForSelector(`${feedback('softmax')}[data-result="empty"]`);
+    assert.match(await page.textContent(feedback('softmax')), /“abc” is not a number/);
+    assert.equal(await page.getAttribute(`${quizOf('softmax')} [data-role=quiz-input]`, 'aria-invalid'), 'true');
+    assert.equal(await page.isVisible(`${quizOf('softmax')} [data-role=quiz-reveal]`), false, 'nothing revealed');
     await page.fill(`${quizOf('softmax')} [data-role=quiz-input]`, given(expected));
     await page.click(`${quizOf('softmax')} [data-role=quiz-check]`);
     await page.waitForSelector(`${feedback('softmax')}[data-result="${result}"]`);

@@ -29,6 +29,9 @@ export const stepOf = (question, snap) => (typeof question.atStep === 'function'
 /** Whether this snapshot can answer the question. */
 export const askable = (question, snap) => (question.when ? Boolean(question.when(snap)) : true);
 
+/** A typed number: "0.5", "0,5" (a decimal comma), or a number; NaN for anything else. */
+const readNumber = (given) => (typeof given === 'number' ? given : String(given ?? '').trim() === '' ? NaN : Number(String(given).trim().replace(',', '.')));
+
 /**
  * Checks a reader's answer: { correct, expected }. Choices compare values; a numeric answer is
  * right within ± tolerance of the snapshot's number. Not a number (empty, text) is wrong.
@@ -36,7 +39,7 @@ export const askable = (question, snap) => (question.when ? Boolean(question.whe
 export function checkAnswer(question, snap, given) {
   const expected = question.answer(snap);
   if (question.numeric) {
-    const x = typeof given === 'number' ? given : Number(String(given ?? '').trim().replace(',', '.'));
+    const x = readNumber(given);
     const correct = String(given ?? '').trim() !== '' && Number.isFinite(x) && Math.abs(x - expected) <= question.numeric.tolerance;
     return { correct, expected };
   }
@@ -140,6 +143,14 @@ export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enab
         feedback.textContent = t(q.numeric ? 'quiz.emptyNumber' : 'quiz.emptyChoice');
         return;
       }
+      // a typing slip ("abc", "1..2") is not an answer: say so, and keep the question open
+      if (q.numeric && !Number.isFinite(readNumber(given))) {
+        feedback.dataset.result = 'empty';
+        feedback.textContent = t('quiz.notNumber', { given: String(given).trim() });
+        body.querySelector('input').setAttribute('aria-invalid', 'true');
+        return;
+      }
+      if (q.numeric) body.querySelector('input').removeAttribute('aria-invalid');
       const { correct, expected } = checkAnswer(q, getSnap(), given);
       answers.set(q.id, { given, correct, expected, skipped: false });
       refresh();
