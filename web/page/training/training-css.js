@@ -176,6 +176,9 @@ export const TRAINING_CSS = `
 .qkv .tl-scatter circle { fill: var(--accent); }
 .qkv .tl-scatter text { font-size: 7px; fill: var(--fg); }
 .qkv .tl-runs { display: grid; gap: 0.75rem 1.5rem; }
+/* the timeline's attention: compact cells, so a sentence of six fits its column at 1280 px */
+.qkv .tl-attention td, .qkv .tl-attention th { padding: 0.15rem 0.25rem; font-size: 0.85em; }
+.qkv .tl-grid > * { min-width: 0; }
 .qkv .tl-two .tl-runs { grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr)); }
 .qkv .tl-two .tl-grid { grid-template-columns: 1fr; }
 .qkv .tl-run-title { margin: 0.25rem 0; font-size: 0.95rem; }

@@ -26,7 +26,7 @@ function createColumn({ i18n, role }) {
   const nearestTitle = h('h5');
   const nearest = h('ol', { class: 'tr-results', attrs: { 'data-role': `${role}-nearest` } });
   let attentionCaption = '';
-  const attention = createHeatTable({ caption: () => attentionCaption, className: 'tl-attention' });
+  const attention = createHeatTable({ caption: () => attentionCaption, className: 'tl-attention', i18n });
   const scatterTitle = h('h5');
   const scatter = s('svg', { class: 'tl-scatter', viewBox: `0 0 ${SIZE} ${SIZE}`, role: 'img', 'data-role': `${role}-scatter` });
   const element = h('div', { class: 'tl-run', attrs: { 'data-role': role } }, title, summary,
