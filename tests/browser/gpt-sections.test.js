@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { openBrowser, newPage, ROOT } from './harness.js';
 import { openPage, q } from './page-helpers.js';
-import { newBlogPage, waitForWidget } from './widget-helpers.js';
+import { newBlogPage, waitForWidget, STRICT_CSP } from './widget-helpers.js';
 import { load } from '../../web/qkv-lab.js';
 import { computeBlock, rowOf } from '../../web/page/gpt/block-model.js';
 import { fmt } from '../../web/page/shell/dom.js';
@@ -228,8 +228,8 @@ test('from file:// the single file trains the writer in its worker (a blob: URL)
   await page.closeAll();
 });
 
-// The README's widget policy, which leaves blob: out (no worker-src, so script-src applies)
-const NO_BLOB_WORKERS = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+// The README's widget policy leaves blob: out (no worker-src, so script-src applies)
+const NO_BLOB_WORKERS = STRICT_CSP;
 // the browser's own report of the refused worker, which it prints as a console error
 const REFUSED_WORKER = /^console error: Creating a worker from 'blob:[^']+' violates the following Content Security Policy directive/;
 
@@ -296,6 +296,25 @@ test('with a worker-src that lets blob: workers, the writer trains in its worker
   assert.equal(await page.getAttribute('#writer [data-role=thread]', 'data-thread'), 'worker');
   assert.ok(await page.isHidden('#writer [data-role=thread]'));
   assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('the writer widget under the README\'s policy (no blob: workers) trains on the page\'s thread in its shadow root, and says so', async () => {
+  const attrs = Object.entries(TINY).map(([k, v]) => `${k}="${v}"`).join(' ');
+  const page = await newBlogPage(env, { csp: STRICT_CSP, transform: (html) => html
+    .replace('<qkv-lab id="first" lang="zh" seed="42">', `<qkv-lab id="first" section="writer" lang="en" ${attrs}>`) });
+  await page.goto(env.url('fixtures/blog-post.html'));
+  await waitForWidget(page, 'first', 60000);
+  const root = () => page.locator('#first');
+  await root().locator('[data-role=samples] li').first().waitFor({ timeout: 60000 });
+  assert.equal(await root().locator('[data-role=thread]').getAttribute('data-thread'), 'page');
+  assert.match(await root().locator('[data-role=thread]').textContent(), /Content-Security-Policy does not let it start a background thread/);
+  await root().locator('[data-role=step]').click();
+  await page.waitForFunction(() => document.getElementById('first').shadowRoot.querySelector('[data-role=status]').dataset.step === '1');
+  await root().locator('[data-role=play]').click();
+  await page.waitForFunction(() => Number(document.getElementById('first').shadowRoot.querySelector('[data-role=status]').dataset.step) >= 5, null, { timeout: 60000 });
+  const problems = page.problems();
+  assert.ok(problems.length >= 1 && problems.every((p) => REFUSED_WORKER.test(p)), problems.join('\n'));
   await page.closeAll();
 });
 
