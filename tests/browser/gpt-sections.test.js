@@ -218,14 +218,17 @@ test('generate: the prefill matrix, then the K and V caches grow one row per tok
   await page.closeAll();
 });
 
-test('from file:// the single file trains the writer in its worker (a blob: URL) with nothing leaving the machine', async () => {
-  const page = await openPage(env, { file: true, query: q({ lang: 'zh', ...TINY }) });
-  await page.locator('#writer').scrollIntoViewIfNeeded();
-  await page.waitForSelector('#writer [data-role=samples] li');
-  await page.click('#writer [data-role=step]');
-  await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '1');
-  assert.deepEqual(page.problems(), []);
-  await page.closeAll();
+test('from file:// the single file trains the writer in its worker (a blob: URL, given the page\'s compiled WebAssembly) with nothing leaving the machine, in iframe mode too', async () => {
+  for (const query of [q({ lang: 'zh', ...TINY }), q({ embed: 1, section: 'writer', lang: 'en', ...TINY })]) {
+    const page = await openPage(env, { file: true, query });
+    await page.locator('#writer').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#writer [data-role=samples] li');
+    await page.click('#writer [data-role=step]');
+    await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '1');
+    assert.equal(await page.getAttribute('#writer [data-role=thread]', 'data-thread'), 'worker', query);
+    assert.deepEqual(page.problems(), []);
+    await page.closeAll();
+  }
 });
 
 // The README's widget policy leaves blob: out (no worker-src, so script-src applies)

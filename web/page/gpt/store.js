@@ -17,6 +17,7 @@
 //   store.unsaved()                     // a run with steps that no file holds: ask before dropping it
 import { WORKER_SOURCE, workerURL } from './worker-source.js';
 import { createLocalRun } from './local-run.js';
+import { load } from '../../qkv-lab.js';
 import { QUATRAINS } from '../../data/quatrains.js';
 import { RUN_KEYS, gptOptions } from './settings.js';
 
@@ -99,6 +100,13 @@ export function createGPTStore(ctx) {
 
   // The run's channel: the Web Worker once it has said it started; until then the commands wait
   // here, and if it cannot be made, or fails first, they go to the run on the page's thread.
+  // the compiled modules of the page's API instance, with its GPT engine (the sections load it
+  // before any is made: gpt/sections.js): what the worker instantiates
+  const pageModules = () => load({ gpt: true }).then((qkv) => {
+    const m = qkv[Symbol.for('qkv-lab.compiled-modules')];
+    return m && m.gptModule ? { ...m } : null;
+  }, () => null);
+
   function startWorker() {
     if (worker) return worker;
     let target = null;     // where commands go: the started worker or the local run
@@ -141,10 +149,17 @@ export function createGPTStore(ctx) {
     real.onmessage = (event) => {
       if (event.data?.type !== 'started') { receive(event.data); return; }
       unlisten();
-      target = real;
-      thread = Object.freeze({ where: 'worker', reason: null });
-      for (const [message, transfer] of early.splice(0)) real.postMessage(message, transfer || []);
-      publish();
+      // first the page's compiled WebAssembly (the bundled worker carries none of its own), then
+      // the commands that waited
+      const started = real;
+      pageModules().then((modules) => {
+        if (real !== started) return;
+        real.postMessage({ type: 'modules', modules });
+        target = real;
+        thread = Object.freeze({ where: 'worker', reason: null });
+        for (const [message, transfer] of early.splice(0)) real.postMessage(message, transfer || []);
+        publish();
+      });
     };
     real.onerror = (event) => {
       const message = event.message || 'the training worker stopped';
