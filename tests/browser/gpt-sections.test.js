@@ -5,6 +5,10 @@
 //   - writer: bad text is refused inline with the engine's message and the textarea keeps it;
 //     training produces generated text; a finished run is not thrown away without asking; a
 //     saved model loads and generates the same poems;
+//   - writer: the stepper walks the column of samples (a reader on an old one stays there);
+//   - writer under a CSP that refuses blob: workers (page and classic widget): it trains on the
+//     page's thread, in chunks, with the same controls and a notice; with worker-src blob:, in
+//     its worker; from file:// and in iframe mode, in its worker given the page's WebAssembly;
 //   - generate: the KV cache grows a row per token, and the distribution shows what top-k cut;
 //   - axe: no serious or critical violation in the three sections, zh/en, light/dark, 1280/375.
 import { test, before, after } from 'node:test';
