@@ -294,6 +294,21 @@ test('under a CSP that refuses blob: workers the writer trains on the page\'s ow
   await page.closeAll();
 });
 
+test('a browser that cannot make the worker at all: the writer trains on the page\'s thread and names the browser\'s reason (zh)', async () => {
+  const page = await newPage(env);
+  await page.addInitScript(() => { window.Worker = function Worker() { throw new TypeError('workers are switched off here'); }; });
+  await page.goto(env.url('index.html' + q({ section: 'writer', lang: 'zh', ...TINY })));
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  await page.locator('#writer').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#writer [data-role=samples] li');
+  assert.equal(await page.getAttribute('#writer [data-role=thread]', 'data-thread'), 'page');
+  assert.match(await page.textContent('#writer [data-role=thread]'), /^后台线程（Web Worker）没能启动（workers are switched off here），所以模型改在页面自己的线程上训练/);
+  await page.click('#writer [data-role=step]');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '1');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
 test('with a worker-src that lets blob: workers, the writer trains in its worker and shows no notice', async () => {
   const page = await openUnder(`${NO_BLOB_WORKERS}; worker-src 'self' blob:`, q({ section: 'writer', lang: 'zh', ...TINY }));
   await page.locator('#writer').scrollIntoViewIfNeeded();
