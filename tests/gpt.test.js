@@ -321,6 +321,32 @@ test('forward, generate and gradients refuse bad inputs; unknown characters are 
   gpt.dispose();
 });
 
+test('evaluation() in pieces: its default pieces give evaluate()\'s numbers bit for bit, one window at a time the same to 1e-12; a step between pieces is refused', () => {
+  const gpt = qkv.createGPT(TINY);
+  gpt.train(5);
+  const whole = gpt.evaluate();
+  const e = gpt.evaluation();
+  assert.ok(e.windows > 2, `${e.windows} windows`);
+  let result = null, pieces = 0;
+  while (result === null) { result = e.advance(); pieces++; }
+  assert.deepEqual(result, whole);
+  assert.equal(e.done, e.windows);
+  assert.equal(e.advance(), result, 'a finished evaluation keeps its result');
+  const single = gpt.evaluation();
+  const progress = [];
+  let r = null;
+  while (r === null) { r = single.advance(1); progress.push(single.done); }
+  assert.deepEqual(progress, Array.from({ length: single.windows }, (_, i) => i + 1), 'one window per piece');
+  assert.ok(progress.length > pieces, 'smaller pieces than evaluate()\'s');
+  for (const k of ['train', 'val']) assert.ok(Math.abs(r[k] - whole[k]) <= 1e-12 * whole[k], `${k}: ${r[k]} against ${whole[k]}`);
+  const stale = gpt.evaluation();
+  stale.advance(1);
+  gpt.step();
+  throwsWith(() => stale.advance(1), Error, /the GPT took a step \(5 → 6\) before this evaluation finished/, 'evaluation');
+  throwsWith(() => gpt.evaluation().advance(0), RangeError, /n must be an integer from 1/, 'evaluation');
+  gpt.dispose();
+});
+
 test('train, evaluate and dispose: losses fall, evaluate starts near ln V, the heap returns to its baseline', () => {
   const base = qkv.heapUsed();
   const gpt = qkv.createGPT(TINY);

@@ -149,6 +149,9 @@ test('sizes: Matrix alone is tiny; API + widget costs no more than the widget (o
   const copies = (name) => (mainThread[name].match(WASM_MAGIC) || []).length;
   assert.equal(copies('widget'), copies('api'));
   assert.equal(copies('both'), copies('api'));
+  // and the GPT sections' chunk adds none: the writer's worker gets the page's compiled modules
+  // (its copy of the API keeps the streams' names, not their bytes)
+  for (const name of WITH_WIDGET) assert.equal((bundles[name].match(WASM_MAGIC) || []).length, copies('api'), `${name}: WebAssembly streams, worker included`);
   // nothing of the build machine or of the scratch project is written into a bundle (webpack
   // writes import.meta.url's file path in; esbuild leaves it, so its absence is what matters)
   for (const [name, text] of Object.entries(bundles)) {

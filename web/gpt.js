@@ -453,32 +453,60 @@ export class GPT {
    * many training windows, evenly spaced (all of them when there are fewer).
    */
   evaluate() {
-    const op = 'evaluate';
+    const evaluation = this.evaluation();
+    let result = null;
+    while (result === null) result = evaluation.advance();
+    return result;
+  }
+
+  /**
+   * The same evaluation in pieces, for a caller that must not block for all of it (a page's own
+   * thread): → { windows, done, advance(n) }. advance(n) evaluates up to n more windows (at most
+   * as many as one call within the work limit) and returns null until the last, then { train,
+   * val }. With the default n the pieces are evaluate()'s calls and the result is its, bit for
+   * bit; smaller pieces add the same losses in other groups (a double sum per piece). A step
+   * taken before it finishes makes advance throw: the evaluation is of one model.
+   */
+  evaluation() {
+    const op = 'evaluation';
     this._trainable(op);
     const T = this.context;
     const count = this._valWindows;
     const perCall = Math.max(1, Math.floor(MAX_WORK / workOf(forwardWork(this._config, T))));
-    const heap = this._heap;
-    const lossOver = (split, first, n) => {
-      let sum = 0;
-      for (let done = 0; done < n; done += perCall) {
-        const k = Math.min(perCall, n - done);
-        this._lab._check(op, heap.call('qkv_gpt_evaluate', this._gpt, split, first + done, k, this._loss));
-        sum += heap.readDouble(this._loss);
-      }
-      return sum;
+    // the calls evaluate() makes, in order: [split, first window, windows]
+    const runs = [[1, 0, count]];
+    if (this._trainWindows <= count) runs.push([0, 0, this._trainWindows]);
+    else for (let i = 0; i < count; i++) runs.push([0, Math.floor(i * this._trainWindows / count), 1]);   // evenly spaced single windows
+    const trainCount = Math.min(this._trainWindows, count);
+    const total = count + trainCount;
+    const sums = [0, 0];
+    let run = 0, offset = 0, done = 0, result = null;
+    const steps = this.steps;
+    const gpt = this;
+    return {
+      windows: total,
+      get done() { return done; },
+      advance(n = perCall) {
+        if (result) return result;
+        gpt._trainable(op);
+        if (gpt.steps !== steps) throw new Error(`${op}: the GPT took a step (${steps} → ${gpt.steps}) before this evaluation finished; start a new one`);
+        integer(op, 'n', n, 1, Number.MAX_SAFE_INTEGER);
+        let left = Math.min(n, perCall);
+        const heap = gpt._heap;
+        while (left > 0 && run < runs.length) {
+          const [split, first, length] = runs[run];
+          if (length === 0) { run++; continue; }
+          const k = Math.min(left, perCall, length - offset);
+          gpt._lab._check(op, heap.call('qkv_gpt_evaluate', gpt._gpt, split, first + offset, k, gpt._loss));
+          sums[split] += heap.readDouble(gpt._loss);
+          offset += k; left -= k; done += k;
+          if (offset === length) { run++; offset = 0; }
+        }
+        if (run < runs.length) return null;
+        result = { train: sums[0] / (trainCount * T), val: sums[1] / (count * T) };
+        return result;
+      },
     };
-    const val = lossOver(1, 0, count) / (count * T);
-    let train;
-    if (this._trainWindows <= count) {
-      train = lossOver(0, 0, this._trainWindows) / (this._trainWindows * T);
-    } else {
-      // evenly spaced single windows
-      let sum = 0;
-      for (let i = 0; i < count; i++) sum += lossOver(0, Math.floor(i * this._trainWindows / count), 1);
-      train = sum / (count * T);
-    }
-    return { train, val };
   }
 
   // ---- running it ----

@@ -375,6 +375,16 @@ export interface GPTParameters {
 
 /** A GPT from qkv.createGPT or qkv.loadGPT (a type only: the class lives in the GPT engine,
  *  which load({ gpt: true }) fetches on demand). */
+/** gpt.evaluation(): evaluate()'s windows, a piece at a time. */
+export interface GPTEvaluation {
+  /** Windows in all (validation, then as many training windows). */
+  readonly windows: number;
+  /** Windows evaluated so far. */
+  readonly done: number;
+  /** Up to n more windows → null, or { train, val } once all are done (then again on every call). */
+  advance(n?: number): { train: number; val: number } | null;
+}
+
 export interface GPT {
   /** token id → character; vocab[0] is '\n', the end-of-text token. */
   readonly vocab: readonly string[];
@@ -396,6 +406,11 @@ export interface GPT {
   train(steps?: number): number[];
   /** Mean loss per character (nats) over the validation windows and as many training windows. */
   evaluate(): { train: number; val: number };
+  /** The same evaluation in pieces (a page's own thread must not block for all of it):
+   *  advance(n) evaluates up to n more windows (default: as many as one call within the work
+   *  limit, which gives evaluate()'s result bit for bit) and returns null until the last piece.
+   *  Throws if the GPT took a step since the evaluation began. */
+  evaluation(): GPTEvaluation;
   /** The model on '\n' + text (at most context − 1 characters). */
   forward(text: string): { tokens: number[]; logits: Matrix; blocks: TransformerBlockResult[] };
   generate(prompt?: string, options?: GenerateOptions): { text: string; steps: GenerateStep[] };

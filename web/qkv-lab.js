@@ -197,6 +197,16 @@ const GPT_ENGINE_KEY = Symbol.for('qkv-lab.gpt-engine');
 const gptModules = () => (globalThis[GPT_ENGINE_KEY]?.chunk ? Promise.resolve([globalThis[GPT_ENGINE_KEY].chunk, globalThis[GPT_ENGINE_KEY].engine])
   : Promise.all([import('./dist/qkv-gpt.js'), import('./gpt.js')]).then(([{ gpt }, engine]) => [gpt, engine]));
 
+/**
+ * Compiled modules this copy of the API takes instead of its bytes, and the ones an instance was
+ * made from, under one symbol: { kernels (the build's name), kernelModule, coreModule, gptModule }.
+ * The writer's worker (web/page/gpt/worker.js) gets the page's by postMessage (a WebAssembly.Module
+ * can be sent to a dedicated worker) and puts them here before load(), so that its script carries
+ * the API's JavaScript and not its bytes. An instance holds its own under the same symbol (not
+ * enumerable; gptModule once the GPT engine is attached), which is where the page reads them.
+ */
+const COMPILED_KEY = Symbol.for('qkv-lab.compiled-modules');
+
 async function attachGPT(lab) {
   const [chunk, engine] = await gptModules();
   if (!chunk) {
@@ -210,7 +220,10 @@ async function attachGPT(lab) {
     if (typeof core.asm[exported] !== 'function') throw new Error(`loadGPTEngine: the core does not export ${name} (a build of another version?)`);
     env[name] = core.asm[exported];
   }
-  const { instance } = await WebAssembly.instantiate(decode(chunk.deflated, chunk.size), { env });
+  const given = globalThis[COMPILED_KEY];
+  const gptModule = given?.gptModule || await WebAssembly.compile(decode(chunk.deflated, chunk.size));
+  const instance = await WebAssembly.instantiate(gptModule, { env });
+  if (lab[COMPILED_KEY]) lab[COMPILED_KEY].gptModule = gptModule;
   const exports = instance.exports;
   const stack = core._malloc(GPT_STACK_BYTES);
   if (!stack) throw new RangeError('loadGPTEngine: out of WebAssembly memory for the GPT engine\'s stack');
@@ -248,10 +261,18 @@ const mark = (name) => { if (globalThis.performance && performance.mark) perform
 
 async function instantiateModules(kernelsName) {
   mark('load');
-  const bytes = await wasmBytes(kernelsName);
-  mark('inflated');
-  // both modules compile at once (engines compile WebAssembly on background threads)
-  const [kernelModule, coreModule] = await Promise.all([WebAssembly.compile(bytes.kernels), WebAssembly.compile(bytes.core)]);
+  const given = globalThis[COMPILED_KEY];
+  let kernelModule, coreModule;
+  if (given) {
+    // another copy's modules (see COMPILED_KEY): its kernels, whichever this copy would choose
+    ({ kernelModule, coreModule } = given);
+    kernelsName = given.kernels;
+  } else {
+    const bytes = await wasmBytes(kernelsName);
+    mark('inflated');
+    // both modules compile at once (engines compile WebAssembly on background threads)
+    [kernelModule, coreModule] = await Promise.all([WebAssembly.compile(bytes.kernels), WebAssembly.compile(bytes.core)]);
+  }
   mark('compiled');
   let kernels = null, memory = null;
   let fail;
@@ -277,6 +298,7 @@ async function instantiateModules(kernelsName) {
   if (!stack) throw new RangeError('load: out of WebAssembly memory for the kernels\' stack');
   kernels.__stack_pointer.value = (stack + KERNEL_STACK_BYTES) & ~15;
   const lab = new QkvLab(new Heap(core, kernels, memory), kernelsName);
+  Object.defineProperty(lab, COMPILED_KEY, { value: { kernels: kernelsName, kernelModule, coreModule, gptModule: null } });
   mark('instantiated');
   return lab;
 }

@@ -5,6 +5,10 @@
 //   - writer: bad text is refused inline with the engine's message and the textarea keeps it;
 //     training produces generated text; a finished run is not thrown away without asking; a
 //     saved model loads and generates the same poems;
+//   - writer: the stepper walks the column of samples (a reader on an old one stays there);
+//   - writer under a CSP that refuses blob: workers (page and classic widget): it trains on the
+//     page's thread, in chunks, with the same controls and a notice; with worker-src blob:, in
+//     its worker; from file:// and in iframe mode, in its worker given the page's WebAssembly;
 //   - generate: the KV cache grows a row per token, and the distribution shows what top-k cut;
 //   - axe: no serious or critical violation in the three sections, zh/en, light/dark, 1280/375.
 import { test, before, after } from 'node:test';
@@ -12,9 +16,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openBrowser, ROOT } from './harness.js';
+import { openBrowser, newPage, ROOT } from './harness.js';
 import { openPage, q } from './page-helpers.js';
-import { newBlogPage, waitForWidget } from './widget-helpers.js';
+import { newBlogPage, waitForWidget, STRICT_CSP } from './widget-helpers.js';
 import { load } from '../../web/qkv-lab.js';
 import { computeBlock, rowOf } from '../../web/page/gpt/block-model.js';
 import { fmt } from '../../web/page/shell/dom.js';
@@ -127,6 +131,66 @@ test('writer: refused text stays typed with the engine\'s message; training writ
   await page.closeAll();
 });
 
+test('writer: the stepper walks the column of samples, each step showing that sample\'s poem and share; a reader on an older sample is not pulled to new ones', async () => {
+  const LAST = 150;   // samples at steps 0, 25, …, 150
+  const N = LAST / 25 + 1;
+  const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', ...TINY, gsteps: LAST }) });
+  await page.locator('#writer').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#writer [data-role=samples] li');
+  // what the stepper and the column show, read at one moment
+  const shown = () => page.evaluate(() => {
+    const w = document.querySelector('#writer');
+    const current = [...w.querySelectorAll('[data-role=samples] li.current')];
+    return {
+      position: w.querySelector('.step-position').textContent, count: w.querySelectorAll('[data-role=samples] li').length,
+      current: current.map((li) => Number(li.dataset.step)), poem: current[0]?.querySelector('.sample-poem').textContent,
+      narration: w.querySelector('.narration').textContent, share: w.querySelector('[data-role=share]').textContent,
+    };
+  });
+  assert.equal((await shown()).position, 'step 1 of 1');
+  // while it trains, a reader on the newest sample follows the new ones
+  await page.click('#writer [data-role=play]');
+  await page.waitForFunction(() => document.querySelectorAll('#writer [data-role=samples] li').length >= 2);
+  await page.click('#writer [data-role=play]');   // Pause
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=play]').dataset.state === 'paused');
+  let now = await shown();
+  assert.equal(now.position, `step ${now.count} of ${now.count}`, 'on the newest sample');
+  assert.deepEqual(now.current, [25 * (now.count - 1)]);
+  // back to the first sample: it stays there while the run goes on to the end
+  await page.click('#writer .step-first');
+  await page.waitForFunction(() => document.querySelector('#writer .step-position').textContent.startsWith('step 1 of'));
+  const before = (await shown()).count;
+  assert.ok(before < N, `paused with ${before} of the ${N} samples`);
+  await page.click('#writer [data-role=play]');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.done === 'true', null, { timeout: 120000 });
+  await page.waitForFunction((n) => document.querySelectorAll('#writer [data-role=samples] li').length === n, N);
+  now = await shown();
+  assert.equal(now.position, `step 1 of ${N}`, 'not pulled to the new samples');
+  assert.deepEqual(now.current, [0]);
+  // each step forward: the next sample, its poem in the narration, its share
+  const poems = await page.$$eval('#writer [data-role=samples] li', (lis) => Object.fromEntries(lis.map((li) => [li.dataset.step, li.querySelector('.sample-poem').textContent])));
+  for (let k = 0; k < N; k++) {
+    if (k > 0) {
+      await page.click('#writer .step-forward');
+      await page.waitForFunction(([k, n]) => document.querySelector('#writer .step-position').textContent === `step ${k} of ${n}`, [k + 1, N]);
+    }
+    now = await shown();
+    const step = 25 * k;
+    assert.deepEqual(now.current, [step], `sample ${k} highlighted`);
+    assert.equal(now.poem, poems[step]);
+    assert.ok(now.narration.startsWith(`At step ${step}, seed 0 wrote: ${poems[step]}`), now.narration);
+    assert.match(now.share, new RegExp(`^Step ${step}: of 8 poems written at temperature 0\\.8, \\d+ have`));
+  }
+  assert.ok(await page.isDisabled('#writer .step-forward'), 'the newest sample is the last step');
+  // the keyboard: ← from the stage goes back one sample
+  await page.focus('#writer .stage');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction((n) => document.querySelector('#writer .step-position').textContent === `step ${n - 1} of ${n}`, N);
+  assert.deepEqual((await shown()).current, [LAST - 25]);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
 test('generate: the prefill matrix, then the K and V caches grow one row per token; top-k cuts visibly', async () => {
   const page = await openPage(env, { query: q({ section: 'generate', lang: 'en', ...TINY, gctx: 16, gtopk: 3, gtopp: 1 }) });
   await page.locator('#generate').scrollIntoViewIfNeeded();
@@ -158,13 +222,121 @@ test('generate: the prefill matrix, then the K and V caches grow one row per tok
   await page.closeAll();
 });
 
-test('from file:// the single file trains the writer in its worker (a blob: URL) with nothing leaving the machine', async () => {
-  const page = await openPage(env, { file: true, query: q({ lang: 'zh', ...TINY }) });
+test('from file:// the single file trains the writer in its worker (a blob: URL, given the page\'s compiled WebAssembly) with nothing leaving the machine, in iframe mode too', async () => {
+  for (const query of [q({ lang: 'zh', ...TINY }), q({ embed: 1, section: 'writer', lang: 'en', ...TINY })]) {
+    const page = await openPage(env, { file: true, query });
+    await page.locator('#writer').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#writer [data-role=samples] li');
+    await page.click('#writer [data-role=step]');
+    await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '1');
+    assert.equal(await page.getAttribute('#writer [data-role=thread]', 'data-thread'), 'worker', query);
+    assert.deepEqual(page.problems(), []);
+    await page.closeAll();
+  }
+});
+
+// The README's widget policy leaves blob: out (no worker-src, so script-src applies)
+const NO_BLOB_WORKERS = STRICT_CSP;
+// the browser's own report of the refused worker, which it prints as a console error
+const REFUSED_WORKER = /^console error: Creating a worker from 'blob:[^']+' violates the following Content Security Policy directive/;
+
+/** The served page (index.html) under a Content-Security-Policy header. */
+async function openUnder(policy, query, options = {}) {
+  const page = await newPage(env, options);
+  const html = fs.readFileSync(path.join(ROOT, 'web', 'index.html'), 'utf8');
+  await page.route((url) => url.pathname === '/index.html', (route) => route.fulfill({
+    status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': policy }, body: html }));
+  await page.goto(env.url('index.html' + query));
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  return page;
+}
+
+test('under a CSP that refuses blob: workers the writer trains on the page\'s own thread, says why, and keeps its controls', async () => {
+  const LONG = 300;   // long enough that Pause lands before the end (then a Step adds exactly one)
+  const page = await openUnder(NO_BLOB_WORKERS, q({ section: 'writer', lang: 'en', ...TINY, gsteps: LONG }));
+  await page.locator('#writer').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#writer [data-role=samples] li');   // step 0's sample, computed here
+  const notice = page.locator('#writer [data-role=thread]');
+  assert.equal(await notice.getAttribute('data-thread'), 'page');
+  assert.ok(await notice.isVisible());
+  assert.match(await notice.textContent(), /^This page's Content-Security-Policy does not let it start a background thread \(its worker-src leaves out blob:\), so the model trains on the page's own thread/);
+  const stepOf = async () => Number(await status(page).getAttribute('data-step'));
+  // Step: one step
+  await page.click('#writer [data-role=step]');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '1');
+  assert.match(await status(page).textContent(), /^step 1 of 300 · last batch loss \d+\.\d+/);
+  // Start, then Pause once it has moved on
+  await page.click('#writer [data-role=play]');
+  await page.waitForFunction(() => Number(document.querySelector('#writer [data-role=status]').dataset.step) >= 5);
+  await page.click('#writer [data-role=play]');   // now "Pause"
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=play]').dataset.state === 'paused');
+  const paused = await stepOf();
+  assert.ok(paused >= 5 && paused < LONG, `paused at ${paused}`);
+  await page.click('#writer [data-role=step]');
+  await page.waitForFunction((n) => document.querySelector('#writer [data-role=status]').dataset.step === String(n), paused + 1);
+  // Start again, to the end of the schedule: the samples, the losses and the evaluation at the end
+  await page.click('#writer [data-role=play]');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.done === 'true', null, { timeout: 120000 });
+  assert.equal(await stepOf(), LONG);
+  const steps = await page.$$eval('#writer [data-role=samples] li', (lis) => lis.map((li) => Number(li.dataset.step)));
+  assert.deepEqual(steps, Array.from({ length: LONG / 25 + 1 }, (_, i) => LONG - 25 * i), 'a sample every 25 steps, newest first');
+  // evaluations at steps 100, 200 and 300, each in pieces, the steps after it waiting for it
+  const label = () => page.getAttribute('#writer svg[role=img]', 'aria-label');
+  await page.waitForFunction(() => /^Loss curve: step 300; last validation loss \d+\.\d+/.test(document.querySelector('#writer svg[role=img]').getAttribute('aria-label')), null, { timeout: 120000 });
+  assert.match(await label(), /unigram \d+\.\d+; ln V = \d+\.\d+$/);
+  await page.waitForFunction(() => document.querySelectorAll('#writer svg[role=img] circle.val').length === 3);
+  assert.ok(await page.isHidden('#writer [data-role=error]'), 'no step was taken inside an evaluation (gpt.evaluation() would have refused it)');
+  assert.match(await notice.textContent(), /So far the longest stretch of training between two redraws took \d+ ms\.$/);
+  assert.ok((await page.textContent('#writer [data-role=share]')).startsWith(`Step ${LONG}: of 8 poems`));
+  // the only problem is the browser's own report of the worker it refused
+  const problems = page.problems();
+  assert.ok(problems.length >= 1 && problems.every((p) => REFUSED_WORKER.test(p)), problems.join('\n'));
+  await page.closeAll();
+});
+
+test('a browser that cannot make the worker at all: the writer trains on the page\'s thread and names the browser\'s reason (zh)', async () => {
+  const page = await newPage(env);
+  await page.addInitScript(() => { window.Worker = function Worker() { throw new TypeError('workers are switched off here'); }; });
+  await page.goto(env.url('index.html' + q({ section: 'writer', lang: 'zh', ...TINY })));
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  await page.locator('#writer').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#writer [data-role=samples] li');
+  assert.equal(await page.getAttribute('#writer [data-role=thread]', 'data-thread'), 'page');
+  assert.match(await page.textContent('#writer [data-role=thread]'), /^后台线程（Web Worker）没能启动（workers are switched off here），所以模型改在页面自己的线程上训练/);
+  await page.click('#writer [data-role=step]');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '1');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('with a worker-src that lets blob: workers, the writer trains in its worker and shows no notice', async () => {
+  const page = await openUnder(`${NO_BLOB_WORKERS}; worker-src 'self' blob:`, q({ section: 'writer', lang: 'zh', ...TINY }));
   await page.locator('#writer').scrollIntoViewIfNeeded();
   await page.waitForSelector('#writer [data-role=samples] li');
   await page.click('#writer [data-role=step]');
   await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '1');
+  assert.equal(await page.getAttribute('#writer [data-role=thread]', 'data-thread'), 'worker');
+  assert.ok(await page.isHidden('#writer [data-role=thread]'));
   assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('the writer widget under the README\'s policy (no blob: workers) trains on the page\'s thread in its shadow root, and says so', async () => {
+  const attrs = Object.entries(TINY).map(([k, v]) => `${k}="${v}"`).join(' ');
+  const page = await newBlogPage(env, { csp: STRICT_CSP, transform: (html) => html
+    .replace('<qkv-lab id="first" lang="zh" seed="42">', `<qkv-lab id="first" section="writer" lang="en" ${attrs}>`) });
+  await page.goto(env.url('fixtures/blog-post.html'));
+  await waitForWidget(page, 'first', 60000);
+  const root = () => page.locator('#first');
+  await root().locator('[data-role=samples] li').first().waitFor({ timeout: 60000 });
+  assert.equal(await root().locator('[data-role=thread]').getAttribute('data-thread'), 'page');
+  assert.match(await root().locator('[data-role=thread]').textContent(), /Content-Security-Policy does not let it start a background thread/);
+  await root().locator('[data-role=step]').click();
+  await page.waitForFunction(() => document.getElementById('first').shadowRoot.querySelector('[data-role=status]').dataset.step === '1');
+  await root().locator('[data-role=play]').click();
+  await page.waitForFunction(() => Number(document.getElementById('first').shadowRoot.querySelector('[data-role=status]').dataset.step) >= 5, null, { timeout: 60000 });
+  const problems = page.problems();
+  assert.ok(problems.length >= 1 && problems.every((p) => REFUSED_WORKER.test(p)), problems.join('\n'));
   await page.closeAll();
 });
 

@@ -11,6 +11,11 @@ import { openBrowser, ROOT } from './harness.js';
 import { openPage, row, position } from './page-helpers.js';
 import { openBlog, waitForWidget } from './widget-helpers.js';
 import { ALL_SECTIONS } from '../../web/page/sections/index.js';
+import { load } from '../../web/qkv-lab.js';
+import { QUATRAINS } from '../../web/data/quatrains.js';
+import { isWellFormedQuatrain } from '../../web/data/quatrain-form.js';
+import { gptOptions } from '../../web/page/gpt/settings.js';
+import { SAMPLE_POEMS, SAMPLE_TEMPERATURE } from '../../web/page/gpt/worker-constants.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -150,8 +155,8 @@ test('keyboard alone: step to the question, choose, check, see the feedback, rev
 test('every section of the registry asks a question (page, iframe mode for the walkthrough); skipping opens the step', async () => {
   const page = await openPage(env, { query: '?quiz=1&lang=en' });
   // the training run, the writer and generation ask about a run once it has trained (a sample, a
-  // generated text): the training run below; the writer's and generation's questions are checked
-  // on snapshots in tests/quiz.test.js, not yet in a browser
+  // generated text): the training run below; the writer's and generation's, each in a test of its
+  // own at the end of this file
   const ids = ALL_SECTIONS.map((s) => s.id).filter((id) => !['walkthrough', 'training', 'writer', 'generate'].includes(id));
   for (const id of ids) {
     await page.locator(`#${id}`).scrollIntoViewIfNeeded();
@@ -283,4 +288,81 @@ test('an open question\'s answer is not on screen before its step: symmetry\'s m
   assert.equal(await mergeVisibility(page), 'visible');
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
+});
+
+// The writer's and generation's questions are asked once a run exists: a tiny GPT (1 layer,
+// width 16, context 8), trained 25 steps, the schedule's end
+const RUN = { glayers: 1, gheads: 2, gdim: 16, gctx: 8, glr: 0.003, gseed: 0, gsteps: 25 };
+
+/** The writer's second sample, computed here: the same GPT trained in Node, its 8 poems counted. */
+async function writerSampleAt25() {
+  const qkv = await load({ gpt: true });
+  const gpt = qkv.createGPT({ ...gptOptions({ get: (k) => RUN[k] }), text: QUATRAINS.poems });
+  gpt.train();
+  assert.equal(gpt.steps, RUN.gsteps);
+  const poems = Array.from({ length: SAMPLE_POEMS }, (_, seed) => gpt.generate('', { temperature: SAMPLE_TEMPERATURE, seed }).text);
+  gpt.dispose();
+  return { poems, good: poems.filter(isWellFormedQuatrain).length };
+}
+
+test('writer: once the run has its second sample, the stepper holds before it; the count computed here is right, another wrong; the reveal shows it', async () => {
+  const expected = await writerSampleAt25();
+  for (const [given, result] of [[expected.good, 'right'], [expected.good + 1, 'wrong']]) {
+    const page = await openPage(env, { query: `?${new URLSearchParams({ quiz: 1, section: 'writer', lang: 'en', ...RUN })}` });
+    await page.locator('#writer').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#writer [data-role=samples] li');
+    assert.equal(await page.isVisible(quizOf('writer')), false, 'no question before the run has a second sample');
+    await page.click('#writer [data-role=play]');
+    await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.done === 'true', null, { timeout: 120000 });
+    await page.waitForSelector(`${quizOf('writer')}:not([hidden])`);
+    // the page trained the GPT trained here: its step-25 poem is the first computed here
+    assert.equal(await page.textContent('#writer [data-role=samples] li[data-step="25"] .sample-poem'), expected.poems[0]);
+    assert.equal(await position(page, 'writer'), 'step 1 of 2', 'held on the first sample');
+    assert.match(await page.textContent(`${quizOf('writer')} .quiz-prompt`), /^Of the 8 poems written at step 25, how many have the exact form/);
+    // the answer is not on screen: the share line is the held sample's (step 0)
+    assert.match(await page.textContent('#writer [data-role=share]'), /^Step 0: /);
+    await page.click('#writer .step-forward');
+    assert.equal(await position(page, 'writer'), 'step 1 of 2', '▶| goes no further');
+
+    await page.fill(`${quizOf('writer')} [data-role=quiz-input]`, String(given));
+    await page.click(`${quizOf('writer')} [data-role=quiz-check]`);
+    await page.waitForSelector(`${feedback('writer')}[data-result="${result}"]`);
+    const text = await page.textContent(feedback('writer'));
+    assert.match(text, result === 'right' ? /^Right/ : /^Not quite/);
+    assert.ok(text.includes(`${expected.good} of them are well formed`), text);
+    await page.click(`${quizOf('writer')} [data-role=quiz-reveal]`);
+    assert.equal(await position(page, 'writer'), 'step 2 of 2');
+    assert.ok((await page.textContent('#writer .narration')).includes(`${expected.good} of the 8 poems of this sample have the form`));
+    assert.ok((await page.textContent('#writer [data-role=share]')).startsWith(`Step 25: of 8 poems written at temperature ${SAMPLE_TEMPERATURE}, ${expected.good} `));
+    assert.deepEqual(page.problems(), []);
+    await page.closeAll();
+  }
+});
+
+test('generate: the stepper holds before the second generated character; the K cache\'s length computed from the prompt is right, another wrong; the reveal shows that many rows', async () => {
+  const prompt = '白日依山尽，';
+  // the start token and the prompt fill the cache at the first character; one row more at the second
+  const expected = 1 + Array.from(prompt).length + 1;
+  for (const [given, result] of [[expected, 'right'], [expected - 1, 'wrong']]) {
+    const page = await openPage(env, { query: `?${new URLSearchParams({ quiz: 1, section: 'generate', lang: 'en', ...RUN, gctx: 16, gprompt: prompt })}` });
+    await page.locator('#generate').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#generate [data-role=distribution] tbody tr', { timeout: 60000 });
+    const rows = () => page.getAttribute('#generate [data-role=cache]', 'data-rows');
+    assert.equal(await rows(), String(expected - 1));
+    await forwardToQuestion(page, 'generate');
+    const held = await position(page, 'generate');
+    assert.match(held, /^step 1 of /);
+    assert.match(await page.textContent(`${quizOf('generate')} .quiz-prompt`), /how many rows will the K cache hold/);
+    await page.fill(`${quizOf('generate')} [data-role=quiz-input]`, String(given));
+    await page.click(`${quizOf('generate')} [data-role=quiz-check]`);
+    await page.waitForSelector(`${feedback('generate')}[data-result="${result}"]`);
+    const text = await page.textContent(feedback('generate'));
+    assert.match(text, result === 'right' ? /^Right/ : /^Not quite/);
+    assert.ok(text.includes(`fill ${expected - 1} rows`) && text.includes(`${expected} rows now`), text);
+    await page.click(`${quizOf('generate')} [data-role=quiz-reveal]`);
+    assert.notEqual(await position(page, 'generate'), held);
+    await page.waitForFunction((n) => document.querySelector('#generate [data-role=cache]').dataset.rows === String(n), expected);
+    assert.deepEqual(page.problems(), []);
+    await page.closeAll();
+  }
 });

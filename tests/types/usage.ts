@@ -104,6 +104,11 @@ async function main(): Promise<void> {
   const { step, loss: gptLoss } = gpt.step();
   const gptLosses: number[] = gpt.train(3);
   const { train, val } = gpt.evaluate();
+  const pieces = gpt.evaluation();
+  const piece: { train: number; val: number } | null = pieces.advance(1);
+  console.log(pieces.windows - pieces.done, piece?.val);
+  // @ts-expect-error done is read-only
+  pieces.done = 0;
   const poem: string = gpt.generate('', { temperature: 0.8, topK: 5, topP: 0.9, seed: 1, cache: false }).text;
   const f = gpt.forward('ab');
   const trace: TransformerBlockResult = f.blocks[0];

@@ -1,6 +1,9 @@
 // gpt/store.js: the writer's training run as one shared object, per section context (the block
-// needs none; the writer trains it; generation borrows its model). The run itself lives in a Web
-// Worker (worker.js); this store sends it the reader's commands and turns what it reports into
+// needs none; the writer trains it; generation borrows its model). The run itself (run.js) lives
+// in a Web Worker (worker.js), or, when the page may not start one (a strict Content-Security-
+// Policy) or it fails before it says it started, on the page's own thread in chunks that yield
+// (local-run.js; the snapshot's thread says which, and why). This store sends it the text to
+// train on and the reader's commands, and turns what it reports into
 // frozen snapshots, published at most once per PUBLISH_MS (and per animation frame). Data flows one way:
 // worker (WASM) → store → sections → DOM.
 //
@@ -13,6 +16,9 @@
 //   store.save() → Promise<Uint8Array>  store.load(bytes)   store.modelBytes() (for generation)
 //   store.unsaved()                     // a run with steps that no file holds: ask before dropping it
 import { WORKER_SOURCE, workerURL } from './worker-source.js';
+import { createLocalRun } from './local-run.js';
+import { load } from '../../qkv-lab.js';
+import { QUATRAINS } from '../../data/quatrains.js';
 import { RUN_KEYS, gptOptions } from './settings.js';
 
 const stores = new WeakMap();
@@ -54,7 +60,7 @@ export function gptSource(ctx) {
 const EMPTY = Object.freeze({
   status: 'idle', info: null, running: false, done: false, step: 0, losses: [], evals: [], samples: [],
   error: null, attention: null, attentionError: null, savedStep: null, source: 'quatrains', stale: false,
-  startedAt: null, firstSampleMs: null, rate: null,
+  startedAt: null, firstSampleMs: null, rate: null, longestChunkMs: null,
 });
 
 export function createGPTStore(ctx) {
@@ -71,8 +77,10 @@ export function createGPTStore(ctx) {
   let attendId = 0, lastAttend = 0;
   const waiting = new Map();     // 'saved' → resolvers
   let rateMark = null;           // { step, time } for steps per second
+  // where the run trains: 'worker', or 'page' with the reason (the browser's words)
+  let thread = Object.freeze({ where: null, reason: null });
 
-  const makeSnap = () => Object.freeze({ ...s, losses: s.losses.slice(), evals: s.evals.slice(), samples: s.samples.slice(),
+  const makeSnap = () => Object.freeze({ ...s, thread, losses: s.losses.slice(), evals: s.evals.slice(), samples: s.samples.slice(),
     settings: Object.freeze(Object.fromEntries(RUN_KEYS.map((k) => [k, state.get(k)]))) });
   snap = makeSnap();
   // at most one snapshot per PUBLISH_MS: every snapshot redraws the sections, and the page is large
@@ -90,19 +98,77 @@ export function createGPTStore(ctx) {
   }
   const set = (patch) => { s = { ...s, ...patch }; publish(); };
 
+  // The run's channel: the Web Worker once it has said it started; until then the commands wait
+  // here, and if it cannot be made, or fails first, they go to the run on the page's thread.
+  // the compiled modules of the page's API instance, with its GPT engine (the sections load it
+  // before any is made: gpt/sections.js): what the worker instantiates
+  const pageModules = () => load({ gpt: true }).then((qkv) => {
+    const m = qkv[Symbol.for('qkv-lab.compiled-modules')];
+    return m && m.gptModule ? { ...m } : null;
+  }, () => null);
+
   function startWorker() {
     if (worker) return worker;
+    let target = null;     // where commands go: the started worker or the local run
+    const early = [];      // [message, transfer] sent before that
+    let real = null;
+    let url = null;
+    const toPage = (reason) => {
+      if (target) return;
+      real?.terminate();
+      if (url) URL.revokeObjectURL(url);
+      real = null;
+      thread = Object.freeze({ where: 'page', reason });
+      target = createLocalRun();
+      target.onmessage = (event) => receive(event.data);
+      for (const [message] of early.splice(0)) target.postMessage(message);
+      publish();
+    };
+    worker = {
+      postMessage(message, transfer) { if (target) target.postMessage(message, transfer); else early.push([message, transfer]); },
+      terminate() { (target || real)?.terminate(); if (url) URL.revokeObjectURL(url); target = real = null; },
+    };
+    // a Content-Security-Policy that refuses the worker says so in an event (the worker's error
+    // event says nothing): its directive becomes the reason
+    const doc = typeof document === 'undefined' ? null : document;
+    const refused = (event) => {
+      const blocked = String(event.blockedURI);
+      if (!(url ? blocked.startsWith('blob') : blocked.includes('worker.js')) || !/^(worker|script|child|default)-src/.test(event.effectiveDirective)) return;
+      toPage(`Content-Security-Policy ${event.effectiveDirective}`);
+    };
+    doc?.addEventListener('securitypolicyviolation', refused);
+    const unlisten = () => doc?.removeEventListener('securitypolicyviolation', refused);
     try {
-      worker = WORKER_SOURCE
-        ? new Worker(URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' })))
-        : new Worker(workerURL, { type: 'module' });
+      if (WORKER_SOURCE) url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' }));
+      real = url ? new Worker(url) : new Worker(workerURL, { type: 'module' });
     } catch (error) {
-      set({ status: 'error', error: { op: 'worker', message: String(error.message || error) } });
-      return null;
+      unlisten();
+      toPage(String(error.message || error));
+      return worker;
     }
-    worker.onmessage = (event) => receive(event.data);
-    worker.onerror = (event) => {
+    real.onmessage = (event) => {
+      if (event.data?.type !== 'started') { receive(event.data); return; }
+      unlisten();
+      // first the page's compiled WebAssembly (the bundled worker carries none of its own), then
+      // the commands that waited
+      const started = real;
+      pageModules().then((modules) => {
+        if (real !== started) return;
+        real.postMessage({ type: 'modules', modules });
+        target = real;
+        thread = Object.freeze({ where: 'worker', reason: null });
+        for (const [message, transfer] of early.splice(0)) real.postMessage(message, transfer || []);
+        publish();
+      });
+    };
+    real.onerror = (event) => {
       const message = event.message || 'the training worker stopped';
+      // before it started: a policy violation, if there is one, is reported next; it names the reason
+      if (target !== real) {
+        event.preventDefault?.();
+        if (!target) setTimeout(() => { unlisten(); toPage(message); }, 0);
+        return;
+      }
       set({ status: 'error', running: false, error: { op: 'worker', message } });
       for (const fns of waiting.values()) for (const fn of fns) fn({ bytes: null, error: message });
       waiting.clear();
@@ -141,6 +207,9 @@ export function createGPTStore(ctx) {
           firstSampleMs: s.firstSampleMs ?? (s.startedAt === null ? null : now - s.startedAt) });
         if (line) watchLine(line);
         break;
+      case 'chunk':
+        set({ longestChunkMs: Math.max(s.longestChunkMs ?? 0, m.ms) });
+        break;
       case 'eval':
         set({ evals: [...s.evals.filter((e) => e.step !== m.step), { step: m.step, train: m.train, val: m.val }] });
         break;
@@ -170,7 +239,7 @@ export function createGPTStore(ctx) {
     runSettings = gptOptions(state);
     pendingText = text;
     set({ status: s.info ? s.status : 'starting', error: null });
-    w.postMessage({ type: 'create', options: runSettings, text });
+    w.postMessage({ type: 'create', options: runSettings, text: text === null ? QUATRAINS.poems : text, form: text === null });
   }
 
   function watchLine(text) {

@@ -1,5 +1,6 @@
 // "A Transformer that writes": the reader trains a GPT (wasm/gpt.c through gpt.js) on the Tang
-// quatrains, in a Web Worker (gpt/worker.js, through the shared run of gpt/store.js), and
+// quatrains, in a Web Worker (gpt/worker.js, through the shared run of gpt/store.js; on the page's
+// own thread in chunks where a strict CSP refuses the worker, said in a notice), and
 // watches it learn: batch, training and validation losses against the unigram baseline; a
 // sample poem every SAMPLE_EVERY steps with the share of well-formed ones; the attention of
 // every layer and head on a line the reader types. The reader can train on their own text,
@@ -11,7 +12,7 @@ import { WRITER_STRINGS } from '../strings/writer.js';
 import { defineSection } from '../shell/section-shell.js';
 import { gptSource, acquireGPTStore } from '../gpt/store.js';
 import { GPT_CHOICES } from '../gpt/settings.js';
-import { SAMPLE_EVERY, SAMPLE_POEMS } from '../gpt/worker-constants.js';
+import { SAMPLE_EVERY, SAMPLE_POEMS, SAMPLE_TEMPERATURE } from '../gpt/worker-constants.js';
 import { createLossPlot } from '../views/loss-plot.js';
 
 addStrings(WRITER_STRINGS);
@@ -94,6 +95,8 @@ export const writerSection = defineSection({
     const discardBtn = button('writer.discard', 'discard', () => { ask.hidden = true; const a = askedAction; askedAction = null; a?.(); });
 
     const status = h('p', { class: 'writer-status num', attrs: { 'data-role': 'status' } });
+    // where it trains, when not in the Web Worker: why, and how long the page's longest stretch was
+    const threadNote = h('p', { class: 'note', attrs: { 'data-role': 'thread' } });
     const stale = h('p', { class: 'note', attrs: { 'data-role': 'stale' } });
     const errorBox = h('p', { class: 'gpt-error', attrs: { role: 'alert', 'data-role': 'error' } });
 
@@ -136,7 +139,7 @@ export const writerSection = defineSection({
     const own = h('div', { class: 'own-text' }, ownLabel, texts.set(h('p', { class: 'note' }), 'writer.ownNote'), textarea,
       h('div', { class: 'row' }, trainOwn, backToPoems), ownError);
 
-    frame.stage.append(ask, status, stale, errorBox, grid, attnBox, own);
+    frame.stage.append(ask, status, threadNote, stale, errorBox, grid, attnBox, own);
     store.watchLine(lineInput.value);
 
     let charsShown = null;   // the characters the buttons stand for (rebuilt only when they change)
@@ -193,6 +196,12 @@ export const writerSection = defineSection({
       for (const [key, el] of selects) el.value = String(snap.settings[key]);
       if (seedInput.getRootNode().activeElement !== seedInput) seedInput.value = String(snap.settings.gseed);
       const total = info ? info.defaultSteps : 0;
+      const onPage = snap.thread.where === 'page';
+      threadNote.hidden = !onPage;
+      threadNote.dataset.thread = snap.thread.where || '';
+      threadNote.textContent = !onPage ? '' : i18n.t(/Content Security Policy|Content-Security-Policy/i.test(snap.thread.reason) ? 'writer.onPageCSP' : 'writer.onPage',
+        { reason: snap.thread.reason }) + (snap.longestChunkMs === null ? '' : `${i18n.lang === 'zh' ? '' : ' '}${i18n.t('writer.chunk', { ms: Math.round(snap.longestChunkMs) })}`);
+      threadNote.title = onPage ? snap.thread.reason : '';
       play.disabled = !info || snap.done || snap.source === 'file';
       texts.set(play, snap.running ? 'writer.pause' : 'writer.start');
       play.dataset.state = snap.running ? 'running' : 'paused';
@@ -200,7 +209,8 @@ export const writerSection = defineSection({
       save.disabled = !info;
       restart.disabled = !info;
       if (!info) {
-        status.textContent = i18n.t(snap.status === 'error' ? 'writer.noWorker' : 'writer.starting', { message: snap.error ? snap.error.message : '' });
+        status.textContent = i18n.t(snap.status === 'error' ? 'writer.noWorker' : onPage ? 'writer.startingHere' : 'writer.starting',
+          { message: snap.error ? snap.error.message : '' });
       } else {
         status.textContent = i18n.t(snap.source === 'file' ? 'writer.statusFile' : 'writer.status', {
           step: snap.step, total, params: info.parameterCount.toLocaleString('en-US'), vocab: info.vocab.toLocaleString('en-US'),
@@ -231,10 +241,7 @@ export const writerSection = defineSection({
       for (const li of legend.children) {
         if (li.classList.contains('legend-unigram')) li.hidden = !info || info.unigram === null;
       }
-      const last = snap.samples[snap.samples.length - 1];
-      share.textContent = !last ? '' : last.good === null
-        ? i18n.t('writer.shareOwn', { step: last.step })
-        : i18n.t('writer.share', { good: last.good, total: last.poems.length, step: last.step, temp: '0.8' });
+      drawShare(snap);
       clear(samples);
       [...snap.samples].reverse().forEach((sm) => {
         const index = snap.samples.indexOf(sm);
@@ -245,12 +252,22 @@ export const writerSection = defineSection({
       drawAttention(snap);
     }
 
+    // the share of the sample the stepper is on (the newest, while the reader follows them): a
+    // question held before a sample does not find its answer here
+    function drawShare(snap) {
+      const sm = snap.samples[Math.min(current, snap.samples.length - 1)];
+      share.textContent = !sm ? '' : sm.good === null
+        ? i18n.t('writer.shareOwn', { step: sm.step })
+        : i18n.t('writer.share', { good: sm.good, total: sm.poems.length, step: sm.step, temp: String(SAMPLE_TEMPERATURE) });
+    }
+
     function render(i) {
       current = i;
       const snap = snapNow();
+      drawShare(snap);
       for (const li of samples.children) li.classList.toggle('current', li.dataset.step === String(snap.samples[i]?.step));
       const sm = snap.samples[i];
-      if (!sm) return i18n.t(snap.info ? 'writer.narrateNone' : 'writer.starting');
+      if (!sm) return i18n.t(snap.info ? 'writer.narrateNone' : snap.thread.where === 'page' ? 'writer.startingHere' : 'writer.starting');
       return i18n.t(sm.good === null ? 'writer.narrateOwn' : 'writer.narrate', {
         step: sm.step, poem: sm.poems[0] || i18n.t('writer.empty'), good: sm.good, total: sm.poems.length,
       });

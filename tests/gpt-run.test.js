@@ -1,0 +1,95 @@
+// gpt-run.test.js: the writer's run (web/page/gpt/run.js) in Node, as the page's thread runs it
+// where a CSP refuses the worker (chunks of chunkMs, the evaluation in pieces) and as the worker
+// runs it (one step a chunk): the same messages in the same order, and numbers equal to the same
+// GPT trained and evaluated here with the API (evaluation in pieces: to 1e-12).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from '../web/qkv-lab.js';
+import { createRun } from '../web/page/gpt/run.js';
+import { isWellFormedQuatrain } from '../web/data/quatrain-form.js';
+import { SAMPLE_EVERY, EVAL_EVERY, SAMPLE_POEMS, SAMPLE_TEMPERATURE } from '../web/page/gpt/worker-constants.js';
+
+const qkv = await load({ gpt: true });
+// a small text of quatrain-shaped lines (the form check has something to find), tiny GPT
+const LINES = Array.from({ length: 40 }, (_, i) => {
+  const c = (k) => String.fromCodePoint(0x4e00 + ((i * 7 + k * 3) % 30));
+  const half = (o) => Array.from({ length: 5 }, (_, k) => c(k + o)).join('');
+  return `${half(0)}，${half(5)}。${half(10)}，${half(15)}。`;
+});
+const TEXT = LINES.join('\n');
+const OPTIONS = { layers: 1, heads: 2, dim: 8, context: 8, batch: 4, seed: 5, lr: 1e-2, steps: EVAL_EVERY + SAMPLE_EVERY };
+
+/** Runs the schedule through createRun → every message, once the last evaluation has come. */
+function runAll(chunkMs) {
+  return new Promise((resolve, reject) => {
+    const messages = [];
+    const run = createRun({
+      chunkMs, api: async () => qkv,
+      post(message) {
+        messages.push(message);
+        if (message.type === 'error') { run.stop(); reject(new Error(message.message)); }
+        if (message.type === 'created') run.receive({ type: 'play' });
+        if (message.type === 'eval' && message.step === OPTIONS.steps) { run.stop(); resolve(messages); }
+      },
+    });
+    run.receive({ type: 'create', options: OPTIONS, text: TEXT, form: true });
+  });
+}
+
+/** What the run should report, computed with the API directly. */
+function expected() {
+  const gpt = qkv.createGPT({ ...OPTIONS, text: TEXT });
+  const sample = () => {
+    const poems = Array.from({ length: SAMPLE_POEMS }, (_, seed) => gpt.generate('', { temperature: SAMPLE_TEMPERATURE, seed }).text);
+    return { step: gpt.steps, poems, good: poems.filter(isWellFormedQuatrain).length };
+  };
+  const losses = [], samples = [sample()], evals = [];
+  while (gpt.steps < OPTIONS.steps) {
+    losses.push(gpt.step().loss);
+    if (gpt.steps % SAMPLE_EVERY === 0) samples.push(sample());
+    if (gpt.steps % EVAL_EVERY === 0 || gpt.steps === OPTIONS.steps) evals.push({ step: gpt.steps, ...gpt.evaluate() });
+  }
+  gpt.dispose();
+  return { losses, samples, evals };
+}
+
+for (const [label, chunkMs] of [['in chunks of 3 ms, the evaluation in pieces (the page\'s thread)', 3],
+  ['in chunks of 1 µs: a step or an evaluated window a chunk', 0.001], ['one step a chunk (the worker)', 0]]) {
+  test(`the run ${label}: every step once, in order; samples and evaluations when due; the API's numbers`, async () => {
+    const want = expected();
+    const messages = await runAll(chunkMs);
+    const steps = messages.filter((m) => m.type === 'progress' && m.loss !== null);
+    assert.deepEqual(steps.map((m) => m.step), Array.from({ length: OPTIONS.steps }, (_, i) => i + 1));
+    assert.deepEqual(steps.map((m) => m.loss), want.losses, 'the batch losses');
+    assert.ok(steps[steps.length - 1].done && !steps[steps.length - 1].running);
+    const samples = messages.filter((m) => m.type === 'sample').map(({ step, poems, good }) => ({ step, poems, good }));
+    assert.deepEqual(samples, want.samples);
+    const evals = messages.filter((m) => m.type === 'eval');
+    assert.deepEqual(evals.map((e) => e.step), want.evals.map((e) => e.step));
+    for (const [i, e] of evals.entries()) {
+      for (const k of ['train', 'val']) assert.ok(Math.abs(e[k] - want.evals[i][k]) <= 1e-12 * want.evals[i][k], `${k} at ${e.step}: ${e[k]} against ${want.evals[i][k]}`);
+    }
+    // no step between an evaluation's start and its result: the step after EVAL_EVERY comes after its eval
+    const order = messages.filter((m) => m.type === 'eval' || (m.type === 'progress' && m.loss !== null)).map((m) => `${m.type}:${m.step}`);
+    assert.ok(order.indexOf(`eval:${EVAL_EVERY}`) < order.indexOf(`progress:${EVAL_EVERY + 1}`), 'the steps wait for the evaluation');
+    const chunks = messages.filter((m) => m.type === 'chunk');
+    if (chunkMs > 0) {
+      assert.ok(chunks.length > 0 && chunks.every((c) => Number.isFinite(c.ms) && c.ms >= 0), 'each chunk reports its time');
+    }
+    if (chunkMs === 0.001) {
+      // the evaluation at EVAL_EVERY took one chunk per window: as many as it has
+      const from = messages.findIndex((m) => m.type === 'progress' && m.step === EVAL_EVERY && m.loss !== null);
+      const to = messages.findIndex((m) => m.type === 'eval' && m.step === EVAL_EVERY);
+      const gpt = qkv.createGPT({ ...OPTIONS, text: TEXT });
+      const windows = gpt.evaluation().windows;
+      gpt.dispose();
+      assert.ok(windows > 2);
+      // step 100's chunk (which starts the evaluation), then one per window, the last one's
+      // reported after the result
+      assert.equal(messages.slice(from, to).filter((m) => m.type === 'chunk').length, windows);
+    }
+    if (chunkMs === 0) {
+      assert.equal(chunks.length, 0, 'the worker reports no chunks');
+    }
+  });
+}

@@ -1,0 +1,218 @@
+// gpt/run.js: the writer's training run, answering the commands of gpt/store.js with the messages
+// below. It runs in the Web Worker (worker.js), or, where the page may not start one (a strict
+// Content-Security-Policy without blob: workers), on the page's own thread (local-run.js). Steps
+// run in chunks between which it yields (a message to itself), so a command (pause, the attention
+// of a typed line, save) is answered within one chunk: in the worker a chunk is one step; on the
+// page's thread as many steps as fit in chunkMs, sized by the time the last step took, and the
+// evaluation every EVAL_EVERY steps is done in pieces (gpt.evaluation()) that fit it too, the
+// steps after it waiting until it is done.
+//
+// page → run                                 run → page
+//   { type: 'create', options, text, form }    { type: 'created', info } | { type: 'error', op, message }
+//   { type: 'play' | 'pause' | 'step' }        { type: 'progress', step, loss, running, done }
+//   { type: 'attend', id, text }               { type: 'sample', step, poems, good }  (every SAMPLE_EVERY steps)
+//   { type: 'save' }                           { type: 'eval', step, train, val }     (every EVAL_EVERY steps)
+//   { type: 'load', bytes }                    { type: 'attention', id, chars, layers } | { type: 'error', op: 'attend', id, message }
+//                                              { type: 'saved', bytes, step }
+//                                              { type: 'chunk', ms }  (chunkMs > 0: how long a chunk
+//                                                took, its samples and evaluations included)
+// text: what to train on (the page sends the quatrains or the reader's text); form: whether the
+// samples are checked for the quatrain form. Every number comes from the GPT (WASM) but the
+// baselines (counts).
+import { isWellFormedQuatrain } from '../../data/quatrain-form.js';
+import { baselines } from './baselines.js';
+import { SAMPLE_EVERY, EVAL_EVERY, SAMPLE_POEMS, SAMPLE_TEMPERATURE } from './worker-constants.js';
+
+const now = () => performance.now();
+
+/**
+ * createRun({ post, api, chunkMs }) → { receive(message) }
+ *   post(message, transfer)  how messages reach the page
+ *   api()                    a promise of the qkv-lab API with the GPT engine (load({ gpt: true }))
+ *   chunkMs                  0: one step per chunk; otherwise the steps of a chunk stop before it
+ *                            would pass chunkMs (a step longer than that is a chunk of its own)
+ */
+export function createRun({ post, api, chunkMs = 0 }) {
+  let qkv = null;
+  let gpt = null;
+  let running = false;
+  let quatrainForm = true;
+  let trainable = false;   // a GPT loaded from a file holds no text: it generates, it does not train
+  let stepMs = 0;          // the last step's duration (gpt.step() alone)
+  let evaluation = null;   // chunked (chunkMs > 0): the evaluation in progress; steps wait for it
+  let msPerWindow = null;  // what one evaluated window took, measured, to size its pieces
+  let scheduled = false;
+  const loop = new MessageChannel();
+  const schedule = () => { if (!scheduled) { scheduled = true; loop.port2.postMessage(0); } };
+
+  function fail(op, error, extra = {}) {
+    post({ type: 'error', op, message: String(error && error.message ? error.message : error), name: error?.name, ...extra });
+  }
+
+  function sample() {
+    const poems = [];
+    let good = 0;
+    for (let s = 0; s < SAMPLE_POEMS; s++) {
+      const { text } = gpt.generate('', { temperature: SAMPLE_TEMPERATURE, seed: s });
+      poems.push(text);
+      if (isWellFormedQuatrain(text)) good++;
+    }
+    post({ type: 'sample', step: gpt.steps, poems, good: quatrainForm ? good : null });
+  }
+
+  function evaluate() {
+    if (chunkMs > 0) { evaluation = gpt.evaluation(); schedule(); return; }
+    const { train, val } = gpt.evaluate();
+    post({ type: 'eval', step: gpt.steps, train, val });
+  }
+
+  // the evaluation in progress, in pieces sized to what is left of the chunk (one window first)
+  function advanceEvaluation(start) {
+    while (evaluation) {
+      const left = chunkMs - (now() - start);
+      const rest = evaluation.windows - evaluation.done;
+      const n = msPerWindow === null ? 1 : Math.max(1, Math.min(rest, Math.floor(left / msPerWindow)));
+      const t = now();
+      const before = evaluation.done;
+      const result = evaluation.advance(n);
+      // (the clock may be coarse: a piece that took "0 ms" counts as 0.01 ms a window)
+      msPerWindow = Math.max(0.01, (now() - t) / Math.max(1, evaluation.done - before));
+      if (result) { evaluation = null; post({ type: 'eval', step: gpt.steps, train: result.train, val: result.val }); }
+      if (now() - start >= chunkMs) return;
+    }
+  }
+
+  const done = () => !gpt || gpt.diverged || gpt.steps >= gpt.defaultSteps;
+
+  // one step, then its sample and evaluation when due; false when the run cannot go on
+  function oneStep() {
+    try {
+      const t = now();
+      const { step, loss } = gpt.step();
+      stepMs = now() - t;
+      const finished = done();
+      if (finished) running = false;
+      post({ type: 'progress', step, loss, running, done: finished });
+      if (step % SAMPLE_EVERY === 0 || finished) sample();
+      if (step % EVAL_EVERY === 0 || finished) evaluate();
+      return !finished;
+    } catch (error) {
+      running = false;
+      fail('step', error);
+      post({ type: 'progress', step: gpt.steps, loss: null, running: false, done: true });
+      return false;
+    }
+  }
+
+  loop.port1.onmessage = () => {
+    scheduled = false;
+    if (!gpt || (!running && !evaluation)) return;
+    const start = now();
+    try {
+      if (evaluation) advanceEvaluation(start);
+      // steps wait for the evaluation of the model they would change; a step that samples or
+      // evaluates starts a chunk of its own, and a chunk stops before the next step would pass chunkMs
+      if (!evaluation && running) {
+        do {
+          if (!oneStep()) break;
+        } while (running && !evaluation && chunkMs > 0 && now() - start + stepMs < chunkMs && !sampleDue());
+      }
+    } catch (error) {
+      evaluation = null;
+      running = false;
+      fail('evaluate', error);
+    }
+    if (chunkMs > 0) post({ type: 'chunk', ms: now() - start });
+    if (running || evaluation) schedule();
+  };
+  const sampleDue = () => (gpt.steps + 1) % SAMPLE_EVERY === 0 || (gpt.steps + 1) % EVAL_EVERY === 0;
+
+  function info(text, loaded) {
+    const base = text === null ? null : baselines(text);
+    return {
+      loaded, steps: gpt.steps, defaultSteps: gpt.defaultSteps, vocab: gpt.vocab.length, parameterCount: gpt.parameterCount,
+      layers: gpt.layers, heads: gpt.heads, dim: gpt.dim, context: gpt.context, seed: gpt.seed, lr: gpt.lr,
+      unigram: base ? base.unigram : null, uniform: Math.log(gpt.vocab.length),
+    };
+  }
+
+  const commands = {
+    async create({ options, text, form }) {
+      running = false;
+      evaluation = null;
+      qkv ||= await api();
+      let next;
+      try {
+        next = qkv.createGPT({ ...options, text });
+      } catch (error) {
+        fail('create', error);
+        return;
+      }
+      gpt?.dispose();
+      gpt = next;
+      quatrainForm = Boolean(form);
+      trainable = true;
+      post({ type: 'created', info: info(text, false) });
+      sample();
+    },
+    async load({ bytes }) {
+      running = false;
+      evaluation = null;
+      qkv ||= await api();
+      let next;
+      try {
+        next = qkv.loadGPT(bytes);
+      } catch (error) {
+        fail('load', error);
+        return;
+      }
+      gpt?.dispose();
+      gpt = next;
+      quatrainForm = true;
+      trainable = false;
+      post({ type: 'created', info: info(null, true) });
+      sample();
+    },
+    play() {
+      if (!gpt || !trainable || done()) return;
+      if (!running) { running = true; schedule(); }
+      post({ type: 'progress', step: gpt.steps, loss: null, running, done: false });
+    },
+    pause() {
+      running = false;
+      if (gpt) post({ type: 'progress', step: gpt.steps, loss: null, running: false, done: done() });
+    },
+    step() {
+      if (!gpt || running || evaluation || !trainable || done()) return;
+      oneStep();
+    },
+    attend({ id, text }) {
+      if (!gpt) return;
+      try {
+        const { tokens, blocks } = gpt.forward(text);
+        const chars = tokens.map((t) => gpt.vocab[t]);
+        const layers = blocks.map((b) => b.attention.heads.map((hd) => ({ n: hd.weights.rows, data: hd.weights.data })));
+        post({ type: 'attention', id, text, chars, layers });
+      } catch (error) {
+        fail('attend', error, { id, text });
+      }
+    },
+    save() {
+      if (!gpt) { post({ type: 'saved', bytes: null, step: 0 }); return; }
+      const bytes = gpt.save();
+      post({ type: 'saved', bytes, step: gpt.steps }, [bytes.buffer]);
+    },
+  };
+
+  // commands run one after another (create awaits the WASM the first time: a save sent meanwhile
+  // waits for the model); training chunks run between them
+  let queue = Promise.resolve();
+  return {
+    receive(message) {
+      const command = commands[message?.type];
+      if (!command) return;
+      queue = queue.then(() => command(message)).catch((error) => fail(message.type, error));
+    },
+    stop() { running = false; evaluation = null; loop.port1.close(); gpt?.dispose(); gpt = null; },
+  };
+}
