@@ -46,6 +46,11 @@ export const GPT_PROPERTIES = Object.freeze([
 /** The keys that define a writer run: a change offers a new run. */
 export const RUN_KEYS = Object.freeze(['glayers', 'gheads', 'gdim', 'gctx', 'glr', 'gseed', 'gsteps']);
 
+/** The properties each GPT section uses (its embed code carries these only). Generation takes the
+ * writer's run too: in a widget alone it trains that run itself. */
+export const BLOCK_KEYS = Object.freeze(['bdim', 'bheads', 'btok', 'seed']);   // seed: its weights' draws
+export const GENERATE_KEYS = Object.freeze([...RUN_KEYS, 'gprompt', 'gtemp', 'gtopk', 'gtopp']);
+
 /** createGPT options (without the text) from the state; heads clamped to divide dim. */
 export function gptOptions(state) {
   const dim = state.get('gdim');

@@ -12,6 +12,10 @@
 //                                       // text leaves the current run as it was
 //   store.save() → Promise<Uint8Array>  store.load(bytes)   store.modelBytes() (for generation)
 //   store.unsaved()                     // a run with steps that no file holds: ask before dropping it
+// A writer link's step (?section=writer&step=N, a <qkv-lab section="writer" step="N">) is a step
+// of the quatrain run: the first run trains to it on its own (snap.replay: { to, asked } until it
+// gets there), at most to the end of its schedule (gsteps). The run is deterministic from its seed,
+// so it reaches the model the link was copied from.
 import { WORKER_SOURCE, workerURL } from './worker-source.js';
 import { RUN_KEYS, gptOptions } from './settings.js';
 
@@ -54,7 +58,7 @@ export function gptSource(ctx) {
 const EMPTY = Object.freeze({
   status: 'idle', info: null, running: false, done: false, step: 0, losses: [], evals: [], samples: [],
   error: null, attention: null, attentionError: null, savedStep: null, source: 'quatrains', stale: false,
-  startedAt: null, firstSampleMs: null, rate: null,
+  startedAt: null, firstSampleMs: null, rate: null, replay: null,
 });
 
 export function createGPTStore(ctx) {
@@ -71,6 +75,7 @@ export function createGPTStore(ctx) {
   let attendId = 0, lastAttend = 0;
   const waiting = new Map();     // 'saved' → resolvers
   let rateMark = null;           // { step, time } for steps per second
+  let replayAsked = ctx.sceneFor?.('writer')?.step || 0;   // a link's step, for the first run only
 
   const makeSnap = () => Object.freeze({ ...s, losses: s.losses.slice(), evals: s.evals.slice(), samples: s.samples.slice(),
     settings: Object.freeze(Object.fromEntries(RUN_KEYS.map((k) => [k, state.get(k)]))) });
@@ -118,6 +123,12 @@ export function createGPTStore(ctx) {
         s = { ...EMPTY, status: 'ready', info: m.info, step: m.info.steps, done: m.info.loaded || m.info.steps >= m.info.defaultSteps,
           source: m.info.loaded ? 'file' : (ownText === null ? 'quatrains' : 'own'), savedStep: m.info.loaded ? m.info.steps : null,
           startedAt: now, attention: null };
+        if (replayAsked && !m.info.loaded && ownText === null) {
+          const to = Math.min(replayAsked, m.info.defaultSteps);
+          s.replay = { to, asked: replayAsked };
+          worker.postMessage({ type: 'play', until: to });
+        }
+        replayAsked = 0;
         publish();
         if (line) watchLine(line);
         break;
@@ -132,6 +143,7 @@ export function createGPTStore(ctx) {
           }
         }
         if (!m.running) rateMark = null;
+        if (s.replay && !m.running && (m.loss !== null || m.step >= s.replay.to)) patch.replay = null;
         set(patch);
         if (line && now - lastAttend > ATTEND_EVERY_MS) watchLine(line);
         break;
@@ -215,8 +227,8 @@ export function createGPTStore(ctx) {
     get: () => snap,
     subscribe(fn) { watchers.add(fn); return () => watchers.delete(fn); },
     ensure() { if (!worker) create(ownText); },
-    play() { worker?.postMessage({ type: 'play' }); set({ startedAt: s.startedAt ?? performance.now() }); },
-    pause() { worker?.postMessage({ type: 'pause' }); },
+    play() { worker?.postMessage({ type: 'play' }); set({ startedAt: s.startedAt ?? performance.now(), replay: null }); },
+    pause() { worker?.postMessage({ type: 'pause' }); set({ replay: null }); },
     step() { worker?.postMessage({ type: 'step' }); },
     /** A new run: on `text` (the reader's; null for the quatrains), with the URL's settings. */
     retrain(text) { create(text); },

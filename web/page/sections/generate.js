@@ -10,7 +10,7 @@ import { addStrings } from '../shell/i18n.js';
 import { GENERATE_STRINGS } from '../strings/generate.js';
 import { defineSection, indexLabels, bars } from '../shell/section-shell.js';
 import { generationSource, generationOf } from '../gpt/generation.js';
-import { GPT_CHOICES } from '../gpt/settings.js';
+import { GPT_CHOICES, GENERATE_KEYS } from '../gpt/settings.js';
 
 addStrings(GENERATE_STRINGS);
 
@@ -31,7 +31,7 @@ export const GENERATE_QUIZ = [{
 
 export const generateSection = defineSection({
   id: 'generate', quiz: GENERATE_QUIZ, titleKey: 'gen.title', introKeys: ['gen.intro1', 'gen.intro2'],
-  source: generationSource,
+  source: generationSource, settings: GENERATE_KEYS,
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const gen = generationOf(ctx);
@@ -170,6 +170,8 @@ export const generateSection = defineSection({
       count: (snap) => (snap.status === 'ready' && !snap.error ? Math.max(1, snap.steps.length) : 1),
       draw, render, stage: (i) => (i === 0 ? 'prefill' : `token-${i}`),
       setLanguage: () => draw(snapNow()),
+      // the model is the writer's, which a link does not hold (section-tools.js shows this beside the code)
+      embedNote: (snap) => (snap.modelStep ? i18n.t('gen.embedModel', { step: snap.modelStep }) : null),
     };
   },
 });

@@ -10,7 +10,7 @@ import { addStrings } from '../shell/i18n.js';
 import { WRITER_STRINGS } from '../strings/writer.js';
 import { defineSection } from '../shell/section-shell.js';
 import { gptSource, acquireGPTStore } from '../gpt/store.js';
-import { GPT_CHOICES } from '../gpt/settings.js';
+import { GPT_CHOICES, RUN_KEYS } from '../gpt/settings.js';
 import { SAMPLE_EVERY, SAMPLE_POEMS } from '../gpt/worker-constants.js';
 import { createLossPlot } from '../views/loss-plot.js';
 
@@ -30,6 +30,9 @@ export const WRITER_QUIZ = [{
 export const writerSection = defineSection({
   id: 'writer', quiz: WRITER_QUIZ, titleKey: 'writer.title', introKeys: ['writer.intro1', 'writer.intro2', 'writer.intro3'],
   source: gptSource,
+  // a link's step is the quatrain run's: the code trains to it again (gpt/store.js); a run on the
+  // reader's text, from a file or with settings changed since it began cannot travel
+  runStep: (snap) => (snap.source === 'quatrains' && !snap.stale ? snap.step : 0), settings: RUN_KEYS,
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const { store, release } = acquireGPTStore(ctx);
@@ -95,6 +98,7 @@ export const writerSection = defineSection({
 
     const status = h('p', { class: 'writer-status num', attrs: { 'data-role': 'status' } });
     const stale = h('p', { class: 'note', attrs: { 'data-role': 'stale' } });
+    const replaying = h('p', { class: 'note', attrs: { 'data-role': 'replay' } });
     const errorBox = h('p', { class: 'gpt-error', attrs: { role: 'alert', 'data-role': 'error' } });
 
     // ---- losses, samples ----
@@ -136,7 +140,7 @@ export const writerSection = defineSection({
     const own = h('div', { class: 'own-text' }, ownLabel, texts.set(h('p', { class: 'note' }), 'writer.ownNote'), textarea,
       h('div', { class: 'row' }, trainOwn, backToPoems), ownError);
 
-    frame.stage.append(ask, status, stale, errorBox, grid, attnBox, own);
+    frame.stage.append(ask, status, replaying, stale, errorBox, grid, attnBox, own);
     store.watchLine(lineInput.value);
 
     let charsShown = null;   // the characters the buttons stand for (rebuilt only when they change)
@@ -211,6 +215,9 @@ export const writerSection = defineSection({
       }
       status.dataset.step = String(snap.step);
       status.dataset.done = String(snap.done);
+      replaying.hidden = !snap.replay;
+      replaying.textContent = !snap.replay ? '' : i18n.t(snap.replay.asked > snap.replay.to ? 'writer.replayClamped' : 'writer.replaying',
+        { to: snap.replay.to, asked: snap.replay.asked, seed: snap.settings.gseed });
       stale.hidden = !snap.stale;
       stale.textContent = snap.stale ? i18n.t('writer.stale') : '';
       const err = snap.error;
@@ -256,8 +263,16 @@ export const writerSection = defineSection({
       });
     }
 
+    // what the copied embed code cannot carry (section-tools.js shows it beside the code)
+    function embedNote(snap) {
+      if (snap.source === 'file') return i18n.t('writer.embedFile');
+      if (snap.source === 'own') return i18n.t('writer.embedOwn');
+      if (snap.stale) return i18n.t('writer.embedStale');
+      return snap.step > 0 ? i18n.t('writer.embedReplay', { step: snap.step, seed: snap.settings.gseed }) : null;
+    }
+
     return {
-      count: (snap) => Math.max(1, snap.samples.length), draw, render,
+      count: (snap) => Math.max(1, snap.samples.length), draw, render, embedNote,
       stage: (i) => `sample-${i}`,
       setLanguage: () => draw(snapNow()),
       destroy: release,

