@@ -75,3 +75,23 @@ test('generate: the copied code says the trained model does not travel, and carr
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('writer: its words follow the run\'s numbers (one layer, 2 layers; plural) and name no other section', async () => {
+  const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', embed: 1, ...TINY }) });
+  await page.waitForFunction(() => /^step 0 of 50/.test(document.querySelector('#writer [data-role=status]')?.textContent || ''));
+  const intro = await page.textContent('#writer .section-intro');
+  assert.match(intro, /^Take one Transformer block/);
+  assert.doesNotMatch(intro, /last section|two of/);
+  assert.match(await statusOf(page).textContent(), / 1 layer, 2 heads,/);
+  assert.doesNotMatch(await page.textContent('#generate .section-intro').catch(() => ''), /last section/);
+  await page.closeAll();
+  const zh = await openPage(env, { query: q({ section: 'writer', lang: 'zh', ...TINY, glayers: 2 }) });
+  await zh.locator('#writer').scrollIntoViewIfNeeded();
+  await zh.waitForFunction(() => /^第 0 \/ 50 步/.test(document.querySelector('#writer [data-role=status]')?.textContent || ''));
+  const zhIntro = await zh.textContent('#writer .section-intro');
+  assert.match(zhIntro, /^把 2 个 Transformer 块叠起来/);
+  assert.doesNotMatch(zhIntro, /上一节|叠两层/);
+  assert.match(await statusOf(zh).textContent(), /2 层，2 个头/);
+  assert.doesNotMatch(await zh.textContent('#generate .section-intro'), /上一节/);
+  await zh.closeAll();
+});

@@ -28,7 +28,12 @@ export const WRITER_QUIZ = [{
 }];
 
 export const writerSection = defineSection({
-  id: 'writer', quiz: WRITER_QUIZ, titleKey: 'writer.title', introKeys: ['writer.intro1', 'writer.intro2', 'writer.intro3'],
+  id: 'writer', quiz: WRITER_QUIZ, titleKey: 'writer.title',
+  // the stack follows the run's layers (or the URL's, before the run exists)
+  introKeys: [['writer.intro1', (snap, i18n) => {
+    const n = snap.info ? snap.info.layers : snap.settings.glayers;
+    return { stack: i18n.t(n === 1 ? 'writer.stack.one' : 'writer.stack', { n }) };
+  }], 'writer.intro2', 'writer.intro3'],
   source: gptSource,
   // a link's step is the quatrain run's: the code trains to it again (gpt/store.js); a run on the
   // reader's text, from a file or with settings changed since it began cannot travel
@@ -187,12 +192,13 @@ export const writerSection = defineSection({
       }));
     }
 
+    const counted = (key, n) => i18n.t(n === 1 ? `${key}.one` : key, { n });   // "1 layer", "2 layers"
     let current = 0;
-    let counted = 1;   // samples the stepper had: a reader on the newest sample follows new ones
+    let sampleCount = 1;   // samples the stepper had: a reader on the newest sample follows new ones
     function draw(snap) {
       const count = Math.max(1, snap.samples.length);
-      if (count > counted && current === counted - 1) queueMicrotask(() => frame.stepper.setCount(count, count - 1));
-      counted = count;
+      if (count > sampleCount && current === sampleCount - 1) queueMicrotask(() => frame.stepper.setCount(count, count - 1));
+      sampleCount = count;
       const info = snap.info;
       for (const [key, el] of selects) el.value = String(snap.settings[key]);
       if (seedInput.getRootNode().activeElement !== seedInput) seedInput.value = String(snap.settings.gseed);
@@ -208,7 +214,8 @@ export const writerSection = defineSection({
       } else {
         status.textContent = i18n.t(snap.source === 'file' ? 'writer.statusFile' : 'writer.status', {
           step: snap.step, total, params: info.parameterCount.toLocaleString('en-US'), vocab: info.vocab.toLocaleString('en-US'),
-          layers: info.layers, heads: info.heads, dim: info.dim, context: info.context,
+          layers: counted('writer.nLayers', info.layers), heads: counted('writer.nHeads', info.heads), steps: counted('writer.nSteps', snap.step),
+          dim: info.dim, context: info.context,
           loss: snap.losses.length ? fmt(snap.losses[snap.losses.length - 1].loss) : '—',
           rate: snap.rate ? snap.rate.toFixed(1) : '—',
         });

@@ -3,7 +3,7 @@
 export const GENERATE_STRINGS = {
   zh: {
     'gen.title': '一个字一个字地生成：KV 缓存',
-    'gen.intro1': '上一节训练的模型怎么“写”？给它一个开头，它先把整个开头一次算完（预填充，prefill）：这时每个字只能看自己和前面的字，注意力矩阵是一个下三角。然后每一步只算一个新字：这个新字的 Q 去和前面所有字的 K 比，得到一行注意力，再按这行权重把前面所有字的 V 加起来。',
+    'gen.intro1': '训练好的 GPT 怎么“写”？给它一个开头，它先把整个开头一次算完（预填充，prefill）：这时每个字只能看自己和前面的字，注意力矩阵是一个下三角。然后每一步只算一个新字：这个新字的 Q 去和前面所有字的 K 比，得到一行注意力，再按这行权重把前面所有字的 V 加起来。',
     'gen.intro2': '前面那些字的 K 和 V 不会再变（因果注意力里，后来的字影响不到它们），所以不必每一步重算：把它们存起来，每一步只在 K、V 两张表的末尾加一行。这就是 KV 缓存。最后，模型给词表里每个字一个概率，温度、top-k、top-p 决定从哪些字里抽、怎么抽。',
     'gen.prompt': '开头', 'gen.gtemp': '温度', 'gen.gtopk': 'top-k', 'gen.gtopp': 'top-p', 'gen.all': '全部',
     'gen.take': '用写诗那一节此刻的模型',
@@ -37,7 +37,7 @@ export const GENERATE_STRINGS = {
   },
   en: {
     'gen.title': 'Generation, token by token: the KV cache',
-    'gen.intro1': 'How does the model of the last section "write"? Give it a beginning, and it first runs the whole beginning at once (the prefill): each character sees only itself and those before it, so the attention matrix is a lower triangle. Then each step computes one new character only: its Q is compared with the K of every character before it, giving one row of attention, and that row weights their V into its output.',
+    'gen.intro1': 'How does a trained GPT "write"? Give it a beginning, and it first runs the whole beginning at once (the prefill): each character sees only itself and those before it, so the attention matrix is a lower triangle. Then each step computes one new character only: its Q is compared with the K of every character before it, giving one row of attention, and that row weights their V into its output.',
     'gen.intro2': 'The K and V of the characters before never change (in causal attention, later characters cannot reach them), so they need not be computed again: keep them, and each step only adds one row at the bottom of the K and V tables. That is the KV cache. At the end, the model gives every character of the vocabulary a probability, and temperature, top-k and top-p decide which characters it draws from and how.',
     'gen.prompt': 'beginning', 'gen.gtemp': 'temperature', 'gen.gtopk': 'top-k', 'gen.gtopp': 'top-p', 'gen.all': 'all',
     'gen.take': 'Use the writer\'s model as it is now',
