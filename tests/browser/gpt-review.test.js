@@ -95,3 +95,26 @@ test('writer: its words follow the run\'s numbers (one layer, 2 layers; plural) 
   assert.doesNotMatch(await zh.textContent('#generate .section-intro'), /上一节/);
   await zh.closeAll();
 });
+
+test('generate: a refused beginning\'s message clears once the next beginning is accepted (an empty one too: the start token alone)', async () => {
+  const page = await openPage(env, { query: q({ section: 'generate', lang: 'en', embed: 1, ...TINY, gctx: 16 }) });
+  await page.waitForSelector('#generate [data-role=distribution] tbody tr');
+  const input = '#generate [data-setting=gprompt]';
+  const error = '#generate [data-role=prompt-error]';
+  const enter = async (text) => { await page.fill(input, text); await page.press(input, 'Enter'); };
+  await enter('白日依山尽🙂xyz');
+  await page.waitForSelector(`${error}:not([hidden])`);
+  assert.match(await page.textContent(error), /not in the vocabulary/);
+  await enter('');
+  await page.waitForSelector(`${error}[hidden]`, { state: 'attached' });
+  await page.waitForFunction(() => document.querySelector('#generate [data-role=cache]').dataset.rows === '1');
+  assert.equal(await page.inputValue(input), '', 'what was typed stays');
+  assert.ok(await page.isVisible('#generate [data-role=text]'));
+  await enter('白日依山尽🙂');
+  await page.waitForSelector(`${error}:not([hidden])`);
+  await enter('白日');
+  await page.waitForSelector(`${error}[hidden]`, { state: 'attached' });
+  await page.waitForFunction(() => document.querySelector('#generate [data-role=cache]').dataset.rows === '3');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

@@ -37,7 +37,8 @@ export const GPT_PROPERTIES = Object.freeze([
   { name: 'gseed', type: 'int', min: 0, max: 4294967295, default: GPT_DEFAULTS.seed },
   { name: 'gsteps', type: 'int', min: 25, max: 5000, default: GPT_DEFAULTS.steps },   // the schedule's length
   { name: 'gprompt', type: 'text', maxLength: MAX_PROMPT, default: DEFAULT_PROMPT,
-    validate: (raw) => (raw.length >= 1 && !/[\n\r]/.test(raw) ? raw : null) },
+    // empty: no beginning, the model writes from the start token alone (as the writer's samples do)
+    validate: (raw) => (!/[\n\r]/.test(raw) ? raw : null) },
   { name: 'gtemp', type: 'number', min: 0, max: 2, default: 0.8 },
   { name: 'gtopk', type: 'int', min: 0, max: 50, default: 10 },
   { name: 'gtopp', type: 'number', min: 0.05, max: 1, default: 0.9 },
