@@ -118,3 +118,29 @@ test('generate: a refused beginning\'s message clears once the next beginning is
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('writer: after training on the reader\'s text, the typed line is a line of that text, and the legend says what was held out', async () => {
+  const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', embed: 1, ...TINY }) });
+  await page.waitForSelector('#writer [data-role=samples] li');
+  const text = Array.from({ length: 12 }, (_, i) => `the cat sat on mat ${i % 3}`).join('\n');
+  await page.fill('#writer [data-role=own-text]', text);
+  await page.click('#writer [data-role=train-own]');
+  await page.waitForFunction(() => /not quatrains/.test(document.querySelector('#writer [data-role=share]').textContent));
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=line]').value === 'the cat');   // context 8: 7 characters and the start token
+  await page.waitForFunction(() => document.querySelectorAll('#writer [data-role=attention] .attn-head').length === 2);
+  assert.ok(await page.isHidden('#writer [data-role=line-error]'), 'no refusal of a line the model cannot read');
+  assert.match(await page.textContent('#writer .legend-val'), /every 10th line of your text/);
+  assert.match(await page.textContent('#writer .sub-title[id$=samples-title]'), /^Samples \(/);
+  // a line the reader types for this text stays through a step
+  await page.fill('#writer [data-role=line]', 'a mat');
+  await page.click('#writer [data-role=step]');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '1');
+  assert.equal(await page.inputValue('#writer [data-role=line]'), 'a mat');
+  // back to the quatrains: the quatrain line again (a run with steps asks first)
+  await page.click('#writer [data-role=quatrains]');
+  await page.click('#writer [data-role=discard]');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=line]').value === '白日依山尽，黄');
+  assert.match(await page.textContent('#writer .legend-val'), /every 10th poem/);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

@@ -110,7 +110,8 @@ export const writerSection = defineSection({
     const plot = createLossPlot();
     const legend = h('ul', { class: 'legend' },
       ['batch', 'trainEval', 'val', 'unigram', 'uniform'].map((k) => h('li', { class: `legend-${k}` },
-        h('span', { class: 'swatch', attrs: { 'aria-hidden': 'true' } }), texts.set(h('span'), `writer.legend.${k}`))));
+        h('span', { class: 'swatch', attrs: { 'aria-hidden': 'true' } }), texts.set(h('span', { dataset: { legend: k } }), `writer.legend.${k}`))));
+    const valLegend = legend.querySelector('[data-legend=val]');
     const share = h('p', { class: 'share', attrs: { 'data-role': 'share' } });
     const samples = h('ol', { class: 'samples', attrs: { 'data-role': 'samples', tabindex: '0' } });
     const samplesTitle = texts.set(h('h3', { class: 'sub-title' }), 'writer.samplesTitle');
@@ -140,13 +141,29 @@ export const writerSection = defineSection({
     ownLabel.htmlFor = textarea.id;
     const ownError = h('p', { class: 'gpt-error', attrs: { role: 'alert', 'data-role': 'own-error' } });
     let askedText = false;
-    const trainOwn = button('writer.trainOwn', 'train-own', () => guard(() => { askedText = true; store.retrain(textarea.value); }));
+    let sentText = null;   // the text of the last run asked for on the reader's text
+    const trainOwn = button('writer.trainOwn', 'train-own', () => guard(() => { askedText = true; sentText = textarea.value; store.retrain(sentText); }));
     const backToPoems = button('writer.quatrains', 'quatrains', () => guard(() => { askedText = false; store.retrain(null); }));
     const own = h('div', { class: 'own-text' }, ownLabel, texts.set(h('p', { class: 'note' }), 'writer.ownNote'), textarea,
       h('div', { class: 'row' }, trainOwn, backToPoems), ownError);
 
     frame.stage.append(ask, status, replaying, stale, errorBox, grid, attnBox, own);
     store.watchLine(lineInput.value);
+
+    // the typed line follows the text the run trains on: a line of the reader's text (its first,
+    // which is trained on; cut to the context), or the default line of the quatrains. Only when
+    // the text changes: a line the reader typed for this text stays.
+    let lineText = null;
+    function followText(snap) {
+      if (!snap.info || snap.source === 'file') return;
+      const key = snap.source === 'own' ? `own|${sentText}` : 'quatrains';
+      if (key === lineText) return;
+      lineText = key;
+      const first = snap.source === 'own' ? (sentText || '').split(/\r?\n/).map((l) => l.trim()).find(Boolean) || '' : DEFAULT_LINE;
+      lineInput.value = Array.from(first).slice(0, snap.info.context - 1).join('');
+      focusChar = null;
+      store.watchLine(lineInput.value);
+    }
 
     let charsShown = null;   // the characters the buttons stand for (rebuilt only when they change)
     const shown = (ch) => (ch === '\n' ? '⏎' : ch);
@@ -242,6 +259,8 @@ export const writerSection = defineSection({
           uniform: info ? fmt(info.uniform) : '—',
         }),
       });
+      texts.set(valLegend, snap.source === 'own' ? 'writer.legend.valOwn' : 'writer.legend.val');
+      texts.set(samplesTitle, snap.source === 'own' ? 'writer.samplesTitleOwn' : 'writer.samplesTitle');
       for (const li of legend.children) {
         if (li.classList.contains('legend-unigram')) li.hidden = !info || info.unigram === null;
       }
@@ -256,6 +275,7 @@ export const writerSection = defineSection({
           h('span', { class: 'sample-step', text: i18n.t('writer.sampleStep', { step: sm.step }) }),
           h('span', { class: 'sample-poem', attrs: { lang: 'zh' }, text: sm.poems[0] || i18n.t('writer.empty') })));
       });
+      followText(snap);
       drawAttention(snap);
     }
 
