@@ -144,3 +144,38 @@ test('writer: after training on the reader\'s text, the typed line is a line of 
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('writer: the seed refuses what it cannot take inline, is a themed text box, and a setting changed mid-run says it is pending', async () => {
+  const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', embed: 1, ...TINY }), colorScheme: 'dark' });
+  await page.waitForSelector('#writer [data-role=samples] li');
+  const seed = '#writer [data-setting=gseed]';
+  const original = await page.inputValue(seed);
+  await page.fill(seed, '-5');
+  await page.press(seed, 'Enter');
+  await page.waitForFunction(() => /whole number from 0 to 4294967295; still using/.test(document.querySelector('#writer [data-role=seed-msg]').textContent));
+  assert.equal(await page.inputValue(seed), original);
+  assert.equal(await page.getAttribute(seed, 'aria-invalid'), 'true');
+  // dark: the seed box is drawn like the other controls, not light
+  const [seedBg, selectBg] = await page.evaluate(() => [document.querySelector('#writer [data-setting=gseed]'), document.querySelector('#writer select[data-setting=glayers]')]
+    .map((el) => getComputedStyle(el).backgroundColor));
+  assert.equal(seedBg, selectBg);
+  await page.fill(seed, '7');
+  await page.press(seed, 'Enter');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=seed-msg]').textContent === '');
+  // a step, then 2 layers: the select shows 2, and says the run is still 1 layer until "Start over"
+  await page.click('#writer [data-role=step]');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '1');
+  assert.ok(await page.isHidden('#writer [data-role=pending]'));
+  await page.selectOption('#writer select[data-setting=glayers]', '2');
+  await page.waitForSelector('#writer select[data-setting=glayers] + [data-role=pending]:not([hidden])');
+  assert.match(await page.textContent('#writer select[data-setting=glayers] + [data-role=pending]'), /this run: 1; applies when you start over/);
+  assert.match(await statusOf(page).textContent(), / 1 layer,/);
+  // a run that ends before a rate can be measured says why there is none
+  assert.match(await statusOf(page).textContent(), /steps\/s: measured after half a second/);
+  await page.click('#writer [data-role=restart]');
+  await page.click('#writer [data-role=discard]');
+  await page.waitForFunction(() => / 2 layers,/.test(document.querySelector('#writer [data-role=status]').textContent));
+  assert.ok(await page.isHidden('#writer select[data-setting=glayers] + [data-role=pending]'));
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

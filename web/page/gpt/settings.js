@@ -52,11 +52,16 @@ export const RUN_KEYS = Object.freeze(['glayers', 'gheads', 'gdim', 'gctx', 'glr
 export const BLOCK_KEYS = Object.freeze(['bdim', 'bheads', 'btok', 'seed']);   // seed: its weights' draws
 export const GENERATE_KEYS = Object.freeze([...RUN_KEYS, 'gprompt', 'gtemp', 'gtopk', 'gtopp']);
 
+/** The largest head count ≤ heads that divides dim. */
+export function clampHeads(dim, heads) {
+  while (dim % heads) heads--;
+  return heads;
+}
+
 /** createGPT options (without the text) from the state; heads clamped to divide dim. */
 export function gptOptions(state) {
   const dim = state.get('gdim');
-  let heads = state.get('gheads');
-  while (dim % heads) heads--;
+  const heads = clampHeads(dim, state.get('gheads'));
   return {
     layers: state.get('glayers'), heads, dim, context: state.get('gctx'),
     lr: state.get('glr'), seed: state.get('gseed'), steps: state.get('gsteps'), batch: GPT_DEFAULTS.batch,

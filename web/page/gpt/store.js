@@ -23,6 +23,7 @@ const stores = new WeakMap();
 const nextFrame = (fn) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(fn) : setTimeout(fn, 0));
 const ATTEND_EVERY_MS = 250;
 const PUBLISH_MS = 250;
+const RATE_FIRST_MS = 500, RATE_MS = 2000;
 
 /**
  * The run shared by the sections of one context (page or widget), with a release function: the
@@ -136,8 +137,9 @@ export function createGPTStore(ctx) {
         const patch = { running: m.running, done: m.done, step: m.step };
         if (m.loss !== null) {
           patch.losses = [...s.losses, { step: m.step, loss: m.loss }];
+          // the first reading after RATE_FIRST_MS of continuous running, then one per RATE_MS
           if (!rateMark || !m.running) rateMark = { step: m.step, time: now };
-          else if (now - rateMark.time > 2000) {
+          else if (now - rateMark.time > (s.rate === null ? RATE_FIRST_MS : RATE_MS)) {
             patch.rate = (m.step - rateMark.step) / ((now - rateMark.time) / 1000);
             rateMark = { step: m.step, time: now };
           }

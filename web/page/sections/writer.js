@@ -10,7 +10,7 @@ import { addStrings } from '../shell/i18n.js';
 import { WRITER_STRINGS } from '../strings/writer.js';
 import { defineSection } from '../shell/section-shell.js';
 import { gptSource, acquireGPTStore } from '../gpt/store.js';
-import { GPT_CHOICES, RUN_KEYS } from '../gpt/settings.js';
+import { GPT_CHOICES, RUN_KEYS, clampHeads } from '../gpt/settings.js';
 import { SAMPLE_EVERY, SAMPLE_POEMS } from '../gpt/worker-constants.js';
 import { createLossPlot } from '../views/loss-plot.js';
 
@@ -48,17 +48,29 @@ export const writerSection = defineSection({
     const settingSelect = (key, choices) => {
       const el = h('select', { attrs: { 'data-setting': key } },
         choices.map((v) => h('option', { value: String(v), text: String(v) })));
-      selects.push([key, el]);
+      const pending = h('span', { class: 'pending', attrs: { 'data-role': 'pending' }, hidden: true });
+      selects.push([key, el, pending]);
       events.on(el, 'change', () => ctx.setSetting(key, Number(el.value)));
-      return h('label', { class: 'gpt-choice' }, texts.set(h('span'), `writer.${key}`), el);
+      return h('label', { class: 'gpt-choice' }, texts.set(h('span'), `writer.${key}`), el, pending);
     };
-    const seedInput = h('input', { attrs: { type: 'number', min: '0', max: '4294967295', 'data-setting': 'gseed' }, });
-    seedInput.style.width = '6em';
-    events.on(seedInput, 'change', () => { if (!ctx.setSetting('gseed', Number(seedInput.value))) seedInput.value = String(snapNow().settings.gseed); });
+    // the run's own value of each setting (a setting changed mid-run waits for "Start over")
+    const RUN_VALUE = { glayers: 'layers', gheads: 'heads', gdim: 'dim', gctx: 'context', glr: 'lr', gseed: 'seed', gsteps: 'defaultSteps' };
+    // the seed as text (styled like every text box, light and dark); what it cannot take is refused inline
+    const seedInput = h('input', { attrs: { type: 'text', inputmode: 'numeric', maxlength: '12', 'data-setting': 'gseed', 'aria-describedby': `${frame.id}-seed-msg` } });
+    seedInput.style.width = '7em';
+    const seedMsg = h('span', { class: 'inline-message', attrs: { 'aria-live': 'polite', 'data-role': 'seed-msg' } });
+    seedMsg.id = `${frame.id}-seed-msg`;
+    events.on(seedInput, 'change', () => {
+      const text = seedInput.value.trim();
+      const ok = /^\d{1,10}$/.test(text) && ctx.setSetting('gseed', Number(text));
+      seedMsg.textContent = ok ? '' : i18n.t('writer.seedBad', { seed: snapNow().settings.gseed });
+      if (ok) seedInput.removeAttribute('aria-invalid');
+      else { seedInput.setAttribute('aria-invalid', 'true'); seedInput.value = String(snapNow().settings.gseed); }
+    });
     const settings = h('div', { class: 'writer-controls' },
       settingSelect('glayers', GPT_CHOICES.glayers), settingSelect('gheads', GPT_CHOICES.gheads),
       settingSelect('gdim', GPT_CHOICES.gdim), settingSelect('gctx', GPT_CHOICES.gctx), settingSelect('glr', GPT_CHOICES.glr), settingSelect('gsteps', GPT_CHOICES.gsteps),
-      h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'writer.gseed'), seedInput));
+      h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'writer.gseed'), seedInput), seedMsg);
 
     // ---- run controls ----
     const button = (key, role, fn) => {
@@ -217,7 +229,15 @@ export const writerSection = defineSection({
       if (count > sampleCount && current === sampleCount - 1) queueMicrotask(() => frame.stepper.setCount(count, count - 1));
       sampleCount = count;
       const info = snap.info;
-      for (const [key, el] of selects) el.value = String(snap.settings[key]);
+      for (const [key, el, pending] of selects) {
+        el.value = String(snap.settings[key]);
+        // heads are clamped to divide the width (settings.js gptOptions): only a real difference is pending
+        const runs = info ? info[RUN_VALUE[key]] : null;
+        const wanted = key === 'gheads' ? clampHeads(snap.settings.gdim, snap.settings.gheads) : snap.settings[key];
+        const waits = Boolean(snap.stale && info && snap.source !== 'file' && runs !== wanted);
+        pending.hidden = !waits;
+        pending.textContent = waits ? i18n.t('writer.pending', { value: String(runs) }) : '';
+      }
       if (seedInput.getRootNode().activeElement !== seedInput) seedInput.value = String(snap.settings.gseed);
       const total = info ? info.defaultSteps : 0;
       play.disabled = !info || snap.done || snap.source === 'file';
@@ -234,7 +254,7 @@ export const writerSection = defineSection({
           layers: counted('writer.nLayers', info.layers), heads: counted('writer.nHeads', info.heads), steps: counted('writer.nSteps', snap.step),
           dim: info.dim, context: info.context,
           loss: snap.losses.length ? fmt(snap.losses[snap.losses.length - 1].loss) : '—',
-          rate: snap.rate ? snap.rate.toFixed(1) : '—',
+          rate: snap.rate ? i18n.t('writer.rate', { rate: snap.rate.toFixed(1) }) : i18n.t('writer.rateNone'),
         });
       }
       status.dataset.step = String(snap.step);
