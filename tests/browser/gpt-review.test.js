@@ -179,3 +179,13 @@ test('writer: the seed refuses what it cannot take inline, is a themed text box,
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('block: the input rows say they are random stand-ins for embedding plus position, as they are (rng.randn)', async () => {
+  for (const [lang, word] of [['en', /random numbers standing in for embedding \+ position/], ['zh', /随机数，代替 embedding \+ 位置/]]) {
+    const page = await openPage(env, { query: q({ section: 'block', lang, embed: 1 }) });
+    await page.waitForSelector('#block [data-row="X"]');
+    assert.match(await page.textContent('#block [data-row="X"]'), word);
+    assert.match(await page.textContent('#block .narration'), lang === 'en' ? /random draws standing in/ : /随机抽的数/);
+    await page.closeAll();
+  }
+});

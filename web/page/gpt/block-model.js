@@ -72,7 +72,7 @@ export function computeBlock(qkv, { d, heads, token, seed }) {
   const chars = Array.from(BLOCK_LINE);
   const n = chars.length, hidden = 4 * d;
   const rng = qkv.rng(seed);
-  const X = rng.randn(n, d);   // (n, d): embedding + position rows, random
+  const X = rng.randn(n, d);   // (n, d): random draws standing in for embedding + position rows (the page says so)
   const { _ones: ones, ...weights } = drawWeights(rng, d, hidden);
   const plain = { gamma: ones(d), beta: new Matrix(1, d) };
   const trace = qkv.transformerBlock(X, weights, { heads });

@@ -6,7 +6,7 @@
 //   generate: gprompt, gtemp, gtopk, gtopp
 import { GPT_DEFAULTS } from '../../gpt-defaults.js';
 
-/** The line the block section follows, one token per character (embedding + position, random). */
+/** The line the block section follows, one token per character (random rows standing in for embedding + position). */
 export const BLOCK_LINE = '白日依山尽';
 
 export const GPT_CHOICES = Object.freeze({
