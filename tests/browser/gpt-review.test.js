@@ -10,6 +10,7 @@
 //   - the seed refuses what it cannot take, a setting changed mid-run says it is pending.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { openBrowser } from './harness.js';
 import { openPage, q } from './page-helpers.js';
 
@@ -188,4 +189,52 @@ test('block: the input rows say they are random stand-ins for embedding plus pos
     assert.match(await page.textContent('#block .narration'), lang === 'en' ? /random draws standing in/ : /随机抽的数/);
     await page.closeAll();
   }
+});
+
+test('generate on a phone: the top-10 table says it is wider than the page, its caption is whole; the exported SVG shows the chosen layer and head, every cache column, the strike-through, and no scroll hint', async () => {
+  const page = await openPage(env, { query: q({ section: 'generate', lang: 'en', ...TINY, gctx: 16, gtopk: 3, gtopp: 1 }), width: 375, height: 800 });
+  await page.locator('#generate').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#generate [data-role=distribution] tbody tr');
+  await page.waitForSelector('#generate [data-role=dist-scrolls]:not([hidden])');
+  assert.match(await page.textContent('#generate [data-role=dist-scrolls]'), /Wider than the page/);
+  const caption = await page.$eval('#generate .dist-caption', (el) => { const r = el.getBoundingClientRect(); return { right: r.right, text: el.textContent, width: document.documentElement.clientWidth }; });
+  assert.ok(caption.right <= caption.width, `the caption ends at ${caption.right} of ${caption.width} px`);
+  assert.match(caption.text, /struck-out ones are cut/);
+  const kCols = await page.$$eval('#generate [data-matrix="Kcache"] thead th', (ths) => ths.length);
+  const kTexts = await page.$$eval('#generate [data-matrix="Kcache"] tbody td.cell', (tds) => tds.map((td) => td.textContent));
+  const cutCells = await page.$$eval('#generate [data-role=distribution] tr.cut td', (tds) => tds.length);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#generate .tool-export')]);
+  const svg = await fs.promises.readFile(await download.path(), 'utf8');
+  assert.ok(kCols >= 8);
+  assert.doesNotMatch(svg, /Wider than the page/);
+  assert.match(svg, />layer 1</);
+  assert.match(svg, />head 1</);
+  assert.equal((svg.match(/class="strike"/g) || []).length, cutCells, 'one line through each cut cell');
+  // every K cell is drawn inside the picture (nothing clipped away by the phone's scroll box)
+  const width = Number(/<svg[^>]* width="([\d.]+)"/.exec(svg)[1]);
+  const frame = await page.evaluate(async ({ svg }) => {
+    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    const host = document.createElement('div');
+    host.style.cssText = 'position:absolute;left:0;top:0';
+    host.append(document.importNode(doc.documentElement, true));
+    document.body.append(host);
+    const el = host.firstChild;
+    const box = el.getBoundingClientRect();
+    const clips = [...el.querySelectorAll('clipPath rect')].map((r) => r.getBoundingClientRect());
+    const out = [...el.querySelectorAll('text')].map((t) => {
+      const r = t.getBoundingClientRect();
+      const g = t.closest('g[clip-path]');
+      const clip = g ? el.querySelector(`${g.getAttribute('clip-path').slice(4, -1)} rect`).getBoundingClientRect() : null;
+      return { text: t.textContent, inside: r.right <= box.right + 1 && (!clip || r.right <= clip.right + 1) };
+    });
+    host.remove();
+    return { out, clips: clips.length };
+  }, { svg });
+  assert.ok(width > 375, `the picture widens to the whole table (${width} px)`);
+  const drawn = new Map();
+  for (const t of frame.out) if (t.inside) drawn.set(t.text, (drawn.get(t.text) || 0) + 1);
+  const missing = kTexts.filter((t) => !drawn.get(t) || !drawn.set(t, drawn.get(t) - 1));
+  assert.deepEqual(missing, [], 'every K cache number is in view in the picture');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
 });

@@ -80,7 +80,19 @@ export const generateSection = defineSection({
       texts.set(h('h3', { class: 'sub-title' }), 'gen.cacheTitle'), h('div', { class: 'equation' }, kView.element, vView.element));
     const distTable = h('table', { class: 'dist', attrs: { 'data-role': 'distribution' } });
     const distNote = h('p', { class: 'note' });
-    const distBox = h('div', { class: 'gen-dist' }, texts.set(h('h3', { class: 'sub-title' }), 'gen.distTitle'), texts.attr(h('div', { class: 'matrix-scroll', attrs: { tabindex: '0', role: 'group' } }, distTable), 'aria-label', 'gen.distTitle'), distNote);
+    // the caption sits outside the scroller, so a phone sees all of it; while the table is wider
+    // than the page a hint says so, as the matrix views do (matrix-view.js)
+    const distCaption = h('p', { class: 'note dist-caption', attrs: { 'aria-hidden': 'true' } });
+    const distScrolls = h('p', { class: 'matrix-scrolls', attrs: { 'data-role': 'dist-scrolls' }, hidden: true });
+    const distScroller = texts.attr(h('div', { class: 'matrix-scroll', attrs: { tabindex: '0', role: 'group' } }, distTable), 'aria-label', 'gen.distTitle');
+    const distBox = h('div', { class: 'gen-dist' }, texts.set(h('h3', { class: 'sub-title' }), 'gen.distTitle'), distCaption, distScroller, distScrolls, distNote);
+    const checkDist = () => {
+      const cut = distScroller.scrollWidth > distScroller.clientWidth + 1;
+      distScrolls.hidden = !cut;
+      distScrolls.textContent = cut ? i18n.t('gen.distScrolls') : '';
+    };
+    const resizes = typeof ResizeObserver === 'function' ? new ResizeObserver(checkDist) : null;
+    if (resizes) { resizes.observe(distScroller); resizes.observe(distTable); }
     const measure = texts.set(h('button', { attrs: { type: 'button', 'data-role': 'measure' } }), 'gen.measure');
     events.on(measure, 'click', () => gen.measure());
     const costText = h('p', { attrs: { 'data-role': 'cost' } });
@@ -153,13 +165,15 @@ export const generateSection = defineSection({
       cacheBox.dataset.rows = String(n);
       // the distribution, with what temperature, top-k and top-p did to it
       const d = st.dist;
-      clear(distTable).append(h('caption', { text: i18n.t('gen.distCaption', { vocab: d.vocab }) }),
+      distCaption.textContent = i18n.t('gen.distCaption', { vocab: d.vocab });
+      clear(distTable).append(h('caption', { class: 'visually-hidden', text: distCaption.textContent }),
         h('thead', {}, h('tr', {}, ['gen.colChar', 'gen.colP1', 'gen.colPT', 'gen.colCum', 'gen.colRenorm']
           .map((k) => h('th', { attrs: { scope: 'col' }, text: i18n.t(k, { T: snap.settings.temperature, p: snap.settings.topP }) })))),
         h('tbody', {}, d.top.map((r) => h('tr', { class: `${r.kept ? '' : 'cut'} ${r.id === st.token ? 'chosen' : ''}` },
           h('th', { attrs: { scope: 'row', lang: 'zh' }, text: shown(r.char) }), h('td', { class: 'num', text: fmtP(r.p1) }),
           h('td', { class: 'num', text: r.pT === null ? '—' : fmtP(r.pT) }), h('td', { class: 'num', text: r.cumulative === null ? '—' : fmt(r.cumulative) }),
           h('td', { class: 'num', text: r.kept ? fmtP(r.renorm) : i18n.t('gen.cut') })))));
+      checkDist();
       distNote.textContent = d.greedy ? i18n.t('gen.greedy')
         : i18n.t('gen.cutNote', { keep: d.keep, vocab: d.vocab, k: snap.settings.topK || i18n.t('gen.all'), p: snap.settings.topP });
       const vars = { ch: shown(st.char), rank: st.rank + 1, n, n0, kv: st.kvLength, prev: labels[n - 1] };
@@ -170,6 +184,7 @@ export const generateSection = defineSection({
       count: (snap) => (snap.status === 'ready' && !snap.error ? Math.max(1, snap.steps.length) : 1),
       draw, render, stage: (i) => (i === 0 ? 'prefill' : `token-${i}`),
       setLanguage: () => draw(snapNow()),
+      destroy: () => resizes?.disconnect(),
       // the model is the writer's, which a link does not hold (section-tools.js shows this beside the code)
       embedNote: (snap) => (snap.modelStep ? i18n.t('gen.embedModel', { step: snap.modelStep }) : null),
     };
