@@ -238,3 +238,23 @@ test('generate on a phone: the top-10 table says it is wider than the page, its 
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('zh: the engine\'s refusals are said in Chinese, numbers grouped; an integer question says the answer must be exact', async () => {
+  const page = await openPage(env, { query: q({ section: 'generate', lang: 'zh', embed: 1, quiz: 1, ...TINY, gctx: 16 }) });
+  await page.waitForSelector('#generate [data-role=distribution] tbody tr');
+  assert.match(await page.textContent('#generate .dist-caption'), /^\d{1,3}(,\d{3})* 个字|词表共 \d{1,3}(,\d{3})+ 个字/);
+  await page.fill('#generate [data-setting=gprompt]', '白日依山尽🙂xyz');
+  await page.press('#generate [data-setting=gprompt]', 'Enter');
+  await page.waitForSelector('#generate [data-role=prompt-error]:not([hidden])');
+  const refusal = await page.textContent('#generate [data-role=prompt-error]');
+  assert.match(refusal, /^这个开头不能用：开头里有 4 个字不在词表里（词表是从训练文本建的，共 \d{1,3}(,\d{3})+ 个）/);
+  assert.doesNotMatch(refusal, /generate:|vocabulary|\d{4}/);
+  await page.fill('#generate [data-setting=gprompt]', '白日');
+  await page.press('#generate [data-setting=gprompt]', 'Enter');
+  await page.waitForSelector('#generate [data-role=prompt-error][hidden]', { state: 'attached' });
+  await page.click('#generate .step-forward');
+  await page.waitForSelector('#generate .quiz-hint');
+  assert.equal(await page.textContent('#generate .quiz-hint'), '填一个数，要完全相同才算对。');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

@@ -11,6 +11,7 @@ import { GENERATE_STRINGS } from '../strings/generate.js';
 import { defineSection, indexLabels, bars } from '../shell/section-shell.js';
 import { generationSource, generationOf } from '../gpt/generation.js';
 import { GPT_CHOICES, GENERATE_KEYS } from '../gpt/settings.js';
+import { refusalText } from '../gpt/refusals.js';
 
 addStrings(GENERATE_STRINGS);
 
@@ -120,7 +121,7 @@ export const generateSection = defineSection({
         ? i18n.t(snap.modelStep ? 'gen.modelStep' : 'gen.modelUntrained', { step: snap.modelStep })
         : i18n.t('gen.waiting');
       promptError.hidden = !(snap.error);
-      promptError.textContent = snap.error ? i18n.t('gen.refused', { message: snap.error.key ? i18n.t(snap.error.key, snap.error.vars) : snap.error.message }) : '';
+      promptError.textContent = snap.error ? i18n.t('gen.refused', { message: snap.error.key ? i18n.t(snap.error.key, snap.error.vars) : refusalText(i18n, snap.error.message) }) : '';
       errorBox.hidden = snap.status !== 'error';
       errorBox.textContent = snap.status === 'error' ? i18n.t('gen.noModel', { message: snap.message }) : '';
       for (const el of [line, viewPick, frame.stage.querySelector('.gen-cols'), distBox]) el.hidden = !ready;
@@ -165,7 +166,7 @@ export const generateSection = defineSection({
       cacheBox.dataset.rows = String(n);
       // the distribution, with what temperature, top-k and top-p did to it
       const d = st.dist;
-      distCaption.textContent = i18n.t('gen.distCaption', { vocab: d.vocab });
+      distCaption.textContent = i18n.t('gen.distCaption', { vocab: d.vocab.toLocaleString('en-US') });
       clear(distTable).append(h('caption', { class: 'visually-hidden', text: distCaption.textContent }),
         h('thead', {}, h('tr', {}, ['gen.colChar', 'gen.colP1', 'gen.colPT', 'gen.colCum', 'gen.colRenorm']
           .map((k) => h('th', { attrs: { scope: 'col' }, text: i18n.t(k, { T: snap.settings.temperature, p: snap.settings.topP }) })))),
@@ -175,7 +176,7 @@ export const generateSection = defineSection({
           h('td', { class: 'num', text: r.kept ? fmtP(r.renorm) : i18n.t('gen.cut') })))));
       checkDist();
       distNote.textContent = d.greedy ? i18n.t('gen.greedy')
-        : i18n.t('gen.cutNote', { keep: d.keep, vocab: d.vocab, k: snap.settings.topK || i18n.t('gen.all'), p: snap.settings.topP });
+        : i18n.t('gen.cutNote', { keep: d.keep.toLocaleString('en-US'), vocab: d.vocab.toLocaleString('en-US'), k: snap.settings.topK || i18n.t('gen.all'), p: snap.settings.topP });
       const vars = { ch: shown(st.char), rank: st.rank + 1, n, n0, kv: st.kvLength, prev: labels[n - 1] };
       return i18n.t(i === 0 ? 'gen.step0' : 'gen.stepN', vars);
     }

@@ -13,6 +13,7 @@ import { gptSource, acquireGPTStore } from '../gpt/store.js';
 import { GPT_CHOICES, RUN_KEYS, clampHeads } from '../gpt/settings.js';
 import { SAMPLE_EVERY, SAMPLE_POEMS } from '../gpt/worker-constants.js';
 import { createLossPlot } from '../views/loss-plot.js';
+import { refusalText } from '../gpt/refusals.js';
 
 addStrings(WRITER_STRINGS);
 
@@ -182,7 +183,7 @@ export const writerSection = defineSection({
     function drawAttention(snap) {
       const a = snap.attention;
       lineError.hidden = !snap.attentionError;
-      lineError.textContent = snap.attentionError ? i18n.t('writer.lineRefused', { message: snap.attentionError }) : '';
+      lineError.textContent = snap.attentionError ? i18n.t('writer.lineRefused', { message: refusalText(i18n, snap.attentionError) }) : '';
       if (!a) { clear(chars); clear(attnGrid); charsShown = null; return; }
       const n = a.chars.length;
       const key = `${i18n.lang}|${a.chars.join('')}`;
@@ -267,9 +268,9 @@ export const writerSection = defineSection({
       const err = snap.error;
       const ownErr = err && err.op === 'create' && askedText;
       ownError.hidden = !ownErr;
-      ownError.textContent = ownErr ? i18n.t('writer.refused', { message: err.message }) : '';
+      ownError.textContent = ownErr ? i18n.t('writer.refused', { message: refusalText(i18n, err.message) }) : '';
       errorBox.hidden = !err || ownErr;
-      errorBox.textContent = err && !ownErr ? i18n.t(`writer.error.${err.op === 'load' ? 'load' : 'other'}`, { message: err.message }) : '';
+      errorBox.textContent = err && !ownErr ? i18n.t(`writer.error.${err.op === 'load' ? 'load' : 'other'}`, { message: refusalText(i18n, err.message) }) : '';
       const baselines = info ? [{ value: info.unigram, cls: 'baseline' }, { value: info.uniform, cls: 'uniform' }] : [];
       const lastEval = snap.evals[snap.evals.length - 1];
       plot.update({
