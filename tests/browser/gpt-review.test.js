@@ -48,12 +48,14 @@ test('writer: the copied code\'s step trains to that step again on open (the sam
   await frame.waitForFunction(() => document.querySelector('#writer [data-role=status]')?.dataset.step === '50', null, { timeout: 120000 });
   await frame.waitForSelector('#writer [data-role=samples] li[data-step="50"]');
   assert.equal(await poemsAt(frame, 50), poem, 'the same run from the same seed writes the same poem');
-  await frame.waitForSelector('#writer [data-role=replay][hidden]', { state: 'attached' });
+  await frame.waitForFunction(() => /^Trained to step 50, as the link asked/.test(document.querySelector('#writer [data-role=replay]').textContent));
+  assert.ok(await frame.isVisible('#writer [data-role=replay]'));
   assert.deepEqual([...page.problems(), ...frame.problems()], []);
   await frame.closeAll();
 
   // a link asking for more than the schedule trains to its end and says so
   const over = await openPage(env, { query: q({ section: 'writer', lang: 'en', embed: 1, ...TINY, step: 80 }) });
+  await over.waitForFunction(() => document.querySelector('#writer [data-role=status]')?.dataset.step === '50', null, { timeout: 120000 });
   await over.waitForSelector('#writer [data-role=replay]:not([hidden])');
   assert.match(await over.textContent('#writer [data-role=replay]'), /asks for step 80, but this run's schedule ends at step 50/);
   await over.closeAll();

@@ -13,8 +13,8 @@
 //   store.save() → Promise<Uint8Array>  store.load(bytes)   store.modelBytes() (for generation)
 //   store.unsaved()                     // a run with steps that no file holds: ask before dropping it
 // A writer link's step (?section=writer&step=N, a <qkv-lab section="writer" step="N">) is a step
-// of the quatrain run: the first run trains to it on its own (snap.replay: { to, asked } until it
-// gets there), at most to the end of its schedule (gsteps). The run is deterministic from its seed,
+// of the quatrain run: the first run trains to it on its own (snap.replay: { to, asked, done },
+// done once there, until the reader moves the run), at most to the end of its schedule (gsteps). The run is deterministic from its seed,
 // so it reaches the model the link was copied from.
 import { WORKER_SOURCE, workerURL } from './worker-source.js';
 import { RUN_KEYS, gptOptions } from './settings.js';
@@ -145,7 +145,8 @@ export function createGPTStore(ctx) {
           }
         }
         if (!m.running) rateMark = null;
-        if (s.replay && !m.running && (m.loss !== null || m.step >= s.replay.to)) patch.replay = null;
+        // the replay's end stays said (replay.done) until the reader moves the run
+        if (s.replay && !s.replay.done && !m.running && (m.loss !== null || m.step >= s.replay.to)) patch.replay = { ...s.replay, done: true };
         set(patch);
         if (line && now - lastAttend > ATTEND_EVERY_MS) watchLine(line);
         break;
@@ -231,7 +232,7 @@ export function createGPTStore(ctx) {
     ensure() { if (!worker) create(ownText); },
     play() { worker?.postMessage({ type: 'play' }); set({ startedAt: s.startedAt ?? performance.now(), replay: null }); },
     pause() { worker?.postMessage({ type: 'pause' }); set({ replay: null }); },
-    step() { worker?.postMessage({ type: 'step' }); },
+    step() { worker?.postMessage({ type: 'step' }); set({ replay: null }); },
     /** A new run: on `text` (the reader's; null for the quatrains), with the URL's settings. */
     retrain(text) { create(text); },
     /** A new run with the current settings and the current text. */

@@ -261,7 +261,7 @@ export const writerSection = defineSection({
       status.dataset.step = String(snap.step);
       status.dataset.done = String(snap.done);
       replaying.hidden = !snap.replay;
-      replaying.textContent = !snap.replay ? '' : i18n.t(snap.replay.asked > snap.replay.to ? 'writer.replayClamped' : 'writer.replaying',
+      replaying.textContent = !snap.replay ? '' : i18n.t(snap.replay.asked > snap.replay.to ? 'writer.replayClamped' : snap.replay.done ? 'writer.replayed' : 'writer.replaying',
         { to: snap.replay.to, asked: snap.replay.asked, seed: snap.settings.gseed });
       stale.hidden = !snap.stale;
       stale.textContent = snap.stale ? i18n.t('writer.stale') : '';
