@@ -8,17 +8,25 @@
 //
 // The settings are every attribute the state list has (state.js's ATTRIBUTE_PROPERTIES) whose
 // value differs from its default, so the tag and the link name exactly the settings in effect and
-// nothing else; the scene's step is the one shown, its range and loop those the section keeps to.
+// nothing else (only those the section uses, when it names them: keys); the scene's step is the
+// one shown, its range and loop those the section keeps to.
 import { ATTRIBUTE_PROPERTIES } from '../shell/state.js';
 import { SCENE_KEYS, sceneAttributes } from '../shell/scene.js';
 
 const escapeAttribute = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** [name, value] pairs of the settings in effect (not the scene's: those come from what is shown). */
-export function settingPairs(values) {
+// settings every section takes: the exercises (shell/quiz.js)
+const PAGE_WIDE = ['quiz'];
+
+/**
+ * [name, value] pairs of the settings in effect (not the scene's: those come from what is shown);
+ * keys: the properties the section uses (null: every one).
+ */
+export function settingPairs(values, keys = null) {
   const out = [];
   for (const prop of ATTRIBUTE_PROPERTIES) {
     if (SCENE_KEYS.includes(prop.name)) continue;
+    if (keys && !keys.includes(prop.name) && !PAGE_WIDE.includes(prop.name)) continue;
     const value = values[prop.name];
     if (value === null || value === undefined || value === prop.default) continue;
     out.push([prop.name, prop.type === 'bool' ? (value ? '' : 'false') : String(value), prop.type]);
@@ -30,8 +38,8 @@ export function settingPairs(values) {
  * step: the step shown (1-based; for a training section, the run's step); scene: the section's
  * { range, loop, autoplay } or null. pageUrl: the address of qkv-lab.html for the iframe.
  */
-export function embedCode({ section, lang, values, step, scene = null, pageUrl, image, alt, height = 600, script = 'qkv-lab-widget.js' }) {
-  const pairs = [['section', section], ['lang', lang], ...settingPairs(values)];
+export function embedCode({ section, lang, values, keys = null, step, scene = null, pageUrl, image, alt, height = 600, script = 'qkv-lab-widget.js' }) {
+  const pairs = [['section', section], ['lang', lang], ...settingPairs(values, keys)];
   const scenePairs = sceneAttributes({ step, range: scene?.range ?? null, loop: Boolean(scene?.loop), autoplay: Boolean(scene?.autoplay) });
   const attrs = [...pairs, ...scenePairs].map(([name, value]) => (value === '' ? ` ${name}` : ` ${name}="${escapeAttribute(value)}"`)).join('');
   const tag = `<qkv-lab${attrs}>\n  <img src="${escapeAttribute(image)}" alt="${escapeAttribute(alt)}" style="max-width:100%">\n</qkv-lab>`;

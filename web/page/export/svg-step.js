@@ -92,7 +92,7 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
   const shown = parts.filter((p) => p && visible(p) && p.getBoundingClientRect().height > 0);
   const boxes = shown.map((p) => p.getBoundingClientRect());
   const left = Math.min(...boxes.map((b) => b.left)) - padding;
-  const width = Math.max(...boxes.map((b) => b.right)) - left + padding;
+  let right = Math.max(...boxes.map((b) => b.right));   // widened by boxes drawn whole (below)
   const height = boxes.reduce((sum, b) => sum + b.height, 0) + gap * (boxes.length - 1) + 2 * padding;
   const out = [];
   const texts = [];
@@ -116,7 +116,12 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
       } catch { /* a tainted canvas: left out */ }
       return;
     }
-    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'SCRIPT', 'STYLE'].includes(el.tagName)) return;
+    // a control is not part of the step, but a choice is: a select shows its chosen option, a text box its value
+    const value = el.tagName === 'SELECT' ? el.selectedOptions[0]?.textContent ?? ''
+      : el.tagName === 'INPUT' && ['text', 'number', ''].includes(el.getAttribute('type') || '') ? el.value : null;
+    if (value === null && ['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'SCRIPT', 'STYLE'].includes(el.tagName)) return;
+    // the sign that a table scrolls sideways: the picture shows the whole table instead
+    if (el.classList.contains('matrix-scrolls')) return;
     if (r.width > 0 && r.height > 0) {
       if (!transparent(cs.backgroundColor)) {
         const radius = parseFloat(cs.borderTopLeftRadius) || 0;
@@ -132,8 +137,20 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
         out.push(`<line x1="${X(a)}" y1="${Y(b)}" x2="${X(c)}" y2="${Y(d)}" stroke="${cs[`border${side}Color`]}" stroke-width="${num(w)}"/>`);
       }
     }
-    // a scroll box (a wide table on a phone) shows only what is inside it: so does the picture
-    const clips = cs.overflowX !== 'visible' || cs.overflowY !== 'visible';
+    if (value !== null) {
+      const t = value.trim();
+      if (t) {
+        texts.push(t);
+        const x = r.left + (parseFloat(cs.borderLeftWidth) || 0) + (parseFloat(cs.paddingLeft) || 0);
+        out.push(`<text x="${X(x)}" y="${Y(r.top + r.height / 2)}" dominant-baseline="central" font-family="${esc(FONT_STACK)}" font-size="${cs.fontSize}" fill="${cs.color}">${esc(t)}</text>`);
+      }
+      return;
+    }
+    // a box that scrolls sideways (a wide table on a phone) is drawn whole: a picture does not
+    // scroll, so the picture widens to hold it; any other overflow shows what is inside the box
+    const sideways = (cs.overflowX === 'auto' || cs.overflowX === 'scroll') && cs.overflowY !== 'hidden' && el.scrollWidth > el.clientWidth + 1;
+    if (sideways) right = Math.max(right, r.left + el.scrollWidth + (parseFloat(cs.borderRightWidth) || 0));
+    const clips = !sideways && (cs.overflowX !== 'visible' || cs.overflowY !== 'visible');
     if (clips && r.width > 0 && r.height > 0) {
       const clipId = `clip${++clipCount}`;
       out.push(`<clipPath id="${clipId}"><rect x="${X(r.left)}" y="${Y(r.top)}" width="${num(r.width)}" height="${num(r.height)}"/></clipPath><g clip-path="url(#${clipId})">`);
@@ -153,6 +170,11 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
           texts.push(t);
           const fit = t.length > 1 ? ` textLength="${num(rect.width)}" lengthAdjust="spacingAndGlyphs"` : '';
           out.push(`<text x="${X(rect.left)}" y="${Y(rect.top + rect.height / 2)}" dominant-baseline="central" font-family="${esc(mono ? MONO_STACK : FONT_STACK)}" font-size="${cs.fontSize}" font-weight="${cs.fontWeight}"${cs.fontStyle === 'italic' ? ' font-style="italic"' : ''} fill="${cs.color}"${fit}>${esc(t)}</text>`);
+          // struck out (a token top-k or top-p cut): the line through it, as on the page
+          if (/line-through/.test(cs.textDecorationLine)) {
+            const mid = rect.top + rect.height / 2;
+            out.push(`<line class="strike" x1="${X(rect.left)}" y1="${Y(mid)}" x2="${X(rect.left + rect.width)}" y2="${Y(mid)}" stroke="${cs.textDecorationColor || cs.color}" stroke-width="1"/>`);
+          }
         }
       }
     }
@@ -163,6 +185,7 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
     walk(part);
     y += boxes[k].height + gap;
   });
+  const width = right - left + padding;
   const lang = root.closest('[lang]')?.getAttribute('lang') || 'en';
   const svg = `<svg xmlns="${SVG_NS}" width="${num(width)}" height="${num(height)}" viewBox="0 0 ${num(width)} ${num(height)}" xml:lang="${esc(lang)}">` +
     `<rect width="100%" height="100%" fill="${backgroundOf(root)}"/>${out.join('')}</svg>`;

@@ -10,7 +10,7 @@
 // LayerNorm does not hand back, x̂ = (x − μ)·rstd before γ and β, come from the same block run
 // again with that LayerNorm's γ = 1 and β = 0: the core computes them too.
 import { Matrix } from '../../matrix.js';
-import { BLOCK_LINE } from './settings.js';
+import { BLOCK_LINE, BLOCK_KEYS } from './settings.js';
 
 const GELU_POINTS = 81;
 const GELU_RANGE = 4;   // the curve from −4 to 4
@@ -72,7 +72,7 @@ export function computeBlock(qkv, { d, heads, token, seed }) {
   const chars = Array.from(BLOCK_LINE);
   const n = chars.length, hidden = 4 * d;
   const rng = qkv.rng(seed);
-  const X = rng.randn(n, d);   // (n, d): embedding + position rows, random
+  const X = rng.randn(n, d);   // (n, d): random draws standing in for embedding + position rows (the page says so)
   const { _ones: ones, ...weights } = drawWeights(rng, d, hidden);
   const plain = { gamma: ones(d), beta: new Matrix(1, d) };
   const trace = qkv.transformerBlock(X, weights, { heads });
@@ -95,8 +95,6 @@ export function computeBlock(qkv, { d, heads, token, seed }) {
 export function rowOf(m, i) {
   return new Matrix(1, m.cols, m.data.slice(i * m.cols, (i + 1) * m.cols));
 }
-
-const BLOCK_KEYS = ['bdim', 'bheads', 'btok', 'seed'];
 
 /**
  * The block section's data source (section-shell.js, defineSection's source): the snapshot for

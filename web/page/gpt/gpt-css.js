@@ -6,6 +6,7 @@ export const GPT_CSS = `
 /* gpt/gpt.css: the three GPT sections (block, writer, generate). Scoped under .qkv like style.css. */
 .qkv .block-controls, .qkv .writer-controls, .qkv .gen-controls { display: flex; flex-wrap: wrap; gap: 0.5rem 0.9rem; align-items: center; }
 .qkv .block-choice, .qkv .gpt-choice { display: inline-flex; align-items: center; gap: 0.4rem; }
+.qkv .gpt-choice .pending { color: var(--muted); font-size: 0.85rem; }
 .qkv .block-path { display: grid; gap: 0.6rem; }
 .qkv .block-row { min-width: 0; }
 .qkv .block-row-title { font-size: 0.95rem; margin: 0.2rem 0; color: var(--muted); font-weight: 600; }

@@ -9,7 +9,8 @@
 //
 // page → run                                 run → page
 //   { type: 'create', options, text, form }    { type: 'created', info } | { type: 'error', op, message }
-//   { type: 'play' | 'pause' | 'step' }        { type: 'progress', step, loss, running, done }
+//   { type: 'play', until? }                   { type: 'progress', step, loss, running, done }
+//   { type: 'pause' | 'step' }                 (play with until: it pauses itself at that step)
 //   { type: 'attend', id, text }               { type: 'sample', step, poems, good }  (every SAMPLE_EVERY steps)
 //   { type: 'save' }                           { type: 'eval', step, train, val }     (every EVAL_EVERY steps)
 //   { type: 'load', bytes }                    { type: 'attention', id, chars, layers } | { type: 'error', op: 'attend', id, message }
@@ -36,6 +37,7 @@ export function createRun({ post, api, chunkMs = 0 }) {
   let qkv = null;
   let gpt = null;
   let running = false;
+  let until = Infinity;    // the step a play stops at (a link's step: gpt/store.js)
   let quatrainForm = true;
   let trainable = false;   // a GPT loaded from a file holds no text: it generates, it does not train
   let stepMs = 0;          // the last step's duration (gpt.step() alone)
@@ -91,7 +93,7 @@ export function createRun({ post, api, chunkMs = 0 }) {
       const { step, loss } = gpt.step();
       stepMs = now() - t;
       const finished = done();
-      if (finished) running = false;
+      if (finished || step >= until) running = false;
       post({ type: 'progress', step, loss, running, done: finished });
       if (step % SAMPLE_EVERY === 0 || finished) sample();
       if (step % EVAL_EVERY === 0 || finished) evaluate();
@@ -173,8 +175,9 @@ export function createRun({ post, api, chunkMs = 0 }) {
       post({ type: 'created', info: info(null, true) });
       sample();
     },
-    play() {
-      if (!gpt || !trainable || done()) return;
+    play({ until: to = null } = {}) {
+      until = to === null ? Infinity : to;
+      if (!gpt || !trainable || done() || gpt.steps >= until) return;
       if (!running) { running = true; schedule(); }
       post({ type: 'progress', step: gpt.steps, loss: null, running, done: false });
     },

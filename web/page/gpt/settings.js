@@ -6,7 +6,7 @@
 //   generate: gprompt, gtemp, gtopk, gtopp
 import { GPT_DEFAULTS } from '../../gpt-defaults.js';
 
-/** The line the block section follows, one token per character (embedding + position, random). */
+/** The line the block section follows, one token per character (random rows standing in for embedding + position). */
 export const BLOCK_LINE = '白日依山尽';
 
 export const GPT_CHOICES = Object.freeze({
@@ -37,7 +37,8 @@ export const GPT_PROPERTIES = Object.freeze([
   { name: 'gseed', type: 'int', min: 0, max: 4294967295, default: GPT_DEFAULTS.seed },
   { name: 'gsteps', type: 'int', min: 25, max: 5000, default: GPT_DEFAULTS.steps },   // the schedule's length
   { name: 'gprompt', type: 'text', maxLength: MAX_PROMPT, default: DEFAULT_PROMPT,
-    validate: (raw) => (raw.length >= 1 && !/[\n\r]/.test(raw) ? raw : null) },
+    // empty: no beginning, the model writes from the start token alone (as the writer's samples do)
+    validate: (raw) => (!/[\n\r]/.test(raw) ? raw : null) },
   { name: 'gtemp', type: 'number', min: 0, max: 2, default: 0.8 },
   { name: 'gtopk', type: 'int', min: 0, max: 50, default: 10 },
   { name: 'gtopp', type: 'number', min: 0.05, max: 1, default: 0.9 },
@@ -46,11 +47,21 @@ export const GPT_PROPERTIES = Object.freeze([
 /** The keys that define a writer run: a change offers a new run. */
 export const RUN_KEYS = Object.freeze(['glayers', 'gheads', 'gdim', 'gctx', 'glr', 'gseed', 'gsteps']);
 
+/** The properties each GPT section uses (its embed code carries these only). Generation takes the
+ * writer's run too: in a widget alone it trains that run itself. */
+export const BLOCK_KEYS = Object.freeze(['bdim', 'bheads', 'btok', 'seed']);   // seed: its weights' draws
+export const GENERATE_KEYS = Object.freeze([...RUN_KEYS, 'gprompt', 'gtemp', 'gtopk', 'gtopp']);
+
+/** The largest head count ≤ heads that divides dim. */
+export function clampHeads(dim, heads) {
+  while (dim % heads) heads--;
+  return heads;
+}
+
 /** createGPT options (without the text) from the state; heads clamped to divide dim. */
 export function gptOptions(state) {
   const dim = state.get('gdim');
-  let heads = state.get('gheads');
-  while (dim % heads) heads--;
+  const heads = clampHeads(dim, state.get('gheads'));
   return {
     layers: state.get('glayers'), heads, dim, context: state.get('gctx'),
     lr: state.get('glr'), seed: state.get('gseed'), steps: state.get('gsteps'), batch: GPT_DEFAULTS.batch,

@@ -15,6 +15,10 @@
 //                                       // text leaves the current run as it was
 //   store.save() → Promise<Uint8Array>  store.load(bytes)   store.modelBytes() (for generation)
 //   store.unsaved()                     // a run with steps that no file holds: ask before dropping it
+// A writer link's step (?section=writer&step=N, a <qkv-lab section="writer" step="N">) is a step
+// of the quatrain run: the first run trains to it on its own (snap.replay: { to, asked, done },
+// done once there, until the reader moves the run), at most to the end of its schedule (gsteps). The run is deterministic from its seed,
+// so it reaches the model the link was copied from.
 import { WORKER_SOURCE, workerURL } from './worker-source.js';
 import { createLocalRun } from './local-run.js';
 import { load } from '../../qkv-lab.js';
@@ -25,6 +29,7 @@ const stores = new WeakMap();
 const nextFrame = (fn) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(fn) : setTimeout(fn, 0));
 const ATTEND_EVERY_MS = 250;
 const PUBLISH_MS = 250;
+const RATE_FIRST_MS = 500, RATE_MS = 2000;
 
 /**
  * The run shared by the sections of one context (page or widget), with a release function: the
@@ -60,7 +65,7 @@ export function gptSource(ctx) {
 const EMPTY = Object.freeze({
   status: 'idle', info: null, running: false, done: false, step: 0, losses: [], evals: [], samples: [],
   error: null, attention: null, attentionError: null, savedStep: null, source: 'quatrains', stale: false,
-  startedAt: null, firstSampleMs: null, rate: null, longestChunkMs: null,
+  startedAt: null, firstSampleMs: null, rate: null, longestChunkMs: null, replay: null,
 });
 
 export function createGPTStore(ctx) {
@@ -79,6 +84,7 @@ export function createGPTStore(ctx) {
   let rateMark = null;           // { step, time } for steps per second
   // where the run trains: 'worker', or 'page' with the reason (the browser's words)
   let thread = Object.freeze({ where: null, reason: null });
+  let replayAsked = ctx.sceneFor?.('writer')?.step || 0;   // a link's step, for the first run only
 
   const makeSnap = () => Object.freeze({ ...s, thread, losses: s.losses.slice(), evals: s.evals.slice(), samples: s.samples.slice(),
     settings: Object.freeze(Object.fromEntries(RUN_KEYS.map((k) => [k, state.get(k)]))) });
@@ -184,6 +190,12 @@ export function createGPTStore(ctx) {
         s = { ...EMPTY, status: 'ready', info: m.info, step: m.info.steps, done: m.info.loaded || m.info.steps >= m.info.defaultSteps,
           source: m.info.loaded ? 'file' : (ownText === null ? 'quatrains' : 'own'), savedStep: m.info.loaded ? m.info.steps : null,
           startedAt: now, attention: null };
+        if (replayAsked && !m.info.loaded && ownText === null) {
+          const to = Math.min(replayAsked, m.info.defaultSteps);
+          s.replay = { to, asked: replayAsked };
+          worker.postMessage({ type: 'play', until: to });
+        }
+        replayAsked = 0;
         publish();
         if (line) watchLine(line);
         break;
@@ -191,13 +203,16 @@ export function createGPTStore(ctx) {
         const patch = { running: m.running, done: m.done, step: m.step };
         if (m.loss !== null) {
           patch.losses = [...s.losses, { step: m.step, loss: m.loss }];
+          // the first reading after RATE_FIRST_MS of continuous running, then one per RATE_MS
           if (!rateMark || !m.running) rateMark = { step: m.step, time: now };
-          else if (now - rateMark.time > 2000) {
+          else if (now - rateMark.time > (s.rate === null ? RATE_FIRST_MS : RATE_MS)) {
             patch.rate = (m.step - rateMark.step) / ((now - rateMark.time) / 1000);
             rateMark = { step: m.step, time: now };
           }
         }
         if (!m.running) rateMark = null;
+        // the replay's end stays said (replay.done) until the reader moves the run
+        if (s.replay && !s.replay.done && !m.running && (m.loss !== null || m.step >= s.replay.to)) patch.replay = { ...s.replay, done: true };
         set(patch);
         if (line && now - lastAttend > ATTEND_EVERY_MS) watchLine(line);
         break;
@@ -284,9 +299,9 @@ export function createGPTStore(ctx) {
     get: () => snap,
     subscribe(fn) { watchers.add(fn); return () => watchers.delete(fn); },
     ensure() { if (!worker) create(ownText); },
-    play() { worker?.postMessage({ type: 'play' }); set({ startedAt: s.startedAt ?? performance.now() }); },
-    pause() { worker?.postMessage({ type: 'pause' }); },
-    step() { worker?.postMessage({ type: 'step' }); },
+    play() { worker?.postMessage({ type: 'play' }); set({ startedAt: s.startedAt ?? performance.now(), replay: null }); },
+    pause() { worker?.postMessage({ type: 'pause' }); set({ replay: null }); },
+    step() { worker?.postMessage({ type: 'step' }); set({ replay: null }); },
     /** A new run: on `text` (the reader's; null for the quatrains), with the URL's settings. */
     retrain(text) { create(text); },
     /** A new run with the current settings and the current text. */

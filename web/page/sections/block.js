@@ -9,7 +9,7 @@ import { addStrings } from '../shell/i18n.js';
 import { BLOCK_STRINGS } from '../strings/block.js';
 import { defineSection, indexLabels, bars } from '../shell/section-shell.js';
 import { blockSource, rowOf } from '../gpt/block-model.js';
-import { GPT_CHOICES, BLOCK_LINE } from '../gpt/settings.js';
+import { GPT_CHOICES, BLOCK_LINE, BLOCK_KEYS } from '../gpt/settings.js';
 
 addStrings(BLOCK_STRINGS);
 
@@ -41,7 +41,7 @@ export const BLOCK_QUIZ = [{
 
 export const blockSection = defineSection({
   id: 'block', quiz: BLOCK_QUIZ, titleKey: 'block.title', introKeys: ['block.intro1', 'block.intro2'],
-  source: blockSource,
+  source: blockSource, settings: BLOCK_KEYS,
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const snapNow = () => frame.snap;

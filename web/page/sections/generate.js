@@ -10,7 +10,8 @@ import { addStrings } from '../shell/i18n.js';
 import { GENERATE_STRINGS } from '../strings/generate.js';
 import { defineSection, indexLabels, bars } from '../shell/section-shell.js';
 import { generationSource, generationOf } from '../gpt/generation.js';
-import { GPT_CHOICES } from '../gpt/settings.js';
+import { GPT_CHOICES, GENERATE_KEYS } from '../gpt/settings.js';
+import { refusalText } from '../gpt/refusals.js';
 
 addStrings(GENERATE_STRINGS);
 
@@ -31,7 +32,7 @@ export const GENERATE_QUIZ = [{
 
 export const generateSection = defineSection({
   id: 'generate', quiz: GENERATE_QUIZ, titleKey: 'gen.title', introKeys: ['gen.intro1', 'gen.intro2'],
-  source: generationSource,
+  source: generationSource, settings: GENERATE_KEYS,
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const gen = generationOf(ctx);
@@ -80,7 +81,19 @@ export const generateSection = defineSection({
       texts.set(h('h3', { class: 'sub-title' }), 'gen.cacheTitle'), h('div', { class: 'equation' }, kView.element, vView.element));
     const distTable = h('table', { class: 'dist', attrs: { 'data-role': 'distribution' } });
     const distNote = h('p', { class: 'note' });
-    const distBox = h('div', { class: 'gen-dist' }, texts.set(h('h3', { class: 'sub-title' }), 'gen.distTitle'), texts.attr(h('div', { class: 'matrix-scroll', attrs: { tabindex: '0', role: 'group' } }, distTable), 'aria-label', 'gen.distTitle'), distNote);
+    // the caption sits outside the scroller, so a phone sees all of it; while the table is wider
+    // than the page a hint says so, as the matrix views do (matrix-view.js)
+    const distCaption = h('p', { class: 'note dist-caption', attrs: { 'aria-hidden': 'true' } });
+    const distScrolls = h('p', { class: 'matrix-scrolls', attrs: { 'data-role': 'dist-scrolls' }, hidden: true });
+    const distScroller = texts.attr(h('div', { class: 'matrix-scroll', attrs: { tabindex: '0', role: 'group' } }, distTable), 'aria-label', 'gen.distTitle');
+    const distBox = h('div', { class: 'gen-dist' }, texts.set(h('h3', { class: 'sub-title' }), 'gen.distTitle'), distCaption, distScroller, distScrolls, distNote);
+    const checkDist = () => {
+      const cut = distScroller.scrollWidth > distScroller.clientWidth + 1;
+      distScrolls.hidden = !cut;
+      distScrolls.textContent = cut ? i18n.t('gen.distScrolls') : '';
+    };
+    const resizes = typeof ResizeObserver === 'function' ? new ResizeObserver(checkDist) : null;
+    if (resizes) { resizes.observe(distScroller); resizes.observe(distTable); }
     const measure = texts.set(h('button', { attrs: { type: 'button', 'data-role': 'measure' } }), 'gen.measure');
     events.on(measure, 'click', () => gen.measure());
     const costText = h('p', { attrs: { 'data-role': 'cost' } });
@@ -108,7 +121,7 @@ export const generateSection = defineSection({
         ? i18n.t(snap.modelStep ? 'gen.modelStep' : 'gen.modelUntrained', { step: snap.modelStep })
         : i18n.t('gen.waiting');
       promptError.hidden = !(snap.error);
-      promptError.textContent = snap.error ? i18n.t('gen.refused', { message: snap.error.key ? i18n.t(snap.error.key, snap.error.vars) : snap.error.message }) : '';
+      promptError.textContent = snap.error ? i18n.t('gen.refused', { message: snap.error.key ? i18n.t(snap.error.key, snap.error.vars) : refusalText(i18n, snap.error.message) }) : '';
       errorBox.hidden = snap.status !== 'error';
       errorBox.textContent = snap.status === 'error' ? i18n.t('gen.noModel', { message: snap.message }) : '';
       for (const el of [line, viewPick, frame.stage.querySelector('.gen-cols'), distBox]) el.hidden = !ready;
@@ -153,15 +166,17 @@ export const generateSection = defineSection({
       cacheBox.dataset.rows = String(n);
       // the distribution, with what temperature, top-k and top-p did to it
       const d = st.dist;
-      clear(distTable).append(h('caption', { text: i18n.t('gen.distCaption', { vocab: d.vocab }) }),
+      distCaption.textContent = i18n.t('gen.distCaption', { vocab: d.vocab.toLocaleString('en-US') });
+      clear(distTable).append(h('caption', { class: 'visually-hidden', text: distCaption.textContent }),
         h('thead', {}, h('tr', {}, ['gen.colChar', 'gen.colP1', 'gen.colPT', 'gen.colCum', 'gen.colRenorm']
           .map((k) => h('th', { attrs: { scope: 'col' }, text: i18n.t(k, { T: snap.settings.temperature, p: snap.settings.topP }) })))),
         h('tbody', {}, d.top.map((r) => h('tr', { class: `${r.kept ? '' : 'cut'} ${r.id === st.token ? 'chosen' : ''}` },
           h('th', { attrs: { scope: 'row', lang: 'zh' }, text: shown(r.char) }), h('td', { class: 'num', text: fmtP(r.p1) }),
           h('td', { class: 'num', text: r.pT === null ? '—' : fmtP(r.pT) }), h('td', { class: 'num', text: r.cumulative === null ? '—' : fmt(r.cumulative) }),
           h('td', { class: 'num', text: r.kept ? fmtP(r.renorm) : i18n.t('gen.cut') })))));
+      checkDist();
       distNote.textContent = d.greedy ? i18n.t('gen.greedy')
-        : i18n.t('gen.cutNote', { keep: d.keep, vocab: d.vocab, k: snap.settings.topK || i18n.t('gen.all'), p: snap.settings.topP });
+        : i18n.t('gen.cutNote', { keep: d.keep.toLocaleString('en-US'), vocab: d.vocab.toLocaleString('en-US'), k: snap.settings.topK || i18n.t('gen.all'), p: snap.settings.topP });
       const vars = { ch: shown(st.char), rank: st.rank + 1, n, n0, kv: st.kvLength, prev: labels[n - 1] };
       return i18n.t(i === 0 ? 'gen.step0' : 'gen.stepN', vars);
     }
@@ -170,6 +185,9 @@ export const generateSection = defineSection({
       count: (snap) => (snap.status === 'ready' && !snap.error ? Math.max(1, snap.steps.length) : 1),
       draw, render, stage: (i) => (i === 0 ? 'prefill' : `token-${i}`),
       setLanguage: () => draw(snapNow()),
+      destroy: () => resizes?.disconnect(),
+      // the model is the writer's, which a link does not hold (section-tools.js shows this beside the code)
+      embedNote: (snap) => (snap.modelStep ? i18n.t('gen.embedModel', { step: snap.modelStep }) : null),
     };
   },
 });

@@ -11,9 +11,10 @@ import { addStrings } from '../shell/i18n.js';
 import { WRITER_STRINGS } from '../strings/writer.js';
 import { defineSection } from '../shell/section-shell.js';
 import { gptSource, acquireGPTStore } from '../gpt/store.js';
-import { GPT_CHOICES } from '../gpt/settings.js';
+import { GPT_CHOICES, RUN_KEYS, clampHeads } from '../gpt/settings.js';
 import { SAMPLE_EVERY, SAMPLE_POEMS, SAMPLE_TEMPERATURE } from '../gpt/worker-constants.js';
 import { createLossPlot } from '../views/loss-plot.js';
+import { refusalText } from '../gpt/refusals.js';
 
 addStrings(WRITER_STRINGS);
 
@@ -29,8 +30,16 @@ export const WRITER_QUIZ = [{
 }];
 
 export const writerSection = defineSection({
-  id: 'writer', quiz: WRITER_QUIZ, titleKey: 'writer.title', introKeys: ['writer.intro1', 'writer.intro2', 'writer.intro3'],
+  id: 'writer', quiz: WRITER_QUIZ, titleKey: 'writer.title',
+  // the stack follows the run's layers (or the URL's, before the run exists)
+  introKeys: [['writer.intro1', (snap, i18n) => {
+    const n = snap.info ? snap.info.layers : snap.settings.glayers;
+    return { stack: i18n.t(n === 1 ? 'writer.stack.one' : 'writer.stack', { n }) };
+  }], 'writer.intro2', 'writer.intro3'],
   source: gptSource,
+  // a link's step is the quatrain run's: the code trains to it again (gpt/store.js); a run on the
+  // reader's text, from a file or with settings changed since it began cannot travel
+  runStep: (snap) => (snap.source === 'quatrains' && !snap.stale ? snap.step : 0), settings: RUN_KEYS,
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const { store, release } = acquireGPTStore(ctx);
@@ -41,17 +50,29 @@ export const writerSection = defineSection({
     const settingSelect = (key, choices) => {
       const el = h('select', { attrs: { 'data-setting': key } },
         choices.map((v) => h('option', { value: String(v), text: String(v) })));
-      selects.push([key, el]);
+      const pending = h('span', { class: 'pending', attrs: { 'data-role': 'pending' }, hidden: true });
+      selects.push([key, el, pending]);
       events.on(el, 'change', () => ctx.setSetting(key, Number(el.value)));
-      return h('label', { class: 'gpt-choice' }, texts.set(h('span'), `writer.${key}`), el);
+      return h('label', { class: 'gpt-choice' }, texts.set(h('span'), `writer.${key}`), el, pending);
     };
-    const seedInput = h('input', { attrs: { type: 'number', min: '0', max: '4294967295', 'data-setting': 'gseed' }, });
-    seedInput.style.width = '6em';
-    events.on(seedInput, 'change', () => { if (!ctx.setSetting('gseed', Number(seedInput.value))) seedInput.value = String(snapNow().settings.gseed); });
+    // the run's own value of each setting (a setting changed mid-run waits for "Start over")
+    const RUN_VALUE = { glayers: 'layers', gheads: 'heads', gdim: 'dim', gctx: 'context', glr: 'lr', gseed: 'seed', gsteps: 'defaultSteps' };
+    // the seed as text (styled like every text box, light and dark); what it cannot take is refused inline
+    const seedInput = h('input', { attrs: { type: 'text', inputmode: 'numeric', maxlength: '12', 'data-setting': 'gseed', 'aria-describedby': `${frame.id}-seed-msg` } });
+    seedInput.style.width = '7em';
+    const seedMsg = h('span', { class: 'inline-message', attrs: { 'aria-live': 'polite', 'data-role': 'seed-msg' } });
+    seedMsg.id = `${frame.id}-seed-msg`;
+    events.on(seedInput, 'change', () => {
+      const text = seedInput.value.trim();
+      const ok = /^\d{1,10}$/.test(text) && ctx.setSetting('gseed', Number(text));
+      seedMsg.textContent = ok ? '' : i18n.t('writer.seedBad', { seed: snapNow().settings.gseed });
+      if (ok) seedInput.removeAttribute('aria-invalid');
+      else { seedInput.setAttribute('aria-invalid', 'true'); seedInput.value = String(snapNow().settings.gseed); }
+    });
     const settings = h('div', { class: 'writer-controls' },
       settingSelect('glayers', GPT_CHOICES.glayers), settingSelect('gheads', GPT_CHOICES.gheads),
       settingSelect('gdim', GPT_CHOICES.gdim), settingSelect('gctx', GPT_CHOICES.gctx), settingSelect('glr', GPT_CHOICES.glr), settingSelect('gsteps', GPT_CHOICES.gsteps),
-      h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'writer.gseed'), seedInput));
+      h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'writer.gseed'), seedInput), seedMsg);
 
     // ---- run controls ----
     const button = (key, role, fn) => {
@@ -98,13 +119,15 @@ export const writerSection = defineSection({
     // where it trains, when not in the Web Worker: why, and how long the page's longest stretch was
     const threadNote = h('p', { class: 'note', attrs: { 'data-role': 'thread' } });
     const stale = h('p', { class: 'note', attrs: { 'data-role': 'stale' } });
+    const replaying = h('p', { class: 'note', attrs: { 'data-role': 'replay' } });
     const errorBox = h('p', { class: 'gpt-error', attrs: { role: 'alert', 'data-role': 'error' } });
 
     // ---- losses, samples ----
     const plot = createLossPlot();
     const legend = h('ul', { class: 'legend' },
       ['batch', 'trainEval', 'val', 'unigram', 'uniform'].map((k) => h('li', { class: `legend-${k}` },
-        h('span', { class: 'swatch', attrs: { 'aria-hidden': 'true' } }), texts.set(h('span'), `writer.legend.${k}`))));
+        h('span', { class: 'swatch', attrs: { 'aria-hidden': 'true' } }), texts.set(h('span', { dataset: { legend: k } }), `writer.legend.${k}`))));
+    const valLegend = legend.querySelector('[data-legend=val]');
     const share = h('p', { class: 'share', attrs: { 'data-role': 'share' } });
     const samples = h('ol', { class: 'samples', attrs: { 'data-role': 'samples', tabindex: '0' } });
     const samplesTitle = texts.set(h('h3', { class: 'sub-title' }), 'writer.samplesTitle');
@@ -134,20 +157,36 @@ export const writerSection = defineSection({
     ownLabel.htmlFor = textarea.id;
     const ownError = h('p', { class: 'gpt-error', attrs: { role: 'alert', 'data-role': 'own-error' } });
     let askedText = false;
-    const trainOwn = button('writer.trainOwn', 'train-own', () => guard(() => { askedText = true; store.retrain(textarea.value); }));
+    let sentText = null;   // the text of the last run asked for on the reader's text
+    const trainOwn = button('writer.trainOwn', 'train-own', () => guard(() => { askedText = true; sentText = textarea.value; store.retrain(sentText); }));
     const backToPoems = button('writer.quatrains', 'quatrains', () => guard(() => { askedText = false; store.retrain(null); }));
     const own = h('div', { class: 'own-text' }, ownLabel, texts.set(h('p', { class: 'note' }), 'writer.ownNote'), textarea,
       h('div', { class: 'row' }, trainOwn, backToPoems), ownError);
 
-    frame.stage.append(ask, status, threadNote, stale, errorBox, grid, attnBox, own);
+    frame.stage.append(ask, status, threadNote, replaying, stale, errorBox, grid, attnBox, own);
     store.watchLine(lineInput.value);
+
+    // the typed line follows the text the run trains on: a line of the reader's text (its first,
+    // which is trained on; cut to the context), or the default line of the quatrains. Only when
+    // the text changes: a line the reader typed for this text stays.
+    let lineText = null;
+    function followText(snap) {
+      if (!snap.info || snap.source === 'file') return;
+      const key = snap.source === 'own' ? `own|${sentText}` : 'quatrains';
+      if (key === lineText) return;
+      lineText = key;
+      const first = snap.source === 'own' ? (sentText || '').split(/\r?\n/).map((l) => l.trim()).find(Boolean) || '' : DEFAULT_LINE;
+      lineInput.value = Array.from(first).slice(0, snap.info.context - 1).join('');
+      focusChar = null;
+      store.watchLine(lineInput.value);
+    }
 
     let charsShown = null;   // the characters the buttons stand for (rebuilt only when they change)
     const shown = (ch) => (ch === '\n' ? '⏎' : ch);
     function drawAttention(snap) {
       const a = snap.attention;
       lineError.hidden = !snap.attentionError;
-      lineError.textContent = snap.attentionError ? i18n.t('writer.lineRefused', { message: snap.attentionError }) : '';
+      lineError.textContent = snap.attentionError ? i18n.t('writer.lineRefused', { message: refusalText(i18n, snap.attentionError) }) : '';
       if (!a) { clear(chars); clear(attnGrid); charsShown = null; return; }
       const n = a.chars.length;
       const key = `${i18n.lang}|${a.chars.join('')}`;
@@ -186,14 +225,23 @@ export const writerSection = defineSection({
       }));
     }
 
+    const counted = (key, n) => i18n.t(n === 1 ? `${key}.one` : key, { n });   // "1 layer", "2 layers"
     let current = 0;
-    let counted = 1;   // samples the stepper had: a reader on the newest sample follows new ones
+    let sampleCount = 1;   // samples the stepper had: a reader on the newest sample follows new ones
     function draw(snap) {
       const count = Math.max(1, snap.samples.length);
-      if (count > counted && current === counted - 1) queueMicrotask(() => frame.stepper.setCount(count, count - 1));
-      counted = count;
+      if (count > sampleCount && current === sampleCount - 1) queueMicrotask(() => frame.stepper.setCount(count, count - 1));
+      sampleCount = count;
       const info = snap.info;
-      for (const [key, el] of selects) el.value = String(snap.settings[key]);
+      for (const [key, el, pending] of selects) {
+        el.value = String(snap.settings[key]);
+        // heads are clamped to divide the width (settings.js gptOptions): only a real difference is pending
+        const runs = info ? info[RUN_VALUE[key]] : null;
+        const wanted = key === 'gheads' ? clampHeads(snap.settings.gdim, snap.settings.gheads) : snap.settings[key];
+        const waits = Boolean(snap.stale && info && snap.source !== 'file' && runs !== wanted);
+        pending.hidden = !waits;
+        pending.textContent = waits ? i18n.t('writer.pending', { value: String(runs) }) : '';
+      }
       if (seedInput.getRootNode().activeElement !== seedInput) seedInput.value = String(snap.settings.gseed);
       const total = info ? info.defaultSteps : 0;
       const onPage = snap.thread.where === 'page';
@@ -214,21 +262,25 @@ export const writerSection = defineSection({
       } else {
         status.textContent = i18n.t(snap.source === 'file' ? 'writer.statusFile' : 'writer.status', {
           step: snap.step, total, params: info.parameterCount.toLocaleString('en-US'), vocab: info.vocab.toLocaleString('en-US'),
-          layers: info.layers, heads: info.heads, dim: info.dim, context: info.context,
+          layers: counted('writer.nLayers', info.layers), heads: counted('writer.nHeads', info.heads), steps: counted('writer.nSteps', snap.step),
+          dim: info.dim, context: info.context,
           loss: snap.losses.length ? fmt(snap.losses[snap.losses.length - 1].loss) : '—',
-          rate: snap.rate ? snap.rate.toFixed(1) : '—',
+          rate: snap.rate ? i18n.t('writer.rate', { rate: snap.rate.toFixed(1) }) : i18n.t('writer.rateNone'),
         });
       }
       status.dataset.step = String(snap.step);
       status.dataset.done = String(snap.done);
+      replaying.hidden = !snap.replay;
+      replaying.textContent = !snap.replay ? '' : i18n.t(snap.replay.asked > snap.replay.to ? 'writer.replayClamped' : snap.replay.done ? 'writer.replayed' : 'writer.replaying',
+        { to: snap.replay.to, asked: snap.replay.asked, seed: snap.settings.gseed });
       stale.hidden = !snap.stale;
       stale.textContent = snap.stale ? i18n.t('writer.stale') : '';
       const err = snap.error;
       const ownErr = err && err.op === 'create' && askedText;
       ownError.hidden = !ownErr;
-      ownError.textContent = ownErr ? i18n.t('writer.refused', { message: err.message }) : '';
+      ownError.textContent = ownErr ? i18n.t('writer.refused', { message: refusalText(i18n, err.message) }) : '';
       errorBox.hidden = !err || ownErr;
-      errorBox.textContent = err && !ownErr ? i18n.t(`writer.error.${err.op === 'load' ? 'load' : 'other'}`, { message: err.message }) : '';
+      errorBox.textContent = err && !ownErr ? i18n.t(`writer.error.${err.op === 'load' ? 'load' : 'other'}`, { message: refusalText(i18n, err.message) }) : '';
       const baselines = info ? [{ value: info.unigram, cls: 'baseline' }, { value: info.uniform, cls: 'uniform' }] : [];
       const lastEval = snap.evals[snap.evals.length - 1];
       plot.update({
@@ -238,6 +290,8 @@ export const writerSection = defineSection({
           uniform: info ? fmt(info.uniform) : '—',
         }),
       });
+      texts.set(valLegend, snap.source === 'own' ? 'writer.legend.valOwn' : 'writer.legend.val');
+      texts.set(samplesTitle, snap.source === 'own' ? 'writer.samplesTitleOwn' : 'writer.samplesTitle');
       for (const li of legend.children) {
         if (li.classList.contains('legend-unigram')) li.hidden = !info || info.unigram === null;
       }
@@ -249,6 +303,7 @@ export const writerSection = defineSection({
           h('span', { class: 'sample-step', text: i18n.t('writer.sampleStep', { step: sm.step }) }),
           h('span', { class: 'sample-poem', attrs: { lang: 'zh' }, text: sm.poems[0] || i18n.t('writer.empty') })));
       });
+      followText(snap);
       drawAttention(snap);
     }
 
@@ -273,8 +328,16 @@ export const writerSection = defineSection({
       });
     }
 
+    // what the copied embed code cannot carry (section-tools.js shows it beside the code)
+    function embedNote(snap) {
+      if (snap.source === 'file') return i18n.t('writer.embedFile');
+      if (snap.source === 'own') return i18n.t('writer.embedOwn');
+      if (snap.stale) return i18n.t('writer.embedStale');
+      return snap.step > 0 ? i18n.t('writer.embedReplay', { step: snap.step, seed: snap.settings.gseed }) : null;
+    }
+
     return {
-      count: (snap) => Math.max(1, snap.samples.length), draw, render,
+      count: (snap) => Math.max(1, snap.samples.length), draw, render, embedNote,
       stage: (i) => `sample-${i}`,
       setLanguage: () => draw(snapNow()),
       destroy: release,

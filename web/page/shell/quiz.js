@@ -121,7 +121,7 @@ export function createQuiz({ id, i18n, events, questions, stepper, getSnap, enab
       if (answered && !answered.skipped) input.value = String(answered.given);
       field = h('div', { class: 'quiz-field' },
         h('label', { class: 'quiz-prompt', attrs: { for: `${name}-input` }, text: prompt }),
-        h('span', { class: 'quiz-hint', attrs: { id: `${name}-hint` }, text: t('quiz.numberHint', { tol: fmt(q.numeric.tolerance, q.numeric.digits ?? 2) }) }),
+        h('span', { class: 'quiz-hint', attrs: { id: `${name}-hint` }, text: q.numeric.tolerance === 0 ? t('quiz.numberHintExact') : t('quiz.numberHint', { tol: fmt(q.numeric.tolerance, q.numeric.digits ?? 2) }) }),
         input);
       input.setAttribute('aria-describedby', `${name}-hint`);
     } else {

@@ -11,7 +11,8 @@
 //
 // Steps are counted as the stepper shows them: step 1 is "step 1 of n". `step` 0 (or none) opens
 // the section where it opens by itself. In the two training sections `step` is the run's step (the
-// training store reads it); there `steps` and `loop` apply to trainstep's stage stepper.
+// training store reads it); there `steps` and `loop` apply to trainstep's stage stepper. In the
+// writer, `step` is its GPT run's step too: the run trains to it on open (gpt/store.js).
 
 /** The state properties a scene is made of. */
 export const SCENE_KEYS = Object.freeze(['step', 'steps', 'loop', 'autoplay']);

@@ -111,7 +111,11 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
  * the shared training run): frame.snap is source.get(), redrawn whenever the source publishes,
  * and setVisible tells the source when the section is on screen (so it computes only then).
  * runStep (with a source whose data is a training run's, the walkthrough's): the scene's `step`
- * is the run's training step, not the stepper's (which then opens where it opens by itself).
+ * is the run's training step, not the stepper's (which then opens where it opens by itself); a
+ * function (snap) → step says which step a link can reproduce (0: none).
+ * settings (optional): the state properties the section uses; its embed code carries only those
+ * (default: every setting in effect). parts.embedNote(snap) → text|null: a line the page shows
+ * beside the copied code (what the code cannot carry).
  * Data with status 'waiting' or 'replaying' is still on its way: until other data arrives the
  * section is marked pending (dom.js pendingLayout), so its growth does not move the page.
  * create(ctx) returns the section object every host (page, widget, iframe) uses:
@@ -119,7 +123,7 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
  * onProgress(fn) calls fn({ section, kind: 'step', step, count, stage? }) whenever the stepper
  * moves or changes length, whoever moved it.
  */
-export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, runStep = false, choices = [], quiz = [], shell: shared = true, setup }) {
+export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, runStep = false, settings = null, choices = [], quiz = [], shell: shared = true, setup }) {
   function create(ctx) {
     if (!shared) return createOwnFrame(ctx);
     const { i18n } = ctx;
@@ -154,7 +158,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     parts.draw?.(snap);
     // the scene (scene.js) the host asks this section to show: its step, range and loop. With a
     // training run as its source, `step` is the run's (the training store reads it), not the stepper's.
-    const sceneNow = () => stepperScene(ctx.sceneFor?.(id) ?? null, { runStep });
+    const sceneNow = () => stepperScene(ctx.sceneFor?.(id) ?? null, { runStep: Boolean(runStep) });
     const scene = sceneNow();
     const stepper = shell.addStepper({
       count: parts.count(snap),
@@ -209,7 +213,8 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       });
     }
     // the host's tools for this section (the page's embed code and exports), when it has any
-    const offTools = ctx.sectionTools ? ctx.sectionTools({ id, element: shell.element, stage: shell.stage, toolbar: shell.tools, stepper, i18n, events, runStep: runStep ? () => (typeof snap?.step === 'number' ? snap.step : ctx.state.get('step')) : null, scene: () => ctx.sceneFor?.(id) ?? null }) : null;
+    const offTools = ctx.sectionTools ? ctx.sectionTools({ id, element: shell.element, stage: shell.stage, toolbar: shell.tools, stepper, i18n, events, runStep: runStep ? () => (typeof runStep === 'function' ? runStep(snap) : typeof snap?.step === 'number' ? snap.step : ctx.state.get('step')) : null, scene: () => ctx.sceneFor?.(id) ?? null,
+      settings, embedNote: parts.embedNote ? () => parts.embedNote(snap) : null }) : null;
     let offData = () => {};
     let observer = null;
     if (data) {

@@ -41,8 +41,10 @@ export function createSectionTools({ state, getSnapshot = () => null, pageUrl = 
    * The tools of one section. stepper: its stepper, or null (a section with a frame of its own:
    * no GIF then); runStep(): the training step it shows, when its step is a run's; pictureParts():
    * the elements "Export this step" draws (default: the title, the narration and the stage).
+   * settings: the state properties the section uses (its tag carries those only; null: all);
+   * embedNote(): a line shown beside the code, saying what it cannot carry (null: nothing).
    */
-  return function sectionTools({ id, element, stage, toolbar, stepper, i18n, events, runStep = null, scene = () => null, pictureParts = null }) {
+  return function sectionTools({ id, element, stage, toolbar, stepper, i18n, events, runStep = null, scene = () => null, pictureParts = null, settings = null, embedNote = null }) {
     const texts = i18n.binder();
     const embedButton = texts.set(h('button', { class: 'tool-btn tool-embed', attrs: { type: 'button', 'aria-expanded': 'false' } }), 'tools.embed');
     const exportButton = texts.set(h('button', { class: 'tool-btn tool-export', attrs: { type: 'button' } }), 'tools.export');
@@ -50,7 +52,8 @@ export function createSectionTools({ state, getSnapshot = () => null, pageUrl = 
     const status = h('p', { class: 'tool-status', attrs: { role: 'status' } });
     const code = h('textarea', { class: 'embed-code', attrs: { readonly: '', rows: '7', spellcheck: 'false', id: `${id}-embed-code` } });
     const codeLabel = texts.set(h('label', { class: 'visually-hidden', attrs: { for: `${id}-embed-code` } }), 'tools.codeLabel');
-    const panel = h('div', { class: 'embed-panel', hidden: true }, codeLabel, code);
+    const codeNote = h('p', { class: 'note embed-note', attrs: { 'data-role': 'embed-note' }, hidden: true });
+    const panel = h('div', { class: 'embed-panel', hidden: true }, codeLabel, code, codeNote);
     toolbar.append(h('div', { class: 'tool-buttons', attrs: { role: 'group' } }, embedButton, exportButton, stepper ? gifButton : null), status, panel);
     toolbar.hidden = false;
     const label = () => toolbar.querySelector('.tool-buttons').setAttribute('aria-label', i18n.t('tools.label'));
@@ -73,11 +76,14 @@ export function createSectionTools({ state, getSnapshot = () => null, pageUrl = 
       const full = !stepper || (range.from === 0 && range.to === stepper.count - 1);
       const image = fileName(canvasDrawn() ? 'png' : 'svg');
       const result = embedCode({
-        section: id, lang: i18n.lang, values: state.values(), step: shownStep(),
+        section: id, lang: i18n.lang, values: state.values(), keys: settings, step: shownStep(),
         scene: { range: full ? null : { from: range.from + 1, to: range.to + 1 }, loop: Boolean(stepper?.loop), autoplay: Boolean(own?.autoplay) },
         pageUrl: pageUrl(), image, alt: alt(), height: element.getBoundingClientRect().height + 24,
       });
       code.value = result.text;
+      const note = embedNote?.() || '';
+      codeNote.textContent = note;
+      codeNote.hidden = !note;
       panel.hidden = false;
       embedButton.setAttribute('aria-expanded', 'true');
       const edits = Object.keys(getSnapshot()?.edited || {}).length > 0;
