@@ -68,21 +68,26 @@ async function timeToNumbers(file) {
   }
 }
 
-/** Starts recording requestAnimationFrame timestamps and long tasks in the page. */
+/** Starts recording requestAnimationFrame timestamps and long tasks in the page (one recording at a time). */
 function recordFrames(page) {
   return page.evaluate(() => {
-    window.__frames = [];
-    window.__long = [];
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push(e.duration); })
-      .observe({ type: 'longtask' });
-    const tick = (t) => { window.__frames.push(t); if (!window.__stop) requestAnimationFrame(tick); };
+    const rec = { frames: [], long: [], stop: false };
+    rec.observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) rec.long.push(e.duration); });
+    rec.observer.observe({ type: 'longtask' });
+    const tick = (t) => { rec.frames.push(t); if (!rec.stop) requestAnimationFrame(tick); };
     requestAnimationFrame(tick);
+    window.__recording = rec;
   });
 }
 
 /** Stops recording: → { p50, p95, max (ms between frames), fps (at the median), frames, longTasks, longestTask }. */
 async function framesRecorded(page) {
-  const { stamps, long } = await page.evaluate(() => { window.__stop = true; return { stamps: window.__frames, long: window.__long }; });
+  const { stamps, long } = await page.evaluate(() => {
+    const rec = window.__recording;
+    rec.stop = true;
+    rec.observer.disconnect();
+    return { stamps: rec.frames, long: rec.long };
+  });
   const deltas = stamps.slice(1).map((t, i) => t - stamps[i]).slice(2).sort((a, b) => a - b);
   const longest = long.length ? +Math.max(...long).toFixed(1) : 0;
   // a page that drew fewer than four frames in the whole time: nothing to take quantiles of
@@ -113,14 +118,19 @@ async function trainingFrames(env, speed, seconds) {
  * Frame intervals on the page's thread while the writer section (web/page/sections/writer.js)
  * trains its GPT in its Web Worker (web/page/gpt/worker.js), from the first step for `seconds`:
  * the worker takes the steps, samples poems every 25 and evaluates; the page draws each step's
- * progress. `settings`: the writer's URL settings (none: the defaults, the GPT of GPT_DEFAULTS on
+ * progress. Before that, the same for the same time with the writer paused (`idle`), so that what
+ * the machine's load does to frames is told from what training does. `settings`: the writer's URL settings (none: the defaults, the GPT of GPT_DEFAULTS on
  * the quatrains). Also the steps the worker took in that time, as a throughput in the browser
  * (wall-clock: the worker's thread shares the machine with everything else).
  */
-async function writerFrames(env, seconds, settings = {}) {
+export async function writerFrames(env, seconds, settings = {}) {
   const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', ...settings }) });
   await page.locator('#writer').scrollIntoViewIfNeeded();   // the run is made when the section is seen
   await page.waitForSelector('#writer [data-role=samples] li', { timeout: 120000 });   // created, step 0 sampled
+  // the same page for the same time before it trains: what the machine's load alone does to frames
+  await recordFrames(page);
+  await page.waitForTimeout(seconds * 1000);
+  const idle = await framesRecorded(page);
   await recordFrames(page);
   const load = os.loadavg()[0];
   const stepAt = () => page.getAttribute('#writer [data-role=status]', 'data-step').then(Number);
@@ -133,7 +143,7 @@ async function writerFrames(env, seconds, settings = {}) {
   await page.closeAll();
   // createGPT's batch (the writer has no setting for it) × the context
   const chars = GPT_DEFAULTS.batch * (settings.gctx ?? GPT_DEFAULTS.context);
-  return { settings, seconds, ...f, steps, stepsPerSecond: +(steps / wall).toFixed(2), charsPerSecond: Math.round((steps * chars) / wall),
+  return { settings, seconds, ...f, idle, steps, stepsPerSecond: +(steps / wall).toFixed(2), charsPerSecond: Math.round((steps * chars) / wall),
     loadAverage: +load.toFixed(2) };
 }
 
@@ -213,7 +223,8 @@ export async function benchPage({ runs = 5, seconds = 4, writer = {}, log = cons
     w = await writerFrames(env, writer.seconds ?? 2 * seconds, writer.settings ?? {});
     const shape = Object.keys(w.settings).length ? Object.entries(w.settings).map(([k, v]) => `${k}=${v}`).join(' ') : 'the default GPT';
     log(`the writer training ${shape} in its worker for ${w.seconds} s: ${w.frames} frames, p50 ${w.p50} ms (${w.fps} fps), p95 ${w.p95} ms, ` +
-      `max ${w.max} ms, ${w.longTasks} long tasks (longest ${w.longestTask} ms); the worker took ${w.steps} steps (${w.stepsPerSecond}/s, ` +
+      `max ${w.max} ms, ${w.longTasks} long tasks (longest ${w.longestTask} ms); paused beforehand for as long: p50 ${w.idle.p50} ms, ` +
+      `p95 ${w.idle.p95} ms, ${w.idle.longTasks} long tasks (longest ${w.idle.longestTask} ms); the worker took ${w.steps} steps (${w.stepsPerSecond}/s, ` +
       `${w.charsPerSecond} characters/s, wall-clock), load average ${w.loadAverage}`);
     for (const c of await inputLongTasks(env)) {
       inputs.push(c);
