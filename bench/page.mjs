@@ -1,13 +1,16 @@
 // bench/page.mjs: the page's speeds, measured in headless Chromium (Debian's, through
 // playwright-core): how long after navigation the article's numbers are on screen (served and
-// from file://, a fresh browser each run), and frame times while the training section trains at 20 and at
-// 100 steps per second. These were assertions in the browser tests once; a speed belongs here,
+// from file://, a fresh browser each run), frame times while the training section trains at 20 and at
+// 100 steps per second, and frame times while the writer section trains its GPT in its Web Worker
+// (issue 17: the page keeps 60 fps while the GPT trains). These were assertions in the browser tests once; a speed belongs here,
 // reported as medians, because CI runs on two cores that may be busy.
 //
-//   node bench/page.mjs [--runs N] [--seconds S] [--json FILE]
-//   import { benchPage } from './page.mjs'   →  { timeToNumbers, frames }
+//   node bench/page.mjs [--runs N] [--seconds S] [--writer-seconds S] [--json FILE]
+//   import { benchPage } from './page.mjs'   →  { timeToNumbers, frames, writerFrames, inputs }
 import { openBrowser, newPage } from '../tests/browser/harness.js';
 import { openTraining, readState } from '../tests/browser/training-helpers.js';
+import { openPage, q } from '../tests/browser/page-helpers.js';
+import { GPT_DEFAULTS } from '../web/gpt-defaults.js';
 import os from 'node:os';
 import fs from 'node:fs';
 
@@ -65,32 +68,83 @@ async function timeToNumbers(file) {
   }
 }
 
+/** Starts recording requestAnimationFrame timestamps and long tasks in the page (one recording at a time). */
+function recordFrames(page) {
+  return page.evaluate(() => {
+    const rec = { frames: [], long: [], stop: false };
+    rec.observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) rec.long.push(e.duration); });
+    rec.observer.observe({ type: 'longtask' });
+    const tick = (t) => { rec.frames.push(t); if (!rec.stop) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+    window.__recording = rec;
+  });
+}
+
+/** Stops recording: → { p50, p95, max (ms between frames), fps (at the median), frames, longTasks, longestTask }. */
+async function framesRecorded(page) {
+  const { stamps, long } = await page.evaluate(() => {
+    const rec = window.__recording;
+    rec.stop = true;
+    rec.observer.disconnect();
+    return { stamps: rec.frames, long: rec.long };
+  });
+  const deltas = stamps.slice(1).map((t, i) => t - stamps[i]).slice(2).sort((a, b) => a - b);
+  const longest = long.length ? +Math.max(...long).toFixed(1) : 0;
+  // a page that drew fewer than four frames in the whole time: nothing to take quantiles of
+  if (!deltas.length) return { frames: 0, p50: null, p95: null, max: null, fps: 0, longTasks: long.length, longestTask: longest };
+  return {
+    frames: deltas.length,
+    p50: +quantile(deltas, 0.5).toFixed(2), p95: +quantile(deltas, 0.95).toFixed(2), max: +deltas.at(-1).toFixed(2),
+    fps: +(1000 / quantile(deltas, 0.5)).toFixed(1),
+    longTasks: long.length, longestTask: longest,
+  };
+}
+
 /** Frame intervals (requestAnimationFrame timestamps) while training at `speed` steps/s. */
 async function trainingFrames(env, speed, seconds) {
   const { page, section } = await openTraining(env);
   await section.locator('[data-role="speed"]').selectOption(String(speed));
-  await page.evaluate(() => {
-    window.__frames = [];
-    window.__long = [];
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push(e.duration); })
-      .observe({ type: 'longtask' });
-    const tick = (t) => { window.__frames.push(t); if (!window.__stop) requestAnimationFrame(tick); };
-    requestAnimationFrame(tick);
-  });
+  await recordFrames(page);
   const load = os.loadavg()[0];
   await section.locator('button[data-role="play"]').click();
   await page.waitForTimeout(seconds * 1000);   // a benchmark samples for a fixed time; tests never do
-  const { stamps, long } = await page.evaluate(() => { window.__stop = true; return { stamps: window.__frames, long: window.__long }; });
+  const f = await framesRecorded(page);
   const { step } = await readState(section);
   await page.closeAll();
-  const deltas = stamps.slice(1).map((t, i) => t - stamps[i]).slice(2).sort((a, b) => a - b);
-  return {
-    speed, seconds, frames: deltas.length, steps: step,
-    p50: +quantile(deltas, 0.5).toFixed(2), p95: +quantile(deltas, 0.95).toFixed(2), max: +deltas.at(-1).toFixed(2),
-    fps: +(1000 / quantile(deltas, 0.5)).toFixed(1),
-    longTasks: long.length, longestTask: long.length ? +Math.max(...long).toFixed(1) : 0,
-    loadAverage: +load.toFixed(2),
-  };
+  return { speed, seconds, frames: f.frames, steps: step, ...f, loadAverage: +load.toFixed(2) };
+}
+
+/**
+ * Frame intervals on the page's thread while the writer section (web/page/sections/writer.js)
+ * trains its GPT in its Web Worker (web/page/gpt/worker.js), from the first step for `seconds`:
+ * the worker takes the steps, samples poems every 25 and evaluates; the page draws each step's
+ * progress. Before that, the same for the same time with the writer paused (`idle`), so that what
+ * the machine's load does to frames is told from what training does. `settings`: the writer's URL settings (none: the defaults, the GPT of GPT_DEFAULTS on
+ * the quatrains). Also the steps the worker took in that time, as a throughput in the browser
+ * (wall-clock: the worker's thread shares the machine with everything else).
+ */
+export async function writerFrames(env, seconds, settings = {}) {
+  const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', ...settings }) });
+  await page.locator('#writer').scrollIntoViewIfNeeded();   // the run is made when the section is seen
+  await page.waitForSelector('#writer [data-role=samples] li', { timeout: 120000 });   // created, step 0 sampled
+  // the same page for the same time before it trains: what the machine's load alone does to frames
+  await recordFrames(page);
+  await page.waitForTimeout(seconds * 1000);
+  const idle = await framesRecorded(page);
+  await recordFrames(page);
+  const load = os.loadavg()[0];
+  const stepAt = () => page.getAttribute('#writer [data-role=status]', 'data-step').then(Number);
+  const step0 = await stepAt();
+  await page.click('#writer [data-role=play]');
+  const t0 = Date.now();
+  await page.waitForTimeout(seconds * 1000);   // a benchmark samples for a fixed time; tests never do
+  const f = await framesRecorded(page);
+  const steps = (await stepAt()) - step0, wall = (Date.now() - t0) / 1000;
+  await page.closeAll();
+  // createGPT's batch (the writer has no setting for it) × the context
+  const chars = GPT_DEFAULTS.batch * (settings.gctx ?? GPT_DEFAULTS.context);
+  return { settings, seconds, ...f, idle, steps, stepsPerSecond: +(steps / wall).toFixed(2), charsPerSecond: Math.round((steps * chars) / wall),
+    loadAverage: +load.toFixed(2) };
 }
 
 /** The review's largest accepted corpus: 300 sentences × 32 words, 9,000 distinct words (19,199 characters). */
@@ -136,7 +190,11 @@ export async function inputLongTasks(env) {
   return cases;
 }
 
-export async function benchPage({ runs = 5, seconds = 4, log = console.log } = {}) {
+/**
+ * writer: { seconds, settings } of the writer's measurement (writerFrames): by default twice
+ * `seconds` on the default GPT; bench/run.mjs --smoke gives a tiny GPT's settings.
+ */
+export async function benchPage({ runs = 5, seconds = 4, writer = {}, log = console.log } = {}) {
   const timeToNumbersResult = {};
   for (const [name, file] of [['served', false], ['file', true]]) {
     const measured = [];
@@ -154,6 +212,7 @@ export async function benchPage({ runs = 5, seconds = 4, log = console.log } = {
   const env = await openBrowser();
   const frames = [];
   const inputs = [];
+  let w = null;
   try {
     for (const speed of [20, 100]) {
       const f = await trainingFrames(env, speed, seconds);
@@ -161,6 +220,12 @@ export async function benchPage({ runs = 5, seconds = 4, log = console.log } = {
       log(`training at ${speed} steps/s for ${seconds} s: ${f.frames} frames, p50 ${f.p50} ms (${f.fps} fps), p95 ${f.p95} ms, ` +
         `max ${f.max} ms, ${f.steps} steps, ${f.longTasks} long tasks (longest ${f.longestTask} ms), load average ${f.loadAverage}`);
     }
+    w = await writerFrames(env, writer.seconds ?? 2 * seconds, writer.settings ?? {});
+    const shape = Object.keys(w.settings).length ? Object.entries(w.settings).map(([k, v]) => `${k}=${v}`).join(' ') : 'the default GPT';
+    log(`the writer training ${shape} in its worker for ${w.seconds} s: ${w.frames} frames, p50 ${w.p50} ms (${w.fps} fps), p95 ${w.p95} ms, ` +
+      `max ${w.max} ms, ${w.longTasks} long tasks (longest ${w.longestTask} ms); paused beforehand for as long: p50 ${w.idle.p50} ms, ` +
+      `p95 ${w.idle.p95} ms, ${w.idle.longTasks} long tasks (longest ${w.idle.longestTask} ms); the worker took ${w.steps} steps (${w.stepsPerSecond}/s, ` +
+      `${w.charsPerSecond} characters/s, wall-clock), load average ${w.loadAverage}`);
     for (const c of await inputLongTasks(env)) {
       inputs.push(c);
       log(`${c.name}: ${c.longTasks} long tasks, longest ${c.longestTask} ms, ${c.totalBlocked} ms blocked beyond 50 ms each`);
@@ -168,7 +233,7 @@ export async function benchPage({ runs = 5, seconds = 4, log = console.log } = {
   } finally {
     await env.close();
   }
-  return { timeToNumbers: timeToNumbersResult, frames, inputs };
+  return { timeToNumbers: timeToNumbersResult, frames, writerFrames: w, inputs };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -176,7 +241,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const i = process.argv.indexOf(`--${name}`);
     return i > 0 ? process.argv[i + 1] : fallback;
   };
-  const result = await benchPage({ runs: Number(arg('runs', 5)), seconds: Number(arg('seconds', 4)) });
+  const seconds = Number(arg('seconds', 4));
+  const result = await benchPage({ runs: Number(arg('runs', 5)), seconds, writer: { seconds: Number(arg('writer-seconds', 2 * seconds)) } });
   const out = arg('json', null);
   if (out) fs.writeFileSync(out, JSON.stringify(result, null, 2));
 }

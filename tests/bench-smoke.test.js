@@ -1,7 +1,9 @@
 // The benchmark (npm run bench) must keep running: bench/run.mjs --smoke goes through every case
 // and implementation at tiny sizes, twice, and writes its results. Nothing here looks at a
 // speed (the machine may be busy): only that every row ran, gave finite times, and that the
-// implementations computed the same attention outputs and the same first training loss.
+// implementations computed the same attention outputs and the same first training loss. The GPT's
+// rows (bench/gpt.mjs, which run.mjs runs last) likewise: every row ran, and the kernel builds
+// computed the same model (SIMD128 and scalar bit for bit, relaxed SIMD within float rounding).
 // The benchmark's peers (TensorFlow.js, onnxruntime-web) are not in the package's npm ci: run.mjs
 // installs them from bench/package-lock.json the first time (bench/peers.mjs), and this test
 // fails if they could not be installed (every implementation must have run).
@@ -17,12 +19,15 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 test('bench/run.mjs --smoke runs every case through every implementation', { timeout: 600000 }, () => {
   const out = path.join(os.tmpdir(), `qkv-bench-smoke-${process.pid}.json`);
+  const gptOut = path.join(os.tmpdir(), `qkv-bench-gpt-smoke-${process.pid}.json`);
   const env = { ...process.env };
   delete env.QKV_LAB_SIMD;
-  execFileSync(process.execPath, [path.join(ROOT, 'bench', 'run.mjs'), '--smoke', '--json', out],
+  execFileSync(process.execPath, [path.join(ROOT, 'bench', 'run.mjs'), '--smoke', '--json', out, '--gpt-json', gptOut],
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 590000 });
   const r = JSON.parse(fs.readFileSync(out, 'utf8'));
+  const g = JSON.parse(fs.readFileSync(gptOut, 'utf8'));
   fs.rmSync(out);
+  fs.rmSync(gptOut);
   assert.equal(r.smoke, true);
   // everything the benchmark compares ran here (a skip would be listed with its reason)
   // (the relaxed-SIMD rows and ceiling only where clang-16 is installed, which build.sh sees to)
@@ -62,6 +67,31 @@ test('bench/run.mjs --smoke runs every case through every implementation', { tim
   }
   assert.ok(r.ceilings.wasm.gflops > 0 && r.ceilings.wasmRelaxed.gflops > 0 && r.ceilings.native.fma256 > 0);
   assert.ok(r.page && r.page.timeToNumbers.served.median > 0 && r.page.frames.length === 2);
+  // the writer's frames while its worker trains (how many frames or steps a second gives is
+  // the machine's business: the record's shape only)
+  const w = r.page.writerFrames;
+  assert.ok(w && Number.isInteger(w.frames) && Number.isInteger(w.steps) && Number.isInteger(w.longTasks), JSON.stringify(w));
   assert.ok(r.sizes.apiBundleMinified.gzip > 0 && r.sizes.widget.gzip > 0);
-  assert.equal(r.targets.length, 14, 'every target is reported: met, missed, or not measured at smoke sizes');
+  assert.equal(r.targets.length, 15, 'every target is reported: met, missed, or not measured at smoke sizes');
+
+  // the GPT: every training row, side by side in one run
+  assert.equal(g.smoke, true);
+  const relaxedGpt = g.skipped.relaxed ? [] : ['relaxed'];
+  assert.deepEqual(Object.keys(g.skipped).filter((k) => k !== 'relaxed'), [], JSON.stringify(g.skipped));
+  assert.equal(Boolean(g.skipped.relaxed), Boolean(r.skipped['qkv-relaxed']), 'relaxed SIMD runs in both or in neither');
+  assert.deepEqual(Object.keys(g.training).sort(), [...relaxedGpt, 'simd', 'scalar', 'native', 'tfjs', 'tfjs-xnnpack'].sort());
+  for (const [id, row] of Object.entries(g.training)) {
+    assert.ok(Number.isFinite(row.msPerStep) && row.msPerStep > 0 && Number.isFinite(row.charsPerSecond), `${id}: ${JSON.stringify(row)}`);
+    assert.equal(row.runs.length, g.rounds, `${id}: one batch a round`);
+    // every model starts near a uniform guess, ln V (weights of size 0.02)
+    if (id !== 'native') assert.ok(Math.abs(row.firstLoss - g.checks.lnV) < 0.1, `${id}: first loss ${row.firstLoss}, ln V ${g.checks.lnV}`);
+  }
+  assert.equal(g.checks['simd − scalar loss after the same steps'], 0, 'SIMD128 and scalar kernels give the same loss bit for bit');
+  if (relaxedGpt.length) assert.ok(Math.abs(g.checks['relaxed − simd loss after the same steps']) < 1e-4, 'relaxed SIMD: the same model to float rounding');
+  assert.ok(Object.values(g.ratios).every((v) => v === null || typeof v === 'string' || Number.isFinite(v)), JSON.stringify(g.ratios));
+  assert.deepEqual(g.generation.map((x) => x.promptLength), [8, 32]);
+  // a difference of two timings (the prefill taken out): finite, its size the benchmark's business
+  assert.ok(g.generation.every((x) => Number.isFinite(x.cache.msPerToken) && Number.isFinite(x.noCache.msPerToken)), JSON.stringify(g.generation));
+  assert.equal(g.targets.length, 4, 'the four GPT targets, reported (not judged) at smoke sizes');
+  assert.ok(g.targets.every((t) => t.met === null));
 });

@@ -104,45 +104,46 @@ static float nn_dot(const float* A, size_t cs, const float* B, int ldb, int k, f
     return c;
 }
 
-static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
-                    int m, int acc) {
+/* one cache block: out (n, m), rows ldo floats apart, (+)= A (n, k) . B (k, m), rows ldb apart */
+static void gemm_nn_block(float* out, int ldo, const float* A, size_t rs, size_t cs, const float* B, int ldb,
+                          int n, int k, int m, int acc) {
     int i = 0;
 #ifdef __wasm_simd128__
     for (; i + 4 <= n; i += 4) {
-        float* o = out + (size_t)i * m;
+        float* o = out + (size_t)i * ldo;
         const float* a = A + (size_t)i * rs;
         int j = 0;
-        for (; j + 8 <= m; j += 8) nn_4x8(o + j, m, a, rs, cs, B + j, m, k, acc);
-        for (; j + 4 <= m; j += 4) nn_4x4(o + j, m, a, rs, cs, B + j, m, k, acc);
+        for (; j + 8 <= m; j += 8) nn_4x8(o + j, ldo, a, rs, cs, B + j, ldb, k, acc);
+        for (; j + 4 <= m; j += 4) nn_4x4(o + j, ldo, a, rs, cs, B + j, ldb, k, acc);
         for (; j < m; j++)
             for (int r = 0; r < 4; r++)
-                o[(size_t)r * m + j] = nn_dot(a + r * rs, cs, B + j, m, k, acc ? o[(size_t)r * m + j] : 0.0f);
+                o[(size_t)r * ldo + j] = nn_dot(a + r * rs, cs, B + j, ldb, k, acc ? o[(size_t)r * ldo + j] : 0.0f);
     }
     for (; i < n; i++) {
-        float* o = out + (size_t)i * m;
+        float* o = out + (size_t)i * ldo;
         const float* a = A + (size_t)i * rs;
         int j = 0;
-        for (; j + 8 <= m; j += 8) nn_1x8(o + j, a, cs, B + j, m, k, acc);
-        for (; j + 4 <= m; j += 4) nn_1x4(o + j, a, cs, B + j, m, k, acc);
-        for (; j < m; j++) o[j] = nn_dot(a, cs, B + j, m, k, acc ? o[j] : 0.0f);
+        for (; j + 8 <= m; j += 8) nn_1x8(o + j, a, cs, B + j, ldb, k, acc);
+        for (; j + 4 <= m; j += 4) nn_1x4(o + j, a, cs, B + j, ldb, k, acc);
+        for (; j < m; j++) o[j] = nn_dot(a, cs, B + j, ldb, k, acc ? o[j] : 0.0f);
     }
 #else
     /* portable: the same sums in 4 x PORTABLE_TILE tiles of local accumulators, which a vectorising
        compiler keeps in vector registers; out[i][j] still sums p = 0, 1, ... in order */
     for (; i + 4 <= n; i += 4) {
-        float* o = out + (size_t)i * m;
+        float* o = out + (size_t)i * ldo;
         const float* a = A + (size_t)i * rs;
         int j = 0;
         for (; j + PORTABLE_TILE <= m; j += PORTABLE_TILE) {
             float c0[PORTABLE_TILE], c1[PORTABLE_TILE], c2[PORTABLE_TILE], c3[PORTABLE_TILE];
             for (int t = 0; t < PORTABLE_TILE; t++) {
                 c0[t] = acc ? o[j + t] : 0.0f;
-                c1[t] = acc ? o[(size_t)m + j + t] : 0.0f;
-                c2[t] = acc ? o[2 * (size_t)m + j + t] : 0.0f;
-                c3[t] = acc ? o[3 * (size_t)m + j + t] : 0.0f;
+                c1[t] = acc ? o[(size_t)ldo + j + t] : 0.0f;
+                c2[t] = acc ? o[2 * (size_t)ldo + j + t] : 0.0f;
+                c3[t] = acc ? o[3 * (size_t)ldo + j + t] : 0.0f;
             }
             for (int p = 0; p < k; p++) {
-                const float* b = B + (size_t)p * m + j;
+                const float* b = B + (size_t)p * ldb + j;
                 size_t q = (size_t)p * cs;
                 float x0 = a[q], x1 = a[rs + q], x2 = a[2 * rs + q], x3 = a[3 * rs + q];
                 for (int t = 0; t < PORTABLE_TILE; t++) {
@@ -154,27 +155,49 @@ static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const floa
             }
             for (int t = 0; t < PORTABLE_TILE; t++) {
                 o[j + t] = c0[t];
-                o[(size_t)m + j + t] = c1[t];
-                o[2 * (size_t)m + j + t] = c2[t];
-                o[3 * (size_t)m + j + t] = c3[t];
+                o[(size_t)ldo + j + t] = c1[t];
+                o[2 * (size_t)ldo + j + t] = c2[t];
+                o[3 * (size_t)ldo + j + t] = c3[t];
             }
         }
         for (; j < m; j++)
             for (int r = 0; r < 4; r++)
-                o[(size_t)r * m + j] = nn_dot(a + r * rs, cs, B + j, m, k, acc ? o[(size_t)r * m + j] : 0.0f);
+                o[(size_t)r * ldo + j] = nn_dot(a + r * rs, cs, B + j, ldb, k, acc ? o[(size_t)r * ldo + j] : 0.0f);
     }
     for (; i < n; i++) {
-        float* o = out + (size_t)i * m;
+        float* o = out + (size_t)i * ldo;
         const float* a = A + (size_t)i * rs;
         if (!acc)
             for (int j = 0; j < m; j++) o[j] = 0.0f;
         for (int p = 0; p < k; p++) {
             float x = a[(size_t)p * cs];
-            const float* b = B + (size_t)p * m;
+            const float* b = B + (size_t)p * ldb;
             for (int j = 0; j < m; j++) o[j] += x * b[j];
         }
     }
 #endif
+}
+
+/* Cache blocks (tuning constants: the sums are the same): KB terms of the sum and JB columns at a
+   time, so that B's block (at most KB x JB floats, 256 KiB) stays in cache while every row strip of
+   out passes over it, instead of each strip streaming all of B (the GPT's tied output layer: B is
+   3,644 columns wide, or 3,644 rows deep). out[i][j] still sums p = 0, 1, ... in order: a later k
+   block adds to the float32 partial sum the earlier one stored, as a register would hold it; JB
+   is a multiple of every tile width, so each column is computed by the same tile as without
+   blocks. */
+#define GEMM_KB 256
+#define GEMM_JB 256
+
+static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
+                    int m, int acc) {
+    /* p0 == 0 once when k is 0: out is then zeroed (or kept) as without blocks */
+    for (int p0 = 0; p0 < k || p0 == 0; p0 += GEMM_KB) {
+        int kb = k - p0 < GEMM_KB ? k - p0 : GEMM_KB;
+        for (int j0 = 0; j0 < m; j0 += GEMM_JB) {
+            int mb = m - j0 < GEMM_JB ? m - j0 : GEMM_JB;
+            gemm_nn_block(out + j0, m, A + (size_t)p0 * cs, rs, cs, B + (size_t)p0 * m + j0, m, n, kb, mb, acc || p0 > 0);
+        }
+    }
 }
 
 /* ---- gemm_nt: dot products of rows, 4 partial sums each (see simd.h) ---- */
