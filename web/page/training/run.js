@@ -6,7 +6,6 @@
 // computed here once per step and kept until the next step: the views read it every frame,
 // and never call the model themselves.
 import { WORD_GROUPS } from '../../corpus.js';
-import { tableGeometry, measureGeometry } from './counting.js';
 
 /** The words whose cosine similarity the section follows (when the corpus has them). */
 export const PROBES = Object.freeze({ anchor: '猫', near: '狗', far: '汽车' });
@@ -82,30 +81,6 @@ export class TrainingRun {
     const key = `analogy\n${a}\n${b}\n${c}\n${k}`;
     if (!queries.has(key)) queries.set(key, this.model.analogy(a, b, c, k));
     return queries.get(key);
-  }
-
-  /**
-   * The k words nearest to b + c at this step, a, b and c left out: the analogy b − a + c
-   * without its offset (counting.js's Geometry over this step's table, model.analogy's cosine).
-   */
-  sum(a, b, c, k) {
-    const queries = this._atStep().queries;
-    const key = `sum\n${a}\n${b}\n${c}\n${k}`;
-    if (!queries.has(key)) queries.set(key, this._geometry().sum(a, b, c).slice(0, k));
-    return queries.get(key);
-  }
-
-  /**
-   * What training/counting.js measures on this step's table (cos(猫, 狗), the animals–vehicles
-   * gap, the strict test, 国王 − 男人 + 女人, 国王 + 女人 alone …), the same measures as the
-   * counting baselines get.
-   */
-  get measures() {
-    return this._atStep().measures ||= measureGeometry(this._geometry());
-  }
-
-  _geometry() {
-    return this._atStep().geometry ||= tableGeometry(this.vocab, this.table);
   }
 
   /** What was computed from the model at the current step (a new step starts afresh). */
