@@ -21,6 +21,7 @@ import { glossed } from '../../strings/glosses.js';
 addStrings(TRAINING_COUNTING_STRINGS);
 
 const REFRESH_MS = 200;  // while playing, the run's column refreshes at most this often
+const DEFAULT_KEY = Symbol('default corpus');
 
 /** The rows of the table: the measure's key in counting.js's measures and how a cell shows it. */
 const ROWS = Object.freeze([
@@ -59,15 +60,18 @@ export function createCountingCard({ ctx, texts }) {
     table, now, notes,
     h('div', { class: 'tr-finding' }, findingTitle, finding, analogy));
 
-  // the baselines of the corpus in use, computed when the corpus changes; the default corpus's
-  // once (the finding is about it)
-  let counted = { text: null, value: null };
-  const ofDefault = countingOf(DEFAULT_CORPUS);
-  function countingNow() {
-    const corpus = store.corpus;
-    if (counted.text !== corpus.text) counted = { text: corpus.text, value: countingOf(corpus.sentences) };
-    return counted.value;
+  // the baselines of the corpus in use, computed when the card first draws it (the section is in
+  // view and its run built: PPMI-SVD of the default corpus takes tens of milliseconds), and the
+  // default corpus's, which the finding is about; kept for the last two corpora
+  const counted = new Map();
+  function countingFor(key, sentences) {
+    if (!counted.has(key)) {
+      if (counted.size > 1) counted.delete([...counted.keys()].find((k) => k !== DEFAULT_KEY));
+      counted.set(key, countingOf(sentences));
+    }
+    return counted.get(key);
   }
+  const countingNow = () => (store.corpus.id === 'default' ? countingFor(DEFAULT_KEY, DEFAULT_CORPUS) : countingFor(store.corpus.text, store.corpus.sentences));
   let lastRefresh = 0;
   let mine = null;
 
@@ -146,7 +150,7 @@ export function createCountingCard({ ctx, texts }) {
   // the default corpus's counts computed here; each sentence only where its numbers say it
   function drawFinding() {
     const { counts: c } = claims;
-    const { nextWord, ppmi } = ofDefault;
+    const { nextWord, ppmi } = countingFor(DEFAULT_KEY, DEFAULT_CORPUS);
     findingTitle.textContent = t('findingTitle', { from: claims.seeds.from, to: claims.seeds.to, steps: claims.checkpoints.end });
     const all = (x) => x.count === x.of;
     const holds = givesHeadlines(nextWord) && givesHeadlines(ppmi)
@@ -167,13 +171,14 @@ export function createCountingCard({ ctx, texts }) {
     }) : '';
   }
 
-  drawFinding();
   return {
     card,
     /** Redraws now (force) or when the last redraw is old enough (while training). */
     refresh(force) {
-      if (store.run && !store.replaying && (force || performance.now() - lastRefresh > REFRESH_MS)) draw();
+      // a new run (settings, corpus, reset) is drawn at once; a step while playing when due
+      const fresh = store.run !== (mine && mine.run);
+      if (store.run && !store.replaying && (force || fresh || performance.now() - lastRefresh > REFRESH_MS)) draw();
     },
-    setLanguage() { draw(); drawFinding(); },
+    setLanguage() { if (store.run && !store.replaying) draw(); },
   };
 }
