@@ -39,7 +39,7 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
   const baselineTitle = h('p', { class: 'tr-note tr-baseline-title' });
   const baselineResults = h('ol', { class: 'tr-results', attrs: { 'data-role': 'baseline-results' } });
   const baselineVerdict = h('p', { class: 'tr-note', attrs: { 'data-role': 'baseline-verdict' } });
-  const sumTitle = h('p', { class: 'tr-note tr-baseline-title' });
+  const sumTitle = h('p', { class: 'tr-note tr-sum-title', attrs: { 'data-role': 'sum-title' } });
   const sumResults = h('ol', { class: 'tr-results', attrs: { 'data-role': 'sum-results' } });
   const sumVerdict = h('p', { class: 'tr-note', attrs: { 'data-role': 'sum-verdict' } });
   const datalist = h('datalist', { attrs: { id: `${uid}-words` } });
