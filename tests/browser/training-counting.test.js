@@ -65,7 +65,7 @@ test('default corpus, step 300: the run\'s own measures beside both counts and t
   assert.equal(en.cells.analogy.seeds, `女王 (queen) on ${of(C.analogyQueen.end)}`);
   assert.equal(en.cells.sum.seeds, `女王 (queen) on ${of(C.sumQueen.end)}`);
   // PPMI-SVD's 国王 + 女人 alone puts another word first and says where 女王 is
-  assert.match(en.cells.sum.ppmi, new RegExp(`^${base.ppmi.sumTop} \\(.*\\); 女王 is number ${base.ppmi.sumRank}$`));
+  assert.match(en.cells.sum.ppmi, new RegExp(`^${base.ppmi.sumTop} \\(.*\\), with 女王 at number ${base.ppmi.sumRank}$`));
   assert.match(en.cells.sum.run, new RegExp(`^${mine.sumTop}`));
   assert.match(en.cells.analogy.run, new RegExp(`^${mine.analogyTop}`));
   // the run against both counts on cos(猫, 汽车), its own number
@@ -98,7 +98,7 @@ test('default corpus, step 300: the run\'s own measures beside both counts and t
   assert.equal(zh.cells.sum.seeds, `女王：${zof(C.sumQueen.end)}`);
   assert.match(zh.finding, /^主要的几个结果，完全不训练、只数数就已经都有了/);
   assert.match(zh.finding, new RegExp(`只在 ${zof(C.animalsApart.end)} 上通过`));
-  assert.match(zh.finding, new RegExp(`${zof(C.catDogBelowCounting.end)} 比两者都低`));
+  assert.match(zh.finding, new RegExp(`在 ${zof(C.catDogBelowCounting.end)} 上，cos\\(猫, 狗\\) 比两种计数都低`));
   assert.match(zh.finding, new RegExp(`cos\\(猫, 汽车\\) 比两种计数都低，${zof(C.catCarBelowCounting.end)}`));
   assert.match(zh.finding, new RegExp(`只有 ${zof(C.groupGapAboveCounting.end)}`));
   assert.match(zh.analogy, new RegExp(`第一名是 女王 的有 ${zof(C.sumQueen.end)}；国王 − 男人 \\+ 女人 是 ${zof(C.analogyQueen.end)}`));

@@ -34,7 +34,7 @@ export const TRAINING_COUNTING_STRINGS = {
     'training.counting.nowBelow': '第 {step} 步，这次训练的 cos(猫, 汽车) 是 {run}，比两种计数（{next}，{ppmi}）都低。',
     'training.counting.nowNotBelow': '第 {step} 步，这次训练的 cos(猫, 汽车) 是 {run}，没有比两种计数（{next}，{ppmi}）都低。',
     'training.counting.findingTitle': '结论（默认语料，默认设置，种子 {from}–{to}，训练 {steps} 步）',
-    'training.counting.finding': '主要的几个结果，完全不训练、只数数就已经都有了：两种计数都让 猫 离 狗 比离 汽车 近，让动物彼此比跟交通工具更近，通过严格检验，而且 国王 − 男人 + 女人 的答案都是 女王。严格检验上训练反而更差：只在 {strict} 上通过。训练后的 猫 和 狗 也没有两种计数里那么像：{catDog} 比两者都低。训练在每个种子上都比两种计数走得更远的，只有 汽车 这一处：cos(猫, 汽车) 比两种计数都低，{catCar}。（动物与交通工具的差距超过两种计数的，只有 {gap}。）',
+    'training.counting.finding': '主要的几个结果，完全不训练、只数数就已经都有了：两种计数都让 猫 离 狗 比离 汽车 近，让动物彼此比跟交通工具更近，通过严格检验，而且 国王 − 男人 + 女人 的答案都是 女王。严格检验上训练反而更差：只在 {strict} 上通过。训练也让 猫 和 狗 没有两种计数里那么像：在 {catDog} 上，cos(猫, 狗) 比两种计数都低。只有一项，训练在每个种子上都比两种计数走得更远：汽车。cos(猫, 汽车) 比两种计数都低，{catCar}。（动物与交通工具的差距超过两种计数的，只有 {gap}。）',
     'training.counting.analogy': '类比也不全是“减去 男人”的功劳。训练出来的表里，只算 国王 + 女人，不减 男人，第一名是 女王 的有 {sum}；国王 − 男人 + 女人 是 {analogy}。也就是说，光是同时靠近 国王 和 女人，就几乎一样常找到 女王。两种计数里只算 国王 + 女人 的第一名：下一个词的计数是 {nextSum}，PPMI-SVD 是 {ppmiSum}。',
   },
   en: {
@@ -55,7 +55,7 @@ export const TRAINING_COUNTING_STRINGS = {
     'training.counting.yes': 'yes',
     'training.counting.no': 'no',
     'training.counting.word': '{word}',
-    'training.counting.wordNotQueen': '{word}; 女王 is number {rank}',
+    'training.counting.wordNotQueen': '{word}, with 女王 at number {rank}',
     'training.counting.wordNoQueen': '{word}; no 女王 in this corpus',
     'training.counting.range': '{min} to {max}, median {median}',
     'training.counting.count': '{count} of {of} seeds',
