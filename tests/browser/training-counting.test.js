@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { openBrowser } from './harness.js';
 import { openTraining, referenceRun, badNumbers, settled } from './training-helpers.js';
 import { TRAINING_CLAIMS as CLAIMS } from '../../web/page/training/claims.js';
-import { countingOf, measureGeometry, tableGeometry } from '../../web/page/training/counting.js';
+import { countingOf, measureGeometry, tableGeometry, COUNTING_LIMITS } from '../../web/page/training/counting.js';
 import { CORPUS_PRESETS, DEFAULT_CORPUS } from '../../web/corpus.js';
 import { fmt } from '../../web/page/shell/dom.js';
 
@@ -149,6 +149,20 @@ test('a corpus without the animals or 国王: dashes and a note, never NaN; the 
   assert.equal(back.heads.length, 5);
   assert.deepEqual(back.notes, []);
   assert.deepEqual(pick(back.cells, 'next-word'), expectedColumn(countingOf(DEFAULT_CORPUS).nextWord, EN_BOOL));
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('past the size PPMI-SVD is computed for, its column is dashes and the card says why', async () => {
+  // 4 sentences of 30 new words each: 121 words with <s>, past COUNTING_LIMITS.ppmi
+  const corpus = Array.from({ length: 4 }, (_, s) => Array.from({ length: 30 }, (_, k) => `w${s * 30 + k}`).join(' ')).join('\n');
+  const { words, ppmi } = countingOf(corpus.split('\n'));
+  assert.equal(ppmi, null);
+  const { page, section } = await openTraining(env, { query: `corpus=${encodeURIComponent(corpus)}` });
+  const card = await readCard(section);
+  assert.ok(Object.values(card.cells).every((row) => row.ppmi === '—'));
+  assert.ok(card.notes.includes(`PPMI-SVD is left out here: it is computed only for vocabularies of at most ${COUNTING_LIMITS.ppmi} words, and this corpus has ${words}.`), card.notes.join('\n'));
+  assert.deepEqual(badNumbers(card.text), []);
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });

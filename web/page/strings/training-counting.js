@@ -61,7 +61,7 @@ export const TRAINING_COUNTING_STRINGS = {
     'training.counting.count': '{count} of {of} seeds',
     'training.counting.queenOn': '女王 (queen) on {count} of {of} seeds',
     'training.counting.dash': '“—”: this corpus lacks a word the measure needs.',
-    'training.counting.tooBig': '{name} is not computed here: it is computed for vocabularies of at most {max} words, and this corpus has {words}.',
+    'training.counting.tooBig': '{name} is left out here: it is computed only for vocabularies of at most {max} words, and this corpus has {words}.',
     'training.counting.noRanges': 'The 30-seed ranges were measured on the default corpus with the default settings. This run uses {what}, so the table leaves them out and shows only what is computed here. To see this corpus and these settings over 30 seeds, use “Train seeds 0–29” below.',
     'training.counting.what.corpus': 'another corpus',
     'training.counting.what.settings': 'other settings',
