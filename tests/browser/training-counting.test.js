@@ -11,7 +11,7 @@ import { openBrowser } from './harness.js';
 import { openTraining, referenceRun, badNumbers, settled } from './training-helpers.js';
 import { TRAINING_CLAIMS as CLAIMS } from '../../web/page/training/claims.js';
 import { countingOf, measureGeometry, tableGeometry, COUNTING_LIMITS } from '../../web/page/training/counting.js';
-import { CORPUS_PRESETS, DEFAULT_CORPUS } from '../../web/corpus.js';
+import { CORPUS_PRESETS, DEFAULT_CORPUS, TRAINING_DEFAULTS } from '../../web/corpus.js';
 import { fmt } from '../../web/page/shell/dom.js';
 
 let env;
@@ -80,6 +80,7 @@ test('default corpus, step 300: the run\'s own measures beside both counts and t
   assert.match(en.finding, new RegExp(`above both counts on ${of(C.groupGapAboveCounting.end)} only`));
   assert.match(en.analogy, new RegExp(`gives 女王 first on ${of(C.sumQueen.end)}, against ${of(C.analogyQueen.end)} for 国王 − 男人 \\+ 女人`));
   assert.deepEqual(en.notes, []);
+  assert.match(en.text, new RegExp(`keeps at most ${TRAINING_DEFAULTS.dim} dimensions with an SVD`));
   assert.deepEqual(badNumbers(en.text), []);
 
   // the analogy card: 国王 + 女人 alone, the same run's table at this step
@@ -96,6 +97,7 @@ test('default corpus, step 300: the run\'s own measures beside both counts and t
   assert.deepEqual(pick(zh.cells, 'ppmi'), expectedColumn(base.ppmi, ZH_BOOL));
   assert.equal(zh.cells.strict.seeds, zof(C.animalsApart.end));
   assert.equal(zh.cells.sum.seeds, `女王：${zof(C.sumQueen.end)}`);
+  assert.match(zh.text, new RegExp(`再用 SVD 最多留 ${TRAINING_DEFAULTS.dim} 维。每一列都用同一套量法`));
   assert.match(zh.finding, /^主要的几个结果，完全不训练、只数数就已经都有了/);
   assert.match(zh.finding, new RegExp(`只在 ${zof(C.animalsApart.end)} 上通过`));
   assert.match(zh.finding, new RegExp(`在 ${zof(C.catDogBelowCounting.end)} 上，cos\\(猫, 狗\\) 比两种计数都低`));

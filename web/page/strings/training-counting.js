@@ -4,7 +4,7 @@
 export const TRAINING_COUNTING_STRINGS = {
   zh: {
     'training.counting.title': '不训练，只数数，能走多远',
-    'training.counting.what': '下面两种基线什么都不训练，由浏览器直接从当前语料算出：“下一个词的计数”让每个词的向量记下紧跟在它后面的各个词出现了几次（句子结束记作 <s>）；PPMI-SVD 用正点互信息给每个词紧挨着的前一个词和后一个词加权，再用 SVD 只留 16 维。四列用同一套量法：两个余弦；动物之间的平均余弦减去动物与交通工具之间的平均余弦；严格检验；两个式子各自得到的第一个词（国王、男人、女人本身不算）。',
+    'training.counting.what': '下面两种基线什么都不训练，由浏览器直接从当前语料算出：“下一个词的计数”让每个词的向量记下紧跟在它后面的各个词出现了几次（句子结束记作 <s>）；PPMI-SVD 用正点互信息给每个词紧挨着的前一个词和后一个词加权，再用 SVD 最多留 {k} 维。每一列都用同一套量法：两个余弦；动物之间的平均余弦减去动物与交通工具之间的平均余弦；严格检验；两个式子各自得到的第一个词（国王、男人、女人本身不算）。',
     'training.counting.measure': '量',
     'training.counting.run': '这次训练（第 {step} 步）',
     'training.counting.nextWord': '下一个词的计数',
@@ -39,7 +39,7 @@ export const TRAINING_COUNTING_STRINGS = {
   },
   en: {
     'training.counting.title': 'How far counting alone gets',
-    'training.counting.what': 'The two baselines below train nothing; your browser computes them straight from the corpus in use. Next-word counts give each word a vector of how often each word comes right after it (<s> when the sentence ends). PPMI-SVD weighs the word just before and the word just after each word by positive pointwise mutual information, then keeps 16 dimensions with an SVD. Every column is measured the same way: the two cosines; the mean cosine between two animals minus the mean cosine between an animal and a vehicle; the strict test; and the first word each sum finds (国王, 男人 and 女人 themselves left out).',
+    'training.counting.what': 'The two baselines below train nothing; your browser computes them straight from the corpus in use. Next-word counts give each word a vector of how often each word comes right after it (<s> when the sentence ends). PPMI-SVD weighs the word just before and the word just after each word by positive pointwise mutual information, then keeps at most {k} dimensions with an SVD. Every column is measured the same way: the two cosines; the mean cosine between two animals minus the mean cosine between an animal and a vehicle; the strict test; and the first word each sum finds (国王, 男人 and 女人 themselves left out).',
     'training.counting.measure': 'measure',
     'training.counting.run': 'this run (step {step})',
     'training.counting.nextWord': 'next-word counts',

@@ -22,6 +22,8 @@ addStrings(TRAINING_COUNTING_STRINGS);
 
 const REFRESH_MS = 200;  // while playing, the run's column refreshes at most this often
 const DEFAULT_KEY = Symbol('default corpus');
+/** What ppmiSvd keeps by default (fewer for a smaller vocabulary). */
+const PPMI_DIMENSIONS = TRAINING_DEFAULTS.dim;
 
 /** The rows of the table: the measure's key in counting.js's measures and how a cell shows it. */
 const ROWS = Object.freeze([
@@ -56,7 +58,7 @@ export function createCountingCard({ ctx, texts }) {
   const analogy = h('p', { attrs: { 'data-role': 'counting-analogy' } });
   const card = h('div', { class: 'tr-card tr-counting-card tr-wide', attrs: { 'data-role': 'counting' } },
     texts.set(h('h3'), 'training.counting.title'),
-    texts.set(h('p', { class: 'tr-note' }), 'training.counting.what'),
+    texts.set(h('p', { class: 'tr-note' }), 'training.counting.what', { k: PPMI_DIMENSIONS }),
     table, now, notes,
     h('div', { class: 'tr-finding' }, findingTitle, finding, analogy));
 
