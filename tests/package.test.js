@@ -49,8 +49,12 @@ const EXPECTED = [
 // the add-on, fetched only by a post that shows one; the core is what every post loads.
 const WIDGET_GZIP_BUDGET = 120 * 1024;
 // The add-on (Chart.js ≈ 42 KiB, the two training sections, heat maps and panels) measured
-// 82.0 KiB gzipped when it was split off; this guard catches growth, it is not a target.
-const ADDON_GZIP_BUDGET = 95 * 1024;
+// 82.0 KiB gzipped when it was split off; this guard catches growth, it is not a target. It was
+// 95 KiB until issue 20's counting card (94.7 KiB before it, 100.9 KiB after: its zh and en text,
+// 3.0 KiB, Chinese escaped as \uXXXX in a classic script; the two counting baselines and the
+// measures, computed in the page; the card and the analogy's A + C alone): the guard follows
+// the bytes the card added and still catches growth beyond them.
+const ADDON_GZIP_BUDGET = 102 * 1024;
 /**
  * The GPT add-on: its sections with the quatrains, and the training worker's script.
  * 231.7 KiB when it was built; since the GPT engine (18.3 KiB) left the script every post loads,

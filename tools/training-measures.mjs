@@ -2,162 +2,25 @@
 // tools/measure-training.mjs (which prints the table and writes web/page/training/claims.js)
 // and by tests/training-claims.test.js (which measures again and compares).
 //
-// Every measure is computed the same way for the trained embedding table and for the
-// counting-only baseline (each word's raw next-word count vector over the vocabulary, <s>
-// standing for "the sentence ends"), so the two can be compared honestly.
-import { DEFAULT_CORPUS, CORPUS_PRESETS, TRAINING_DEFAULTS, BOUNDARY, tokenize, buildVocab } from '../web/corpus.js';
-import { topEigenvectors } from '../web/model.js';
+// Every measure is computed the same way (web/page/training/counting.js) for the trained embedding
+// table and for the two counting-only baselines (each word's raw next-word count vector over the
+// vocabulary, <s> standing for "the sentence ends"; PPMI-SVD of the words beside each word), so
+// the three can be compared honestly.
+import { DEFAULT_CORPUS, CORPUS_PRESETS, TRAINING_DEFAULTS, tokenize } from '../web/corpus.js';
+import { ANIMALS, VEHICLES, Geometry, measureGeometry, nextWordCounts, ppmiSvd, tableGeometry } from '../web/page/training/counting.js';
 
 /** The seeds every claim is measured over. */
 export const SEEDS = Object.freeze(Array.from({ length: 30 }, (_, i) => i));
 
-export const ANIMALS = Object.freeze(['猫', '狗', '兔', '鸟']);
-export const VEHICLES = Object.freeze(['汽车', '卡车', '自行车']);
-const VEHICLE_WORDS = VEHICLES;
 /** The article's example: the context and the word it should predict. */
 export const APPLE = Object.freeze({ context: Object.freeze(['我', '爱', '吃', '苹']), next: '果', sentence: '我 爱 吃 苹 果' });
 
-// ---- geometry over any table of row vectors (rows indexed like the vocabulary) ----
-
-function cosine(a, b) {
-  let ab = 0, aa = 0, bb = 0;
-  for (let j = 0; j < a.length; j++) { ab += a[j] * b[j]; aa += a[j] * a[j]; bb += b[j] * b[j]; }
-  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
-}
-
-/** rows: Float64Array[] indexed by vocabulary id; the same definitions as model.similarity / nearest / analogy. */
-export class Geometry {
-  constructor(vocab, rows) {
-    this.vocab = vocab;
-    this.rows = rows;
-    this.ids = new Map(vocab.map((w, i) => [w, i]));
-  }
-
-  row(word) {
-    const id = this.ids.get(word);
-    if (id === undefined) throw new RangeError(`measure: ${word} is not in the vocabulary`);
-    return this.rows[id];
-  }
-
-  similarity(a, b) {
-    return cosine(this.row(a), this.row(b));
-  }
-
-  /** Every word but the excluded ones and <s>, most cosine-similar to `target` first. */
-  ranked(target, exclude) {
-    const out = [];
-    this.vocab.forEach((w, i) => {
-      if (i !== 0 && !exclude.includes(w)) out.push({ word: w, score: cosine(this.rows[i], target) });
-    });
-    return out.sort((x, y) => y.score - x.score);
-  }
-
-  nearest(word) {
-    return this.ranked(this.row(word), [word]);
-  }
-
-  /** b − a + c, the inputs excluded: analogy('男人', '国王', '女人') asks 国王 − 男人 + 女人. */
-  analogy(a, b, c) {
-    const ra = this.row(a), rb = this.row(b), rc = this.row(c);
-    return this.ranked(ra.map((x, j) => rb[j] - x + rc[j]), [a, b, c]);
-  }
-
-  /** 1-based rank of `word` in a ranked list (Infinity when absent). */
-  static rank(list, word) {
-    const i = list.findIndex((x) => x.word === word);
-    return i < 0 ? Infinity : i + 1;
-  }
-}
-
-/** The measures of one table: cosines, the group separation, the analogy and its baselines. */
-export function measureGeometry(g) {
-  const VEHICLES = VEHICLE_WORDS.filter((v) => g.ids.has(v));  // the twins preset has no 自行车
-  const pairs = (xs) => xs.flatMap((a, i) => xs.slice(i + 1).map((b) => [a, b]));
-  const within = pairs(ANIMALS).map(([a, b]) => g.similarity(a, b));
-  const between = ANIMALS.flatMap((a) => VEHICLES.map((v) => g.similarity(a, v)));
-  // strict: every animal is closer to every other animal than to any vehicle
-  const animalsApart = ANIMALS.every((a) => {
-    const others = ANIMALS.filter((b) => b !== a).map((b) => g.similarity(a, b));
-    const vehicles = VEHICLES.map((v) => g.similarity(a, v));
-    return Math.min(...others) > Math.max(...vehicles);
-  });
-  // softer: every animal's nearest word among the other animals and the vehicles is an animal
-  const nearestIsAnimal = ANIMALS.every((a) => {
-    const others = ANIMALS.filter((b) => b !== a).map((b) => g.similarity(a, b));
-    const vehicles = VEHICLES.map((v) => g.similarity(a, v));
-    return Math.max(...others) > Math.max(...vehicles);
-  });
-  const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
-  const analogy = g.analogy('男人', '国王', '女人');
-  // the analogy without its offset: 国王 + 女人 alone, the same words left out
-  const sum = g.ranked(g.row('国王').map((x, j) => x + g.row('女人')[j]), ['男人', '国王', '女人']);
-  const control = g.analogy('猫', '国王', '狗');
-  const kingNearest = g.nearest('国王');
-  return {
-    catDog: g.similarity('猫', '狗'),
-    catCar: g.similarity('猫', '汽车'),
-    animalsApart,
-    nearestIsAnimal,
-    groupGap: mean(within) - mean(between),
-    analogyTop: analogy[0].word,
-    analogyRank: Geometry.rank(analogy, '女王'),
-    sumTop: sum[0].word,
-    sumRank: Geometry.rank(sum, '女王'),
-    controlTop: control[0].word,
-    controlRank: Geometry.rank(control, '女王'),
-    kingNearest: kingNearest[0].word,
-    queenRankNearKing: Geometry.rank(kingNearest, '女王'),
-  };
-}
+// ---- geometry over any table of row vectors, and the two counting baselines ----
+// (web/page/training/counting.js: the page computes the baselines of the reader's corpus with the
+// same functions)
+export { ANIMALS, VEHICLES, Geometry, measureGeometry, nextWordCounts, ppmiSvd };
 
 // ---- the counting-only baseline ----
-
-/** Each word's raw next-word counts (the word after it, <s> when the sentence ends there). */
-export function nextWordCounts(sentences) {
-  const { vocab, ids } = buildVocab(sentences);
-  const rows = vocab.map(() => new Float64Array(vocab.length));
-  for (const s of sentences) {
-    const inputs = [BOUNDARY, ...s];
-    const targets = [...s, BOUNDARY];
-    inputs.forEach((w, t) => { rows[ids.get(w)][ids.get(targets[t])] += 1; });
-  }
-  return new Geometry(vocab, rows);
-}
-
-/**
- * A second counting baseline, the classic one: positive pointwise mutual information between a
- * word and the words beside it (one before, one after; <s> at both ends of a sentence), reduced
- * by a truncated SVD to k dimensions (each word's row of U·Σ). k defaults to the model's dim.
- */
-export function ppmiSvd(sentences, k = TRAINING_DEFAULTS.dim) {
-  const { vocab, ids } = buildVocab(sentences);
-  const V = vocab.length;
-  const counts = vocab.map(() => new Float64Array(V));
-  for (const s of sentences) {
-    const w = [BOUNDARY, ...s, BOUNDARY].map((t) => ids.get(t));
-    for (let t = 1; t < w.length - 1; t++) { counts[w[t]][w[t - 1]] += 1; counts[w[t]][w[t + 1]] += 1; }
-  }
-  const rowSum = counts.map((r) => r.reduce((a, b) => a + b, 0));
-  const colSum = new Float64Array(V);
-  counts.forEach((r) => r.forEach((x, j) => { colSum[j] += x; }));
-  const total = rowSum.reduce((a, b) => a + b, 0);
-  const ppmi = counts.map((r, i) => r.map((x, j) => (x > 0 ? Math.max(0, Math.log((x * total) / (rowSum[i] * colSum[j]))) : 0)));
-  // M·Mᵀ = U Σ² Uᵀ: its top k eigenvectors and eigenvalues give U·Σ
-  const gram = new Float64Array(V * V);
-  for (let a = 0; a < V; a++) for (let b = a; b < V; b++) {
-    let dot = 0;
-    for (let j = 0; j < V; j++) dot += ppmi[a][j] * ppmi[b][j];
-    gram[a * V + b] = gram[b * V + a] = dot;
-  }
-  // the top k eigenvectors u of M·Mᵀ (model.js's solver, which project2d uses), λ = uᵀ(M·Mᵀ)u
-  const axes = topEigenvectors(gram, V, Math.min(k, V)).map((u) => {
-    let lambda = 0;
-    for (let a = 0; a < V; a++) for (let b = 0; b < V; b++) lambda += u[a] * gram[a * V + b] * u[b];
-    return { u, sigma: Math.sqrt(Math.max(0, lambda)) };
-  });
-  const rows = vocab.map((_, i) => Float64Array.from(axes, ({ u, sigma }) => u[i] * sigma));
-  return new Geometry(vocab, rows);
-}
 
 /** What counting alone gives on a corpus (no training, no seed). */
 export function countingBaseline(corpus = DEFAULT_CORPUS) {
@@ -194,9 +57,7 @@ function attentionSpread(model, sentence) {
 }
 
 function tableOf(model) {
-  const e = model.embeddings();
-  const rows = model.vocab.map((_, i) => Float64Array.from(e.data.subarray(i * e.cols, (i + 1) * e.cols)));
-  return new Geometry(model.vocab, rows);
+  return tableGeometry(model.vocab, model.embeddings());
 }
 
 /** Everything measured about a model at one point of its training. */
@@ -304,6 +165,9 @@ export function summarize(results, defaults = TRAINING_DEFAULTS) {
   const counting = countingBaseline();
   const twins = countingBaseline(CORPUS_PRESETS.find((p) => p.id === 'twins').sentences);
   const carCounting = countingBaseline(CORPUS_PRESETS.find((p) => p.id === 'car-with-animals').sentences);
+  const ppmi = measureGeometry(ppmiSvd(DEFAULT_CORPUS.map(tokenize)));
+  // the trained table against both counts: below (or above) the lower (or higher) of the two
+  const low = (key) => Math.min(counting[key], ppmi[key]), high = (key) => Math.max(counting[key], ppmi[key]);
   return {
     seeds: { from: SEEDS[0], to: SEEDS[SEEDS.length - 1], count: SEEDS.length },
     defaults: { ...defaults },
@@ -332,6 +196,10 @@ export function summarize(results, defaults = TRAINING_DEFAULTS) {
       kingNearestQueen: { note: 'baseline the analogy must beat: seeds where 女王 is 国王\'s own nearest word', ...countOf((m) => m.kingNearest === '女王', ['end']) },
       analogyBeyondNeighbour: { note: 'seeds where the analogy gives 女王 although 国王\'s nearest word is another', ...countOf((m) => m.analogyRank === 1 && m.kingNearest !== '女王', ['end']) },
       controlQueen: { note: 'nonsense control: seeds where 国王 − 猫 + 狗 gives 女王 first', ...countOf((m) => m.controlRank === 1, ['end']) },
+      sumQueen: { note: 'seeds where 国王 + 女人 alone (the analogy without − 男人) gives 女王 first', ...countOf((m) => m.sumRank === 1, ['end']) },
+      catDogBelowCounting: { note: 'seeds where cos(猫, 狗) ends below both counting baselines (next-word counts and PPMI-SVD)', ...countOf((m) => m.catDog < low('catDog'), ['end']) },
+      catCarBelowCounting: { note: 'seeds where cos(猫, 汽车) ends below both counting baselines', ...countOf((m) => m.catCar < low('catCar'), ['end']) },
+      groupGapAboveCounting: { note: 'seeds where the animals–vehicles gap (groupGap) ends above both counting baselines', ...countOf((m) => m.groupGap > high('groupGap'), ['end']) },
       carMoved: {
         note: 'seeds where 汽车 ends closer to the animals (mean cosine) with the car-with-animals preset than with the default corpus',
         ...count(results, (r) => r.carPreset.carToAnimals > r.end.carToAnimals),
@@ -342,6 +210,12 @@ export function summarize(results, defaults = TRAINING_DEFAULTS) {
       default: countingSummary(counting),
       carPreset: countingSummary(carCounting),
       twins: countingSummary(twins),
+      ppmi: {
+        note: 'no training: PPMI with the word before and the word after, cut to the model\'s dim by an SVD (default corpus)',
+        catDog: round3(ppmi.catDog), catCar: round3(ppmi.catCar), groupGap: round3(ppmi.groupGap),
+        nearestIsAnimal: ppmi.nearestIsAnimal, animalsApart: ppmi.animalsApart,
+        analogyTop: ppmi.analogyTop, sumTop: ppmi.sumTop, sumRank: ppmi.sumRank,
+      },
     },
   };
 }
@@ -350,7 +224,7 @@ function countingSummary(c) {
   return {
     catDog: round3(c.catDog), catCar: round3(c.catCar), groupGap: round3(c.groupGap),
     nearestIsAnimal: c.nearestIsAnimal, animalsApart: c.animalsApart,
-    analogy: c.analogyList, control: c.controlList, kingNeighbours: c.kingNeighbours,
+    analogy: c.analogyList, sumTop: c.sumTop, control: c.controlList, kingNeighbours: c.kingNeighbours,
     pApple: round3(c.pApple), carToAnimals: round3(c.carToAnimals),
   };
 }
@@ -406,7 +280,7 @@ export function claimsModule(claims) {
 //   ranges.<id>: { note, start?, middle?, end?, … }, each a { min, median, max } over the seeds
 //                (min rounded down, max up, median to 2 decimals); checkpoints: the steps measured
 //   counts.<id>: { note, start?, middle?, end? }, each { count, of }: on how many seeds it held
-//   counting:    the same measures with no training at all (raw next-word count vectors)
+//   counting:    the same measures with no training at all (raw next-word count vectors; ppmi: PPMI-SVD)
 
 /** The measured claims (frozen). */
 export const TRAINING_CLAIMS = deepFreeze(${JSON.stringify(claims, null, 2)});

@@ -5,7 +5,8 @@
 //   controller.js    Start / Pause / Step / Back / Reset, speed, keys, narration
 //   controls.js      batch, learning rate, dimension, optimizer, seed (URL state)
 //   corpus-panel.js  the open corpus and its presets   about.js   what the corpus can show
-//   probes.js        nearest neighbours, analogy and its baseline
+//   probes.js        nearest neighbours, analogy and its baselines
+//   counting.js      the run beside counting alone (no training), and the finding
 //   seed-spread.js   seeds 0–29 measured live       exports.js       PNG, TSV, corpus.txt
 // The run itself is shared (ctx.training, training/store.js): the one-step walkthrough reads the
 // same model. The run is built when the section first becomes visible, and the animation loop
@@ -30,6 +31,7 @@ import { createTrainingExports } from './training/exports.js';
 import { createCorpusPanel } from './training/corpus-panel.js';
 import { createAboutCorpus } from './training/about.js';
 import { createSeedSpread } from './training/seed-spread.js';
+import { createCountingCard } from './training/counting.js';
 import { RUN_KEYS } from '../training/settings.js';
 import { PROBES } from '../training/run.js';
 import { ARTICLE_CONTEXTS, gapFillers } from '../training/contexts.js';
@@ -83,6 +85,8 @@ function setupTraining(frame) {
   layout.slots.pngSimilarity.append(exports.png.similarity);
   layout.slots.pngScatter.append(exports.png.scatter);
   layout.slots.exports.append(exports.card);
+  const counting = createCountingCard({ ctx, texts });
+  layout.slots.counting.append(counting.card);
   const about = createAboutCorpus({ i18n, texts });
   const spread = createSeedSpread({ ctx, texts, events });
   layout.slots.seeds.append(about.card, spread.card);
@@ -127,6 +131,7 @@ function setupTraining(frame) {
       if (store.run) probes.setRun(store.run);
       if (store.run && !store.replaying) settleLayout();
       probes.maybeRefresh(Boolean(options.probes));
+      counting.refresh(Boolean(options.probes));
       exports.update();
     },
   });
@@ -197,6 +202,7 @@ function setupTraining(frame) {
     controls.setLanguage();
     corpus.setLanguage();
     about.setLanguage();
+    counting.setLanguage();
     spread.setLanguage();
     timeline?.setLanguage();
     controller.refresh();

@@ -6,7 +6,7 @@
 //   ranges.<id>: { note, start?, middle?, end?, … }, each a { min, median, max } over the seeds
 //                (min rounded down, max up, median to 2 decimals); checkpoints: the steps measured
 //   counts.<id>: { note, start?, middle?, end? }, each { count, of }: on how many seeds it held
-//   counting:    the same measures with no training at all (raw next-word count vectors)
+//   counting:    the same measures with no training at all (raw next-word count vectors; ppmi: PPMI-SVD)
 
 /** The measured claims (frozen). */
 export const TRAINING_CLAIMS = deepFreeze({
@@ -245,6 +245,34 @@ export const TRAINING_CLAIMS = deepFreeze({
         "of": 30
       }
     },
+    "sumQueen": {
+      "note": "seeds where 国王 + 女人 alone (the analogy without − 男人) gives 女王 first",
+      "end": {
+        "count": 27,
+        "of": 30
+      }
+    },
+    "catDogBelowCounting": {
+      "note": "seeds where cos(猫, 狗) ends below both counting baselines (next-word counts and PPMI-SVD)",
+      "end": {
+        "count": 29,
+        "of": 30
+      }
+    },
+    "catCarBelowCounting": {
+      "note": "seeds where cos(猫, 汽车) ends below both counting baselines",
+      "end": {
+        "count": 30,
+        "of": 30
+      }
+    },
+    "groupGapAboveCounting": {
+      "note": "seeds where the animals–vehicles gap (groupGap) ends above both counting baselines",
+      "end": {
+        "count": 7,
+        "of": 30
+      }
+    },
     "carMoved": {
       "note": "seeds where 汽车 ends closer to the animals (mean cosine) with the car-with-animals preset than with the default corpus",
       "count": 30,
@@ -273,6 +301,7 @@ export const TRAINING_CLAIMS = deepFreeze({
           "score": 0
         }
       ],
+      "sumTop": "女王",
       "control": [
         {
           "word": "女王",
@@ -324,6 +353,7 @@ export const TRAINING_CLAIMS = deepFreeze({
           "score": 0
         }
       ],
+      "sumTop": "女王",
       "control": [
         {
           "word": "女王",
@@ -375,6 +405,7 @@ export const TRAINING_CLAIMS = deepFreeze({
           "score": 0
         }
       ],
+      "sumTop": "女王",
       "control": [
         {
           "word": "女王",
@@ -405,6 +436,17 @@ export const TRAINING_CLAIMS = deepFreeze({
       ],
       "pApple": 1,
       "carToAnimals": 0.24
+    },
+    "ppmi": {
+      "note": "no training: PPMI with the word before and the word after, cut to the model's dim by an SVD (default corpus)",
+      "catDog": 0.981,
+      "catCar": 0.222,
+      "groupGap": 0.769,
+      "nearestIsAnimal": true,
+      "animalsApart": true,
+      "analogyTop": "女王",
+      "sumTop": "裙子",
+      "sumRank": 2
     }
   }
 });

@@ -122,6 +122,24 @@ export const TRAINING_CSS = `
 .qkv-training .tr-claims { margin: 0.25rem 0; padding-left: 1.4em; font-variant-numeric: tabular-nums; }
 .qkv-training .tr-baseline { margin-top: 0.6rem; border-top: 1px solid var(--tr-line); padding-top: 0.4rem; }
 .qkv-training .tr-seed-table th[scope="row"] { text-align: left; }
+/* the card on counting: a table of words and numbers that wraps; on a phone each measure a block */
+.qkv-training .tr-counting-table { border-collapse: collapse; width: 100%; font-size: 0.9rem; margin: 0.4rem 0; font-variant-numeric: tabular-nums; }
+.qkv-training .tr-counting-table th, .qkv-training .tr-counting-table td { text-align: left; vertical-align: top;
+  padding: 0.3rem 0.45rem; border-bottom: 1px solid var(--tr-line); }
+.qkv-training .tr-counting-table thead th { vertical-align: bottom; color: var(--tr-muted); font-weight: 600; font-size: 0.85rem; }
+.qkv-training .tr-counting-table tbody th { font-weight: normal; width: 26%; }
+.qkv-training .tr-counting-table td[data-column="seeds"] { color: var(--tr-muted); }
+@media (max-width: 640px) {
+  .qkv-training .tr-counting-table thead { display: none; }
+  .qkv-training .tr-counting-table, .qkv-training .tr-counting-table tbody, .qkv-training .tr-counting-table tr,
+  .qkv-training .tr-counting-table th, .qkv-training .tr-counting-table td { display: block; width: auto; }
+  .qkv-training .tr-counting-table tr { border-bottom: 1px solid var(--tr-line); padding: 0.3rem 0; }
+  .qkv-training .tr-counting-table tbody th { font-weight: 600; padding-bottom: 0.1rem; width: auto; }
+  .qkv-training .tr-counting-table th, .qkv-training .tr-counting-table td { border: 0; padding: 0.1rem 0.2rem; }
+  .qkv-training .tr-counting-table td::before { content: attr(data-label); color: var(--tr-muted); font-family: system-ui, sans-serif; }
+}
+.qkv-training .tr-finding { margin-top: 0.6rem; border-top: 1px solid var(--tr-line); padding-top: 0.4rem; max-width: 52em; }
+.qkv-training .tr-finding-title { font-size: 0.95rem; margin: 0.25rem 0; }
 .qkv-training .tr-results li { max-width: 18em; gap: 0.75rem; }
 
 /* the one-step walkthrough */

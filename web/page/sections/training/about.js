@@ -41,7 +41,7 @@ export function createAboutCorpus({ i18n, texts }) {
       ['groups', { count: count(c.groupGapPositive.end) }],
       ['apple', { start: range(r.pApple.start), end: range(r.pApple.end) }],
       ['attention', { start: range(r.attentionSpread.start), end: range(r.attentionSpread.end) }],
-      ['analogy', { count: count(c.analogyQueen.end), near: count(c.kingNearestQueen.end), control: count(c.controlQueen.end) }],
+      ['analogy', { count: count(c.analogyQueen.end), sum: count(c.sumQueen.end), near: count(c.kingNearestQueen.end), control: count(c.controlQueen.end) }],
       ['car', { count: count(c.carMoved) }],
       ['loss', { start: range(r.loss.start), end: range(r.loss.end) }],
     ];

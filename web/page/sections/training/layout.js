@@ -1,6 +1,6 @@
 // sections/training/layout.js: the DOM of the training run's section, and nothing else: no numbers, no
 // listeners. The other parts fill it (view.js draws the run, controller.js drives it, probes.js,
-// controls.js, corpus-panel.js, seed-spread.js and exports.js bring their own cards).
+// controls.js, corpus-panel.js, counting.js, seed-spread.js and exports.js bring their own cards).
 //
 //   const layout = createTrainingLayout({ texts, uid });
 //   layout.element             the <section>
@@ -78,6 +78,7 @@ export function createTrainingLayout({ texts, uid }) {
   const slots = {
     settings: h('div', { class: 'tr-settings-slot' }),
     corpus: h('div', { class: 'tr-corpus-slot' }),
+    counting: h('div', { class: 'tr-counting-slot tr-wide' }),
     probes: h('div', { class: 'tr-stack tr-probes-slot' }),
     seeds: h('div', { class: 'tr-seeds-slot' }),
     exports: h('div', { class: 'tr-exports-slot' }),
@@ -112,6 +113,7 @@ export function createTrainingLayout({ texts, uid }) {
         h('div', { class: 'tr-chart tr-square' }, charts.scatter), groupLegend, slots.pngScatter),
       card('tr-heat-card', heat.title, heat.note, heat.slot,
         h('div', { class: 'heat-legend', attrs: { 'aria-hidden': 'true' } }, heat.legendMin, heat.legendBar, heat.legendMax)),
+      slots.counting,
       slots.probes,
       slots.seeds,
       slots.exports));

@@ -1,6 +1,7 @@
 // sections/training/probes.js: what the trained table can be asked: a word's nearest neighbours, and the
 // analogy A − B + C beside its baseline, A's own nearest neighbours (if the analogy's answer is
-// already A's neighbour, the arithmetic shows less than it seems). Words are glossed on the
+// already A's neighbour, the arithmetic shows less than it seems) and A + C alone, with no − B
+// (if A + C finds the same answer, closeness to A and C did it, not the offset). Words are glossed on the
 // English page; an unknown or empty word gets an inline message listing the vocabulary.
 //
 //   const probes = createTrainingProbes({ i18n, texts, events, uid });
@@ -10,6 +11,7 @@ import { addStrings } from '../../shell/i18n.js';
 import { TRAINING_PROBES_STRINGS } from '../../strings/training-probes.js';
 import { PROBES } from '../../training/run.js';
 import { glossed } from '../../strings/glosses.js';
+import { tableGeometry } from '../../training/counting.js';
 
 addStrings(TRAINING_PROBES_STRINGS);
 
@@ -37,6 +39,9 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
   const baselineTitle = h('p', { class: 'tr-note tr-baseline-title' });
   const baselineResults = h('ol', { class: 'tr-results', attrs: { 'data-role': 'baseline-results' } });
   const baselineVerdict = h('p', { class: 'tr-note', attrs: { 'data-role': 'baseline-verdict' } });
+  const sumTitle = h('p', { class: 'tr-note tr-sum-title', attrs: { 'data-role': 'sum-title' } });
+  const sumResults = h('ol', { class: 'tr-results', attrs: { 'data-role': 'sum-results' } });
+  const sumVerdict = h('p', { class: 'tr-note', attrs: { 'data-role': 'sum-verdict' } });
   const datalist = h('datalist', { attrs: { id: `${uid}-words` } });
 
   const label = (key, control) => h('label', {}, texts.set(h('span'), key), control);
@@ -53,7 +58,8 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
       analogyInputs[1], h('span', { class: 'tr-op', text: '+', attrs: { 'aria-hidden': 'true' } }),
       analogyInputs[2]),
     analogyError, analogyResults,
-    h('div', { class: 'tr-baseline', attrs: { 'data-role': 'baseline' } }, baselineTitle, baselineResults, baselineVerdict));
+    h('div', { class: 'tr-baseline', attrs: { 'data-role': 'baseline' } }, baselineTitle, baselineResults, baselineVerdict),
+    h('div', { class: 'tr-baseline', attrs: { 'data-role': 'sum' } }, sumTitle, sumResults, sumVerdict));
 
   function vocabList() {
     return run.vocab.slice(1).join(i18n.lang === 'zh' ? '、' : ', ');
@@ -98,7 +104,8 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
       if (w === null) {
         analogyResults.replaceChildren();
         baselineResults.replaceChildren();
-        baselineTitle.textContent = baselineVerdict.textContent = '';
+        sumResults.replaceChildren();
+        baselineTitle.textContent = baselineVerdict.textContent = sumTitle.textContent = sumVerdict.textContent = '';
         return;
       }
       words.push(w);
@@ -115,6 +122,15 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
     baselineVerdict.textContent = !answer ? '' : rank > 0
       ? i18n.t('training.baselineSame', { word: glossed(answer, i18n.lang), a: glossed(a, i18n.lang), rank })
       : i18n.t('training.baselineNew', { word: glossed(answer, i18n.lang), a: glossed(a, i18n.lang), k: BASELINE_K });
+    // the analogy without its offset: A + C alone, the same three words left out (the same cosine
+    // over this step's table as model.analogy)
+    const sum = tableGeometry(run.vocab, run.table).sum(b, a, c).slice(0, BASELINE_K);
+    const names = { a: glossed(a, i18n.lang), b: glossed(b, i18n.lang), c: glossed(c, i18n.lang) };
+    sumTitle.textContent = i18n.t('training.sumTitle', names);
+    sumResults.replaceChildren(...resultItems(sum));
+    sumVerdict.textContent = !answer || !sum.length ? '' : sum[0].word === answer
+      ? i18n.t('training.sumSame', { ...names, word: glossed(answer, i18n.lang) })
+      : i18n.t('training.sumOther', { ...names, word: glossed(answer, i18n.lang), top: glossed(sum[0].word, i18n.lang) });
   }
 
   function refresh() {
