@@ -73,7 +73,7 @@ function segmentDistance(a, b, p) {
   const t = len2 ? Math.max(0, Math.min(1, ((p.x - a.x) * vx + (p.y - a.y) * vy) / len2)) : 0;
   return Math.hypot(a.x + t * vx - p.x, a.y + t * vy - p.y);
 }
-const DOT = 5;  // the scatter's dot radius (embedding-scatter.js draws 5 px)
+const DOT = 5;  // the scatter's dot radius (embedding-scatter.js draws 5 px; a grey word's, 3, is given as r)
 
 /** Every placed label points at its own dot only (issue 20 item 18): see the rule in label-placement.js. */
 function checkUnambiguous(items, placed, others, label) {
@@ -85,12 +85,12 @@ function checkUnambiguous(items, placed, others, label) {
     const mine = boxDistance(b, own.x, own.y);
     for (const p of dots) {
       if (p === own) continue;
-      const d = boxDistance(b, p.x, p.y);
-      assert.ok(d > DOT, `${label}: label ${i} covers the dot at (${p.x.toFixed(0)}, ${p.y.toFixed(0)})`);
+      const d = boxDistance(b, p.x, p.y), r = p.r ?? DOT;
+      assert.ok(d > r, `${label}: label ${i} covers the dot at (${p.x.toFixed(0)}, ${p.y.toFixed(0)})`);
       if (!b.leader) assert.ok(d > mine, `${label}: label ${i} (no leader) is as near another dot (${d.toFixed(1)}) as its own (${mine.toFixed(1)})`);
       // a leader line passes no other dot (one whose disc touches its own cannot be told apart by any line)
-      else if (Math.hypot(p.x - own.x, p.y - own.y) > 2 * DOT + 1) {
-        assert.ok(segmentDistance(own, end, p) > DOT, `${label}: label ${i}'s leader line runs through another dot`);
+      else if (Math.hypot(p.x - own.x, p.y - own.y) > DOT + r + 1) {
+        assert.ok(segmentDistance(own, end, p) > r, `${label}: label ${i}'s leader line runs through another dot`);
       }
     }
   });
@@ -102,7 +102,7 @@ test('every label points at its own dot only: beside it, nearer it than any othe
     const size = { width: 460, height: 460 };
     // a dense cluster (as 猫, 香蕉, 汽车, 卡车, 萝卜 and 鸟 gather at seed 1, 1,500 steps) among grey words
     const items = Array.from({ length: 12 }, () => ({ x: 200 + rnd() * 60, y: 200 + rnd() * 60, w: 20 + Math.round(rnd() * 50), h: 16 }));
-    const others = Array.from({ length: 30 }, () => ({ x: 150 + rnd() * 160, y: 150 + rnd() * 160 }));
+    const others = Array.from({ length: 30 }, () => ({ x: 150 + rnd() * 160, y: 150 + rnd() * 160, r: 3 }));
     const placed = check(items, size, `seed ${seed}`);
     const withOthers = placeLabels(items, { ...size, others });
     checkUnambiguous(items, withOthers, others, `seed ${seed}, grey words`);
