@@ -166,7 +166,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     // (update below) is not the reader's, and must not write state
     let updating = false;
     if (parts.onStep) stepper.onChange(({ index }) => { if (!updating) parts.onStep(index); });
-    // a section that opens on a later step (softmax opens finished) opens before its first question
+    // a section that opens on a later step (a scene's `step`, learnable at its link's factor) opens before its first question
     function holdForQuestions() {
       updating = true;
       try { stepper.go(questions.initialFor(stepper.index), false); } finally { updating = false; }
