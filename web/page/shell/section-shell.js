@@ -44,7 +44,7 @@
 import { h, listeners, pendingLayout } from './dom.js';
 import { createStepper } from './stepper.js';
 import { createMatrixView } from '../views/matrix-view.js';
-import { SCENE_KEYS, stepperScene } from './scene.js';
+import { SCENE_KEYS, stepperScene, fitScene } from './scene.js';
 import { createQuiz } from './quiz.js';
 
 /**
@@ -146,7 +146,14 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     parts.draw?.(snap);
     // the scene (scene.js) the host asks this section to show: its step, range and loop. With a
     // training run as its source, `step` is the run's (the training store reads it), not the stepper's.
-    const sceneNow = () => stepperScene(ctx.sceneFor?.(id) ?? null, { runStep: Boolean(source) });
+    // A step or range past the section's last step falls back, and the host says so (scene.js).
+    const sceneNow = () => {
+      const asked = ctx.sceneFor?.(id) ?? null;
+      if (!asked) return stepperScene(null);
+      const { scene: fitted, refused } = fitScene(asked, parts.count(snap), { runStep: Boolean(source) });
+      ctx.sceneChecked?.(id, refused);
+      return stepperScene(fitted, { runStep: Boolean(source) });
+    };
     const scene = sceneNow();
     const stepper = shell.addStepper({
       count: parts.count(snap),
