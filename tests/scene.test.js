@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createState, PROPERTIES, ATTRIBUTE_PROPERTIES } from '../web/page/shell/state.js';
-import { parseRange, sceneOf, stepperScene, SCENE_KEYS } from '../web/page/shell/scene.js';
+import { parseRange, sceneOf, stepperScene, fitScene, SCENE_KEYS } from '../web/page/shell/scene.js';
 import { ATTRIBUTES, SETTING_ATTRIBUTES, BOOLEAN_ATTRIBUTES, readAttributes } from '../web/widget/attributes.js';
 import { embedCode, settingPairs } from '../web/page/export/embed-code.js';
 
@@ -54,6 +54,32 @@ test('a scene: 1-based as the stepper shows it, 0-based for the stepper; a step 
   assert.equal(outside.outside, true);
   assert.equal(outside.step, 2);
   assert.deepEqual(stepperScene(null), { initial: null, range: null, loop: false });
+});
+
+test('a step past the section\'s last step, or a range that ends past it, falls back and is named for the notice', () => {
+  const of = (search) => sceneOf(createState({ search }));
+  // step 9 of a 6-step section: the section's own opening step (null), the value named
+  assert.deepEqual(fitScene(of('?step=9'), 6), { scene: { ...of('?step=9'), step: null }, refused: [{ name: 'step', value: '9', fallback: null }] });
+  // the last step itself is a step
+  assert.deepEqual(fitScene(of('?step=6'), 6).refused, []);
+  assert.equal(fitScene(of('?step=6'), 6).scene.step, 6);
+  // a range ending past the last step: every step; a step within the count stays
+  const wide = fitScene(of('?step=3&steps=2-9'), 6);
+  assert.deepEqual(wide.refused, [{ name: 'steps', value: '2-9', fallback: null }]);
+  assert.equal(wide.scene.range, null);
+  assert.equal(wide.scene.step, 3);
+  // a range that fits and a step inside it: nothing refused, the scene as it was
+  const fits = of('?step=4&steps=2-5');
+  assert.equal(fitScene(fits, 6).scene, fits);
+  assert.deepEqual(fitScene(fits, 6).refused, []);
+  // trainstep: `step` is the run's (the training store checks it), only the range is the stepper's
+  assert.deepEqual(fitScene(of('?step=500&steps=1-3'), 7, { runStep: true }).refused, []);
+  assert.deepEqual(fitScene(of('?step=500&steps=1-30'), 7, { runStep: true }).refused.map((r) => r.name), ['steps']);
+  // and what the stepper then takes
+  assert.deepEqual(stepperScene(fitScene(of('?step=9'), 3).scene), { initial: null, range: null, loop: false });
+  // step 9 outside 2-4 opened at 2 (sceneOf); 2-4 then ends past a 3-step section: every step, from step 2
+  assert.deepEqual(stepperScene(fitScene(of('?step=9&steps=2-4'), 3).scene), { initial: 1, range: null, loop: false });
+  assert.deepEqual(fitScene(null, 6), { scene: null, refused: [] });
 });
 
 test('widget attributes go through the same parser: booleans as attributes, a notice for each bad value', () => {

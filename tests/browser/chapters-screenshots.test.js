@@ -5,27 +5,26 @@
 // empty), the canvases hold pixels of more than one colour, and nothing sticks out sideways.
 import { test, before, after } from 'node:test';
 import { openBrowser } from './harness.js';
-import { screenshotShots } from './page-helpers.js';
+import { screenshotShots, goToLast, goToStep } from './page-helpers.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env.close(); });
 
-/** [name, query, selector, prepare(page)] */
+/**
+ * [name, query, selector, prepare(page)]. Every section opens at its first step: the pictures of a
+ * whole section are taken at its last step (where every part is filled in), with ▶| as a reader would.
+ */
 const SHOTS = [
-  ['scaling', '', '#scaling', async () => {}],
-  ['scaling-dk512', '?sdk=512', '#scaling .stage', async () => {}],
-  ['scaling-dk4-raw-histogram', '?sdk=4', '#scaling .scaling-hist', async (page) => page.click('#scaling .step-first')
-    .then(() => page.click('#scaling .step-forward'))],
-  ['multihead', '', '#multihead', async () => {}],
-  ['multihead-4-heads-head2', '?heads=4', '#multihead .stage', async (page) => {
-    await page.click('#multihead .step-first');
-    for (let k = 0; k < 3; k++) await page.click('#multihead .step-forward');
-  }],
-  ['positions', '', '#positions', async () => {}],
-  ['positions-problem', `?${new URLSearchParams({ sentence: '我 爱 猫' })}`, '#positions .pe-problem', async () => {}],
-  ['positions-table-128', '?ped=128', '#positions .pe-picture', async () => {}],
-  ['positions-offsets', '?ped=16', '#positions .pe-offsets', async () => {}],
+  ['scaling', '', '#scaling', (page) => goToLast(page, 'scaling')],
+  ['scaling-dk512', '?sdk=512', '#scaling .stage', (page) => goToLast(page, 'scaling')],
+  ['scaling-dk4-raw-histogram', '?sdk=4', '#scaling .scaling-hist', (page) => goToStep(page, 'scaling', 1)],
+  ['multihead', '', '#multihead', (page) => goToLast(page, 'multihead')],
+  ['multihead-4-heads-head2', '?heads=4', '#multihead .stage', (page) => goToStep(page, 'multihead', 3)],
+  ['positions', '', '#positions', (page) => goToLast(page, 'positions')],
+  ['positions-problem', `?${new URLSearchParams({ sentence: '我 爱 猫' })}`, '#positions .pe-problem', (page) => goToLast(page, 'positions')],
+  ['positions-table-128', '?ped=128', '#positions .pe-picture', (page) => goToLast(page, 'positions')],
+  ['positions-offsets', '?ped=16', '#positions .pe-offsets', (page) => goToLast(page, 'positions')],
   ['flow-heads', '?heads=3', '#flow .stage', async (page) => page.focus('#flow .flow-stage[data-stage="heads"]')],
 ];
 

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from './harness.js';
-import { openPage } from './page-helpers.js';
+import { openPage, goToLast } from './page-helpers.js';
 import { openBlog, waitForWidget, widget } from './widget-helpers.js';
 import { load } from '../../web/qkv-lab.js';
 import { draws, scalingModel } from '../../web/page/models/scaling.js';
@@ -29,6 +29,8 @@ function table(page, id, name) {
 
 test('√d_k: the slider goes into the URL, the numbers are the API\'s, and a link brings them back', async () => {
   const page = await openPage(env);
+  // the spread table and the bars are filled in from the section's last step (it opens at its first)
+  await goToLast(page, 'scaling');
   const at64 = scalingModel(qkv, draws(qkv, 42), 64);
   assert.deepEqual(await table(page, 'scaling', 'spread'), [[fmt(at64.raw.mean), fmt(at64.raw.std)], [fmt(at64.scaled.mean), fmt(at64.scaled.std)]]);
   // the slider, by keyboard: End is d_k = 512
@@ -45,10 +47,12 @@ test('√d_k: the slider goes into the URL, the numbers are the API\'s, and a li
   assert.match(narration, new RegExp(fmt(at512.row.unscaled.mean.jacobian).replace('.', '\\.')));
   // a link reproduces it
   const again = await openPage(env, { query: await search(page) });
+  await goToLast(again, 'scaling');
   assert.equal(await again.inputValue('#scaling .sdk-slider'), await page.inputValue('#scaling .sdk-slider'));
   assert.deepEqual(await table(again, 'scaling', 'spread'), await table(page, 'scaling', 'spread'));
   // another seed draws other vectors: the section follows the page's seed
   const seeded = await openPage(env, { query: '?seed=7&sdk=16' });
+  await goToLast(seeded, 'scaling');
   const at16 = scalingModel(qkv, draws(qkv, 7), 16);
   assert.deepEqual((await table(seeded, 'scaling', 'spread'))[1], [fmt(at16.scaled.mean), fmt(at16.scaled.std)]);
   for (const p of [page, again, seeded]) assert.deepEqual(p.problems(), []);
@@ -64,6 +68,8 @@ test('multi-head: the reader picks the heads (URL), the heads and W_O are the AP
   for (const H of [4, 1, 3]) {
     await page.check(`#multihead .heads-choice input[value="${H}"]`);
     await page.waitForFunction((H) => new URLSearchParams(location.search).get('heads') === (H === 2 ? null : String(H)), H);
+    // concat and Y are filled in from the last step on (a new head count shows it; ▶| as a reader would)
+    await goToLast(page, 'multihead');
     const expected = qkv.multiHeadAttention(snap.X, W, { heads: H });
     assert.deepEqual(await table(page, 'multihead', 'concat'), expected.concat.toArray().map((r) => r.map(fmt)), `H = ${H}: concat`);
     assert.deepEqual(await table(page, 'multihead', 'Y'), expected.output.toArray().map((r) => r.map(fmt)), `H = ${H}: Y`);
@@ -79,6 +85,8 @@ test('multi-head: the reader picks the heads (URL), the heads and W_O are the AP
   }
   const again = await openPage(env, { query: await search(page) });
   assert.equal(await again.isChecked('#multihead .heads-choice input[value="3"]'), true);
+  await goToLast(again, 'multihead');
+  assert.doesNotMatch((await table(again, 'multihead', 'Y')).flat().join(' '), /·/);
   assert.deepEqual(await table(again, 'multihead', 'Y'), await table(page, 'multihead', 'Y'));
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
@@ -88,12 +96,15 @@ test('multi-head: the reader picks the heads (URL), the heads and W_O are the AP
 test('positions: on the page, without positions the reordered outputs are the same rows; with PE they are not', async () => {
   for (const query of ['', `?${new URLSearchParams({ sentence: '我 开 汽车 很 快', seed: 7, scale: 1 })}`]) {
     const page = await openPage(env, { query });
+    // the reordered outputs are filled in from the section's last step (it opens at its first)
+    await goToLast(page, 'positions');
     const rows = async (name) => {
       const words = await page.$$eval(`#positions [data-matrix="${name}"] tbody th`, (ths) => ths.map((th) => th.textContent));
       const cells = await table(page, 'positions', name);
       return Object.fromEntries(words.map((w, i) => [w, cells[i].join(' ')]));
     };
     const plain = await rows('O_plain'), plainRe = await rows('O_plain_re');
+    assert.doesNotMatch(Object.values(plain).join(' '), /·/, `${query}: the outputs are shown`);
     assert.deepEqual(plainRe, plain, `${query}: without positions, word for word the same output`);
     const pos = await rows('O_pos'), posRe = await rows('O_pos_re');
     assert.notDeepEqual(posRe, pos, `${query}: with positions the outputs must change`);

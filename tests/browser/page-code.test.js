@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { openBrowser, ARTIFACTS } from './harness.js';
-import { openPage } from './page-helpers.js';
+import { openPage, goToLast } from './page-helpers.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -49,10 +49,6 @@ async function typeInto(page, selector, text) {
   await page.keyboard.press('Control+A');
   await page.keyboard.type(text);
   await page.keyboard.press('Enter');
-}
-
-async function goToLast(page, id) {
-  while (await page.isEnabled(`#${id} .step-forward`)) await page.click(`#${id} .step-forward`);
 }
 
 /** Every number the page shows for `name`, as nested arrays. */
@@ -113,7 +109,7 @@ for (const setting of SETTINGS) {
     for (const [selector, value] of setting.edits) await typeInto(page, selector, value);
     // every table in full: the stepped sections at their last step, K·Qᵀ and the shared
     // projection switched on, the prediction stage shown
-    for (const id of ['embedding', 'projections', 'scores', 'mixing']) await goToLast(page, id);
+    for (const id of ['embedding', 'projections', 'scores', 'softmax', 'mixing', 'scaling', 'multihead', 'positions']) await goToLast(page, id);
     await page.check('#scores .kq-switch');
     await page.check('#symmetry .qk-switch');
     await page.focus('#flow .flow-stage[data-stage="P"]');

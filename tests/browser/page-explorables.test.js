@@ -6,18 +6,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from './harness.js';
-import { openPage, row, position, ARTICLE, goToStep, q } from './page-helpers.js';
+import { openPage, row, position, ARTICLE, goToStep, goToLast, q } from './page-helpers.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env.close(); });
 
 
-
-/** Section `id`'s stepper on its last step, with its own button (▶| is the reader's way). */
-async function goToLast(page, id) {
-  while (await page.isEnabled(`#${id} .step-forward`)) await page.click(`#${id} .step-forward`);
-}
 
 test('the projections section says which rows of Q are rows of W_Q (one-hot rows of X), and only those', async () => {
   const page = await openPage(env);
@@ -57,6 +52,9 @@ test('d_k (2–4) in the projections section: every shape downstream follows, th
   const url = page.url();
   const again = await openPage(env, { query: url.slice(url.indexOf('?')) });
   assert.equal(await again.inputValue('#projections .dk-choice'), '2');
+  // softmax's weights are shown from its last step on (every section opens at its first)
+  for (const p of [page, again]) await goToLast(p, 'softmax');
+  assert.doesNotMatch((await row(page, 'softmax', 'A', 0)).join(' '), /·/);
   assert.deepEqual(await row(again, 'softmax', 'A', 0), await row(page, 'softmax', 'A', 0));
   await again.closeAll();
   // d_k = 4: n = 3 ≠ 4, so Q × K is refused for this very sentence
@@ -206,9 +204,11 @@ function whole(page) {
 
 test('softmax: softmax shown whole (exp per score, the row total, the division) with a temperature slider', async () => {
   const page = await openPage(env);
+  assert.equal(await position(page, 'softmax'), 'step 1 of 4', 'every section opens at its first step');
+  await goToLast(page, 'softmax');
   let w = await whole(page);
   assert.equal(w.t, 1);
-  assert.match(w.title, /row of “猫”/);   // the section opens at its last step: row 3
+  assert.match(w.title, /row of “猫”/);   // the last step: row 3
   // at T = 1 the weights are A's row, digit for digit
   assert.deepEqual(w.rows.map((r) => r[4]), await row(page, 'softmax', 'A', 2));
   const check = (w) => {
@@ -301,6 +301,8 @@ test('the data flow: live tensors on hover and focus, a jump on click, and the n
       first: [...root.querySelectorAll('[data-matrix] tbody tr:first-child td')].map((td) => td.textContent),
     };
   });
+  // softmax's table shows A from its last step on (every section opens at its first)
+  await goToLast(page, 'softmax');
   // the training sections above draw themselves once scrolled near, which moves this one: hover
   // only once it has stopped moving (the same top for a few frames in a row)
   await page.locator('#flow').scrollIntoViewIfNeeded();
@@ -316,7 +318,9 @@ test('the data flow: live tensors on hover and focus, a jump on click, and the n
   assert.match(p.heading, /Q, K, V, shape \[4, 3\]/);
   assert.deepEqual(p.first.slice(0, 3), await row(page, 'scores', 'Q', 0));
   await page.hover('#flow .flow-stage[data-stage="A"]');
-  assert.deepEqual((await preview()).first, await row(page, 'softmax', 'A', 0));
+  const shownA = await row(page, 'softmax', 'A', 0);
+  assert.doesNotMatch(shownA.join(' '), /·/);
+  assert.deepEqual((await preview()).first, shownA);
   // leaving returns to the stepper's stage (the first)
   await page.mouse.move(5, 5);
   assert.match((await preview()).heading, /token ids/);

@@ -32,6 +32,11 @@ export const ARTICLE = {
 /** A query string from an object: q({ seed: 7 }) → '?seed=7'. */
 export const q = (params) => `?${new URLSearchParams(params)}`;
 
+/** Section `id`'s stepper on its last step, with its own button (▶| is the reader's way). */
+export async function goToLast(page, id) {
+  while (await page.isEnabled(`#${id} .step-forward`)) await page.click(`#${id} .step-forward`);
+}
+
 /** Puts section `id`'s stepper on step `index` (0-based) with its buttons, as a reader would. */
 export async function goToStep(page, id, index) {
   if (await page.isEnabled(`#${id} .step-first`)) await page.click(`#${id} .step-first`);

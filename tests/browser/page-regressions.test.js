@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, frames } from './harness.js';
-import { openPage, row, position, ARTICLE, goToStep, q } from './page-helpers.js';
+import { openPage, row, position, ARTICLE, goToStep, goToLast, q } from './page-helpers.js';
 import { openBlog, waitForWidget } from './widget-helpers.js';
 
 let env;
@@ -145,7 +145,8 @@ test('defect 5: the softmax section says softmax(S / √d_k) while √d_k is on,
   }
   await page.uncheck('#softmax .scale-switch');
   assert.equal(await page.textContent('#softmax [data-matrix="A"] caption'), 'A = softmax(S)');
-  // the softmax section opens complete (its last step); a 4-word sentence keeps it complete
+  // the softmax section complete (the reader steps to its last step); a 4-word sentence keeps it complete
+  await goToLast(page, 'softmax');
   assert.equal(await position(page, 'softmax'), 'step 4 of 4');
   await page.selectOption('#embedding .sentence-select', '我 养了 一只 兔');
   assert.equal(await position(page, 'softmax'), 'step 5 of 5');

@@ -356,3 +356,28 @@ test('the car experiment has a reading over time: cos(猫, 汽车) on its corpus
   assert.equal(await plain.section.locator('[data-role="car-reading"]').isVisible(), false);
   await plain.page.closeAll();
 });
+
+test('every section opens at its first step (one rule; learnable opens at its link\'s factor, a setting its stepper shows)', async () => {
+  const page = await openPage(env);
+  const ids = await page.$$eval('section[data-section]', (els) => els.map((e) => e.dataset.section));
+  const opened = [];
+  for (const id of ids) {
+    const section = page.locator(`section[data-section="${id}"]`);
+    await section.scrollIntoViewIfNeeded();
+    // the on-demand sections (the two training ones) say when they are ready; the others are at once
+    if (await section.getAttribute('data-state')) await page.waitForSelector(`section[data-section="${id}"]:not([data-state="loading"]):not([data-state="replaying"])`, { timeout: 60000 });
+    const position = section.locator('.step-position');
+    if (!(await position.count())) continue;
+    const text = await position.first().textContent();
+    opened.push(id);
+    if (id === 'learnable') {
+      assert.match(text, /^step 11 of 21$/, 'learnable opens at the default factor 5 (a setting, not an end)');
+      continue;
+    }
+    assert.match(text, /^step 1 of \d+$/, `${id} opens at "${text}"`);
+  }
+  for (const id of ['softmax', 'scaling', 'multihead', 'positions', 'roles', 'trainstep']) {
+    assert.ok(opened.includes(id), `${id} was checked (${opened})`);
+  }
+  await page.closeAll();
+});

@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { openBrowser, screenshot, settle, ARTIFACTS, ROOT } from './harness.js';
-import { openBlog, waitForWidget, widget, widgetRow, ARTICLE, STRICT_CSP } from './widget-helpers.js';
+import { openBlog, waitForWidget, widget, widgetRow, widgetGoToLast, ARTICLE, STRICT_CSP } from './widget-helpers.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -44,6 +44,8 @@ async function checkBothWidgets(page) {
   assert.equal(second.section, 'softmax');
   assert.equal(second.lang, 'en');
   assert.match(second.title, /Softmax/);
+  // softmax's weights are filled in from its last step (it opens at its first)
+  await widgetGoToLast(page, 'second');
   assert.deepEqual(await widgetRow(page, 'second', 'S', 0), ARTICLE.S0);
   assert.deepEqual(await widgetRow(page, 'second', 'A', 0), ARTICLE.A0);
   // the walkthrough reaches the article's weights and output
@@ -99,7 +101,10 @@ test('a training widget under the strict CSP trains with no violation', async ()
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   const readout = page.locator('#first .tr-card:has(canvas[data-chart="scatter"]) [data-role="readout"]');
   await readout.waitFor({ state: 'visible', timeout: 60000 });
-  assert.match(await readout.textContent(), /^\S+ \(-?\d+\.\d{3}, -?\d+\.\d{3}\)$/);
+  // one line a word: the nearest, and any whose dot touches it (the scatter names both)
+  const lines = await readout.evaluate((el) => [...el.children].map((row) => row.textContent));
+  assert.ok(lines.length >= 1);
+  for (const line of lines) assert.match(line, /^\S+ \(-?\d+\.\d{3}, -?\d+\.\d{3}\)$/);
   const r = await readout.evaluate((el) => {
     const a = el.getBoundingClientRect(), c = el.parentNode.getBoundingClientRect();
     return { position: getComputedStyle(el).position, inside: a.left >= c.left - 1 && a.right <= c.right + 1 && a.top >= c.top - 1 && a.bottom <= c.bottom + 1 };
@@ -112,8 +117,10 @@ test('a training widget under the strict CSP trains with no violation', async ()
 test('interacting with one widget does not change the other', async () => {
   const page = await openBlog(env);
   await bothDrawn(page);
+  await widgetGoToLast(page, 'second');   // A filled in (softmax opens at its first step)
   const before = await widget(page, 'second');
   const rowBefore = await widgetRow(page, 'second', 'A', 0);
+  assert.deepEqual(rowBefore, ARTICLE.A0);
   await page.locator('#first .step-forward').click();
   await page.locator('#first .step-forward').click();
   assert.equal((await widget(page, 'first')).stage, 'scores');
@@ -266,6 +273,7 @@ test('the script in <head>, before the elements exist, works the same', async ()
     .replace('</head>', '<script src="/dist/qkv-lab-widget.js"></script>\n</head>') });
   assert.match(await page.content(), /<head>[\s\S]*qkv-lab-widget\.js[\s\S]*<\/head>/);
   await bothDrawn(page);
+  await widgetGoToLast(page, 'second');
   assert.deepEqual(await widgetRow(page, 'second', 'A', 0), ARTICLE.A0);
   assert.equal((await widget(page, 'first')).lang, 'zh-CN');
   assert.deepEqual(page.problems(), []);
@@ -324,8 +332,12 @@ test('a removed widget frees its WebAssembly memory; the other keeps working', a
   // removing a walkthrough widget is clean too, and the remaining one still computes
   await page.evaluate(() => document.getElementById('first').remove());
   assert.equal(await page.evaluate(async () => (await window.QkvLab.load()).heapUsed()), baseline);
+  await widgetGoToLast(page, 'second');   // A filled in (softmax opens at its first step)
+  assert.deepEqual(await widgetRow(page, 'second', 'A', 0), ARTICLE.A0);
   await page.evaluate(() => { document.getElementById('second').shadowRoot.querySelector('input[type="checkbox"]').click(); });
-  assert.notDeepEqual(await widgetRow(page, 'second', 'A', 0), ARTICLE.A0, 'the √d_k switch still recomputes');
+  const scaled = await widgetRow(page, 'second', 'A', 0);
+  assert.doesNotMatch(scaled.join(' '), /·/);
+  assert.notDeepEqual(scaled, ARTICLE.A0, 'the √d_k switch still recomputes');
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });

@@ -77,6 +77,12 @@ export function widget(page, id) {
 }
 
 /** The texts of row i of matrix `name` (data-matrix) inside widget #id. */
+/** Widget #id's stepper on its last step, with its own ▶| button (as a reader would; every section opens at its first). */
+export async function widgetGoToLast(page, id) {
+  const forward = page.locator(`#${id} .step-forward`);
+  while (await forward.isEnabled()) await forward.click();
+}
+
 export function widgetRow(page, id, name, i) {
   return page.evaluate(([id, name, i]) => {
     const root = document.getElementById(id).shadowRoot;

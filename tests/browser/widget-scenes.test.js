@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, newPage, settle } from './harness.js';
 import { waitForWidget, widget } from './widget-helpers.js';
-import { openPage, position } from './page-helpers.js';
+import { openPage, position, goToLast } from './page-helpers.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -120,6 +120,55 @@ test('bad scene values get the one-line notice and fall back', async () => {
   await page.closeAll();
 });
 
+test('a step past the section\'s last, or a range that ends past it: the one-line notice (zh and en) and the fallback, in the widget, on the page and in iframe mode', async () => {
+  // softmax on the default sentence has 4 steps
+  const page = await post([
+    '<qkv-lab id="d" section="softmax" lang="en" step="9"></qkv-lab>',
+    '<qkv-lab id="e" section="softmax" lang="en" steps="2-9"></qkv-lab>',
+    '<qkv-lab id="z" section="softmax" lang="zh" step="9"></qkv-lab>',
+    '<script src="qkv-lab-widget.js"></script>'].join(''));
+  for (const id of ['d', 'e', 'z']) {
+    await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+    await waitForWidget(page, id);
+  }
+  const d = await widget(page, 'd');
+  assert.equal(d.notice, 'step="9" is not valid; using the default.');
+  assert.equal(d.position, 'step 1 of 4', 'the section\'s own opening step');
+  const e = await widget(page, 'e');
+  assert.equal(e.notice, 'steps="2-9" is not valid; using the default.');
+  await inShadow(page, 'e', "root.querySelector('.step-first').click()");
+  assert.equal((await widget(page, 'e')).position, 'step 1 of 4', 'every step is reachable');
+  const z = await widget(page, 'z');
+  assert.equal(z.notice, '属性 step="9" 无效，已改用默认值。');
+  // a step set later: a good one clears the notice, a bad one brings it back
+  await page.evaluate(() => { document.getElementById('d').step = 3; });
+  await page.waitForFunction(() => document.getElementById('d').shadowRoot.querySelector('.step-position').textContent === 'step 3 of 4');
+  assert.equal((await widget(page, 'd')).notice, '');
+  await page.evaluate(() => { document.getElementById('d').step = 12; });
+  await page.waitForFunction(() => /step="12" is not valid/.test(document.getElementById('d').shadowRoot.querySelector('.widget-notice').textContent));
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+
+  // the page's link, in English and in Chinese
+  const en = await openPage(env, { query: '?lang=en&section=softmax&step=9' });
+  assert.equal(await position(en, 'softmax'), 'step 1 of 4');
+  assert.equal(await en.textContent('header .notice'), 'These link parameters were not valid and fell back to their defaults: step.');
+  const zh = await openPage(env, { query: '?lang=zh&section=softmax&steps=2-9' });
+  assert.equal(await zh.textContent('header .notice'), '链接里的这些参数无效，已改用默认值：steps。');
+  // iframe mode: the notice above the one section shown
+  const frame = await openPage(env, { query: '?embed=1&lang=en&section=softmax&step=9&steps=1-9' });
+  assert.equal(await position(frame, 'softmax'), 'step 1 of 4');
+  assert.equal(await frame.isDisabled('#softmax .step-forward'), false, 'the range fell back to every step');
+  assert.equal(await frame.textContent('.embed-notice'), 'These link parameters were not valid and fell back to their defaults: steps, step.');
+  assert.equal(await frame.isVisible('.embed-notice'), true);
+  // a step that exists is no notice
+  const good = await openPage(env, { query: '?embed=1&lang=en&section=softmax&step=4' });
+  assert.equal(await position(good, 'softmax'), 'step 4 of 4');
+  assert.equal(await good.isVisible('.embed-notice'), false);
+  assert.deepEqual([...en.problems(), ...zh.problems(), ...frame.problems(), ...good.problems()], []);
+  for (const p of [en, zh, frame, good]) await p.closeAll();
+});
+
 test('page and iframe links: ?section=…&step=…&steps=… open that section at that step, within that range', async () => {
   const page = await openPage(env, { query: '?lang=en&section=scores&step=2&steps=2-3' });
   assert.equal(await position(page, 'scores'), 'step 2 of 11');
@@ -127,8 +176,11 @@ test('page and iframe links: ?section=…&step=…&steps=… open that section a
   await page.click('#scores .step-forward');
   assert.equal(await position(page, 'scores'), 'step 3 of 11');
   assert.equal(await page.isDisabled('#scores .step-forward'), true);
-  // the other sections are not touched by the scene
-  assert.equal(await page.isDisabled('#softmax .step-first'), false);
+  // the other sections are not touched by the scene: softmax opens at its own first step and
+  // reaches its last, past the range 2-3
+  assert.equal(await position(page, 'softmax'), 'step 1 of 4');
+  await goToLast(page, 'softmax');
+  assert.equal(await position(page, 'softmax'), 'step 4 of 4');
   await page.closeAll();
 
   const frame = await openPage(env, { query: '?embed=1&lang=en&section=softmax&step=3&steps=2-3&loop=1' });

@@ -36,7 +36,8 @@ export function parseLanguage(raw) {
   return m ? m[1].toLowerCase() : null;
 }
 
-function shown(raw) {
+/** An attribute's value as a notice quotes it (cut short). */
+export function shown(raw) {
   return raw.length > MAX_SHOWN ? `${raw.slice(0, MAX_SHOWN)}…` : raw;
 }
 

@@ -23,7 +23,7 @@
 import { load } from '../qkv-lab.js';
 import { h, clear } from '../page/shell/dom.js';
 import { createI18n, languageFromNavigator } from '../page/shell/i18n.js';
-import { readAttributes, parseLanguage, ATTRIBUTES, SETTING_ATTRIBUTES, BOOLEAN_ATTRIBUTES, DEFAULT_SECTION } from './attributes.js';
+import { readAttributes, parseLanguage, ATTRIBUTES, SETTING_ATTRIBUTES, BOOLEAN_ATTRIBUTES, DEFAULT_SECTION, shown } from './attributes.js';
 import { createSectionContext } from '../page/shell/context.js';
 import { sectionById } from '../page/sections/index.js';
 import { adoptStyles, addSectionStyles } from './styles.js';
@@ -227,7 +227,7 @@ export class QkvLabElement extends Base {
     }
     if (generation !== this._generation || !this.isConnected) return;
     if (definition.css) addSectionStyles(this.shadowRoot, definition.css);
-    const built = { settings, i18n, section: null, ctx: null, offProgress: null };
+    const built = { settings, i18n, section: null, ctx: null, offProgress: null, sceneNotices: [] };
     built.ctx = createSectionContext({
       qkv, i18n, state: settings.state,
       // step, steps, loop: this widget's section shows them, and follows when they change
@@ -236,6 +236,11 @@ export class QkvLabElement extends Base {
       // the data-flow section links to other sections: the widget shows the one asked for
       goTo: (id) => { if (sectionById(id)) this.setAttribute('section', id); },
       onSnapshot: (snapshot) => { if (built.section && built.section.update) built.section.update(snapshot); },
+      // a step or range past the section's last step fell back (scene.js fitScene): a notice like any bad attribute's
+      onSceneChecked: (id, refused) => {
+        built.sceneNotices = refused.map((r) => ({ name: r.name, value: shown(this.getAttribute(r.name) ?? r.value), fallback: String(r.fallback) }));
+        if (this._built === built) this._applyFrame(built.settings);
+      },
     });
     try {
       built.section = definition.create(built.ctx);
@@ -310,11 +315,14 @@ export class QkvLabElement extends Base {
     this._qkv.setAttribute('aria-label', i18n.t('widget.label', { section: settings.section }));
     this._credit.textContent = i18n.t('widget.credit');
     clear(this._notice);
-    for (const n of settings.notices) {
+    // the attributes' notices, and the scene's that the section found past its last step
+    const named = new Set(settings.notices.map((n) => n.name));
+    const notices = [...settings.notices, ...(this._built?.sceneNotices ?? []).filter((n) => !named.has(n.name))];
+    for (const n of notices) {
       const key = n.fallback === 'null' ? 'widget.invalidNone' : 'widget.invalid';
       this._notice.append(h('p', { text: i18n.t(key, n) }));
     }
-    this._notice.hidden = settings.notices.length === 0;
+    this._notice.hidden = notices.length === 0;
   }
 
   // ---- events ----

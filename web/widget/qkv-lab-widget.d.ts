@@ -65,11 +65,12 @@ export interface QkvLabElement extends HTMLElement {
   pull: number;
   /**
    * The step the section opens at, as its stepper counts them (1 is "step 1 of n"); 0, the
-   * default, opens it where it opens by itself. In 'trainstep' and 'training', the training step
-   * (0 … 1000000, clamped to the schedule). A step outside `steps` shows a notice and opens at its start.
+   * default, opens it at its first step ('learnable' at its `pull`). In 'trainstep' and 'training', the training step
+   * (0 … 1000000, clamped to the schedule). A step outside `steps` shows a notice and opens at its start;
+   * one past the section's last step shows a notice and opens at its first.
    */
   step: number;
-  /** 'a-b' (1 ≤ a ≤ b): the steps the stepper keeps to, e.g. '2-5'; null (the default): every step. */
+  /** 'a-b' (1 ≤ a ≤ b): the steps the stepper keeps to, e.g. '2-5'; null (the default): every step. A range that ends past the section's last step shows a notice and falls back to every step. */
   steps: string | null;
   /** Play round from the range's last step to its first (default false). */
   loop: boolean;

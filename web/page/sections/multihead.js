@@ -139,7 +139,7 @@ export const multiheadSection = defineSection({
 
     // H + 3 steps (projections, each head, concat, output); a new head count shows the last
     return {
-      count: (snap) => headsOf(snap) + 3, initial: (snap) => headsOf(snap) + 2, draw, render,
+      count: (snap) => headsOf(snap) + 3, draw, render,
       stepAfter: (snap, previous, index) => (headsOf(snap) !== headsOf(previous) ? headsOf(snap) + 2 : index),
       stage: (index) => {
         const H = headsOf(snapNow());

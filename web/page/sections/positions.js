@@ -130,7 +130,7 @@ export const positionsSection = defineSection({
     if (dark) events.on(dark, 'change', () => drawPictures(snapNow()));
 
     return {
-      count: () => STAGES.length, initial: STAGES.length - 1, draw, render,
+      count: () => STAGES.length, draw, render,
       stage: (index) => STAGES[index],
       setLanguage: () => draw(snapNow()),
     };

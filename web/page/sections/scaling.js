@@ -113,7 +113,7 @@ export const scalingSection = defineSection({
     }
 
     return {
-      count: () => STAGES.length, initial: STAGES.length - 1, draw, render,
+      count: () => STAGES.length, draw, render,
       stage: (i) => STAGES[i],
       setLanguage: () => draw(data()),
     };

@@ -82,7 +82,7 @@ export const softmaxSection = defineSection({
     }
 
     return {
-      count: (snap) => 1 + snap.n, initial: snapNow().n, draw, render,
+      count: (snap) => 1 + snap.n, draw, render,
       setLanguage: () => draw(snapNow()),
     };
   },

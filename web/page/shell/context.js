@@ -37,10 +37,12 @@ const DROPPED_BY = { seed: ['Wq', 'Wk', 'Wv'], sentence: ['X'], dk: ['Wq', 'Wk',
  * scene: { section, live } names the section the state's scene (step, steps, loop, autoplay;
  * scene.js) applies to: the widget's own, or the page's ?section=; live: later changes of those
  * properties move it too (the widget's attributes; the page applies its link once, when it opens).
+ * onSceneChecked(id, refused): the section has checked the scene against its number of steps;
+ * refused lists what fell back ([{ name, value, fallback }], scene.js fitScene), for the host's notice.
  * sectionTools(options) → off: the host's actions added to each section's preamble (the page's
  * shell/section-tools.js; the widget has none).
  */
-export function createSectionContext({ qkv, i18n, state, announce = () => {}, goTo = () => {}, onSnapshot = () => {}, trainingOptions = {}, scene = null, sectionTools = null }) {
+export function createSectionContext({ qkv, i18n, state, announce = () => {}, goTo = () => {}, onSnapshot = () => {}, trainingOptions = {}, scene = null, onSceneChecked = () => {}, sectionTools = null }) {
   let overrides = {};
   const settings = () => Object.fromEntries(SNAPSHOT_KEYS.map((key) => [key, state.get(key)]));
   const choices = () => Object.freeze(Object.fromEntries(CHOICE_KEYS.map((key) => [key, state.get(key)])));
@@ -66,6 +68,8 @@ export function createSectionContext({ qkv, i18n, state, announce = () => {}, go
     /** The scene for section `id` ({ step, range, loop, autoplay, outside }), or null when it has none. */
     sceneFor: (id) => (scene && scene.section === id ? sceneOf(state) : null),
     sceneLive: Boolean(scene && scene.live),
+    /** The section checked its scene against its steps: refused, what fell back (scene.js fitScene), [] when nothing did. */
+    sceneChecked: (id, refused) => onSceneChecked(id, refused),
     /** The training run the training sections share (training/store.js), made when first asked for. */
     get training() {
       training ||= createTrainingStore({ qkv, state, extraOptions: trainingOptions });

@@ -176,6 +176,14 @@ async function main() {
   const ctx = createSectionContext({
     qkv, i18n, state, goTo,
     scene: sceneSection ? { section: sceneSection, live: false } : null,
+    // a step or range past the section's last step fell back (scene.js fitScene): the link's notice says so
+    onSceneChecked(id, refused) {
+      const names = refused.map((r) => r.name).filter((name) => !state.rejected.includes(name));
+      if (!names.length) return;
+      state.rejected.push(...names);
+      notice.hidden = false;
+      applyLanguage(i18n.lang);
+    },
     sectionTools: createSectionTools({ state, getSnapshot: () => ctx.getSnapshot() }),
     announce(text) { live.textContent = ''; live.textContent = text; },
     onSnapshot(snapshot) {

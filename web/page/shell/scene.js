@@ -10,9 +10,11 @@
 // section shell both use it).
 //
 // Steps are counted as the stepper shows them: step 1 is "step 1 of n". `step` 0 (or none) opens
-// the section where it opens by itself. In the two training sections `step` is the run's step (the
-// training store reads it); there `steps` and `loop` apply to trainstep's stage stepper. In the
-// writer, `step` is its GPT run's step too: the run trains to it on open (gpt/store.js).
+// the section where it opens by itself (its first step); one past its last step, or a range that
+// ends past it, falls back with a notice (fitScene, once the section knows how many steps it has).
+// In the two training sections `step` is the run's step (the training store reads it); there
+// `steps` and `loop` apply to trainstep's stage stepper. In the writer, `step` is its GPT run's
+// step too: the run trains to it on open (gpt/store.js).
 
 /** The state properties a scene is made of. */
 export const SCENE_KEYS = Object.freeze(['step', 'steps', 'loop', 'autoplay']);
@@ -37,6 +39,29 @@ export function sceneOf(state) {
   const outside = Boolean(step && range && (step < range.from || step > range.to));
   if (outside) step = range.from;
   return { step, range, loop: state.get('loop') === true, autoplay: state.get('autoplay') === true, outside };
+}
+
+/**
+ * The scene against the section it is for, once its number of steps (count) is known: a `steps`
+ * range that ends past the last step falls back to every step, and a `step` past the last step
+ * to the range's start (or, without a range, the section's own opening step), as any bad value of
+ * a link or an attribute falls back. runStep: `step` is a training run's (trainstep), checked by
+ * the training store, not here. → { scene, refused: [{ name, value, fallback }] }: what fell back,
+ * for the host's one-line notice (fallback null: the default).
+ */
+export function fitScene(scene, count, { runStep = false } = {}) {
+  if (!scene || !(count >= 1)) return { scene, refused: [] };
+  const refused = [];
+  let { step, range } = scene;
+  if (range && range.to > count) {
+    refused.push({ name: 'steps', value: `${range.from}-${range.to}`, fallback: null });
+    range = null;
+  }
+  if (!runStep && step && step > count) {
+    refused.push({ name: 'step', value: String(step), fallback: range ? range.from : null });
+    step = range ? range.from : null;
+  }
+  return { scene: refused.length ? { ...scene, step, range } : scene, refused };
 }
 
 /**

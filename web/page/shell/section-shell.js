@@ -44,7 +44,7 @@
 import { h, listeners, pendingLayout } from './dom.js';
 import { createStepper } from './stepper.js';
 import { createMatrixView } from '../views/matrix-view.js';
-import { SCENE_KEYS, stepperScene } from './scene.js';
+import { SCENE_KEYS, stepperScene, fitScene } from './scene.js';
 import { createQuiz } from './quiz.js';
 
 /**
@@ -158,7 +158,14 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     parts.draw?.(snap);
     // the scene (scene.js) the host asks this section to show: its step, range and loop. With a
     // training run as its source, `step` is the run's (the training store reads it), not the stepper's.
-    const sceneNow = () => stepperScene(ctx.sceneFor?.(id) ?? null, { runStep: Boolean(runStep) });
+    // A step or range past the section's last step falls back, and the host says so (scene.js).
+    const sceneNow = () => {
+      const asked = ctx.sceneFor?.(id) ?? null;
+      if (!asked) return stepperScene(null);
+      const { scene: fitted, refused } = fitScene(asked, parts.count(snap), { runStep: Boolean(runStep) });
+      ctx.sceneChecked?.(id, refused);
+      return stepperScene(fitted, { runStep: Boolean(runStep) });
+    };
     const scene = sceneNow();
     const stepper = shell.addStepper({
       count: parts.count(snap),
@@ -178,7 +185,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     // (update below) is not the reader's, and must not write state
     let updating = false;
     if (parts.onStep) stepper.onChange(({ index }) => { if (!updating) parts.onStep(index); });
-    // a section that opens on a later step (softmax opens finished) opens before its first question
+    // a section that opens on a later step (a scene's `step`, learnable at its link's factor) opens before its first question
     function holdForQuestions() {
       updating = true;
       try { stepper.go(questions.initialFor(stepper.index), false); } finally { updating = false; }

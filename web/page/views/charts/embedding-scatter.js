@@ -6,6 +6,26 @@ import { placeLabels, nearestOnBox } from '../label-placement.js';
 
 const LABEL_FONT = '600 13px system-ui, "Noto Sans CJK SC", sans-serif';
 const LABEL_HEIGHT = 16;
+const DOT_RADIUS = 5;   // a labelled word's dot
+const GREY_RADIUS = 3;  // a grey word's
+
+/** Groups of dots whose discs touch (closer than `touch` px, chained): [[dot, …], …], in the dots' order. */
+function touchingClusters(dots, touch) {
+  const group = dots.map((_, k) => k);
+  const root = (k) => (group[k] === k ? k : (group[k] = root(group[k])));
+  for (let a = 0; a < dots.length; a++) {
+    for (let b = a + 1; b < dots.length; b++) {
+      if (Math.hypot(dots[a].x - dots[b].x, dots[a].y - dots[b].y) < touch) group[root(b)] = root(a);
+    }
+  }
+  const out = new Map();
+  dots.forEach((d, k) => {
+    const r = root(k);
+    if (!out.has(r)) out.set(r, []);
+    out.get(r).push(d);
+  });
+  return [...out.values()];
+}
 
 /**
  * The embeddings projected to 2-D, every word labelled, with a short trail of where each point
@@ -80,7 +100,10 @@ export class EmbeddingScatter extends ChartBase {
     this.chart.update('none');
   }
 
-  /** The labels as last drawn: [{ word, label, box: { x, y, w, h } | null, leader }] (canvas pixels). */
+  /**
+   * The labels as last drawn: [{ word, words, label, box: { x, y, w, h } | null, leader, dot: { x, y } }]
+   * (canvas pixels); words: more than one when dots that touch share the label.
+   */
   labelBoxes() {
     return this.placed.map((p) => ({ ...p }));
   }
@@ -93,7 +116,10 @@ export class EmbeddingScatter extends ChartBase {
     const ds = this.chart.data.datasets[0];
     const shown = this.shown || [];
     ds.backgroundColor = shown.map((i) => this._groupColour(this.groups[i]));
-    ds.pointRadius = shown.map((i) => (this.groups[i] === 0 ? 3 : 5));
+    ds.pointRadius = shown.map((i) => (this.groups[i] === 0 ? GREY_RADIUS : DOT_RADIUS));
+    // a ring of the background round each labelled dot: two that overlap stay two discs
+    ds.pointBorderWidth = shown.map((i) => (this.groups[i] === 0 ? 0 : 1.5));
+    ds.pointBorderColor = this.theme.background;
   }
 
   /** points: a Matrix vocab×2 (or { rows, data }); moves every word and extends its trail. */
@@ -134,16 +160,22 @@ export class EmbeddingScatter extends ChartBase {
     const [item] = chart.getElementsAtEventForMode({ type: 'mousemove', native: null, x: pos.x, y: pos.y },
       'nearest', { intersect: false }, false);
     if (!item) return null;
-    const i = this.shown[item.index];
-    const point = chart.data.datasets[0].data[item.index];
-    if (i === undefined || !point) return null;
-    const colour = this._groupColour(this.groups[i]);
+    const data = chart.data.datasets[0].data;
+    if (this.shown[item.index] === undefined || !data[item.index]) return null;
     const { x, y } = item.element;
-    return {
-      lines: [{ text: `${this.labels?.[i] ?? this.words[i] ?? ''} (${fmt3(point.x)}, ${fmt3(point.y)})`, colour }],
-      marks: [{ x, y, r: this.groups[i] === 0 ? 5 : 7, colour, ring: this.theme.text }],
-      x, y,
-    };
+    // the nearest word, and every word whose dot touches it (two dots on one spot are both named)
+    const meta = chart.getDatasetMeta(0).data;
+    const touching = [item.index, ...meta.flatMap((el, k) => (k !== item.index && el &&
+      Math.hypot(el.x - x, el.y - y) < 2 * DOT_RADIUS + 1 ? [k] : []))];
+    const lines = [], marks = [];
+    for (const k of touching) {
+      const i = this.shown[k], point = data[k];
+      if (i === undefined || !point) continue;
+      const colour = this._groupColour(this.groups[i]);
+      lines.push({ text: `${this.labels?.[i] ?? this.words[i] ?? ''} (${fmt3(point.x)}, ${fmt3(point.y)})`, colour });
+      marks.push({ x: meta[k].x, y: meta[k].y, r: this.groups[i] === 0 ? 5 : 7, colour, ring: this.theme.text });
+    }
+    return { lines, marks, x, y };
   }
 
   /** Forgets the trails (after a reset or a jump, where a trail would draw a false path). */
@@ -197,41 +229,68 @@ export class EmbeddingScatter extends ChartBase {
     }
     ctx.globalAlpha = 1;
     this._drawArrows(chart);
-    // labels: placed so that none overlaps another (label-placement.js); one pushed away from
-    // its point gets a thin leader line back to it
+    // labels: placed so that each points at its own dot only (label-placement.js), the grey
+    // words' dots included; one pushed away from its dot gets a leader line back to it. Dots
+    // whose discs touch cannot be told apart by any label, so they share one that names them all
+    // ("猫 · 香蕉"), and each dot keeps a ring so that both stay visible.
     ctx.textBaseline = 'middle';
     ctx.font = LABEL_FONT;
     const area = chart.chartArea;
-    const items = [];
-    const which = [];
+    const inside = (x, y) => x >= 0 && y >= 0 && x <= area.right - area.left && y <= area.bottom - area.top;
+    const dots = [];   // the labelled words' dots: { i, x, y } (plot pixels)
+    const others = [];
     for (let k = 0; k < points.length; k++) {
       const i = this.shown[k];
-      if (this.groups[i] === 0) continue;  // grey words are named by the hover readout only
-      const text = this.labels?.[i] ?? this.words[i];
       const x = sx.getPixelForValue(points[k].x) - area.left, y = sy.getPixelForValue(points[k].y) - area.top;
-      if (x < 0 || y < 0 || x > area.right - area.left || y > area.bottom - area.top) continue;
-      items.push({ x, y, w: Math.ceil(ctx.measureText(text).width) + 4, h: LABEL_HEIGHT });
-      which.push({ i, text });
+      if (!inside(x, y)) continue;
+      if (this.groups[i] === 0) others.push({ x, y, r: GREY_RADIUS });  // grey words are named by the hover readout only
+      else dots.push({ i, x, y });
     }
-    const boxes = placeLabels(items, { width: area.right - area.left, height: area.bottom - area.top });
-    this.placed = which.map(({ i, text }, k) => {
+    const clusters = touchingClusters(dots, 2 * DOT_RADIUS + 1);
+    const items = clusters.map((members) => {
+      const text = members.map((d) => this.labels?.[d.i] ?? this.words[d.i]).join(' · ');
+      const short = members.map((d) => this.words[d.i]).join(' · ');  // without the glosses, where room is short
+      const x = members.reduce((m, d) => m + d.x, 0) / members.length, y = members.reduce((m, d) => m + d.y, 0) / members.length;
+      return { x, y, w: Math.ceil(ctx.measureText(text).width) + 4, shortW: Math.ceil(ctx.measureText(short).width) + 4,
+        h: LABEL_HEIGHT, text, short, members, dots: members.map((d) => ({ x: d.x, y: d.y, r: DOT_RADIUS })) };
+    });
+    const boxes = placeLabels(items, { width: area.right - area.left, height: area.bottom - area.top, others });
+    this.placed = items.map((it, k) => {
       const b = boxes[k];
-      return { word: this.words[i], label: text, leader: Boolean(b && b.leader),
-        box: b ? { x: b.x + area.left, y: b.y + area.top, w: b.w, h: b.h } : null };
+      return { word: this.words[it.members[0].i], words: it.members.map((d) => this.words[d.i]), label: b?.short ? it.short : it.text,
+        leader: Boolean(b && b.leader), box: b ? { x: b.x + area.left, y: b.y + area.top, w: b.w, h: b.h } : null,
+        dot: { x: it.x + area.left, y: it.y + area.top } };
     });
-    ctx.lineWidth = 1;
-    ctx.strokeStyle = this.theme.muted;
-    this.placed.forEach((p, k) => {
-      if (!p.box || !p.leader) return;
-      const px = items[k].x + area.left, py = items[k].y + area.top;
-      const end = nearestOnBox(p.box, px, py);
+    // leader lines in the text's colour over a halo of the background: as clear as the labels,
+    // in either theme, from the dot's edge (the dot stays whole) to the label's nearest side
+    const leaders = [];
+    for (const p of this.placed) {
+      if (!p.box || !p.leader) continue;
+      const end = nearestOnBox(p.box, p.dot.x, p.dot.y);
+      const len = Math.hypot(end.x - p.dot.x, end.y - p.dot.y);
+      if (len <= DOT_RADIUS + 1) continue;
+      const f = (DOT_RADIUS + 1) / len;
+      leaders.push([p.dot.x + (end.x - p.dot.x) * f, p.dot.y + (end.y - p.dot.y) * f, end.x, end.y]);
+    }
+    ctx.lineCap = 'round';
+    for (const [width, colour] of [[3.5, this.theme.background], [1.5, this.theme.text]]) {
+      ctx.lineWidth = width;
+      ctx.strokeStyle = colour;
       ctx.beginPath();
-      ctx.moveTo(px, py);
-      ctx.lineTo(end.x, end.y);
+      for (const [x0, y0, x1, y1] of leaders) { ctx.moveTo(x0, y0); ctx.lineTo(x1, y1); }
       ctx.stroke();
-    });
+    }
     // for readers of the DOM (and the tests): where each label went, in canvas pixels
-    chart.canvas.dataset.labels = JSON.stringify(this.placed.map((p) => [p.word, p.box && [p.box.x, p.box.y, p.box.w, p.box.h].map(Math.round), p.leader ? 1 : 0]));
+    // (a label shared by dots that touch lists all its words last)
+    chart.canvas.dataset.labels = JSON.stringify(this.placed.map((p) => [p.word, p.box && [p.box.x, p.box.y, p.box.w, p.box.h].map(Math.round), p.leader ? 1 : 0, ...(p.words.length > 1 ? [p.words] : [])]));
+    // and every dot drawn: [word, x, y, labelled] in canvas pixels
+    chart.canvas.dataset.dots = JSON.stringify([...dots.map((d) => [this.words[d.i], d.x + area.left, d.y + area.top, 1]),
+      ...points.flatMap((pt, k) => {
+        const i = this.shown[k];
+        if (this.groups[i] !== 0) return [];
+        const x = sx.getPixelForValue(pt.x), y = sy.getPixelForValue(pt.y);
+        return inside(x - area.left, y - area.top) ? [[this.words[i], x, y, 0]] : [];
+      })].map(([w, x, y, l]) => [w, Math.round(x * 10) / 10, Math.round(y * 10) / 10, l]));
     ctx.fillStyle = this.theme.text;
     ctx.strokeStyle = this.theme.background;
     ctx.lineWidth = 3;
