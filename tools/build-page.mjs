@@ -199,9 +199,10 @@ if (fs.existsSync(widgetEntry)) {
     },
   };
   const { core, addons } = await classicWidget({ minifyCSS, extraPlugins: [gptWorker] });
-  fs.writeFileSync(path.join(dist, 'qkv-lab-widget.js'), core);
-  fs.writeFileSync(path.join(dist, 'qkv-lab-widget-training.js'), addons.training);
-  fs.writeFileSync(path.join(dist, 'qkv-lab-widget-gpt.js'), addons.gpt);
+  const BOM = '\ufeff';   // see classicWidget's options: the scripts are UTF-8
+  fs.writeFileSync(path.join(dist, 'qkv-lab-widget.js'), BOM + core);
+  fs.writeFileSync(path.join(dist, 'qkv-lab-widget-training.js'), BOM + addons.training);
+  fs.writeFileSync(path.join(dist, 'qkv-lab-widget-gpt.js'), BOM + addons.gpt);
   console.log(`widget: dist/qkv-lab-widget.js ${kib(core)} (${gzkib(core)} gzipped), ` +
     `dist/qkv-lab-widget-training.js ${kib(addons.training)} (${gzkib(addons.training)} gzipped, fetched only for a training section), ` +
     `dist/qkv-lab-widget-gpt.js ${kib(addons.gpt)} (${gzkib(addons.gpt)} gzipped, fetched only for a GPT section)`);
@@ -279,7 +280,9 @@ async function classicWidget({ minifyCSS, extraPlugins = [] }) {
       });
     },
   };
-  const options = { ...common, absWorkingDir: root, write: false, metafile: true, logLevel: 'warning' };
+  // UTF-8 text, not \uXXXX escapes (half the bytes for Chinese); the files start with a byte order
+  // mark, which makes a browser read a classic script as UTF-8 whatever the host page's encoding
+  const options = { ...common, charset: 'utf8', absWorkingDir: root, write: false, metafile: true, logLevel: 'warning' };
   const entry = (contents) => ({ stdin: { contents, resolveDir: root, sourcefile: 'entry.js', loader: 'js' } });
 
   // the core script's build settings, for the pass that lists its modules (1) and the real one (3)
@@ -311,6 +314,8 @@ async function classicWidget({ minifyCSS, extraPlugins = [] }) {
     ...shared.map((file, k) => `import * as m${k} from ${JSON.stringify(file)};`),
     `shareModules({ ${shared.map((file, k) => `${JSON.stringify(rel(file))}: m${k}`).join(', ')} });`].join('\n');
   const core = await build({ ...coreScript, ...entry(coreEntry) });
+  // QKV_METAFILE=file: what each module adds to the core script (for trimming it to its budget)
+  if (process.env.QKV_METAFILE) fs.writeFileSync(process.env.QKV_METAFILE, JSON.stringify(core.metafile));
   checkSideEffects(core);
   checkNoRelaxed(core, 'dist/qkv-lab-widget.js');
   // 4. the add-ons, reading them back

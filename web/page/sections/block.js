@@ -6,12 +6,14 @@
 // parameter count and what the training sections' small model did without.
 import { h, s, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
+import { QUIZ_GPT_STRINGS } from '../strings/quiz-gpt.js';
 import { BLOCK_STRINGS } from '../strings/block.js';
 import { defineSection, indexLabels, bars } from '../shell/section-shell.js';
 import { blockSource, rowOf } from '../gpt/block-model.js';
 import { GPT_CHOICES, BLOCK_LINE, BLOCK_KEYS } from '../gpt/settings.js';
 
 addStrings(BLOCK_STRINGS);
+addStrings(QUIZ_GPT_STRINGS);   // its questions' words travel with it
 
 /** The stages, in order: each names the rows it shows. */
 const STAGES = [

@@ -7,6 +7,7 @@
 // gpt/generation.js computes every number; this file only draws.
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
+import { QUIZ_GPT_STRINGS } from '../strings/quiz-gpt.js';
 import { GENERATE_STRINGS } from '../strings/generate.js';
 import { defineSection, indexLabels, bars } from '../shell/section-shell.js';
 import { generationSource, generationOf } from '../gpt/generation.js';
@@ -14,6 +15,7 @@ import { GPT_CHOICES, GENERATE_KEYS } from '../gpt/settings.js';
 import { refusalText } from '../gpt/refusals.js';
 
 addStrings(GENERATE_STRINGS);
+addStrings(QUIZ_GPT_STRINGS);   // its questions' words travel with it
 
 const TEMPERATURES = [0, 0.5, 0.8, 1, 1.5];
 const TOP_PS = [0.5, 0.8, 0.9, 0.95, 1];

@@ -19,6 +19,7 @@
 //   const section = trainingSection.create(ctx);   host.append(section.element);   section.destroy();
 import { h, pendingLayout, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
+import { QUIZ_TRAINING_STRINGS } from '../strings/quiz-training.js';
 import { defineSection } from '../shell/section-shell.js';
 import { TRAINING_STRINGS } from '../strings/training.js';
 import { TRAINING_TIMELINE_STRINGS } from '../strings/training-timeline.js';
@@ -40,6 +41,7 @@ import { glossed } from '../strings/glosses.js';
 import { DEFAULT_CORPUS } from '../../corpus.js';
 
 addStrings(TRAINING_STRINGS);
+addStrings(QUIZ_TRAINING_STRINGS);   // its questions' words travel with it
 addStrings(TRAINING_TIMELINE_STRINGS);   // the timeline's summary line shows before its module loads
 
 let instances = 0;

@@ -6,6 +6,7 @@
 // attention and the prediction at step 0 and now.
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
+import { QUIZ_TRAINING_STRINGS } from '../strings/quiz-training.js';
 import { TRAINSTEP_STRINGS } from '../strings/trainstep.js';
 import { defineSection, toggle } from '../shell/section-shell.js';
 import { createTrainStepSource } from '../training/step.js';
@@ -24,6 +25,7 @@ function fmtSmall(x) {
 }
 
 addStrings(TRAINSTEP_STRINGS);
+addStrings(QUIZ_TRAINING_STRINGS);   // its questions' words travel with it
 
 const ready = (d) => d.status === 'ready' && Boolean(d.update);
 /** Asked before the update is shown (which rows it changes) and before the loss after it. */

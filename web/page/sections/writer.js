@@ -8,6 +8,7 @@
 // the reader's commands to the store; the stepper walks through the samples.
 import { h, clear, fmt, download } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
+import { QUIZ_GPT_STRINGS } from '../strings/quiz-gpt.js';
 import { WRITER_STRINGS } from '../strings/writer.js';
 import { defineSection } from '../shell/section-shell.js';
 import { gptSource, acquireGPTStore } from '../gpt/store.js';
@@ -17,6 +18,7 @@ import { createLossPlot } from '../views/loss-plot.js';
 import { refusalText } from '../gpt/refusals.js';
 
 addStrings(WRITER_STRINGS);
+addStrings(QUIZ_GPT_STRINGS);   // its questions' words travel with it
 
 const DEFAULT_LINE = '白日依山尽，黄河入海流。';
 
