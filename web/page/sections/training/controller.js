@@ -32,6 +32,9 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
   let lastFrameTime = 0;
   let due = 0;
   let frameCount = 0;
+  let stepStarted = 0;      // while Step's step runs: when it started
+  let figuresFrame = 0;
+  let drawDue = false;     // steps taken but not drawn yet (slow steps: stepping and drawing take a frame each)
   let speed = DEFAULT_SPEED;
   let narrated = null;     // [key, vars]: the narration shown, rewritten on a language change
   let pendingDraw = null;  // { probes } while a new run waits for its frame to be drawn
@@ -105,6 +108,13 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
     onRender(options);
   }
 
+  const now = () => performance.now();
+
+  function drawFigures() {
+    figuresFrame = 0;
+    if (run() && !store.replaying && !pendingDraw) render({ probes: true });
+  }
+
   /**
    * Draws the run as new (its history, its words): at once, or for a large vocabulary over the
    * next two frames (its words, then its numbers), the section 'loading' until then.
@@ -159,7 +169,13 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
         break;
       case 'step':
         view.push(event.records);
-        if (!playing) render({ probes: true });
+        if (!playing && stepStarted && now() - stepStarted > FRAME_BUDGET_MS) {
+          // a slow step (a large vocabulary, a large batch): its status now, its figures next frame
+          view.render({ figures: false });
+          updateButtons();
+          reportProgress();
+          if (!figuresFrame) figuresFrame = requestAnimationFrame(drawFigures);
+        } else if (!playing) render({ probes: true });
         if (run().error) showError(run().error);
         break;
       case 'error':
@@ -178,7 +194,9 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
     const r = run();
     if (!r || playing || store.replaying || pendingDraw) return;
     resumable = false;
+    stepStarted = now();
     const [record] = store.advance(1);
+    stepStarted = 0;
     if (record) {
       narrateStep();
       store.saveStep();
@@ -217,6 +235,7 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
 
   function stopLoop() {
     playing = false;
+    drawDue = false;
     if (frameId) cancelAnimationFrame(frameId);
     frameId = 0;
   }
@@ -245,10 +264,19 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
     const dt = lastFrameTime ? Math.min(now - lastFrameTime, 100) : 1000 / 60;
     lastFrameTime = now;
     due += (speed * dt) / 1000;
+    if (drawDue) {
+      // the last frame's steps took the whole frame: this one draws them
+      drawDue = false;
+      render({ part: (frameCount++) % 2 });
+      schedule();
+      return;
+    }
     const n = Math.min(Math.floor(due), MAX_STEPS_PER_FRAME);
+    const started = performance.now();
     const records = n > 0 ? store.advance(n, { budgetMs: FRAME_BUDGET_MS }) : [];
     due = Math.min(due - records.length, 1);
-    if (records.length) render({ part: (frameCount++) % 2 });
+    if (records.length && performance.now() - started > FRAME_BUDGET_MS && !r.finished && !r.error) drawDue = true;
+    else if (records.length) render({ part: (frameCount++) % 2 });
     if (r.error) {
       store.saveStep();
       return;
@@ -306,7 +334,8 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
     destroy() {
       stopLoop();
       if (drawFrame) cancelAnimationFrame(drawFrame);
-      drawFrame = 0;
+      if (figuresFrame) cancelAnimationFrame(figuresFrame);
+      drawFrame = figuresFrame = 0;
       offStore();
     },
   };

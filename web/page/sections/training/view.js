@@ -165,9 +165,10 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
   /**
    * Draws the run's current state. While playing, `part` is 0 or 1 on alternate frames: the line
    * charts redraw on one, the scatter on the other (each still 30 times a second), which halves
-   * the Chart.js work in a frame; everything else redraws every frame.
+   * the Chart.js work in a frame; everything else redraws every frame. figures: false draws only
+   * the status line and the batch (the heat map, scatter and charts follow with the next render).
    */
-  function render({ part = -1 } = {}) {
+  function render({ part = -1, figures = true } = {}) {
     const last = run.last;
     const step = run.step;
     element.dataset.step = String(step);
@@ -176,6 +177,8 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     layout.status.loss.textContent = last ? i18n.t('training.lossNow', { loss: fmt(last.loss) }) : '';
     const sims = last || run.initialPoint();
     layout.status.sims.textContent = i18n.t('training.simNow', { a: fmt(sims.catDog), b: fmt(sims.catCar) });
+    renderBatch();
+    if (!figures) return;
 
     const table = run.table;
     const bound = heatmap.draw(table);
@@ -187,7 +190,6 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     layout.heat.legendMin.textContent = fmt(-bound);
     layout.heat.legendMax.textContent = fmt(bound);
 
-    renderBatch();
     if (part !== 0) {
       charts.scatter.trailLength = reducedMotion.matches ? 0 : TRAIL;
       charts.scatter.update(run.projection);
