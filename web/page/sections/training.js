@@ -177,6 +177,8 @@ function setupTraining(frame) {
   intro2();
   intro3();
   const offStore = store.subscribe((event) => {
+    // the probes ask the new run at once (a large one is drawn a frame or two later)
+    if (event.type === 'run' && store.run) probes.setRun(store.run);
     if (event.type === 'ready' || event.type === 'step') intro2();
     if (event.type === 'ready' || event.type === 'step' || event.type === 'run') carReading.draw(store);
   });
@@ -228,6 +230,7 @@ function setupTraining(frame) {
       controls.destroy();
       corpus.destroy();
       spread.destroy();
+      probes.destroy();
       view.destroy();
       release();
     },

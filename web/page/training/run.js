@@ -21,6 +21,9 @@ const EMA = 0.1;  // weight of the newest loss in the moving average
  */
 export const CHECKPOINT_EVERY = 100;
 
+/** The most plain (ungrouped) words a scatter draws; the rest of a large vocabulary is left off. */
+export const SCATTER_WORDS = 400;
+
 export class TrainingRun {
   /** qkv: the loaded API; options: createModel's options (seed included). */
   constructor(qkv, options) {
@@ -28,11 +31,12 @@ export class TrainingRun {
     this.options = { ...options };
     this.model = qkv.createModel(this.options);
     this.vocab = this.model.vocab;
+    this._ids = new Map(this.vocab.map((w, i) => [w, i]));   // word → row (a 9,000-word vocabulary: no indexOf per token)
     this.total = this.model.defaultSteps;
     this.history = [];  // per step: { step, loss, average, catDog, catCar }
     this.last = null;   // the last step's full record, with batch, updatedRows and batchRows
     this.error = null;  // set when a step threw (divergence or otherwise); the run is over
-    const has = (w) => this.vocab.includes(w);
+    const has = (w) => this._ids.has(w);
     /** Whether the corpus has the probe words (a reader's own corpus may not). */
     this.probes = {
       near: has(PROBES.anchor) && has(PROBES.near),
@@ -43,11 +47,22 @@ export class TrainingRun {
     this.checkpoints = new Map([[0, this.model.saveState()]]);
     this._replica = null;   // the second model that replays from a checkpoint (made when first needed)
     /** Colour group per word: 0 = none, g + 1 = WORD_GROUPS[g]. */
-    this.groups = this.vocab.map((w) => WORD_GROUPS.findIndex((g) => g.words.includes(w)) + 1);
+    const groupOf = new Map();
+    WORD_GROUPS.forEach((g, k) => { for (const w of g.words) if (!groupOf.has(w)) groupOf.set(w, k + 1); });
+    this.groups = this.vocab.map((w) => groupOf.get(w) || 0);
   }
 
   get step() {
     return this.model.steps;
+  }
+
+  /**
+   * The rows the scatters draw: every grouped word and the first SCATTER_WORDS plain words, never
+   * <s> (it sits in every sentence, far from all the words). A 9,000-word corpus would cost
+   * Chart.js seconds a frame, and the timeline's SVG 18,000 elements.
+   */
+  get scatterWords() {
+    return this._scatterWords ||= this.vocab.map((_, i) => i).filter((i) => i > 0 && (i <= SCATTER_WORDS || this.groups[i]));
   }
 
   /** The model's width and batch size (what the views say about the run). */
@@ -123,7 +138,7 @@ export class TrainingRun {
     // the rows of the batch's own tokens (<s> included: every sentence starts and ends with it);
     // with SGD exactly updatedRows, with Adam a subset (its moments move other rows too)
     const ids = new Set([0]);
-    for (const sentence of result.batch) for (const word of sentence) ids.add(this.vocab.indexOf(word));
+    for (const sentence of result.batch) for (const word of sentence) ids.add(this._ids.get(word));
     const batchRows = [...ids].sort((a, b) => a - b);
     this.last = { ...record, batch: result.batch, updatedRows: result.updatedRows, batchRows };
     return this.last;

@@ -256,11 +256,15 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
       });
     },
 
-    /** Up to n steps now; the records of the steps taken (fewer when the run ends). */
-    advance(n = 1) {
+    /**
+     * Up to n steps now; the records of the steps taken (fewer when the run ends, or when
+     * budgetMs is given and has passed: the first step is always taken).
+     */
+    advance(n = 1, { budgetMs = Infinity } = {}) {
       if (!run || replaying) return [];
       const records = [];
-      for (let i = 0; i < n; i++) {
+      const until = now() + budgetMs;
+      for (let i = 0; i < n && (i === 0 || now() < until); i++) {
         const record = run.advance();
         if (!record) break;
         records.push(record);

@@ -5,7 +5,7 @@
 //
 //   const view = timelineAt(run, k, { sentence: '我 爱 吃 苹 果' });
 //   → { step, total, loss, average, catDog, catCar, anchor, nearest: [{ word, score }],
-//       attention: { tokens, weights } | null, points: { vocab, xy (vocab × 2) } }
+//       attention: { tokens, weights } | null, points: { vocab, xy (vocab × 2), shown (the rows drawn: run.scatterWords) } }
 import { PROBES } from './run.js';
 
 /** How many nearest words of the anchor the timeline lists. */
@@ -28,6 +28,6 @@ export function timelineAt(run, k, { sentence = '' } = {}) {
     loss: record.loss, average: record.average, catDog: record.catDog, catCar: record.catCar,
     anchor, nearest: model.nearest(anchor, TIMELINE_NEAREST),
     attention: model.attention(tokens),
-    points: { vocab: model.vocab, xy: model.project2d() },
+    points: { vocab: model.vocab, xy: model.project2d(), shown: run.scatterWords },
   };
 }

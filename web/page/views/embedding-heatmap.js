@@ -4,18 +4,32 @@
 // Each row also has a DOM element carrying its state, for readers and for tests:
 //   [data-row="i"][data-word="猫"][data-flashed="true"]   on exactly the rows the last step updated
 //   [data-moment="true"]   among them, those outside the batch that Adam's moments moved
-// and the heat map element carries data-step and data-updated-rows="i,j,…".
+// and the heat map element carries data-step and data-updated-rows="i,j,…" (every row the step
+// updated, shown or not). With options.maxRows, only the first maxRows rows are drawn and get an
+// element (heatmap.shownRows says how many): a 9,000-word table would be 117,000 px tall and cost
+// the browser seconds of layout; the view says how many of how many it shows.
 import { h } from '../shell/dom.js';
+
+const MID = [[247, 247, 247], [28, 33, 40]];
+const NEG = [[33, 102, 172], [88, 166, 255]];
+const POS = [[202, 60, 32], [255, 123, 84]];
 
 /** Diverging colour for v in [-1, 1]: blue for negative, orange-red for positive, `mid` at 0. */
 export function divergingColour(v, dark) {
+  const out = [0, 0, 0];
+  writeColour(out, 0, v, dark);
+  return out;
+}
+
+/** divergingColour(v, dark) written into px[at … at + 2] (no array per cell: a redraw colours every cell). */
+function writeColour(px, at, v, dark) {
   const t = Math.max(-1, Math.min(1, Number.isFinite(v) ? v : 0));
-  const mid = dark ? [28, 33, 40] : [247, 247, 247];
-  const neg = dark ? [88, 166, 255] : [33, 102, 172];
-  const pos = dark ? [255, 123, 84] : [202, 60, 32];
-  const end = t < 0 ? neg : pos;
+  const k = dark ? 1 : 0;
+  const mid = MID[k], end = t < 0 ? NEG[k] : POS[k];
   const a = Math.abs(t);
-  return [0, 1, 2].map((k) => Math.round(mid[k] + (end[k] - mid[k]) * a));
+  px[at] = Math.round(mid[0] + (end[0] - mid[0]) * a);
+  px[at + 1] = Math.round(mid[1] + (end[1] - mid[1]) * a);
+  px[at + 2] = Math.round(mid[2] + (end[2] - mid[2]) * a);
 }
 
 /**
@@ -33,14 +47,16 @@ export function labelColumnEm(labels) {
 export class EmbeddingHeatmap {
   /**
    * options.reducedMotion(): true when flashes must not animate (they then show as a steady
-   * outline until the next step). options.label(word, i): the accessible name of a row.
+   * outline until the next step). options.maxRows: the most rows drawn (the first ones).
    */
-  constructor({ reducedMotion = () => false } = {}) {
+  constructor({ reducedMotion = () => false, maxRows = Infinity } = {}) {
     this.reducedMotion = reducedMotion;
+    this.maxRows = maxRows;
     this.dark = false;
     this.words = [];
     this.rows = [];
     this.flashed = new Set();
+    this.moments = new Set();
     this.animations = new Map();  // row → { animation, dark }
     this.canvas = h('canvas', { class: 'heat-canvas', attrs: { 'aria-hidden': 'true' } });
     this.rowsBox = h('div', { class: 'heat-rows' });
@@ -55,16 +71,22 @@ export class EmbeddingHeatmap {
     this.animations.clear();
     this.words = words.slice();
     this.rowsBox.replaceChildren();
-    this.rows = words.map((word, i) => {
+    this.rows = words.slice(0, this.maxRows).map((word, i) => {
       const row = h('div', { class: 'heat-row', attrs: { 'data-row': i, 'data-word': word } },
         h('span', { class: 'heat-word', text: labels[i], attrs: { title: labels[i] } }));
       row.style.gridRow = String(i + 1);
       this.rowsBox.append(row);
       return row;
     });
-    this.element.style.setProperty('--heat-rows', String(words.length));
-    this.element.style.setProperty('--heat-word', `${labelColumnEm(labels)}em`);
+    this.element.style.setProperty('--heat-rows', String(this.rows.length));
+    this.element.style.setProperty('--heat-word', `${labelColumnEm(labels.slice(0, this.rows.length))}em`);
     this.flashed.clear();
+    this.moments.clear();
+  }
+
+  /** How many rows are drawn (all of them, or the first maxRows). */
+  get shownRows() {
+    return this.rows.length;
   }
 
   /**
@@ -72,7 +94,7 @@ export class EmbeddingHeatmap {
    * move when the table arrives (the training run is built when its section first comes into view).
    */
   reserveRows(n) {
-    if (!this.words.length) this.element.style.setProperty('--heat-rows', String(Math.max(1, n)));
+    if (!this.words.length) this.element.style.setProperty('--heat-rows', String(Math.max(1, Math.min(n, this.maxRows))));
   }
 
   setDark(dark) {
@@ -80,10 +102,14 @@ export class EmbeddingHeatmap {
     if (this.last) this.draw(this.last);
   }
 
-  /** Redraws the table (a Matrix vocab × dim). Returns the colour scale's bound (max |v|). */
+  /**
+   * Redraws the table (a Matrix vocab × dim): its first maxRows rows. Returns the colour scale's
+   * bound, max |v| over the whole table (what the note says), shown rows or not.
+   */
   draw(matrix) {
     this.last = matrix;
-    const { rows, cols, data } = matrix;
+    const { cols, data } = matrix;
+    const rows = Math.min(matrix.rows, this.maxRows);
     if (this.canvas.width !== cols || this.canvas.height !== rows) {
       this.canvas.width = cols;
       this.canvas.height = rows;
@@ -95,9 +121,9 @@ export class EmbeddingHeatmap {
     for (let i = 0; i < data.length; i++) if (Number.isFinite(data[i])) bound = Math.max(bound, Math.abs(data[i]));
     const inv = bound > 0 ? 1 / bound : 0;
     const px = this.image.data;
-    for (let i = 0; i < data.length; i++) {
-      const [r, g, b] = divergingColour(data[i] * inv, this.dark);
-      px[4 * i] = r; px[4 * i + 1] = g; px[4 * i + 2] = b; px[4 * i + 3] = 255;
+    for (let i = 0; i < rows * cols; i++) {
+      writeColour(px, 4 * i, data[i] * inv, this.dark);
+      px[4 * i + 3] = 255;
     }
     ctx.putImageData(this.image, 0, 0);
     this.bound = bound;
@@ -136,10 +162,9 @@ export class EmbeddingHeatmap {
     for (const i of this.flashed) {
       if (!next.has(i) && this.rows[i]) this.rows[i].removeAttribute('data-flashed');
     }
-    for (const row of this.rows) {
-      if (moved.has(Number(row.dataset.row))) row.dataset.moment = 'true';
-      else if (row.dataset.moment) delete row.dataset.moment;
-    }
+    for (const i of this.moments) if (!moved.has(i) && this.rows[i]) delete this.rows[i].dataset.moment;
+    for (const i of moved) if (this.rows[i]) this.rows[i].dataset.moment = 'true';
+    this.moments = moved;
     // a redraw of the same step (pause, language) marks the rows again but does not re-flash them
     const animate = step !== this.flashStep && !this.reducedMotion();
     this.flashStep = step;

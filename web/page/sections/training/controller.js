@@ -11,6 +11,14 @@ import { stepKeys } from '../../shell/stepper.js';
 import { DEFAULT_SPEED } from './layout.js';
 
 const MAX_STEPS_PER_FRAME = 8;
+/** A frame of play stops taking steps after this long (it always takes one): slow steps never pile up in one frame. */
+const FRAME_BUDGET_MS = 12;
+/**
+ * A new run on more words than this is drawn in the frame after it is built: building it (the
+ * WebAssembly model) and drawing it (rows, labels, charts) are then two tasks, each short, and
+ * the page answers input in between. A smaller run is drawn at once.
+ */
+export const DRAW_LATER_WORDS = 1000;
 
 export function createTrainingController({ ctx, layout, view, texts, events, reportProgress = () => {}, onRender = () => {} }) {
   const { i18n, state } = ctx;
@@ -24,8 +32,13 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
   let lastFrameTime = 0;
   let due = 0;
   let frameCount = 0;
+  let stepStarted = 0;      // while Step's step runs: when it started
+  let figuresFrame = 0;
+  let drawDue = false;     // steps taken but not drawn yet (slow steps: stepping and drawing take a frame each)
   let speed = DEFAULT_SPEED;
   let narrated = null;     // [key, vars]: the narration shown, rewritten on a language change
+  let pendingDraw = null;  // { probes } while a new run waits for its frame to be drawn
+  let drawFrame = 0;
 
   const run = () => store.run;
 
@@ -62,7 +75,7 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
   function updateButtons() {
     const r = run();
     const replaying = store.replaying !== null;
-    const ready = r !== null && !replaying;
+    const ready = r !== null && !replaying && !pendingDraw;
     const over = !ready || r.finished;
     texts.set(controls.play, playing ? 'training.pause' : (resumable && !over ? 'training.resume' : 'training.play'));
     controls.play.setAttribute('aria-pressed', String(playing));
@@ -70,7 +83,7 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
     controls.step.disabled = over || playing;
     controls.back.disabled = !ready || r.step === 0 || playing;
     controls.reset.disabled = !ready;
-    element.dataset.state = replaying ? 'replaying' : !r ? (store.error ? 'failed' : 'loading')
+    element.dataset.state = replaying ? 'replaying' : !r || pendingDraw ? (store.error ? 'failed' : 'loading')
       : r.error ? 'diverged' : playing ? 'playing' : r.finished ? 'finished' : 'paused';
   }
 
@@ -95,6 +108,48 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
     onRender(options);
   }
 
+  const now = () => performance.now();
+
+  function drawFigures() {
+    figuresFrame = 0;
+    if (run() && !store.replaying && !pendingDraw) render({ probes: true });
+  }
+
+  /**
+   * Draws the run as new (its history, its words): at once, or for a large vocabulary over the
+   * next two frames (its words, then its numbers), the section 'loading' until then.
+   */
+  function drawRun({ probes = false } = {}) {
+    const r = run();
+    if (!r) return;
+    if (pendingDraw || r.vocab.length > DRAW_LATER_WORDS) {
+      pendingDraw = { probes: probes || Boolean(pendingDraw && pendingDraw.probes), run: r, words: false };
+      view.hold();
+      if (!drawFrame) drawFrame = requestAnimationFrame(drawPending);
+      updateButtons();
+      return;
+    }
+    view.newRun(r);
+    render({ probes });
+    if (r.error) showError(r.error);
+  }
+
+  function drawPending() {
+    drawFrame = 0;
+    const pending = pendingDraw;
+    const r = run();
+    if (!pending || !r) { pendingDraw = null; updateButtons(); return; }
+    if (pending.run !== r || !pending.words) {
+      view.newRun(r);
+      pendingDraw = { ...pending, run: r, words: true };
+      drawFrame = requestAnimationFrame(drawPending);
+      return;
+    }
+    pendingDraw = null;
+    render({ probes: pending.probes });
+    if (r.error) showError(r.error);
+  }
+
   // ---- the store tells what happened ----
   const offStore = store.subscribe((event) => {
     switch (event.type) {
@@ -102,8 +157,7 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
         stopLoop();
         resumable = false;
         status.error.hidden = true;
-        view.newRun(run());
-        render({});
+        drawRun();
         break;
       case 'replay':
         status.progress.textContent = i18n.t('training.replaying', { seed: state.get('tseed'), done: event.done, target: event.target });
@@ -111,13 +165,17 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
         break;
       case 'ready':
         if (!run()) break;  // the run could not be built: the error says why
-        view.newRun(run());
-        render({ probes: true });
-        if (run().error) showError(run().error);
+        drawRun({ probes: true });
         break;
       case 'step':
         view.push(event.records);
-        if (!playing) render({ probes: true });
+        if (!playing && stepStarted && now() - stepStarted > FRAME_BUDGET_MS) {
+          // a slow step (a large vocabulary, a large batch): its status now, its figures next frame
+          view.render({ figures: false });
+          updateButtons();
+          reportProgress();
+          if (!figuresFrame) figuresFrame = requestAnimationFrame(drawFigures);
+        } else if (!playing) render({ probes: true });
         if (run().error) showError(run().error);
         break;
       case 'error':
@@ -134,9 +192,11 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
   // ---- actions ----
   function stepOnce() {
     const r = run();
-    if (!r || playing || store.replaying) return;
+    if (!r || playing || store.replaying || pendingDraw) return;
     resumable = false;
+    stepStarted = now();
     const [record] = store.advance(1);
+    stepStarted = 0;
     if (record) {
       narrateStep();
       store.saveStep();
@@ -145,7 +205,7 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
 
   function back() {
     const r = run();
-    if (!r || r.step === 0 || store.replaying) return;
+    if (!r || r.step === 0 || store.replaying || pendingDraw) return;
     stopLoop();
     resumable = false;
     store.goTo(r.step - 1).then(() => {
@@ -163,7 +223,7 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
 
   function play() {
     const r = run();
-    if (!r || r.finished || playing || store.replaying) return;
+    if (!r || r.finished || playing || store.replaying || pendingDraw) return;
     playing = true;
     resumable = false;
     lastFrameTime = 0;
@@ -175,6 +235,7 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
 
   function stopLoop() {
     playing = false;
+    drawDue = false;
     if (frameId) cancelAnimationFrame(frameId);
     frameId = 0;
   }
@@ -203,10 +264,19 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
     const dt = lastFrameTime ? Math.min(now - lastFrameTime, 100) : 1000 / 60;
     lastFrameTime = now;
     due += (speed * dt) / 1000;
+    if (drawDue) {
+      // the last frame's steps took the whole frame: this one draws them
+      drawDue = false;
+      render({ part: (frameCount++) % 2 });
+      schedule();
+      return;
+    }
     const n = Math.min(Math.floor(due), MAX_STEPS_PER_FRAME);
-    due = Math.min(due - n, 1);
-    const records = n > 0 ? store.advance(n) : [];
-    if (records.length) render({ part: (frameCount++) % 2 });
+    const started = performance.now();
+    const records = n > 0 ? store.advance(n, { budgetMs: FRAME_BUDGET_MS }) : [];
+    due = Math.min(due - records.length, 1);
+    if (records.length && performance.now() - started > FRAME_BUDGET_MS && !r.finished && !r.error) drawDue = true;
+    else if (records.length) render({ part: (frameCount++) % 2 });
     if (r.error) {
       store.saveStep();
       return;
@@ -258,11 +328,14 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
       narrate('training.say.new', { what });
     },
     refresh() {
-      if (run() && !store.replaying) render({ probes: true });
+      if (run() && !store.replaying && !pendingDraw) render({ probes: true });
       else updateButtons();
     },
     destroy() {
       stopLoop();
+      if (drawFrame) cancelAnimationFrame(drawFrame);
+      if (figuresFrame) cancelAnimationFrame(figuresFrame);
+      drawFrame = figuresFrame = 0;
       offStore();
     },
   };

@@ -17,10 +17,17 @@ addStrings(TRAINING_PROBES_STRINGS);
 
 const PROBE_REFRESH_MS = 200;  // while playing, neighbours and analogy refresh at most this often
 const BASELINE_K = 3;
+/** An unknown word's message lists the vocabulary up to this many words (then says how many there are). */
+export const LISTED_WORDS = 60;
+/** The word list (a <datalist>) is filled this many options a frame: a 9,000-word corpus never blocks the page. */
+const OPTIONS_PER_FRAME = 500;
+const nextFrame = (fn) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(fn) : setTimeout(fn, 0));
+const cancelFrame = (id) => (typeof cancelAnimationFrame === 'function' ? cancelAnimationFrame(id) : clearTimeout(id));
 
 export function createTrainingProbes({ i18n, texts, events, uid }) {
   let run = null;
   let lastRefresh = 0;
+  let fillFrame = 0;
   const wordInput = (role, value) => {
     const input = h('input', { attrs: { type: 'text', 'data-role': role, list: `${uid}-words`, autocomplete: 'off', spellcheck: 'false' } });
     input.value = value;
@@ -61,8 +68,20 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
     h('div', { class: 'tr-baseline', attrs: { 'data-role': 'baseline' } }, baselineTitle, baselineResults, baselineVerdict),
     h('div', { class: 'tr-baseline', attrs: { 'data-role': 'sum' } }, sumTitle, sumResults, sumVerdict));
 
-  function vocabList() {
-    return run.vocab.slice(1).join(i18n.lang === 'zh' ? '、' : ', ');
+  const vocabList = (words) => words.join(i18n.lang === 'zh' ? '、' : ', ');
+
+  function unknownMessage(word) {
+    const words = run.vocab.slice(1);
+    const shown = word.length > 24 ? `${word.slice(0, 24)}…` : word;
+    return words.length <= LISTED_WORDS ? i18n.t('training.unknownWord', { word: shown, list: vocabList(words) })
+      : i18n.t('training.unknownWordMany', { word: shown, count: words.length, shown: LISTED_WORDS, list: vocabList(words.slice(0, LISTED_WORDS)) });
+  }
+
+  /** Fills the word list with the vocabulary, OPTIONS_PER_FRAME options a frame. */
+  function fillWords(words, from = 0) {
+    fillFrame = 0;
+    datalist.append(...words.slice(from, from + OPTIONS_PER_FRAME).map((w) => h('option', { value: w })));
+    if (from + OPTIONS_PER_FRAME < words.length) fillFrame = nextFrame(() => fillWords(words, from + OPTIONS_PER_FRAME));
   }
 
   /** The word typed in input, or null after showing why it cannot be used. */
@@ -71,7 +90,7 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
     let message = null;
     if (word === '') message = i18n.t('training.emptyWord');
     else if (!run.vocab.includes(word) || word === run.vocab[0]) {
-      message = i18n.t('training.unknownWord', { word: word.length > 24 ? `${word.slice(0, 24)}…` : word, list: vocabList() });
+      message = unknownMessage(word);
     }
     input.setAttribute('aria-invalid', String(message !== null));
     if (message !== null) input.setAttribute('aria-describedby', errorEl.id);
@@ -151,12 +170,20 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
       if (next === run) return;
       const sameWords = run && run.vocab.join('\n') === next.vocab.join('\n');
       run = next;
-      if (!sameWords) datalist.replaceChildren(...run.vocab.slice(1).map((w) => h('option', { value: w })));
+      if (!sameWords) {
+        if (fillFrame) cancelFrame(fillFrame);
+        datalist.replaceChildren();
+        fillWords(run.vocab.slice(1));
+      }
     },
     /** Refreshes now (force) or when the last refresh is old enough (while training). */
     maybeRefresh(force) {
       if (run && (force || performance.now() - lastRefresh > PROBE_REFRESH_MS)) refresh();
     },
     refresh,
+    destroy() {
+      if (fillFrame) cancelFrame(fillFrame);
+      fillFrame = 0;
+    },
   };
 }

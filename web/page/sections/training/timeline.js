@@ -32,14 +32,15 @@ function createColumn({ i18n, role }) {
   const element = h('div', { class: 'tl-run', attrs: { 'data-role': role } }, title, summary,
     h('div', { class: 'tl-grid' }, h('div', {}, nearestTitle, nearest), h('div', {}, attention.element), h('div', {}, scatterTitle, scatter)));
 
-  function drawScatter({ vocab, xy }) {
+  function drawScatter({ vocab, xy, shown }) {
     clear(scatter);
-    scatter.setAttribute('aria-label', `${scatterTitle.textContent}: ${vocab.slice(1).join(' ')}`);
+    const words = shown.map((i) => vocab[i]);
+    scatter.setAttribute('aria-label', `${scatterTitle.textContent}: ${words.join(' ')}${shown.length < vocab.length - 1 ? ' …' : ''}`);
     let lo = Infinity, hi = -Infinity;
     for (const x of xy.data) { lo = Math.min(lo, x); hi = Math.max(hi, x); }
     const span = hi - lo || 1;
     const at = (x) => PAD + ((x - lo) / span) * (SIZE - 2 * PAD);
-    for (let i = 1; i < vocab.length; i++) {
+    for (const i of shown) {
       const x = at(xy.get(i, 0)), y = SIZE - at(xy.get(i, 1));
       scatter.append(s('circle', { cx: x.toFixed(1), cy: y.toFixed(1), r: 2.5 }),
         s('text', { x: (x + 4).toFixed(1), y: (y + 3).toFixed(1), text: vocab[i] }));

@@ -22,18 +22,27 @@ const TRAIL = 10;
 /** The analogy's parallelogram on the scatter: two arrows that should be parallel. */
 export const PARALLELOGRAM = Object.freeze([['男人', '女人'], ['国王', '女王']]);
 
-/** The most plain (ungrouped) words the scatter draws; the rest of a large vocabulary is left off. */
-export const SCATTER_WORDS = 400;
+export { SCATTER_WORDS } from '../../training/run.js';
+
+/**
+ * The most rows the heat map draws (the first ones; the note says how many of how many): every
+ * preset fits, and a 9,000-word corpus does not cost the browser seconds of layout.
+ */
+export const HEATMAP_ROWS = 200;
+
+const sameWords = (a, b) => a === b || (a.length === b.length && a.every((w, i) => w === b[i]));
 
 export function createTrainingView({ i18n, layout, element, reducedMotion }) {
   const media = (q) => (typeof matchMedia === 'function' ? matchMedia(q) : { matches: false, addEventListener() {}, removeEventListener() {} });
   const darkScheme = media('(prefers-color-scheme: dark)');
-  const heatmap = new EmbeddingHeatmap({ reducedMotion: () => reducedMotion.matches });
+  const heatmap = new EmbeddingHeatmap({ reducedMotion: () => reducedMotion.matches, maxRows: HEATMAP_ROWS });
   layout.heat.slot.append(heatmap.element);
   let charts = null;
   let theme = THEMES.light;
   let run = null;
   let groupsShown = [];
+  let wordsShown = null;   // the vocabulary the words' texts were last set for
+  let held = false;        // a new run waits to be drawn (newRun): the one shown may be disposed already
 
   function applyTheme() {
     theme = themeOf(element, darkScheme.matches);
@@ -67,13 +76,26 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     return charts;
   }
 
-  const heatLabels = () => run.vocab.map((w) => glossedShort(w, i18n.lang));
+  /** The words' labels (on the English page, each word with its gloss), made once per vocabulary and language. */
+  function wordLabels() {
+    if (!wordsShown || wordsShown.lang !== i18n.lang || !sameWords(wordsShown.vocab, run.vocab)) {
+      wordsShown = { vocab: run.vocab, lang: i18n.lang, labels: run.vocab.map((w) => glossedShort(w, i18n.lang)), drawn: false };
+    }
+    return wordsShown;
+  }
 
-  function wordTexts() {
+  /** The texts that depend on the words (and the language): skipped for a run on the words already shown. */
+  function wordTexts({ force = true } = {}) {
     if (!run) return;
-    heatmap.setWords(run.vocab, heatLabels());
-    charts.scatter.setLabels(run.vocab.map((w) => glossedShort(w, i18n.lang)));
-    layout.scatterNote.textContent = i18n.t('training.scatterNote2', { d: run.dim });
+    const plain = run.groups.filter((g, i) => i > 0 && !g).length;
+    const plainShown = run.scatterWords.filter((i) => !run.groups[i]).length;
+    layout.scatterNote.textContent = i18n.t('training.scatterNote2', { d: run.dim }) +
+      (plainShown < plain ? ` ${i18n.t('training.scatterCapped', { plain, shown: plainShown })}` : '');
+    const words = wordLabels();
+    if (words.drawn && !force) return;
+    words.drawn = true;
+    heatmap.setWords(run.vocab, words.labels);
+    charts.scatter.setLabels(words.labels);
     groupsShown = [];
     layout.groupLegend.replaceChildren(...WORD_GROUPS.map((group, g) => {
       if (!group.words.some((w) => run.vocab.includes(w))) return null;
@@ -92,14 +114,17 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
   /** A run that is new to the view (built, reset, replayed from the seed): everything from its history. */
   function newRun(next) {
     run = next;
+    held = false;
     ensureCharts();
     const index = (w) => run.vocab.indexOf(w);
     // the scatter draws at most SCATTER_WORDS plain words (every grouped word always): a
     // 9,000-word corpus would cost Chart.js seconds a frame; the hover names any word shown
-    const hidden = [0, ...run.vocab.map((_, i) => i).filter((i) => i > SCATTER_WORDS && !run.groups[i])];
-    charts.scatter.setWords(run.vocab, run.groups, hidden, run.vocab);
+    const drawn = new Set(run.scatterWords);
+    const hidden = run.vocab.map((_, i) => i).filter((i) => !drawn.has(i));
+    charts.scatter.setWords(run.vocab, run.groups, hidden, wordLabels().labels);
     charts.scatter.setArrows(PARALLELOGRAM.map(([a, b]) => [index(a), index(b)]));
-    wordTexts();
+    // a run on the same words (a setting changed, a reset, a replay) keeps the rows and labels drawn for them
+    wordTexts({ force: false });
     charts.loss.update(run.history.map((r) => ({ step: r.step, values: [r.loss, r.average] })));
     charts.similarity.update([run.initialPoint(), ...run.history].map((r) => ({ step: r.step, values: [r.catDog, r.catCar] })));
     charts.scatter.reset();
@@ -140,9 +165,10 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
   /**
    * Draws the run's current state. While playing, `part` is 0 or 1 on alternate frames: the line
    * charts redraw on one, the scatter on the other (each still 30 times a second), which halves
-   * the Chart.js work in a frame; everything else redraws every frame.
+   * the Chart.js work in a frame; everything else redraws every frame. figures: false draws only
+   * the status line and the batch (the heat map, scatter and charts follow with the next render).
    */
-  function render({ part = -1 } = {}) {
+  function render({ part = -1, figures = true } = {}) {
     const last = run.last;
     const step = run.step;
     element.dataset.step = String(step);
@@ -151,17 +177,19 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     layout.status.loss.textContent = last ? i18n.t('training.lossNow', { loss: fmt(last.loss) }) : '';
     const sims = last || run.initialPoint();
     layout.status.sims.textContent = i18n.t('training.simNow', { a: fmt(sims.catDog), b: fmt(sims.catCar) });
+    renderBatch();
+    if (!figures) return;
 
     const table = run.table;
     const bound = heatmap.draw(table);
     const own = new Set(last ? last.batchRows : []);
     heatmap.flash(step, last ? last.updatedRows : [], { quiet: last ? last.updatedRows.filter((r) => !own.has(r)) : [] });
     layout.heat.title.textContent = i18n.t('training.heatmap', { rows: table.rows, cols: table.cols });
-    layout.heat.note.textContent = i18n.t('training.heatmapNote', { max: fmt(bound) });
+    layout.heat.note.textContent = i18n.t('training.heatmapNote', { max: fmt(bound) }) +
+      (heatmap.shownRows < table.rows ? ` ${i18n.t('training.heatmapShown', { shown: heatmap.shownRows, rows: table.rows })}` : '');
     layout.heat.legendMin.textContent = fmt(-bound);
     layout.heat.legendMax.textContent = fmt(bound);
 
-    renderBatch();
     if (part !== 0) {
       charts.scatter.trailLength = reducedMotion.matches ? 0 : TRAIL;
       charts.scatter.update(run.projection);
@@ -183,7 +211,11 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     },
     setLanguage() {
       chartTexts();
-      if (run) { wordTexts(); render({}); }
+      if (run && !held) { wordTexts(); render({}); }
+    },
+    /** A new run is on its way (newRun follows): until then, nothing redraws from the run shown. */
+    hold() {
+      held = true;
     },
     destroy() {
       darkScheme.removeEventListener('change', onScheme);
