@@ -96,6 +96,34 @@ test('axe: no serious or critical issue in the open timeline (en 1280, zh 375)',
   }
 });
 
+test('the timeline\'s scatter labels the grouped words where each label points at its own dot: no two labels overlap, none covers another dot', async () => {
+  const { page } = await openTraining(env, { query: 'step=1500' });
+  await page.click(`${TL} [data-role=timeline-open]`);
+  await page.waitForFunction((sel) => /Step 1500 of/.test(document.querySelector(`${sel} [data-role=timeline-current-step]`)?.textContent || ''), TL);
+  const geometry = await page.evaluate((sel) => {
+    const svg = document.querySelector(`${sel} [data-role=timeline-current-scatter]`);
+    const box = (el) => { const b = el.getBBox(); return { x: b.x, y: b.y, w: b.width, h: b.height }; };
+    return {
+      labels: [...svg.querySelectorAll('text')].map((t) => ({ word: t.textContent, ...box(t) })),
+      dots: [...svg.querySelectorAll('circle')].map((c) => ({ word: c.querySelector('title').textContent, x: +c.getAttribute('cx'), y: +c.getAttribute('cy'), r: +c.getAttribute('r') })),
+      lines: svg.querySelectorAll('line').length,
+    };
+  }, TL);
+  const { labels, dots } = geometry;
+  assert.ok(labels.length >= 10, `${labels.length} grouped words labelled`);
+  const overlap = (a, b) => a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0.5 && a.y < b.y + b.h - 0.5 && b.y < a.y + a.h - 0.5;
+  for (let i = 0; i < labels.length; i++) {
+    for (let j = i + 1; j < labels.length; j++) assert.ok(!overlap(labels[i], labels[j]), `${labels[i].word} overlaps ${labels[j].word}`);
+    for (const d of dots) {
+      if (d.word === labels[i].word) continue;
+      const inside = d.x > labels[i].x && d.x < labels[i].x + labels[i].w && d.y > labels[i].y && d.y < labels[i].y + labels[i].h;
+      assert.ok(!inside, `${labels[i].word}'s label covers ${d.word}'s dot`);
+    }
+  }
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
 test('pin the default run, switch to the car preset: both runs side by side at the same step, the pinned one as a fresh run of its settings gives', async () => {
   const { page, section } = await openTraining(env, { query: 'step=300' });
   await page.click(`${TL} [data-role=timeline-open]`);

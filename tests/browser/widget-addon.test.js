@@ -5,7 +5,9 @@
 // itself, before or after the core; a missing add-on is a clear message, not a broken page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, settle } from './harness.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { openBrowser, newPage, settle, ROOT } from './harness.js';
 import { newBlogPage, waitForWidget, widget, STRICT_CSP } from './widget-helpers.js';
 
 let env;
@@ -119,5 +121,28 @@ test('under Trusted Types that do not allow the qkv-lab policy, the message name
   assert.match(text, /Trusted Types/);
   assert.match(text, /<script src="http:\/\/[^"]+\/dist\/qkv-lab-widget-training\.js"><\/script>/);
   assert.match(text, /trusted-types qkv-lab/);
+  await page.closeAll();
+});
+
+test('on a page in a legacy encoding (windows-1252) the classic scripts still read as UTF-8 (their byte order mark): the core\'s and the training add-on\'s Chinese are right', async () => {
+  const { SOFTMAX_STRINGS } = await import('../../web/page/strings/softmax.js');
+  const { TRAINSTEP_STRINGS } = await import('../../web/page/strings/trainstep.js');
+  const page = await newPage(env);
+  const html = '<!doctype html><html><head><meta charset="windows-1252"><title>caf\xe9</title></head><body>' +
+    '<qkv-lab id="a" section="softmax" lang="zh"></qkv-lab><qkv-lab id="b" section="trainstep" lang="zh"></qkv-lab>' +
+    '<script src="qkv-lab-widget.js"></script></body></html>';
+  await page.route(env.url('dist/legacy.html'), (route) => route.fulfill({ status: 200, headers: { 'content-type': 'text/html; charset=windows-1252' }, body: Buffer.from(html, 'latin1') }));
+  // the scripts as a server that names no charset sends them: the page's encoding would apply
+  await page.route(/qkv-lab-widget(-training)?\.js$/, async (route) => {
+    const file = path.join(ROOT, 'web', 'dist', path.basename(new URL(route.request().url()).pathname));
+    await route.fulfill({ status: 200, headers: { 'content-type': 'text/javascript' }, body: fs.readFileSync(file) });
+  });
+  await page.goto(env.url('dist/legacy.html'));
+  assert.equal(await page.evaluate(() => document.characterSet), 'windows-1252');
+  const title = (id) => page.waitForFunction((id) => document.getElementById(id)?.shadowRoot?.querySelector('.section-title')?.textContent, id, { timeout: 60000 }).then((h) => h.jsonValue());
+  assert.equal(await title('a'), SOFTMAX_STRINGS.zh['softmax.title']);
+  await page.locator('#b').scrollIntoViewIfNeeded();
+  assert.equal(await title('b'), TRAINSTEP_STRINGS.zh['ts.title']);
+  assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });

@@ -193,6 +193,8 @@ export const TRAINING_CSS = `
 .qkv .tl-scatter { width: 100%; max-width: 20rem; border: 1px solid var(--line); border-radius: 4px; background: var(--card); }
 .qkv .tl-scatter circle { fill: var(--accent); }
 .qkv .tl-scatter text { font-size: 7px; fill: var(--fg); }
+.qkv .tl-scatter .tl-grey { fill: var(--muted); }
+.qkv .tl-scatter .tl-leader { stroke: var(--fg); stroke-width: 0.6; }
 .qkv .tl-runs { display: grid; gap: 0.75rem 1.5rem; }
 /* the timeline's attention: compact cells, so a sentence of six fits its column at 1280 px */
 .qkv .tl-attention td, .qkv .tl-attention th { padding: 0.15rem 0.25rem; font-size: 0.85em; }

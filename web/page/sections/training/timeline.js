@@ -12,11 +12,14 @@ import { TRAINING_TIMELINE_STRINGS } from '../../strings/training-timeline.js';
 import { timelineAt } from '../../training/timeline.js';
 import { CHECKPOINT_EVERY } from '../../training/run.js';
 import { createHeatTable } from '../../views/heat-table.js';
-import { CORPUS_PRESETS } from '../../../corpus.js';
+import { CORPUS_PRESETS, WORD_GROUPS } from '../../../corpus.js';
+import { placeLabels, nearestOnBox } from '../../views/label-placement.js';
 
 addStrings(TRAINING_TIMELINE_STRINGS);
 
 const SIZE = 240, PAD = 14;   // the scatter's square, in SVG units
+const DOT_R = 2.5, GREY_R = 1.5, LABEL_EM = 7;   // the grouped words' dots, the others', the labels' size
+const GROUPED = new Set(WORD_GROUPS.flatMap((g) => g.words));
 const CATCH_UP_MS = 8;        // a pinned run behind the slider trains on this long a frame
 
 /** One run's view at a step: its summary, nearest words, attention and scatter. */
@@ -40,11 +43,26 @@ function createColumn({ i18n, role }) {
     for (const x of xy.data) { lo = Math.min(lo, x); hi = Math.max(hi, x); }
     const span = hi - lo || 1;
     const at = (x) => PAD + ((x - lo) / span) * (SIZE - 2 * PAD);
-    for (const i of shown) {
-      const x = at(xy.get(i, 0)), y = SIZE - at(xy.get(i, 1));
-      scatter.append(s('circle', { cx: x.toFixed(1), cy: y.toFixed(1), r: 2.5 }),
-        s('text', { x: (x + 4).toFixed(1), y: (y + 3).toFixed(1), text: vocab[i] }));
+    // the grouped words (animals, vehicles, people, food) are labelled where a label points at its
+    // own dot alone (views/label-placement.js, as the run's scatter does); the rest are grey dots,
+    // named on hover (their <title>)
+    const dots = shown.map((i) => ({ i, x: at(xy.get(i, 0)), y: SIZE - at(xy.get(i, 1)), grouped: GROUPED.has(vocab[i]) }));
+    const labelled = dots.filter((d) => d.grouped);
+    const placed = placeLabels(labelled.map((d) => ({ x: d.x, y: d.y, r: DOT_R, w: LABEL_EM * [...vocab[d.i]].length + 1, h: LABEL_EM + 1 })),
+      { width: SIZE, height: SIZE, others: dots.filter((d) => !d.grouped).map((d) => ({ x: d.x, y: d.y, r: GREY_R })) });
+    for (const d of dots) {
+      if (!d.grouped) scatter.append(s('circle', { class: 'tl-grey', cx: d.x.toFixed(1), cy: d.y.toFixed(1), r: GREY_R }, s('title', { text: vocab[d.i] })));
     }
+    labelled.forEach((d, k) => {
+      scatter.append(s('circle', { cx: d.x.toFixed(1), cy: d.y.toFixed(1), r: DOT_R }, s('title', { text: vocab[d.i] })));
+      const box = placed[k];
+      if (!box) return;
+      if (box.leader) {
+        const end = nearestOnBox(box, d.x, d.y);
+        scatter.append(s('line', { class: 'tl-leader', x1: d.x.toFixed(1), y1: d.y.toFixed(1), x2: end.x.toFixed(1), y2: end.y.toFixed(1) }));
+      }
+      scatter.append(s('text', { x: box.x.toFixed(1), y: (box.y + LABEL_EM).toFixed(1), text: vocab[d.i] }));
+    });
   }
 
   return {
