@@ -180,3 +180,19 @@ test('the 30-seed spread is a job of the store: chunks that yield, progress, 30 
   store.dispose();
   assert.equal(qkv.heapUsed(), heap, 'every model the job made was disposed');
 });
+
+test('run.modelAt(k, { deadline }): a replay past its deadline stops after a step and goes on at the next call, to the same numbers as in one go', async () => {
+  const { TrainingRun } = await import('../web/page/training/run.js');
+  const qkv = await load({ fresh: true });
+  const run = new TrainingRun(qkv, { seed: 3 });
+  for (let i = 0; i < 150; i++) run.advance();
+  const exact = Array.from(run.modelAt(130).embeddings().data);
+  run.modelAt(0);   // the replica elsewhere, as after scrubbing back to the start
+  let nulls = 0;
+  let model = null;
+  while (!(model = run.modelAt(130, { deadline: 0 }))) nulls++;
+  assert.equal(nulls, 29, 'one step a call from the checkpoint at 100: 29 calls stop short, the 30th arrives');
+  assert.equal(model.steps, 130);
+  assert.deepEqual(Array.from(model.embeddings().data), exact);
+  run.dispose();
+});

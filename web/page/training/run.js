@@ -161,8 +161,10 @@ export class TrainingRun {
    * run's own second model, loaded from the last checkpoint at or before k and stepped on to k
    * (at most CHECKPOINT_EVERY steps), or the run's current state when k is its step. The same
    * numbers, bit for bit, as the run had at k: the model is deterministic for its state.
+   * deadline (a performance.now() time): past it, the replay stops after a step and gives null;
+   * the next call goes on from where it stopped (the page replays a frame at a time).
    */
-  modelAt(k) {
+  modelAt(k, { deadline = Infinity } = {}) {
     if (!Number.isInteger(k) || k < 0 || k > this.step) throw new RangeError(`modelAt: step ${k} is not in 0 … ${this.step}`);
     this._replica ||= this.qkv.createModel(this.options);
     const replica = this._replica;
@@ -173,7 +175,10 @@ export class TrainingRun {
     const from = k - (k % CHECKPOINT_EVERY);
     // the replica may already be between the checkpoint and k (scrubbing forward): go on from there
     if (!(replica.steps >= from && replica.steps <= k)) replica.loadState(this.checkpoints.get(from));
-    while (replica.steps < k) replica.step();
+    while (replica.steps < k) {
+      replica.step();
+      if (replica.steps < k && performance.now() >= deadline) return null;
+    }
     return replica;
   }
 

@@ -18,8 +18,10 @@ function sentenceFor(model, sentence) {
   return known ? words : model.sentences[0].slice(0, model.maxTokens);
 }
 
-export function timelineAt(run, k, { sentence = '' } = {}) {
-  const model = run.modelAt(k);
+/** deadline: see run.modelAt; null when the replay to k has not got there by then (call again). */
+export function timelineAt(run, k, { sentence = '', deadline = Infinity } = {}) {
+  const model = run.modelAt(k, { deadline });
+  if (!model) return null;
   const record = k === 0 ? { loss: null, average: null, ...run.initialPoint() } : run.history[k - 1];
   const anchor = model.vocab.includes(PROBES.anchor) ? PROBES.anchor : model.vocab[1];
   const tokens = sentenceFor(model, sentence);

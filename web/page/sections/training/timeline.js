@@ -99,13 +99,15 @@ export function createTimelineView({ i18n, events, store, state }) {
   const unpin = h('button', { attrs: { type: 'button', 'data-role': 'timeline-unpin' }, hidden: true });
   const live = h('p', { class: 'visually-hidden', attrs: { 'aria-live': 'polite', 'data-role': 'timeline-live' } });
   const pinNote = h('p', { class: 'tr-note', attrs: { 'data-role': 'timeline-pin-note' }, hidden: true });
+  const replayNote = h('p', { class: 'tr-note', attrs: { 'data-role': 'timeline-replaying' }, hidden: true });
+  let replayQueued = false;
   const current = createColumn({ i18n, role: 'timeline-current' });
   const other = createColumn({ i18n, role: 'timeline-pinned' });
   other.element.hidden = true;
   const memory = h('p', { class: 'tr-note', attrs: { 'data-role': 'timeline-memory' } });
   const element = h('div', { class: 'tl-body' },
     h('div', { class: 'tl-controls' }, h('label', { class: 'range' }, sliderLabel, slider), follow, pin, unpin),
-    pinNote, live,
+    pinNote, replayNote, live,
     h('div', { class: 'tl-runs' }, other.element, current.element),
     memory);
 
@@ -125,7 +127,14 @@ export function createTimelineView({ i18n, events, store, state }) {
     const until = performance.now() + CATCH_UP_MS;
     let more = true;
     while (p.run.step < k && performance.now() < until && (more = p.run.advance())) { /* on to the shared step */ }
-    const view = timelineAt(p.run, Math.min(k, p.run.step), { sentence: state.get('example') });
+    const view = timelineAt(p.run, Math.min(k, p.run.step), { sentence: state.get('example'), deadline: until });
+    if (!view) {
+      if (!catching) {
+        catching = true;
+        later(() => { catching = false; if (shown !== null) draw(shown); });
+      }
+      return { behind: k, pending: true };
+    }
     if (p.run.step < k && more) {
       view.behind = k;
       if (!catching) {
@@ -143,10 +152,21 @@ export function createTimelineView({ i18n, events, store, state }) {
       return;
     }
     shown = k;
-    const v = timelineAt(run, k, { sentence: state.get('example') });
+    // a step far from its checkpoint on a large corpus replays over several frames: the page answers meanwhile
+    const v = timelineAt(run, k, { sentence: state.get('example'), deadline: performance.now() + CATCH_UP_MS });
+    replayNote.hidden = Boolean(v);
+    if (!v) {
+      replayNote.textContent = i18n.t('timeline.replaying', { step: k });
+      if (!replayQueued) {
+        replayQueued = true;
+        later(() => { replayQueued = false; if (shown === k) draw(k); });
+      }
+      return;
+    }
     current.draw(v, describeRun(i18n, run.options, store.corpus));
     const p = store.pinned;
-    const w = pinnedAt(k);
+    const pinnedView = pinnedAt(k);
+    const w = pinnedView?.pending ? null : pinnedView;
     other.element.hidden = !w;
     if (w) other.draw(w, `${i18n.t('timeline.pinned')} ${describeRun(i18n, p.options, p.corpus)}${w.behind ? ` ${i18n.t('timeline.catching', { step: w.step, k: w.behind })}` : ''}`);
     pinNote.hidden = !p || Boolean(w);
