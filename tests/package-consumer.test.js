@@ -221,6 +221,9 @@ test('in Chromium under the strict CSP: each app works, and the API and the widg
           await p.locator('#t').scrollIntoViewIfNeeded();
           await p.waitForFunction(() => document.getElementById('t').shadowRoot.querySelector('section[data-section="trainstep"]'), null, { timeout: 60000 });
         }
+        // a section opens at its first step: on to the last, where every row is converted
+        const forward = p.locator('#w .step-forward');
+        while (await forward.isEnabled()) await forward.click();
         const weights = await p.evaluate(() => [...document.getElementById('w').shadowRoot
           .querySelectorAll('[data-matrix="A"] tbody tr:first-child td.cell')].map((td) => td.textContent));
         assert.deepEqual(weights, ARTICLE.A0, `${name}: the widget's softmax row`);
@@ -355,6 +358,8 @@ test('the README\'s Markdown snippet: markdown-it with html: true keeps the widg
     const p = await newPage(env);
     await p.goto(env.url('post.html'));
     await p.waitForFunction(() => document.querySelector('qkv-lab')?.shadowRoot?.querySelector('[data-matrix="A"] td.cell'));
+    const forward = p.locator('qkv-lab .step-forward');
+    while (await forward.isEnabled()) await forward.click();
     const weights = await p.evaluate(() => [...document.querySelector('qkv-lab').shadowRoot
       .querySelectorAll('[data-matrix="A"] tbody tr:first-child td.cell')].map((td) => td.textContent));
     assert.deepEqual(weights, ARTICLE.A0);
