@@ -979,3 +979,59 @@ int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float** data, in
 
 int qkv_gpt_num_params(const qkv_gpt* g) { return g ? (int)g->num_params : 0; }
 int qkv_gpt_steps(const qkv_gpt* g) { return g ? g->t : 0; }
+
+/* ---- training state, for checkpoints (as qkv_model_*_state) ---- */
+
+/* the saved state: header (V, L, H, C, T, t) | rng | params (N) | moments m, v (2N) */
+typedef struct {
+    int V, L, H, C, T, t;
+    qkv_rng rng;
+} gpt_state_header;
+
+static size_t gpt_state_size(const qkv_gpt* g) {
+    return sizeof(gpt_state_header) + 3 * g->num_params * sizeof(float);
+}
+
+int qkv_gpt_state_bytes(const qkv_gpt* g, double* bytes) {
+    if (!g || !bytes) return QKV_ERR_NULL;
+    *bytes = (double)gpt_state_size(g);
+    return QKV_OK;
+}
+
+int qkv_gpt_save_state(const qkv_gpt* g, void* out, double bytes) {
+    if (!g || !out) return QKV_ERR_NULL;
+    if (bytes != (double)gpt_state_size(g)) return QKV_ERR_SIZE;
+    gpt_state_header head = { g->V, g->L, g->H, g->C, g->T, g->t, g->rng };
+    unsigned char* at = out;
+    size_t N = g->num_params * sizeof(float);
+    memcpy(at, &head, sizeof head);
+    memcpy(at + sizeof head, g->params, N);
+    memcpy(at + sizeof head + N, g->m, N);
+    memcpy(at + sizeof head + 2 * N, g->v, N);
+    return QKV_OK;
+}
+
+int qkv_gpt_load_state(qkv_gpt* g, const void* in, double bytes) {
+    if (!g || !in) return QKV_ERR_NULL;
+    if (bytes != (double)gpt_state_size(g)) return QKV_ERR_SIZE;
+    gpt_state_header head;
+    const unsigned char* at = in;
+    memcpy(&head, at, sizeof head);
+    if (head.V != g->V || head.L != g->L || head.H != g->H || head.C != g->C || head.T != g->T)
+        return QKV_ERR_SHAPE;
+    if (head.t < 0 || head.rng.index < 0 || head.rng.index > 624) return QKV_ERR_ARGUMENT;
+    size_t N = g->num_params;
+    /* through memcpy: the bytes need not be aligned for floats */
+    for (size_t i = 0; i < 3 * N; i++) {
+        float x;
+        memcpy(&x, at + sizeof head + i * sizeof(float), sizeof x);
+        if (!isfinite(x)) return QKV_ERR_NONFINITE;
+    }
+    memcpy(g->params, at + sizeof head, N * sizeof(float));
+    memcpy(g->m, at + sizeof head + N * sizeof(float), N * sizeof(float));
+    memcpy(g->v, at + sizeof head + 2 * N * sizeof(float), N * sizeof(float));
+    g->t = head.t;
+    g->rng = head.rng;
+    g->last_B = g->last_n = 0;
+    return QKV_OK;
+}

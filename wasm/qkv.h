@@ -302,6 +302,13 @@ int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float** data, in
                    int* cols);
 int qkv_gpt_num_params(const qkv_gpt* g);
 int qkv_gpt_steps(const qkv_gpt* g);
+/* The training state, for checkpoints of long runs (tools/pretrain.c): the parameters, AdamW's
+ * moments, the step count and the window generator. A GPT of the same shape, given the same data
+ * and optimizer settings and loaded with a saved state, trains exactly as the saved one went on
+ * to. Sizes are doubles: a large GPT's state passes 2 GiB. */
+int qkv_gpt_state_bytes(const qkv_gpt* g, double* bytes);
+int qkv_gpt_save_state(const qkv_gpt* g, void* out, double bytes);
+int qkv_gpt_load_state(qkv_gpt* g, const void* in, double bytes);
 
 #ifdef __cplusplus
 }
