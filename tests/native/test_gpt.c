@@ -257,7 +257,7 @@ static const char* const CHECKSUM_TEXT =
     "ccba abcc\nbbac caab\naaa bbb ccc\n";
 
 /* vocab: '\n' = 0, then the distinct characters in code-point order (web/gpt.js's rule) */
-static unsigned gpt_checksum(int steps) {
+static unsigned gpt_checksum(int steps, int resume_after) {
     int map[128], V = 1;
     for (int i = 0; i < 128; i++) map[i] = -1;
     map['\n'] = 0;
@@ -301,6 +301,29 @@ static unsigned gpt_checksum(int steps) {
     for (int i = 0; i < steps; i++) {
         CHECK_EQ_INT(qkv_gpt_step(g, &loss, &norm), QKV_OK);
         if (i == 0) first = loss;
+        if (i + 1 == resume_after) {
+            /* a checkpoint: the state into a fresh GPT of the same shape, which trains on */
+            double bytes;
+            CHECK_EQ_INT(qkv_gpt_state_bytes(g, &bytes), QKV_OK);
+            unsigned char* state = malloc((size_t)bytes);
+            CHECK_EQ_INT(qkv_gpt_save_state(g, state, bytes), QKV_OK);
+            CHECK_EQ_INT(qkv_gpt_load_state(g, state, bytes - 1), QKV_ERR_SIZE);
+            qkv_gpt* fresh = NULL;
+            CHECK_EQ_INT(qkv_gpt_create(&fresh, V, 2, 2, 8, T, 3, 99), QKV_OK);  /* another seed */
+            CHECK_EQ_INT(qkv_gpt_set_optimizer(fresh, 1e-2f, 0.9f, 0.99f, 1e-8f, 0.01f, 1.0f, 2, steps), QKV_OK);
+            CHECK_EQ_INT(qkv_gpt_set_data(fresh, train, nt, tstarts, nts, val, nv, vstarts, nvs), QKV_OK);
+            CHECK_EQ_INT(qkv_gpt_load_state(fresh, state, bytes), QKV_OK);
+            CHECK_EQ_INT(qkv_gpt_steps(fresh), resume_after);
+            qkv_gpt* other = NULL;  /* another shape is refused */
+            CHECK_EQ_INT(qkv_gpt_create(&other, V, 1, 2, 8, T, 3, 5), QKV_OK);
+            double other_bytes;
+            qkv_gpt_state_bytes(other, &other_bytes);
+            CHECK(other_bytes != bytes);
+            qkv_gpt_destroy(other);
+            free(state);
+            qkv_gpt_destroy(g);
+            g = fresh;
+        }
     }
     CHECK(loss < first);
     float* p;
@@ -315,7 +338,7 @@ static unsigned gpt_checksum(int steps) {
 
 int main(int argc, char** argv) {
     if (argc > 1 && strcmp(argv[1], "--checksum") == 0) {
-        printf("%u\n", gpt_checksum(argc > 2 ? atoi(argv[2]) : 10));
+        printf("%u\n", gpt_checksum(argc > 2 ? atoi(argv[2]) : 10, 0));
         return checks_failed ? 1 : 0;
     }
     test_layernorm();
@@ -325,8 +348,9 @@ int main(int argc, char** argv) {
     test_gpt_gradients(2);
     test_gpt_refusals();
     test_gpt_cache();
-    unsigned a = gpt_checksum(10), b = gpt_checksum(10);
+    unsigned a = gpt_checksum(10, 0), b = gpt_checksum(10, 0), c = gpt_checksum(10, 4);
     CHECK(a == b);
-    printf("10 steps twice from seed 5: parameter checksum %u both times\n", a);
+    CHECK(a == c);
+    printf("10 steps twice from seed 5, and 4 + a checkpoint + 6: parameter checksum %u every time\n", a);
     return check_report("test_gpt");
 }
