@@ -394,6 +394,9 @@ export interface GPT {
   readonly dim: number;
   readonly context: number;
   readonly seed: number;
+  /** The peak learning rate of the AdamW schedule it was created with; null for a GPT that
+   *  loadGPT made (the file holds no training settings: it cannot train). */
+  readonly lr: number | null;
   readonly batch: number;
   readonly defaultSteps: number;
   readonly steps: number;
