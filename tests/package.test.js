@@ -21,10 +21,16 @@ const EXPECTED = [
   'README.md',
   'package.json',
   'web/corpus.js',
+  'web/corpus.d.ts',
+  'web/data/quatrains.js',
+  'web/data/quatrains.d.ts',
+  'web/data/quatrain-form.js',
+  'web/data/quatrain-form.d.ts',
   'web/inflate.js',
   'web/heap.js',
   'web/gpt.js',
   'web/gpt-defaults.js',
+  'web/gpt-defaults.d.ts',
   'web/dist/qkv-core.js',
   'web/dist/qkv-wasm.js',
   'web/dist/qkv-relaxed.js',
@@ -69,7 +75,7 @@ const GPT_ADDON_GZIP_BUDGET = 228 * 1024;   // 223.5 KiB since the scripts are U
 
 // The modules of the API: what the ES-module widget imports instead of bundling, and what
 // package.json's "sideEffects" must leave out (so that bundlers drop what an app does not use).
-const API_MODULES = ['web/corpus.js', 'web/dist/qkv-core.js', 'web/dist/qkv-gpt.js', 'web/dist/qkv-relaxed.js', 'web/dist/qkv-scalar.js', 'web/dist/qkv-wasm.js',
+const API_MODULES = ['web/corpus.js', 'web/data/quatrain-form.js', 'web/data/quatrains.js', 'web/dist/qkv-core.js', 'web/dist/qkv-gpt.js', 'web/dist/qkv-relaxed.js', 'web/dist/qkv-scalar.js', 'web/dist/qkv-wasm.js',
   'web/gpt.js', 'web/gpt-defaults.js', 'web/heap.js', 'web/inflate.js', 'web/matrix.js', 'web/model.js', 'web/qkv-lab.js'];
 const WIDGET_BUILDS = EXPECTED.filter((f) => /^web\/dist\/qkv-lab-widget/.test(f));
 
@@ -87,7 +93,8 @@ test('npm pack --dry-run lists exactly the files a user needs', () => {
 test('package.json: a semantic version, and every export and type points at a shipped file', () => {
   assert.match(pkg.version, /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?$/);
   assert.deepEqual(Object.keys(pkg.exports).sort(),
-    ['.', './package.json', './qkv-lab-widget-gpt.js', './qkv-lab-widget-training.js', './qkv-lab-widget.js', './qkv-lab.html', './widget']);
+    ['.', './corpus', './data/quatrain-form', './data/quatrains', './gpt-defaults', './package.json', './qkv-lab-widget-gpt.js',
+      './qkv-lab-widget-training.js', './qkv-lab-widget.js', './qkv-lab.html', './widget']);
   const targets = [pkg.types, ...Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))];
   for (const target of targets) {
     const rel = target.replace(/^\.\//, '');
@@ -261,6 +268,65 @@ test('installed from the tarball: the API computes the article\'s numbers; every
   assert.equal(at('qkv-lab/qkv-lab-widget.js', 'import'), 'web/dist/qkv-lab-widget.js');
   assert.equal(at('qkv-lab/qkv-lab.html', 'require'), 'web/dist/qkv-lab.html');
   assert.equal(at('qkv-lab/package.json', 'import'), 'package.json');
+});
+
+// The data the docs name as importable: the corpus and its check, the training defaults, the
+// GPT's limits and defaults, the quatrains and their form. Imported as a consumer does, by the
+// package's subpaths, and type-checked against their declarations, which declare exactly what
+// each module exports at run time.
+const DATA_SUBPATHS = ['qkv-lab/corpus', 'qkv-lab/gpt-defaults', 'qkv-lab/data/quatrains', 'qkv-lab/data/quatrain-form'];
+
+test('installed from the tarball: qkv-lab/corpus, /gpt-defaults, /data/quatrains and /data/quatrain-form import and type-check', () => {
+  const { app } = pack;
+  fs.writeFileSync(path.join(app, 'data.js'), `
+    import { CORPUS_PRESETS, checkCorpus, TRAINING_DEFAULTS, CORPUS_LIMITS } from 'qkv-lab/corpus';
+    import { GPT_LIMITS, GPT_DEFAULTS } from 'qkv-lab/gpt-defaults';
+    import { QUATRAINS } from 'qkv-lab/data/quatrains';
+    import { isWellFormedQuatrain } from 'qkv-lab/data/quatrain-form';
+    const exports = {};
+    for (const spec of ${JSON.stringify(DATA_SUBPATHS)}) exports[spec] = Object.keys(await import(spec)).sort();
+    const poems = QUATRAINS.poems.split('\\n');
+    console.log(JSON.stringify({ exports, presets: CORPUS_PRESETS.map((p) => p.id), lr: TRAINING_DEFAULTS.lr,
+      problems: checkCorpus('<b>').problems.map((p) => p.kind), maxSentences: CORPUS_LIMITS.maxSentences,
+      layers: GPT_LIMITS.layers, steps: GPT_DEFAULTS.steps, poems: poems.length, count: QUATRAINS.count,
+      wellFormed: isWellFormedQuatrain(poems[0]) }));
+  `);
+  const result = JSON.parse(execFileSync(process.execPath, ['data.js'], { cwd: app, encoding: 'utf8' }));
+  assert.deepEqual(result.presets, ['default', 'car-with-animals', 'twins', 'article']);
+  assert.equal(result.lr, 0.3);
+  assert.deepEqual(result.problems, ['markup']);
+  assert.equal(result.maxSentences, 500);
+  assert.equal(result.layers, 16);
+  assert.equal(result.steps, 600);
+  assert.equal(result.poems, result.count);
+  assert.equal(result.wellFormed, true);
+  const union = (keys) => keys.map((k) => JSON.stringify(k)).join(' | ');
+  const dir = path.join(app, 'data-types');
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'usage.ts'), DATA_SUBPATHS.map((spec, i) => `import * as m${i} from '${spec}';`).join('\n') + `
+    import { checkCorpus, TRAINING_DEFAULTS, CORPUS_PRESETS } from 'qkv-lab/corpus';
+    import { GPT_LIMITS } from 'qkv-lab/gpt-defaults';
+    import { QUATRAINS } from 'qkv-lab/data/quatrains';
+    const kinds: string[] = checkCorpus('a b').problems.map((p) => p.kind);
+    const lr: number = TRAINING_DEFAULTS.lr;
+    const ids: string[] = CORPUS_PRESETS.map((p) => p.id);
+    const text: string = QUATRAINS.poems;
+    console.log(kinds, lr, ids, text.length, GPT_LIMITS.context);
+    // @ts-expect-error the defaults are read-only
+    TRAINING_DEFAULTS.lr = 1;
+    type None<T> = [T] extends [never] ? 'none' : T;
+  ` + DATA_SUBPATHS.map((spec, i) => `
+    export const declaredOnly${i}: None<Exclude<keyof typeof m${i}, ${union(result.exports[spec])}>> = 'none';
+    export const exportedOnly${i}: None<Exclude<${union(result.exports[spec])}, keyof typeof m${i}>> = 'none';`).join(''));
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', types: [], skipLibCheck: false },
+    files: ['usage.ts'],
+  }));
+  try {
+    typecheck(dir);
+  } catch (error) {
+    assert.fail(error.message);
+  }
 });
 
 test('from CommonJS: await import() on every Node; require() where Node can require ES modules', () => {
