@@ -19,6 +19,7 @@ import { WORK_WEIGHTS, MAX_WORK, workOf } from '../web/matrix.js';
 import { TRAINING_CLAIMS } from '../web/page/training/claims.js';
 import { QUATRAINS } from '../web/data/quatrains.js';
 import { readmeTable } from './training-measures.mjs';
+import { tables as benchTables } from '../bench/tables.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(ROOT, p), 'utf8');
@@ -204,6 +205,10 @@ function installSizes() {
     `\`bench/node_modules\` (about ${i.benchNodeModulesMB} MB).`);
 }
 
+// ---- the benchmark's run (bench/results.json, as bench/tables.mjs prints it) ----
+
+const bench = () => benchTables(json('bench/results.json'));
+
 // ---- data ----
 
 /** The figures of web/data/quatrains.js: its header's extraction funnel and the text's own counts. */
@@ -282,6 +287,9 @@ export const GENERATORS = {
   'install-sizes': installSizes,
   quatrains: quatrainsTable,
   'page-layout': pageLayout,
+  'bench-all-results': () => bench().all,
+  'bench-resident': () => bench().resident,
+  'bench-ratios': () => bench().ratios,
   'markdown-post': markdownPost,
 };
 
