@@ -209,6 +209,24 @@ function installSizes() {
 
 const bench = () => benchTables(json('bench/results.json'));
 
+/** gpt.md's "It learns": bench/gpt-learning.json (tools/measure-gpt.mjs), ranges over its seeds. */
+function gptLearning() {
+  const r = json('bench/gpt-learning.json');
+  const steps = r.runs[0].points.map((p) => p.step);
+  const range = (values, f) => {
+    const [lo, hi] = [Math.min(...values), Math.max(...values)].map(f);
+    return lo === hi ? lo : `${lo}–${hi}`;
+  };
+  const rows = steps.map((step) => {
+    const points = r.runs.map((run) => run.points.find((p) => p.step === step));
+    return `| ${step} | ${range(points.map((p) => p.seconds), (x) => String(Math.round(x)))} | ` +
+      `${range(points.map((p) => p.val), (x) => x.toFixed(2))} | ${range(points.map((p) => p.train), (x) => x.toFixed(2))} | ` +
+      `${range(points.map((p) => p.form), (x) => String(Math.round(100 * x)))}% |`;
+  });
+  return ['| step | seconds of training (CPU, one core) | validation loss | training loss | well formed (of 50 poems) |',
+    '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+}
+
 // ---- data ----
 
 /** The figures of web/data/quatrains.js: its header's extraction funnel and the text's own counts. */
@@ -290,6 +308,7 @@ export const GENERATORS = {
   'bench-all-results': () => bench().all,
   'bench-resident': () => bench().resident,
   'bench-ratios': () => bench().ratios,
+  'gpt-learning': gptLearning,
   'markdown-post': markdownPost,
 };
 
