@@ -164,13 +164,14 @@ function countingParagraph() {
 // ---- sizes that a measurement gives (docs/data/sizes.json; the tests that measure compare) ----
 
 function bundleTable() {
-  const { bundles: b } = json('docs/data/sizes.json');
+  const { bundles } = json('docs/data/sizes.json');
+  const b = Object.fromEntries(Object.entries(bundles).map(([k, v]) => [k, v.toFixed(1)]));
   return ['| app | imports | gzipped |', '| --- | --- | --- |',
     `| Matrix only | \`import { Matrix } from 'qkv-lab'\` | ${b.matrix} KiB |`,
     `| API only | \`import { load } from 'qkv-lab'\` | ${b.api} KiB |`,
     `| widget only | \`import 'qkv-lab/widget'\` | ${b.widget} KiB |`,
     `| API + widget | both | ${b.both} KiB |`,
-    `| training sections, on demand | the chunk a training section fetches | ${b.trainingSections} KiB |`,
+    `| training sections, on demand | the chunks the training sections fetch (the timeline's included) | ${b.trainingSections} KiB |`,
     `| GPT engine, on demand | the chunks \`load({ gpt: true })\` fetches (its WebAssembly module and \`web/gpt.js\`) | ${b.gptEngine} KiB |`,
     `| other kernel builds, on demand | the relaxed-SIMD and the scalar kernels' chunks, each fetched only by an engine that runs it | ${b.kernels} KiB both |`,
   ].join('\n');
@@ -178,10 +179,11 @@ function bundleTable() {
 
 function widgetFilesTable() {
   const { widgetScripts: w } = json('docs/data/sizes.json');
+  const kib = (x) => x.toFixed(1);
   return ['| file | what it holds | size | gzip -9 |', '| --- | --- | --- | --- |',
-    `| \`qkv-lab-widget.js\` | the element, every attention and data-flow section, the API and its WebAssembly | ${w.core.raw} KiB | ${w.core.gzip} KiB |`,
-    `| \`qkv-lab-widget-training.js\` | \`trainstep\` and \`training\`, with Chart.js; fetched the first time a post shows one | ${w.training.raw} KiB | ${w.training.gzip} KiB |`,
-    `| \`qkv-lab-widget-gpt.js\` | \`block\`, \`writer\` and \`generate\`, the writer's worker and the Tang quatrains; fetched the first time a post shows one | ${w.gpt.raw} KiB | ${w.gpt.gzip} KiB |`,
+    `| \`qkv-lab-widget.js\` | the element, every attention and data-flow section, the API and its WebAssembly (the GPT engine aside) | ${w.core.raw} KiB | ${kib(w.core.gzip)} KiB |`,
+    `| \`qkv-lab-widget-training.js\` | \`trainstep\` and \`training\`, with Chart.js; fetched the first time a post shows one | ${w.training.raw} KiB | ${kib(w.training.gzip)} KiB |`,
+    `| \`qkv-lab-widget-gpt.js\` | \`block\`, \`writer\` and \`generate\`, the writer's worker and the Tang quatrains; fetched the first time a post shows one | ${w.gpt.raw} KiB | ${kib(w.gpt.gzip)} KiB |`,
   ].join('\n');
 }
 
