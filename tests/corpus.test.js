@@ -22,7 +22,7 @@ function frames(word) {
   return new Set(sentences.filter((s) => s.includes(word)).map((s) => s.map((w) => (w === word ? '__' : w)).join(' ')));
 }
 
-test('default corpus: 49 sentences and 75 words, as README.md and web/corpus.js say', () => {
+test('default corpus: 49 sentences and 75 words, as docs/api.md and web/corpus.js say', () => {
   assert.equal(DEFAULT_CORPUS.length, 49);
   assert.equal(vocab.length, 76);  // 75 words and <s>
 });

@@ -1,6 +1,6 @@
 // The defaults createModel documents, in web/qkv-lab.d.ts (what an editor shows on hover) and in
-// the README's createModel row, are read from their text and compared with the defaults the code
-// applies: MODEL_DEFAULTS and DEFAULT_LR (web/model.js), and what a model created without options
+// docs/api.md's createModel signature (which tools/docs-tables.mjs writes; tests/docs.test.js keeps
+// the page as the tool writes it), are read and compared with the defaults the code applies: MODEL_DEFAULTS and DEFAULT_LR (web/model.js), and what a model created without options
 // reports. A default changed in one place and not the others fails here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { load } from 'qkv-lab';
 import { TRAINING_DEFAULTS } from '../web/corpus.js';
 import { MODEL_DEFAULTS, DEFAULT_LR } from '../web/model.js';
+import { GENERATORS } from '../tools/docs-tables.mjs';
 
 const qkv = await load();
 const read = (file) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
@@ -60,17 +61,17 @@ test('web/qkv-lab.d.ts: every default ModelOptions documents is the one createMo
   assert.deepEqual(documented, codeDefaults());
 });
 
-test('README: the createModel row gives the defaults createModel applies', () => {
-  const row = /^\| `createModel\(\{ corpus, ([^`]*) \}\)` \|/m.exec(read('README.md'));
-  assert.ok(row, 'README.md has the createModel row of the model\'s table');
+test('docs/api.md: the createModel signature gives the defaults createModel applies', () => {
+  const row = /^qkv\.createModel\(\{ corpus, (.*) \}\)$/m.exec(GENERATORS['create-model']());
+  assert.ok(row, 'the createModel signature');
   const code = codeDefaults();
   const stated = {};
   for (const part of row[1].split(/, /)) {
     const m = /^(\w+) = (.*)$/.exec(part);
-    if (!m) continue;  // beta1, beta2, eps: named without a value
+    assert.ok(m, `every option but the corpus with its default: ${part}`);
     const lr = /^(\S+) \(sgd\) \/ (\S+) \(adam\)$/.exec(m[2]);
     stated[m[1]] = lr ? { sgd: value(lr[1]), adam: value(lr[2]) } : value(m[2]);
   }
-  assert.deepEqual(Object.keys(stated).sort(), ['batchSize', 'dim', 'lr', 'optimizer', 'seed', 'steps']);
-  for (const [name, v] of Object.entries(stated)) assert.deepEqual(v, code[name], `README: ${name}`);
+  assert.deepEqual(Object.keys(stated).sort(), Object.keys(code).sort());
+  for (const [name, v] of Object.entries(stated)) assert.deepEqual(v, code[name], `docs/api.md: ${name}`);
 });

@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
-import { readFileSync } from 'node:fs';
 import { MAX_WORK, WORK_WEIGHTS as W, workOf } from '../web/matrix.js';
+import { workRuleFacts } from '../tools/docs-tables.mjs';
 
 const qkv = await load();
 const A23 = [[1, 2, 3], [4, 5, 6]];
@@ -346,24 +346,22 @@ test('the work rule counts floats, softmax entries, table entries, random draws 
   assert.equal(qkv.heapUsed(), heap);
 });
 
-// The README's Limits table states every weight of the rule; they must be WORK_WEIGHTS, and the
-// largest sizes it names must be the largest the rule lets through.
-test('README: the weights of the work rule and the largest calls it names are those of WORK_WEIGHTS', () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const row = /^\| one call's work \|(.*)$/m.exec(readme)?.[1];
-  assert.ok(row, 'README.md has the "one call\'s work" row');
-  const stated = Object.fromEntries([...row.matchAll(/\(`(\w+)` (\d+)/g), ...row.matchAll(/\(`sgd` (\d+), `(adam)` (\d+)\)/g)]
-    .flatMap((m) => (m.length === 4 ? [['sgd', Number(m[1])], ['adam', Number(m[3])]] : [[m[1], Number(m[2])]])));
-  assert.deepEqual(stated, { ...W });
-  const largest = (cost) => { let n = 1; while (workOf(cost(n + 1)) <= MAX_WORK) n++; return n; };
-  const said = (re) => Number(re.exec(row)?.[1].replace(/,/g, ''));
-  assert.equal(said(/largest square `matmul` is (\d+)³/), largest((n) => ({ multiplyAdds: n ** 3, elements: 3 * n * n })));
-  assert.equal(said(/`transpose` (\d+)²/), largest((n) => ({ elements: 2 * n * n })));
-  assert.equal(said(/`softmaxRows` (\d+)²/), largest((n) => ({ exps: n * n, elements: 2 * n * n })));
-  assert.equal(said(/`randn` (\d+)²/), largest((n) => ({ draws: n * n, elements: n * n })));
-  assert.equal(said(/`selfAttention` with d = 1 about ([\d,]+) tokens/),
-    largest((n) => ({ multiplyAdds: 3 * n + 2 * n * n, exps: n * n, elements: 2 * n * n + 5 * n + 3 })));
-  assert.ok(workOf({ table: 3 * 2 ** 20, elements: 3 * 2 ** 20 }) <= MAX_WORK && workOf({ table: 58 * 2 ** 16, elements: 58 * 2 ** 16 }) <= MAX_WORK);
-  assert.ok(workOf({ table: 59 * 2 ** 16, elements: 59 * 2 ** 16 }) > MAX_WORK, "positionalEncoding 2^16 × 58 is the widest at 2^16 positions");
-  assert.equal(said(/a model about ([\d.]+) million parameters/), Math.round(MAX_WORK / W.parameters / 1e4) / 100);
+// docs/api.md's Limits state every weight of the rule and the largest calls it allows, as
+// tools/docs-tables.mjs computes them (tests/docs.test.js keeps the page as the tool writes it):
+// the weights must be WORK_WEIGHTS, and each largest size the largest the rule lets through.
+test('docs/api.md: the weights of the work rule and the largest calls it names are those of WORK_WEIGHTS', () => {
+  const facts = workRuleFacts();
+  assert.deepEqual(facts.weights, { ...W });
+  const fits = (parts) => workOf(parts) <= MAX_WORK;
+  // each size fits and the next one does not
+  const edge = (n, cost, what) => assert.ok(fits(cost(n)) && !fits(cost(n + 1)), `${what}: ${n} is not the largest`);
+  edge(facts.matmul, (n) => ({ multiplyAdds: n ** 3, elements: 3 * n * n }), 'matmul');
+  edge(facts.transpose, (n) => ({ elements: 2 * n * n }), 'transpose');
+  edge(facts.softmaxRows, (n) => ({ exps: n * n, elements: 2 * n * n }), 'softmaxRows');
+  edge(facts.randn, (n) => ({ draws: n * n, elements: n * n }), 'randn');
+  edge(facts.selfAttentionTokens, (n) => ({ multiplyAdds: 3 * n + 2 * n * n, exps: n * n, elements: 2 * n * n + 5 * n + 3 }), 'selfAttention');
+  assert.deepEqual([facts.positionalEncodingWidthAt2e20, facts.positionalEncodingWidthAt2e16], [3, 58]);
+  assert.ok(fits({ table: 3 * 2 ** 20, elements: 3 * 2 ** 20 }) && fits({ table: 58 * 2 ** 16, elements: 58 * 2 ** 16 }));
+  assert.ok(!fits({ table: 59 * 2 ** 16, elements: 59 * 2 ** 16 }), 'positionalEncoding 2^16 × 58 is the widest at 2^16 positions');
+  assert.equal(facts.modelMillionParameters, Math.round(MAX_WORK / W.parameters / 1e4) / 100);
 });

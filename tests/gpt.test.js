@@ -182,6 +182,9 @@ test('loadGPT(gpt.save()) reproduces the logits and the generations bit for bit;
   assert.deepEqual(copy.generate('b', { seed: 1 }), gpt.generate('b', { seed: 1 }));
   assert.deepEqual(copy.save(), bytes);
   throwsWith(() => copy.step(), Error, /loaded from bytes, which hold no training text/);
+  // lr, as the GPT type declares it: the learning rate it was created with, none for a loaded one
+  assert.equal(gpt.lr, TINY.lr);
+  assert.equal(copy.lr, null);
   copy.dispose();
 
   const base = qkv.heapUsed();

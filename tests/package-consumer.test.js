@@ -3,12 +3,13 @@
 //   - esbuild (this repository's own) bundles four apps from it: Matrix only, API only, widget
 //     only, API + widget. Their sizes are measured (Matrix-only is tiny; API + widget costs what
 //     the widget alone costs, because the widget's ES module imports the package's own API), and
-//     each runs in headless Chromium under the README's strict CSP: the article's numbers, no
+//     each runs in headless Chromium under the strict CSP of docs/widget.md: the article's numbers, no
 //     console error, and exactly one WebAssembly instance where the API and the widget meet;
 //   - every value the declarations export exists at run time and vice versa (tsc compares
 //     `keyof typeof import('qkv-lab')` with the module's real exports, computed in Node);
-//   - the README's JavaScript snippets type-check in strict mode against the installed package;
-//   - the README's Markdown snippet, rendered by markdown-it with html: true, is an HTML block
+//   - the JavaScript snippets of README.md and docs/*.md type-check in strict mode against the
+//     installed package;
+//   - the Markdown post of docs/widget.md, rendered by markdown-it with html: true, is an HTML block
 //     (not inside a <p>) and draws a widget; without html: true the tags are escaped.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -71,6 +72,9 @@ const WEBPACK_HINT_BYTES = 250000;
 const lazyKernels = {};  // the kernel builds' chunks, loaded where they run
 const mainThread = {};  // the reachable code but the GPT sections' chunk (its worker's own copy)
 const lazyGPT = {};      // the GPT engine's chunks, loaded by load({ gpt: true })
+const chunksRaw = {};    // each on-demand file, minified, not compressed: { file, bytes, kind }
+// The sizes the docs state (docs/data/sizes.json, written into docs/widget.md by tools/docs-tables.mjs)
+const SIZES = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs/data/sizes.json'), 'utf8'));
 
 before(async () => {
   pack = packAndInstall('qkv-lab-consumer-');
@@ -112,9 +116,14 @@ before(async () => {
     lazyKernels[name] = size([...reachable].filter((f) => !initial.has(f) && isKernels(f)));
     lazyGPT[name] = size([...reachable].filter((f) => !initial.has(f) && isGPT(f)));
     // what runs on the page's own thread (the GPT sections' chunk carries the writer's worker,
-    // a second thread with its own API and WebAssembly, as text: README "Size")
+    // a second thread with its own API and WebAssembly, as text: docs/widget.md, "Size")
     mainThread[name] = [...reachable].filter((f) => !isGPTSections(f)).map((f) => fs.readFileSync(path.join(pack.app, f), 'utf8')).join('\n');
     initialRaw[name] = [...initial].reduce((sum, f) => sum + fs.statSync(path.join(pack.app, f)).size, 0);
+    // every file a page may fetch later, minified, with what it belongs to (webpack's asset hint is per file)
+    chunksRaw[name] = [...reachable].filter((f) => !initial.has(f)).map((f) => ({
+      file: f, bytes: fs.statSync(path.join(pack.app, f)).size,
+      kind: isGPTSections(f) ? 'gpt-sections' : isKernels(f) ? 'kernels' : isGPT(f) ? 'gpt-engine' : 'training',
+    }));
     const widgets = name === 'both'
       ? '<qkv-lab id="w" section="softmax" lang="en"></qkv-lab>\n<qkv-lab id="t" section="trainstep" lang="en"></qkv-lab>'
       : WITH_WIDGET.has(name) ? '<qkv-lab id="w" section="softmax" lang="en"></qkv-lab>' : '';
@@ -160,42 +169,35 @@ test('sizes: Matrix alone is tiny; API + widget costs no more than the widget (o
   }
 });
 
-test('the README\'s bundler table gives these sizes (within 10 % + 0.5 KiB: update it when they move)', () => {
-  const readme = fs.readFileSync(path.join(pack.installed, 'README.md'), 'utf8');
-  const table = readme.slice(readme.indexOf('### Using it from a bundler'));
-  const rows = { matrix: 'Matrix only', api: 'API only', widget: 'widget only', both: 'API + widget' };
-  for (const [name, label] of Object.entries(rows)) {
-    const m = new RegExp(`^\\| ${label.replace(/[+]/g, '\\+')} \\|[^\\n]*\\| ([0-9.]+) KiB`, 'm').exec(table);
-    assert.ok(m, `the README's table has no row "${label}"`);
-    const said = Number(m[1]) * 1024;
-    assert.ok(Math.abs(said - gzipped[name]) <= 0.1 * gzipped[name] + 512,
-      `${label}: the README says ${m[1]} KiB, measured ${kib(gzipped[name])} KiB`);
+test('docs/data/sizes.json gives these sizes, which docs/widget.md states (within 10 % + 0.5 KiB: update it when they move)', () => {
+  const stated = SIZES.bundles;
+  const measured = { matrix: gzipped.matrix, api: gzipped.api, widget: gzipped.widget, both: gzipped.both,
+    trainingSections: lazy.widget, gptEngine: lazyGPT.api, kernels: lazyKernels.api };
+  assert.deepEqual(Object.keys(stated).sort(), Object.keys(measured).sort());
+  for (const [name, bytes] of Object.entries(measured)) {
+    assert.ok(Math.abs(stated[name] * 1024 - bytes) <= 0.1 * bytes + 512,
+      `${name}: docs/data/sizes.json says ${stated[name]} KiB, measured ${kib(bytes)} KiB`);
   }
-  const m = /^\| training sections, on demand \|[^\n]*\| ([0-9.]+) KiB/m.exec(table);
-  assert.ok(m, 'the README\'s table has no row "training sections, on demand"');
-  assert.ok(Math.abs(Number(m[1]) * 1024 - lazy.widget) <= 0.1 * lazy.widget + 512,
-    `training sections: the README says ${m[1]} KiB, measured ${kib(lazy.widget)} KiB`);
-  const g = /^\| GPT engine, on demand \|[^\n]*\| ([0-9.]+) KiB/m.exec(table);
-  assert.ok(g, 'the README\'s table has no row "GPT engine, on demand"');
-  assert.ok(Math.abs(Number(g[1]) * 1024 - lazyGPT.api) <= 0.1 * lazyGPT.api + 512,
-    `GPT engine: the README says ${g[1]} KiB, measured ${kib(lazyGPT.api)} KiB`);
 });
 
-// A widget app's entry is larger than webpack's default performance hint, so webpack warns on
-// every production build of one; the README says so, with the size and the setting.
-test('the README names webpack\'s asset-size warning for a widget app, its size and the setting that raises the limit', () => {
-  const kibOf = (bytes) => bytes / 1024;
+// A widget app's entry and its on-demand chunks are larger than webpack's default performance
+// hint, so webpack warns on every production build of one; the docs say so, with the sizes and
+// the settings that raise the limits above them.
+test('docs/data/sizes.json gives the minified sizes webpack warns about, and limits that cover every file', () => {
   console.log(`loaded at first, minified: ${Object.entries(initialRaw).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}`);
+  const w = SIZES.webpack;
   const over = Object.keys(initialRaw).filter((name) => initialRaw[name] > WEBPACK_HINT_BYTES);
-  const readme = fs.readFileSync(path.join(pack.installed, 'README.md'), 'utf8').replace(/\s+/g, ' ');
-  if (over.length === 0) return;  // nothing for webpack to warn about
   assert.ok(over.includes('widget') && over.includes('both') && !over.includes('api'), `over the hint: ${over}`);
-  const m = /webpack warns that (?:the|a) widget app's entry \(about (\d+) KiB minified\) exceeds its recommended size limit \(244 KiB\)/.exec(readme);
-  assert.ok(m, 'README: "webpack warns that a widget app\'s entry (about N KiB minified) exceeds its recommended size limit (244 KiB)"');
-  assert.ok(Math.abs(Number(m[1]) - kibOf(initialRaw.widget)) <= 0.05 * kibOf(initialRaw.widget) + 2,
-    `the README says ${m[1]} KiB, measured ${kib(initialRaw.widget)} KiB`);
-  assert.ok(readme.includes('performance: { maxAssetSize: 400000, maxEntrypointSize: 400000 }'), 'README: the setting');
-  assert.ok(Math.max(initialRaw.widget, initialRaw.both) < 400000, 'the setting the README gives covers the measured size');
+  const near = (said, bytes, what) => assert.ok(Math.abs(said - bytes / 1024) <= 0.05 * bytes / 1024 + 2,
+    `${what}: docs/data/sizes.json says ${said} KiB, measured ${kib(bytes)} KiB`);
+  near(w.widgetEntryMinifiedKiB, initialRaw.widget, 'the widget app\'s entry');
+  const largest = (kind) => Math.max(...chunksRaw.widget.filter((c) => c.kind === kind).map((c) => c.bytes));
+  near(w.trainingSectionsChunkMinifiedKiB, largest('training'), 'the training sections\' chunk');
+  near(w.gptSectionsChunkMinifiedKiB, largest('gpt-sections'), 'the GPT sections\' chunk');
+  for (const name of Object.keys(initialRaw)) {
+    assert.ok(initialRaw[name] < w.maxEntrypointSize, `${name}: the entry, ${initialRaw[name]} bytes, is over maxEntrypointSize`);
+    for (const c of chunksRaw[name]) assert.ok(c.bytes < w.maxAssetSize, `${name}: ${c.file}, ${c.bytes} bytes, is over maxAssetSize`);
+  }
 });
 
 test('in Chromium under the strict CSP: each app works, and the API and the widget share one WebAssembly instance', async () => {
@@ -275,7 +277,7 @@ test('every value the declarations export exists at run time, and nothing else i
   tsc(dir, ['exports.ts'], 'nodenext');
 });
 
-// What the README's snippets take from the text around them: the model snippet continues the
+// What the docs' snippets take from the text around them: the model snippet continues the
 // API snippet's `qkv`; the events snippet calls the host page's own function; a page that
 // listens for the widget's events has loaded the widget.
 const README_CONTEXT = `
@@ -289,7 +291,7 @@ const README_CONTEXT = `
 
 function readmeSnippets(markdown) {
   const snippets = [];
-  for (const m of markdown.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)) {
+  for (const m of markdown.matchAll(/^```(\w*)[^\n]*\n([\s\S]*?)^```$/gm)) {
     const line = markdown.slice(0, m.index).split('\n').length + 1;
     if (/^(js|javascript|ts|typescript)$/.test(m[1])) snippets.push({ line, code: m[2] });
     if (m[1] === 'html') {
@@ -299,8 +301,10 @@ function readmeSnippets(markdown) {
   return snippets;
 }
 
-test('the README\'s JavaScript snippets type-check in strict mode against the installed package', () => {
-  const snippets = readmeSnippets(fs.readFileSync(path.join(pack.installed, 'README.md'), 'utf8'));
+test('the JavaScript snippets of README.md and docs/*.md type-check in strict mode against the installed package', () => {
+  const documents = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const snippets = documents.flatMap((doc) => readmeSnippets(fs.readFileSync(path.join(ROOT, doc), 'utf8'))
+    .map((snippet) => ({ ...snippet, doc })));
   // the API, the model, the events, the iframe's height script, npm: more may come, not fewer
   assert.ok(snippets.length >= 5, `${snippets.length} snippets`);
   assert.ok(snippets.some((s) => s.code.includes("document.addEventListener('qkv-step'")), 'the events snippet');
@@ -308,9 +312,9 @@ test('the README\'s JavaScript snippets type-check in strict mode against the in
     const dir = path.join(pack.app, `readme-${moduleResolution}`);
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'context.d.ts'), README_CONTEXT);
-    // one module per snippet, named for its line in README.md (tsc's errors point there)
-    const files = snippets.map(({ line, code }) => {
-      const file = `readme-line-${line}.ts`;
+    // one module per snippet, named for its document and line (tsc's errors point there)
+    const files = snippets.map(({ doc, line, code }) => {
+      const file = `${doc.replace(/[/.]/g, '-')}-line-${line}.ts`;
       fs.writeFileSync(path.join(dir, file), `${code}\nexport {};\n`);
       return file;
     });
@@ -333,10 +337,11 @@ function tsc(dir, files, moduleResolution) {
   }
 }
 
-test('the README\'s Markdown snippet: markdown-it with html: true keeps the widget an HTML block, and it draws', async () => {
-  const readme = fs.readFileSync(path.join(pack.installed, 'README.md'), 'utf8');
-  const snippet = [...readme.matchAll(/^```markdown\n([\s\S]*?)^```$/gm)].map((m) => m[1]).find((s) => s.includes('<qkv-lab'));
-  assert.ok(snippet, 'the README has a Markdown snippet with <qkv-lab>');
+// The post docs/widget.md shows a Markdown blogger (docs/data/markdown-post.md, which
+// tools/docs-tables.mjs writes into the page; tests/docs.test.js keeps the two the same).
+test('the Markdown post of docs/widget.md: markdown-it with html: true keeps the widget an HTML block, and it draws', async () => {
+  const snippet = fs.readFileSync(path.join(ROOT, 'docs/data/markdown-post.md'), 'utf8');
+  assert.ok(snippet.includes('<qkv-lab'), 'the post has a <qkv-lab>');
   const block = /^<qkv-lab[^\n]*>\n[\s\S]*?<\/script>$/m.exec(snippet)?.[0];
   assert.ok(block, 'the snippet\'s HTML block: <qkv-lab …> on its own line, through the script tag');
 
@@ -344,13 +349,13 @@ test('the README\'s Markdown snippet: markdown-it with html: true keeps the widg
   assert.ok(html.includes(`\n${block}\n`), `the HTML block passed through unchanged:\n${html}`);
   assert.ok(!/<p>\s*<qkv-lab/.test(html), `the widget is inside a <p>:\n${html}`);
   assert.equal((html.match(/<p>/g) || []).length, 2, 'the paragraphs around it are still paragraphs');
-  // what the README warns of: markdown-it's default escapes the tags, and one line is inline HTML
+  // what docs/widget.md warns of: markdown-it's default escapes the tags, and one line is inline HTML
   assert.match(new MarkdownIt().render(snippet), /&lt;qkv-lab/);
   const oneLine = snippet.replace(/(<qkv-lab[^>\n]*>)\n(<\/qkv-lab>)/, '$1$2');
   assert.notEqual(oneLine, snippet);
   assert.match(new MarkdownIt({ html: true }).render(oneLine), /<p><qkv-lab[^>]*><\/qkv-lab><\/p>/);
 
-  // the rendered post, with the classic script at the README's path, under the strict CSP
+  // the rendered post, with the classic script at the path docs/widget.md gives, under the strict CSP
   fs.copyFileSync(path.join(pack.installed, 'web/dist/qkv-lab-widget.js'), path.join(out, 'assets', 'qkv-lab-widget.js'));
   fs.writeFileSync(path.join(out, 'post.html'), page('post', html));
   const env = await openBrowser({ root: out, headers: (p) => (p.endsWith('.html') ? { 'content-security-policy': STRICT_CSP } : {}) });

@@ -1,6 +1,6 @@
 // web/data/quatrains.js, the GPT's default training text as tools/extract-quatrains.mjs wrote it:
 // every line a well-formed quatrain, `count` lines, no poem twice; and every figure its header
-// and the README state (poems, characters, distinct characters, sizes) is what the file holds,
+// and docs/data.md state (poems, characters, distinct characters, sizes) is what the file holds,
 // computed here from the text, not copied.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { QUATRAINS } from '../web/data/quatrains.js';
 import { isWellFormedQuatrain, QUATRAIN_LENGTH } from '../web/data/quatrain-form.js';
+import { quatrainFacts } from '../tools/docs-tables.mjs';
 
 const FILE = new URL('../web/data/quatrains.js', import.meta.url);
 const bytes = readFileSync(FILE);
 const header = bytes.toString('utf8').split('\nexport ')[0];
-const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const lines = QUATRAINS.poems.split('\n');
 const chars = lines.flatMap((line) => [...line]);
 const distinct = new Set(chars);
@@ -62,23 +62,17 @@ test('the header\'s figures are what the text holds', () => {
   assert.equal(quatrains - repeats, lines.length);
 });
 
-test('the README\'s Data table states the same figures and the file\'s sizes', () => {
-  const row = readme.split('\n').find((line) => line.startsWith('| `web/data/quatrains.js`'));
-  assert.ok(row, 'the README has no row for web/data/quatrains.js');
-  assert.deepEqual(stated(row, /([\d,]+) five-character quatrains/, 'the README row'), [lines.length]);
-  assert.deepEqual(stated(row, /([\d,]+) characters, ([\d,]+) distinct/, 'the README row'), [chars.length, distinct.size]);
-  assert.ok(row.includes(`chinese-poetry\` ${QUATRAINS.version}`), 'the README row names the package version');
-  // the paragraph under the table repeats the header's funnel and the astral count
-  const paragraph = readme.slice(readme.indexOf(row));
-  const [poems, quatrains, repeats] = stated(paragraph, /\(([\d,]+) poems; ([\d,]+) of exactly this form; ([\d,]+)\s+repeats left out\)/, 'the README');
-  assert.deepEqual([poems, quatrains, repeats],
+// docs/data.md's table and rule are written by tools/docs-tables.mjs from quatrainFacts()
+// (tests/docs.test.js keeps the page as the tool writes it): its figures must be these.
+test('the figures docs/data.md states are the file\'s: counts, the header\'s funnel, the sizes', () => {
+  const facts = quatrainFacts();
+  assert.deepEqual([facts.poems, facts.characters, facts.distinct], [lines.length, chars.length, distinct.size]);
+  assert.equal(facts.version, QUATRAINS.version);
+  assert.deepEqual([facts.sourcePoems, facts.quatrains, facts.repeats],
     stated(header, /Of ([\d,]+) poems[^]*?([\d,]+) are quatrains, of which ([\d,]+) repeat/, 'the header'));
-  assert.deepEqual(stated(paragraph, /([\d,]+) distinct\s+characters lie beyond the BMP/, 'the README'),
-    [[...distinct].filter(isAstral).length]);
-  const [raw, gz] = stated(row, /([\d.]+) KiB, ([\d.]+) KiB gzip -9/, 'the README row');
-  assert.equal(raw, Number((bytes.length / 1024).toFixed(1)), 'raw size, KiB to one decimal');
-  // gzip output differs by a few bytes between zlib builds (gzip(1) and Node's gave 144,548 and
-  // 144,573 bytes for the same file): the README's figure must be within 0.5 % of Node's
-  const measured = gzipSync(bytes, { level: 9 }).length / 1024;
-  assert.ok(Math.abs(gz - measured) <= 0.005 * measured, `gzip: the README says ${gz} KiB, measured ${measured.toFixed(1)} KiB`);
+  assert.deepEqual([facts.notTwoLines], stated(header, /([\d,]+) have not exactly two lines/, 'the header'));
+  assert.deepEqual([facts.otherPunctuation], stated(header, /([\d,]+) use ？ ！ or ；/, 'the header'));
+  assert.equal(facts.astral, [...distinct].filter(isAstral).length);
+  assert.equal(Number(facts.kib), Number((bytes.length / 1024).toFixed(1)), 'raw size, KiB to one decimal');
+  assert.equal(Number(facts.gzipKib), Math.round(gzipSync(bytes, { level: 9 }).length / 1024), 'gzip -9, whole KiB');
 });

@@ -1,6 +1,6 @@
 // sections.test.js: the section contract. One registry (web/page/sections/index.js) lists the
 // sections; every other list of them derives from it or must agree with it: the URL state, the
-// widget's `section` attribute, the declarations' QkvLabSection type and the README's tables.
+// widget's `section` attribute, the declarations' QkvLabSection type and the docs' tables.
 // Stepped sections turn a snapshot into DOM: they never call the WebAssembly API themselves.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -46,12 +46,15 @@ test('the declarations\' QkvLabSection type lists exactly the widget\'s sections
   assert.deepEqual([...declared].sort(), [...WIDGET_SECTION_IDS].sort());
 });
 
-test('the README\'s section table and widget attribute table list the registry\'s sections', () => {
-  const readme = read('README.md');
-  const rows = [...readme.matchAll(/^\| (\d+) \| `([a-z]+)` \|/gm)].map((m) => [Number(m[1]), m[2]]);
-  assert.deepEqual(rows.map(([, id]) => id), SECTION_IDS, 'the demo page table');
-  assert.deepEqual(rows.map(([n]) => n), SECTION_IDS.map((_, i) => i + 1), 'numbered in story order');
-  const attr = /^\| `section` \| (.+) \| `walkthrough` \|$/m.exec(readme);
+test('the docs\' section notes cover exactly the registry\'s sections (tools/docs-tables.mjs writes the tables from both)', async () => {
+  // docs/page.md's table lists SECTION_IDS in story order, each with its note; docs/widget.md's
+  // `section` row lists WIDGET_SECTION_IDS (tests/docs.test.js keeps both written as the tool writes them)
+  const notes = JSON.parse(read('docs/data/sections.json'));
+  assert.deepEqual(Object.keys(notes).sort(), [...SECTION_IDS].sort());
+  const { GENERATORS } = await import('../tools/docs-tables.mjs');
+  const rows = [...GENERATORS.sections().matchAll(/^\| (\d+) \| `([a-z]+)` \|/gm)].map((m) => [Number(m[1]), m[2]]);
+  assert.deepEqual(rows, SECTION_IDS.map((id, i) => [i + 1, id]), 'the demo page table, numbered in story order');
+  const attr = /^\| `section` \| (.+) \| `walkthrough` \|$/m.exec(GENERATORS['widget-attributes']());
   assert.ok(attr, 'the widget attribute table has a section row');
   assert.deepEqual([...attr[1].matchAll(/`([a-z]+)`/g)].map((m) => m[1]), WIDGET_SECTION_IDS);
 });
@@ -89,14 +92,13 @@ test('the pieces sections draw with never call the WebAssembly API either (numbe
   }
 });
 
-test('web/page is folders by role, each named in the README\'s Layout, with no file loose at its top', () => {
+test('web/page is folders by role, each explained in docs/data/layout.json (docs/architecture.md\'s layout), with no file loose at its top', () => {
   const dir = path.join(ROOT, 'web/page');
   const entries = fs.readdirSync(dir, { withFileTypes: true });
   assert.deepEqual(entries.filter((e) => !e.isDirectory()).map((e) => e.name), [], 'files belong in a folder by role');
-  const layout = read('README.md').split('## Layout')[1].split('\n## ')[0];
-  for (const folder of entries.filter((e) => e.isDirectory()).map((e) => e.name)) {
-    assert.match(layout, new RegExp(`^${folder}/ `, 'm'), `the README's Layout explains web/page/${folder}/`);
-  }
+  const notes = JSON.parse(read('docs/data/layout.json'));
+  assert.deepEqual(Object.keys(notes).sort(), entries.filter((e) => e.isDirectory()).map((e) => e.name).sort(),
+    'docs/data/layout.json explains every folder of web/page, and only those');
 });
 
 test('no section keeps a copy of a setting: settings reach stepped sections in the snapshot only', () => {

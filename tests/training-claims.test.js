@@ -2,7 +2,9 @@
 // `node tools/measure-training.mjs --write`) measured again: seeds 0–29 with TRAINING_DEFAULTS,
 // and the counting-only baseline. A changed corpus, default or model arithmetic that moves any
 // stated range, count or baseline fails here; rerun the script, read the new numbers, and check
-// that the page's and README's words still hold for them. No timing is asserted.
+// that the page's and the docs' words still hold for them. The findings docs/api.md states beside
+// the claims (the divergence sweep, training against counting) are data too,
+// docs/data/training-findings.json, measured again here. No timing is asserted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -10,12 +12,13 @@ import { load } from 'qkv-lab';
 import { TRAINING_DEFAULTS } from '../web/corpus.js';
 import { TRAINING_CLAIMS } from '../web/page/training/claims.js';
 import {
-  SEEDS, Geometry, measureSeed, summarize, readmeTable, README_MARKERS, divergenceByLr,
+  SEEDS, Geometry, measureSeed, summarize, divergenceByLr,
   measureGeometry, nextWordCounts, ppmiSvd,
 } from '../tools/training-measures.mjs';
 import { DEFAULT_CORPUS, tokenize } from '../web/corpus.js';
 
 const qkv = await load();
+const FINDINGS = JSON.parse(readFileSync(new URL('../docs/data/training-findings.json', import.meta.url), 'utf8'));
 /** Seeds 0–29 trained and measured once, for every test here that reads them. */
 let perSeed = null;
 const measured = () => (perSeed ??= SEEDS.map((seed) => measureSeed(qkv, seed)));
@@ -61,12 +64,9 @@ test('the measures use the model\'s own definitions of similarity, nearest and a
   }
 });
 
-test('README: its table is the claims\' table, and its words about them hold', () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const [begin, end] = README_MARKERS;
-  const a = readme.indexOf(begin), b = readme.indexOf(end);
-  assert.ok(a >= 0 && b > a, 'README.md has the training-claims block');
-  assert.equal(readme.slice(a + begin.length, b).trim(), readmeTable(TRAINING_CLAIMS));
+// (docs/api.md's table is written from the claims by tools/docs-tables.mjs; tests/docs.test.js
+// keeps it so.) The sentences around it, checked against the claims:
+test('docs/api.md: its words about the claims hold', () => {
   const { counts: C, counting: K, ranges: R } = TRAINING_CLAIMS;
   const all = (c) => c.count === c.of;
   // "Counting alone ... already puts 猫 near 狗 and answers 国王 − 男人 + 女人 → 女王 here"
@@ -95,45 +95,33 @@ test('README: its table is the claims\' table, and its words about them hold', (
   assert.ok(R.loss.end.max < R.loss.start.min);
 });
 
-// README, "Training defaults": "lr 0.3 … within 3,000 steps (twice the schedule) no seed diverged
-// at 0.3 or 0.4, 1 of 30 at 0.5 (seed 11, at step 2,959), 12 of 30 at 0.6, …". Every lr the
-// sentence names is trained again over seeds 0–29 and must give the count (and, where it names
-// them, the seeds and steps) it states.
-test('README: the divergence counts by learning rate hold when measured again over seeds 0–29', (t) => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
-  const m = /within ([\d,]+) steps \(twice the schedule\) no seed diverged at ([\d.]+) or ([\d.]+), ([^;]*?);/.exec(readme);
-  assert.ok(m, 'README.md states the divergence sweep as "within N steps (twice the schedule) no seed diverged at a or b, …;"');
-  const steps = Number(m[1].replace(/,/g, ''));
+// docs/api.md, "Training defaults": "within 3,000 steps (twice the schedule) no seed diverged at
+// 0.3 or 0.4, 1 of 30 at 0.5 (seed 11, at step 2,959), …", written from
+// docs/data/training-findings.json. Every lr it names is trained again over seeds 0–29 and must
+// give the count (and, where it names them, the seeds and steps) it states.
+test('docs/data/training-findings.json: the divergence counts by learning rate hold when measured again over seeds 0–29', (t) => {
+  const { steps, seeds, byLr } = FINDINGS.divergence;
   assert.equal(steps, 2 * TRAINING_DEFAULTS.steps);
-  const stated = new Map([[Number(m[2]), { count: 0 }], [Number(m[3]), { count: 0 }]]);
-  for (const part of m[4].matchAll(/(\d+) of 30 at ([\d.]+)(?: \(seed (\d+), at step ([\d,]+)\))?/g)) {
-    stated.set(Number(part[2]), { count: Number(part[1]), seed: part[3] && Number(part[3]), step: part[4] && Number(part[4].replace(/,/g, '')) });
-  }
+  assert.equal(seeds, SEEDS.length);
+  const stated = new Map(byLr.map((r) => [r.lr, r]));
   assert.ok(stated.size >= 5, `the sentence names ${stated.size} learning rates`);
   assert.ok(stated.has(TRAINING_DEFAULTS.lr), 'the sentence covers the default lr');
   const measured = divergenceByLr(qkv, [...stated.keys()], TRAINING_DEFAULTS, steps);
   for (const { lr, diverged } of measured) {
     const said = stated.get(lr);
     t.diagnostic(`lr ${lr}: ${diverged.length} of 30 diverged ${diverged.map((d) => `${d.seed}@${d.step}`).join(' ')}`);
-    assert.equal(diverged.length, said.count, `lr ${lr}: the README says ${said.count} of 30 diverged, measured ${diverged.length} (${diverged.map((d) => `seed ${d.seed} at step ${d.step}`).join(', ')})`);
-    if (said.seed !== undefined) assert.deepEqual(diverged, [{ seed: said.seed, step: said.step }], `lr ${lr}`);
+    assert.equal(diverged.length, said.count, `lr ${lr}: the findings say ${said.count} of 30 diverged, measured ${diverged.length} (${diverged.map((d) => `seed ${d.seed} at step ${d.step}`).join(', ')})`);
+    if (said.diverged !== undefined) assert.deepEqual(diverged, said.diverged, `lr ${lr}`);
   }
   assert.equal(stated.get(TRAINING_DEFAULTS.lr).count, 0, 'the default lr diverges on no seed');
 });
 
 
-// README, "Read against counting": every count it states measured again over seeds 0–29, and what
-// it says of the two counting baselines (next-word counts; PPMI-SVD of the words beside each
-// word, 16 dimensions) computed.
-test('README: what it says of training against counting holds, 国王 + 女人 alone included', (t) => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
-  const para = /Read against counting: (.*?)The head's attention/.exec(readme)?.[1];
-  assert.ok(para, 'README.md has the "Read against counting" paragraph');
-  const stated = (re) => {
-    const m = re.exec(para);
-    assert.ok(m, `the paragraph says ${re}`);
-    return m.slice(1).map(Number);
-  };
+// docs/api.md, "Read against counting": every count it states (docs/data/training-findings.json)
+// measured again over seeds 0–29, and what it says of the two counting baselines (next-word
+// counts; PPMI-SVD of the words beside each word, 16 dimensions) computed.
+test('docs/data/training-findings.json: what the docs say of training against counting holds, 国王 + 女人 alone included', (t) => {
+  const said = FINDINGS.counting;
   const sentences = DEFAULT_CORPUS.map(tokenize);
   const counting = { nextWord: measureGeometry(nextWordCounts(sentences)), ppmi: measureGeometry(ppmiSvd(sentences)) };
   const ends = measured().map((r) => r.end);
@@ -148,17 +136,16 @@ test('README: what it says of training against counting holds, 国王 + 女人 a
   for (const [name, c] of Object.entries(counting)) {
     assert.ok(c.catDog > c.catCar && c.groupGap > 0 && c.nearestIsAnimal && c.animalsApart && c.analogyTop === '女王', `${name}: ${JSON.stringify(c)}`);
   }
-  assert.deepEqual(stated(/training passes it on (\d+) of 30 seeds/), [got.strict]);
-  assert.deepEqual(stated(/less alike than the next-word counts do on (\d+) of 30 seeds and than PPMI-SVD on (\d+)/), got.catDogBelow);
-  assert.deepEqual(stated(/further from 猫 than under either count on (\d+) of 30 seeds/), [got.catCarBelowBoth]);
-  assert.deepEqual(stated(/国王 − 男人 \+ 女人 gives 女王 on (\d+) of 30 seeds, and 国王 \+ 女人 alone, with no − 男人, gives it on (\d+) of 30/), [got.analogy, got.sum]);
-  // "both beat 国王's own nearest word and the nonsense 国王 − 猫 + 狗, which give 女王 on 10 of 30 seeds each"
-  const [each] = stated(/the nonsense 国王 − 猫 \+ 狗, which give 女王 on (\d+) of 30 seeds each/);
-  assert.equal(count((m) => m.kingNearest === '女王'), each);
-  assert.equal(count((m) => m.controlRank === 1), each);
-  assert.ok(got.sum > each && got.analogy > each);
+  assert.equal(said.strictPasses, got.strict, 'training passes the strict test on N of 30 seeds');
+  assert.deepEqual([said.catDogBelowNextWord, said.catDogBelowPpmi], got.catDogBelow, '猫 and 狗 less alike than either count');
+  assert.equal(said.catCarBelowBoth, got.catCarBelowBoth, '汽车 further from 猫 than under either count');
+  assert.deepEqual([said.analogyQueen, said.sumQueen], [got.analogy, got.sum], '国王 − 男人 + 女人, and 国王 + 女人 alone');
+  // "both beat 国王's own nearest word and the nonsense 国王 − 猫 + 狗, which give 女王 on N and M of 30 seeds"
+  assert.equal(count((m) => m.kingNearest === '女王'), said.kingNearestQueen);
+  assert.equal(count((m) => m.controlRank === 1), said.controlQueen);
+  assert.ok(got.sum > Math.max(said.kingNearestQueen, said.controlQueen) && got.analogy > Math.max(said.kingNearestQueen, said.controlQueen));
   // "With PPMI-SVD the offset does matter: 国王 + 女人 alone puts 裙子 first and 女王 second"
-  assert.equal(counting.ppmi.sumTop, /国王 \+ 女人 alone puts (\S+) first and 女王 second/.exec(para)?.[1]);
+  assert.equal(counting.ppmi.sumTop, said.ppmiSumTop);
   assert.equal(counting.ppmi.sumRank, 2);
   assert.ok(counting.ppmi.analogyRank === 1);
   // "next-word counts answer even 国王 + 女人 alone and the nonsense 国王 − 猫 + 狗 with 女王"

@@ -1,10 +1,10 @@
 // measure-training.mjs: trains the default model on seeds 0–29 with TRAINING_DEFAULTS and
-// prints, per seed and as ranges, what the page and README claim about training; the same
+// prints, per seed and as ranges, what the page and docs claim about training; the same
 // measures for counting alone (no training) beside them.
 //
 //   node tools/measure-training.mjs           # print the table
 //   node tools/measure-training.mjs --write   # also write web/page/training/claims.js and the
-//                                             # README's table between its training-claims markers
+//                                             # docs/api.md's table (tools/docs-tables.mjs writes it)
 //   node tools/measure-training.mjs --defaults  # the measurements TRAINING_DEFAULTS were chosen
 //                                             # from (a few minutes): divergence by lr, and the
 //                                             # measures along a 2×-long schedule
@@ -12,11 +12,12 @@
 // tests/training-claims.test.js measures again and fails when a stated range no longer holds:
 // after changing the corpus, the defaults or the model's arithmetic, run this with --write and
 // read what changed before committing it.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { load } from '../web/qkv-lab.js';
 import { TRAINING_DEFAULTS, DEFAULT_CORPUS, tokenize } from '../web/corpus.js';
-import { SEEDS, divergenceByLr, measureSeed, measureGeometry, ppmiSvd, measureModel, range, summarize, readmeTable, claimsModule, README_MARKERS } from './training-measures.mjs';
+import { SEEDS, divergenceByLr, measureSeed, measureGeometry, ppmiSvd, measureModel, range, summarize, readmeTable, claimsModule } from './training-measures.mjs';
 
 const write = process.argv.includes('--write');
 const qkv = await load();
@@ -31,7 +32,7 @@ if (process.argv.includes('--defaults')) {
  * sparse-row point) whenever it learns; lr: below the smallest lr of DIVERGENCE_LRS at which a
  * seed diverges within twice the schedule, with one lr of the list between them as a margin;
  * steps: the first checkpoint where the median corpus loss is within 10 % of its value at twice
- * the schedule (with p(果 | 我 爱 吃 苹) reported beside it). The README states the divergence
+ * the schedule (with p(果 | 我 爱 吃 苹) reported beside it). docs/data/training-findings.json states the divergence
  * counts; tests/training-claims.test.js measures them again.
  */
 function chooseDefaults() {
@@ -80,7 +81,7 @@ for (const r of results) {
 const claims = summarize(results);
 console.log('\n' + readmeTable(claims));
 console.log('\ncounting only (no training):', JSON.stringify(claims.counting, null, 1));
-// what the README's "Read against counting" states beside the table (tests/training-claims.test.js)
+// what docs/api.md's "Read against counting" states beside the table (docs/data/training-findings.json) (tests/training-claims.test.js)
 const ppmi = measureGeometry(ppmiSvd(DEFAULT_CORPUS.map(tokenize)));
 console.log(`PPMI-SVD (±1 word, ${TRAINING_DEFAULTS.dim} dimensions): ${JSON.stringify(ppmi)}`);
 const ends = results.map((r) => r.end);
@@ -91,11 +92,8 @@ console.log(`国王 + 女人 alone gives 女王 first on ${ends.filter((m) => m.
 if (write) {
   const claimsPath = fileURLToPath(new URL('../web/page/training/claims.js', import.meta.url));
   writeFileSync(claimsPath, claimsModule(claims));
-  const readmePath = fileURLToPath(new URL('../README.md', import.meta.url));
-  const readme = readFileSync(readmePath, 'utf8');
-  const [begin, end] = README_MARKERS;
-  const a = readme.indexOf(begin), b = readme.indexOf(end);
-  if (a < 0 || b < a) throw new Error(`README.md has no ${begin} … ${end} block to write the table into`);
-  writeFileSync(readmePath, readme.slice(0, a + begin.length) + '\n' + readmeTable(claims) + '\n' + readme.slice(b));
-  console.log(`\nwrote web/page/training/claims.js and README.md's table`);
+  // the docs' table is written from claims.js by tools/docs-tables.mjs, in a process of its own
+  // (this one imported the claims as they were)
+  execFileSync(process.execPath, [fileURLToPath(new URL('./docs-tables.mjs', import.meta.url))], { stdio: 'inherit' });
+  console.log('\nwrote web/page/training/claims.js and, from it, the docs\' table (tools/docs-tables.mjs)');
 }

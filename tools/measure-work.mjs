@@ -1,6 +1,6 @@
 // measure-work.mjs: what one unit of each kind of work costs, in multiply-adds of a matmul at the
 // work limit, so that web/matrix.js's WORK_WEIGHTS can make every call's limit mean about the
-// same blocking time (see checkWork there and the README's Limits).
+// same blocking time (see checkWork there and the Limits of docs/api.md).
 //
 //   node tools/measure-work.mjs           # the weights, measured (medians of 5, the SIMD kernels)
 //   node tools/measure-work.mjs --check   # every call at its limit under today's WORK_WEIGHTS,

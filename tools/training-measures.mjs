@@ -1,4 +1,4 @@
-// training-measures.mjs: what the page and README say about training, measured. Used by
+// training-measures.mjs: what the page and docs say about training, measured. Used by
 // tools/measure-training.mjs (which prints the table and writes web/page/training/claims.js)
 // and by tests/training-claims.test.js (which measures again and compares).
 //
@@ -229,9 +229,8 @@ function countingSummary(c) {
   };
 }
 
-// ---- the claims module and the README's table, both written from the summary ----
+// ---- the claims module and the docs' table (tools/docs-tables.mjs), both written from the summary ----
 
-export const README_MARKERS = Object.freeze(['<!-- training-claims:begin (node tools/measure-training.mjs --write) -->', '<!-- training-claims:end -->']);
 
 export function formatRange(r, digits = 2) {
   return `${r.min.toFixed(digits)} to ${r.max.toFixed(digits)} (median ${r.median.toFixed(digits)})`;
@@ -240,7 +239,7 @@ export function formatCount(c) {
   return `${c.count} of ${c.of}`;
 }
 
-/** The README's table (Markdown) of a summary. */
+/** The docs' table (Markdown) of a summary: docs/api.md, through tools/docs-tables.mjs. */
 export function readmeTable(claims) {
   const { ranges: R, counts: C, counting: K, checkpoints: P, seeds: S } = claims;
   const cell = (x, digits) => (x === undefined ? '—' : x.min !== undefined ? formatRange(x, digits) : formatCount(x));

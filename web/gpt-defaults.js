@@ -11,7 +11,7 @@ export const GPT_LIMITS = Object.freeze({
   /** lines of text: at least 10, since every 10th is held out for validation */
   minLines: 10,
 });
-/** createGPT's defaults (README: how they were chosen). */
+/** createGPT's defaults (docs/gpt.md: how they were chosen). */
 export const GPT_DEFAULTS = Object.freeze({
   layers: 2, heads: 4, dim: 64, context: 32, seed: 0, lr: 3e-3, batch: 16, steps: 600,
 });

@@ -11,7 +11,7 @@
 // only through the instance's Heap (heap.js). A GPT owns its C model and a few slots and frees
 // them in dispose().
 //
-// Choices (README, "A GPT that writes"):
+// Choices (docs/gpt.md):
 //   - tokens are characters (code points); token 0 is the end-of-text token, written '\n': the
 //     text holds one document (a poem) per line, and every line is followed by it;
 //   - the vocabulary is '\n' then the text's distinct characters in code-point order; a prompt or
@@ -39,7 +39,7 @@ const WARMUP_SHARE = 0.05;  // of the schedule's steps, linear
 const END = '\n';
 /** Most probable next tokens reported per generated token (QKV_GPT_TOP in wasm/qkv.h). */
 const TOP = 5;
-/** The save() format (README, "GPT files"). */
+/** The save() format (docs/gpt.md, "GPT files"). */
 const MAGIC = [0x51, 0x4b, 0x56, 0x47, 0x50, 0x54, 0x0d, 0x0a];  // "QKVGPT\r\n"
 const FORMAT_VERSION = 1;
 const HEADER_INTS = 9;  // version, V, L, H, C, T, steps, seed, vocab bytes
@@ -676,7 +676,7 @@ export class GPT {
   // ---- files ----
 
   /**
-   * The GPT as bytes (README, "GPT files"): "QKVGPT\r\n", then little-endian uint32 version 1,
+   * The GPT as bytes (docs/gpt.md, "GPT files"): "QKVGPT\r\n", then little-endian uint32 version 1,
    * V, layers, heads, dim, context, steps, seed, the vocabulary's UTF-8 byte length; the
    * vocabulary (its characters in token order, UTF-8), zero-padded to 4 bytes; the parameters
    * as float32 (wasm/qkv.h's order); a uint32 FNV-1a checksum of everything before it.

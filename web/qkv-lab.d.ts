@@ -100,7 +100,7 @@ export interface ModelOptions {
   /** Embedding width d, 1 … 1024. Default 16. Creating the model and one training step may each
    *  do at most 2^30 of work (a step: its multiply-adds, batchSize longest sentences ×
    *  (3d² + 2nd + dV) × 3, plus its softmax entries and the optimizer's pass over every
-   *  parameter, weighed as the README's Limits say); the C model's blocks hold at most 2^26
+   *  parameter, weighed as docs/api.md's Limits say); the C model's blocks hold at most 2^26
    *  floats each (2·V·d + 3·d² + V parameters): createModel refuses more, naming the sizes. */
   dim?: number;
   /** 0 … 2^32 − 1. Default 1. The same seed gives bit-identical training. */
@@ -394,6 +394,9 @@ export interface GPT {
   readonly dim: number;
   readonly context: number;
   readonly seed: number;
+  /** The peak learning rate of the AdamW schedule it was created with; null for a GPT that
+   *  loadGPT made (the file holds no training settings: it cannot train). */
+  readonly lr: number | null;
   readonly batch: number;
   readonly defaultSteps: number;
   readonly steps: number;
@@ -417,7 +420,7 @@ export interface GPT {
   parameters(): GPTParameters;
   /** The loss of one document (inputs '\n' + text, targets text + '\n') and its gradients. */
   gradients(text: string): { loss: number; grads: GPTParameters };
-  /** The versioned file format of the README ("GPT files"). */
+  /** The versioned file format of docs/gpt.md ("GPT files"). */
   save(): Uint8Array;
   dispose(): void;
 }
@@ -470,7 +473,7 @@ export interface LoadOptions {
    *  'relaxed-simd', where this build of qkv-lab has none). Default: the fastest the engine
    *  validates, relaxed-simd, then simd128, then scalar; in Node the environment variable
    *  QKV_LAB_SIMD=0 makes the default scalar. simd128 and scalar give bit-identical results;
-   *  relaxed-simd stays within the error bound the README gives. Not together with simd. */
+   *  relaxed-simd stays within the error bound docs/performance.md gives. Not together with simd. */
   kernels?: KernelBuild;
   /** The older spelling: true is kernels: 'simd128', false is 'scalar'. */
   simd?: boolean;
@@ -479,7 +482,7 @@ export interface LoadOptions {
   gpt?: boolean;
 }
 
-/** The three builds of the kernels (see the README's "Performance"). */
+/** The three builds of the kernels (see docs/performance.md). */
 export type KernelBuild = 'relaxed-simd' | 'simd128' | 'scalar';
 
 /** Loads the WebAssembly modules once (shared per build); `{ fresh: true }` gives a private instance. */

@@ -114,6 +114,13 @@ async function main(): Promise<void> {
   const trace: TransformerBlockResult = f.blocks[0];
   console.log(step + gptLoss + gptLosses.length + train + val + poem.length + f.logits.cols + trace.gelu.cols + f.tokens[0]);
   const again: GPT = qkv.loadGPT(gpt.save());
+  // the learning rate it was created with; a loaded GPT has none (it cannot train)
+  const lr: number | null = gpt.lr;
+  // @ts-expect-error lr may be null (a loaded GPT's)
+  const lrUnchecked: number = again.lr;
+  console.log(lr, lrUnchecked);
+  // @ts-expect-error lr is read-only
+  gpt.lr = 1;
   const w = again.parameters().blocks[0];
   console.log(qkv.transformerBlock(X, w, { heads: 2, causal: true, eps: 1e-5 }).attention.heads[0].scores.rows, gpt.vocab[0]);
   // @ts-expect-error text is required

@@ -1,0 +1,347 @@
+// docs-tables.mjs: the parts of README.md and docs/*.md that state what the code or a data file
+// holds, written from them. Each part sits between `<!-- generated:NAME -->` and
+// `<!-- /generated:NAME -->`; everything else in the docs is prose that no test parses.
+//   node tools/docs-tables.mjs            rewrite every generated part in place
+//   node tools/docs-tables.mjs --check    exit 1, naming the part, where the docs differ
+// The numbers come from: the section registry and the URL state (web/page/), createModel's
+// defaults (web/model.js), the work rule (web/matrix.js), the training claims
+// (web/page/training/claims.js), the quatrains (web/data/quatrains.js) and, for what only a
+// measurement can give, docs/data/*.json, which the tests that measure compare with.
+import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SECTION_IDS } from '../web/page/sections/index.js';
+import { PROPERTIES } from '../web/page/shell/state.js';
+import { ATTRIBUTES, WIDGET_SECTIONS } from '../web/widget/attributes.js';
+import { MODEL_DEFAULTS, DEFAULT_LR } from '../web/model.js';
+import { WORK_WEIGHTS, MAX_WORK, workOf } from '../web/matrix.js';
+import { TRAINING_CLAIMS } from '../web/page/training/claims.js';
+import { QUATRAINS } from '../web/data/quatrains.js';
+import { readmeTable } from './training-measures.mjs';
+import { tables as benchTables } from '../bench/tables.mjs';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const read = (p) => readFileSync(path.join(ROOT, p), 'utf8');
+const json = (p) => JSON.parse(read(p));
+const grouped = (n) => n.toLocaleString('en-US');
+
+/** A paragraph wrapped at `width` columns, at spaces outside `code`, as the docs' prose is. */
+export function wrap(text, width = 100) {
+  const lines = [];
+  let line = '';
+  let ticks = 0;  // backticks so far: odd inside a code span
+  for (const word of text.split(' ')) {
+    if (line && ticks % 2 === 0 && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+    ticks += (word.match(/`/g) || []).length;
+  }
+  return [...lines, line].join('\n');
+}
+
+/** The documents that hold generated parts. */
+export const DOCUMENTS = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+
+// ---- the demo page's sections and the widget's attributes ----
+
+/** The page's sections in story order, each with what docs/data/sections.json says it shows. */
+function sectionsTable() {
+  const notes = json('docs/data/sections.json');
+  const missing = SECTION_IDS.filter((id) => !Object.hasOwn(notes, id));
+  const extra = Object.keys(notes).filter((id) => !SECTION_IDS.includes(id));
+  if (missing.length || extra.length) throw new Error(`docs/data/sections.json: no note for ${missing}; not a section: ${extra}`);
+  return ['| # | id | what it shows |', '| --- | --- | --- |',
+    ...SECTION_IDS.map((id, i) => `| ${i + 1} | \`${id}\` | ${notes[id]} |`)].join('\n');
+}
+
+/** A property's default as the attribute table writes it. */
+function formatDefault(prop) {
+  if (prop.type === 'bool') return prop.default ? 'on' : 'off';
+  return `\`${prop.default}\``;
+}
+
+/** Every attribute of <qkv-lab>: values from docs/data/widget-attributes.json, defaults from state.js. */
+function attributesTable() {
+  const notes = json('docs/data/widget-attributes.json');
+  const missing = ATTRIBUTES.filter((a) => !Object.hasOwn(notes, a));
+  const extra = Object.keys(notes).filter((a) => !ATTRIBUTES.includes(a));
+  if (missing.length || extra.length) throw new Error(`docs/data/widget-attributes.json: no row for ${missing}; not an attribute: ${extra}`);
+  const rows = ATTRIBUTES.map((name) => {
+    const note = notes[name];
+    let values = note.values;
+    if (name === 'section') {
+      values = WIDGET_SECTIONS.map((id) => (id === 'walkthrough' ? `\`walkthrough\` (${note.walkthrough})` : `\`${id}\``)).join(', ') + ` (${note.values})`;
+    }
+    // a default the note does not word itself is the one state.js applies
+    const prop = PROPERTIES.find((p) => p.name === name);
+    const def = note.default ?? formatDefault(prop);
+    return `| \`${name}\` | ${values} | ${def} |`;
+  });
+  return ['| attribute | values | default |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
+// ---- the API's numbers ----
+
+/** createModel's signature with the defaults it applies. */
+function createModelSignature() {
+  const d = MODEL_DEFAULTS;
+  return '```text\n' +
+    `qkv.createModel({ corpus, dim = ${d.dim}, seed = ${d.seed}, optimizer = '${d.optimizer}', ` +
+    `lr = ${DEFAULT_LR.sgd} (sgd) / ${DEFAULT_LR.adam} (adam), batchSize = ${d.batchSize}, steps = ${d.steps}, ` +
+    `beta1 = ${d.beta1}, beta2 = ${d.beta2}, eps = ${d.eps} })\n` + '```';
+}
+
+/** The largest n whose call of cost(n) the work rule lets through. */
+export function largest(cost) {
+  let n = 1;
+  while (workOf(cost(n + 1)) <= MAX_WORK) n++;
+  return n;
+}
+
+/** The work rule's weights and the largest calls it allows, as the Limits section states them. */
+export function workRuleFacts() {
+  return {
+    weights: { ...WORK_WEIGHTS },
+    matmul: largest((n) => ({ multiplyAdds: n ** 3, elements: 3 * n * n })),
+    transpose: largest((n) => ({ elements: 2 * n * n })),
+    softmaxRows: largest((n) => ({ exps: n * n, elements: 2 * n * n })),
+    randn: largest((n) => ({ draws: n * n, elements: n * n })),
+    selfAttentionTokens: largest((n) => ({ multiplyAdds: 3 * n + 2 * n * n, exps: n * n, elements: 2 * n * n + 5 * n + 3 })),
+    positionalEncodingWidthAt2e16: largest((d) => ({ table: d * 2 ** 16, elements: d * 2 ** 16 })),
+    positionalEncodingWidthAt2e20: largest((d) => ({ table: d * 2 ** 20, elements: d * 2 ** 20 })),
+    modelMillionParameters: Math.round(MAX_WORK / WORK_WEIGHTS.parameters / 1e4) / 100,
+  };
+}
+
+function workRule() {
+  const f = workRuleFacts();
+  const w = f.weights;
+  return wrap(`Besides its multiply-adds, a call is charged, per unit, the weights \`WORK_WEIGHTS\` ` +
+    `(a constant of \`web/matrix.js\`, not a package export, measured by \`node tools/measure-work.mjs\`): every float copied in or out ` +
+    `or written (\`elements\` ${w.elements}), every softmax entry (\`exps\` ${w.exps}), every positional-encoding ` +
+    `entry (\`table\` ${w.table}), every normal draw of \`randn\` (\`draws\` ${w.draws}), every parameter ` +
+    `\`createModel\` makes (\`parameters\` ${w.parameters}) and every parameter a training step updates ` +
+    `(\`sgd\` ${w.sgd}, \`adam\` ${w.adam}). So the largest calls allowed are: a square \`matmul\` of ` +
+    `${f.matmul}³, \`transpose\` of ${f.transpose}², \`softmaxRows\` of ${f.softmaxRows}², \`randn\` of ${f.randn}², ` +
+    `\`selfAttention\` with d = 1 over ${grouped(f.selfAttentionTokens)} tokens, \`positionalEncoding\` of ` +
+    `2²⁰ × ${f.positionalEncodingWidthAt2e20} or 2¹⁶ × ${f.positionalEncodingWidthAt2e16}, and a model of about ` +
+    `${f.modelMillionParameters} million parameters.`);
+}
+
+// ---- training: the claims table and the findings stated beside it ----
+
+function claimsTable() {
+  return readmeTable(TRAINING_CLAIMS);
+}
+
+/** "within 3,000 steps … no seed diverged at 0.3 or 0.4, 1 of 30 at 0.5 (seed 11, at step 2,959), …" */
+function divergenceSentence() {
+  const { steps, seeds, byLr } = json('docs/data/training-findings.json').divergence;
+  const none = byLr.filter((r) => r.count === 0).map((r) => r.lr);
+  const some = byLr.filter((r) => r.count > 0).map((r) => `${r.count} of ${seeds} at ${r.lr}` +
+    (r.diverged ? ` (${r.diverged.map((d) => `seed ${d.seed}, at step ${grouped(d.step)}`).join('; ')})` : ''));
+  return wrap(`Over seeds 0–${seeds - 1}, within ${grouped(steps)} steps (twice the schedule), no seed diverged at ` +
+    `${none.join(' or ')}, ${some.slice(0, -1).join(', ')} and ${some.at(-1)}.`);
+}
+
+function countingParagraph() {
+  const c = json('docs/data/training-findings.json').counting;
+  return wrap(`On the strict test (every animal nearer every other animal than any vehicle), training passes it on ` +
+    `${c.strictPasses} of 30 seeds, where both counts pass. Training leaves 猫 and 狗 less alike than the next-word ` +
+    `counts do on ${c.catDogBelowNextWord} of 30 seeds and than PPMI-SVD on ${c.catDogBelowPpmi}. The one place ` +
+    `training goes further is the vehicles: 汽车 ends further from 猫 than under either count on ${c.catCarBelowBoth} ` +
+    `of 30 seeds. 国王 − 男人 + 女人 gives 女王 on ${c.analogyQueen} of 30 seeds, and 国王 + 女人 alone, with no − 男人, ` +
+    `on ${c.sumQueen} of 30, so closeness to 国王 and 女人 together finds it nearly as well; both beat 国王's own ` +
+    `nearest word and the nonsense 国王 − 猫 + 狗, which give 女王 on ${c.kingNearestQueen} and ${c.controlQueen} ` +
+    `of 30 seeds. The next-word counts answer even 国王 + 女人 alone and the nonsense 国王 − 猫 + 狗 with 女王; with ` +
+    `PPMI-SVD the offset does matter: 国王 + 女人 alone puts ${c.ppmiSumTop} first and 女王 second.`);
+}
+
+// ---- sizes that a measurement gives (docs/data/sizes.json; the tests that measure compare) ----
+
+function bundleTable() {
+  const { bundles } = json('docs/data/sizes.json');
+  const b = Object.fromEntries(Object.entries(bundles).map(([k, v]) => [k, v.toFixed(1)]));
+  return ['| app | imports | gzipped |', '| --- | --- | --- |',
+    `| Matrix only | \`import { Matrix } from 'qkv-lab'\` | ${b.matrix} KiB |`,
+    `| API only | \`import { load } from 'qkv-lab'\` | ${b.api} KiB |`,
+    `| widget only | \`import 'qkv-lab/widget'\` | ${b.widget} KiB |`,
+    `| API + widget | both | ${b.both} KiB |`,
+    `| training sections, on demand | the chunks the training sections fetch (the timeline's included) | ${b.trainingSections} KiB |`,
+    `| GPT engine, on demand | the chunks \`load({ gpt: true })\` fetches (its WebAssembly module and \`web/gpt.js\`) | ${b.gptEngine} KiB |`,
+    `| other kernel builds, on demand | the relaxed-SIMD and the scalar kernels' chunks, each fetched only by an engine that runs it | ${b.kernels} KiB both |`,
+  ].join('\n');
+}
+
+function widgetFilesTable() {
+  const { widgetScripts: w } = json('docs/data/sizes.json');
+  const kib = (x) => x.toFixed(1);
+  return ['| file | what it holds | size | gzip -9 |', '| --- | --- | --- | --- |',
+    `| \`qkv-lab-widget.js\` | the element, every attention and data-flow section, the API and its WebAssembly (the GPT engine aside) | ${w.core.raw} KiB | ${kib(w.core.gzip)} KiB |`,
+    `| \`qkv-lab-widget-training.js\` | \`trainstep\` and \`training\`, with Chart.js; fetched the first time a post shows one | ${w.training.raw} KiB | ${kib(w.training.gzip)} KiB |`,
+    `| \`qkv-lab-widget-gpt.js\` | \`block\`, \`writer\` and \`generate\`, the writer's worker and the Tang quatrains; fetched the first time a post shows one | ${w.gpt.raw} KiB | ${kib(w.gpt.gzip)} KiB |`,
+  ].join('\n');
+}
+
+function webpackNote() {
+  const { webpack: w } = json('docs/data/sizes.json');
+  return wrap(`Built with esbuild's minifier, as the consumer test builds them, a widget app's entry comes to about ` +
+    `${w.widgetEntryMinifiedKiB} KiB, the training sections' chunk to about ${w.trainingSectionsChunkMinifiedKiB} KiB ` +
+    `and the GPT sections' chunk to about ${w.gptSectionsChunkMinifiedKiB} KiB. webpack warns about each: its ` +
+    `production builds hint at any asset and any entrypoint above 250,000 bytes (printed as 244 KiB). What a page ` +
+    `transfers is the gzipped size in the table above, and the chunks come only when a post shows their sections. ` +
+    `To raise the limits above them, in \`webpack.config.js\` (or \`performance: { hints: false }\` to turn ` +
+    `the hints off):`) + '\n\n' +
+    '```js\n' + `export default {\n  performance: { maxAssetSize: ${w.maxAssetSize}, maxEntrypointSize: ${w.maxEntrypointSize} },\n};\n` + '```';
+}
+
+function installSizes() {
+  const { install: i } = json('docs/data/sizes.json');
+  return wrap(`\`npm ci\` installs about ${i.nodeModulesMB} MB into \`node_modules\`: esbuild, Chart.js, playwright-core, ` +
+    `TypeScript 7 and 5, and a few small packages. What only the benchmark compares with, TensorFlow.js and ` +
+    `onnxruntime-web, is declared in \`bench/package.json\` and installed the first time the benchmark runs, into ` +
+    `\`bench/node_modules\` (about ${i.benchNodeModulesMB} MB).`);
+}
+
+// ---- the benchmark's run (bench/results.json, as bench/tables.mjs prints it) ----
+
+const bench = () => benchTables(json('bench/results.json'));
+
+/** gpt.md's "It learns": bench/gpt-learning.json (tools/measure-gpt.mjs), ranges over its seeds. */
+function gptLearning() {
+  const r = json('bench/gpt-learning.json');
+  const steps = r.runs[0].points.map((p) => p.step);
+  const range = (values, f) => {
+    const [lo, hi] = [Math.min(...values), Math.max(...values)].map(f);
+    return lo === hi ? lo : `${lo}–${hi}`;
+  };
+  const rows = steps.map((step) => {
+    const points = r.runs.map((run) => run.points.find((p) => p.step === step));
+    return `| ${step} | ${range(points.map((p) => p.seconds), (x) => String(Math.round(x)))} | ` +
+      `${range(points.map((p) => p.val), (x) => x.toFixed(2))} | ${range(points.map((p) => p.train), (x) => x.toFixed(2))} | ` +
+      `${range(points.map((p) => p.form), (x) => String(Math.round(100 * x)))}% |`;
+  });
+  return ['| step | seconds of training (CPU, one core) | validation loss | training loss | well formed (of 50 poems) |',
+    '| --- | --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+// ---- data ----
+
+/** The figures of web/data/quatrains.js: its header's extraction funnel and the text's own counts. */
+export function quatrainFacts() {
+  const bytes = readFileSync(path.join(ROOT, 'web/data/quatrains.js'));
+  const header = bytes.toString('utf8').split('\nexport ')[0];
+  const number = (re) => Number(re.exec(header)[1].replaceAll(',', ''));
+  const lines = QUATRAINS.poems.split('\n');
+  const chars = lines.flatMap((line) => [...line]);
+  const distinct = new Set(chars);
+  return {
+    poems: lines.length, characters: chars.length, distinct: distinct.size,
+    astral: [...distinct].filter((c) => c.codePointAt(0) > 0xffff).length,
+    sourcePoems: number(/Of ([\d,]+) poems/), notTwoLines: number(/([\d,]+) have not exactly two lines/),
+    otherPunctuation: number(/([\d,]+) use ？ ！ or ；/), quatrains: number(/([\d,]+) are quatrains/),
+    repeats: number(/of which ([\d,]+) repeat/),
+    version: QUATRAINS.version, converter: QUATRAINS.converter.split(':')[0],
+    kib: (bytes.length / 1024).toFixed(1),
+    // whole KiB: zlib builds differ by a few bytes at level 9 (gzip(1) and Node's by 25 here)
+    gzipKib: String(Math.round(gzipSync(bytes, { level: 9 }).length / 1024)),
+  };
+}
+
+function quatrainsTable() {
+  const f = quatrainFacts();
+  return ['| file | what it is | source and licence | size |', '| --- | --- | --- | --- |',
+    `| \`web/data/quatrains.js\` | \`QUATRAINS\`: ${grouped(f.poems)} five-character quatrains (五言绝句) of the Complete ` +
+    `Tang Poems in simplified characters, one poem per line (\`xxxxx，xxxxx。xxxxx，xxxxx。\`, 24 characters), in source ` +
+    `order, without repeats: ${grouped(f.characters)} characters, ${grouped(f.distinct)} distinct | the npm package ` +
+    `\`chinese-poetry\` ${f.version} (MIT), converted to simplified with \`${f.converter}\` (MIT); the poems are in ` +
+    `the public domain | ${f.kib} KiB, ${f.gzipKib} KiB gzip -9 |`,
+    '| `web/data/quatrain-form.js` | `isWellFormedQuatrain(text)`: exactly 5 + 5 Han characters (`/\\p{Script=Han}/u`, ' +
+    'one code point each), `，`, 5 + 5, `。`, nothing around them; `wellFormedShare(poems)` | ours (MIT) | under 3 KiB |',
+    '',
+    wrap(`The rule that gives ${grouped(f.poems)}: of the ${grouped(f.sourcePoems)} poems in the source, a poem is kept when ` +
+    `it is stored as exactly two lines, each of the shape \`xxxxx，xxxxx。\` (five Han characters, \`，\`, five, \`。\`), ` +
+    `and is not a repeat: ${grouped(f.quatrains)} are of that shape, ${grouped(f.repeats)} of them repeat an earlier poem. ` +
+    `So four-line five-character poems stored otherwise are left out: the ${grouped(f.otherPunctuation)} of the ` +
+    `5 + 5 shape that use ？, ！ or ；, poems stored as one line, and poems with a stray third line (a lone \`。\`) ` +
+    `among the ${grouped(f.notTwoLines)} that are not two lines. ${f.astral} distinct characters lie beyond the BMP ` +
+    `(鑪 becomes 𬬻): count characters by code point, not \`length\`.`),
+  ].join('\n');
+}
+
+// ---- where things are ----
+
+/** web/page's folders, each with what docs/data/layout.json says it holds. */
+function pageLayout() {
+  const notes = json('docs/data/layout.json');
+  const folders = readdirSync(path.join(ROOT, 'web/page'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const missing = folders.filter((f) => !Object.hasOwn(notes, f));
+  const extra = Object.keys(notes).filter((f) => !folders.includes(f));
+  if (missing.length || extra.length) throw new Error(`docs/data/layout.json: no note for web/page/${missing}; no such folder: ${extra}`);
+  const width = Math.max(...folders.map((f) => f.length)) + 3;
+  const indent = (f) => wrap(notes[f], 100 - width).split('\n').map((l, i) => (i === 0 ? (f + '/').padEnd(width) : ' '.repeat(width)) + l).join('\n');
+  return '```text\n' + folders.map(indent).join('\n') + '\n```';
+}
+
+// ---- the Markdown post a blogger copies (docs/data/markdown-post.md, rendered by the consumer test) ----
+
+function markdownPost() {
+  return '```markdown\n' + read('docs/data/markdown-post.md') + '```';
+}
+
+export const GENERATORS = {
+  sections: sectionsTable,
+  'widget-attributes': attributesTable,
+  'create-model': createModelSignature,
+  'work-rule': workRule,
+  'training-claims': claimsTable,
+  divergence: divergenceSentence,
+  counting: countingParagraph,
+  'bundle-sizes': bundleTable,
+  'widget-files': widgetFilesTable,
+  'webpack-limits': webpackNote,
+  'install-sizes': installSizes,
+  quatrains: quatrainsTable,
+  'page-layout': pageLayout,
+  'bench-all-results': () => bench().all,
+  'bench-resident': () => bench().resident,
+  'bench-ratios': () => bench().ratios,
+  'gpt-learning': gptLearning,
+  'markdown-post': markdownPost,
+};
+
+const BLOCK = /<!-- generated:([\w-]+) -->[\s\S]*?<!-- \/generated:\1 -->/g;
+
+/** The document's text with every generated part written anew, and the names of those it holds. */
+export function regenerate(text) {
+  const names = [];
+  const out = text.replace(BLOCK, (all, name) => {
+    const generate = GENERATORS[name];
+    if (!generate) throw new Error(`no generator named ${name}`);
+    names.push(name);
+    return `<!-- generated:${name} -->\n${generate()}\n<!-- /generated:${name} -->`;
+  });
+  return { text: out, names };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const check = process.argv.includes('--check');
+  let stale = 0;
+  for (const doc of DOCUMENTS) {
+    const before = read(doc);
+    const { text, names } = regenerate(before);
+    if (text === before) continue;
+    if (check) {
+      stale++;
+      console.error(`${doc}: a generated part is out of date (${names.join(', ')}): run node tools/docs-tables.mjs`);
+    } else {
+      writeFileSync(path.join(ROOT, doc), text);
+      console.log(`wrote ${doc} (${names.join(', ')})`);
+    }
+  }
+  process.exitCode = stale ? 1 : 0;
+}
