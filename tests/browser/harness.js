@@ -72,3 +72,15 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: file, fullPage: true });
   return file;
 }
+
+/**
+ * A picture of the whole demo page for a person to look at: the window (the page's top) by default;
+ * the full length with QKV_FULL_PAGE_SCREENSHOTS=1 (five full-length pictures of the page took
+ * most of a minute of the suite, and nothing reads them but a person).
+ */
+export async function pageScreenshot(page, name) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: process.env.QKV_FULL_PAGE_SCREENSHOTS === '1' });
+  return file;
+}
