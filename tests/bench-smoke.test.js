@@ -25,6 +25,7 @@ test('bench/run.mjs --smoke runs every case through every implementation', { tim
   const gptOut = path.join(os.tmpdir(), `qkv-bench-gpt-smoke-${process.pid}.json`);
   const env = { ...process.env };
   delete env.QKV_LAB_SIMD;
+  delete env.QKV_BROWSER_WS;   // the benchmark times its page in a browser of its own
   execFileSync(process.execPath, [path.join(ROOT, 'bench', 'run.mjs'), '--smoke', '--json', out, '--gpt-json', gptOut],
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 590000 });
   const r = JSON.parse(fs.readFileSync(out, 'utf8'));

@@ -19,11 +19,20 @@ echo "== PyTorch fixtures are up to date (the GPT block, tests/fixtures/torch.js
 echo "== PyTorch fixtures of the GPT are up to date"
 /usr/bin/python3 tests/fixtures/make_gpt_fixtures.py --check
 
-# Every test file, once: the Node files and the browser files (one Chromium each, tests/browser/
-# harness.js), with the SIMD128 kernels where the engine has them; the TypeScript declarations with
-# each compiler (declarations.test.js).
+# Every test file, once, the SIMD128 kernels where the engine has them: the Node files (the
+# TypeScript declarations with each compiler: declarations.test.js) and the browser files, which
+# share one Chromium (a new browser file that opens it with harness.js's openBrowser() joins by itself).
 echo "== node --test (API, fixtures, model, browser; the SIMD128 kernels where the engine has them)"
-node --test --test-reporter=spec tests/*.test.js tests/browser/*.test.js
+# one Chromium for all of them (tests/browser/shared-browser.mjs), stopped when this script ends
+endpoint=$(mktemp)
+node tests/browser/shared-browser.mjs "$endpoint" &
+shared_browser=$!
+trap 'kill "$shared_browser" 2>/dev/null; rm -f "$endpoint"' EXIT
+while [ ! -s "$endpoint" ]; do
+  kill -0 "$shared_browser" 2>/dev/null || { echo "the shared Chromium did not start" >&2; exit 1; }
+  sleep 0.2
+done
+QKV_BROWSER_WS=$(cat "$endpoint") node --test --test-reporter=spec tests/*.test.js tests/browser/*.test.js
 
 # The kernels' other builds. tests/simd.test.js (main pass) holds SIMD128 and scalar to the same
 # bits on every kernel, at every edge of the tiles, and trains the model identically on both, so a
