@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run-all.sh: every test, in the order that fails fastest. Called by `./build.sh test`
-# (which installs and builds first). Exits non-zero if anything fails.
+# (which installs and builds first). Exits non-zero if anything fails. What runs in which pass, and
+# why: docs/reliability.md, "How the tests run".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
