@@ -6,7 +6,8 @@
 #                       the other two kernel builds and says so)
 #   ./build.sh serve    set up, build, and serve the demo page on http://localhost:8000/
 #   ./build.sh test     set up (Emscripten, numpy, PyTorch, Chromium, fonts, clang + libFuzzer, multilib,
-#                       Node >= 20.6, npm ci), build, run every test (= npm test)
+#                       Node >= 20.6, npm ci, the benchmark's peers), build, run every test (= npm test;
+#                       what runs in which pass: tests/run-all.sh, docs/reliability.md)
 #   ./build.sh setup    only install what is missing
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -118,12 +119,27 @@ need_test_tools() {
   if [ ${#missing[@]} -gt 0 ]; then apt_install "${missing[@]}"; fi
 }
 
-npm_install() {
-  if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    say "npm ci"
-    npm ci --no-audit --no-fund --loglevel=error
+# npm ci only where node_modules is not what package-lock.json locks (tools/installed.mjs reads
+# the installed versions: file dates say nothing after a checkout). A node_modules that is a link
+# (one install shared by several clones) is never emptied by npm ci from here: said instead.
+npm_ci_if_needed() {  # npm_ci_if_needed DIR
+  local dir=$1
+  [ -d "$dir/node_modules" ] && node tools/installed.mjs "$dir" >/dev/null 2>&1 && return 0
+  if [ -L "$dir/node_modules" ]; then
+    say "$dir/node_modules is a link and is not what $dir/package-lock.json locks; not running npm ci into it:"
+    node tools/installed.mjs "$dir" >&2 || true
+    return 0
   fi
+  if [ "$dir" = . ]; then say "npm ci"; else say "npm ci in $dir/"; fi
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
 }
+
+npm_install() { npm_ci_if_needed .; }
+
+# The benchmark's peers (bench/package.json: TensorFlow.js, onnxruntime-web, about 214 MB), which
+# the package's own npm ci leaves out: installed once here for the tests that run them
+# (bench-smoke, gpt-tfjs), so that no test installs them and no two race in bench/.
+bench_peers_install() { npm_ci_if_needed bench; }
 
 # Debian's emcc 3.1.6 runs its JS optimizer with the first `node` on PATH; a non-Debian Node
 # cannot see Debian's acorn unless NODE_PATH points at Debian's node modules.
@@ -300,14 +316,14 @@ build_wasm() {
 }
 
 case "$MODE" in
-  setup) need_build_tools; want_relaxed_tools || true; need_test_tools; need_test_node; npm_install ;;
+  setup) need_build_tools; want_relaxed_tools || true; need_test_tools; need_test_node; npm_install; bench_peers_install ;;
   build) npm_install; build_wasm ;;
   serve)
     need_build_tools; npm_install; build_wasm
     say "serving web/ on http://localhost:${PORT:-8000}/ (Ctrl-C stops)"
     exec node tools/serve.js web "${PORT:-8000}" ;;
   test)
-    need_build_tools; need_test_tools; need_test_node; npm_install; build_wasm
+    need_build_tools; need_test_tools; need_test_node; npm_install; bench_peers_install; build_wasm
     say "Node.js $(node_version)"
     exec bash tests/run-all.sh ;;
   *) die "unknown command '$MODE' (use: build, serve, test, setup)" ;;

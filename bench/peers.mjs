@@ -1,21 +1,21 @@
 // peers.mjs: what the benchmark compares qkv-lab with (TensorFlow.js with its WebAssembly
 // backend, onnxruntime-web: about 214 MB) is declared in bench/package.json and installed into
-// bench/node_modules by the benchmark itself, so that the package's own `npm ci` (the page, the
+// bench/node_modules by `./build.sh setup` and `./build.sh test` (for the tests that run them), or
+// by the benchmark itself when they are missing, so that the package's own `npm ci` (the page, the
 // build and the tests: about 93 MB) does not carry it. Node resolves bench/*.mjs's imports from
 // bench/node_modules first.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { notInstalledAsLocked } from '../tools/installed.mjs';
 
 export const BENCH = path.dirname(fileURLToPath(import.meta.url));
 export const PEERS_MODULES = path.join(BENCH, 'node_modules');
 
-/** Whether bench/node_modules is what bench/package-lock.json describes (npm ci writes its copy). */
+/** Whether bench/node_modules holds what bench/package-lock.json locks (the installed versions read). */
 export function peersInstalled() {
-  const installed = path.join(PEERS_MODULES, '.package-lock.json');
-  if (!fs.existsSync(installed)) return false;
-  return fs.statSync(installed).mtimeMs >= fs.statSync(path.join(BENCH, 'package-lock.json')).mtimeMs;
+  return fs.existsSync(PEERS_MODULES) && notInstalledAsLocked(BENCH).length === 0;
 }
 
 /**

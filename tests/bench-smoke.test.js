@@ -4,9 +4,9 @@
 // implementations computed the same attention outputs and the same first training loss. The GPT's
 // rows (bench/gpt.mjs, which run.mjs runs last) likewise: every row ran, and the kernel builds
 // computed the same model (SIMD128 and scalar bit for bit, relaxed SIMD within float rounding).
-// The benchmark's peers (TensorFlow.js, onnxruntime-web) are not in the package's npm ci: run.mjs
-// installs them from bench/package-lock.json the first time (bench/peers.mjs), and this test
-// fails if they could not be installed (every implementation must have run).
+// The benchmark's peers (TensorFlow.js, onnxruntime-web) are not in the package's npm ci:
+// `./build.sh setup` and `./build.sh test` install them from bench/package-lock.json, and this test
+// fails without them (every implementation must have run) rather than install them itself.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -15,13 +15,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { requirePeers } from './helpers.js';
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+requirePeers();
 
 test('bench/run.mjs --smoke runs every case through every implementation', { timeout: 600000 }, () => {
   const out = path.join(os.tmpdir(), `qkv-bench-smoke-${process.pid}.json`);
   const gptOut = path.join(os.tmpdir(), `qkv-bench-gpt-smoke-${process.pid}.json`);
   const env = { ...process.env };
   delete env.QKV_LAB_SIMD;
+  delete env.QKV_BROWSER_WS;   // the benchmark times its page in a browser of its own
   execFileSync(process.execPath, [path.join(ROOT, 'bench', 'run.mjs'), '--smoke', '--json', out, '--gpt-json', gptOut],
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 590000 });
   const r = JSON.parse(fs.readFileSync(out, 'utf8'));

@@ -8,15 +8,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { checkMatrix } from './helpers.js';
-import { ensurePeers } from '../bench/peers.mjs';
+import { requirePeers } from './helpers.js';
 import { buildWeights, gptLoss, parameterList } from './gpt-reference.js';
 
-// TF.js is the benchmark's peer, installed into bench/node_modules by bench/peers.mjs (as
-// bench/run.mjs and the bench smoke test install it), and resolved as bench/tfjs.mjs resolves it.
-// It must be there: a test skipped for want of it would pass without checking anything.
-const missing = ensurePeers((line) => console.log(`# ${line}`));
+// TF.js is the benchmark's peer, installed into bench/node_modules by `./build.sh setup` and
+// `./build.sh test` (never by a test: two would race in bench/), and resolved as bench/tfjs.mjs
+// resolves it. It must be there: a test skipped for want of it would pass without checking anything.
+requirePeers();
 const benchRequire = createRequire(new URL('../bench/tfjs.mjs', import.meta.url));
-if (missing) throw new Error(`the benchmark's peers could not be installed: ${missing}`);
 benchRequire.resolve('@tensorflow/tfjs-core');
 benchRequire.resolve('@tensorflow/tfjs-backend-wasm');
 const gpt = await import('../bench/gpt-tfjs.mjs');

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { notInstalledAsLocked } from '../tools/installed.mjs';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/numpy.json', import.meta.url));
 
@@ -151,4 +152,18 @@ export function mulberry32(seed) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * Throws unless bench/node_modules holds the benchmark's peers as bench/package-lock.json locks
+ * them (TensorFlow.js, onnxruntime-web). `./build.sh setup` and `./build.sh test` install them
+ * once; a test never does (two test files would run npm ci in the same folder at once).
+ */
+export function requirePeers() {
+  const bench = fileURLToPath(new URL('../bench', import.meta.url));
+  const missing = notInstalledAsLocked(bench);
+  if (missing.length) {
+    throw new Error(`the benchmark's peers are not installed as bench/package-lock.json locks them ` +
+      `(${missing.length} differences, the first: ${missing[0]}): run ./build.sh setup, or npm ci in bench/`);
+  }
 }

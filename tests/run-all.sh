@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run-all.sh: every test, in the order that fails fastest. Called by `./build.sh test`
-# (which installs and builds first). Exits non-zero if anything fails.
+# (which installs and builds first). Exits non-zero if anything fails. What runs in which pass, and
+# why: docs/reliability.md, "How the tests run".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,11 +10,6 @@ bash tests/native/run.sh
 
 echo "== bounded fuzz of the C API: the WASM module, libFuzzer 64-bit and -m32 (20 s each)"
 node tests/fuzz/run.mjs --seconds "${FUZZ_SECONDS:-20}" --seed 1
-
-echo "== TypeScript declarations (tsc --noEmit), with TypeScript 7 and 5.x"
-# both packages install a `tsc` bin, so npx tsc may be either: each is called by its path
-node node_modules/typescript/bin/tsc --noEmit -p tests/types
-node node_modules/typescript5/bin/tsc --noEmit -p tests/types
 
 echo "== numpy fixtures are up to date"
 /usr/bin/python3 tests/fixtures/make_fixtures.py --check
@@ -24,23 +20,44 @@ echo "== PyTorch fixtures are up to date (the GPT block, tests/fixtures/torch.js
 echo "== PyTorch fixtures of the GPT are up to date"
 /usr/bin/python3 tests/fixtures/make_gpt_fixtures.py --check
 
+# Every test file, once, the SIMD128 kernels where the engine has them: the Node files (the
+# TypeScript declarations with each compiler: declarations.test.js) and the browser files, which
+# share one Chromium (a new browser file that opens it with harness.js's openBrowser() joins by itself).
 echo "== node --test (API, fixtures, model, browser; the SIMD128 kernels where the engine has them)"
-node --test --test-reporter=spec tests/*.test.js tests/browser/*.test.js
+# one Chromium for all of them (tests/browser/shared-browser.mjs), stopped when this script ends
+endpoint=$(mktemp)
+node tests/browser/shared-browser.mjs "$endpoint" &
+shared_browser=$!
+trap 'kill "$shared_browser" 2>/dev/null; rm -f "$endpoint"' EXIT
+while [ ! -s "$endpoint" ]; do
+  kill -0 "$shared_browser" 2>/dev/null || { echo "the shared Chromium did not start" >&2; exit 1; }
+  sleep 0.2
+done
+QKV_BROWSER_WS=$(cat "$endpoint") node --test --test-reporter=spec tests/*.test.js tests/browser/*.test.js
 
-echo "== node --test again with the scalar kernels (QKV_LAB_SIMD=0): API, fixtures, model"
-QKV_LAB_SIMD=0 node --test --test-reporter=spec $(ls tests/*.test.js | grep -v -e '/package\.test\.js$' -e '/simd\.test\.js$' -e '/bench-smoke\.test\.js$')
+# The kernels' other builds. tests/simd.test.js (main pass) holds SIMD128 and scalar to the same
+# bits on every kernel, at every edge of the tiles, and trains the model identically on both, so a
+# file that only uses the kernels' results gives the same answers on either. What runs again is
+# what checks numbers against an independent reference (numpy, PyTorch, float64, finite
+# differences, algebraic properties) or feeds the kernels non-finite values: NUMERICS, each kernel
+# build held to it on its own. A new file of that kind joins NUMERICS; any other new test file runs
+# once, in the main pass above, by being in tests/ or tests/browser/.
+NUMERICS=(tests/attention.test.js tests/article.test.js tests/properties.test.js tests/heads-positions.test.js
+  tests/model-gradients.test.js tests/model-training.test.js)
+echo "== node --test again with the scalar kernels (QKV_LAB_SIMD=0): the numerics against their references"
+QKV_LAB_SIMD=0 node --test --test-reporter=spec "${NUMERICS[@]}" tests/model-inspect.test.js tests/training-step.test.js \
+  tests/gpt-block.test.js tests/gpt.test.js tests/c-api.test.js tests/errors.test.js tests/api-properties.test.js
 
 # The relaxed-SIMD kernels: Node 20 validates them only with --experimental-wasm-relaxed-simd
-# (Node 22 runs them as they are and may not know the flag), so load() picks them only here. The
-# files that compute: the error bounds and the relaxed build against the others (simd.test.js
-# skips those tests without the flag), the fixtures, the properties, heads and positions, the
-# model. Skipped, and said, where build.sh could not make them (no clang-16).
-echo "== node --test once more with the relaxed-SIMD kernels (fused multiply-add): numerics and model"
+# (Node 22 runs them as they are and may not know the flag), so load() picks them only here.
+# simd.test.js holds them to the error bounds and to the other builds (it skips those tests without
+# the flag), then the numerics against their references. Skipped, and said, where build.sh could
+# not make them (no clang-16).
+echo "== node --test once more with the relaxed-SIMD kernels (fused multiply-add): simd.test.js and the numerics"
 relaxed_flag=()
 node --experimental-wasm-relaxed-simd -e 0 >/dev/null 2>&1 && relaxed_flag=(--experimental-wasm-relaxed-simd)
 if grep -q 'relaxed = null' web/dist/qkv-relaxed.js; then
   echo "this build has no relaxed-SIMD kernels (build.sh found no clang-16 and lld-16): skipped"
 else
-  node "${relaxed_flag[@]}" --test --test-reporter=spec tests/simd.test.js tests/attention.test.js tests/article.test.js \
-    tests/properties.test.js tests/heads-positions.test.js tests/model-gradients.test.js tests/model-training.test.js
+  node "${relaxed_flag[@]}" --test --test-reporter=spec tests/simd.test.js "${NUMERICS[@]}"
 fi

@@ -11,13 +11,19 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const ARTIFACTS = path.join(ROOT, 'tests', 'artifacts');
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+export const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-/** Launches Chromium and serves web/ (or root) on a free port. Call close() when done. */
+/**
+ * Serves web/ (or root) on a free port and launches Chromium, or connects to the one the run
+ * shares (QKV_BROWSER_WS, set by tests/run-all.sh: shared-browser.mjs). Call close() when done: it
+ * closes this file's contexts and, for a browser of its own, the browser.
+ */
 export async function openBrowser({ headers, root = path.join(ROOT, 'web') } = {}) {
   const server = await startServer({ root, port: 0, headers });
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  const shared = process.env.QKV_BROWSER_WS;
+  const browser = shared ? await chromium.connect(shared)
+    : await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
   return {
     server,
     browser,
@@ -70,5 +76,17 @@ export async function screenshot(page, name) {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/**
+ * A picture of the whole demo page for a person to look at: the window (the page's top) by default;
+ * the full length with QKV_FULL_PAGE_SCREENSHOTS=1 (five full-length pictures of the page took
+ * most of a minute of the suite, and nothing reads them but a person).
+ */
+export async function pageScreenshot(page, name) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: process.env.QKV_FULL_PAGE_SCREENSHOTS === '1' });
   return file;
 }

@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { newPage, ARTIFACTS, settle } from './harness.js';
+import { PROPERTIES } from '../../web/page/shell/state.js';
+import { SCALING_DKS } from '../../web/page/models/scaling.js';
 
 export async function openPage(env, { query = '', file = false, locale = 'en-US', ...options } = {}) {
   const page = await newPage(env, { locale, ...options });
@@ -45,40 +47,95 @@ export async function goToStep(page, id, index) {
 
 /**
  * Opens the page at `query` (plus lang) for each [name, query, selector, prepare] shot, brings the
- * element into view, lets prepare(page) act on it, and checks what a reader would see: something
- * drawn, nothing sticking out sideways (wide tables scroll in their own box), no canvas of one
- * colour, no console problems. Saves tests/artifacts/<prefix>-<lang>-<width>-<name>.png.
+ * element into view, lets prepare(page) act on it, and checks what a reader would see
+ * (checkShot). One fresh load a shot: for a shot that needs one (a query no control sets, such
+ * as iframe mode). Shots whose settings the page's own controls reach share one load:
+ * screenshotShotsInOneLoad.
  */
 export async function screenshotShots(env, shots, { prefix, lang, width }) {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
   for (const [name, query, selector, prepare] of shots) {
     const join = query ? `${query}&lang=${lang}` : `?lang=${lang}`;
     const page = await openPage(env, { query: join, width, height: 800 });
-    const target = page.locator(selector).first();
-    // in view first, then used: a hover must not be undone by the scroll that follows it
-    await target.scrollIntoViewIfNeeded();
-    await prepare(page);
-    await settle(page);
-    const box = await target.boundingBox();
-    assert.ok(box && box.width > 50 && box.height > 30, `${name}: nothing drawn`);
-    const overflow = await target.evaluate((el) => [...el.querySelectorAll('*')].filter((c) => {
-      if (c.closest('.matrix-scroll, .whole-scroll, .heat-table-scroll')) return false;
-      const r = c.getBoundingClientRect();
-      return r.width > 0 && r.right > document.documentElement.clientWidth + 1;
-    }).map((c) => c.className.baseVal ?? c.className ?? c.tagName).slice(0, 3));
-    assert.deepEqual(overflow, [], `${name}: sticks out sideways`);
-    // every canvas shown holds a picture: more than one colour
-    const flat = await target.evaluate((el) => [...el.querySelectorAll('canvas')].filter((c) => {
-      if (c.getBoundingClientRect().width === 0) return false;   // not shown (another section, in iframe mode)
-      const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-      const colours = new Set();
-      for (let k = 0; k < data.length; k += 4) colours.add(`${data[k]},${data[k + 1]},${data[k + 2]}`);
-      return colours.size < 3;
-    }).length);
-    assert.equal(flat, 0, `${name}: a canvas of one colour`);
-    // the bar that stays at the top of the window would lie across a picture of one element
-    await target.screenshot({ path: path.join(ARTIFACTS, `${prefix}-${lang}-${width}-${name}.png`), style: '.page-bar { visibility: hidden; }' });
-    assert.deepEqual(page.problems(), [], name);
+    await checkShot(page, [name, selector, prepare], { prefix, lang, width });
     await page.closeAll();
   }
+}
+
+/**
+ * The reader's controls for URL settings a shot may need, each set as a reader sets it (the
+ * slider's input event, a radio, a select). The page writes the setting to its URL (checked).
+ */
+const SETTING_CONTROLS = {
+  sdk: (page, value) => page.locator('#scaling .sdk-slider').evaluate((slider, index) => {
+    slider.value = String(index);
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+  }, SCALING_DKS.indexOf(value)),
+  heads: (page, value) => page.check(`#multihead .heads-picker input[value="${value}"]`),
+  ped: (page, value) => page.selectOption('#positions .ped-select', String(value)),
+  sentence: (page, value) => page.selectOption('#embedding .sentence-select', value),
+};
+const DEFAULT_OF = Object.fromEntries(PROPERTIES.map((p) => [p.name, p.default]));
+
+/**
+ * One load of the page (lang, width) for every [name, settings, selector, prepare] shot: before
+ * each, the settings it names are set with the page's controls and every other one that an earlier
+ * shot changed is put back to its default, so each shot sees the state a fresh load of its query
+ * gives; then checkShot. onLoad(page) runs first, on the page as it opened. Returns the page
+ * (for further checks on the same load); close it.
+ */
+export async function screenshotShotsInOneLoad(env, shots, { prefix, lang, width, colorScheme = 'light', onLoad = async () => {} }) {
+  const page = await openPage(env, { query: `?lang=${lang}`, width, height: 800, colorScheme });
+  await onLoad(page);
+  const current = {};
+  for (const [name, settings, selector, prepare] of shots) {
+    const wanted = { ...Object.fromEntries(Object.keys(current).map((k) => [k, DEFAULT_OF[k]])), ...settings };
+    for (const [key, value] of Object.entries(wanted)) {
+      if ((current[key] ?? DEFAULT_OF[key]) === value) continue;
+      assert.ok(SETTING_CONTROLS[key], `${name}: no control sets ${key} in place (give the shot a load of its own)`);
+      await SETTING_CONTROLS[key](page, value);
+      // the page's URL says the new value (a default may also be left out of it)
+      await page.waitForFunction(([k, v, isDefault]) => {
+        const said = new URLSearchParams(location.search).get(k);
+        return said === String(v) || (isDefault && said === null);
+      }, [key, value, value === DEFAULT_OF[key]]);
+      current[key] = value;
+    }
+    await settle(page);
+    await checkShot(page, [name, selector, prepare], { prefix, lang, width });
+  }
+  return page;
+}
+
+/**
+ * Brings the element into view, lets prepare(page) act on it, and checks what a reader would see:
+ * something drawn, nothing sticking out sideways (wide tables scroll in their own box), no canvas
+ * of one colour, no console problems. Saves tests/artifacts/<prefix>-<lang>-<width>-<name>.png.
+ */
+async function checkShot(page, [name, selector, prepare], { prefix, lang, width }) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  const target = page.locator(selector).first();
+  // in view first, then used: a hover must not be undone by the scroll that follows it
+  await target.scrollIntoViewIfNeeded();
+  await prepare(page);
+  await settle(page);
+  const box = await target.boundingBox();
+  assert.ok(box && box.width > 50 && box.height > 30, `${name}: nothing drawn`);
+  const overflow = await target.evaluate((el) => [...el.querySelectorAll('*')].filter((c) => {
+    if (c.closest('.matrix-scroll, .whole-scroll, .heat-table-scroll')) return false;
+    const r = c.getBoundingClientRect();
+    return r.width > 0 && r.right > document.documentElement.clientWidth + 1;
+  }).map((c) => c.className.baseVal ?? c.className ?? c.tagName).slice(0, 3));
+  assert.deepEqual(overflow, [], `${name}: sticks out sideways`);
+  // every canvas shown holds a picture: more than one colour
+  const flat = await target.evaluate((el) => [...el.querySelectorAll('canvas')].filter((c) => {
+    if (c.getBoundingClientRect().width === 0) return false;   // not shown (another section, in iframe mode)
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    for (let k = 0; k < data.length; k += 4) colours.add(`${data[k]},${data[k + 1]},${data[k + 2]}`);
+    return colours.size < 3;
+  }).length);
+  assert.equal(flat, 0, `${name}: a canvas of one colour`);
+  // the bar that stays at the top of the window would lie across a picture of one element
+  await target.screenshot({ path: path.join(ARTIFACTS, `${prefix}-${lang}-${width}-${name}.png`), style: '.page-bar { visibility: hidden; }' });
+  assert.deepEqual(page.problems(), [], name);
 }

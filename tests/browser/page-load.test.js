@@ -1,9 +1,10 @@
 // The demo page loads (served and as the single file, zh and en) with no console error and no
-// request leaving the machine, shows the article's numbers, and leaves screenshots. How fast the
-// numbers appear is a speed, so it lives in the benchmark (bench/page.mjs), not here.
+// request leaving the machine, and shows the article's numbers (its pictures are
+// page-screenshots.test.js's). How fast the numbers appear is a speed, so it lives in the
+// benchmark (bench/page.mjs), not here.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, screenshot, settle } from './harness.js';
+import { openBrowser, settle } from './harness.js';
 import { openPage, row, ARTICLE, goToLast } from './page-helpers.js';
 import { SECTION_IDS } from '../../web/page/sections/index.js';
 
@@ -52,17 +53,5 @@ test('served and as the single file, the page runs the SIMD128 kernels, not rela
   }
 });
 
-test('screenshots: desktop and phone, zh and en, light and dark', async () => {
-  for (const [locale, lang] of [['zh-CN', 'zh'], ['en-US', 'en']]) {
-    for (const [width, kind] of [[1280, 'desktop'], [375, 'phone']]) {
-      const page = await openPage(env, { locale, width, height: 800 });
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      assert.ok(overflow <= 1, `${lang} ${kind}: the page is ${overflow}px wider than the screen`);
-      await screenshot(page, `page-${lang}-${kind}`);
-      await page.closeAll();
-    }
-  }
-  const dark = await openPage(env, { colorScheme: 'dark', width: 1280, height: 800 });
-  await screenshot(dark, 'page-en-desktop-dark');
-  await dark.closeAll();
-});
+// The page at phone and desktop widths, in both languages and the dark scheme (no wider than the
+// window, and its pictures): page-screenshots.test.js, on its one load per language and width.
