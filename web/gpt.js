@@ -31,8 +31,9 @@ import { STATUS, GPT_TENSOR_GROUP, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS } from '.
 
 import { GPT_LIMITS, GPT_DEFAULTS } from './gpt-defaults.js';
 import { trainSteps } from './model.js';
+import { POEM_FORMS, POEM_FORM_NAMES, COMMA, FULL_STOP, isHanCharacter, formSlot, formLength } from './poem-forms.js';
 
-export { GPT_LIMITS, GPT_DEFAULTS };
+export { GPT_LIMITS, GPT_DEFAULTS, POEM_FORMS, POEM_FORM_NAMES };
 /** AdamW's fixed settings, the warmup and the decay: wasm/gpt.c's qkv_gpt_set_optimizer. */
 const ADAMW = Object.freeze({ beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0.01, clip: 1 });
 const WARMUP_SHARE = 0.05;  // of the schedule's steps, linear
@@ -542,22 +543,42 @@ export class GPT {
   }
 
   /**
-   * Text after prompt → { text, steps: [{ token, char, top: [{ char, p }], kvLength }] }.
-   * maxTokens: at most context − 1 − prompt length (the default); generation stops earlier at
-   * the end-of-text token ('\n', the last step, not in text). temperature 0: greedy; topK (0:
-   * all), topP (0, 1]; seed (default 0) makes it reproducible. cache: true runs a prefill over
-   * the prompt and one row per token against the KV cache; false runs the whole text again for
-   * every token (the same tokens). top: the 5 most probable next characters at temperature 1;
-   * kvLength: the cache's length when the token was chosen (0 without the cache).
+   * Text after prompt → { text, steps: [{ token, char, top: [{ char, p }], kvLength, mask? }],
+   * stopped }. maxTokens: at most context − 1 − prompt length (the default); generation stops
+   * earlier at the end-of-text token ('\n', the last step, not in text). stopped says why it
+   * ended: 'end' (the end-of-text token), 'maxTokens' (the caller's limit) or 'context' (the
+   * context is full). temperature 0: greedy; topK (0: all), topP (0, 1]; seed (default 0) makes
+   * it reproducible. cache: true runs a prefill over the prompt and one row per token against
+   * the KV cache; false runs the whole text again for every token (the same tokens). top: the 5
+   * most probable next characters at temperature 1; kvLength: the cache's length when the token
+   * was chosen (0 without the cache).
+   *
+   * form (a POEM_FORM_NAMES entry: 'wujue', 'qijue', 'wulv', 'qilv'): the prompt is the poem's
+   * start, and every step may only choose what the form puts there: a Han character of the
+   * vocabulary, '，' or '。' at a line's end, the end-of-text token after the last '。'. The
+   * model's distribution is renormalised over the allowed tokens before temperature, topK and
+   * topP. acrostic (with form; one Han character of the vocabulary per line): the characters
+   * that start the lines (藏头诗). Each step of a form reports mask: { required ('character',
+   * '，', '。', '\n' or the acrostic's character), removed (the probability the model put on
+   * what the form did not allow), wanted (its top choice before the mask: top[0]), overruled
+   * (whether the form refused it), top (the 5 most probable allowed tokens, renormalised) }.
    */
   generate(prompt = '', options = {}) {
     const op = 'generate';
     this._alive(op);
-    const o = readOptions(op, options, ['maxTokens', 'temperature', 'topK', 'topP', 'seed', 'cache'],
-      '{ maxTokens: 24, temperature: 0.8, topK: 0, topP: 1, seed: 0, cache: true }');
+    const o = readOptions(op, options, ['maxTokens', 'temperature', 'topK', 'topP', 'seed', 'cache', 'form', 'acrostic'],
+      '{ maxTokens: 24, temperature: 0.8, topK: 0, topP: 1, seed: 0, cache: true, form: \'wujue\', acrostic: \'春夏秋冬\' }');
+    // an option's getter may have disposed this GPT
+    this._alive(op);
     const ids = [0, ...this._encode(op, prompt, 'prompt', this.context - 2)];
     const room = this.context - ids.length;
-    const { maxTokens = room, temperature = 1, topK = 0, topP = 1, seed = 0, cache = true } = o;
+    const { temperature = 1, topK = 0, topP = 1, seed = 0, cache = true, form, acrostic } = o;
+    const plan = form === undefined && acrostic === undefined ? null : this._formPlan(op, Array.from(prompt), form, acrostic);
+    if (plan && plan.needed > room) {
+      throw argumentError(RangeError, `${op}: the rest of a ${form} poem (${plan.needed - 1} characters and the end-of-text ` +
+        `token) does not fit after the prompt's ${ids.length} tokens in the context of ${this.context}`);
+    }
+    const maxTokens = o.maxTokens === undefined ? (plan ? plan.needed : room) : o.maxTokens;
     integer(op, 'maxTokens', maxTokens, 1, room, `(the context ${this.context} minus the prompt's ${ids.length} tokens, end-of-text included)`);
     if (typeof temperature !== 'number') throw argumentError(TypeError, `${op}: temperature must be a number from 0 to 100, got ${describe(temperature)}`);
     if (!(temperature >= 0 && temperature <= 100)) {
@@ -574,39 +595,150 @@ export class GPT {
     let work = forwardWork(c, n0);
     for (let t = n0; t < n0 + maxTokens - 1; t++) work = addWork(work, cache ? forwardWork(c, 1, t + 1) : forwardWork(c, t + 1));
     // sampling each token: the model's probabilities of its top tokens and the sampling weights
-    // (two softmaxes over the vocabulary), and with topK or topP a sort of the vocabulary
+    // (two softmaxes over the vocabulary; a third with a mask), and with topK or topP a sort of
+    // the vocabulary
     const V = this.vocab.length;
     const sorts = temperature > 0 && ((topK > 0 && topK < V) || topP < 1);
-    work = addWork(work, { exps: 2 * V, multiplyAdds: sorts ? V * Math.ceil(Math.log2(V + 1)) : 0, elements: 2 + 2 * TOP }, maxTokens);
+    work = addWork(work, { exps: (plan ? 3 : 2) * V, multiplyAdds: sorts ? V * Math.ceil(Math.log2(V + 1)) : 0,
+      elements: 2 + 2 * TOP + (plan ? 1 + 2 * TOP : 0) }, maxTokens);
+    if (plan) work = addWork(work, { elements: plan.rows.length * V / 4 });
     checkWork(op, work, `generating ${maxTokens} tokens after a prompt of ${n0} ${cache ? 'with' : 'without'} the KV cache`);
     const heap = this._heap;
-    return heap.frame(n0 + maxTokens * (2 + 2 * TOP) + 1, (frame) => {
+    const maskBytes = plan ? plan.rows.length * V : 0;
+    return heap.frame(n0 + maxTokens * (3 + 4 * TOP) + 1 + Math.ceil(maskBytes / 4) + 1, (frame) => {
       const p = frame.bytes(4 * n0);
       const out = frame.bytes(4 * maxTokens);
       const topIds = frame.bytes(4 * maxTokens * TOP);
       const topProbs = frame.bytes(4 * maxTokens * TOP);
       const count = frame.bytes(4);
       heap.writeInts(p, ids);
-      this._lab._check(op, heap.call('qkv_gpt_generate', this._gpt, p, n0, maxTokens, temperature, topK, topP, seed >>> 0,
-        cache ? 1 : 0, out, topIds, topProbs, count));
+      let masks = 0, stepMasks = 0, removed = 0, maskedIds = 0, maskedProbs = 0;
+      if (plan) {
+        masks = frame.bytes(4 * Math.ceil(maskBytes / 4));
+        const rows = new Uint8Array(maskBytes);
+        plan.rows.forEach((row, r) => rows.set(row, r * V));
+        heap.writeBytes(masks, rows);
+        stepMasks = frame.bytes(4 * maxTokens);
+        heap.writeInts(stepMasks, Array.from({ length: maxTokens }, (_, i) => plan.stepRow(n0 - 1 + i)));
+        removed = frame.bytes(4 * maxTokens);
+        maskedIds = frame.bytes(4 * maxTokens * TOP);
+        maskedProbs = frame.bytes(4 * maxTokens * TOP);
+      }
+      this._lab._check(op, heap.call('qkv_gpt_generate_masked', this._gpt, p, n0, maxTokens, temperature, topK, topP,
+        seed >>> 0, cache ? 1 : 0, masks, plan ? plan.rows.length : 0, stepMasks, out, topIds, topProbs, removed,
+        maskedIds, maskedProbs, count));
       const k = heap.readInt(count);
       const tokens = heap.readInts(out, k);
       const tops = heap.readInts(topIds, k * TOP);
       const probs = heap.readFloats(topProbs, k * TOP);
+      const gone = plan ? heap.readFloats(removed, k) : null;
+      const mTops = plan ? heap.readInts(maskedIds, k * TOP) : null;
+      const mProbs = plan ? heap.readFloats(maskedProbs, k * TOP) : null;
       const steps = [];
       let text = '';
+      const topList = (idList, pList, i) => {
+        const list = [];
+        for (let j = 0; j < TOP && idList[i * TOP + j] >= 0; j++) list.push({ char: this.vocab[idList[i * TOP + j]], p: pList[i * TOP + j] });
+        return list;
+      };
       for (let i = 0; i < k; i++) {
         const token = tokens[i];
         const char = this.vocab[token];
         if (token !== 0) text += char;
-        const top = [];
-        for (let j = 0; j < TOP && j < this.vocab.length; j++) top.push({ char: this.vocab[tops[i * TOP + j]], p: probs[i * TOP + j] });
-        steps.push({ token, char, top, kvLength: cache ? n0 + i : 0 });
+        const top = topList(tops, probs, i);
+        const step = { token, char, top, kvLength: cache ? n0 + i : 0 };
+        if (plan) {
+          const required = plan.required(n0 - 1 + i);
+          const row = plan.rows[plan.stepRow(n0 - 1 + i)];
+          step.mask = { required, removed: gone[i], wanted: top[0], overruled: row[tops[i * TOP]] === 0, top: topList(mTops, mProbs, i) };
+        }
+        steps.push(step);
       }
-      return { text, steps };
+      const stopped = k > 0 && tokens[k - 1] === 0 ? 'end' : n0 + k >= this.context ? 'context' : 'maxTokens';
+      return { text, steps, stopped };
     });
   }
 
+  /**
+   * generate()'s form and acrostic, checked: { needed (tokens left to the end-of-text token),
+   * rows (allowed-token masks, V bytes each), stepRow(p), required(p) } for poem position p.
+   */
+  _formPlan(op, chars, form, acrostic) {
+    const promptLength = chars.length;
+    if (form === undefined) {
+      throw argumentError(TypeError, `${op}: acrostic needs a form (the form says where each line starts), e.g. ` +
+        `{ form: 'wujue', acrostic: '春夏秋冬' }`);
+    }
+    if (typeof form !== 'string' || !Object.hasOwn(POEM_FORMS, form)) {
+      throw argumentError(typeof form === 'string' ? RangeError : TypeError,
+        `${op}: form must be one of ${POEM_FORM_NAMES.map((f) => `'${f}'`).join(', ')}, got ${describe(form)}`);
+    }
+    const f = POEM_FORMS[form];
+    const V = this.vocab.length;
+    for (const mark of [COMMA, FULL_STOP]) {
+      if (!this._ids.has(mark)) {
+        throw argumentError(RangeError, `${op}: form '${form}' needs '${mark}', which is not in this GPT's vocabulary ` +
+          `(it was not trained on poems of that form)`);
+      }
+    }
+    const han = new Uint8Array(V);
+    let hanCount = 0;
+    this.vocab.forEach((ch, i) => { if (isHanCharacter(ch)) { han[i] = 1; hanCount++; } });
+    if (hanCount === 0) {
+      throw argumentError(RangeError, `${op}: form '${form}' needs Han characters, and this GPT's vocabulary has none`);
+    }
+    const single = (ch) => {
+      const row = new Uint8Array(V);
+      row[this._ids.get(ch)] = 1;
+      return row;
+    };
+    const rows = [han, single(COMMA), single(FULL_STOP), single(END)];
+    let heads = null;
+    if (acrostic !== undefined) {
+      if (typeof acrostic !== 'string') throw argumentError(TypeError, `${op}: acrostic must be a string, got ${describe(acrostic)}`);
+      heads = Array.from(acrostic);
+      if (heads.length !== f.lines) {
+        throw argumentError(RangeError, `${op}: acrostic has ${heads.length} characters; a ${form} (${f.name}) has ` +
+          `${f.lines} lines, one character each`);
+      }
+      heads.forEach((ch, line) => {
+        if (!this._ids.has(ch)) {
+          throw argumentError(RangeError, `${op}: acrostic character ${line + 1} ${JSON.stringify(ch)} is not in the vocabulary ` +
+            `(${V} tokens built from the training text)`);
+        }
+        if (!isHanCharacter(ch)) {
+          throw argumentError(RangeError, `${op}: acrostic character ${line + 1} ${JSON.stringify(ch)} is not a Han character`);
+        }
+      });
+    }
+    const headRow = heads ? heads.map((ch) => rows.push(single(ch)) - 1) : null;
+    const stepRow = (p) => {
+      const slot = formSlot(form, p);
+      if (slot.kind === 'end') return 3;
+      if (slot.kind === 'mark') return slot.mark === COMMA ? 1 : 2;
+      return heads && slot.column === 0 ? headRow[slot.line] : 0;
+    };
+    const required = (p) => {
+      const slot = formSlot(form, p);
+      if (slot.kind === 'end') return END;
+      if (slot.kind === 'mark') return slot.mark;
+      return heads && slot.column === 0 ? heads[slot.line] : 'character';
+    };
+    const length = formLength(form);
+    if (promptLength > length) {
+      throw argumentError(RangeError, `${op}: the prompt has ${promptLength} characters, more than a whole ${form} poem (${length})`);
+    }
+    // the prompt is the poem's start: it must have the form too
+    for (let p = 0; p < promptLength; p++) {
+      const row = rows[stepRow(p)];
+      if (!row[this._ids.get(chars[p])]) {
+        const want = required(p);
+        throw argumentError(RangeError, `${op}: the prompt's character ${p + 1} ${JSON.stringify(chars[p])} does not fit the ` +
+          `form '${form}', which puts ${want === 'character' ? 'a Han character' : JSON.stringify(want)} there`);
+      }
+    }
+    return { needed: length + 1 - promptLength, rows, stepRow, required };
+  }
   // ---- parameters and gradients (copies) ----
 
   /**

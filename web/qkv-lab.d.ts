@@ -351,6 +351,48 @@ export interface GenerateOptions {
   /** true (default): prefill, then one row per token against the KV cache; false: the whole
    *  text again per token (the same tokens). */
   cache?: boolean;
+  /** Lock the poem to a form: the prompt is its start; each step may only choose what the form
+   *  puts there (a Han character, '，', '。', the end-of-text token after the last '。'). The
+   *  default maxTokens is then the rest of the poem and its end token. */
+  form?: PoemFormName;
+  /** With form: the characters that start the lines (藏头诗), one per line of the form. */
+  acrostic?: string;
+}
+
+/** The forms of regular verse generate() can lock to. */
+export type PoemFormName = 'wujue' | 'qijue' | 'wulv' | 'qilv';
+export interface PoemForm {
+  /** 五言绝句, 七言绝句, 五言律诗, 七言律诗 */
+  readonly name: string;
+  readonly english: string;
+  readonly lines: number;
+  /** Han characters a line (before its '，' or '。'). */
+  readonly characters: number;
+}
+export declare const POEM_FORMS: Readonly<Record<PoemFormName, PoemForm>>;
+export declare const POEM_FORM_NAMES: readonly PoemFormName[];
+/** The form text has exactly, or null. */
+export declare function poemForm(text: string): PoemFormName | null;
+
+/** What a form's mask did at one step of generate(). */
+export interface GenerateMask {
+  /** 'character' (a Han character), '，', '。', '\n' (the end) or the acrostic's character. */
+  required: string;
+  /** The probability (temperature 1) the model put on what the form did not allow. */
+  removed: number;
+  /** The model's top choice before the mask (top[0]). */
+  wanted: { char: string; p: number };
+  /** Whether the form refused that choice. */
+  overruled: boolean;
+  /** The 5 most likely allowed characters, renormalised over the allowed ones (temperature 1). */
+  top: { char: string; p: number }[];
+}
+
+export interface GenerateResult {
+  text: string;
+  steps: GenerateStep[];
+  /** 'end': the end-of-text token; 'maxTokens': the caller's limit; 'context': the context is full. */
+  stopped: 'end' | 'maxTokens' | 'context';
 }
 
 export interface GenerateStep {
@@ -361,6 +403,8 @@ export interface GenerateStep {
   top: { char: string; p: number }[];
   /** The KV cache's length when the token was chosen (0 without the cache). */
   kvLength: number;
+  /** With a form only. */
+  mask?: GenerateMask;
 }
 
 /** Parameters (or gradients) in structured form; vectors are 1 × k matrices. */
@@ -413,7 +457,7 @@ export interface GPT {
   evaluation(): GPTEvaluation;
   /** The model on '\n' + text (at most context − 1 characters). */
   forward(text: string): { tokens: number[]; logits: Matrix; blocks: TransformerBlockResult[] };
-  generate(prompt?: string, options?: GenerateOptions): { text: string; steps: GenerateStep[] };
+  generate(prompt?: string, options?: GenerateOptions): GenerateResult;
   parameters(): GPTParameters;
   /** The loss of one document (inputs '\n' + text, targets text + '\n') and its gradients. */
   gradients(text: string): { loss: number; grads: GPTParameters };

@@ -37,6 +37,7 @@ const HEAD_KEYS = ['Q', 'K', 'V', 'scores', 'weights', 'output'];
 const ATTEND_OPTIONS = ['outputs'], MULTI_HEAD_OPTIONS = ['heads'];
 
 export { Matrix, Model };
+export { POEM_FORMS, POEM_FORM_NAMES, poemForm } from './poem-forms.js';
 
 // The smallest module with a SIMD128 instruction (v128 i8x16.popcnt of a splat): whether this
 // engine validates it is whether it runs SIMD128.
