@@ -354,6 +354,7 @@ export class GPT {
     this.defaultSteps = loaded ? 0 : c.steps;
     this.diverged = false;
     this._hasText = !!lines;
+    this._valLines = lines ? lines.filter((_, i) => i % 10 === 9) : null;
     this._config = c;
     this._stepWork = stepWork;
     if (train) {
@@ -508,6 +509,79 @@ export class GPT {
         return result;
       },
     };
+  }
+
+  /**
+   * Per-poem evaluation: each poem scored once, from its start, as generation sees it (inputs
+   * '\n' + poem, targets poem + '\n'; a poem longer than context − 1 characters is scored on its
+   * first context targets and counted in `cut`) → { loss, poems, targets, cut }: loss is the mean
+   * cross-entropy per target (nats per character, the end-of-text token counted as one).
+   * poems: a string (one poem per line) or an array of strings; by default the GPT's own
+   * validation lines (every 10th line of its text; a loaded GPT has none, so it needs them).
+   * evaluate() instead scores the windows training draws (overlapping, crossing poem ends).
+   */
+  evaluatePoems(poems) {
+    const op = 'evaluatePoems';
+    this._alive(op);
+    let list;
+    if (poems === undefined) {
+      if (!this._valLines) {
+        throw argumentError(TypeError, `${op}: this GPT was loaded from bytes, which hold no validation poems; pass them: ` +
+          `evaluatePoems(text) with one poem per line`);
+      }
+      list = this._valLines;
+    } else if (typeof poems === 'string') {
+      list = poems.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line)).filter((line) => line !== '').map((line) => Array.from(line));
+    } else if (Array.isArray(poems)) {
+      list = poems.map((poem, i) => {
+        if (typeof poem !== 'string' || poem === '' || poem.includes('\n')) {
+          throw argumentError(TypeError, `${op}: poems[${i}] must be a non-empty string without '\\n', got ${describe(poem)}`);
+        }
+        return Array.from(poem);
+      });
+    } else {
+      throw argumentError(TypeError, `${op}: poems must be a string (one poem per line) or an array of strings, got ${describe(poems)}`);
+    }
+    if (list.length === 0) throw argumentError(RangeError, `${op}: there are no poems to score`);
+    const T = this.context;
+    // tokens, checked before anything runs; poems grouped by the length scored
+    const groups = new Map();
+    let cut = 0;
+    list.forEach((chars, i) => {
+      const ids = chars.map((ch) => this._ids.get(ch));
+      const unknown = chars.find((ch) => !this._ids.has(ch) || ch === END);
+      if (unknown !== undefined) {
+        throw argumentError(RangeError, `${op}: poem ${i + 1} has a character not in the vocabulary: ${JSON.stringify(unknown)}`);
+      }
+      const tokens = [0, ...ids, 0];
+      const n = Math.min(tokens.length - 1, T);
+      if (tokens.length - 1 > T) cut++;
+      if (!groups.has(n)) groups.set(n, []);
+      groups.get(n).push(tokens);
+    });
+    const heap = this._heap;
+    let sum = 0, targets = 0;
+    for (const [n, group] of groups) {
+      const perCall = Math.max(1, Math.min(this.batch, Math.floor(MAX_WORK / workOf(forwardWork(this._config, n)))));
+      for (let first = 0; first < group.length; first += perCall) {
+        const B = Math.min(perCall, group.length - first);
+        const inputs = [], outputs = [];
+        for (let b = 0; b < B; b++) {
+          const t = group[first + b];
+          inputs.push(...t.slice(0, n));
+          outputs.push(...t.slice(1, n + 1));
+        }
+        heap.frame(2 * B * n, (frame) => {
+          const pi = frame.bytes(4 * B * n), pt = frame.bytes(4 * B * n);
+          heap.writeInts(pi, inputs);
+          heap.writeInts(pt, outputs);
+          this._lab._check(op, heap.call('qkv_gpt_score', this._gpt, pi, pt, B, n, this._loss));
+        });
+        sum += heap.readDouble(this._loss);
+        targets += B * n;
+      }
+    }
+    return { loss: sum / targets, poems: list.length, targets, cut };
   }
 
   // ---- running it ----

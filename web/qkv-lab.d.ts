@@ -450,6 +450,10 @@ export interface GPT {
   train(steps?: number): number[];
   /** Mean loss per character (nats) over the validation windows and as many training windows. */
   evaluate(): { train: number; val: number };
+  /** Per-poem evaluation: each poem once, from its start (inputs '\n' + poem, targets poem + '\n');
+   *  by default the GPT's validation lines (a loaded GPT needs them given). loss: nats per target;
+   *  cut: poems longer than context − 1 characters, scored on their first context targets. */
+  evaluatePoems(poems?: string | readonly string[]): { loss: number; poems: number; targets: number; cut: number };
   /** The same evaluation in pieces (a page's own thread must not block for all of it):
    *  advance(n) evaluates up to n more windows (default: as many as one call within the work
    *  limit, which gives evaluate()'s result bit for bit) and returns null until the last piece.

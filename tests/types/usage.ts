@@ -105,6 +105,8 @@ async function main(): Promise<void> {
   const { step, loss: gptLoss } = gpt.step();
   const gptLosses: number[] = gpt.train(3);
   const { train, val } = gpt.evaluate();
+  const perPoem: number = gpt.evaluatePoems(['白日依山尽']).loss + gpt.evaluatePoems().cut;
+  console.log(perPoem);
   const pieces = gpt.evaluation();
   const piece: { train: number; val: number } | null = pieces.advance(1);
   console.log(pieces.windows - pieces.done, piece?.val);
