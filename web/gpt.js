@@ -42,7 +42,8 @@ const END = '\n';
 const TOP = 5;
 /** The save() format (README, "GPT files"). */
 const MAGIC = [0x51, 0x4b, 0x56, 0x47, 0x50, 0x54, 0x0d, 0x0a];  // "QKVGPT\r\n"
-const FORMAT_VERSION = 1;
+/** The versions loadGPT reads: 1 (float32), 2 (int8 matrices with a float32 scale per row). */
+const FORMAT_VERSIONS = [1, 2];
 const HEADER_INTS = 9;  // version, V, L, H, C, T, steps, seed, vocab bytes
 
 const OPTION_NAMES = ['text', 'layers', 'heads', 'dim', 'context', 'seed', 'lr', 'batch', 'steps'];
@@ -219,6 +220,15 @@ function readLines(op, text) {
   for (const raw of text.split('\n')) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line === '') continue;
+    // a lone surrogate half is no character: the file's UTF-8 could not store it (save() would
+    // write U+FFFD, or two halves would merge into one character), so it is refused here
+    const lone = line.search(/[\uD800-\uDFFF]/u);
+    if (lone >= 0) {
+      const code = line.charCodeAt(lone).toString(16).toUpperCase();
+      throw argumentError(RangeError, `${op}: line ${lines.length + 1} of the text has a lone surrogate (U+${code}) at ` +
+        `character ${Array.from(line.slice(0, lone)).length + 1}: half of a character, which a GPT file cannot store; ` +
+        `the text must be well-formed Unicode`);
+    }
     const chars = Array.from(line);
     characters += chars.length + 1;
     if (characters > GPT_LIMITS.textCharacters) {
@@ -374,6 +384,10 @@ export class GPT {
       this._norm = slots + 16;
       this._tensorSlot = this._memory.bytes(12);
       const status = heap.call('qkv_gpt_create', slots, c.vocab, c.layers, c.heads, c.dim, c.context, c.batch, c.seed >>> 0);
+      if (status === STATUS.SIZE) {
+        throw new RangeError(`${op}: a GPT of ${c.layers} layers, width ${c.dim}, context ${c.context}, batch ${c.batch} and ` +
+          `vocabulary ${c.vocab} needs more memory than the engine allows (1 GiB)`);
+      }
       if (status === STATUS.ALLOC) {
         throw new RangeError(`${op}: out of WebAssembly memory for a GPT of ${c.layers} layers, width ${c.dim}, context ` +
           `${c.context}, batch ${c.batch} and vocabulary ${c.vocab}`);
@@ -882,29 +896,57 @@ export class GPT {
   // ---- files ----
 
   /**
-   * The GPT as bytes (README, "GPT files"): "QKVGPT\r\n", then little-endian uint32 version 1,
-   * V, layers, heads, dim, context, steps, seed, the vocabulary's UTF-8 byte length; the
-   * vocabulary (its characters in token order, UTF-8), zero-padded to 4 bytes; the parameters
-   * as float32 (wasm/qkv.h's order); a uint32 FNV-1a checksum of everything before it.
+   * The GPT as bytes (docs/gpt-generation.md, "GPT files"): "QKVGPT\r\n", then little-endian
+   * uint32 version, V, layers, heads, dim, context, steps, seed, the vocabulary's UTF-8 byte
+   * length; the vocabulary (its characters in token order, UTF-8), zero-padded to 4 bytes; the
+   * parameters (wasm/qkv.h's order); a uint32 FNV-1a checksum of everything before it.
+   * weights 'float32' (the default): version 1, every parameter as float32, exact. 'int8':
+   * version 2, each matrix (wte, wpe, qkvw, attprojw, fcw, fcprojw) as a float32 scale per row
+   * then int8 values (w ≈ q × scale), the vectors as float32: about a quarter of the size.
    */
-  save() {
+  save(options = {}) {
     const op = 'save';
+    this._alive(op);
+    const { weights = 'float32' } = readOptions(op, options, ['weights'], "{ weights: 'int8' }");
+    if (weights !== 'float32' && weights !== 'int8') {
+      throw argumentError(typeof weights === 'string' ? RangeError : TypeError,
+        `${op}: weights must be 'float32' (version 1) or 'int8' (version 2), got ${describe(weights)}`);
+    }
     this._alive(op);
     const vocabBytes = new TextEncoder().encode(this.vocab.join(''));
     const pad = (4 - (vocabBytes.length % 4)) % 4;
     const params = this._tensor(GPT_TENSOR_GROUP.params, -1, 0);
-    const paramBytes = this._heap.readBytes(params.ptr, 4 * params.rows);
+    let paramBytes = this._heap.readBytes(params.ptr, 4 * params.rows);
+    if (weights === 'int8') {
+      const floats = new Float32Array(paramBytes.buffer, paramBytes.byteOffset, params.rows);
+      paramBytes = quantizeParameters(floats, parameterLayout(this.vocab.length, this.layers, this.dim, this.context)).bytes;
+    }
     const head = MAGIC.length + 4 * HEADER_INTS;
     const total = head + vocabBytes.length + pad + paramBytes.length + 4;
     const bytes = new Uint8Array(total);
     const view = new DataView(bytes.buffer);
     bytes.set(MAGIC, 0);
-    [FORMAT_VERSION, this.vocab.length, this.layers, this.heads, this.dim, this.context, this.steps, this.seed,
+    [weights === 'int8' ? 2 : 1, this.vocab.length, this.layers, this.heads, this.dim, this.context, this.steps, this.seed,
       vocabBytes.length].forEach((v, i) => view.setUint32(MAGIC.length + 4 * i, v, true));
     bytes.set(vocabBytes, head);
     bytes.set(paramBytes, head + vocabBytes.length + pad);
     view.setUint32(total - 4, fnv1a(bytes.subarray(0, total - 4)), true);
     return bytes;
+  }
+
+  /**
+   * How far version 2 (save({ weights: 'int8' })) moves the parameters: { maxError } (the
+   * largest |w − q × scale|) and the file sizes { float32, int8 } in bytes.
+   */
+  quantizationError() {
+    const op = 'quantizationError';
+    this._alive(op);
+    const params = this._tensor(GPT_TENSOR_GROUP.params, -1, 0);
+    const raw = this._heap.readBytes(params.ptr, 4 * params.rows);
+    const layout = parameterLayout(this.vocab.length, this.layers, this.dim, this.context);
+    const { bytes, maxError } = quantizeParameters(new Float32Array(raw.buffer, raw.byteOffset, params.rows), layout);
+    const rest = MAGIC.length + 4 * HEADER_INTS + Math.ceil(new TextEncoder().encode(this.vocab.join('')).length / 4) * 4 + 4;
+    return { maxError, float32: rest + raw.length, int8: rest + bytes.length };
   }
 
   /** Frees the GPT's WebAssembly memory. Every later call throws; calling dispose again does nothing. */
@@ -967,11 +1009,16 @@ export class GPT {
   }
 }
 
-/** loadGPT(bytes): the GPT save() wrote, refusing truncated or foreign bytes. */
+/** loadGPT(bytes): the GPT save() wrote (version 1 or 2), refusing truncated or foreign bytes. */
 export function loadGPT(lab, bytes) {
   const op = 'loadGPT';
   if (!(bytes instanceof Uint8Array)) {
     throw argumentError(TypeError, `${op}: bytes must be a Uint8Array (what gpt.save() returns), got ${describe(bytes)}`);
+  }
+  // a Proxy passes instanceof but is no view: the engine's own getters would throw on it
+  if (!ArrayBuffer.isView(bytes)) {
+    throw argumentError(TypeError, `${op}: bytes must be a Uint8Array itself (what gpt.save() returns), not a Proxy or ` +
+      `another object that only looks like one`);
   }
   const head = MAGIC.length + 4 * HEADER_INTS;
   if (bytes.length < head + 4 || MAGIC.some((b, i) => bytes[i] !== b)) {
@@ -981,9 +1028,10 @@ export function loadGPT(lab, bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const ints = Array.from({ length: HEADER_INTS }, (_, i) => view.getUint32(MAGIC.length + 4 * i, true));
   const [version, V, layers, heads, dim, context, steps, seed, vocabLength] = ints;
-  if (version !== FORMAT_VERSION) {
-    throw argumentError(RangeError, `${op}: file format version ${version}; this qkv-lab reads version ${FORMAT_VERSION}`);
+  if (!FORMAT_VERSIONS.includes(version)) {
+    throw argumentError(RangeError, `${op}: file format version ${version}; this qkv-lab reads versions ${FORMAT_VERSIONS.join('–')}`);
   }
+  // the header alone, before the bytes are hashed or anything is allocated: createGPT's limits
   const config = { layers, heads, dim, context, seed, batch: 1 };
   try {
     checkConfig(op, config);
@@ -991,9 +1039,17 @@ export function loadGPT(lab, bytes) {
     throw argumentError(RangeError, `${op}: the header describes an impossible GPT: ${error.message}`);
   }
   if (V < 2 || V > GPT_LIMITS.vocab) throw argumentError(RangeError, `${op}: the header's vocabulary of ${V} is outside 2 to ${GPT_LIMITS.vocab}`);
+  try {
+    checkWork(op, stepWorkOf({ ...config, vocab: V }), `one training step of the GPT the header describes (${layers} layers ` +
+      `of width ${dim}, context ${context}, vocabulary ${V})`);
+  } catch (error) {
+    throw argumentError(RangeError, `${op}: the header describes a GPT larger than createGPT makes: ${error.message.slice(op.length + 2)}`);
+  }
   const pad = (4 - (vocabLength % 4)) % 4;
-  const paramCount = parameterFloats(V, layers, dim, context);
-  const expected = head + vocabLength + pad + 4 * paramCount + 4;
+  const layout = parameterLayout(V, layers, dim, context);
+  const paramsAt = head + vocabLength + pad;
+  const paramBytes = version === 1 ? 4 * parameterFloats(V, layers, dim, context) : int8Bytes(layout);
+  const expected = paramsAt + paramBytes + 4;
   if (bytes.length !== expected) {
     throw argumentError(RangeError, `${op}: the file has ${bytes.length} bytes; its header describes ${expected} ` +
       `(${bytes.length < expected ? 'truncated' : 'trailing bytes'})`);
@@ -1011,13 +1067,121 @@ export function loadGPT(lab, bytes) {
     throw argumentError(RangeError, `${op}: the vocabulary holds ${vocab.length} characters, not the ${V} distinct ones ` +
       `(the end-of-text '\\n' first) the header says`);
   }
-  const paramsAt = head + vocabLength + pad;
-  const params = bytes.slice(paramsAt, paramsAt + 4 * paramCount);
+  let params;
+  if (version === 1) {
+    params = bytes.slice(paramsAt, paramsAt + paramBytes);
+  } else {
+    params = new Uint8Array(dequantize(op, bytes.subarray(paramsAt, paramsAt + paramBytes), layout).buffer);
+  }
   const floats = new Float32Array(params.buffer);
   for (let i = 0; i < floats.length; i++) {
     if (!Number.isFinite(floats[i])) throw argumentError(RangeError, `${op}: parameter ${i} is ${floats[i]}; a saved GPT has finite parameters`);
   }
-  return new GPT(lab, null, { config, vocab, params, steps });
+  return new GPT(lab, null, { config, vocab, params, steps, version });
+}
+
+// ---- the version-2 file: int8 matrices with a float32 scale per row ----
+
+/**
+ * The parameters in wasm/qkv.h's order, as tensors { name, rows, cols, matrix }: wte (V, C),
+ * wpe (T, C), each block's (BLOCK_PARAMETERS), lnfw, lnfb (C). matrix: stored as int8 rows in
+ * a version-2 file (wte, wpe, qkvw, attprojw, fcw, fcprojw); the rest as float32.
+ */
+function parameterLayout(V, layers, C, T) {
+  const h = 4 * C;
+  const block = {
+    ln1w: [1, C], ln1b: [1, C], qkvw: [C, 3 * C], qkvb: [1, 3 * C], attprojw: [C, C], attprojb: [1, C],
+    ln2w: [1, C], ln2b: [1, C], fcw: [C, h], fcb: [1, h], fcprojw: [h, C], fcprojb: [1, C],
+  };
+  const matrices = new Set(['qkvw', 'attprojw', 'fcw', 'fcprojw']);
+  const out = [{ name: 'wte', rows: V, cols: C, matrix: true }, { name: 'wpe', rows: T, cols: C, matrix: true }];
+  for (let l = 0; l < layers; l++) {
+    for (const name of BLOCK_PARAMETERS) {
+      const [rows, cols] = block[name];
+      out.push({ name: `blocks[${l}].${name}`, rows, cols, matrix: matrices.has(name) });
+    }
+  }
+  out.push({ name: 'lnfw', rows: 1, cols: C, matrix: false }, { name: 'lnfb', rows: 1, cols: C, matrix: false });
+  return out;
+}
+
+/** Bytes of a version-2 parameter section: per matrix its row scales (float32), its int8 rows,
+ * zero padding to 4 bytes; per vector its float32 values. */
+function int8Bytes(layout) {
+  let n = 0;
+  for (const t of layout) n += t.matrix ? 4 * t.rows + Math.ceil(t.rows * t.cols / 4) * 4 : 4 * t.rows * t.cols;
+  return n;
+}
+
+/**
+ * float32 parameters (layout order) → the version-2 section, and the largest |w − dequantized w|.
+ * Per row: scale = fround(max|w| / 127), q = round(w / scale) clamped to ±127 (0 for a zero row).
+ */
+export function quantizeParameters(floats, layout) {
+  const out = new Uint8Array(int8Bytes(layout));
+  const view = new DataView(out.buffer);
+  let at = 0, from = 0, maxError = 0;
+  for (const t of layout) {
+    if (!t.matrix) {
+      for (let i = 0; i < t.rows * t.cols; i++) view.setFloat32(at + 4 * i, floats[from + i], true);
+      at += 4 * t.rows * t.cols;
+      from += t.rows * t.cols;
+      continue;
+    }
+    const scales = at, values = at + 4 * t.rows;
+    for (let r = 0; r < t.rows; r++) {
+      let max = 0;
+      for (let c = 0; c < t.cols; c++) max = Math.max(max, Math.abs(floats[from + r * t.cols + c]));
+      const scale = Math.fround(max / 127);
+      view.setFloat32(scales + 4 * r, scale, true);
+      for (let c = 0; c < t.cols; c++) {
+        const w = floats[from + r * t.cols + c];
+        const q = scale === 0 ? 0 : Math.max(-127, Math.min(127, Math.round(w / scale)));
+        view.setInt8(values + r * t.cols + c, q);
+        maxError = Math.max(maxError, Math.abs(w - Math.fround(q * scale)));
+      }
+    }
+    at = values + Math.ceil(t.rows * t.cols / 4) * 4;
+    from += t.rows * t.cols;
+  }
+  return { bytes: out, maxError };
+}
+
+/** The version-2 section → float32 parameters (q × scale, rounded to float32), refusing what
+ * quantizeParameters cannot write: a negative or non-finite scale, a value of −128, padding
+ * that is not zero. */
+function dequantize(op, bytes, layout) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const floats = new Float32Array(layout.reduce((n, t) => n + t.rows * t.cols, 0));
+  let at = 0, to = 0;
+  for (const t of layout) {
+    const count = t.rows * t.cols;
+    if (!t.matrix) {
+      for (let i = 0; i < count; i++) floats[to + i] = view.getFloat32(at + 4 * i, true);
+      at += 4 * count;
+      to += count;
+      continue;
+    }
+    const values = at + 4 * t.rows;
+    for (let r = 0; r < t.rows; r++) {
+      const scale = view.getFloat32(at + 4 * r, true);
+      if (!(scale >= 0 && scale < Infinity)) {
+        throw argumentError(RangeError, `${op}: the scale of row ${r} of ${t.name} is ${scale}; a version-2 file has finite scales ≥ 0`);
+      }
+      for (let c = 0; c < t.cols; c++) {
+        const q = view.getInt8(values + r * t.cols + c);
+        if (q === -128) throw argumentError(RangeError, `${op}: ${t.name}[${r}][${c}] is −128; a version-2 file holds −127 to 127`);
+        floats[to + r * t.cols + c] = Math.fround(q * scale);
+      }
+    }
+    const end = values + Math.ceil(count / 4) * 4;
+    for (let i = values + count; i < end; i++) {
+      if (bytes[i] !== 0) throw argumentError(RangeError, `${op}: the padding after ${t.name} is not zero`);
+    }
+    at = end;
+    to += count;
+  }
+  return floats;
 }
 
 // ---- helpers ----
@@ -1027,7 +1191,7 @@ function checkConfig(op, c) {
   integer(op, 'dim', c.dim, 1, GPT_LIMITS.dim);
   integer(op, 'heads', c.heads, 1, c.dim, `(dim = ${c.dim})`);
   if (c.dim % c.heads) throw argumentError(RangeError, `${op}: heads is ${c.heads}, which does not divide dim = ${c.dim}`);
-  integer(op, 'context', c.context, 1, GPT_LIMITS.context);
+  integer(op, 'context', c.context, 2, GPT_LIMITS.context, '(the end-of-text token and at least one character)');
   integer(op, 'batch', c.batch, 1, GPT_LIMITS.batch);
   integer(op, 'seed', c.seed, 0, 0xffffffff);
   if (c.steps !== undefined) integer(op, 'steps', c.steps, 1, GPT_LIMITS.steps);

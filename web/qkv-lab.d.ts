@@ -466,7 +466,11 @@ export interface GPT {
   /** The loss of one document (inputs '\n' + text, targets text + '\n') and its gradients. */
   gradients(text: string): { loss: number; grads: GPTParameters };
   /** The versioned file format of the README ("GPT files"). */
-  save(): Uint8Array;
+  /** weights 'float32' (default): version 1, exact; 'int8': version 2, each matrix as int8 with a
+   *  float32 scale per row (docs/gpt-generation.md, "GPT files"). */
+  save(options?: { weights?: 'float32' | 'int8' }): Uint8Array;
+  /** What save({ weights: 'int8' }) costs: the largest |w − q × scale| and both file sizes (bytes). */
+  quantizationError(): { maxError: number; float32: number; int8: number };
   dispose(): void;
 }
 
@@ -507,7 +511,7 @@ export declare class QkvLab {
   transformerBlock(X: MatrixInput, weights: TransformerBlockWeights, options: TransformerBlockOptions): TransformerBlockResult;
   /** A GPT-2-style character model of text; dispose() it when done. */
   createGPT(options: GPTOptions): GPT;
-  /** The GPT gpt.save() wrote; truncated, altered or foreign bytes throw a RangeError. */
+  /** The GPT gpt.save() wrote (version 1 or 2); truncated, altered or foreign bytes throw a RangeError. */
   loadGPT(bytes: Uint8Array): GPT;
 }
 
