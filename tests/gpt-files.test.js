@@ -1,6 +1,6 @@
 // gpt-files.test.js: the GPT file formats and loadGPT's guards, through the public API:
-//   - version 2 (save({ weights: 'int8' })): every dequantized weight is within half its row's
-//     scale of the float one (quantizationError().maxError is the largest such gap), the vectors
+//   - version 2 (web/gpt-quantize.js): every dequantized weight is within half its row's
+//     scale of the float one (its maxError is the largest such gap), the vectors
 //     are exact, and the logits move by what the weight error predicts: to first order, half the
 //     error moves them half as far (a v1 file of w + δ/2 made here); its size is the format's;
 //   - a corrupt v2 file is refused like a v1 file (truncated, checksum, trailing bytes) and on
@@ -12,6 +12,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
+import { quantizeGPTFile } from '../web/gpt-quantize.js';
 
 const qkv = await load({ gpt: true });
 const TEXT = ['白日依山尽，黄河入海流。', '欲穷千里目，更上一层楼。', '床前明月光，疑是地霜。', '举头望明月，低头思故乡。',
@@ -47,7 +48,7 @@ const maxDiff = (a, b) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])),
 
 test('version 2: its exact size, weights within half a scale, vectors exact, logits moved as the weight error predicts', () => {
   const v1 = gpt.save();
-  const v2 = gpt.save({ weights: 'int8' });
+  const { bytes: v2, maxError } = quantizeGPTFile(v1);
   assert.equal(new DataView(v2.buffer).getUint32(8, true), 2);
   // the exact size: per matrix a float32 scale per row and an int8 per weight (padded to 4), per vector float32
   const C = 16, V = gpt.vocab.length, T = 12, L = 2;
@@ -56,8 +57,6 @@ test('version 2: its exact size, weights within half a scale, vectors exact, log
   const paramsV1 = 4 * gpt.parameterCount;
   const paramsV2 = matrices.reduce((n, [r, c]) => n + 4 * r + Math.ceil(r * c / 4) * 4, 0) + 4 * vectorFloats;
   assert.equal(v1.length - paramsV1, v2.length - paramsV2, 'the same header, vocabulary and checksum');
-  const { maxError, float32, int8 } = gpt.quantizationError();
-  assert.deepEqual([float32, int8], [v1.length, v2.length]);
   const q = qkv.loadGPT(v2);
   const a = flat(gpt.parameters()), b = flat(q.parameters());
   let seen = 0;
@@ -94,7 +93,7 @@ test('version 2: its exact size, weights within half a scale, vectors exact, log
 });
 
 test('a corrupt version-2 file is refused, before and after the checksum', () => {
-  const v2 = gpt.save({ weights: 'int8' });
+  const v2 = quantizeGPTFile(gpt.save()).bytes;
   const vocabBytes = new DataView(v2.buffer).getUint32(8 + 32, true);
   const paramsAt = HEAD + Math.ceil(vocabBytes / 4) * 4;
   const C = 16, V = gpt.vocab.length;

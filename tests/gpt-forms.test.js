@@ -10,7 +10,8 @@
 //     naming it; stopped says whether the end, the caller's maxTokens or the context ended it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { load, POEM_FORMS, POEM_FORM_NAMES, poemForm } from 'qkv-lab';
+import { load } from 'qkv-lab';
+import { POEM_FORMS, POEM_FORM_NAMES, poemForm } from 'qkv-lab/poem-forms';
 import { POEMS_VAL } from '../web/data/poems-val.js';
 
 const qkv = await load({ gpt: true });

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../web/qkv-lab.js';
+import { quantizeGPTFile } from '../web/gpt-quantize.js';
 import { GPT_LIMITS } from '../web/gpt-defaults.js';
 import { refusalOf, refusalText } from '../web/page/gpt/refusals.js';
 import { createI18n } from '../web/page/shell/i18n.js';
@@ -17,7 +18,7 @@ test('every refusal the page can meet is recognised, with its numbers, and said 
   const bytes = gpt.save();
   const changed = (edit) => { const b = bytes.slice(); edit(b, new DataView(b.buffer)); return b; };
   // a version-2 file edited behind a valid checksum (FNV-1a, as web/gpt.js writes it)
-  const int8 = gpt.save({ weights: 'int8' });
+  const int8 = quantizeGPTFile(gpt.save()).bytes;
   const int8Params = 8 + 36 + Math.ceil(new DataView(int8.buffer).getUint32(8 + 32, true) / 4) * 4;
   const resealed = (b0, edit) => {
     const b = b0.slice();

@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // quantize-gpt.mjs: turns a GPT file (version 1, float32: what tools/pretrain.c and gpt.save()
 // write) into the shipped version-2 file (int8 matrices with a float32 scale per row; the
-// format is in docs/gpt-generation.md, "GPT files"), through the public API: loadGPT, then
-// save({ weights: 'int8' }). Prints both sizes, the gzipped sizes, the largest weight error and,
+// format is in docs/gpt-generation.md, "GPT files"): loadGPT checks the input, web/gpt-quantize.js
+// writes version 2, loadGPT reads it back. Prints both sizes, the gzipped sizes, the largest weight error and,
 // as a check that the file is what it says, that loadGPT reads it back with the same vocabulary.
 //
 //   node tools/quantize-gpt.mjs IN.qkvgpt OUT.qkvgpt
 import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { load } from '../web/qkv-lab.js';
+import { quantizeGPTFile } from '../web/gpt-quantize.js';
 
 const [input, output] = process.argv.slice(2);
 if (!input || !output) {
@@ -18,8 +19,7 @@ if (!input || !output) {
 const qkv = await load({ gpt: true });
 const v1 = new Uint8Array(readFileSync(input));
 const gpt = qkv.loadGPT(v1);
-const v2 = gpt.save({ weights: 'int8' });
-const { maxError } = gpt.quantizationError();
+const { bytes: v2, maxError } = quantizeGPTFile(v1);
 const back = qkv.loadGPT(v2);
 if (back.vocab.join('') !== gpt.vocab.join('')) throw new Error('quantize-gpt: the version-2 file reads back with another vocabulary');
 writeFileSync(`${output}.tmp`, v2);

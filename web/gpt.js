@@ -896,57 +896,30 @@ export class GPT {
   // ---- files ----
 
   /**
-   * The GPT as bytes (docs/gpt-generation.md, "GPT files"): "QKVGPT\r\n", then little-endian
-   * uint32 version, V, layers, heads, dim, context, steps, seed, the vocabulary's UTF-8 byte
-   * length; the vocabulary (its characters in token order, UTF-8), zero-padded to 4 bytes; the
-   * parameters (wasm/qkv.h's order); a uint32 FNV-1a checksum of everything before it.
-   * weights 'float32' (the default): version 1, every parameter as float32, exact. 'int8':
-   * version 2, each matrix (wte, wpe, qkvw, attprojw, fcw, fcprojw) as a float32 scale per row
-   * then int8 values (w ≈ q × scale), the vectors as float32: about a quarter of the size.
+   * The GPT as bytes (docs/gpt-generation.md, "GPT files"), version 1: "QKVGPT\r\n", then
+   * little-endian uint32 version 1, V, layers, heads, dim, context, steps, seed, the vocabulary's
+   * UTF-8 byte length; the vocabulary (its characters in token order, UTF-8), zero-padded to 4
+   * bytes; the parameters as float32 (wasm/qkv.h's order); a uint32 FNV-1a checksum of everything
+   * before it. tools/quantize-gpt.mjs (web/gpt-quantize.js) turns it into version 2 (int8).
    */
-  save(options = {}) {
+  save() {
     const op = 'save';
-    this._alive(op);
-    const { weights = 'float32' } = readOptions(op, options, ['weights'], "{ weights: 'int8' }");
-    if (weights !== 'float32' && weights !== 'int8') {
-      throw argumentError(typeof weights === 'string' ? RangeError : TypeError,
-        `${op}: weights must be 'float32' (version 1) or 'int8' (version 2), got ${describe(weights)}`);
-    }
     this._alive(op);
     const vocabBytes = new TextEncoder().encode(this.vocab.join(''));
     const pad = (4 - (vocabBytes.length % 4)) % 4;
     const params = this._tensor(GPT_TENSOR_GROUP.params, -1, 0);
-    let paramBytes = this._heap.readBytes(params.ptr, 4 * params.rows);
-    if (weights === 'int8') {
-      const floats = new Float32Array(paramBytes.buffer, paramBytes.byteOffset, params.rows);
-      paramBytes = quantizeParameters(floats, parameterLayout(this.vocab.length, this.layers, this.dim, this.context)).bytes;
-    }
+    const paramBytes = this._heap.readBytes(params.ptr, 4 * params.rows);
     const head = MAGIC.length + 4 * HEADER_INTS;
     const total = head + vocabBytes.length + pad + paramBytes.length + 4;
     const bytes = new Uint8Array(total);
     const view = new DataView(bytes.buffer);
     bytes.set(MAGIC, 0);
-    [weights === 'int8' ? 2 : 1, this.vocab.length, this.layers, this.heads, this.dim, this.context, this.steps, this.seed,
+    [1, this.vocab.length, this.layers, this.heads, this.dim, this.context, this.steps, this.seed,
       vocabBytes.length].forEach((v, i) => view.setUint32(MAGIC.length + 4 * i, v, true));
     bytes.set(vocabBytes, head);
     bytes.set(paramBytes, head + vocabBytes.length + pad);
     view.setUint32(total - 4, fnv1a(bytes.subarray(0, total - 4)), true);
     return bytes;
-  }
-
-  /**
-   * How far version 2 (save({ weights: 'int8' })) moves the parameters: { maxError } (the
-   * largest |w − q × scale|) and the file sizes { float32, int8 } in bytes.
-   */
-  quantizationError() {
-    const op = 'quantizationError';
-    this._alive(op);
-    const params = this._tensor(GPT_TENSOR_GROUP.params, -1, 0);
-    const raw = this._heap.readBytes(params.ptr, 4 * params.rows);
-    const layout = parameterLayout(this.vocab.length, this.layers, this.dim, this.context);
-    const { bytes, maxError } = quantizeParameters(new Float32Array(raw.buffer, raw.byteOffset, params.rows), layout);
-    const rest = MAGIC.length + 4 * HEADER_INTS + Math.ceil(new TextEncoder().encode(this.vocab.join('')).length / 4) * 4 + 4;
-    return { maxError, float32: rest + raw.length, int8: rest + bytes.length };
   }
 
   /** Frees the GPT's WebAssembly memory. Every later call throws; calling dispose again does nothing. */
@@ -1087,7 +1060,7 @@ export function loadGPT(lab, bytes) {
  * wpe (T, C), each block's (BLOCK_PARAMETERS), lnfw, lnfb (C). matrix: stored as int8 rows in
  * a version-2 file (wte, wpe, qkvw, attprojw, fcw, fcprojw); the rest as float32.
  */
-function parameterLayout(V, layers, C, T) {
+export function parameterLayout(V, layers, C, T) {
   const h = 4 * C;
   const block = {
     ln1w: [1, C], ln1b: [1, C], qkvw: [C, 3 * C], qkvb: [1, 3 * C], attprojw: [C, C], attprojb: [1, C],
@@ -1107,48 +1080,14 @@ function parameterLayout(V, layers, C, T) {
 
 /** Bytes of a version-2 parameter section: per matrix its row scales (float32), its int8 rows,
  * zero padding to 4 bytes; per vector its float32 values. */
-function int8Bytes(layout) {
+export function int8Bytes(layout) {
   let n = 0;
   for (const t of layout) n += t.matrix ? 4 * t.rows + Math.ceil(t.rows * t.cols / 4) * 4 : 4 * t.rows * t.cols;
   return n;
 }
 
-/**
- * float32 parameters (layout order) → the version-2 section, and the largest |w − dequantized w|.
- * Per row: scale = fround(max|w| / 127), q = round(w / scale) clamped to ±127 (0 for a zero row).
- */
-export function quantizeParameters(floats, layout) {
-  const out = new Uint8Array(int8Bytes(layout));
-  const view = new DataView(out.buffer);
-  let at = 0, from = 0, maxError = 0;
-  for (const t of layout) {
-    if (!t.matrix) {
-      for (let i = 0; i < t.rows * t.cols; i++) view.setFloat32(at + 4 * i, floats[from + i], true);
-      at += 4 * t.rows * t.cols;
-      from += t.rows * t.cols;
-      continue;
-    }
-    const scales = at, values = at + 4 * t.rows;
-    for (let r = 0; r < t.rows; r++) {
-      let max = 0;
-      for (let c = 0; c < t.cols; c++) max = Math.max(max, Math.abs(floats[from + r * t.cols + c]));
-      const scale = Math.fround(max / 127);
-      view.setFloat32(scales + 4 * r, scale, true);
-      for (let c = 0; c < t.cols; c++) {
-        const w = floats[from + r * t.cols + c];
-        const q = scale === 0 ? 0 : Math.max(-127, Math.min(127, Math.round(w / scale)));
-        view.setInt8(values + r * t.cols + c, q);
-        maxError = Math.max(maxError, Math.abs(w - Math.fround(q * scale)));
-      }
-    }
-    at = values + Math.ceil(t.rows * t.cols / 4) * 4;
-    from += t.rows * t.cols;
-  }
-  return { bytes: out, maxError };
-}
-
 /** The version-2 section → float32 parameters (q × scale, rounded to float32), refusing what
- * quantizeParameters cannot write: a negative or non-finite scale, a value of −128, padding
+ * web/gpt-quantize.js cannot write: a negative or non-finite scale, a value of −128, padding
  * that is not zero. */
 function dequantize(op, bytes, layout) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -1213,7 +1152,7 @@ function divergence(message) {
 }
 
 /** 32-bit FNV-1a */
-function fnv1a(bytes) {
+export function fnv1a(bytes) {
   let h = 0x811c9dc5;
   for (let i = 0; i < bytes.length; i++) {
     h ^= bytes[i];

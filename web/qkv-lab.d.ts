@@ -369,10 +369,7 @@ export interface PoemForm {
   /** Han characters a line (before its '，' or '。'). */
   readonly characters: number;
 }
-export declare const POEM_FORMS: Readonly<Record<PoemFormName, PoemForm>>;
-export declare const POEM_FORM_NAMES: readonly PoemFormName[];
-/** The form text has exactly, or null. */
-export declare function poemForm(text: string): PoemFormName | null;
+/* POEM_FORMS, POEM_FORM_NAMES and poemForm(text) are in 'qkv-lab/poem-forms' (web/poem-forms.js). */
 
 /** What a form's mask did at one step of generate(). */
 export interface GenerateMask {
@@ -465,12 +462,8 @@ export interface GPT {
   parameters(): GPTParameters;
   /** The loss of one document (inputs '\n' + text, targets text + '\n') and its gradients. */
   gradients(text: string): { loss: number; grads: GPTParameters };
-  /** The versioned file format of the README ("GPT files"). */
-  /** weights 'float32' (default): version 1, exact; 'int8': version 2, each matrix as int8 with a
-   *  float32 scale per row (docs/gpt-generation.md, "GPT files"). */
-  save(options?: { weights?: 'float32' | 'int8' }): Uint8Array;
-  /** What save({ weights: 'int8' }) costs: the largest |w − q × scale| and both file sizes (bytes). */
-  quantizationError(): { maxError: number; float32: number; int8: number };
+  /** Version 1 of the file format (float32, exact); tools/quantize-gpt.mjs makes version 2 (int8). */
+  save(): Uint8Array;
   dispose(): void;
 }
 
@@ -513,6 +506,10 @@ export declare class QkvLab {
   createGPT(options: GPTOptions): GPT;
   /** The GPT gpt.save() wrote (version 1 or 2); truncated, altered or foreign bytes throw a RangeError. */
   loadGPT(bytes: Uint8Array): GPT;
+  /** The pretrained Tang-poetry GPT shipped with the package (web/pretrained/tang-poet.qkvgpt),
+   *  read on demand: fetched next to the module in browsers, read from disk in Node; url: another
+   *  location. Attaches the GPT engine first if needed. */
+  loadPretrained(options?: { url?: string | URL }): Promise<GPT>;
 }
 
 export interface LoadOptions {

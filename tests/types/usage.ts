@@ -4,8 +4,8 @@
 import {
   load, simdSupported, Matrix, Model, type QkvLab, type SelfAttentionResult, type InspectResult, type StepOnResult,
   type MultiHeadResult, type HeadResult, type GPT, type TransformerBlockResult, type ModelState,
-  POEM_FORMS, POEM_FORM_NAMES, poemForm, type PoemFormName,
 } from 'qkv-lab';
+import { POEM_FORMS, POEM_FORM_NAMES, poemForm, type PoemFormName } from 'qkv-lab/poem-forms';
 
 async function main(): Promise<void> {
   const qkv: QkvLab = await load();
@@ -123,10 +123,6 @@ async function main(): Promise<void> {
   const trace: TransformerBlockResult = f.blocks[0];
   console.log(step + gptLoss + gptLosses.length + train + val + poem.length + f.logits.cols + trace.gelu.cols + f.tokens[0]);
   const again: GPT = qkv.loadGPT(gpt.save());
-  const small: Uint8Array = gpt.save({ weights: 'int8' });
-  console.log(small.length, gpt.quantizationError().maxError);
-  // @ts-expect-error int8 or float32 only
-  gpt.save({ weights: 'int4' });
   const w = again.parameters().blocks[0];
   console.log(qkv.transformerBlock(X, w, { heads: 2, causal: true, eps: 1e-5 }).attention.heads[0].scores.rows, gpt.vocab[0]);
   // @ts-expect-error text is required
