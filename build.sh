@@ -198,7 +198,7 @@ GPT_EXPORTS=(
   qkv_layernorm_forward qkv_layernorm_backward qkv_gelu_forward qkv_gelu_backward
   qkv_transformer_block_layout qkv_transformer_block_forward
   qkv_gpt_create qkv_gpt_destroy qkv_gpt_set_optimizer qkv_gpt_set_data qkv_gpt_loss_and_grad
-  qkv_gpt_step qkv_gpt_evaluate qkv_gpt_forward qkv_gpt_generate qkv_gpt_tensor
+  qkv_gpt_step qkv_gpt_evaluate qkv_gpt_forward qkv_gpt_score qkv_gpt_generate qkv_gpt_generate_masked qkv_gpt_tensor
   qkv_gpt_num_params qkv_gpt_steps
   __stack_pointer
 )

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../web/qkv-lab.js';
+import { quantizeGPTFile } from '../web/gpt-quantize.js';
 import { GPT_LIMITS } from '../web/gpt-defaults.js';
 import { refusalOf, refusalText } from '../web/page/gpt/refusals.js';
 import { createI18n } from '../web/page/shell/i18n.js';
@@ -16,6 +17,18 @@ test('every refusal the page can meet is recognised, with its numbers, and said 
   const gpt = qkv.createGPT({ layers: 1, heads: 2, dim: 16, context: 8, steps: 50, text: lines(12) });
   const bytes = gpt.save();
   const changed = (edit) => { const b = bytes.slice(); edit(b, new DataView(b.buffer)); return b; };
+  // a version-2 file edited behind a valid checksum (FNV-1a, as web/gpt.js writes it)
+  const int8 = quantizeGPTFile(gpt.save()).bytes;
+  const int8Params = 8 + 36 + Math.ceil(new DataView(int8.buffer).getUint32(8 + 32, true) / 4) * 4;
+  const resealed = (b0, edit) => {
+    const b = b0.slice();
+    const v = new DataView(b.buffer);
+    edit(b, v);
+    let h = 0x811c9dc5;
+    for (let i = 0; i < b.length - 4; i++) h = Math.imul(h ^ b[i], 0x01000193) >>> 0;
+    v.setUint32(b.length - 4, h, true);
+    return b;
+  };
   const many = Array.from({ length: GPT_LIMITS.vocab + 5 }, (_, i) => String.fromCodePoint(0x4e00 + i)).join('');
   const cases = [
     ['fewLines', () => qkv.createGPT({ text: lines(3) }), { n: '3', min: '10' }],
@@ -31,6 +44,8 @@ test('every refusal the page can meet is recognised, with its numbers, and said 
     ['badHeader', () => qkv.loadGPT(changed((b, v) => v.setUint32(8 + 8, 0, true))), {}],
     ['size', () => qkv.loadGPT(bytes.subarray(0, bytes.length - 8)), { n: String(bytes.length - 8) }],
     ['checksum', () => qkv.loadGPT(changed((b) => { b[b.length - 10] ^= 1; })), {}],
+    ['tooLarge', () => qkv.loadGPT(changed((b, v) => { v.setUint32(8 + 8, 16, true); v.setUint32(8 + 16, 512, true); })), {}],
+    ['badWeights', () => qkv.loadGPT(resealed(int8, (b, v) => v.setFloat32(int8Params, -1, true))), {}],
   ];
   const zh = createI18n('zh');
   const en = createI18n('en');

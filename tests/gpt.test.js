@@ -191,14 +191,14 @@ test('loadGPT(gpt.save()) reproduces the logits and the generations bit for bit;
   const altered = bytes.slice();
   altered[altered.length - 40] ^= 1;
   const version = bytes.slice();
-  version[8] = 2;
+  version[8] = 3;
   const cases = [
     [bytes.subarray(0, bytes.length - 1), RangeError, /has \d+ bytes; its header describes \d+ \(truncated\)/],
     [bytes.subarray(0, 20), RangeError, /not a qkv-lab GPT file/],
     [new TextEncoder().encode('{"not": "a GPT"}'), RangeError, /not a qkv-lab GPT file/],
     [new Uint8Array([...bytes, 0]), RangeError, /trailing bytes/],
     [altered, RangeError, /checksum does not match/],
-    [version, RangeError, /version 2; this qkv-lab reads version 1/],
+    [version, RangeError, /version 3; this qkv-lab reads versions 1–2/],
     [Array.from(bytes), TypeError, /bytes must be a Uint8Array/],
     ['QKVGPT', TypeError, /bytes must be a Uint8Array/],
   ];
@@ -277,7 +277,7 @@ test('createGPT refuses bad options with the value and the limit, before allocat
   const cases = [
     [{ ...TINY, layers: 0 }, RangeError, /layers must be an integer from 1 to 16, got 0/],
     [{ ...TINY, heads: 3 }, RangeError, /heads is 3, which does not divide dim = 8/],
-    [{ ...TINY, context: 257 }, RangeError, /context must be an integer from 1 to 256, got 257/],
+    [{ ...TINY, context: 257 }, RangeError, /context must be an integer from 2 to 256 \(the end-of-text token and at least one character\), got 257/],
     [{ ...TINY, dim: 1.5 }, RangeError, /dim must be an integer from 1 to 512, got 1.5/],
     [{ ...TINY, batch: '2' }, TypeError, /batch must be an integer from 1 to 256, got the string "2"/],
     [{ ...TINY, lr: -1 }, RangeError, /lr must be a positive finite number/],

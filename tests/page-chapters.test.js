@@ -156,3 +156,14 @@ test('the sections\' URL state: sdk, heads and ped round-trip, and refuse values
   // defaults stay out of the URL
   assert.equal(createState({ search: '?sdk=64&heads=2&ped=64' }).toSearch(), '');
 });
+
+test('a gprompt longer than the context leaves room for is refused where it is given (link or attribute)', () => {
+  const long = '白'.repeat(31);
+  const refused = createState({ search: `?gprompt=${encodeURIComponent(long)}` });   // default context 32: 30 fit
+  assert.deepEqual(refused.rejected, ['gprompt']);
+  assert.equal(refused.get('gprompt'), '白日依山尽，');
+  const fits = createState({ search: `?gctx=64&gprompt=${encodeURIComponent(long)}` });
+  assert.deepEqual(fits.rejected, []);
+  assert.equal(fits.get('gprompt'), long);
+  assert.deepEqual(createState({ search: `?gprompt=${encodeURIComponent('白'.repeat(30))}` }).rejected, []);
+});

@@ -719,6 +719,19 @@ int qkv_gpt_forward(qkv_gpt* g, const int* tokens, int n) {
     return QKV_OK;
 }
 
+/* per-sequence scoring (gpt.evaluatePoems): the summed loss of B sequences of n tokens scored
+   from their start, forward only (what qkv_gpt_evaluate does for the stream's windows) */
+int qkv_gpt_score(qkv_gpt* g, const int* inputs, const int* targets, int B, int n, double* loss_sum) {
+    if (!g || !inputs || !targets || !loss_sum) return QKV_ERR_NULL;
+    *loss_sum = NAN;
+    if (B < 1 || B > g->B || n < 1 || n > g->T) return QKV_ERR_SIZE;
+    if (check_ids(inputs, B * n, g->V) || check_ids(targets, B * n, g->V)) return QKV_ERR_TOKEN;
+    if (qkv_check_finite(g->params, g->num_params)) return QKV_ERR_NONFINITE;
+    if (gpt_forward(g, inputs, B, n)) return QKV_ERR_OVERFLOW;
+    *loss_sum = gpt_loss_sum(g, targets, B * n);
+    return isfinite(*loss_sum) ? QKV_OK : QKV_ERR_OVERFLOW;
+}
+
 /* ---- generation ---- */
 
 /* the next position's logits with the KV cache: token at position pos, cache rows 0..pos-1 full */
@@ -821,44 +834,83 @@ static void sort_ranked(struct ranked* r, int n) {
     }
 }
 
-/* the next token from logits (V): greedy at temperature 0, else softmax(z / temperature) over the
-   top_k most likely (0: all) cut to the smallest set whose probability reaches top_p, then one
-   uniform draw. top_ids, top_probs (QKV_GPT_TOP) receive the model's own probabilities (z, at
-   temperature 1) of its most likely tokens. Ties go to the lower id. Without top_k or top_p the
-   draw walks the tokens in id order (no sort: the default costs O(V) per token). */
-static int sample_next(qkv_gpt* g, const float* z, float temperature, int top_k, float top_p,
-                       qkv_rng* rng, int* top_ids, float* top_probs) {
-    int V = g->V;
-    /* the QKV_GPT_TOP largest logits, by insertion */
-    int top[QKV_GPT_TOP], kept = 0;
+/* the QKV_GPT_TOP largest of z (V) among the allowed tokens (all when allowed is NULL), largest
+   first, ties to the lower id, by insertion -> how many (fewer when fewer are allowed) */
+static int top_tokens(const float* z, int V, const unsigned char* allowed, int* top) {
+    int kept = 0;
     for (int i = 0; i < V; i++) {
+        if (allowed && !allowed[i]) continue;
         if (kept == QKV_GPT_TOP && !(z[i] > z[top[kept - 1]])) continue;
         int at = kept < QKV_GPT_TOP ? kept++ : kept - 1;
         while (at > 0 && z[i] > z[top[at - 1]]) { top[at] = top[at - 1]; at--; }
         top[at] = i;
     }
+    return kept;
+}
+
+/* the next token from logits (V): greedy at temperature 0, else softmax(z / temperature) over the
+   top_k most likely (0: all) cut to the smallest set whose probability reaches top_p, then one
+   uniform draw. top_ids, top_probs (QKV_GPT_TOP) receive the model's own probabilities (z, at
+   temperature 1) of its most likely tokens. Ties go to the lower id. Without top_k or top_p the
+   draw walks the tokens in id order (no sort: the default costs O(V) per token).
+   allowed (V, 1 = allowed; NULL: every token) restricts the choice: the disallowed tokens get
+   weight 0 before top_k and top_p, so that both apply to the renormalised distribution over the
+   allowed ones. Then *removed is the probability (temperature 1) the model put on the
+   disallowed tokens, and masked_ids, masked_probs (QKV_GPT_TOP) the most likely allowed tokens
+   and their renormalised probabilities (temperature 1). Without a mask the draw is the same,
+   float for float, as before masks existed. */
+static int sample_next(qkv_gpt* g, const float* z, float temperature, int top_k, float top_p,
+                       qkv_rng* rng, int* top_ids, float* top_probs, const unsigned char* allowed,
+                       float* removed, int* masked_ids, float* masked_probs) {
+    int V = g->V;
+    int top[QKV_GPT_TOP];
+    int kept = top_tokens(z, V, NULL, top);
     double max = (double)z[top[0]], sum = 0.0;
     for (int i = 0; i < V; i++) sum += qkv_exp((double)z[i] - max);
     for (int i = 0; i < QKV_GPT_TOP; i++) {
         top_ids[i] = i < kept ? top[i] : -1;
         top_probs[i] = i < kept ? (float)(qkv_exp((double)z[top[i]] - max) / sum) : 0.0f;
     }
-    if (temperature == 0.0f) return top[0];
+    int best = top[0];
+    if (allowed) {
+        int mtop[QKV_GPT_TOP];
+        int mkept = top_tokens(z, V, allowed, mtop);  /* >= 1: the caller's masks allow a token */
+        best = mtop[0];
+        /* relative to the largest allowed logit, so that the renormalisation cannot divide by an
+           underflowed sum when the model put almost nothing on the allowed tokens */
+        double mmax = (double)z[best], msum = 0.0, gone = 0.0;
+        for (int i = 0; i < V; i++) {
+            if (allowed[i]) msum += qkv_exp((double)z[i] - mmax);
+            else gone += qkv_exp((double)z[i] - max);
+        }
+        *removed = (float)(gone / sum);
+        for (int i = 0; i < QKV_GPT_TOP; i++) {
+            masked_ids[i] = i < mkept ? mtop[i] : -1;
+            masked_probs[i] = i < mkept ? (float)(qkv_exp((double)z[mtop[i]] - mmax) / msum) : 0.0f;
+        }
+        max = mmax;
+    }
+    if (temperature == 0.0f) return best;
     double* w = g->weights_d;
     if ((top_k == 0 || top_k >= V) && top_p >= 1.0f) {
         sum = 0.0;
-        for (int i = 0; i < V; i++) { w[i] = qkv_exp(((double)z[i] - max) / (double)temperature); sum += w[i]; }
+        for (int i = 0; i < V; i++) {
+            w[i] = allowed && !allowed[i] ? 0.0 : qkv_exp(((double)z[i] - max) / (double)temperature);
+            sum += w[i];
+        }
         double u = qkv_rng_double(rng) * sum, acc = 0.0;
         for (int i = 0; i < V; i++) {
             acc += w[i];
             if (u < acc) return i;
         }
-        return top[0];  /* u rounded up to the sum: the most likely token */
+        return best;  /* u rounded up to the sum: the most likely (allowed) token */
     }
     struct ranked* r = g->ranked;
-    for (int i = 0; i < V; i++) { r[i].z = z[i]; r[i].id = i; }
-    sort_ranked(r, V);
-    int keep = top_k > 0 && top_k < V ? top_k : V;
+    int n = 0;
+    for (int i = 0; i < V; i++)
+        if (!allowed || allowed[i]) { r[n].z = z[i]; r[n].id = i; n++; }
+    sort_ranked(r, n);
+    int keep = top_k > 0 && top_k < n ? top_k : n;
     sum = 0.0;
     for (int i = 0; i < keep; i++) {
         w[i] = qkv_exp(((double)r[i].z - max) / (double)temperature);
@@ -883,15 +935,29 @@ static int sample_next(qkv_gpt* g, const float* z, float temperature, int top_k,
     return r[keep - 1].id;
 }
 
-int qkv_gpt_generate(qkv_gpt* g, const int* prompt, int n_prompt, int max_new, float temperature,
-                     int top_k, float top_p, uint32_t seed, int use_cache, int* out_tokens,
-                     int* top_ids, float* top_probs, int* out_count) {
+int qkv_gpt_generate_masked(qkv_gpt* g, const int* prompt, int n_prompt, int max_new,
+                            float temperature, int top_k, float top_p, uint32_t seed, int use_cache,
+                            const unsigned char* masks, int n_masks, const int* step_masks,
+                            int* out_tokens, int* top_ids, float* top_probs, float* removed,
+                            int* masked_ids, float* masked_probs, int* out_count) {
     if (!g || !prompt || !out_tokens || !top_ids || !top_probs || !out_count) return QKV_ERR_NULL;
     *out_count = 0;
+    if (n_masks > 0 && (!masks || !step_masks || !removed || !masked_ids || !masked_probs)) return QKV_ERR_NULL;
     if (n_prompt < 1 || max_new < 1 || (int64_t)n_prompt + max_new > g->T) return QKV_ERR_SIZE;
+    if (n_masks < 0 || (int64_t)n_masks * g->V > (int64_t)QKV_MAX_ELEMENTS) return QKV_ERR_SIZE;
     if (!isfinite(temperature) || temperature < 0.0f || top_k < 0 || !isfinite(top_p) ||
         !(top_p > 0.0f) || top_p > 1.0f)
         return QKV_ERR_ARGUMENT;
+    if (n_masks > 0) {
+        for (int i = 0; i < max_new; i++)
+            if (step_masks[i] < -1 || step_masks[i] >= n_masks) return QKV_ERR_ARGUMENT;
+        for (int m = 0; m < n_masks; m++) {  /* every mask allows a token, so a step can choose */
+            const unsigned char* row = masks + (size_t)m * g->V;
+            int any = 0;
+            for (int i = 0; i < g->V && !any; i++) any = row[i] != 0;
+            if (!any) return QKV_ERR_ARGUMENT;
+        }
+    }
     if (check_ids(prompt, n_prompt, g->V)) return QKV_ERR_TOKEN;
     if (qkv_check_finite(g->params, g->num_params)) return QKV_ERR_NONFINITE;
     qkv_rng rng;
@@ -905,8 +971,16 @@ int qkv_gpt_generate(qkv_gpt* g, const int* prompt, int n_prompt, int max_new, f
         /* with the cache the logits are row 0; without, the last row of the forward */
         const float* z = use_cache || n == 1 ? g->logits : g->logits + (size_t)(n - 1) * g->V;
         if (qkv_check_finite(z, (size_t)g->V)) return QKV_ERR_OVERFLOW;
+        int mask = n_masks > 0 ? step_masks[i] : -1;
+        const unsigned char* allowed = mask >= 0 ? masks + (size_t)mask * g->V : NULL;
+        if (n_masks > 0 && !allowed) {  /* a free step of a masked generation: nothing removed */
+            removed[i] = 0.0f;
+            for (int j = 0; j < QKV_GPT_TOP; j++) { masked_ids[i * QKV_GPT_TOP + j] = -1; masked_probs[i * QKV_GPT_TOP + j] = 0.0f; }
+        }
         int token = sample_next(g, z, temperature, top_k, top_p, &rng, top_ids + i * QKV_GPT_TOP,
-                                top_probs + i * QKV_GPT_TOP);
+                                top_probs + i * QKV_GPT_TOP, allowed, allowed ? removed + i : NULL,
+                                allowed ? masked_ids + i * QKV_GPT_TOP : NULL,
+                                allowed ? masked_probs + i * QKV_GPT_TOP : NULL);
         out_tokens[i] = token;
         *out_count = i + 1;
         if (token == 0 || i + 1 == max_new) break;  /* the end-of-text token ends the text */
@@ -916,6 +990,14 @@ int qkv_gpt_generate(qkv_gpt* g, const int* prompt, int n_prompt, int max_new, f
     }
     g->last_B = g->last_n = 0;  /* the activations are scratch now, not one forward's */
     return QKV_OK;
+}
+
+int qkv_gpt_generate(qkv_gpt* g, const int* prompt, int n_prompt, int max_new, float temperature,
+                     int top_k, float top_p, uint32_t seed, int use_cache, int* out_tokens,
+                     int* top_ids, float* top_probs, int* out_count) {
+    return qkv_gpt_generate_masked(g, prompt, n_prompt, max_new, temperature, top_k, top_p, seed,
+                                   use_cache, NULL, 0, NULL, out_tokens, top_ids, top_probs, NULL,
+                                   NULL, NULL, out_count);
 }
 
 /* ---- tensors for JavaScript ---- */

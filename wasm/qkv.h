@@ -284,6 +284,9 @@ int qkv_gpt_step(qkv_gpt* g, double* loss, double* grad_norm);
 int qkv_gpt_evaluate(qkv_gpt* g, int split, int first, int count, double* loss_sum);
 /* forward of one sequence of n <= T tokens; its activations readable with qkv_gpt_tensor */
 int qkv_gpt_forward(qkv_gpt* g, const int* tokens, int n);
+/* *loss_sum = the summed loss of B <= batch sequences of n <= T tokens, inputs and targets (B, n),
+ * each scored from its start (position 0), forward only */
+int qkv_gpt_score(qkv_gpt* g, const int* inputs, const int* targets, int B, int n, double* loss_sum);
 /* up to max_new tokens after prompt (n_prompt + max_new <= T), ending early at token 0 (which is
  * then the last of out_tokens); temperature 0 greedy, else sampled from softmax(z / temperature)
  * over the top_k most likely (0: all), then the smallest such set with probability >= top_p
@@ -294,6 +297,19 @@ int qkv_gpt_forward(qkv_gpt* g, const int* tokens, int n);
 int qkv_gpt_generate(qkv_gpt* g, const int* prompt, int n_prompt, int max_new, float temperature,
                      int top_k, float top_p, uint32_t seed, int use_cache, int* out_tokens,
                      int* top_ids, float* top_probs, int* out_count);
+/* qkv_gpt_generate with an allowed set per step (a poem's form, an acrostic): masks (n_masks,
+ * V) bytes, 1 where a token is allowed (every row allows one); step_masks (max_new): the row of
+ * step i, or -1 for no mask. A masked step samples from the model's distribution restricted to
+ * the allowed tokens and renormalised (top_k and top_p then apply to it); removed (max_new): the
+ * probability the model put on the disallowed tokens; masked_ids, masked_probs (max_new *
+ * QKV_GPT_TOP): the most likely allowed tokens and their renormalised probabilities (temperature
+ * 1; -1 and 0 on unmasked steps). n_masks 0: no masks (masks, step_masks and the three outputs
+ * may be NULL), exactly qkv_gpt_generate. */
+int qkv_gpt_generate_masked(qkv_gpt* g, const int* prompt, int n_prompt, int max_new,
+                            float temperature, int top_k, float top_p, uint32_t seed, int use_cache,
+                            const unsigned char* masks, int n_masks, const int* step_masks,
+                            int* out_tokens, int* top_ids, float* top_probs, float* removed,
+                            int* masked_ids, float* masked_probs, int* out_count);
 /* a live pointer to a tensor and its shape. PARAMS / GRADS: layer -1 which 0 = the whole block
  * (num_params, 1); layer L: 0 wte, 1 wpe, 2 lnfw, 3 lnfb; layer 0..L-1: QKV_BLOCK_* (vectors
  * 1 x k). ACTIVATIONS of the last forward: layer 0..L-1: QKV_BLOCK_ACT_* (head tensors as

@@ -31,8 +31,9 @@ import { STATUS, GPT_TENSOR_GROUP, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS } from '.
 
 import { GPT_LIMITS, GPT_DEFAULTS } from './gpt-defaults.js';
 import { trainSteps } from './model.js';
+import { POEM_FORMS, POEM_FORM_NAMES, COMMA, FULL_STOP, isHanCharacter, formSlot, formLength } from './poem-forms.js';
 
-export { GPT_LIMITS, GPT_DEFAULTS };
+export { GPT_LIMITS, GPT_DEFAULTS, POEM_FORMS, POEM_FORM_NAMES };
 /** AdamW's fixed settings, the warmup and the decay: wasm/gpt.c's qkv_gpt_set_optimizer. */
 const ADAMW = Object.freeze({ beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0.01, clip: 1 });
 const WARMUP_SHARE = 0.05;  // of the schedule's steps, linear
@@ -41,7 +42,8 @@ const END = '\n';
 const TOP = 5;
 /** The save() format (docs/gpt.md, "GPT files"). */
 const MAGIC = [0x51, 0x4b, 0x56, 0x47, 0x50, 0x54, 0x0d, 0x0a];  // "QKVGPT\r\n"
-const FORMAT_VERSION = 1;
+/** The versions loadGPT reads: 1 (float32), 2 (int8 matrices with a float32 scale per row). */
+const FORMAT_VERSIONS = [1, 2];
 const HEADER_INTS = 9;  // version, V, L, H, C, T, steps, seed, vocab bytes
 
 const OPTION_NAMES = ['text', 'layers', 'heads', 'dim', 'context', 'seed', 'lr', 'batch', 'steps'];
@@ -218,6 +220,15 @@ function readLines(op, text) {
   for (const raw of text.split('\n')) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
     if (line === '') continue;
+    // a lone surrogate half is no character: the file's UTF-8 could not store it (save() would
+    // write U+FFFD, or two halves would merge into one character), so it is refused here
+    const lone = line.search(/[\uD800-\uDFFF]/u);
+    if (lone >= 0) {
+      const code = line.charCodeAt(lone).toString(16).toUpperCase();
+      throw argumentError(RangeError, `${op}: line ${lines.length + 1} of the text has a lone surrogate (U+${code}) at ` +
+        `character ${Array.from(line.slice(0, lone)).length + 1}: half of a character, which a GPT file cannot store; ` +
+        `the text must be well-formed Unicode`);
+    }
     const chars = Array.from(line);
     characters += chars.length + 1;
     if (characters > GPT_LIMITS.textCharacters) {
@@ -353,6 +364,7 @@ export class GPT {
     this.defaultSteps = loaded ? 0 : c.steps;
     this.diverged = false;
     this._hasText = !!lines;
+    this._valLines = lines ? lines.filter((_, i) => i % 10 === 9) : null;
     this._config = c;
     this._stepWork = stepWork;
     if (train) {
@@ -372,6 +384,10 @@ export class GPT {
       this._norm = slots + 16;
       this._tensorSlot = this._memory.bytes(12);
       const status = heap.call('qkv_gpt_create', slots, c.vocab, c.layers, c.heads, c.dim, c.context, c.batch, c.seed >>> 0);
+      if (status === STATUS.SIZE) {
+        throw new RangeError(`${op}: a GPT of ${c.layers} layers, width ${c.dim}, context ${c.context}, batch ${c.batch} and ` +
+          `vocabulary ${c.vocab} needs more memory than the engine allows (1 GiB)`);
+      }
       if (status === STATUS.ALLOC) {
         throw new RangeError(`${op}: out of WebAssembly memory for a GPT of ${c.layers} layers, width ${c.dim}, context ` +
           `${c.context}, batch ${c.batch} and vocabulary ${c.vocab}`);
@@ -509,6 +525,79 @@ export class GPT {
     };
   }
 
+  /**
+   * Per-poem evaluation: each poem scored once, from its start, as generation sees it (inputs
+   * '\n' + poem, targets poem + '\n'; a poem longer than context − 1 characters is scored on its
+   * first context targets and counted in `cut`) → { loss, poems, targets, cut }: loss is the mean
+   * cross-entropy per target (nats per character, the end-of-text token counted as one).
+   * poems: a string (one poem per line) or an array of strings; by default the GPT's own
+   * validation lines (every 10th line of its text; a loaded GPT has none, so it needs them).
+   * evaluate() instead scores the windows training draws (overlapping, crossing poem ends).
+   */
+  evaluatePoems(poems) {
+    const op = 'evaluatePoems';
+    this._alive(op);
+    let list;
+    if (poems === undefined) {
+      if (!this._valLines) {
+        throw argumentError(TypeError, `${op}: this GPT was loaded from bytes, which hold no validation poems; pass them: ` +
+          `evaluatePoems(text) with one poem per line`);
+      }
+      list = this._valLines;
+    } else if (typeof poems === 'string') {
+      list = poems.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line)).filter((line) => line !== '').map((line) => Array.from(line));
+    } else if (Array.isArray(poems)) {
+      list = poems.map((poem, i) => {
+        if (typeof poem !== 'string' || poem === '' || poem.includes('\n')) {
+          throw argumentError(TypeError, `${op}: poems[${i}] must be a non-empty string without '\\n', got ${describe(poem)}`);
+        }
+        return Array.from(poem);
+      });
+    } else {
+      throw argumentError(TypeError, `${op}: poems must be a string (one poem per line) or an array of strings, got ${describe(poems)}`);
+    }
+    if (list.length === 0) throw argumentError(RangeError, `${op}: there are no poems to score`);
+    const T = this.context;
+    // tokens, checked before anything runs; poems grouped by the length scored
+    const groups = new Map();
+    let cut = 0;
+    list.forEach((chars, i) => {
+      const ids = chars.map((ch) => this._ids.get(ch));
+      const unknown = chars.find((ch) => !this._ids.has(ch) || ch === END);
+      if (unknown !== undefined) {
+        throw argumentError(RangeError, `${op}: poem ${i + 1} has a character not in the vocabulary: ${JSON.stringify(unknown)}`);
+      }
+      const tokens = [0, ...ids, 0];
+      const n = Math.min(tokens.length - 1, T);
+      if (tokens.length - 1 > T) cut++;
+      if (!groups.has(n)) groups.set(n, []);
+      groups.get(n).push(tokens);
+    });
+    const heap = this._heap;
+    let sum = 0, targets = 0;
+    for (const [n, group] of groups) {
+      const perCall = Math.max(1, Math.min(this.batch, Math.floor(MAX_WORK / workOf(forwardWork(this._config, n)))));
+      for (let first = 0; first < group.length; first += perCall) {
+        const B = Math.min(perCall, group.length - first);
+        const inputs = [], outputs = [];
+        for (let b = 0; b < B; b++) {
+          const t = group[first + b];
+          inputs.push(...t.slice(0, n));
+          outputs.push(...t.slice(1, n + 1));
+        }
+        heap.frame(2 * B * n, (frame) => {
+          const pi = frame.bytes(4 * B * n), pt = frame.bytes(4 * B * n);
+          heap.writeInts(pi, inputs);
+          heap.writeInts(pt, outputs);
+          this._lab._check(op, heap.call('qkv_gpt_score', this._gpt, pi, pt, B, n, this._loss));
+        });
+        sum += heap.readDouble(this._loss);
+        targets += B * n;
+      }
+    }
+    return { loss: sum / targets, poems: list.length, targets, cut };
+  }
+
   // ---- running it ----
 
   /**
@@ -542,22 +631,42 @@ export class GPT {
   }
 
   /**
-   * Text after prompt → { text, steps: [{ token, char, top: [{ char, p }], kvLength }] }.
-   * maxTokens: at most context − 1 − prompt length (the default); generation stops earlier at
-   * the end-of-text token ('\n', the last step, not in text). temperature 0: greedy; topK (0:
-   * all), topP (0, 1]; seed (default 0) makes it reproducible. cache: true runs a prefill over
-   * the prompt and one row per token against the KV cache; false runs the whole text again for
-   * every token (the same tokens). top: the 5 most probable next characters at temperature 1;
-   * kvLength: the cache's length when the token was chosen (0 without the cache).
+   * Text after prompt → { text, steps: [{ token, char, top: [{ char, p }], kvLength, mask? }],
+   * stopped }. maxTokens: at most context − 1 − prompt length (the default); generation stops
+   * earlier at the end-of-text token ('\n', the last step, not in text). stopped says why it
+   * ended: 'end' (the end-of-text token), 'maxTokens' (the caller's limit) or 'context' (the
+   * context is full). temperature 0: greedy; topK (0: all), topP (0, 1]; seed (default 0) makes
+   * it reproducible. cache: true runs a prefill over the prompt and one row per token against
+   * the KV cache; false runs the whole text again for every token (the same tokens). top: the 5
+   * most probable next characters at temperature 1; kvLength: the cache's length when the token
+   * was chosen (0 without the cache).
+   *
+   * form (a POEM_FORM_NAMES entry: 'wujue', 'qijue', 'wulv', 'qilv'): the prompt is the poem's
+   * start, and every step may only choose what the form puts there: a Han character of the
+   * vocabulary, '，' or '。' at a line's end, the end-of-text token after the last '。'. The
+   * model's distribution is renormalised over the allowed tokens before temperature, topK and
+   * topP. acrostic (with form; one Han character of the vocabulary per line): the characters
+   * that start the lines (藏头诗). Each step of a form reports mask: { required ('character',
+   * '，', '。', '\n' or the acrostic's character), removed (the probability the model put on
+   * what the form did not allow), wanted (its top choice before the mask: top[0]), overruled
+   * (whether the form refused it), top (the 5 most probable allowed tokens, renormalised) }.
    */
   generate(prompt = '', options = {}) {
     const op = 'generate';
     this._alive(op);
-    const o = readOptions(op, options, ['maxTokens', 'temperature', 'topK', 'topP', 'seed', 'cache'],
-      '{ maxTokens: 24, temperature: 0.8, topK: 0, topP: 1, seed: 0, cache: true }');
+    const o = readOptions(op, options, ['maxTokens', 'temperature', 'topK', 'topP', 'seed', 'cache', 'form', 'acrostic'],
+      '{ maxTokens: 24, temperature: 0.8, topK: 0, topP: 1, seed: 0, cache: true, form: \'wujue\', acrostic: \'春夏秋冬\' }');
+    // an option's getter may have disposed this GPT
+    this._alive(op);
     const ids = [0, ...this._encode(op, prompt, 'prompt', this.context - 2)];
     const room = this.context - ids.length;
-    const { maxTokens = room, temperature = 1, topK = 0, topP = 1, seed = 0, cache = true } = o;
+    const { temperature = 1, topK = 0, topP = 1, seed = 0, cache = true, form, acrostic } = o;
+    const plan = form === undefined && acrostic === undefined ? null : this._formPlan(op, Array.from(prompt), form, acrostic);
+    if (plan && plan.needed > room) {
+      throw argumentError(RangeError, `${op}: the rest of a ${form} poem (${plan.needed - 1} characters and the end-of-text ` +
+        `token) does not fit after the prompt's ${ids.length} tokens in the context of ${this.context}`);
+    }
+    const maxTokens = o.maxTokens === undefined ? (plan ? plan.needed : room) : o.maxTokens;
     integer(op, 'maxTokens', maxTokens, 1, room, `(the context ${this.context} minus the prompt's ${ids.length} tokens, end-of-text included)`);
     if (typeof temperature !== 'number') throw argumentError(TypeError, `${op}: temperature must be a number from 0 to 100, got ${describe(temperature)}`);
     if (!(temperature >= 0 && temperature <= 100)) {
@@ -574,39 +683,150 @@ export class GPT {
     let work = forwardWork(c, n0);
     for (let t = n0; t < n0 + maxTokens - 1; t++) work = addWork(work, cache ? forwardWork(c, 1, t + 1) : forwardWork(c, t + 1));
     // sampling each token: the model's probabilities of its top tokens and the sampling weights
-    // (two softmaxes over the vocabulary), and with topK or topP a sort of the vocabulary
+    // (two softmaxes over the vocabulary; a third with a mask), and with topK or topP a sort of
+    // the vocabulary
     const V = this.vocab.length;
     const sorts = temperature > 0 && ((topK > 0 && topK < V) || topP < 1);
-    work = addWork(work, { exps: 2 * V, multiplyAdds: sorts ? V * Math.ceil(Math.log2(V + 1)) : 0, elements: 2 + 2 * TOP }, maxTokens);
+    work = addWork(work, { exps: (plan ? 3 : 2) * V, multiplyAdds: sorts ? V * Math.ceil(Math.log2(V + 1)) : 0,
+      elements: 2 + 2 * TOP + (plan ? 1 + 2 * TOP : 0) }, maxTokens);
+    if (plan) work = addWork(work, { elements: plan.rows.length * V / 4 });
     checkWork(op, work, `generating ${maxTokens} tokens after a prompt of ${n0} ${cache ? 'with' : 'without'} the KV cache`);
     const heap = this._heap;
-    return heap.frame(n0 + maxTokens * (2 + 2 * TOP) + 1, (frame) => {
+    const maskBytes = plan ? plan.rows.length * V : 0;
+    return heap.frame(n0 + maxTokens * (3 + 4 * TOP) + 1 + Math.ceil(maskBytes / 4) + 1, (frame) => {
       const p = frame.bytes(4 * n0);
       const out = frame.bytes(4 * maxTokens);
       const topIds = frame.bytes(4 * maxTokens * TOP);
       const topProbs = frame.bytes(4 * maxTokens * TOP);
       const count = frame.bytes(4);
       heap.writeInts(p, ids);
-      this._lab._check(op, heap.call('qkv_gpt_generate', this._gpt, p, n0, maxTokens, temperature, topK, topP, seed >>> 0,
-        cache ? 1 : 0, out, topIds, topProbs, count));
+      let masks = 0, stepMasks = 0, removed = 0, maskedIds = 0, maskedProbs = 0;
+      if (plan) {
+        masks = frame.bytes(4 * Math.ceil(maskBytes / 4));
+        const rows = new Uint8Array(maskBytes);
+        plan.rows.forEach((row, r) => rows.set(row, r * V));
+        heap.writeBytes(masks, rows);
+        stepMasks = frame.bytes(4 * maxTokens);
+        heap.writeInts(stepMasks, Array.from({ length: maxTokens }, (_, i) => plan.stepRow(n0 - 1 + i)));
+        removed = frame.bytes(4 * maxTokens);
+        maskedIds = frame.bytes(4 * maxTokens * TOP);
+        maskedProbs = frame.bytes(4 * maxTokens * TOP);
+      }
+      this._lab._check(op, heap.call('qkv_gpt_generate_masked', this._gpt, p, n0, maxTokens, temperature, topK, topP,
+        seed >>> 0, cache ? 1 : 0, masks, plan ? plan.rows.length : 0, stepMasks, out, topIds, topProbs, removed,
+        maskedIds, maskedProbs, count));
       const k = heap.readInt(count);
       const tokens = heap.readInts(out, k);
       const tops = heap.readInts(topIds, k * TOP);
       const probs = heap.readFloats(topProbs, k * TOP);
+      const gone = plan ? heap.readFloats(removed, k) : null;
+      const mTops = plan ? heap.readInts(maskedIds, k * TOP) : null;
+      const mProbs = plan ? heap.readFloats(maskedProbs, k * TOP) : null;
       const steps = [];
       let text = '';
+      const topList = (idList, pList, i) => {
+        const list = [];
+        for (let j = 0; j < TOP && idList[i * TOP + j] >= 0; j++) list.push({ char: this.vocab[idList[i * TOP + j]], p: pList[i * TOP + j] });
+        return list;
+      };
       for (let i = 0; i < k; i++) {
         const token = tokens[i];
         const char = this.vocab[token];
         if (token !== 0) text += char;
-        const top = [];
-        for (let j = 0; j < TOP && j < this.vocab.length; j++) top.push({ char: this.vocab[tops[i * TOP + j]], p: probs[i * TOP + j] });
-        steps.push({ token, char, top, kvLength: cache ? n0 + i : 0 });
+        const top = topList(tops, probs, i);
+        const step = { token, char, top, kvLength: cache ? n0 + i : 0 };
+        if (plan) {
+          const required = plan.required(n0 - 1 + i);
+          const row = plan.rows[plan.stepRow(n0 - 1 + i)];
+          step.mask = { required, removed: gone[i], wanted: top[0], overruled: row[tops[i * TOP]] === 0, top: topList(mTops, mProbs, i) };
+        }
+        steps.push(step);
       }
-      return { text, steps };
+      const stopped = k > 0 && tokens[k - 1] === 0 ? 'end' : n0 + k >= this.context ? 'context' : 'maxTokens';
+      return { text, steps, stopped };
     });
   }
 
+  /**
+   * generate()'s form and acrostic, checked: { needed (tokens left to the end-of-text token),
+   * rows (allowed-token masks, V bytes each), stepRow(p), required(p) } for poem position p.
+   */
+  _formPlan(op, chars, form, acrostic) {
+    const promptLength = chars.length;
+    if (form === undefined) {
+      throw argumentError(TypeError, `${op}: acrostic needs a form (the form says where each line starts), e.g. ` +
+        `{ form: 'wujue', acrostic: '春夏秋冬' }`);
+    }
+    if (typeof form !== 'string' || !Object.hasOwn(POEM_FORMS, form)) {
+      throw argumentError(typeof form === 'string' ? RangeError : TypeError,
+        `${op}: form must be one of ${POEM_FORM_NAMES.map((f) => `'${f}'`).join(', ')}, got ${describe(form)}`);
+    }
+    const f = POEM_FORMS[form];
+    const V = this.vocab.length;
+    for (const mark of [COMMA, FULL_STOP]) {
+      if (!this._ids.has(mark)) {
+        throw argumentError(RangeError, `${op}: form '${form}' needs '${mark}', which is not in this GPT's vocabulary ` +
+          `(it was not trained on poems of that form)`);
+      }
+    }
+    const han = new Uint8Array(V);
+    let hanCount = 0;
+    this.vocab.forEach((ch, i) => { if (isHanCharacter(ch)) { han[i] = 1; hanCount++; } });
+    if (hanCount === 0) {
+      throw argumentError(RangeError, `${op}: form '${form}' needs Han characters, and this GPT's vocabulary has none`);
+    }
+    const single = (ch) => {
+      const row = new Uint8Array(V);
+      row[this._ids.get(ch)] = 1;
+      return row;
+    };
+    const rows = [han, single(COMMA), single(FULL_STOP), single(END)];
+    let heads = null;
+    if (acrostic !== undefined) {
+      if (typeof acrostic !== 'string') throw argumentError(TypeError, `${op}: acrostic must be a string, got ${describe(acrostic)}`);
+      heads = Array.from(acrostic);
+      if (heads.length !== f.lines) {
+        throw argumentError(RangeError, `${op}: acrostic has ${heads.length} characters; a ${form} (${f.name}) has ` +
+          `${f.lines} lines, one character each`);
+      }
+      heads.forEach((ch, line) => {
+        if (!this._ids.has(ch)) {
+          throw argumentError(RangeError, `${op}: acrostic character ${line + 1} ${JSON.stringify(ch)} is not in the vocabulary ` +
+            `(${V} tokens built from the training text)`);
+        }
+        if (!isHanCharacter(ch)) {
+          throw argumentError(RangeError, `${op}: acrostic character ${line + 1} ${JSON.stringify(ch)} is not a Han character`);
+        }
+      });
+    }
+    const headRow = heads ? heads.map((ch) => rows.push(single(ch)) - 1) : null;
+    const stepRow = (p) => {
+      const slot = formSlot(form, p);
+      if (slot.kind === 'end') return 3;
+      if (slot.kind === 'mark') return slot.mark === COMMA ? 1 : 2;
+      return heads && slot.column === 0 ? headRow[slot.line] : 0;
+    };
+    const required = (p) => {
+      const slot = formSlot(form, p);
+      if (slot.kind === 'end') return END;
+      if (slot.kind === 'mark') return slot.mark;
+      return heads && slot.column === 0 ? heads[slot.line] : 'character';
+    };
+    const length = formLength(form);
+    if (promptLength > length) {
+      throw argumentError(RangeError, `${op}: the prompt has ${promptLength} characters, more than a whole ${form} poem (${length})`);
+    }
+    // the prompt is the poem's start: it must have the form too
+    for (let p = 0; p < promptLength; p++) {
+      const row = rows[stepRow(p)];
+      if (!row[this._ids.get(chars[p])]) {
+        const want = required(p);
+        throw argumentError(RangeError, `${op}: the prompt's character ${p + 1} ${JSON.stringify(chars[p])} does not fit the ` +
+          `form '${form}', which puts ${want === 'character' ? 'a Han character' : JSON.stringify(want)} there`);
+      }
+    }
+    return { needed: length + 1 - promptLength, rows, stepRow, required };
+  }
   // ---- parameters and gradients (copies) ----
 
   /**
@@ -676,10 +896,11 @@ export class GPT {
   // ---- files ----
 
   /**
-   * The GPT as bytes (docs/gpt.md, "GPT files"): "QKVGPT\r\n", then little-endian uint32 version 1,
-   * V, layers, heads, dim, context, steps, seed, the vocabulary's UTF-8 byte length; the
-   * vocabulary (its characters in token order, UTF-8), zero-padded to 4 bytes; the parameters
-   * as float32 (wasm/qkv.h's order); a uint32 FNV-1a checksum of everything before it.
+   * The GPT as bytes (docs/gpt-generation.md, "GPT files"), version 1: "QKVGPT\r\n", then
+   * little-endian uint32 version 1, V, layers, heads, dim, context, steps, seed, the vocabulary's
+   * UTF-8 byte length; the vocabulary (its characters in token order, UTF-8), zero-padded to 4
+   * bytes; the parameters as float32 (wasm/qkv.h's order); a uint32 FNV-1a checksum of everything
+   * before it. tools/quantize-gpt.mjs (web/gpt-quantize.js) turns it into version 2 (int8).
    */
   save() {
     const op = 'save';
@@ -693,7 +914,7 @@ export class GPT {
     const bytes = new Uint8Array(total);
     const view = new DataView(bytes.buffer);
     bytes.set(MAGIC, 0);
-    [FORMAT_VERSION, this.vocab.length, this.layers, this.heads, this.dim, this.context, this.steps, this.seed,
+    [1, this.vocab.length, this.layers, this.heads, this.dim, this.context, this.steps, this.seed,
       vocabBytes.length].forEach((v, i) => view.setUint32(MAGIC.length + 4 * i, v, true));
     bytes.set(vocabBytes, head);
     bytes.set(paramBytes, head + vocabBytes.length + pad);
@@ -761,11 +982,16 @@ export class GPT {
   }
 }
 
-/** loadGPT(bytes): the GPT save() wrote, refusing truncated or foreign bytes. */
+/** loadGPT(bytes): the GPT save() wrote (version 1 or 2), refusing truncated or foreign bytes. */
 export function loadGPT(lab, bytes) {
   const op = 'loadGPT';
   if (!(bytes instanceof Uint8Array)) {
     throw argumentError(TypeError, `${op}: bytes must be a Uint8Array (what gpt.save() returns), got ${describe(bytes)}`);
+  }
+  // a Proxy passes instanceof but is no view: the engine's own getters would throw on it
+  if (!ArrayBuffer.isView(bytes)) {
+    throw argumentError(TypeError, `${op}: bytes must be a Uint8Array itself (what gpt.save() returns), not a Proxy or ` +
+      `another object that only looks like one`);
   }
   const head = MAGIC.length + 4 * HEADER_INTS;
   if (bytes.length < head + 4 || MAGIC.some((b, i) => bytes[i] !== b)) {
@@ -775,9 +1001,10 @@ export function loadGPT(lab, bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const ints = Array.from({ length: HEADER_INTS }, (_, i) => view.getUint32(MAGIC.length + 4 * i, true));
   const [version, V, layers, heads, dim, context, steps, seed, vocabLength] = ints;
-  if (version !== FORMAT_VERSION) {
-    throw argumentError(RangeError, `${op}: file format version ${version}; this qkv-lab reads version ${FORMAT_VERSION}`);
+  if (!FORMAT_VERSIONS.includes(version)) {
+    throw argumentError(RangeError, `${op}: file format version ${version}; this qkv-lab reads versions ${FORMAT_VERSIONS.join('–')}`);
   }
+  // the header alone, before the bytes are hashed or anything is allocated: createGPT's limits
   const config = { layers, heads, dim, context, seed, batch: 1 };
   try {
     checkConfig(op, config);
@@ -785,9 +1012,17 @@ export function loadGPT(lab, bytes) {
     throw argumentError(RangeError, `${op}: the header describes an impossible GPT: ${error.message}`);
   }
   if (V < 2 || V > GPT_LIMITS.vocab) throw argumentError(RangeError, `${op}: the header's vocabulary of ${V} is outside 2 to ${GPT_LIMITS.vocab}`);
+  try {
+    checkWork(op, stepWorkOf({ ...config, vocab: V }), `one training step of the GPT the header describes (${layers} layers ` +
+      `of width ${dim}, context ${context}, vocabulary ${V})`);
+  } catch (error) {
+    throw argumentError(RangeError, `${op}: the header describes a GPT larger than createGPT makes: ${error.message.slice(op.length + 2)}`);
+  }
   const pad = (4 - (vocabLength % 4)) % 4;
-  const paramCount = parameterFloats(V, layers, dim, context);
-  const expected = head + vocabLength + pad + 4 * paramCount + 4;
+  const layout = parameterLayout(V, layers, dim, context);
+  const paramsAt = head + vocabLength + pad;
+  const paramBytes = version === 1 ? 4 * parameterFloats(V, layers, dim, context) : int8Bytes(layout);
+  const expected = paramsAt + paramBytes + 4;
   if (bytes.length !== expected) {
     throw argumentError(RangeError, `${op}: the file has ${bytes.length} bytes; its header describes ${expected} ` +
       `(${bytes.length < expected ? 'truncated' : 'trailing bytes'})`);
@@ -805,13 +1040,87 @@ export function loadGPT(lab, bytes) {
     throw argumentError(RangeError, `${op}: the vocabulary holds ${vocab.length} characters, not the ${V} distinct ones ` +
       `(the end-of-text '\\n' first) the header says`);
   }
-  const paramsAt = head + vocabLength + pad;
-  const params = bytes.slice(paramsAt, paramsAt + 4 * paramCount);
+  let params;
+  if (version === 1) {
+    params = bytes.slice(paramsAt, paramsAt + paramBytes);
+  } else {
+    params = new Uint8Array(dequantize(op, bytes.subarray(paramsAt, paramsAt + paramBytes), layout).buffer);
+  }
   const floats = new Float32Array(params.buffer);
   for (let i = 0; i < floats.length; i++) {
     if (!Number.isFinite(floats[i])) throw argumentError(RangeError, `${op}: parameter ${i} is ${floats[i]}; a saved GPT has finite parameters`);
   }
-  return new GPT(lab, null, { config, vocab, params, steps });
+  return new GPT(lab, null, { config, vocab, params, steps, version });
+}
+
+// ---- the version-2 file: int8 matrices with a float32 scale per row ----
+
+/**
+ * The parameters in wasm/qkv.h's order, as tensors { name, rows, cols, matrix }: wte (V, C),
+ * wpe (T, C), each block's (BLOCK_PARAMETERS), lnfw, lnfb (C). matrix: stored as int8 rows in
+ * a version-2 file (wte, wpe, qkvw, attprojw, fcw, fcprojw); the rest as float32.
+ */
+export function parameterLayout(V, layers, C, T) {
+  const h = 4 * C;
+  const block = {
+    ln1w: [1, C], ln1b: [1, C], qkvw: [C, 3 * C], qkvb: [1, 3 * C], attprojw: [C, C], attprojb: [1, C],
+    ln2w: [1, C], ln2b: [1, C], fcw: [C, h], fcb: [1, h], fcprojw: [h, C], fcprojb: [1, C],
+  };
+  const matrices = new Set(['qkvw', 'attprojw', 'fcw', 'fcprojw']);
+  const out = [{ name: 'wte', rows: V, cols: C, matrix: true }, { name: 'wpe', rows: T, cols: C, matrix: true }];
+  for (let l = 0; l < layers; l++) {
+    for (const name of BLOCK_PARAMETERS) {
+      const [rows, cols] = block[name];
+      out.push({ name: `blocks[${l}].${name}`, rows, cols, matrix: matrices.has(name) });
+    }
+  }
+  out.push({ name: 'lnfw', rows: 1, cols: C, matrix: false }, { name: 'lnfb', rows: 1, cols: C, matrix: false });
+  return out;
+}
+
+/** Bytes of a version-2 parameter section: per matrix its row scales (float32), its int8 rows,
+ * zero padding to 4 bytes; per vector its float32 values. */
+export function int8Bytes(layout) {
+  let n = 0;
+  for (const t of layout) n += t.matrix ? 4 * t.rows + Math.ceil(t.rows * t.cols / 4) * 4 : 4 * t.rows * t.cols;
+  return n;
+}
+
+/** The version-2 section → float32 parameters (q × scale, rounded to float32), refusing what
+ * web/gpt-quantize.js cannot write: a negative or non-finite scale, a value of −128, padding
+ * that is not zero. */
+function dequantize(op, bytes, layout) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const floats = new Float32Array(layout.reduce((n, t) => n + t.rows * t.cols, 0));
+  let at = 0, to = 0;
+  for (const t of layout) {
+    const count = t.rows * t.cols;
+    if (!t.matrix) {
+      for (let i = 0; i < count; i++) floats[to + i] = view.getFloat32(at + 4 * i, true);
+      at += 4 * count;
+      to += count;
+      continue;
+    }
+    const values = at + 4 * t.rows;
+    for (let r = 0; r < t.rows; r++) {
+      const scale = view.getFloat32(at + 4 * r, true);
+      if (!(scale >= 0 && scale < Infinity)) {
+        throw argumentError(RangeError, `${op}: the scale of row ${r} of ${t.name} is ${scale}; a version-2 file has finite scales ≥ 0`);
+      }
+      for (let c = 0; c < t.cols; c++) {
+        const q = view.getInt8(values + r * t.cols + c);
+        if (q === -128) throw argumentError(RangeError, `${op}: ${t.name}[${r}][${c}] is −128; a version-2 file holds −127 to 127`);
+        floats[to + r * t.cols + c] = Math.fround(q * scale);
+      }
+    }
+    const end = values + Math.ceil(count / 4) * 4;
+    for (let i = values + count; i < end; i++) {
+      if (bytes[i] !== 0) throw argumentError(RangeError, `${op}: the padding after ${t.name} is not zero`);
+    }
+    at = end;
+    to += count;
+  }
+  return floats;
 }
 
 // ---- helpers ----
@@ -821,7 +1130,7 @@ function checkConfig(op, c) {
   integer(op, 'dim', c.dim, 1, GPT_LIMITS.dim);
   integer(op, 'heads', c.heads, 1, c.dim, `(dim = ${c.dim})`);
   if (c.dim % c.heads) throw argumentError(RangeError, `${op}: heads is ${c.heads}, which does not divide dim = ${c.dim}`);
-  integer(op, 'context', c.context, 1, GPT_LIMITS.context);
+  integer(op, 'context', c.context, 2, GPT_LIMITS.context, '(the end-of-text token and at least one character)');
   integer(op, 'batch', c.batch, 1, GPT_LIMITS.batch);
   integer(op, 'seed', c.seed, 0, 0xffffffff);
   if (c.steps !== undefined) integer(op, 'steps', c.steps, 1, GPT_LIMITS.steps);
@@ -843,7 +1152,7 @@ function divergence(message) {
 }
 
 /** 32-bit FNV-1a */
-function fnv1a(bytes) {
+export function fnv1a(bytes) {
   let h = 0x811c9dc5;
   for (let i = 0; i < bytes.length; i++) {
     h ^= bytes[i];

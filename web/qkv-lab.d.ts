@@ -351,6 +351,45 @@ export interface GenerateOptions {
   /** true (default): prefill, then one row per token against the KV cache; false: the whole
    *  text again per token (the same tokens). */
   cache?: boolean;
+  /** Lock the poem to a form: the prompt is its start; each step may only choose what the form
+   *  puts there (a Han character, '，', '。', the end-of-text token after the last '。'). The
+   *  default maxTokens is then the rest of the poem and its end token. */
+  form?: PoemFormName;
+  /** With form: the characters that start the lines (藏头诗), one per line of the form. */
+  acrostic?: string;
+}
+
+/** The forms of regular verse generate() can lock to. */
+export type PoemFormName = 'wujue' | 'qijue' | 'wulv' | 'qilv';
+export interface PoemForm {
+  /** 五言绝句, 七言绝句, 五言律诗, 七言律诗 */
+  readonly name: string;
+  readonly english: string;
+  readonly lines: number;
+  /** Han characters a line (before its '，' or '。'). */
+  readonly characters: number;
+}
+/* POEM_FORMS, POEM_FORM_NAMES and poemForm(text) are in 'qkv-lab/poem-forms' (web/poem-forms.js). */
+
+/** What a form's mask did at one step of generate(). */
+export interface GenerateMask {
+  /** 'character' (a Han character), '，', '。', '\n' (the end) or the acrostic's character. */
+  required: string;
+  /** The probability (temperature 1) the model put on what the form did not allow. */
+  removed: number;
+  /** The model's top choice before the mask (top[0]). */
+  wanted: { char: string; p: number };
+  /** Whether the form refused that choice. */
+  overruled: boolean;
+  /** The 5 most likely allowed characters, renormalised over the allowed ones (temperature 1). */
+  top: { char: string; p: number }[];
+}
+
+export interface GenerateResult {
+  text: string;
+  steps: GenerateStep[];
+  /** 'end': the end-of-text token; 'maxTokens': the caller's limit; 'context': the context is full. */
+  stopped: 'end' | 'maxTokens' | 'context';
 }
 
 export interface GenerateStep {
@@ -361,6 +400,8 @@ export interface GenerateStep {
   top: { char: string; p: number }[];
   /** The KV cache's length when the token was chosen (0 without the cache). */
   kvLength: number;
+  /** With a form only. */
+  mask?: GenerateMask;
 }
 
 /** Parameters (or gradients) in structured form; vectors are 1 × k matrices. */
@@ -409,6 +450,10 @@ export interface GPT {
   train(steps?: number): number[];
   /** Mean loss per character (nats) over the validation windows and as many training windows. */
   evaluate(): { train: number; val: number };
+  /** Per-poem evaluation: each poem once, from its start (inputs '\n' + poem, targets poem + '\n');
+   *  by default the GPT's validation lines (a loaded GPT needs them given). loss: nats per target;
+   *  cut: poems longer than context − 1 characters, scored on their first context targets. */
+  evaluatePoems(poems?: string | readonly string[]): { loss: number; poems: number; targets: number; cut: number };
   /** The same evaluation in pieces (a page's own thread must not block for all of it):
    *  advance(n) evaluates up to n more windows (default: as many as one call within the work
    *  limit, which gives evaluate()'s result bit for bit) and returns null until the last piece.
@@ -416,11 +461,11 @@ export interface GPT {
   evaluation(): GPTEvaluation;
   /** The model on '\n' + text (at most context − 1 characters). */
   forward(text: string): { tokens: number[]; logits: Matrix; blocks: TransformerBlockResult[] };
-  generate(prompt?: string, options?: GenerateOptions): { text: string; steps: GenerateStep[] };
+  generate(prompt?: string, options?: GenerateOptions): GenerateResult;
   parameters(): GPTParameters;
   /** The loss of one document (inputs '\n' + text, targets text + '\n') and its gradients. */
   gradients(text: string): { loss: number; grads: GPTParameters };
-  /** The versioned file format of docs/gpt.md ("GPT files"). */
+  /** Version 1 of the file format (float32, exact); tools/quantize-gpt.mjs makes version 2 (int8). */
   save(): Uint8Array;
   dispose(): void;
 }
@@ -462,8 +507,12 @@ export declare class QkvLab {
   transformerBlock(X: MatrixInput, weights: TransformerBlockWeights, options: TransformerBlockOptions): TransformerBlockResult;
   /** A GPT-2-style character model of text; dispose() it when done. */
   createGPT(options: GPTOptions): GPT;
-  /** The GPT gpt.save() wrote; truncated, altered or foreign bytes throw a RangeError. */
+  /** The GPT gpt.save() wrote (version 1 or 2); truncated, altered or foreign bytes throw a RangeError. */
   loadGPT(bytes: Uint8Array): GPT;
+  /** The pretrained Tang-poetry GPT shipped with the package (web/pretrained/tang-poet.qkvgpt),
+   *  read on demand: fetched next to the module in browsers, read from disk in Node; url: another
+   *  location. Attaches the GPT engine first if needed. */
+  loadPretrained(options?: { url?: string | URL }): Promise<GPT>;
 }
 
 export interface LoadOptions {

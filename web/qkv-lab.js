@@ -51,6 +51,28 @@ const KERNELS = ['relaxed-simd', 'simd128', 'scalar'];
 
 const hasWebAssembly = () => typeof WebAssembly === 'object' && WebAssembly !== null;
 
+/** The bytes at url: a file: URL read from disk (Node), anything else fetched. */
+async function readAsset(op, url) {
+  if (url.protocol === 'file:' && typeof globalThis.process?.versions?.node === 'string') {
+    const fs = globalThis.process.getBuiltinModule?.('node:fs/promises') ??
+      // a name built at run time, so that bundlers for browsers leave this import alone
+      await import(/* webpackIgnore: true */ /* @vite-ignore */ ['node', 'fs/promises'].join(':'));
+    try {
+      return new Uint8Array(await fs.readFile(url));
+    } catch (error) {
+      throw new Error(`${op}: cannot read ${url.href}: ${error.message}`);
+    }
+  }
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new Error(`${op}: cannot fetch ${url.href}: ${error.message}`);
+  }
+  if (!response.ok) throw new Error(`${op}: cannot fetch ${url.href}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
 /** Whether this JavaScript engine runs WebAssembly SIMD128 (and load() uses the SIMD kernels). */
 export function simdSupported() {
   return hasWebAssembly() && WebAssembly.validate(SIMD_PROBE);
@@ -692,6 +714,30 @@ export class QkvLab {
   /** The GPT that gpt.save() wrote (web/gpt.js); truncated or foreign bytes are refused. */
   loadGPT(bytes) {
     return this._gptEngine('loadGPT').loadGPT(this, bytes);
+  }
+
+  /**
+   * The pretrained Tang-poetry GPT that ships with the package (web/pretrained/tang-poet.qkvgpt,
+   * a version-2 file: docs/gpt-generation.md) → Promise<GPT>, attaching the GPT engine first if
+   * needed. Nothing reads the file until this is called. Browsers fetch it next to this module
+   * (import.meta.url; bundlers that understand new URL(…, import.meta.url), as Vite and webpack
+   * do, copy it as an asset of its own); Node reads it from disk. options.url: another location
+   * (a CDN, or next to a classic script).
+   */
+  async loadPretrained(options = {}) {
+    const op = 'loadPretrained';
+    const { url } = readPlainOptions(op, options, ['url'], "{ url: 'https://…/tang-poet.qkvgpt' }");
+    if (url !== undefined && typeof url !== 'string' && !(url instanceof URL)) {
+      throw argumentError(TypeError, `${op}: url must be a string or a URL, got ${describe(url)}`);
+    }
+    const base = import.meta.url;   // none in a classic script: it must be told where the file is
+    if (url === undefined && !base) {
+      throw new Error(`${op}: this build (a classic script) cannot tell where it was loaded from; pass the file's address: ` +
+        `loadPretrained({ url: '…/tang-poet.qkvgpt' })`);
+    }
+    const where = url === undefined ? new URL('./pretrained/tang-poet.qkvgpt', base) : new URL(url, globalThis.location?.href ?? base);
+    const [bytes] = await Promise.all([readAsset(op, where), this.loadGPTEngine()]);
+    return this.loadGPT(bytes);
   }
 
   // ---- memory ----

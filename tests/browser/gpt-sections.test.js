@@ -209,6 +209,17 @@ test('generate: the prefill matrix, then the K and V caches grow one row per tok
     assert.equal((await cells(page, 'generate', 'Vcache')).length, (7 + k) * 8);
     assert.equal(await page.locator('#generate [data-role=attention-row] .bar-row').count(), 7 + k);
   }
+  // generation runs to the end token or until the context (16) is full, and its last step says which
+  const endNote = () => page.textContent('#generate [data-role=text-end]');
+  let k = 3;
+  while ((await endNote()) === '' && k < 16) {
+    k++;
+    await page.click('#generate .step-forward');
+    await page.waitForFunction((n) => document.querySelector('#generate [data-role=cache]').dataset.rows === String(n), 7 + k);
+  }
+  assert.match(await endNote(), /^(The model wrote the end token|All 16 positions of the context are used)/);
+  // the last character is drawn from a cache of 15 rows: with it the text fills all 16 positions
+  if (/All 16/.test(await endNote())) assert.equal(7 + k, 15, 'cut only when the context is full');
   // without a writer section (a widget, an iframe) generation trains the run itself, then takes it
   await page.click('#generate [data-role=train]');
   await page.waitForFunction(() => /step 50 /.test(document.querySelector('#generate [data-role=writer-step]').textContent));

@@ -251,6 +251,61 @@ static void test_gpt_cache(void) {
     qkv_gpt_destroy(g);
 }
 
+/* masked generation: each step draws only what its mask allows; with no masked step it is
+   qkv_gpt_generate bit for bit; an empty mask and a row out of range are refused */
+static void test_gpt_masked(void) {
+    enum { V = 11, T = 24, N = 12 };
+    qkv_gpt* g = NULL;
+    CHECK_EQ_INT(qkv_gpt_create(&g, V, 1, 2, 8, T, 1, 5), QKV_OK);
+    float* p;
+    int rows, cols;
+    qkv_gpt_tensor(g, QKV_GPT_PARAMS, -1, 0, &p, &rows, &cols);
+    for (int i = 0; i < rows; i++) p[i] += 0.5f * urand();
+    /* row 0: tokens 3..6; row 1: token 2 only */
+    unsigned char masks[2 * V] = { 0 };
+    for (int i = 3; i <= 6; i++) masks[i] = 1;
+    masks[V + 2] = 1;
+    int steps[N], prompt[2] = { 0, 1 }, out[N], ids[N * QKV_GPT_TOP], mids[N * QKV_GPT_TOP], count;
+    float probs[N * QKV_GPT_TOP], mprobs[N * QKV_GPT_TOP], removed[N];
+    for (int i = 0; i < N; i++) steps[i] = i % 3 == 2 ? 1 : i % 3 == 1 ? -1 : 0;
+    for (int use_cache = 0; use_cache < 2; use_cache++) {
+        CHECK_EQ_INT(qkv_gpt_generate_masked(g, prompt, 2, N, 1.5f, 0, 1.0f, 9, use_cache, masks, 2, steps, out,
+                                             ids, probs, removed, mids, mprobs, &count), QKV_OK);
+        for (int i = 0; i < count; i++) {
+            if (steps[i] == 0) CHECK(out[i] >= 3 && out[i] <= 6);
+            if (steps[i] == 1) { CHECK_EQ_INT(out[i], 2); CHECK_EQ_INT(mids[i * QKV_GPT_TOP], 2); CHECK(mprobs[i * QKV_GPT_TOP] == 1.0f); }
+            if (steps[i] >= 0) {
+                double kept = 0.0;  /* the renormalised top of row 0 sums to 1 (4 tokens allowed) */
+                for (int j = 0; j < QKV_GPT_TOP && mids[i * QKV_GPT_TOP + j] >= 0; j++) kept += mprobs[i * QKV_GPT_TOP + j];
+                CHECK(fabs(kept - 1.0) < 1e-6);
+                CHECK(removed[i] >= 0.0f && removed[i] < 1.0f);
+            } else {
+                CHECK(removed[i] == 0.0f && mids[i * QKV_GPT_TOP] == -1);
+            }
+        }
+    }
+    /* every step free: qkv_gpt_generate's tokens and probabilities */
+    int free_steps[N], a[N], na, ia[N * QKV_GPT_TOP];
+    float pa[N * QKV_GPT_TOP];
+    for (int i = 0; i < N; i++) free_steps[i] = -1;
+    CHECK_EQ_INT(qkv_gpt_generate(g, prompt, 2, N, 0.9f, 3, 0.8f, 4, 1, a, ia, pa, &na), QKV_OK);
+    CHECK_EQ_INT(qkv_gpt_generate_masked(g, prompt, 2, N, 0.9f, 3, 0.8f, 4, 1, masks, 2, free_steps, out, ids,
+                                         probs, removed, mids, mprobs, &count), QKV_OK);
+    CHECK_EQ_INT(count, na);
+    CHECK(memcmp(a, out, (size_t)na * sizeof(int)) == 0 && memcmp(pa, probs, (size_t)na * QKV_GPT_TOP * sizeof(float)) == 0);
+    steps[0] = 2;
+    CHECK_EQ_INT(qkv_gpt_generate_masked(g, prompt, 2, N, 1.0f, 0, 1.0f, 0, 1, masks, 2, steps, out, ids, probs,
+                                         removed, mids, mprobs, &count), QKV_ERR_ARGUMENT);
+    steps[0] = 0;
+    unsigned char empty[V] = { 0 };
+    CHECK_EQ_INT(qkv_gpt_generate_masked(g, prompt, 2, N, 1.0f, 0, 1.0f, 0, 1, empty, 1, steps, out, ids, probs,
+                                         removed, mids, mprobs, &count), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_gpt_generate_masked(g, prompt, 2, N, 1.0f, 0, 1.0f, 0, 1, masks, 2, steps, out, ids, probs,
+                                         NULL, mids, mprobs, &count), QKV_ERR_NULL);
+    printf("masked generation: every step within its mask, cache and no cache\n");
+    qkv_gpt_destroy(g);
+}
+
 /* the text every build trains on for the checksum (tests/gpt.test.js uses the same) */
 static const char* const CHECKSUM_TEXT =
     "abcab cabca\nbca bcab\ncab cab\naabbcc abc\nabc abc\ncba cba\nacb acb\nbac bac\n"
@@ -348,6 +403,7 @@ int main(int argc, char** argv) {
     test_gpt_gradients(2);
     test_gpt_refusals();
     test_gpt_cache();
+    test_gpt_masked();
     unsigned a = gpt_checksum(10, 0), b = gpt_checksum(10, 0), c = gpt_checksum(10, 4);
     CHECK(a == b);
     CHECK(a == c);

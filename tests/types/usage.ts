@@ -5,6 +5,7 @@ import {
   load, simdSupported, Matrix, Model, type QkvLab, type SelfAttentionResult, type InspectResult, type StepOnResult,
   type MultiHeadResult, type HeadResult, type GPT, type TransformerBlockResult, type ModelState,
 } from 'qkv-lab';
+import { POEM_FORMS, POEM_FORM_NAMES, poemForm, type PoemFormName } from 'qkv-lab/poem-forms';
 
 async function main(): Promise<void> {
   const qkv: QkvLab = await load();
@@ -104,12 +105,20 @@ async function main(): Promise<void> {
   const { step, loss: gptLoss } = gpt.step();
   const gptLosses: number[] = gpt.train(3);
   const { train, val } = gpt.evaluate();
+  const perPoem: number = gpt.evaluatePoems(['白日依山尽']).loss + gpt.evaluatePoems().cut;
+  console.log(perPoem);
   const pieces = gpt.evaluation();
   const piece: { train: number; val: number } | null = pieces.advance(1);
   console.log(pieces.windows - pieces.done, piece?.val);
   // @ts-expect-error done is read-only
   pieces.done = 0;
   const poem: string = gpt.generate('', { temperature: 0.8, topK: 5, topP: 0.9, seed: 1, cache: false }).text;
+  const form: PoemFormName = POEM_FORM_NAMES[0];
+  const locked = gpt.generate('', { form, acrostic: '春夏秋冬', temperature: 0.8 });
+  const wanted: string | undefined = locked.steps[0].mask?.wanted.char;
+  console.log(locked.stopped === 'end', poemForm(locked.text), POEM_FORMS[form].lines, wanted);
+  // @ts-expect-error a form is one of the four names
+  gpt.generate('', { form: 'sonnet' });
   const f = gpt.forward('ab');
   const trace: TransformerBlockResult = f.blocks[0];
   console.log(step + gptLoss + gptLosses.length + train + val + poem.length + f.logits.cols + trace.gelu.cols + f.tokens[0]);

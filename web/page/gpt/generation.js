@@ -16,7 +16,6 @@ import { acquireGPTStore } from './store.js';
 
 export const SHOW_TOP = 10;
 const CUMULATIVE_MAX = 256;   // the cumulative sums are computed over at most this many tokens
-const MAX_NEW = 12;           // tokens generated per prompt (fewer when the context is full)
 
 /** logits (1×V) → { order (ids, most likely first), p1 (temperature 1), pT, kept, renorm } */
 export function sampling(qkv, logits, { temperature, topK, topP }) {
@@ -55,7 +54,8 @@ export function computeGeneration(qkv, gpt, { prompt, temperature, topK, topP, s
   }
   let result;
   try {
-    result = gpt.generate(prompt, { maxTokens: Math.min(MAX_NEW, room), temperature, topK: Math.min(topK, gpt.vocab.length), topP, seed });
+    // to the end token, or until the context is full (result.stopped says which)
+    result = gpt.generate(prompt, { maxTokens: room, temperature, topK: Math.min(topK, gpt.vocab.length), topP, seed });
   } catch (error) {
     return { error: { message: error.message } };
   }
@@ -82,7 +82,7 @@ export function computeGeneration(qkv, gpt, { prompt, temperature, topK, topP, s
       },
     };
   });
-  return { prompt, promptLength: promptChars.length + 1, text: result.text, steps, layers: gpt.layers, heads: gpt.heads, dk: gpt.dim / gpt.heads };
+  return { prompt, promptLength: promptChars.length + 1, text: result.text, stopped: result.stopped, context: gpt.context, steps, layers: gpt.layers, heads: gpt.heads, dk: gpt.dim / gpt.heads };
 }
 
 /**

@@ -38,7 +38,9 @@ export const GPT_PROPERTIES = Object.freeze([
   { name: 'gsteps', type: 'int', min: 25, max: 5000, default: GPT_DEFAULTS.steps },   // the schedule's length
   { name: 'gprompt', type: 'text', maxLength: MAX_PROMPT, default: DEFAULT_PROMPT,
     // empty: no beginning, the model writes from the start token alone (as the writer's samples do)
-    validate: (raw) => (!/[\n\r]/.test(raw) ? raw : null) },
+    validate: (raw) => (!/[\n\r]/.test(raw) ? raw : null),
+    // the context holds the start token, the prompt and at least one new character
+    fits: (prompt, values) => Array.from(prompt).length <= values.gctx - 2 },
   { name: 'gtemp', type: 'number', min: 0, max: 2, default: 0.8 },
   { name: 'gtopk', type: 'int', min: 0, max: 50, default: 10 },
   { name: 'gtopp', type: 'number', min: 0.05, max: 1, default: 0.9 },

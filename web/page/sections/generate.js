@@ -74,6 +74,7 @@ export const generateSection = defineSection({
       h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'gen.head'), headSelect));
 
     const line = h('p', { class: 'gen-text', attrs: { lang: 'zh', 'data-role': 'text' } });
+    const endNote = h('p', { class: 'note', attrs: { 'data-role': 'text-end' } });
     const prefillView = frame.view({ name: 'prefill', title: 'A', label: () => i18n.t('gen.prefillLabel'), csv: false });
     const prefillBox = h('div', { class: 'gen-prefill' }, texts.set(h('h3', { class: 'sub-title' }), 'gen.prefillTitle'), prefillView.element);
     const rowBox = h('div', { class: 'gen-row', attrs: { 'data-role': 'attention-row' } });
@@ -101,7 +102,7 @@ export const generateSection = defineSection({
     const costText = h('p', { attrs: { 'data-role': 'cost' } });
     const cost = h('aside', { class: 'cost-note' }, texts.set(h('p'), 'gen.costIntro'), costText, measure);
     const errorBox = h('p', { class: 'gpt-error', attrs: { role: 'alert' } });
-    frame.stage.append(errorBox, line, viewPick,
+    frame.stage.append(errorBox, line, endNote, viewPick,
       h('div', { class: 'gen-cols' }, h('div', {}, prefillBox, rowBox), h('div', {}, cacheBox)), distBox, cost);
 
     const options = (el, count, labelKey, value) => {
@@ -154,6 +155,9 @@ export const generateSection = defineSection({
       clear(line).append(h('span', { class: 'prompt', text: snap.prompt }),
         ...snap.steps.slice(0, i).map((s) => h('span', { text: shown(s.char) })),
         h('span', { class: 'new', text: shown(st.char) }));
+      // at the last step: why the text ends here (the end token, or a full context)
+      const last = i === snap.steps.length - 1;
+      endNote.textContent = !last ? '' : i18n.t(snap.stopped === 'end' ? 'gen.ended' : 'gen.cutByContext', { context: snap.context });
       prefillBox.hidden = i !== 0;
       const L = st.layers[layer][head];
       const n = st.chars.length;

@@ -105,6 +105,15 @@ export function createState({ search = '', write = null } = {}) {
     if (result.ok) values[prop.name] = result.value;
     else rejected.push(prop.name);
   }
+  // a property whose limit depends on another (fits(value, values)), checked once all are read:
+  // a link or an attribute that can never work falls back (a reader's later edit is the section's
+  // to refuse, with its reason)
+  for (const prop of PROPERTIES) {
+    if (prop.fits && !prop.fits(values[prop.name], values)) {
+      values[prop.name] = prop.default;
+      if (params.has(prop.name)) rejected.push(prop.name);
+    }
+  }
   const watchers = new Set();
   const byName = new Map(PROPERTIES.map((p) => [p.name, p]));
 

@@ -16,6 +16,8 @@ export const GPT_REFUSAL_STRINGS = {
     'gpt.refusal.notAFile': '这 {n} 个字节不是 qkv-lab 的 GPT 文件',
     'gpt.refusal.version': '文件格式是第 {version} 版，这个 qkv-lab 只读第 {reads} 版',
     'gpt.refusal.badHeader': '文件头描述的 GPT 不可能存在，文件坏了',
+    'gpt.refusal.tooLarge': '文件头描述的 GPT 太大：训练它一步的计算量超过了上限，这里也建不出这么大的模型，所以不载入',
+    'gpt.refusal.badWeights': '文件里压缩成八位整数的权重坏了（比例不是有限的非负数，或者数值、填充不对）',
     'gpt.refusal.size': '文件有 {n} 个字节，文件头说应该有 {expected} 个：文件不完整或多了东西',
     'gpt.refusal.checksum': '校验和不符：文件的内容被改过',
     'gpt.refusal.utf8': '文件里的词表不是有效的 UTF-8',
