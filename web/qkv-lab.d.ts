@@ -461,6 +461,12 @@ export declare class QkvLab {
   createGPT(options: GPTOptions): GPT;
   /** The GPT gpt.save() wrote; truncated, altered or foreign bytes throw a RangeError. */
   loadGPT(bytes: Uint8Array): GPT;
+  /** The pretrained Tang poet (4 layers, 4 heads, width 128, context 72; docs/pretrained.md): a new
+   *  GPT on every call, independent of the others (dispose() it when done). Fetches its weights on
+   *  the first call (a chunk of their own in a bundler; the add-on qkv-lab-widget-pretrained.js
+   *  beside the classic widget script) and attaches the GPT engine if it is not yet. Rejects
+   *  where the build carries no model. */
+  loadPretrained(): Promise<GPT>;
 }
 
 export interface LoadOptions {

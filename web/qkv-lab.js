@@ -18,6 +18,7 @@
 // two in modules of their own, imported only where they run. The GPT engine (wasm/gpt.c and
 // web/gpt.js) is a third module on the same memory, loaded on demand: load({ gpt: true }) or
 // qkv.loadGPTEngine() imports dist/qkv-gpt.js and gpt.js and attaches it to the instance.
+// qkv.loadPretrained() imports dist/qkv-pretrained.js, the pretrained poet's weights, the same way.
 import createQkvCore from './dist/qkv-core.js';
 import { modules as WASM } from './dist/qkv-wasm.js';
 import {
@@ -62,11 +63,16 @@ const relaxedSupported = () => hasWebAssembly() && WebAssembly.validate(RELAXED_
  * The compressed bytes of the kernel builds that do not travel with the core: { size, deflated },
  * or null where this build has none (relaxed SIMD needs clang-16). Each is a module of its own,
  * imported only where load() runs it: a bundler splits them off, so an app's first load carries
- * the core and the SIMD128 kernels alone.
+ * the core and the SIMD128 kernels alone. The pretrained model likewise, for loadPretrained().
  */
 const CHUNKS = {
   'relaxed-simd': () => import('./dist/qkv-relaxed.js').then((m) => m.relaxed),
   scalar: () => import('./dist/qkv-scalar.js').then((m) => m.scalar),
+  // The pretrained poet's file (tools/pretrained-bundle.mjs): { file, size, deflated }, or a
+  // function → Promise of the same (the classic widget script fetches its add-on: tools/build-page.mjs)
+  // or a rejection saying why there is none (a build without the model, the single-file page).
+  pretrained: () => import('./dist/qkv-pretrained.js')
+    .then((m) => (typeof m.pretrained === 'function' ? m.pretrained() : m.pretrained)),
 };
 const chunks = new Map();
 const chunk = (name) => {
@@ -355,6 +361,19 @@ export class QkvLab {
         (error) => { this._gptLoading = null; throw error; });
     }
     return this._gptLoading.then(() => this);
+  }
+
+  /**
+   * The pretrained Tang poet (a GPT of 4 layers, 4 heads, width 128, context 72, trained on the
+   * regular-verse Tang poems: docs/pretrained.md) → Promise<GPT>, a new one on every call (dispose()
+   * it when done). Its weights are fetched on the first call (about 1.7 MB; a chunk of their own
+   * in a bundler, an add-on script beside the classic widget's) and the GPT engine is attached
+   * if it is not yet; nothing is loaded before.
+   */
+  async loadPretrained() {
+    const { deflated, size } = await chunk('pretrained');
+    await this.loadGPTEngine();
+    return this.loadGPT(decode(deflated, size));
   }
 
   /** Whether the GPT engine is attached (see loadGPTEngine). */
