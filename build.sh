@@ -153,6 +153,8 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 #    the kernels it calls from "qkv_kernels" (multi-head attention runs each head through the
 #    kernels' attention; only its slicing is the core's);
 #  - the GPT engine (LayerNorm, GELU, the GPT; build_gpt), loaded only by load({ gpt: true }).
+# The pretrained poet's weights travel the same way (tools/pretrained-bundle.mjs: dist/qkv-pretrained.js),
+# imported only by qkv.loadPretrained().
 # Only the kernels are built twice, so the scalar fallback costs a few KiB, not a second copy.
 # A third kernel build, relaxed SIMD (fused multiply-add; Chrome >= 114, Firefox >= 120, not
 # Safari), comes from clang 16 where it is installed (build_relaxed_kernels) and travels in a
@@ -308,6 +310,9 @@ build_wasm() {
   "${node_relaxed[@]}" tools/wasm-bundle.mjs .build/qkv-core.wasm .build/qkv-kernels-simd.wasm \
     .build/qkv-kernels-scalar.wasm web/dist/qkv-wasm.js web/dist/qkv-scalar.js web/dist/qkv-relaxed.js \
     .build/qkv-gpt.wasm .build/qkv-core.js web/dist/qkv-gpt.js "${relaxed[@]}"
+  # the pretrained Tang poet (committed as web/pretrained/tang-poet.qkvgpt) as a module of its own,
+  # imported only by qkv.loadPretrained(); without the file, a module that says there is none
+  node tools/pretrained-bundle.mjs web/pretrained/tang-poet.qkvgpt web/dist/qkv-pretrained.js
   if [ -d node_modules/esbuild ]; then
     node tools/build-page.mjs
   else

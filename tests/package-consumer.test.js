@@ -5,12 +5,14 @@
 //     the widget alone costs, because the widget's ES module imports the package's own API), and
 //     each runs in headless Chromium under the strict CSP of docs/widget.md: the article's numbers, no
 //     console error, and exactly one WebAssembly instance where the API and the widget meet;
+//     the pretrained poet's weights are one chunk of their own in each, never fetched unasked;
 //   - every value the declarations export exists at run time and vice versa (tsc compares
 //     `keyof typeof import('qkv-lab')` with the module's real exports, computed in Node);
 //   - the JavaScript snippets of README.md and docs/*.md type-check in strict mode against the
 //     installed package;
 //   - the Markdown post of docs/widget.md, rendered by markdown-it with html: true, is an HTML block
-//     (not inside a <p>) and draws a widget; without html: true the tags are escaped.
+//     (not inside a <p>) and draws a widget; without html: true the tags are escaped; there the
+//     classic global's loadPretrained() fetches the pretrained add-on from beside the script.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -75,6 +77,8 @@ const lazyGPT = {};      // the GPT engine's chunks, loaded by load({ gpt: true 
 const chunksRaw = {};    // each on-demand file, minified, not compressed: { file, bytes, kind }
 // The sizes the docs state (docs/data/sizes.json, written into docs/widget.md by tools/docs-tables.mjs)
 const SIZES = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs/data/sizes.json'), 'utf8'));
+const pretrainedChunks = {};  // the pretrained poet's chunk (file names), loaded by qkv.loadPretrained()
+const lazyPretrained = {};
 
 before(async () => {
   pack = packAndInstall('qkv-lab-consumer-');
@@ -94,7 +98,9 @@ before(async () => {
     });
     assert.deepEqual(result.warnings.map((w) => w.text), [], `${name}: esbuild warnings`);
     const outputs = result.metafile.outputs;
-    const entry = Object.keys(outputs).find((o) => outputs[o].entryPoint);
+    // the app's own entry (with splitting, esbuild also names the target of each dynamic import
+    // as an entry point: which of them comes first depends on the chunks there are)
+    const entry = Object.keys(outputs).find((o) => outputs[o].entryPoint === `src/${name}.js`);
     const initial = new Set([entry]);
     for (const o of initial) for (const i of outputs[o].imports) if (i.kind === 'import-statement' && !i.external) initial.add(i.path);
     // what the app can ever load: esbuild also writes the chunk of a dynamic import whose caller
@@ -112,7 +118,19 @@ before(async () => {
     const isGPTSections = (f) => Object.keys(outputs[f].inputs).some((i) => /web\/page\/gpt\/|qkv-lab-widget-sections-/.test(i));
     const isGPT = (f) => !isGPTSections(f) && Object.keys(outputs[f].inputs).some((i) => /web\/(dist\/qkv-gpt|gpt)\.js$/.test(i));
     assert.ok(![...initial].some(isGPT), `${name}: the GPT engine is loaded at first`);
-    lazy[name] = size([...reachable].filter((f) => !initial.has(f) && !isKernels(f) && !isGPT(f) && !isGPTSections(f)));
+    // the pretrained poet's weights: a chunk of their own wherever the API is, never loaded at first
+    const isPretrained = (f) => Object.keys(outputs[f].inputs).some((i) => /web\/dist\/qkv-pretrained\.js$/.test(i));
+    assert.ok(![...initial].some(isPretrained), `${name}: the pretrained model is loaded at first`);
+    const modelChunks = [...reachable].filter(isPretrained);
+    pretrainedChunks[name] = modelChunks.map((f) => path.basename(f));
+    if (name !== 'matrix') {
+      assert.equal(modelChunks.length, 1, `${name}: the pretrained model's chunks: ${modelChunks}`);
+      const [[input, { bytesInOutput }]] = Object.entries(outputs[modelChunks[0]].inputs).filter(([i]) => /qkv-pretrained\.js$/.test(i));
+      assert.ok(bytesInOutput > 1e6, `${name}: ${input} is ${bytesInOutput} bytes in its chunk: the package carries no model`);
+      assert.deepEqual(Object.keys(outputs[modelChunks[0]].inputs), [input], `${name}: the model's chunk holds the model alone`);
+    }
+    lazyPretrained[name] = size(modelChunks);
+    lazy[name] = size([...reachable].filter((f) => !initial.has(f) && !isKernels(f) && !isGPT(f) && !isGPTSections(f) && !isPretrained(f)));
     lazyKernels[name] = size([...reachable].filter((f) => !initial.has(f) && isKernels(f)));
     lazyGPT[name] = size([...reachable].filter((f) => !initial.has(f) && isGPT(f)));
     // what runs on the page's own thread (the GPT sections' chunk carries the writer's worker,
@@ -132,7 +150,8 @@ before(async () => {
   console.log(`bundled with esbuild (splitting), gzip -9, loaded at first: ${Object.entries(gzipped).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}; ` +
     `on demand (the training sections' chunks): ${Object.entries(lazy).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}; ` +
     `the relaxed-SIMD and scalar kernels' chunks: ${Object.entries(lazyKernels).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}; ` +
-    `the GPT engine's chunks: ${Object.entries(lazyGPT).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}`);
+    `the GPT engine's chunks: ${Object.entries(lazyGPT).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}; ` +
+    `the pretrained model's chunk: ${Object.entries(lazyPretrained).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}`);
 });
 after(() => { pack?.remove(); });
 
@@ -205,6 +224,8 @@ test('in Chromium under the strict CSP: each app works, and the API and the widg
   try {
     for (const name of Object.keys(APPS)) {
       const p = await newPage(env);
+      const requested = [];
+      p.on('request', (request) => requested.push(path.basename(new URL(request.url()).pathname)));
       // counts instances however the glue makes them; the page's CSP does not apply to this
       await p.addInitScript(() => {
         window.wasmInstances = 0;
@@ -243,6 +264,7 @@ test('in Chromium under the strict CSP: each app works, and the API and the widg
       if (name === 'widget') assert.equal(result.defined, true);
       if (name === 'both') assert.equal(result.same, true, 'await QkvLab.load() === await load()');
       assert.deepEqual(p.problems(), [], `${name}: console errors or requests`);
+      assert.deepEqual(requested.filter((f) => pretrainedChunks[name].includes(f)), [], `${name}: the pretrained model was fetched unasked`);
       await p.closeAll();
     }
   } finally {
@@ -357,6 +379,8 @@ test('the Markdown post of docs/widget.md: markdown-it with html: true keeps the
 
   // the rendered post, with the classic script at the path docs/widget.md gives, under the strict CSP
   fs.copyFileSync(path.join(pack.installed, 'web/dist/qkv-lab-widget.js'), path.join(out, 'assets', 'qkv-lab-widget.js'));
+  // and its pretrained add-on beside it, which the core fetches only when the host page asks for the model
+  fs.copyFileSync(path.join(pack.installed, 'web/dist/qkv-lab-widget-pretrained.js'), path.join(out, 'assets', 'qkv-lab-widget-pretrained.js'));
   fs.writeFileSync(path.join(out, 'post.html'), page('post', html));
   const env = await openBrowser({ root: out, headers: (p) => (p.endsWith('.html') ? { 'content-security-policy': STRICT_CSP } : {}) });
   try {
@@ -369,6 +393,21 @@ test('the Markdown post of docs/widget.md: markdown-it with html: true keeps the
       .querySelectorAll('[data-matrix="A"] tbody tr:first-child td.cell')].map((td) => td.textContent));
     assert.deepEqual(weights, ARTICLE.A0);
     assert.equal(await p.evaluate(() => document.querySelector('qkv-lab').parentElement.tagName), 'BODY');
+    // the pretrained poet through the classic global: its add-on is fetched from beside the script
+    // on the first loadPretrained(), not before, and brings the GPT engine the core leaves out
+    const addonTags = () => p.evaluate(() => document.querySelectorAll('script[data-qkv-lab="pretrained"]').length);
+    assert.equal(await addonTags(), 0, 'the pretrained add-on was fetched unasked');
+    const poet = await p.evaluate(async () => {
+      const qkv = await window.QkvLab.load();
+      const [a, b] = [await qkv.loadPretrained(), await qkv.loadPretrained()];
+      a.dispose();
+      const shape = { layers: b.layers, heads: b.heads, dim: b.dim, context: b.context, vocab: b.vocab.length, independent: a !== b && !b.disposed };
+      const text = b.generate('', { seed: 1, temperature: 0.8 }).text;
+      b.dispose();
+      return { ...shape, wrote: typeof text === 'string' };
+    });
+    assert.deepEqual(poet, { layers: 4, heads: 4, dim: 128, context: 72, vocab: 6509, independent: true, wrote: true });
+    assert.equal(await addonTags(), 1, 'the pretrained add-on, fetched once');
     await settle(p);
     assert.deepEqual(p.problems(), []);
     await p.closeAll();

@@ -1,9 +1,10 @@
 // The npm package: `npm pack` ships exactly what a user needs (the API, its declarations, the
 // built WASM glue, the widget as a classic script and as an ES module, its declarations, the
-// single-file page for iframe mode, README, licence, the data modules) and nothing else (no tests, no C sources, no
-// page sources, no tools). Then the packed tarball is installed into a scratch project: in Node,
-// `import 'qkv-lab'` computes the article's numbers, CommonJS loads it, every export path resolves
-// to what docs/widget.md says, and the widget's declarations type-check. What bundlers make of it:
+// single-file page for iframe mode, the pretrained poet and the poetry metrics with their data,
+// README, licence) and nothing else (no tests, no C sources, no page sources, no tools). Then the
+// packed tarball is installed into a scratch project: in Node, `import 'qkv-lab'` computes the
+// article's numbers and loadPretrained() gives the shipped poet, CommonJS loads it, every export
+// path resolves to what docs/widget.md says, and the declarations type-check. What bundlers make of it:
 // tests/package-consumer.test.js.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -39,10 +40,12 @@ const EXPECTED = [
   'web/dist/qkv-wasm.js',
   'web/dist/qkv-relaxed.js',
   'web/dist/qkv-gpt.js',
+  'web/dist/qkv-pretrained.js',
   'web/dist/qkv-scalar.js',
   'web/dist/qkv-lab-widget.js',
   'web/dist/qkv-lab-widget-training.js',
   'web/dist/qkv-lab-widget-gpt.js',
+  'web/dist/qkv-lab-widget-pretrained.js',
   'web/dist/qkv-lab-widget.mjs',
   // the ES-module widget's chunks (the training sections, and what it shares with them): hashed names
   ...fs.readdirSync(path.join(ROOT, 'web/dist')).filter((f) => /^qkv-lab-widget-.+\.mjs$/.test(f)).map((f) => `web/dist/${f}`),
@@ -52,6 +55,18 @@ const EXPECTED = [
   'web/qkv-lab.d.ts',
   'web/qkv-lab.js',
   'web/widget/qkv-lab-widget.d.ts',
+  // the poetry metrics and the data they and the pretrained poet's report read
+  'web/poetry/metrics.js',
+  'web/poetry/metrics.d.ts',
+  'web/poetry/ngram.js',
+  'web/poetry/ngram.d.ts',
+  'web/data/poems-finetune.js',
+  'web/data/poems-finetune.d.ts',
+  'web/data/poems-val.js',
+  'web/data/poems-val.d.ts',
+  'web/data/rhyme-groups.js',
+  'web/data/rhyme-groups.d.ts',
+  ...fs.readdirSync(path.join(ROOT, 'web/data')).filter((f) => /^pretrained-.+\.json$/.test(f)).map((f) => `web/data/${f}`),
 ];
 
 // The issue asks for under 120 KiB gzipped for the widget, WASM included (see docs/widget.md, "Size",
@@ -82,8 +97,9 @@ const GPT_ADDON_GZIP_BUDGET = 232 * 1024;
 
 // The modules of the API: what the ES-module widget imports instead of bundling, and what
 // package.json's "sideEffects" must leave out (so that bundlers drop what an app does not use).
-const API_MODULES = ['web/corpus.js', 'web/data/quatrain-form.js', 'web/data/quatrains.js', 'web/dist/qkv-core.js', 'web/dist/qkv-gpt.js', 'web/dist/qkv-relaxed.js', 'web/dist/qkv-scalar.js', 'web/dist/qkv-wasm.js',
-  'web/gpt.js', 'web/gpt-defaults.js', 'web/heap.js', 'web/inflate.js', 'web/matrix.js', 'web/model.js', 'web/qkv-lab.js'];
+const API_MODULES = ['web/corpus.js', 'web/data/quatrain-form.js', 'web/data/quatrains.js', 'web/poem-forms.js', 'web/dist/qkv-core.js', 'web/dist/qkv-gpt.js', 'web/dist/qkv-pretrained.js', 'web/dist/qkv-relaxed.js', 'web/dist/qkv-scalar.js', 'web/dist/qkv-wasm.js',
+  'web/gpt.js', 'web/gpt-defaults.js', 'web/heap.js', 'web/inflate.js', 'web/matrix.js', 'web/model.js', 'web/qkv-lab.js',
+  'web/poetry/metrics.js', 'web/poetry/ngram.js', 'web/data/poems-finetune.js', 'web/data/poems-val.js', 'web/data/rhyme-groups.js'];
 const WIDGET_BUILDS = EXPECTED.filter((f) => /^web\/dist\/qkv-lab-widget/.test(f));
 
 let pack;
@@ -100,13 +116,23 @@ test('npm pack --dry-run lists exactly the files a user needs', () => {
 test('package.json: a semantic version, and every export and type points at a shipped file', () => {
   assert.match(pkg.version, /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?$/);
   assert.deepEqual(Object.keys(pkg.exports).sort(),
-    ['.', './corpus', './data/quatrain-form', './data/quatrains', './gpt-defaults', './package.json', './qkv-lab-widget-gpt.js',
+    ['.', './corpus', './data/*.js', './data/*.json', './data/quatrain-form', './data/quatrains', './gpt-defaults', './package.json',
+      './poem-forms', './poetry/metrics', './poetry/ngram', './qkv-lab-widget-gpt.js', './qkv-lab-widget-pretrained.js',
       './qkv-lab-widget-training.js', './qkv-lab-widget.js', './qkv-lab.html', './widget']);
   const targets = [pkg.types, ...Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))];
   for (const target of targets) {
     const rel = target.replace(/^\.\//, '');
+    if (rel.includes('*')) {
+      // a subpath pattern: it matches shipped files (and each .js its .d.ts)
+      const re = new RegExp(`^${rel.replace(/[.]/g, '\\.').replace('*', '[^/]+')}$`);
+      assert.ok(EXPECTED.some((f) => re.test(f)), `${target} matches no file in the package`);
+      continue;
+    }
     assert.ok(EXPECTED.includes(rel), `${target} is not in the package`);
     assert.ok(fs.existsSync(path.join(ROOT, rel)), `${target} does not exist (run ./build.sh)`);
+  }
+  for (const f of EXPECTED.filter((e) => /^web\/data\/.+\.js$/.test(e))) {
+    assert.ok(EXPECTED.includes(f.replace(/\.js$/, '.d.ts')), `${f} is exported as qkv-lab/data/*.js with types: it needs its .d.ts`);
   }
   // "import" first: bundlers and Node's import get the ES module that shares the API; every
   // other resolver (require) the classic script. "types" first of all, as TypeScript wants.
@@ -259,6 +285,36 @@ test('the GPT add-on: a classic script, fetched only for a GPT section, that sha
   assert.equal((text.match(/deflated:null/g) || []).length, 3, 'the worker\'s dist/qkv-wasm.js, qkv-gpt.js, qkv-scalar.js, without their bytes');
 });
 
+// The issue's limit for the shipped model (issue 26, "Shipping it"): at most 2 MiB gzipped.
+const PRETRAINED_GZIP_BUDGET = 2 * 1024 * 1024;
+
+test('the pretrained poet: a module of its own, under 2 MiB gzipped, that only loadPretrained() imports; the classic widget fetches it in an add-on, and no other script carries it', () => {
+  const module = fs.readFileSync(path.join(ROOT, 'web/dist/qkv-pretrained.js'), 'utf8');
+  const stream = /deflated: "([^"]{64})/.exec(module)?.[1];
+  assert.ok(stream, 'dist/qkv-pretrained.js holds no model: build.sh found no web/pretrained/tang-poet.qkvgpt');
+  const gzipped = zlib.gzipSync(module, { level: 9 }).length;
+  console.log(`qkv-pretrained.js: ${(module.length / 1024).toFixed(1)} KiB, ${(gzipped / 1024).toFixed(1)} KiB gzipped`);
+  assert.ok(gzipped <= PRETRAINED_GZIP_BUDGET, `dist/qkv-pretrained.js: ${(gzipped / 1024).toFixed(1)} KiB gzipped`);
+  // imported in one place, dynamically: qkv.loadPretrained()
+  for (const rel of API_MODULES.filter((f) => f !== 'web/dist/qkv-pretrained.js')) {
+    const imports = fs.readFileSync(path.join(ROOT, rel), 'utf8').match(/\bimport\s*\(?\s*['"][^'"]*qkv-pretrained\.js['"]|from\s*['"][^'"]*qkv-pretrained\.js['"]/g) || [];
+    assert.deepEqual(imports, rel === 'web/qkv-lab.js' ? ["import('./dist/qkv-pretrained.js'"] : [], rel);
+  }
+  // the model's stream is in its own module and the classic widget's add-on, nowhere else
+  for (const rel of EXPECTED.filter((f) => /^web\/dist\/.+\.(m?js|html)$/.test(f))) {
+    const holds = fs.readFileSync(path.join(ROOT, rel), 'utf8').includes(stream);
+    assert.equal(holds, rel === 'web/dist/qkv-pretrained.js' || rel === 'web/dist/qkv-lab-widget-pretrained.js', `${rel} ${holds ? 'carries' : 'lacks'} the model`);
+  }
+  // the add-on: a classic script that delivers to the core's slot, with the GPT engine the core leaves out
+  const addon = fs.readFileSync(path.join(ROOT, 'web/dist/qkv-lab-widget-pretrained.js'), 'utf8');
+  assert.ok(!/^\s*(import|export)\s/m.test(addon), 'the pretrained add-on must be a classic script');
+  assert.ok(!/\beval\(|new Function\(/.test(addon), 'the pretrained add-on: no eval (strict CSP)');
+  assert.match(addon, /addons\["pretrained"\]/, 'it delivers to the core\'s pretrained slot');
+  const engine = /deflated: "([^"]{64})/.exec(fs.readFileSync(path.join(ROOT, 'web/dist/qkv-gpt.js'), 'utf8'))[1];
+  assert.ok(addon.includes(engine), 'the add-on carries the GPT engine');
+  assert.match(fs.readFileSync(path.join(ROOT, 'web/dist/qkv-lab-widget.js'), 'utf8'), /qkv-lab-widget-pretrained\.js/, 'the core knows the add-on\'s file');
+});
+
 test('installed from the tarball: the API computes the article\'s numbers; every export path resolves', () => {
   const { app } = pack;
   fs.writeFileSync(path.join(app, 'main.js'), `
@@ -271,13 +327,26 @@ test('installed from the tarball: the API computes the article\'s numbers; every
     const { weights } = qkv.selfAttention(X, Wq, Wk, Wv, { scale: false });
     const model = qkv.createModel({ seed: 1 });
     model.dispose();
+    // the pretrained poet from the package's own chunk, and what measures its poems
+    const poet = await qkv.loadPretrained();
+    const pretrained = { layers: poet.layers, heads: poet.heads, dim: poet.dim, context: poet.context, vocab: poet.vocab.length,
+      wrote: poet.generate('', { seed: 1, temperature: 0.8 }).text.length > 0 };
+    poet.dispose();
+    const { formOf } = await import('qkv-lab/poetry/metrics');
+    const { createNgram } = await import('qkv-lab/poetry/ngram');
+    const { POEMS_VAL } = await import('qkv-lab/data/poems-val.js');
+    const { FINETUNE_SETS } = await import('qkv-lab/data/poems-finetune.js');
+    const { default: baselines } = await import('qkv-lab/data/pretrained-baselines.json', { with: { type: 'json' } });
+    const firstWujue = POEMS_VAL.wujue.split('\\n')[0];
+    const poetry = { form: formOf(firstWujue), ngram: createNgram('unigram', FINETUNE_SETS.poet.train).kind, baselines: 'best' in baselines };
     await import('qkv-lab/widget');   // no DOM here: defines nothing, throws nothing
     const require = createRequire(import.meta.url);
     const resolved = {};
-    for (const spec of ['qkv-lab', 'qkv-lab/widget', 'qkv-lab/qkv-lab-widget.js', 'qkv-lab/qkv-lab.html', 'qkv-lab/package.json']) {
+    for (const spec of ['qkv-lab', 'qkv-lab/widget', 'qkv-lab/qkv-lab-widget.js', 'qkv-lab/qkv-lab.html', 'qkv-lab/package.json',
+      'qkv-lab/qkv-lab-widget-pretrained.js', 'qkv-lab/poetry/metrics', 'qkv-lab/data/rhyme-groups.js', 'qkv-lab/data/pretrained-baselines.json']) {
       resolved[spec] = { import: import.meta.resolve(spec), require: require.resolve(spec) };
     }
-    console.log(JSON.stringify({ row: weights.row(0).map((w) => w.toFixed(3)), resolved,
+    console.log(JSON.stringify({ row: weights.row(0).map((w) => w.toFixed(3)), resolved, pretrained, poetry,
       customElements: typeof customElements, QkvLab: typeof globalThis.QkvLab }));
   `);
   const result = JSON.parse(execFileSync(process.execPath, ['main.js'], { cwd: app, encoding: 'utf8' }));
@@ -290,6 +359,13 @@ test('installed from the tarball: the API computes the article\'s numbers; every
   assert.equal(at('qkv-lab/qkv-lab-widget.js', 'import'), 'web/dist/qkv-lab-widget.js');
   assert.equal(at('qkv-lab/qkv-lab.html', 'require'), 'web/dist/qkv-lab.html');
   assert.equal(at('qkv-lab/package.json', 'import'), 'package.json');
+  assert.equal(at('qkv-lab/qkv-lab-widget-pretrained.js', 'import'), 'web/dist/qkv-lab-widget-pretrained.js');
+  assert.equal(at('qkv-lab/poetry/metrics', 'require'), 'web/poetry/metrics.js');
+  assert.equal(at('qkv-lab/data/rhyme-groups.js', 'import'), 'web/data/rhyme-groups.js');
+  assert.equal(at('qkv-lab/data/pretrained-baselines.json', 'import'), 'web/data/pretrained-baselines.json');
+  // the shipped shape (tests/pretrained-load.test.js, docs/pretrained.md)
+  assert.deepEqual(result.pretrained, { layers: 4, heads: 4, dim: 128, context: 72, vocab: 6509, wrote: true });
+  assert.deepEqual(result.poetry, { form: 'wujue', ngram: 'unigram', baselines: true });
 });
 
 // The data the docs name as importable: the corpus and its check, the training defaults, the
@@ -408,9 +484,25 @@ test('installed from the tarball: the widget\'s declarations type-check in stric
     console.log(QkvLab.version, el.language, el.playing, made instanceof Element, Element.observedAttributes);
     document.body.append(el);
   `);
+  // the pretrained poet and the poetry metrics, typed
+  fs.writeFileSync(path.join(app, 'pretrained.ts'), `
+    import { load, type GPT } from 'qkv-lab';
+    import { formOf, rhyme, summarize, type PoemForm } from 'qkv-lab/poetry/metrics';
+    import { createNgram, evaluate } from 'qkv-lab/poetry/ngram';
+    import { POEMS_VAL } from 'qkv-lab/data/poems-val.js';
+    const qkv = await load();
+    const poet: GPT = await qkv.loadPretrained();
+    const { text } = poet.generate('白日', { temperature: 0.8, seed: 1 });
+    const form: PoemForm | null = formOf(text);
+    const unigram = createNgram('unigram', POEMS_VAL.wujue);
+    console.log(form, rhyme(text)?.lines24, summarize([text]).wellFormed, evaluate(unigram, [text]).loss);
+    poet.dispose();
+    // @ts-expect-error loadPretrained takes no arguments
+    void qkv.loadPretrained('tang');
+  `);
   fs.writeFileSync(path.join(app, 'tsconfig.json'), JSON.stringify({
     compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'], types: [], skipLibCheck: false },
-    files: ['usage.ts'],
+    files: ['usage.ts', 'pretrained.ts'],
   }));
   try {
     typecheck(app);

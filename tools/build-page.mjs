@@ -6,6 +6,9 @@
 //   web/dist/qkv-lab-widget-training.js  the training sections (and Chart.js), a second classic
 //                               script the first fetches from beside itself when one is shown
 //                               (web/widget/addon.js says how the two share their modules)
+//   web/dist/qkv-lab-widget-gpt.js, qkv-lab-widget-pretrained.js  the GPT sections, and the
+//                               pretrained poet with the GPT engine (qkv.loadPretrained()): add-ons
+//                               fetched likewise, when asked for
 //   web/dist/qkv-lab-widget.mjs the element as an ES module for bundlers: it imports the
 //                               package's own API instead of carrying a copy, and loads the
 //                               training sections from a chunk (qkv-lab-widget-*.mjs) on demand
@@ -107,8 +110,12 @@ const gptWorker = {
   name: 'qkv-gpt-worker',
   setup(b) {
     b.onLoad({ filter: /[\\/]page[\\/]gpt[\\/]worker-source\.js$/ }, async () => {
-      workerText ||= (await build({ ...common, entryPoints: [path.join(web, 'page', 'gpt', 'worker.js')], write: false, charset: 'utf8',
-        format: 'iife', plugins: [chartjsPure, noRelaxed, noWasmBytes] })).outputFiles[0].text;
+      if (!workerText) {
+        const worker = await build({ ...common, entryPoints: [path.join(web, 'page', 'gpt', 'worker.js')], write: false, charset: 'utf8',
+          format: 'iife', metafile: true, plugins: [chartjsPure, noRelaxed, noWasmBytes, noPretrained('the GPT worker carries no pretrained model')] });
+        checkNoPretrained(worker, 'the GPT worker');
+        workerText = worker.outputFiles[0].text;
+      }
       return { contents: `export const WORKER_SOURCE = ${JSON.stringify(workerText)};\nexport const workerURL = null;\n`, loader: 'js' };
     });
   },
@@ -126,10 +133,33 @@ const noGPT = {
   },
 };
 
+// The pretrained poet's weights (dist/qkv-pretrained.js, about 1.7 MB, imported only by
+// qkv.loadPretrained()) stay out of every bundle that would inline them: the single file and the
+// GPT worker's script (which never loads them) get this stand-in, whose loadPretrained() rejects
+// with `why`; the classic widget's core script fetches them in an add-on of their own instead
+// (classicWidget). The split page (dist/page.js) and users' bundlers get them as a chunk.
+const noPretrained = (why) => ({
+  name: 'qkv-no-pretrained',
+  setup(b) {
+    b.onResolve({ filter: /(^|[\\/])dist[\\/]qkv-pretrained\.js$/ }, (args) =>
+      (/[\\/]web$/.test(args.resolveDir) ? { path: 'qkv-pretrained', namespace: 'qkv-no-pretrained' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'qkv-no-pretrained' }, () => ({
+      contents: `export const pretrained = () => Promise.reject(new Error(${JSON.stringify(`loadPretrained: ${why}`)}));\n`, loader: 'js',
+    }));
+  },
+});
+
+/** A bundle that must not carry the pretrained weights (see noPretrained) and took them in fails here. */
+function checkNoPretrained(result, name) {
+  const inlined = Object.keys(result.metafile.inputs).filter((f) => /qkv-pretrained\.js$/.test(f));
+  if (inlined.length) throw new Error(`build-page.mjs: ${name} bundles the pretrained model (${inlined.join(', ')}); add the noPretrained plugin to its build`);
+}
+
 async function bundle(entry, options) {
   const plugins = [chartjsPure, noRelaxed, gptWorker, ...(options.plugins || []), sourcesHaveSideEffects];
   const result = await build({ ...common, entryPoints: [entry], write: false, metafile: true, ...options, plugins });
   checkNoRelaxed(result, entry);
+  checkNoPretrained(result, entry);
   // package.json's "sideEffects" lets users' bundlers drop the API modules they do not use; it
   // applies to this build too. A module imported only for its effect but not listed there would
   // be dropped without an error: make that one.
@@ -157,7 +187,8 @@ if (fs.existsSync(pageEntry)) {
   const pageChunks = split.outputFiles.filter((o) => path.basename(o.path) !== 'page.js');
 
   // The single file: the same page with its CSS (minified), script and icon inlined.
-  const iife = await bundle(pageEntry, { format: 'iife' });
+  const iife = await bundle(pageEntry, { format: 'iife', plugins: [noPretrained(
+    'the single-file page (qkv-lab.html) does not carry the pretrained model; serve the page (dist/page.js loads it on demand) or import the package\'s ES modules')] });
   let html = fs.readFileSync(path.join(web, 'index.html'), 'utf8');
   html = html.replace(/<link rel="stylesheet" href="([^"]+)">/g, (_, href) =>
     `<style>\n${minifiedCSS(path.join(web, href))}</style>`);
@@ -203,9 +234,11 @@ if (fs.existsSync(widgetEntry)) {
   fs.writeFileSync(path.join(dist, 'qkv-lab-widget.js'), BOM + core);
   fs.writeFileSync(path.join(dist, 'qkv-lab-widget-training.js'), BOM + addons.training);
   fs.writeFileSync(path.join(dist, 'qkv-lab-widget-gpt.js'), BOM + addons.gpt);
+  fs.writeFileSync(path.join(dist, 'qkv-lab-widget-pretrained.js'), BOM + addons.pretrained);
   console.log(`widget: dist/qkv-lab-widget.js ${kib(core)} (${gzkib(core)} gzipped), ` +
     `dist/qkv-lab-widget-training.js ${kib(addons.training)} (${gzkib(addons.training)} gzipped, fetched only for a training section), ` +
-    `dist/qkv-lab-widget-gpt.js ${kib(addons.gpt)} (${gzkib(addons.gpt)} gzipped, fetched only for a GPT section)`);
+    `dist/qkv-lab-widget-gpt.js ${kib(addons.gpt)} (${gzkib(addons.gpt)} gzipped, fetched only for a GPT section), ` +
+    `dist/qkv-lab-widget-pretrained.js ${kib(addons.pretrained)} (${gzkib(addons.pretrained)} gzipped, fetched only by qkv.loadPretrained())`);
 
   // The ES-module widget (`import 'qkv-lab/widget'` in a bundler): every module of the API that
   // the package ships (web/qkv-lab.js, heap.js, matrix.js, model.js, corpus.js, inflate.js, dist/qkv-core.js,
@@ -260,6 +293,10 @@ async function classicWidget({ minifyCSS, extraPlugins = [] }) {
       pattern: /training-sections\.js$/ },
     { name: 'gpt', module: path.join(web, 'page', 'gpt', 'sections.js'), exported: 'gptSections',
       pattern: /gpt\/sections\.js$/ },
+    // qkv.loadPretrained()'s import of dist/qkv-pretrained.js: in the core, a function that
+    // fetches this add-on (web/qkv-lab.js calls it), which brings the weights and the GPT engine
+    { name: 'pretrained', module: path.join(web, 'widget', 'pretrained-addon.js'), exported: 'pretrained',
+      pattern: /dist\/qkv-pretrained\.js$/ },
   ];
   const loader = path.join(web, 'widget', 'addon.js');
   const rel = (file) => path.relative(root, file).split(path.sep).join('/');
@@ -318,6 +355,7 @@ async function classicWidget({ minifyCSS, extraPlugins = [] }) {
   if (process.env.QKV_METAFILE) fs.writeFileSync(process.env.QKV_METAFILE, JSON.stringify(core.metafile));
   checkSideEffects(core);
   checkNoRelaxed(core, 'dist/qkv-lab-widget.js');
+  checkNoPretrained(core, 'dist/qkv-lab-widget.js');
   // 4. the add-ons, reading them back
   const names = new Map();
   for (const file of shared) {

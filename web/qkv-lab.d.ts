@@ -509,10 +509,12 @@ export declare class QkvLab {
   createGPT(options: GPTOptions): GPT;
   /** The GPT gpt.save() wrote (version 1 or 2); truncated, altered or foreign bytes throw a RangeError. */
   loadGPT(bytes: Uint8Array): GPT;
-  /** The pretrained Tang-poetry GPT shipped with the package (web/pretrained/tang-poet.qkvgpt),
-   *  read on demand: fetched next to the module in browsers, read from disk in Node; url: another
-   *  location. Attaches the GPT engine first if needed. */
-  loadPretrained(options?: { url?: string | URL }): Promise<GPT>;
+  /** The pretrained Tang poet (4 layers, 4 heads, width 128, context 72; docs/pretrained.md): a new
+   *  GPT on every call, independent of the others (dispose() it when done). Fetches its weights on
+   *  the first call (a chunk of their own in a bundler; the add-on qkv-lab-widget-pretrained.js
+   *  beside the classic widget script) and attaches the GPT engine if it is not yet. Rejects
+   *  where the build carries no model. */
+  loadPretrained(): Promise<GPT>;
 }
 
 export interface LoadOptions {

@@ -18,6 +18,7 @@
 // two in modules of their own, imported only where they run. The GPT engine (wasm/gpt.c and
 // web/gpt.js) is a third module on the same memory, loaded on demand: load({ gpt: true }) or
 // qkv.loadGPTEngine() imports dist/qkv-gpt.js and gpt.js and attaches it to the instance.
+// qkv.loadPretrained() imports dist/qkv-pretrained.js, the pretrained poet's weights, the same way.
 import createQkvCore from './dist/qkv-core.js';
 import { modules as WASM } from './dist/qkv-wasm.js';
 import {
@@ -51,28 +52,6 @@ const KERNELS = ['relaxed-simd', 'simd128', 'scalar'];
 
 const hasWebAssembly = () => typeof WebAssembly === 'object' && WebAssembly !== null;
 
-/** The bytes at url: a file: URL read from disk (Node), anything else fetched. */
-async function readAsset(op, url) {
-  if (url.protocol === 'file:' && typeof globalThis.process?.versions?.node === 'string') {
-    const fs = globalThis.process.getBuiltinModule?.('node:fs/promises') ??
-      // a name built at run time, so that bundlers for browsers leave this import alone
-      await import(/* webpackIgnore: true */ /* @vite-ignore */ ['node', 'fs/promises'].join(':'));
-    try {
-      return new Uint8Array(await fs.readFile(url));
-    } catch (error) {
-      throw new Error(`${op}: cannot read ${url.href}: ${error.message}`);
-    }
-  }
-  let response;
-  try {
-    response = await fetch(url);
-  } catch (error) {
-    throw new Error(`${op}: cannot fetch ${url.href}: ${error.message}`);
-  }
-  if (!response.ok) throw new Error(`${op}: cannot fetch ${url.href}: HTTP ${response.status}`);
-  return new Uint8Array(await response.arrayBuffer());
-}
-
 /** Whether this JavaScript engine runs WebAssembly SIMD128 (and load() uses the SIMD kernels). */
 export function simdSupported() {
   return hasWebAssembly() && WebAssembly.validate(SIMD_PROBE);
@@ -84,11 +63,16 @@ const relaxedSupported = () => hasWebAssembly() && WebAssembly.validate(RELAXED_
  * The compressed bytes of the kernel builds that do not travel with the core: { size, deflated },
  * or null where this build has none (relaxed SIMD needs clang-16). Each is a module of its own,
  * imported only where load() runs it: a bundler splits them off, so an app's first load carries
- * the core and the SIMD128 kernels alone.
+ * the core and the SIMD128 kernels alone. The pretrained model likewise, for loadPretrained().
  */
 const CHUNKS = {
   'relaxed-simd': () => import('./dist/qkv-relaxed.js').then((m) => m.relaxed),
   scalar: () => import('./dist/qkv-scalar.js').then((m) => m.scalar),
+  // The pretrained poet's file (tools/pretrained-bundle.mjs): { file, size, deflated }, or a
+  // function → Promise of the same (the classic widget script fetches its add-on: tools/build-page.mjs)
+  // or a rejection saying why there is none (a build without the model, the single-file page).
+  pretrained: () => import('./dist/qkv-pretrained.js')
+    .then((m) => (typeof m.pretrained === 'function' ? m.pretrained() : m.pretrained)),
 };
 const chunks = new Map();
 const chunk = (name) => {
@@ -377,6 +361,19 @@ export class QkvLab {
         (error) => { this._gptLoading = null; throw error; });
     }
     return this._gptLoading.then(() => this);
+  }
+
+  /**
+   * The pretrained Tang poet (a GPT of 4 layers, 4 heads, width 128, context 72, trained on the
+   * regular-verse Tang poems: docs/pretrained.md) → Promise<GPT>, a new one on every call (dispose()
+   * it when done). Its weights are fetched on the first call (about 1.7 MB; a chunk of their own
+   * in a bundler, an add-on script beside the classic widget's) and the GPT engine is attached
+   * if it is not yet; nothing is loaded before.
+   */
+  async loadPretrained() {
+    const { deflated, size } = await chunk('pretrained');
+    await this.loadGPTEngine();
+    return this.loadGPT(decode(deflated, size));
   }
 
   /** Whether the GPT engine is attached (see loadGPTEngine). */
@@ -714,30 +711,6 @@ export class QkvLab {
   /** The GPT that gpt.save() wrote (web/gpt.js); truncated or foreign bytes are refused. */
   loadGPT(bytes) {
     return this._gptEngine('loadGPT').loadGPT(this, bytes);
-  }
-
-  /**
-   * The pretrained Tang-poetry GPT that ships with the package (web/pretrained/tang-poet.qkvgpt,
-   * a version-2 file: docs/gpt-generation.md) → Promise<GPT>, attaching the GPT engine first if
-   * needed. Nothing reads the file until this is called. Browsers fetch it next to this module
-   * (import.meta.url; bundlers that understand new URL(…, import.meta.url), as Vite and webpack
-   * do, copy it as an asset of its own); Node reads it from disk. options.url: another location
-   * (a CDN, or next to a classic script).
-   */
-  async loadPretrained(options = {}) {
-    const op = 'loadPretrained';
-    const { url } = readPlainOptions(op, options, ['url'], "{ url: 'https://…/tang-poet.qkvgpt' }");
-    if (url !== undefined && typeof url !== 'string' && !(url instanceof URL)) {
-      throw argumentError(TypeError, `${op}: url must be a string or a URL, got ${describe(url)}`);
-    }
-    const base = import.meta.url;   // none in a classic script: it must be told where the file is
-    if (url === undefined && !base) {
-      throw new Error(`${op}: this build (a classic script) cannot tell where it was loaded from; pass the file's address: ` +
-        `loadPretrained({ url: '…/tang-poet.qkvgpt' })`);
-    }
-    const where = url === undefined ? new URL('./pretrained/tang-poet.qkvgpt', base) : new URL(url, globalThis.location?.href ?? base);
-    const [bytes] = await Promise.all([readAsset(op, where), this.loadGPTEngine()]);
-    return this.loadGPT(bytes);
   }
 
   // ---- memory ----

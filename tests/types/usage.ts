@@ -140,6 +140,11 @@ async function main(): Promise<void> {
   gpt.generate('', { temperature: 'hot' });
   // @ts-expect-error loadGPT takes bytes
   qkv.loadGPT('QKVGPT');
+  const poet: GPT = await qkv.loadPretrained();
+  console.log(poet.generate('白日', { temperature: 0.8, seed: 1 }).text, poet.context);
+  poet.dispose();
+  // @ts-expect-error loadPretrained takes no arguments
+  void qkv.loadPretrained('tang');
   gpt.dispose();
   // @ts-expect-error matrices are numbers
   qkv.matmul([['a']], [[1]]);

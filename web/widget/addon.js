@@ -5,7 +5,9 @@
 //                                         run's panels)
 //   gpt       qkv-lab-widget-gpt.js       the Transformer block, the writer and generation (the
 //                                         GPT's training worker and the Tang quatrains)
-// A post that shows only attention sections downloads neither.
+//   pretrained qkv-lab-widget-pretrained.js  the pretrained poet's weights and the GPT engine, for
+//                                         qkv.loadPretrained() (web/widget/pretrained-addon.js)
+// A post that shows only attention sections downloads none of them.
 //
 //   <script src="/assets/qkv-lab-widget.js"></script>            the core; finds the add-ons beside it
 //   <script src="/assets/qkv-lab-widget.js"
@@ -24,6 +26,7 @@ export const WIDGET_KEY = Symbol.for('qkv-lab.widget');
 export const ADDONS = Object.freeze({
   training: Object.freeze({ file: 'qkv-lab-widget-training.js', holds: 'the training sections' }),
   gpt: Object.freeze({ file: 'qkv-lab-widget-gpt.js', holds: 'the GPT sections (block, writer, generate)' }),
+  pretrained: Object.freeze({ file: 'qkv-lab-widget-pretrained.js', holds: 'the pretrained poet\'s weights and the GPT engine' }),
 });
 export const ADDON_FILE = ADDONS.training.file;
 
