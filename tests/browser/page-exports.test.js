@@ -130,16 +130,21 @@ test('"Export this step" gives a self-contained SVG of real text holding the ste
   const svg = bytes.toString('utf8');
   const numbers = await page.$$eval('#softmax [data-matrix="A"] td.cell', (tds) => tds.map((td) => td.textContent.trim()).filter((t) => /\d/.test(t)));
   assert.ok(numbers.length >= 6, `the A table shows ${numbers}`);
-  const parsed = await page.evaluate((text) => {
+  const narration = (await page.textContent('#softmax .narration')).slice(0, 12);
+  const parsed = await page.evaluate(([text, narration]) => {
     const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    const xOf = (test) => Number([...doc.querySelectorAll('text')].find((t) => test(t.textContent))?.getAttribute('x'));
     return {
+      titleX: xOf((t) => /Softmax/.test(t)), narrationX: xOf((t) => t.startsWith(narration)),
       error: doc.querySelector('parsererror')?.textContent || null,
       root: doc.documentElement.localName,
       foreign: doc.querySelectorAll('foreignObject').length,
       external: [...doc.querySelectorAll('[href]')].map((el) => el.getAttribute('href')).filter((href) => !href.startsWith('data:')),
       texts: [...doc.querySelectorAll('text')].map((t) => t.textContent),
     };
-  }, svg);
+  }, [svg, narration]);
+  // the title starts where the text under it starts (the page's section number is not drawn)
+  assert.ok(Math.abs(parsed.titleX - parsed.narrationX) < 1, `title at x ${parsed.titleX}, narration at ${parsed.narrationX}`);
   assert.equal(parsed.error, null);
   assert.equal(parsed.root, 'svg');
   assert.equal(parsed.foreign, 0, 'no <foreignObject>: feed readers do not draw it');
