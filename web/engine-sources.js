@@ -26,8 +26,7 @@ const instanceModules = new WeakMap();
 
 /** source: { chunk, engine } (the engine itself) or () → Promise (what brings it: it then calls provideGPTEngine again). */
 export function provideGPTEngine(source) {
-  const direct = typeof source === 'object' && source !== null && source.chunk;
-  if (!direct && typeof source !== 'function') throw new TypeError('provideGPTEngine: give { chunk, engine } or a function that loads them');
+  const direct = typeof source !== 'function';
   // the engine itself is never replaced by a way to fetch it
   if (gptSource && typeof gptSource === 'object' && !direct) return;
   gptSource = source;
@@ -58,9 +57,6 @@ export function gptEngineProvided() {
 
 /** modules: { kernels, kernelModule, coreModule, gptModule? } that the next instantiation uses. */
 export function useCompiledModules(modules) {
-  if (!modules || !(modules.kernelModule instanceof WebAssembly.Module) || !(modules.coreModule instanceof WebAssembly.Module)) {
-    throw new TypeError('useCompiledModules: give { kernels, kernelModule, coreModule } with compiled WebAssembly.Modules');
-  }
   compiled = modules;
 }
 

@@ -6,9 +6,18 @@
 // share nothing but the WASM instance. Nothing here touches the document.
 import { computeSnapshot } from '../models/attention.js';
 import { deriveSnapshot, dotGeometry } from '../models/snapshot-derived.js';
-import { createTrainingStore } from '../training/store.js';
 import { sceneOf } from './scene.js';
 import { ALL_SECTIONS } from '../sections/index.js';
+
+/**
+ * How the training run's store is made (training/store.js's createTrainingStore): given by the
+ * training sections' module when it loads (training-sections.js), so that the widget's core script,
+ * which every post loads, does not carry the training run; only the training sections ask for it.
+ */
+let makeTrainingStore = null;
+export function provideTrainingStore(create) {
+  makeTrainingStore = create;
+}
 
 /** The settings the snapshot is computed from. */
 export const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos', 'dk'];
@@ -74,7 +83,7 @@ export function createSectionContext({ qkv, i18n, state, announce = () => {}, go
     sceneChecked: (id, refused) => onSceneChecked(id, refused),
     /** The training run the training sections share (training/store.js), made when first asked for. */
     get training() {
-      training ||= createTrainingStore({ qkv, state, extraOptions: trainingOptions });
+      training ||= makeTrainingStore({ qkv, state, extraOptions: trainingOptions });
       return training;
     },
     /** One setting; false when the value is refused. Recomputes when it changes the numbers. */

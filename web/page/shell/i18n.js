@@ -17,7 +17,6 @@
 export const LANGUAGES = ['zh', 'en'];
 const table = { zh: Object.create(null), en: Object.create(null) };
 const sectionTitleKeys = new Map();   // section id → its title's key
-const QUOTES = { zh: ['“', '”'], en: ['“', '”'] };
 const SECTION_REF = /\[\[([a-z]+)\]\]/g;
 
 /** Registers the title keys of sections that texts may name as [[id]]: { id: titleKey }. */
@@ -57,8 +56,8 @@ export function translateParts(lang, key, vars) {
   const parts = [];
   let at = 0;
   for (const m of text.matchAll(SECTION_REF)) {
-    const [open, close] = QUOTES[lang] || QUOTES.en;
-    parts.push(text.slice(at, m.index) + open, { ref: m[1], title: sectionTitle(lang, m[1]) }, close);
+    // “…” in both languages
+    parts.push(`${text.slice(at, m.index)}“`, { ref: m[1], title: sectionTitle(lang, m[1]) }, '”');
     at = m.index + m[0].length;
   }
   parts.push(text.slice(at));
