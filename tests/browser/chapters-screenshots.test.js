@@ -1,6 +1,6 @@
-// chapters-screenshots.test.js: pictures of the sections issue 12 added ("Why divide by √d_k",
+// chapters-screenshots.test.js: pictures of the three chapters after the attention story ("Why divide by √d_k",
 // "Multi-head attention", "Positional encoding") and of the data flow's new stages, at 1280 and
-// 375 px, in zh and en, written to tests/artifacts/issue12-<lang>-<width>-<name>.png for a person
+// 375 px, in zh and en, written to tests/artifacts/chapters-<lang>-<width>-<name>.png for a person
 // to look at. What a picture cannot show by itself is checked here: each one is drawn (not
 // empty), the canvases hold pixels of more than one colour, and nothing sticks out sideways.
 import { test, before, after } from 'node:test';
@@ -30,8 +30,8 @@ const SHOTS = [
 
 for (const lang of ['en', 'zh']) {
   for (const width of [1280, 375]) {
-    test(`screenshots of issue 12's sections: ${lang}, ${width}px`, async () => {
-      await screenshotShots(env, SHOTS, { prefix: 'issue12', lang, width });
+    test(`screenshots of the chapters (scaling, multi-head, positions): ${lang}, ${width}px`, async () => {
+      await screenshotShots(env, SHOTS, { prefix: 'chapters', lang, width });
     });
   }
 }

@@ -234,7 +234,7 @@ async function useEverything(page) {
 }
 
 for (const { name, ...options } of CONFIGS.filter((c, k) => [0, 3, 5, 6].includes(k))) {
-  test(`axe: issue 9's interactions (${name}) have no serious or critical violation`, async () => {
+  test(`axe: the explorable interactions (${name}) have no serious or critical violation`, async () => {
     const page = await openPage(env, options);
     await useEverything(page);
     await settle(page);
