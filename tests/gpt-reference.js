@@ -117,7 +117,7 @@ export const gelu = (x) => 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x 
 const addInto = (A, B) => A.map((a, i) => a + B[i]);
 
 /**
- * One pre-LN block on X (n, d), every intermediate kept, named as issue 17's transformerBlock
+ * One pre-LN block on X (n, d), every intermediate kept, named as web/gpt.js's transformerBlock
  * names them. attention.heads[h].scores are the raw dot products Q_h K_hᵀ (n, n): not scaled,
  * not masked (as qkv-lab's attention API returns them); weights = softmax(scores/√dk + mask).
  */

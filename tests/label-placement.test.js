@@ -75,7 +75,7 @@ function segmentDistance(a, b, p) {
 }
 const DOT = 5;  // the scatter's dot radius (embedding-scatter.js draws 5 px; a grey word's, 3, is given as r)
 
-/** Every placed label points at its own dot only (issue 20 item 18): see the rule in label-placement.js. */
+/** Every placed label points at its own dot only: see the rule in label-placement.js. */
 function checkUnambiguous(items, placed, others, label) {
   const dots = [...items, ...others];
   placed.forEach((b, i) => {

@@ -82,7 +82,11 @@ const WIDGET_GZIP_BUDGET = 120 * 1024;
 // labels that point only at their own dot (the placement search, shared labels, the hover list)
 // and its large-corpus work (the heat map's first 200 rows, chunked word lists, one draw a frame)
 // came to 104.4 KiB, measured after the scripts became UTF-8 (which took 0.6 KiB off).
-const ADDON_GZIP_BUDGET = 106 * 1024;
+// Then 110 KiB: the training run's store (training/store.js, run.js, seed-spread.js) moved here
+// from the core, which only the training sections use (core 120.4 → 116.6 KiB, add-on 105.6 →
+// 109.2 KiB: the bytes moved, the two together shrank); the shell's ticker and frame scheduler
+// came with the training section's loop.
+const ADDON_GZIP_BUDGET = 110 * 1024;
 /**
  * The GPT add-on: its sections with the quatrains, and the training worker's script.
  * 231.7 KiB when it was built; since the GPT engine (18.3 KiB) left the script every post loads,

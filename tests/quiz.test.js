@@ -41,7 +41,7 @@ test('every section of the registry declares at least one question, with unique 
 
 // the attention sections' questions read the attention snapshot; the others read their own data
 // (scaling, trainstep, training: covered in the browser, where their sources run)
-const ATTENTION = ['walkthrough', 'roles', 'embedding', 'projections', 'scores', 'softmax', 'mixing', 'learnable', 'symmetry', 'multihead', 'positions', 'flow'];
+const ATTENTION = ALL_SECTIONS.filter((s) => s.kind === 'attention').map((s) => s.id);
 const SETTINGS = [{}, { seed: 7 }, { seed: 3, sentence: '我 养了 一只 兔' }, { seed: 11, sentence: '猫 很 可爱', scale: true }, { seed: 5, pos: true, dk: 2 }, { seed: 9, sentence: '一只 狗 在 叫', dk: 4 }];
 
 test('asked of real snapshots, each attention question has a prompt, an answer it accepts and one it refuses, and an explanation', async () => {

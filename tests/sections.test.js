@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { PAGE_SECTIONS, ALL_SECTIONS, SECTION_IDS, WIDGET_SECTION_IDS, DEFAULT_SECTION, sectionById } from '../web/page/sections/index.js';
 import { SECTION_IDS as STATE_SECTION_IDS, PROPERTIES } from '../web/page/shell/state.js';
 import { WIDGET_SECTIONS } from '../web/widget/attributes.js';
+import { CHOICE_KEYS } from '../web/page/shell/context.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => fs.readFileSync(path.join(ROOT, p), 'utf8');
@@ -30,6 +31,20 @@ test('the registry: unique ids, each loads a definition with that id and a creat
   assert.equal(DEFAULT_SECTION, 'walkthrough');
   assert.deepEqual(WIDGET_SECTION_IDS, ['walkthrough', ...SECTION_IDS]);
   assert.deepEqual(SECTION_IDS, PAGE_SECTIONS.map((s) => s.id));
+});
+
+test('each entry declares its kind, URL properties and choices without loading; the definition it loads agrees, and the state reads them', async () => {
+  const names = PROPERTIES.map((p) => p.name);
+  assert.equal(new Set(names).size, names.length, `a URL property declared twice: ${names}`);
+  for (const entry of ALL_SECTIONS) {
+    assert.ok(['attention', 'data', 'live'].includes(entry.kind), `${entry.id}: kind ${entry.kind}`);
+    const definition = await entry.load();
+    assert.equal(definition.kind, entry.kind, `${entry.id}: the entry says ${entry.kind}, its definition ${definition.kind}`);
+    for (const p of entry.properties) assert.equal(PROPERTIES.find((q) => q.name === p.name), p, `${entry.id}: ${p.name} is in the URL state`);
+    for (const key of definition.choices) assert.ok(CHOICE_KEYS.includes(key), `${entry.id}: choice ${key}`);
+  }
+  // a setting an attention section owns is a choice: the snapshot holds every value of it
+  assert.deepEqual([...CHOICE_KEYS].sort(), ['heads', 'kq', 'ped', 'pull', 'qk', 'temp']);
 });
 
 test('the URL state and the widget attribute accept exactly the registry\'s ids', () => {
@@ -71,6 +86,29 @@ test('sections never call the WebAssembly API or a model: they draw the snapshot
       `${file} computes: numbers belong in the snapshot (snapshot-derived.js) or the training run (training/)`);
     assert.doesNotMatch(text, /\.model\b/, `${file} reaches into a model: the training run (training/run.js) computes once per step`);
   }
+});
+
+/**
+ * Sections that still take a live process's steps themselves, and why. Empty this list as they
+ * move onto the shell's ticker (shell/ticker.js); never add to it without a reason.
+ */
+const STEPS_THEMSELVES = new Map([
+  // the writer's run lives in a worker (gpt/store.js): its Step button posts one command there;
+  // its controls move onto the ticker with the writer's own work (docs/architecture.md)
+  ['writer.js', /store\.step\(/],
+]);
+
+test('sections never ask for animation frames or take a live process\'s steps: the shell\'s ticker and frame scheduler do', () => {
+  const dir = path.join(ROOT, 'web/page/sections');
+  const files = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.js'));
+  for (const file of files) {
+    const text = fs.readFileSync(path.join(dir, file), 'utf8').replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
+    assert.doesNotMatch(text, /\b(requestAnimationFrame|cancelAnimationFrame)\b/, `${file} asks for frames: use shell/frames.js (createFrameScheduler) or the ticker`);
+    const allowed = STEPS_THEMSELVES.get(file);
+    const calls = [...text.matchAll(/(\w+)\.(advance|step|stepOn|train|evaluate)\(/g)].filter((m) => m[1] !== 'ticker' && !(allowed && allowed.test(m[0])));
+    assert.deepEqual(calls.map((m) => m[0]), [], `${file} steps a live process itself: play, pause and step it through shell/ticker.js`);
+  }
+  for (const [file, call] of STEPS_THEMSELVES) assert.match(fs.readFileSync(path.join(dir, file), 'utf8'), call, `${file} no longer needs its exception: remove it`);
 });
 
 test('the pieces sections draw with never call the WebAssembly API either (numbers come from the snapshot)', () => {

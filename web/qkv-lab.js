@@ -28,6 +28,7 @@ import {
 import { Model } from './model.js';
 import { Heap, STATUS } from './heap.js';
 import { inflate } from './inflate.js';
+import { gptEngineProvided, compiledModulesGiven, recordCompiledModules, compiledModulesOf } from './engine-sources.js';
 
 /** Most positions positionalEncoding gives (QKV_MAX_POSITIONS in wasm/qkv.h). */
 const MAX_POSITIONS = 2 ** 20;
@@ -189,30 +190,18 @@ const KERNEL_STACK_BYTES = 16384;
 const GPT_STACK_BYTES = 16384;
 
 /**
+ * The engine's two modules: from a bundle that provides them (engine-sources.js: the classic
+ * widget script leaves them out, and its GPT add-on brings them), else imported on demand.
+ */
+const gptModules = () => gptEngineProvided().then((given) => (given ? [given.chunk, given.engine]
+  : Promise.all([import('./dist/qkv-gpt.js'), import('./gpt.js')]).then(([{ gpt }, engine]) => [gpt, engine])));
+
+/**
  * Instantiates the GPT engine on lab's memory (see build.sh, build_gpt): its imports are the
  * kernels the instance runs and the core's functions that dist/qkv-gpt.js names (by the core's
  * minified export names); its exports join the core's module object as _name, where
  * heap.call(name) finds them. → web/gpt.js, the engine's JavaScript side.
  */
-/**
- * The engine's two modules. A build that leaves them out of the API's own bundle (the classic
- * widget script) gets them from the bundle that carries the GPT sections (its GPT add-on), which
- * puts them under this symbol (web/page/gpt/sections.js).
- */
-const GPT_ENGINE_KEY = Symbol.for('qkv-lab.gpt-engine');
-const gptModules = () => (globalThis[GPT_ENGINE_KEY]?.chunk ? Promise.resolve([globalThis[GPT_ENGINE_KEY].chunk, globalThis[GPT_ENGINE_KEY].engine])
-  : Promise.all([import('./dist/qkv-gpt.js'), import('./gpt.js')]).then(([{ gpt }, engine]) => [gpt, engine]));
-
-/**
- * Compiled modules this copy of the API takes instead of its bytes, and the ones an instance was
- * made from, under one symbol: { kernels (the build's name), kernelModule, coreModule, gptModule }.
- * The writer's worker (web/page/gpt/worker.js) gets the page's by postMessage (a WebAssembly.Module
- * can be sent to a dedicated worker) and puts them here before load(), so that its script carries
- * the API's JavaScript and not its bytes. An instance holds its own under the same symbol (not
- * enumerable; gptModule once the GPT engine is attached), which is where the page reads them.
- */
-const COMPILED_KEY = Symbol.for('qkv-lab.compiled-modules');
-
 async function attachGPT(lab) {
   const [chunk, engine] = await gptModules();
   if (!chunk) {
@@ -226,10 +215,11 @@ async function attachGPT(lab) {
     if (typeof core.asm[exported] !== 'function') throw new Error(`loadGPTEngine: the core does not export ${name} (a build of another version?)`);
     env[name] = core.asm[exported];
   }
-  const given = globalThis[COMPILED_KEY];
+  const given = compiledModulesGiven();
   const gptModule = given?.gptModule || await WebAssembly.compile(decode(chunk.deflated, chunk.size));
   const instance = await WebAssembly.instantiate(gptModule, { env });
-  if (lab[COMPILED_KEY]) lab[COMPILED_KEY].gptModule = gptModule;
+  const own = compiledModulesOf(lab);
+  if (own) own.gptModule = gptModule;
   const exports = instance.exports;
   const stack = core._malloc(GPT_STACK_BYTES);
   if (!stack) throw new RangeError('loadGPTEngine: out of WebAssembly memory for the GPT engine\'s stack');
@@ -267,10 +257,10 @@ const mark = (name) => { if (globalThis.performance && performance.mark) perform
 
 async function instantiateModules(kernelsName) {
   mark('load');
-  const given = globalThis[COMPILED_KEY];
+  const given = compiledModulesGiven();
   let kernelModule, coreModule;
   if (given) {
-    // another copy's modules (see COMPILED_KEY): its kernels, whichever this copy would choose
+    // another copy's modules (engine-sources.js useCompiledModules): its kernels, whichever this copy would choose
     ({ kernelModule, coreModule } = given);
     kernelsName = given.kernels;
   } else {
@@ -304,7 +294,7 @@ async function instantiateModules(kernelsName) {
   if (!stack) throw new RangeError('load: out of WebAssembly memory for the kernels\' stack');
   kernels.__stack_pointer.value = (stack + KERNEL_STACK_BYTES) & ~15;
   const lab = new QkvLab(new Heap(core, kernels, memory), kernelsName);
-  Object.defineProperty(lab, COMPILED_KEY, { value: { kernels: kernelsName, kernelModule, coreModule, gptModule: null } });
+  recordCompiledModules(lab, { kernels: kernelsName, kernelModule, coreModule, gptModule: null });
   mark('instantiated');
   return lab;
 }

@@ -1,5 +1,5 @@
-// explorables-screenshots.test.js: a picture of every interaction issue 9 added or fixed, at 1280
-// and 375 px, in zh and en, written to tests/artifacts/issue9-<lang>-<width>-<name>.png for a
+// explorables-screenshots.test.js: a picture of every explorable interaction, at 1280
+// and 375 px, in zh and en, written to tests/artifacts/explorables-<lang>-<width>-<name>.png for a
 // person to look at. What a picture cannot show by itself is checked here: each one is drawn
 // (non-empty) and nothing in it sticks out sideways (no horizontal overflow in the part shown).
 import { test, before, after } from 'node:test';
@@ -42,19 +42,19 @@ const SHOTS = [
 
 for (const lang of ['en', 'zh']) {
   for (const width of [1280, 375]) {
-    test(`screenshots of issue 9's interactions: ${lang}, ${width}px`, async () => {
-      await screenshotShots(env, SHOTS, { prefix: 'issue9', lang, width });
+    test(`screenshots of the explorable interactions: ${lang}, ${width}px`, async () => {
+      await screenshotShots(env, SHOTS, { prefix: 'explorables', lang, width });
       // the bar and its contents menu, far down the page (a picture of the window)
       const page = await openPage(env, { query: `?lang=${lang}`, width, height: 800 });
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
       await page.click('.toc-menu summary');
-      await page.screenshot({ path: path.join(ARTIFACTS, `issue9-${lang}-${width}-navigation.png`) });
+      await page.screenshot({ path: path.join(ARTIFACTS, `explorables-${lang}-${width}-navigation.png`) });
       await page.closeAll();
       // the widget's walkthrough at its last step
       const blog = await openBlog(env, { name: 'plain-post.html', width, height: 900, transform: (html) => html.replace('<qkv-lab id="first" lang="en">', `<qkv-lab id="first" lang="${lang}">`) });
       await waitForWidget(blog, 'first');
       for (let k = 0; k < 4; k++) await blog.click('#first .step-forward');
-      await blog.locator('#first').screenshot({ path: path.join(ARTIFACTS, `issue9-${lang}-${width}-widget-walkthrough.png`) });
+      await blog.locator('#first').screenshot({ path: path.join(ARTIFACTS, `explorables-${lang}-${width}-widget-walkthrough.png`) });
       await blog.closeAll();
     });
   }

@@ -251,7 +251,7 @@ async function useEverything(page) {
 // controls opened here), LAYOUT_RULES in the other two
 for (const { name, rules: _, ...options } of CONFIGS.filter((c, k) => [0, 3, 5, 6].includes(k))) {
   const rules = ['en light desktop', 'zh dark desktop'].includes(name) ? null : LAYOUT_RULES;
-  test(`axe: issue 9's interactions (${name}, ${which(rules)}) have no serious or critical violation`, async () => {
+  test(`axe: the explorable interactions (${name}, ${which(rules)}) have no serious or critical violation`, async () => {
     const page = await openPage(env, options);
     await useEverything(page);
     await settle(page);
@@ -270,7 +270,7 @@ test('axe: iframe mode with a notice (an unknown section) has no serious or crit
   assert.deepEqual(blocking, []);
 });
 
-// The three chapters after symmetry (issue 12) at settings the full-page audits above do not
+// The three chapters after symmetry at settings the full-page audits above do not
 // reach (4 heads, d_k = 512, the widest sine table), every step audited, in both languages and at
 // both widths; then each as a <qkv-lab section="…"> widget, whose shadow root axe audits.
 for (const [locale, colorScheme, width] of [['en-US', 'light', 1280], ['zh-CN', 'dark', 375]]) {

@@ -132,7 +132,10 @@ test('"Export this step" gives a self-contained SVG of real text holding the ste
   assert.ok(numbers.length >= 6, `the A table shows ${numbers}`);
   const parsed = await page.evaluate((text) => {
     const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    const xOf = (test) => Number([...doc.querySelectorAll('text')].find((t) => test(t.textContent))?.getAttribute('x'));
     return {
+      titleX: xOf((t) => /Softmax/.test(t)),
+      leftmost: Math.min(...[...doc.querySelectorAll('text, rect, line')].map((e) => Number(e.getAttribute('x') ?? e.getAttribute('x1'))).filter((x) => Number.isFinite(x) && x > 0)),
       error: doc.querySelector('parsererror')?.textContent || null,
       root: doc.documentElement.localName,
       foreign: doc.querySelectorAll('foreignObject').length,
@@ -140,6 +143,9 @@ test('"Export this step" gives a self-contained SVG of real text holding the ste
       texts: [...doc.querySelectorAll('text')].map((t) => t.textContent),
     };
   }, svg);
+  // the title is not indented from the body: it starts at the picture's left edge, as the stage
+  // does (the page's section number, a ::before, is not drawn and leaves no gap)
+  assert.ok(parsed.titleX <= parsed.leftmost + 1, `title at x ${parsed.titleX}, the body from x ${parsed.leftmost}`);
   assert.equal(parsed.error, null);
   assert.equal(parsed.root, 'svg');
   assert.equal(parsed.foreign, 0, 'no <foreignObject>: feed readers do not draw it');

@@ -48,6 +48,9 @@ test('every section steps forward and back, with buttons and with the keyboard',
   await page.focus('#projections .stage');
   await page.keyboard.press(' ');
   await page.waitForFunction(() => document.querySelector('#projections .step-position').textContent !== 'step 1 of 28');
+  // while playing, the button shows pause as drawn bars, not ⏸, which common font sets lack (an empty box)
+  const glyph = await page.$eval('#projections .step-play', (b) => ({ pressed: b.getAttribute('aria-pressed'), text: b.innerText.trim(), bars: b.querySelectorAll('svg.pause-glyph rect').length, shown: getComputedStyle(b.querySelector('svg.pause-glyph')).display }));
+  assert.deepEqual(glyph, { pressed: 'true', text: '', bars: 2, shown: 'inline' });
   await page.keyboard.press(' ');
   assert.notEqual(await position(page, 'projections'), 'step 1 of 28');
   assert.equal(await page.getAttribute('#projections .step-play', 'aria-pressed'), 'false');

@@ -31,6 +31,9 @@ for (const file of [false, true]) {
       const sections = await page.$$eval('.qkv-section', (els) => els.map((e) => e.dataset.section));
       assert.deepEqual(sections, SECTION_IDS);
       await settle(page);
+      // every heading a reader (or a screen reader) can reach says something, before any run is built
+      const empty = await page.$$eval('h1, h2, h3, h4, h5, h6', (hs) => hs.filter((h) => h.checkVisibility() && !h.textContent.trim()).map((h) => h.outerHTML));
+      assert.deepEqual(empty, []);
       assert.deepEqual(page.problems(), []);
       await page.closeAll();
     });

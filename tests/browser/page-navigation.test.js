@@ -96,6 +96,11 @@ test('deep links: #id and ?section=id open the page at that section; every secti
   const links = await page.$$eval('.qkv-section .section-link', (as) => as.map((a) => [a.closest('.qkv-section').id, a.getAttribute('href'), a.getAttribute('aria-label')]));
   assert.deepEqual(links.map(([id, href]) => href === `#${id}`), SECTION_IDS.map(() => true));
   assert.match(links[3][2], /^Link to this section: 4\. Why Q×Kᵀ/);
+  // a text names another section by its title, as a link that goes there (never "Section 2")
+  const ref = page.locator('#positions .section-intro a[data-section-ref="embedding"]');
+  assert.equal(await ref.textContent(), await page.textContent('#embedding .section-title'));
+  await ref.click();
+  await landedOn(page, 'embedding');
   await page.click('#embedding .section-link');
   await page.waitForFunction(() => location.hash === '#embedding');
   await landedOn(page, 'embedding');

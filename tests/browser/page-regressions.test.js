@@ -13,7 +13,7 @@ after(async () => { await env.close(); });
 
 
 
-test('defect 1: the learnable section says whom the pulled query favours, and why, instead of claiming 我 looks at itself', async () => {
+test('the learnable section says whom the pulled query favours, and why, instead of claiming 我 looks at itself', async () => {
   const page = await openPage(env, { query: q({ seed: 123, sentence: '我 开 汽车 很 快', pull: 10 }) });
   const verdict = await page.textContent('#learnable .verdict');
   assert.match(verdict, /does not make “我” look at itself most/);
@@ -62,7 +62,7 @@ function linkWidths(page) {
   });
 }
 
-test('defect 2: the roles section draws the weighting: each book\'s links as wide as its share', async () => {
+test('the roles section draws the weighting: each book\'s links as wide as its share', async () => {
   const page = await openPage(env);
   const widths = async (step) => {
     await goToStep(page, 'roles', step);
@@ -78,7 +78,7 @@ test('defect 2: the roles section draws the weighting: each book\'s links as wid
   await page.closeAll();
 });
 
-test('defect 9: the roles section\'s picture keeps its text readable on a phone (12 px or more, zh and en)', async () => {
+test('the roles section\'s picture keeps its text readable on a phone (12 px or more, zh and en)', async () => {
   for (const [locale, width] of [['en-US', 375], ['zh-CN', 375], ['en-US', 1280]]) {
     const page = await openPage(env, { locale, width, height: 800 });
     const sizes = await page.$$eval('#roles svg.picture', (svgs) => {
@@ -96,7 +96,7 @@ test('defect 9: the roles section\'s picture keeps its text readable on a phone 
   }
 });
 
-test('defect 4: an edited X is no longer called a look-up in the embedding section, and position vectors keep every edit', async () => {
+test('an edited X is no longer called a look-up in the embedding section, and position vectors keep every edit', async () => {
   const page = await openPage(env);
   const x00 = '#projections [data-matrix="X"] td[data-i="0"][data-j="0"]';
   await typeInto(page, x00, '1000');
@@ -134,7 +134,7 @@ test('defect 4: an edited X is no longer called a look-up in the embedding secti
   await page.closeAll();
 });
 
-test('defect 5: the softmax section says softmax(S / √d_k) while √d_k is on, and stays complete when the sentence grows', async () => {
+test('the softmax section says softmax(S / √d_k) while √d_k is on, and stays complete when the sentence grows', async () => {
   const page = await openPage(env);
   await page.check('#softmax .scale-switch');
   for (const lang of ['zh', 'en']) {
@@ -159,7 +159,7 @@ test('defect 5: the softmax section says softmax(S / √d_k) while √d_k is on,
   await page.closeAll();
 });
 
-test('defect 6: the scores section\'s refusal, on the Chinese page, is explained in Chinese next to the library\'s own words', async () => {
+test('the scores section\'s refusal, on the Chinese page, is explained in Chinese next to the library\'s own words', async () => {
   for (const sentence of ['我 love 猫', '我 养了 一只 兔']) {   // n = d_k (shapes fit) and n ≠ d_k
     const page = await openPage(env, { locale: 'zh-CN', query: q({ sentence }) });
     const box = await page.textContent('#scores .error-box');
@@ -172,7 +172,7 @@ test('defect 6: the scores section\'s refusal, on the Chinese page, is explained
   }
 });
 
-test('defect 7: hover readouts and highlights go away when the pointer leaves (the scores section\'s dot product, the symmetry section\'s mirror)', async () => {
+test('hover readouts and highlights go away when the pointer leaves (the scores section\'s dot product, the symmetry section\'s mirror)', async () => {
   const page = await openPage(env);
   const cell = (id, i, j) => `#${id} [data-matrix="S"] td[data-i="${i}"][data-j="${j}"]`;
   const highlighted = (id) => page.$$eval(`#${id} [data-matrix="S"] td.hl-cell`, (tds) => tds.map((td) => `${td.dataset.i},${td.dataset.j}`));
@@ -202,7 +202,7 @@ test('defect 7: hover readouts and highlights go away when the pointer leaves (t
   await page.closeAll();
 });
 
-test('defect 8: the widget walkthrough\'s arrow sits between its inputs and its results at every step, phone and desktop', async () => {
+test('the widget walkthrough\'s arrow sits between its inputs and its results at every step, phone and desktop', async () => {
   for (const width of [375, 1280]) {
     const page = await openBlog(env, { name: 'plain-post.html', width, height: 900 });
     await waitForWidget(page, 'first');
@@ -233,7 +233,7 @@ test('defect 8: the widget walkthrough\'s arrow sits between its inputs and its 
   }
 });
 
-test('defect 10: captions and shape lines use the names a reader knows (Kᵀ, not Kt; no nameless "mix")', async () => {
+test('captions and shape lines use the names a reader knows (Kᵀ, not Kt; no nameless "mix")', async () => {
   const INTERNAL = /^(Kt|mix|scores|weights|output)\b/;
   for (const locale of ['en-US', 'zh-CN']) {
     const page = await openPage(env, { locale });
@@ -258,7 +258,7 @@ test('defect 10: captions and shape lines use the names a reader knows (Kᵀ, no
   await blog.closeAll();
 });
 
-test('defect 11: iframe mode says when ?section= (or any other parameter) fell back', async () => {
+test('iframe mode says when ?section= (or any other parameter) fell back', async () => {
   for (const [query, expected] of [
     [q({ embed: 1, section: 'bogus', lang: 'en' }), /“bogus” is not a section here; showing “Self-attention, from X to the output” instead\./],
     [q({ embed: 1, section: 'bogus', lang: 'zh' }), /“bogus”不是这里的一节，改为显示“自注意力：从 X 到输出”。/],
@@ -280,7 +280,7 @@ test('defect 11: iframe mode says when ?section= (or any other parameter) fell b
   }
 });
 
-test('defect 12: Enter in an edited cell keeps focus on the cell; a new sentence or seed does not stop a playing section', async () => {
+test('Enter in an edited cell keeps focus on the cell; a new sentence or seed does not stop a playing section', async () => {
   const page = await openPage(env);
   const cell = '#projections [data-matrix="W_Q"] td[data-i="2"][data-j="1"]';
   await typeInto(page, cell, '0.25');

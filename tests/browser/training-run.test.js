@@ -143,7 +143,7 @@ test('URL round trip: ?tseed=S&step=N shows the same loss as training there', as
   await b.page.closeAll();
 });
 
-test('changing the run\'s seed restarts the run; a bad seed is refused with a message (issue 9, defect 11)', async () => {
+test('changing the run\'s seed restarts the run; a bad seed is refused with a message', async () => {
   const { page, section } = await openTraining(env);
   await section.locator('button[data-role="step"]').click();
   const seed = section.locator('input[data-role="seed"]');

@@ -90,7 +90,7 @@ test('Adam: rows outside the batch move too, they are marked apart, and a senten
   await page.closeAll();
 });
 
-test('the run has its own seed: the projections section\'s seed leaves it alone, and the page says which seed is whose (issue 9, defect 3)', async () => {
+test('the run has its own seed: the projections section\'s seed leaves it alone, and the page says which seed is whose', async () => {
   const { page, section } = await openTraining(env);
   for (let i = 0; i < 3; i++) await section.locator('button[data-role="step"]').click();
   const before = await readState(section);
@@ -111,7 +111,7 @@ test('the run has its own seed: the projections section\'s seed leaves it alone,
   await page.closeAll();
 });
 
-test('Step leaves Start as Start; only a pause makes it Resume; the narration says steps per second (issue 9, defects 6 and 12)', async () => {
+test('Step leaves Start as Start; only a pause makes it Resume; the narration says steps per second', async () => {
   const { page, section } = await openTraining(env);
   const play = section.locator('button[data-role="play"]');
   assert.equal(await play.textContent(), 'Start');
@@ -131,7 +131,7 @@ test('Step leaves Start as Start; only a pause makes it Resume; the narration sa
   await page.closeAll();
 });
 
-test('a link to step 1000000 replays in chunks with its progress shown, and ends at the schedule\'s end (issue 11)', async () => {
+test('a link to step 1000000 replays in chunks with its progress shown, and ends at the schedule\'s end', async () => {
   const page = await (await import('./harness.js')).newPage(env);
   // record, from the start, every state the section passes through and the frames painted while replaying
   await page.addInitScript((sel) => {

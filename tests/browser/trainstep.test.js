@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from './harness.js';
-import { referenceRun, badNumbers, openWalk as openWalkIn, WALK, SECTION as TRAINING } from './training-helpers.js';
+import { referenceRun, badNumbers, openWalk as openWalkIn, settled, WALK, SECTION as TRAINING } from './training-helpers.js';
 import { PARAMETER_NAMES } from '../../web/model.js';
 import { load } from '../../web/qkv-lab.js';
 
@@ -138,6 +138,17 @@ test('the run is shared: jumping to the trained model moves the training section
   await section.scrollIntoViewIfNeeded();
   await page.waitForFunction((sel) => document.querySelector(sel).dataset.step === '1', WALK, { timeout: 60000 });
   assert.match((await readWalk(section)).run, /^The run is at step 1 of /);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('a link straight to the walkthrough (?section=trainstep) opens it without an error, before the training section is drawn', async () => {
+  const { page, section } = await openWalk('section=trainstep');
+  await section.locator('.step-forward').click();
+  await page.waitForFunction((sel) => document.querySelector(sel).dataset.state === 'ready', WALK);
+  // the training section, made after the walkthrough built the run, reads that run before drawing it
+  await page.locator(TRAINING).scrollIntoViewIfNeeded();
+  await settled(page);
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });

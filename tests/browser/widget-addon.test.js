@@ -99,6 +99,43 @@ test('data-training-src points the core elsewhere; a missing add-on shows a mess
   await page.closeAll();
 });
 
+const GPT_ADDON = /\/qkv-lab-widget-gpt\.js(\?|$)/;
+/** The blog post with its first widget showing the Transformer block (an add-on section), in English. */
+const block = (html) => html.replace('<qkv-lab id="first" lang="zh" seed="42">', '<qkv-lab id="first" section="block" lang="en">');
+
+test('the widget\'s script twice on a page (two pasted embeds): the add-on sections still get the first copy\'s engine and words', async () => {
+  const { page } = await openPost({ transform: (html) => block(html)
+    .replace('</article>', '<qkv-lab id="third" section="trainstep" lang="en"></qkv-lab></article>')
+    .replace(CORE_TAG, `${CORE_TAG}\n${CORE_TAG}`) });
+  await page.waitForFunction(() => document.getElementById('first').shadowRoot.querySelector('.qkv-section[data-section="block"], .widget-status.failed'), null, { timeout: 60000 });
+  const first = await widget(page, 'first');
+  assert.equal(first.section, 'block', first.text);
+  assert.match(first.title, /Transformer block/);
+  await page.locator('#third').scrollIntoViewIfNeeded();
+  await waitForWidget(page, 'third', 60000);
+  const third = await widget(page, 'third');
+  assert.doesNotMatch(third.text, /\bts\.[a-z]+\.|could not load/, 'no raw string keys, no failure');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('the classic script loaded as type="module" finds its add-ons beside itself; QkvLab.load({ gpt: true }) works before any GPT section was shown', async () => {
+  const { page, seen } = await openPost({ transform: (html) => html
+    .replace(CORE_TAG, '<script type="module" src="/dist/qkv-lab-widget.js"></script>')
+    .replace('</article>', '<qkv-lab id="third" section="block" lang="en"></qkv-lab></article>') });
+  await waitForWidget(page, 'first', 60000);
+  // no GPT section drawn yet: the API still gets its engine (the core fetches its GPT add-on)
+  const engine = await page.evaluate(() => window.QkvLab.load({ gpt: true }).then((qkv) => qkv.gptLoaded, (e) => e.message));
+  assert.equal(engine, true);
+  // from beside the core's own script, not from the page's folder
+  assert.deepEqual(seen.filter((u) => GPT_ADDON.test(u)), [`${env.server.url}/dist/qkv-lab-widget-gpt.js`]);
+  await page.locator('#third').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.getElementById('third').shadowRoot.querySelector('.qkv-section[data-section="block"], .widget-status.failed'), null, { timeout: 60000 });
+  assert.equal((await widget(page, 'third')).section, 'block');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
 // Under Trusted Types a string may not become a script's src: the core passes the add-on's URL
 // through a policy of its own ('qkv-lab'); where the page's CSP does not allow that policy, the
 // message names the file and the two ways out.

@@ -21,6 +21,8 @@
 // one stepper), each add-on puts there its body (under its name), and whichever arrives second
 // runs it. The add-on bundles read those modules from it instead of carrying copies
 // (tools/build-page.mjs).
+import { provideGPTEngine } from '../engine-sources.js';
+
 export const WIDGET_KEY = Symbol.for('qkv-lab.widget');
 /** The add-ons by name: the file beside the core, and what the reader is told it holds. */
 export const ADDONS = Object.freeze({
@@ -40,9 +42,22 @@ const slot = (name) => {
   return (reg.addons[name] ||= {});
 };
 
-// the core's own <script>, read while it runs (document.currentScript is null afterwards)
-const ownScript = typeof document !== 'undefined' && document.currentScript &&
-  document.currentScript.tagName === 'SCRIPT' ? document.currentScript : null;
+const CORE_FILE = 'qkv-lab-widget.js';
+/**
+ * The core's own <script>, read while it runs (document.currentScript is null afterwards). Loaded
+ * as type="module" by mistake, the script has no currentScript: then the <script> whose src names
+ * the core's file is it, so the add-ons are still found beside it.
+ */
+function findOwnScript() {
+  if (typeof document === 'undefined') return null;
+  const current = document.currentScript;
+  if (current && current.tagName === 'SCRIPT') return current;
+  const named = [...document.querySelectorAll('script[src]')].filter((tag) => {
+    try { return new URL(tag.src, document.baseURI).pathname.endsWith(`/${CORE_FILE}`); } catch { return false; }
+  });
+  return named.at(-1) ?? null;
+}
+const ownScript = findOwnScript();
 
 function addonUrl(name) {
   const explicit = ownScript && ownScript.getAttribute(`data-${name}-src`);
@@ -72,11 +87,19 @@ function scriptUrl(url) {
   return reg.policy.createScriptURL(url);
 }
 
-/** Called once by the core: the modules (by path) the add-ons import from it. */
+/**
+ * Called once by the core: the modules (by path) the add-ons import from it, and how its API gets
+ * the GPT engine it leaves out (its GPT add-on), so that QkvLab.load({ gpt: true }) works whether
+ * or not a GPT section was shown first.
+ * The first core on the page serves every add-on. A second copy of the script (two pasted embeds
+ * each carry the tag) defines no element, so its modules (its own string table, its own WASM
+ * instance) must not replace those the first copy's widgets use.
+ */
 export function shareModules(modules) {
   const reg = shared();
-  if (!reg.modules) reg.modules = modules;
-  else Object.assign(reg.modules, modules);
+  if (reg.modules) return;
+  reg.modules = modules;
+  provideGPTEngine(() => loadAddon('gpt'));
 }
 
 function run(entry) {

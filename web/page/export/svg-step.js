@@ -155,18 +155,34 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
       const clipId = `clip${++clipCount}`;
       out.push(`<clipPath id="${clipId}"><rect x="${X(r.left)}" y="${Y(r.top)}" width="${num(r.width)}" height="${num(r.height)}"/></clipPath><g clip-path="url(#${clipId})">`);
     }
-    walkChildren(el, cs);
+    walkChildren(el, cs, r);
     if (clips && r.width > 0 && r.height > 0) out.push('</g>');
   }
 
-  function walkChildren(el, cs) {
+  /**
+   * A ::before the picture cannot draw (the page's section number, counter(section) ". ") leaves
+   * a gap before the first line: that line starts at the content's left edge instead, aligned with
+   * the rest, and without the number (a picture of one section has none, as a widget has none).
+   */
+  function contentLeft(el, cs, r) {
+    const before = getComputedStyle(el, '::before').content;
+    if (!before || before === 'none' || before === 'normal') return null;
+    return r.left + (parseFloat(cs.borderLeftWidth) || 0) + (parseFloat(cs.paddingLeft) || 0);
+  }
+
+  function walkChildren(el, cs, r = el.getBoundingClientRect()) {
+    let indentFrom = contentLeft(el, cs, r);   // the first line's left, while a ::before gap is still to close
     for (const child of el.childNodes) {
-      if (child.nodeType === Node.ELEMENT_NODE) walk(child);
+      if (child.nodeType === Node.ELEMENT_NODE) { indentFrom = null; walk(child); }
       else if (child.nodeType === Node.TEXT_NODE && child.textContent.trim()) {
         const mono = /mono/i.test(cs.fontFamily);
-        for (const { text, rect } of textLines(child)) {
+        for (const { text, rect: line } of textLines(child)) {
           const t = text.replace(/\s+/g, ' ').trim();
           if (!t) continue;
+          // (a DOMRect's sides are getters: copied by name, not spread)
+          const rect = indentFrom !== null && line.left > indentFrom + 1
+            ? { left: indentFrom, top: line.top, width: line.width, height: line.height } : line;
+          indentFrom = null;
           texts.push(t);
           const fit = t.length > 1 ? ` textLength="${num(rect.width)}" lengthAdjust="spacingAndGlyphs"` : '';
           out.push(`<text x="${X(rect.left)}" y="${Y(rect.top + rect.height / 2)}" dominant-baseline="central" font-family="${esc(mono ? MONO_STACK : FONT_STACK)}" font-size="${cs.fontSize}" font-weight="${cs.fontWeight}"${cs.fontStyle === 'italic' ? ' font-style="italic"' : ''} fill="${cs.color}"${fit}>${esc(t)}</text>`);

@@ -3,6 +3,7 @@
 // quatrains. The registry (sections/index.js) loads this module on demand, so that a bundle can
 // keep it apart from the attention sections.
 import { load } from '../../qkv-lab.js';
+import { provideGPTEngine } from '../../engine-sources.js';
 import { gpt as gptChunk } from '../../dist/qkv-gpt.js';
 import * as gptEngine from '../../gpt.js';
 import { GPT_CSS } from './gpt-css.js';
@@ -12,7 +13,7 @@ import { generateSection } from '../sections/generate.js';
 
 // The classic widget's core script leaves the GPT engine out (tools/build-page.mjs, noGPT):
 // this module, its GPT add-on, brings it, and the shared instance gets it before any section is made.
-if (gptChunk) globalThis[Symbol.for('qkv-lab.gpt-engine')] ||= { chunk: gptChunk, engine: gptEngine };
+if (gptChunk) provideGPTEngine({ chunk: gptChunk, engine: gptEngine });
 
 /** { [id]: registry entry } of the sections this module holds, once the GPT engine is attached. */
 export async function gptSections() {

@@ -22,6 +22,7 @@
 import { WORKER_SOURCE, workerURL } from './worker-source.js';
 import { createLocalRun } from './local-run.js';
 import { load } from '../../qkv-lab.js';
+import { compiledModulesOf } from '../../engine-sources.js';
 import { QUATRAINS } from '../../data/quatrains.js';
 import { RUN_KEYS, gptOptions } from './settings.js';
 
@@ -109,7 +110,7 @@ export function createGPTStore(ctx) {
   // the compiled modules of the page's API instance, with its GPT engine (the sections load it
   // before any is made: gpt/sections.js): what the worker instantiates
   const pageModules = () => load({ gpt: true }).then((qkv) => {
-    const m = qkv[Symbol.for('qkv-lab.compiled-modules')];
+    const m = compiledModulesOf(qkv);
     return m && m.gptModule ? { ...m } : null;
   }, () => null);
 

@@ -5,14 +5,15 @@
 // with the text to train on, and draws what it reports. Its first message says it started: until
 // then the page may still fall back to running it on its own thread (local-run.js).
 import { load } from '../../qkv-lab.js';
+import { useCompiledModules } from '../../engine-sources.js';
 import { createRun } from './run.js';
 
 let given;
 const modules = new Promise((resolve) => { given = resolve; });
 const run = createRun({
   post: (message, transfer) => self.postMessage(message, transfer || []),
-  // the API instantiates the page's modules (under this symbol, see web/qkv-lab.js) instead of its own bytes
-  api: () => modules.then((m) => { if (m) globalThis[Symbol.for('qkv-lab.compiled-modules')] = m; return load({ gpt: true }); }),
+  // the API instantiates the page's modules (web/engine-sources.js) instead of its own bytes
+  api: () => modules.then((m) => { if (m) useCompiledModules(m); return load({ gpt: true }); }),
 });
 self.onmessage = (event) => {
   if (event.data?.type === 'modules') given(event.data.modules);

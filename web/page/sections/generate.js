@@ -182,7 +182,7 @@ export const generateSection = defineSection({
           h('td', { class: 'num', text: r.kept ? fmtP(r.renorm) : i18n.t('gen.cut') })))));
       checkDist();
       distNote.textContent = d.greedy ? i18n.t('gen.greedy')
-        : i18n.t('gen.cutNote', { keep: d.keep.toLocaleString('en-US'), vocab: d.vocab.toLocaleString('en-US'), k: snap.settings.topK || i18n.t('gen.all'), p: snap.settings.topP });
+        : i18n.t(d.keep === 1 ? 'gen.cutNote.one' : 'gen.cutNote', { keep: d.keep.toLocaleString('en-US'), vocab: d.vocab.toLocaleString('en-US'), k: snap.settings.topK || i18n.t('gen.all'), p: snap.settings.topP });
       const vars = { ch: shown(st.char), rank: st.rank + 1, n, n0, kv: st.kvLength, prev: labels[n - 1] };
       return i18n.t(i === 0 ? 'gen.step0' : 'gen.stepN', vars);
     }

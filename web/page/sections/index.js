@@ -26,10 +26,20 @@ import { scalingSection } from './scaling.js';
 import { multiheadSection } from './multihead.js';
 import { positionsSection } from './positions.js';
 import { flowSection } from './flow.js';
+import { registerSectionTitles } from '../shell/i18n.js';
+import { TRAINING_PROPERTIES } from '../training/settings.js';
+import { GPT_PROPERTIES } from '../gpt/settings.js';
 
-/** An entry whose definition is here already. */
+/**
+ * An entry whose definition is here already. Every entry declares, without loading anything:
+ *   kind        'attention' (draws the attention snapshot), 'data' (a source of its own) or 'live'
+ *               (a process the reader plays: shell/ticker.js)
+ *   properties  the URL properties it owns (shell/state.js reads them from here)
+ *   choices     the snapshot.choices keys it draws (context.js)
+ */
 function ready(definition) {
-  return Object.freeze({ id: definition.id, titleKey: definition.titleKey, load: () => Promise.resolve(definition) });
+  const { id, titleKey, kind, properties, choices } = definition;
+  return Object.freeze({ id, titleKey, kind, properties, choices, load: () => Promise.resolve(definition) });
 }
 
 /**
@@ -39,8 +49,8 @@ function ready(definition) {
  */
 function onDemandFrom(importModule) {
   let pending = null;
-  return (id) => Object.freeze({
-    id,
+  return (id, { kind, properties = [] }) => Object.freeze({
+    id, kind, properties: Object.freeze([...properties]), choices: Object.freeze([]),
     load() {
       pending ||= importModule().catch((error) => { pending = null; throw error; });
       return pending.then((all) => all[id]);
@@ -54,12 +64,16 @@ const onDemandGPT = onDemandFrom(() => import('../gpt/sections.js').then((m) => 
 export const PAGE_SECTIONS = Object.freeze([
   ...[rolesSection, embeddingSection, projectionsSection, scoresSection, softmaxSection,
     mixingSection, learnableSection, symmetrySection,
-    // the series' next chapters: why √d_k, multi-head attention, positional encoding (issue 12)
+    // the series' next chapters: why √d_k, multi-head attention, positional encoding
     scalingSection, multiheadSection, positionsSection].map(ready),
-  onDemand('trainstep'), onDemand('training'),
+  // the one-step walkthrough and the run share the training run and its settings
+  onDemand('trainstep', { kind: 'data', properties: TRAINING_PROPERTIES }), onDemand('training', { kind: 'live', properties: TRAINING_PROPERTIES }),
   ready(flowSection),
-  // after the data flow: the Transformer block, a GPT the reader trains, generation with its KV cache
-  onDemandGPT('block'), onDemandGPT('writer'), onDemandGPT('generate'),
+  // after the data flow: the Transformer block, a GPT the reader trains, generation with its KV
+  // cache; gpt/settings.js holds the three sections' settings as one list. The writer's run is a
+  // live process drawn through a stepper: 'data' until it moves onto the ticker (shell/ticker.js)
+  onDemandGPT('block', { kind: 'data', properties: GPT_PROPERTIES }), onDemandGPT('writer', { kind: 'data', properties: GPT_PROPERTIES }),
+  onDemandGPT('generate', { kind: 'data', properties: GPT_PROPERTIES }),
 ]);
 
 /** The compact X → output tour: the widget's and iframe mode's default; not in the page's story. */
@@ -71,6 +85,12 @@ export const ALL_SECTIONS = Object.freeze([WALKTHROUGH, ...PAGE_SECTIONS]);
 export const SECTION_IDS = Object.freeze(PAGE_SECTIONS.map((s) => s.id));
 export const WIDGET_SECTION_IDS = Object.freeze(ALL_SECTIONS.map((s) => s.id));
 export const DEFAULT_SECTION = WALKTHROUGH.id;
+
+/** The URL properties the sections own, once each, in story order (shell/state.js adds its own). */
+export const SECTION_PROPERTIES = Object.freeze([...new Map(ALL_SECTIONS.flatMap((s) => s.properties).map((p) => [p.name, p])).values()]);
+
+// texts name sections as [[id]]: their titles come from here (shell/i18n.js)
+registerSectionTitles(Object.fromEntries(ALL_SECTIONS.filter((s) => s.titleKey).map((s) => [s.id, s.titleKey])));
 
 /** The entry for an id, or undefined. */
 export function sectionById(id) {

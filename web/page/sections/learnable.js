@@ -28,6 +28,7 @@ export const LEARNABLE_QUIZ = [{
 
 export const learnableSection = defineSection({
   id: 'learnable', quiz: LEARNABLE_QUIZ, titleKey: 'learn.title', introKeys: [],
+  properties: [{ name: 'pull', type: 'number', min: 0, max: 10, default: 5 }],   // q_我 = pull × k_我 (the stepper's position)
   setup(frame) {
     const { i18n, ctx, events } = frame;
     const snapNow = () => frame.snap;

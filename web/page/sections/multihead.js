@@ -8,7 +8,7 @@ import { addStrings } from '../shell/i18n.js';
 import { MULTIHEAD_STRINGS } from '../strings/multihead.js';
 import { defineSection, indexLabels } from '../shell/section-shell.js';
 import { createHeatTable } from '../views/heat-table.js';
-import { HEAD_COUNTS, D_MODEL_HEADS } from '../models/heads-positions.js';
+import { HEAD_COUNTS, DEFAULT_HEADS, D_MODEL_HEADS } from '../models/heads-positions.js';
 import { codePanel } from '../views/code-panel.js';
 
 addStrings(MULTIHEAD_STRINGS);
@@ -35,6 +35,7 @@ export const MULTIHEAD_QUIZ = [{
 
 export const multiheadSection = defineSection({
   id: 'multihead', quiz: MULTIHEAD_QUIZ, titleKey: 'mh.title',
+  properties: [{ name: 'heads', type: 'int', min: 1, max: 4, values: HEAD_COUNTS, default: DEFAULT_HEADS }],   // H (the data flow shows it too)
   introKeys: ['mh.intro1', ['mh.intro2', (snap) => ({ n: snap.n, seed: snap.seed })]],
   choices: ['heads'],
   setup(frame) {

@@ -10,7 +10,7 @@ import { POSITIONS_STRINGS } from '../strings/positions.js';
 import { defineSection, indexLabels } from '../shell/section-shell.js';
 import { yesNo } from '../shell/quiz.js';
 import { createSignedHeatmap, prefersDarkText } from '../views/signed-heatmap.js';
-import { PE_WIDTHS, PE_POSITIONS, PE_OFFSETS, PE_STARTS, PE_BASE } from '../models/heads-positions.js';
+import { PE_WIDTHS, DEFAULT_PE_WIDTH, PE_POSITIONS, PE_OFFSETS, PE_STARTS, PE_BASE } from '../models/heads-positions.js';
 import { codePanel } from '../views/code-panel.js';
 
 addStrings(POSITIONS_STRINGS);
@@ -36,6 +36,7 @@ export const POSITIONS_QUIZ = [{
 
 export const positionsSection = defineSection({
   id: 'positions', quiz: POSITIONS_QUIZ, titleKey: 'pe.title',
+  properties: [{ name: 'ped', type: 'int', min: 4, max: 128, values: PE_WIDTHS, default: DEFAULT_PE_WIDTH }],   // the sine table's width
   introKeys: ['pe.intro1', ['pe.intro2', () => ({ base: PE_BASE })]],
   choices: ['ped'],
   setup(frame) {

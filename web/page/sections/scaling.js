@@ -8,7 +8,7 @@ import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { SCALING_STRINGS } from '../strings/scaling.js';
 import { defineSection, bars } from '../shell/section-shell.js';
-import { scalingSource, SCALING_DKS, SCALING_QUERIES, SCALING_KEYS, ROW_KEYS, HISTOGRAM } from '../models/scaling.js';
+import { scalingSource, DEFAULT_SCALING_DK, SCALING_DKS, SCALING_QUERIES, SCALING_KEYS, ROW_KEYS, HISTOGRAM } from '../models/scaling.js';
 import { createHistogram } from '../views/histogram.js';
 import { codePanel } from '../views/code-panel.js';
 
@@ -29,6 +29,7 @@ export const SCALING_QUIZ = [{
 
 export const scalingSection = defineSection({
   id: 'scaling', quiz: SCALING_QUIZ, titleKey: 'scaling.title', introKeys: ['scaling.intro1', 'scaling.intro2'],
+  properties: [{ name: 'sdk', type: 'int', min: 1, max: 512, values: SCALING_DKS, default: DEFAULT_SCALING_DK }],   // the slider's d_k (one of its stops)
   source: scalingSource,
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;

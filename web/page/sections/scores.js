@@ -27,6 +27,7 @@ export const SCORES_QUIZ = [{
 export const scoresSection = defineSection({
   id: 'scores', quiz: SCORES_QUIZ, titleKey: 'scores.title', introKeys: ['scores.intro1', 'scores.intro2'],
   choices: ['kq'],
+  properties: [{ name: 'kq', type: 'bool', default: false }],   // show K·Qᵀ = Sᵀ
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const snapNow = () => frame.snap;

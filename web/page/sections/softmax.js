@@ -26,6 +26,7 @@ export const SOFTMAX_QUIZ = [{
 
 export const softmaxSection = defineSection({
   id: 'softmax', quiz: SOFTMAX_QUIZ, titleKey: 'softmax.title',
+  properties: [{ name: 'temp', type: 'number', min: 0.1, max: 10, default: 1 }],   // the softmax temperature T
   introKeys: ['softmax.intro1', ['softmax.intro2', (snap) => ({ dk: snap.dk, root: Math.sqrt(snap.dk).toFixed(3) })]],
   choices: ['temp'],
   setup(frame) {

@@ -25,6 +25,7 @@ export const SYMMETRY_QUIZ = [{
 export const symmetrySection = defineSection({
   id: 'symmetry', quiz: SYMMETRY_QUIZ, titleKey: 'sym.title', introKeys: ['sym.intro1', 'sym.intro2'],
   choices: ['qk'],
+  properties: [{ name: 'qk', type: 'bool', default: false }],   // one shared projection: Q = K = X
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;
     const snapNow = () => frame.snap;

@@ -6,6 +6,11 @@
 import { trainstepSection } from './trainstep.js';
 import { trainingSection } from './training.js';
 import { TRAINING_CSS } from '../training/training-css.js';
+import { provideTrainingStore } from '../shell/context.js';
+import { createTrainingStore } from '../training/store.js';
+
+// the shared training run (ctx.training) lives with the sections that show it
+provideTrainingStore(createTrainingStore);
 
 /** { [id]: registry entry } of the sections this module holds. */
 export function trainingSections() {

@@ -24,7 +24,7 @@ import { defineSection } from '../shell/section-shell.js';
 import { TRAINING_STRINGS } from '../strings/training.js';
 import { TRAINING_TIMELINE_STRINGS } from '../strings/training-timeline.js';
 import { createTrainingLayout } from './training/layout.js';
-import { createTrainingView } from './training/view.js';
+import { createTrainingView, batchCount } from './training/view.js';
 import { createTrainingController } from './training/controller.js';
 import { createTrainingControls } from './training/controls.js';
 import { createTrainingProbes } from './training/probes.js';
@@ -152,7 +152,9 @@ function setupTraining(frame) {
   // the intro's sentence on what a step changes follows the batch size and the optimizer: SGD
   // moves exactly the rows the batch used (<s> included), Adam's moments move rows seen before too
   const intro2 = () => {
-    const n = store.run ? view.batchCount() : state.get('batch');
+    // read from the store's run: the view draws a run only once this section has been on screen,
+    // and the walkthrough (opened by ?section=trainstep) builds the run before that
+    const n = store.run ? batchCount(store.run) : state.get('batch');
     const adam = (store.run ? store.run.options.optimizer : state.get('opt')) === 'adam';
     const last = store.run?.last;
     const count = adam && last ? i18n.t('training.intro2.adamCount', { step: last.step, moved: last.updatedRows.length, V: store.run.vocab.length }) : '';

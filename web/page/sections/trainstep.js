@@ -28,9 +28,13 @@ addStrings(TRAINSTEP_STRINGS);
 addStrings(QUIZ_TRAINING_STRINGS);   // its questions' words travel with it
 
 const ready = (d) => d.status === 'ready' && Boolean(d.update);
-/** Asked before the update is shown (which rows it changes) and before the loss after it. */
+/**
+ * Asked before the gradient is shown (the backward stage says on how many rows it is non-zero,
+ * which with SGD is the answer: the reader reasons from the look-up instead) and before the loss
+ * after the update.
+ */
 export const TRAINSTEP_QUIZ = [{
-  id: 'rows', atStep: TRAINSTEP_STAGES.indexOf('update'), when: ready, numeric: { tolerance: 0, digits: 0, integer: true },
+  id: 'rows', atStep: TRAINSTEP_STAGES.indexOf('backward'), when: ready, numeric: { tolerance: 0, digits: 0, integer: true },
   prompt: (d, t) => t('quiz.ts.rowsPrompt'),
   answer: (d) => d.update.updatedRows.length,
   explain: (d, t) => t('quiz.ts.rowsExplain', { rows: d.update.updatedRows.map((r) => d.vocab[r]).join(' '), k: d.update.updatedRows.length }),

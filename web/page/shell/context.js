@@ -6,8 +6,18 @@
 // share nothing but the WASM instance. Nothing here touches the document.
 import { computeSnapshot } from '../models/attention.js';
 import { deriveSnapshot, dotGeometry } from '../models/snapshot-derived.js';
-import { createTrainingStore } from '../training/store.js';
 import { sceneOf } from './scene.js';
+import { ALL_SECTIONS } from '../sections/index.js';
+
+/**
+ * How the training run's store is made (training/store.js's createTrainingStore): given by the
+ * training sections' module when it loads (training-sections.js), so that the widget's core script,
+ * which every post loads, does not carry the training run; only the training sections ask for it.
+ */
+let makeTrainingStore = null;
+export function provideTrainingStore(create) {
+  makeTrainingStore = create;
+}
 
 /** The settings the snapshot is computed from. */
 export const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos', 'dk'];
@@ -15,10 +25,11 @@ export const SNAPSHOT_KEYS = ['seed', 'sentence', 'scale', 'pos', 'dk'];
  * Settings a section shows without new numbers: the snapshot holds multi-head attention for every
  * head count, the sine table for every width, K·Qᵀ, the shared-projection scores, the softmax at
  * every temperature and the pull experiment at every pull, and snapshot.choices says which the
- * reader chose. A change publishes the same numbers with the new choices, through the same path as
+ * reader chose (every setting an attention section owns is such a choice: sections/index.js). A
+ * change publishes the same numbers with the new choices, through the same path as
  * new numbers, so no section keeps a copy of a setting (and a host rebuilds nothing by name).
  */
-export const CHOICE_KEYS = ['heads', 'ped', 'kq', 'qk', 'temp', 'pull'];
+export const CHOICE_KEYS = Object.freeze(ALL_SECTIONS.filter((s) => s.kind === 'attention').flatMap((s) => s.properties.map((p) => p.name)));
 
 /**
  * Edited cells outlive every setting change except the ones that replace what they edited: a new
@@ -72,7 +83,7 @@ export function createSectionContext({ qkv, i18n, state, announce = () => {}, go
     sceneChecked: (id, refused) => onSceneChecked(id, refused),
     /** The training run the training sections share (training/store.js), made when first asked for. */
     get training() {
-      training ||= createTrainingStore({ qkv, state, extraOptions: trainingOptions });
+      training ||= makeTrainingStore({ qkv, state, extraOptions: trainingOptions });
       return training;
     },
     /** One setting; false when the value is refused. Recomputes when it changes the numbers. */

@@ -76,6 +76,19 @@ export function createShell({ id, i18n, titleKey, introKeys = [] }) {
   };
 }
 
+/**
+ * Links to other sections in the section's texts ([[id]] in a string: shell/i18n.js) go through
+ * the host, which knows where a section is: the page scrolls to it, a widget switches to it.
+ */
+function followSectionRefs(events, element, ctx) {
+  events.on(element, 'click', (event) => {
+    const link = event.target.closest?.('a[data-section-ref]');
+    if (!link || !element.contains(link)) return;
+    event.preventDefault();
+    ctx.goTo?.(link.dataset.sectionRef);
+  });
+}
+
 /** A labelled switch (checkbox) whose label text follows the language. */
 export function toggle(texts, key, checked, onChange, events) {
   const input = h('input', { attrs: { type: 'checkbox', role: 'switch' }, checked });
@@ -104,6 +117,8 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
 /**
  * defineSection({ id, titleKey, introKeys, className, source, choices, quiz, setup }) → { id, quiz, create(ctx) }.
  * choices: the keys of snapshot.choices (context.js, CHOICE_KEYS) the section draws.
+ * properties: the URL properties (shell/state.js's form) this section owns: state.js reads them
+ * from the registry, so a new section's settings are declared in its own file.
  * quiz: the section's questions (shell/quiz.js), asked before the steps that reveal their answers
  * while the state's `quiz` setting is on; the one quiz view sits between the stepper and the stage.
  * source (optional): source(ctx) → { get(), subscribe(fn) → off, setVisible?(visible), destroy() }
@@ -123,7 +138,7 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
  * onProgress(fn) calls fn({ section, kind: 'step', step, count, stage? }) whenever the stepper
  * moves or changes length, whoever moved it.
  */
-export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, runStep = false, settings = null, choices = [], quiz = [], shell: shared = true, setup }) {
+export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, runStep = false, settings = null, choices = [], properties = [], quiz = [], shell: shared = true, setup }) {
   function create(ctx) {
     if (!shared) return createOwnFrame(ctx);
     const { i18n } = ctx;
@@ -155,6 +170,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       quizHides: (questionId) => Boolean(questions?.hides(questionId)),
     };
     const parts = setup(frame);
+    followSectionRefs(events, shell.element, ctx);
     parts.draw?.(snap);
     // the scene (scene.js) the host asks this section to show: its step, range and loop. With a
     // training run as its source, `step` is the run's (the training store reads it), not the stepper's.
@@ -302,6 +318,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     parts = setup(frame);
     questions.refresh();
     const { element } = parts;
+    followSectionRefs(events, element, ctx);
     // the host's tools (the page's embed code and export) after the heading and its intro; no
     // stepper here, so no GIF: the step is the training run's, the picture its title, its stage
     // and what draws its charts
@@ -351,5 +368,10 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     };
   }
 
-  return Object.freeze({ id, titleKey, quiz: Object.freeze([...quiz]), create });
+  // what the registry reads (sections/index.js): the URL properties this section owns, the
+  // snapshot choices it draws, and its kind: 'attention' (draws the attention snapshot), 'data'
+  // (a source of its own: scaling, the walkthrough of a step, the block, generation) or 'live'
+  // (a process the reader plays: the training run, the writer)
+  const kind = !shared ? 'live' : source ? 'data' : 'attention';
+  return Object.freeze({ id, titleKey, kind, properties: Object.freeze([...properties]), choices: Object.freeze([...choices]), quiz: Object.freeze([...quiz]), create });
 }

@@ -3,16 +3,16 @@
 // (script tags, huge seeds, unknown words) falls back to the default for that property and
 // records a short notice; values are only ever parsed, never inserted as markup.
 import { VOCABULARY, DEFAULT_SENTENCE, MAX_TOKENS } from '../models/attention.js';
-import { SECTION_IDS } from '../sections/index.js';
-import { TRAINING_PROPERTIES } from '../training/settings.js';
-import { GPT_PROPERTIES } from '../gpt/settings.js';
-import { SCALING_DKS, DEFAULT_SCALING_DK } from '../models/scaling.js';
+import { SECTION_IDS, SECTION_PROPERTIES } from '../sections/index.js';
 import { parseRange } from './scene.js';
-import { HEAD_COUNTS, DEFAULT_HEADS, PE_WIDTHS, DEFAULT_PE_WIDTH } from '../models/heads-positions.js';
 
 export { SECTION_IDS };
 
-/** Every URL parameter the page reads. `default: null` for lang means "from the browser". */
+/**
+ * Every URL parameter the page reads. `default: null` for lang means "from the browser". The
+ * shell's own come first; each section declares the ones it owns (sections/index.js, from the
+ * section's own file), so adding a section adds its settings here without editing this file.
+ */
 export const PROPERTIES = [
   { name: 'lang', type: 'enum', values: ['zh', 'en'], default: null },
   { name: 'section', type: 'enum', values: SECTION_IDS, default: null },
@@ -22,14 +22,6 @@ export const PROPERTIES = [
   { name: 'scale', type: 'bool', default: false },   // divide scores by √d_k
   { name: 'pos', type: 'bool', default: false },     // add the position vector to X
   { name: 'dk', type: 'int', min: 2, max: 4, default: 3 },        // head width d_k (3: the article's)
-  { name: 'kq', type: 'bool', default: false },      // scores: show K·Qᵀ = Sᵀ
-  { name: 'qk', type: 'bool', default: false },      // symmetry: Q = K = X
-  { name: 'temp', type: 'number', min: 0.1, max: 10, default: 1 }, // softmax: softmax temperature T
-  { name: 'pull', type: 'number', min: 0, max: 10, default: 5 },  // learnable: q_我 = pull × k_我
-  // "Why divide by √d_k": the slider's d_k (one of its stops, 1 … 512)
-  { name: 'sdk', type: 'int', min: 1, max: 512, values: SCALING_DKS, default: DEFAULT_SCALING_DK },
-  { name: 'heads', type: 'int', min: 1, max: 4, values: HEAD_COUNTS, default: DEFAULT_HEADS },  // multi-head: H
-  { name: 'ped', type: 'int', min: 4, max: 128, values: PE_WIDTHS, default: DEFAULT_PE_WIDTH },  // positions: the table's width
   { name: 'quiz', type: 'bool', default: false },   // exercises: ask before each result (shell/quiz.js)
   // the scene (shell/scene.js): the step a section opens at (for the training sections, the run's
   // step, clamped to the schedule; for the others, the stepper's, 1 = its first), the range its
@@ -38,8 +30,9 @@ export const PROPERTIES = [
   { name: 'steps', type: 'range', max: 999, default: null },
   { name: 'loop', type: 'bool', default: false },
   { name: 'autoplay', type: 'bool', default: false },
-  ...TRAINING_PROPERTIES,  // the training run's seed, batch, lr, dim, optimizer, corpus (training/settings.js)
-  ...GPT_PROPERTIES,       // the block, the writer's run and generation (gpt/settings.js)
+  // kq, temp, pull, qk, sdk, heads, ped; the training run's tseed, batch, lr, dim, opt, corpus
+  // (training/settings.js); the block's, the writer's and generation's (gpt/settings.js)
+  ...SECTION_PROPERTIES,
 ];
 
 /**

@@ -13,7 +13,7 @@
 // ◀, ▶|, |◀, the keys and play stay inside it, and with loop play goes round from its end to its start.
 // stepper.setGate(fn) lets a step wait (the quiz, shell/quiz.js): fn(from, to) → the furthest
 // step at or before `to` that may be shown now; a move forward stops there (and play pauses).
-import { h, listeners } from './dom.js';
+import { h, s, listeners } from './dom.js';
 import { addStrings } from './i18n.js';
 import { STEPPER_STRINGS } from '../strings/stepper.js';
 
@@ -72,6 +72,11 @@ export function createStepper({ i18n, host, count, render, initial = 0, range = 
   const first = button('step-first', '|◀', 'stepper.first');
   const back = button('step-back', '◀', 'stepper.back');
   const play = button('step-play', '▶', 'stepper.play');
+  // pause as two drawn bars: ⏸ (U+23F8) is missing from common font sets (Debian's shows an empty box)
+  const pauseGlyph = s('svg', { class: 'pause-glyph', viewBox: '0 0 10 10', width: '0.8em', height: '0.8em', 'aria-hidden': 'true', focusable: 'false' },
+    s('rect', { x: 1.5, y: 1, width: 2.6, height: 8 }), s('rect', { x: 5.9, y: 1, width: 2.6, height: 8 }));
+  pauseGlyph.style.fill = 'currentColor';
+  play.append(pauseGlyph);
   const forward = button('step-forward', '▶|', 'stepper.forward');
   const speedLabel = h('span', { class: 'speed-label' });
   const speedSelect = h('select', { class: 'step-speed' },
@@ -91,7 +96,8 @@ export function createStepper({ i18n, host, count, render, initial = 0, range = 
     const playing = timer !== null;
     play.setAttribute('aria-label', i18n.t(playing ? 'stepper.pause' : 'stepper.play'));
     play.title = play.getAttribute('aria-label');
-    play.firstChild.textContent = playing ? '⏸' : '▶';
+    play.firstChild.hidden = playing;
+    pauseGlyph.style.display = playing ? '' : 'none';
     play.setAttribute('aria-pressed', String(playing));
     texts.set(speedLabel, 'stepper.speed');
     texts.set(keysHint, 'stepper.keys');

@@ -9,7 +9,7 @@ export const EMBEDDING_STRINGS = {
     'emb.tokens': '词 → 编号',
     'emb.step': '“{word}”的编号是 {id}：one-hot 第 {r} 行在第 {id} 列是 1，乘上表，取出表的第 {id} 行{plus}，成为 X 的第 {r} 行。',
     'emb.plus': '，再加上位置 {p} 的向量',
-    'emb.stepEdited': '“{word}”的编号是 {id}：one-hot 乘上表，取出表的第 {id} 行{plus}。但 X 的第 {r} 行在第 3 节里被手动改过（标出的格子），所以它已不再是查表的结果，而是你输入的数。',
+    'emb.stepEdited': '“{word}”的编号是 {id}：one-hot 乘上表，取出表的第 {id} 行{plus}。但 X 的第 {r} 行在[[projections]]一节里被手动改过（标出的格子），所以它已不再是查表的结果，而是你输入的数。',
   },
   en: {
     'emb.title': 'Where X comes from: the embedding table',
@@ -19,6 +19,6 @@ export const EMBEDDING_STRINGS = {
     'emb.tokens': 'word → id',
     'emb.step': '“{word}” has id {id}: row {r} of the one-hot matrix has its 1 in column {id}; times the table, it picks row {id}{plus}, which becomes row {r} of X.',
     'emb.plus': ', plus the vector of position {p}',
-    'emb.stepEdited': '“{word}” has id {id}: times the table, its one-hot row picks row {id}{plus}. But row {r} of X was edited by hand in section 3 (the marked cells), so it is no longer that look-up: it holds what you typed.',
+    'emb.stepEdited': '“{word}” has id {id}: times the table, its one-hot row picks row {id}{plus}. But row {r} of X was edited by hand in the section [[projections]] (the marked cells), so it is no longer that look-up: it holds what you typed.',
   },
 };

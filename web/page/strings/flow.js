@@ -19,7 +19,7 @@ export const FLOW_STRINGS = {
     'flow.trainOnly': '损失和梯度属于训练：见“走一遍训练的一步”那一节，那里的模型一个阶段一个阶段地把它们算出来。',
     'flow.top': '“{w}”之后最可能的词：“{next}”（p = {p}）',
     'flow.untrained': 'W_out 是随机的（没训练过），所以这些预测只是噪声：1/V = {u}，每个概率都在它附近。',
-    'flow.stepPE': '{name}：形状 {shape}。原版 Transformer 把这张固定的表按位置加到词向量上（训练那两节的模型也是）；这里的 X 在第 2 节的开关打开时加的是随机的、“学出来”式的位置向量。',
+    'flow.stepPE': '{name}：形状 {shape}。原版 Transformer 把这张固定的表按位置加到词向量上（训练那两节的模型也是）；这里的 X 在[[embedding]]一节的位置开关打开时加的是随机的、“学出来”式的位置向量。',
     'flow.stepHeads': '多头：形状 {shape}。{H} 个头各用 Q、K、V 的 {dk} 列算自己的注意力，输出并排拼成 [n, 12]，再乘 W_O 回到 [n, 4]。头数在“多头注意力”一节里选。',
   },
   en: {
@@ -40,7 +40,7 @@ export const FLOW_STRINGS = {
     'flow.trainOnly': 'The loss and the gradients belong to training: see “One training step, walked through”, where the model computes them stage by stage.',
     'flow.top': 'after “{w}” the most likely word: “{next}” (p = {p})',
     'flow.untrained': 'W_out is random (untrained), so these predictions are noise: every probability is near 1/V = {u}.',
-    'flow.stepPE': '{name}: shape {shape}. The original Transformer adds this fixed table to the word vectors by position (so does the model of the training sections); this example’s X adds random, learned-style position vectors when section 2’s switch is on.',
+    'flow.stepPE': '{name}: shape {shape}. The original Transformer adds this fixed table to the word vectors by position (so does the model of the training sections); this example’s X adds random, learned-style position vectors when the position switch of the section [[embedding]] is on.',
     'flow.stepHeads': 'Multi-head: shape {shape}. Each of the {H} heads computes its own attention from {dk} columns of Q, K and V; their outputs side by side make [n, 12], and W_O brings them back to [n, 4]. The number of heads is chosen in the section “Multi-head attention”.',
   },
 };

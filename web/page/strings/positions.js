@@ -4,7 +4,7 @@ export const POSITIONS_STRINGS = {
   zh: {
     'pe.title': '位置编码',
     'pe.intro1': '注意力本身不知道词序。打分 qᵢ·kⱼ 只看两个向量，不看它们排在第几；softmax 和加权求和也一样。所以把句子里的词换个顺序，每个词算出来的输出一模一样，只是跟着换了行。先看这个问题，再看原版 Transformer 的解法：给每个位置一个固定的向量 PE(p)，加到词向量上。',
-    'pe.intro2': 'PE(p) 的第 2i 和 2i+1 个分量是 sin(p / {base}^(2i/d)) 和 cos(p / {base}^(2i/d))：每一对分量是一个以不同速度转动的指针，前面的转得快，后面的转得慢，所以每个位置都有自己的一组读数。（第 2 节的位置开关加的是随机的、“学出来”式的位置向量，GPT-2 就用这种；这一节用的是原版的正弦表，也就是训练那两节模型里的位置。）',
+    'pe.intro2': 'PE(p) 的第 2i 和 2i+1 个分量是 sin(p / {base}^(2i/d)) 和 cos(p / {base}^(2i/d))：每一对分量是一个以不同速度转动的指针，前面的转得快，后面的转得慢，所以每个位置都有自己的一组读数。（[[embedding]]一节的位置开关加的是随机的、“学出来”式的位置向量，GPT-2 就用这种；这一节用的是原版的正弦表，也就是训练那两节模型里的位置。）',
     'pe.original': '原句：{words}',
     'pe.reordered': '换序：{words}',
     'pe.E': 'E（词向量，不含位置）',
@@ -37,7 +37,7 @@ export const POSITIONS_STRINGS = {
   en: {
     'pe.title': 'Positional encoding',
     'pe.intro1': 'Attention by itself does not know word order. A score qᵢ·kⱼ looks at two vectors, not at where they stand; so do softmax and the weighted sum. Reorder the words of a sentence and every word gets exactly the same output as before, only in another row. First the problem, then the original Transformer’s answer: give every position p a fixed vector PE(p) and add it to the word’s vector.',
-    'pe.intro2': 'Components 2i and 2i+1 of PE(p) are sin(p / {base}^(2i/d)) and cos(p / {base}^(2i/d)): each pair is a hand turning at its own speed, the first pairs fast and the last ones slowly, so every position gets its own set of readings. (Section 2’s position switch adds random, “learned-style” position vectors, as GPT-2 does; this section uses the original sine table, which is also what the model in the training sections adds.)',
+    'pe.intro2': 'Components 2i and 2i+1 of PE(p) are sin(p / {base}^(2i/d)) and cos(p / {base}^(2i/d)): each pair is a hand turning at its own speed, the first pairs fast and the last ones slowly, so every position gets its own set of readings. (The position switch in the section [[embedding]] adds random, “learned-style” position vectors, as GPT-2 does; this section uses the original sine table, which is also what the model in the training sections adds.)',
     'pe.original': 'the sentence: {words}',
     'pe.reordered': 'reordered: {words}',
     'pe.E': 'E (word vectors, no position)',

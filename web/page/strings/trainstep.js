@@ -3,7 +3,7 @@
 export const TRAINSTEP_STRINGS = {
   zh: {
     'ts.title': '走一遍训练的一步：从“我 爱 吃 苹”到“果”',
-    'ts.intro1': '第 2 节说过：查表等于 one-hot 乘整张表，所以梯度只会回到被取出的那几行。这一节把一次训练从头到尾走一遍，用的是文章里的句子“我 爱 吃 苹 果”，也可以换成语料里的任何一句。每一步都是真数字：来自下一节那个正在训练的模型，停在它此刻的训练步数上。',
+    'ts.intro1': '[[embedding]]一节说过：查表等于 one-hot 乘整张表，所以梯度只会回到被取出的那几行。这一节把一次训练从头到尾走一遍，用的是文章里的句子“我 爱 吃 苹 果”，也可以换成语料里的任何一句。每一步都是真数字：来自下一节那个正在训练的模型，停在它此刻的训练步数上。',
     'ts.intro2': '句子按 <s> 我 爱 吃 苹 果 读入，每个位置都猜下一个词：<s> 之后猜“我”，“我”之后猜“爱”……“苹”之后猜“果”，“果”之后猜句子结束 <s>。所有位置的损失取平均，就是这句话的损失。{update}',
     'ts.intro2.sgd': '更新是在当前参数的一份拷贝上做的：它就是训练在这句话上会走的那一步，而下一节的训练本身不受影响。',
     'ts.intro2.adam': '这次训练用的是 Adam，这里的更新和训练真正的那一步不一样：拷贝的动量 m 和 v 从 0 开始，所以它只移动这句话用到的行，每个数大约移动 ±学习率；训练自己的那一步还带着之前每一步的动量，会移动 E 的大多数行，幅度也不同。下一节的训练本身不受影响。',
@@ -75,7 +75,7 @@ export const TRAINSTEP_STRINGS = {
   },
   en: {
     'ts.title': 'One training step, walked through: from 我 爱 吃 苹 to 果',
-    'ts.intro1': 'Section 2 showed that a look-up is a one-hot vector times the whole table, so gradients flow back only to the rows that were taken out. This section walks one training step from start to finish on the article’s sentence 我 爱 吃 苹 果 (I love eating ap-ple), or any corpus sentence you pick. Every number is real: it comes from the model the next section trains, at the step it has reached.',
+    'ts.intro1': 'The section [[embedding]] showed that a look-up is a one-hot vector times the whole table, so gradients flow back only to the rows that were taken out. This section walks one training step from start to finish on the article’s sentence 我 爱 吃 苹 果 (I love eating ap-ple), or any corpus sentence you pick. Every number is real: it comes from the model the next section trains, at the step it has reached.',
     'ts.intro2': 'The sentence is read as <s> 我 爱 吃 苹 果, and every position guesses the next word: after <s> it should say 我, after 我 it should say 爱, … after 苹 it should say 果, and after 果 the end of the sentence, <s>. The sentence’s loss is the mean over those positions. {update}',
     'ts.intro2.sgd': 'The update is the step the run would take on this sentence, computed on a copy of the current parameters, so the run in the next section is left as it is.',
     'ts.intro2.adam': 'This run uses Adam, and here the walkthrough differs from the run’s real step: the update is taken on a copy whose moments m and v start at 0, so it moves only this sentence’s rows, each entry by about ± the learning rate. The run’s own step also carries the moments of every earlier step, so it moves most rows of E, by other amounts. The run in the next section is left as it is.',

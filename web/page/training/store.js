@@ -8,6 +8,7 @@
 //   const off = store.subscribe((event) => …);
 //   await store.ensure();                // builds the run (replaying to state `step`) when first needed
 //   store.advance(3);  store.goTo(120);  store.reset();  store.setCorpus(text);
+//   createTicker({ process: store.process, … })   (shell/ticker.js: play, pause and step the run)
 //   store.pin();  store.pinned → { run, corpus, options };  store.unpin();   (the timeline's comparison)
 //
 // Events: { type: 'run' } a new run exists (options, corpus or seed changed, reset, or going
@@ -273,6 +274,15 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
       if (records.length || run.error) emit({ type: 'step', records });
       return records;
     },
+
+    /**
+     * The run as a live process for the shell's ticker (shell/ticker.js): advance(n, { budgetMs })
+     * as above, and finished (no run, or the run is over).
+     */
+    process: Object.freeze({
+      advance: (n, options) => store.advance(n, options),
+      get finished() { return !run || run.finished; },
+    }),
 
     /** Goes to `step`: forward from here, or back by replaying from the seed. */
     goTo(step) {

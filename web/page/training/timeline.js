@@ -33,3 +33,14 @@ export function timelineAt(run, k, { sentence = '', deadline = Infinity } = {}) 
     points: { vocab: model.vocab, xy: model.project2d(), shown: run.scatterWords },
   };
 }
+
+/**
+ * A pinned run (one kept for comparison) trains on towards step k until `deadline` (a
+ * performance.now() time), deterministically, so that it can be shown beside the current run at
+ * k. Returns false when it can go no further (finished or failed), true otherwise.
+ */
+export function catchUp(run, k, deadline) {
+  let more = true;
+  while (run.step < k && performance.now() < deadline && (more = run.advance() !== null)) { /* on to the shared step */ }
+  return more;
+}

@@ -1,6 +1,7 @@
 // sections/training/controller.js: drives the shared training run from the training section's controls: Start / Pause
-// (a frame loop that takes as many steps as the speed makes due), Step, Back (a replay from the
-// seed, in chunks), Reset, the speed, and the stepper's keys (stepper.js's stepKeys). It listens
+// and Step (the shell's ticker, shell/ticker.js, takes the steps the speed makes due, frame by
+// frame), Back (a replay from the seed, in chunks), Reset, the speed, and the stepper's keys
+// (stepper.js's stepKeys). The section never asks for frames itself (shell/frames.js). It listens
 // to the run store and has the view draw what changed; it narrates in the reader's language,
 // and a narration already shown is rewritten when the language changes.
 //
@@ -8,11 +9,9 @@
 //   controller.setVisible(visible);  controller.destroy();
 import { fmt } from '../../shell/dom.js';
 import { stepKeys } from '../../shell/stepper.js';
+import { createTicker, FRAME_BUDGET_MS } from '../../shell/ticker.js';
+import { createFrameScheduler } from '../../shell/frames.js';
 import { DEFAULT_SPEED } from './layout.js';
-
-const MAX_STEPS_PER_FRAME = 8;
-/** A frame of play stops taking steps after this long (it always takes one): slow steps never pile up in one frame. */
-const FRAME_BUDGET_MS = 12;
 /**
  * A new run on more words than this is drawn in the frame after it is built: building it (the
  * WebAssembly model) and drawing it (rows, labels, charts) are then two tasks, each short, and
@@ -25,28 +24,36 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
   const announce = typeof ctx.announce === 'function' ? ctx.announce : () => {};
   const store = ctx.training;
   const { controls, status, element } = layout;
-  let playing = false;
   let resumable = false;   // "Resume" only right after the reader paused a playing run
-  let visible = typeof IntersectionObserver !== 'function';
-  let frameId = 0;
-  let lastFrameTime = 0;
-  let due = 0;
-  let frameCount = 0;
   let stepStarted = 0;      // while Step's step runs: when it started
-  let figuresFrame = 0;
-  let drawDue = false;     // steps taken but not drawn yet (slow steps: stepping and drawing take a frame each)
-  let speed = DEFAULT_SPEED;
   let narrated = null;     // [key, vars]: the narration shown, rewritten on a language change
   let pendingDraw = null;  // { probes } while a new run waits for its frame to be drawn
-  let drawFrame = 0;
 
   const run = () => store.run;
+  const frames = createFrameScheduler();
+  // the store is the live process: the ticker asks it for the steps that are due, frame by frame
+  const ticker = createTicker({
+    process: store.process,
+    speed: DEFAULT_SPEED, frames,
+    onFrame: ({ part }) => render({ part }),
+    onEnd() {
+      const r = run();
+      if (r && !r.error) {
+        render({ probes: true });
+        narrate('training.say.done');
+      }
+      store.saveStep();
+    },
+  });
+  ticker.onChange(() => updateButtons());
+  // off screen until the section says otherwise (where it can tell)
+  ticker.setVisible(typeof IntersectionObserver !== 'function');
 
   function narrate(key, extra = {}) {
     const r = run();
     const last = r && r.last;
     const vars = {
-      step: r ? r.step : 0, total: r ? r.total : 0, seed: state.get('tseed'), n: speed,
+      step: r ? r.step : 0, total: r ? r.total : 0, seed: state.get('tseed'), n: ticker.speed,
       sentence: last ? last.batch.map((t) => t.join(' ')).join(' / ') : '',
       loss: fmt(last ? last.loss : NaN), count: last ? last.updatedRows.length : 0,
       a: fmt(last ? last.catDog : NaN), b: fmt(last ? last.catCar : NaN), ...extra,
@@ -74,6 +81,7 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
 
   function updateButtons() {
     const r = run();
+    const playing = ticker.playing;
     const replaying = store.replaying !== null;
     const ready = r !== null && !replaying && !pendingDraw;
     const over = !ready || r.finished;
@@ -94,7 +102,7 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
       ? { step: r ? r.step + 1 : 0, message: error.message }
       : { message: error && error.message ? error.message : String(error) });
     status.error.hidden = false;
-    playing = false;
+    ticker.pause();
     updateButtons();
     announce(status.error.textContent);
   }
@@ -111,7 +119,6 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
   const now = () => performance.now();
 
   function drawFigures() {
-    figuresFrame = 0;
     if (run() && !store.replaying && !pendingDraw) render({ probes: true });
   }
 
@@ -125,7 +132,7 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
     if (pendingDraw || r.vocab.length > DRAW_LATER_WORDS) {
       pendingDraw = { probes: probes || Boolean(pendingDraw && pendingDraw.probes), run: r, words: false };
       view.hold();
-      if (!drawFrame) drawFrame = requestAnimationFrame(drawPending);
+      if (!frames.pending('run')) frames.request('run', drawPending);
       updateButtons();
       return;
     }
@@ -135,14 +142,13 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
   }
 
   function drawPending() {
-    drawFrame = 0;
     const pending = pendingDraw;
     const r = run();
     if (!pending || !r) { pendingDraw = null; updateButtons(); return; }
     if (pending.run !== r || !pending.words) {
       view.newRun(r);
       pendingDraw = { ...pending, run: r, words: true };
-      drawFrame = requestAnimationFrame(drawPending);
+      frames.request('run', drawPending);
       return;
     }
     pendingDraw = null;
@@ -154,7 +160,7 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
   const offStore = store.subscribe((event) => {
     switch (event.type) {
       case 'run':
-        stopLoop();
+        ticker.pause();
         resumable = false;
         status.error.hidden = true;
         drawRun();
@@ -169,13 +175,13 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
         break;
       case 'step':
         view.push(event.records);
-        if (!playing && stepStarted && now() - stepStarted > FRAME_BUDGET_MS) {
+        if (!ticker.playing && stepStarted && now() - stepStarted > FRAME_BUDGET_MS) {
           // a slow step (a large vocabulary, a large batch): its status now, its figures next frame
           view.render({ figures: false });
           updateButtons();
           reportProgress();
-          if (!figuresFrame) figuresFrame = requestAnimationFrame(drawFigures);
-        } else if (!playing) render({ probes: true });
+          frames.request('figures', drawFigures);
+        } else if (!ticker.playing) render({ probes: true });
         if (run().error) showError(run().error);
         break;
       case 'error':
@@ -192,10 +198,10 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
   // ---- actions ----
   function stepOnce() {
     const r = run();
-    if (!r || playing || store.replaying || pendingDraw) return;
+    if (!r || ticker.playing || store.replaying || pendingDraw) return;
     resumable = false;
     stepStarted = now();
-    const [record] = store.advance(1);
+    const [record] = ticker.step();
     stepStarted = 0;
     if (record) {
       narrateStep();
@@ -206,7 +212,7 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
   function back() {
     const r = run();
     if (!r || r.step === 0 || store.replaying || pendingDraw) return;
-    stopLoop();
+    ticker.pause();
     resumable = false;
     store.goTo(r.step - 1).then(() => {
       narrate('training.say.back');
@@ -215,7 +221,7 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
   }
 
   function reset() {
-    stopLoop();
+    ticker.pause();
     store.reset();
     narrate('training.say.reset');
     store.saveStep();
@@ -223,26 +229,15 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
 
   function play() {
     const r = run();
-    if (!r || r.finished || playing || store.replaying || pendingDraw) return;
-    playing = true;
+    if (!r || r.finished || ticker.playing || store.replaying || pendingDraw) return;
     resumable = false;
-    lastFrameTime = 0;
-    due = 1;  // the first frame takes a step at once: pressing Start answers immediately
-    updateButtons();
-    narrate('training.say.play', { n: speed });
-    schedule();
-  }
-
-  function stopLoop() {
-    playing = false;
-    drawDue = false;
-    if (frameId) cancelAnimationFrame(frameId);
-    frameId = 0;
+    if (!ticker.play()) return;
+    narrate('training.say.play', { n: ticker.speed });
   }
 
   function pause(say = true) {
-    const was = playing;
-    stopLoop();
+    const was = ticker.playing;
+    ticker.pause();
     if (!run()) return;
     if (was) {
       resumable = true;
@@ -253,75 +248,30 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
     updateButtons();
   }
 
-  function schedule() {
-    if (playing && visible && !frameId) frameId = requestAnimationFrame(frame);
-  }
-
-  function frame(now) {
-    frameId = 0;
-    const r = run();
-    if (!playing || !visible || !r) return;
-    const dt = lastFrameTime ? Math.min(now - lastFrameTime, 100) : 1000 / 60;
-    lastFrameTime = now;
-    due += (speed * dt) / 1000;
-    if (drawDue) {
-      // the last frame's steps took the whole frame: this one draws them
-      drawDue = false;
-      render({ part: (frameCount++) % 2 });
-      schedule();
-      return;
-    }
-    const n = Math.min(Math.floor(due), MAX_STEPS_PER_FRAME);
-    const started = performance.now();
-    const records = n > 0 ? store.advance(n, { budgetMs: FRAME_BUDGET_MS }) : [];
-    due = Math.min(due - records.length, 1);
-    if (records.length && performance.now() - started > FRAME_BUDGET_MS && !r.finished && !r.error) drawDue = true;
-    else if (records.length) render({ part: (frameCount++) % 2 });
-    if (r.error) {
-      store.saveStep();
-      return;
-    }
-    if (r.finished) {
-      playing = false;
-      render({ probes: true });
-      narrate('training.say.done');
-      store.saveStep();
-      return;
-    }
-    schedule();
-  }
-
-  events.on(controls.play, 'click', () => (playing ? pause() : play()));
+  events.on(controls.play, 'click', () => (ticker.playing ? pause() : play()));
   events.on(controls.step, 'click', stepOnce);
   events.on(controls.back, 'click', back);
   events.on(controls.reset, 'click', reset);
-  events.on(controls.speed, 'change', () => { speed = Number(controls.speed.value) || DEFAULT_SPEED; });
+  events.on(controls.speed, 'change', () => ticker.setSpeed(Number(controls.speed.value) || DEFAULT_SPEED));
   stepKeys(events, element, {
-    toggle: () => (playing ? pause() : play()),
-    forward: () => { if (playing) pause(); stepOnce(); },
-    back: () => { if (playing) pause(); back(); },
+    toggle: () => (ticker.playing ? pause() : play()),
+    forward: () => { if (ticker.playing) pause(); stepOnce(); },
+    back: () => { if (ticker.playing) pause(); back(); },
   });
 
   updateButtons();
   status.progress.textContent = i18n.t('training.loading');
 
   return {
-    get playing() { return playing; },
+    get playing() { return ticker.playing; },
     narrate,
     pause,
     /** The section came into view (build the run, resume the loop) or left it (stop drawing). */
     setVisible(v) {
-      visible = v;
-      if (v) {
-        if (!run() && !store.error) {
-          store.ensure().then((r) => { if (r && r.step > 0) narrate('training.say.replayed'); });
-        }
-        schedule();
-      } else if (frameId) {
-        cancelAnimationFrame(frameId);
-        frameId = 0;
-        lastFrameTime = 0;
+      if (v && !run() && !store.error) {
+        store.ensure().then((r) => { if (r && r.step > 0) narrate('training.say.replayed'); });
       }
+      ticker.setVisible(v);
     },
     /** The settings changed: say what the new run is. */
     narrateNew(what) {
@@ -332,10 +282,8 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
       else updateButtons();
     },
     destroy() {
-      stopLoop();
-      if (drawFrame) cancelAnimationFrame(drawFrame);
-      if (figuresFrame) cancelAnimationFrame(figuresFrame);
-      drawFrame = figuresFrame = 0;
+      ticker.destroy();
+      frames.destroy();
       offStore();
     },
   };

@@ -53,7 +53,9 @@ export function createCountingCard({ ctx, texts }) {
   const table = h('table', { class: 'tr-counting-table', attrs: { 'data-role': 'counting-table' } });
   const notes = h('div', { attrs: { 'data-role': 'counting-notes' } });
   const now = h('p', { attrs: { 'data-role': 'counting-now' } });
-  const findingTitle = h('h4', { class: 'tr-finding-title' });
+  // its heading is known from the start (claims.js is data): never an empty heading while the run is built
+  const findingTitle = texts.set(h('h4', { class: 'tr-finding-title' }), 'training.counting.findingTitle',
+    () => ({ from: claims.seeds.from, to: claims.seeds.to, steps: claims.checkpoints.end }));
   const finding = h('p', { attrs: { 'data-role': 'counting-finding' } });
   const analogy = h('p', { attrs: { 'data-role': 'counting-analogy' } });
   const card = h('div', { class: 'tr-card tr-counting-card tr-wide', attrs: { 'data-role': 'counting' } },
@@ -153,7 +155,6 @@ export function createCountingCard({ ctx, texts }) {
   function drawFinding() {
     const { counts: c } = claims;
     const { nextWord, ppmi } = countingFor(DEFAULT_KEY, DEFAULT_CORPUS);
-    findingTitle.textContent = t('findingTitle', { from: claims.seeds.from, to: claims.seeds.to, steps: claims.checkpoints.end });
     const all = (x) => x.count === x.of;
     const holds = givesHeadlines(nextWord) && givesHeadlines(ppmi)
       && c.animalsApart.end.count < c.animalsApart.end.of && all(c.catCarBelowCounting.end)

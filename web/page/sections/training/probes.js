@@ -12,6 +12,7 @@ import { TRAINING_PROBES_STRINGS } from '../../strings/training-probes.js';
 import { PROBES } from '../../training/run.js';
 import { glossed } from '../../strings/glosses.js';
 import { tableGeometry } from '../../training/counting.js';
+import { createFrameScheduler } from '../../shell/frames.js';
 
 addStrings(TRAINING_PROBES_STRINGS);
 
@@ -21,13 +22,11 @@ const BASELINE_K = 3;
 export const LISTED_WORDS = 60;
 /** The word list (a <datalist>) is filled this many options a frame: a 9,000-word corpus never blocks the page. */
 const OPTIONS_PER_FRAME = 500;
-const nextFrame = (fn) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(fn) : setTimeout(fn, 0));
-const cancelFrame = (id) => (typeof cancelAnimationFrame === 'function' ? cancelAnimationFrame(id) : clearTimeout(id));
 
 export function createTrainingProbes({ i18n, texts, events, uid }) {
   let run = null;
   let lastRefresh = 0;
-  let fillFrame = 0;
+  const frames = createFrameScheduler();
   const wordInput = (role, value) => {
     const input = h('input', { attrs: { type: 'text', 'data-role': role, list: `${uid}-words`, autocomplete: 'off', spellcheck: 'false' } });
     input.value = value;
@@ -79,9 +78,8 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
 
   /** Fills the word list with the vocabulary, OPTIONS_PER_FRAME options a frame. */
   function fillWords(words, from = 0) {
-    fillFrame = 0;
     datalist.append(...words.slice(from, from + OPTIONS_PER_FRAME).map((w) => h('option', { value: w })));
-    if (from + OPTIONS_PER_FRAME < words.length) fillFrame = nextFrame(() => fillWords(words, from + OPTIONS_PER_FRAME));
+    if (from + OPTIONS_PER_FRAME < words.length) frames.request('fill', () => fillWords(words, from + OPTIONS_PER_FRAME));
   }
 
   /** The word typed in input, or null after showing why it cannot be used. */
@@ -171,7 +169,7 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
       const sameWords = run && run.vocab.join('\n') === next.vocab.join('\n');
       run = next;
       if (!sameWords) {
-        if (fillFrame) cancelFrame(fillFrame);
+        frames.cancel('fill');
         datalist.replaceChildren();
         fillWords(run.vocab.slice(1));
       }
@@ -182,8 +180,7 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
     },
     refresh,
     destroy() {
-      if (fillFrame) cancelFrame(fillFrame);
-      fillFrame = 0;
+      frames.destroy();
     },
   };
 }

@@ -9,11 +9,13 @@
 import { h, s, clear, fmt } from '../../shell/dom.js';
 import { addStrings } from '../../shell/i18n.js';
 import { TRAINING_TIMELINE_STRINGS } from '../../strings/training-timeline.js';
-import { timelineAt } from '../../training/timeline.js';
+import { timelineAt, catchUp } from '../../training/timeline.js';
+import { createFrameScheduler } from '../../shell/frames.js';
 import { CHECKPOINT_EVERY } from '../../training/run.js';
 import { createHeatTable } from '../../views/heat-table.js';
 import { CORPUS_PRESETS, WORD_GROUPS } from '../../../corpus.js';
 import { placeLabels, nearestOnBox } from '../../views/label-placement.js';
+import { glossed, glossedShort } from '../../strings/glosses.js';
 
 addStrings(TRAINING_TIMELINE_STRINGS);
 
@@ -44,24 +46,27 @@ function createColumn({ i18n, role }) {
     const span = hi - lo || 1;
     const at = (x) => PAD + ((x - lo) / span) * (SIZE - 2 * PAD);
     // the grouped words (animals, vehicles, people, food) are labelled where a label points at its
-    // own dot alone (views/label-placement.js, as the run's scatter does); the rest are grey dots,
-    // named on hover (their <title>)
+    // own dot alone (views/label-placement.js, as the run's scatter does), glossed on the English
+    // page as in the section's own lists; the rest are grey dots, named on hover (their <title>)
     const dots = shown.map((i) => ({ i, x: at(xy.get(i, 0)), y: SIZE - at(xy.get(i, 1)), grouped: GROUPED.has(vocab[i]) }));
     const labelled = dots.filter((d) => d.grouped);
-    const placed = placeLabels(labelled.map((d) => ({ x: d.x, y: d.y, r: DOT_R, w: LABEL_EM * [...vocab[d.i]].length + 1, h: LABEL_EM + 1 })),
+    const labels = labelled.map((d) => glossedShort(vocab[d.i], i18n.lang));
+    // a Chinese character is about 1 em wide, a Latin letter about half
+    const labelWidth = (text) => [...text].reduce((w, c) => w + (c.charCodeAt(0) > 0x2e80 ? LABEL_EM : LABEL_EM * 0.55), 1);
+    const placed = placeLabels(labelled.map((d, k) => ({ x: d.x, y: d.y, r: DOT_R, w: labelWidth(labels[k]), h: LABEL_EM + 1 })),
       { width: SIZE, height: SIZE, others: dots.filter((d) => !d.grouped).map((d) => ({ x: d.x, y: d.y, r: GREY_R })) });
     for (const d of dots) {
-      if (!d.grouped) scatter.append(s('circle', { class: 'tl-grey', cx: d.x.toFixed(1), cy: d.y.toFixed(1), r: GREY_R }, s('title', { text: vocab[d.i] })));
+      if (!d.grouped) scatter.append(s('circle', { class: 'tl-grey', cx: d.x.toFixed(1), cy: d.y.toFixed(1), r: GREY_R }, s('title', { text: glossed(vocab[d.i], i18n.lang) })));
     }
     labelled.forEach((d, k) => {
-      scatter.append(s('circle', { cx: d.x.toFixed(1), cy: d.y.toFixed(1), r: DOT_R }, s('title', { text: vocab[d.i] })));
+      scatter.append(s('circle', { cx: d.x.toFixed(1), cy: d.y.toFixed(1), r: DOT_R }, s('title', { text: glossed(vocab[d.i], i18n.lang) })));
       const box = placed[k];
       if (!box) return;
       if (box.leader) {
         const end = nearestOnBox(box, d.x, d.y);
         scatter.append(s('line', { class: 'tl-leader', x1: d.x.toFixed(1), y1: d.y.toFixed(1), x2: end.x.toFixed(1), y2: end.y.toFixed(1) }));
       }
-      scatter.append(s('text', { x: box.x.toFixed(1), y: (box.y + LABEL_EM).toFixed(1), text: vocab[d.i] }));
+      scatter.append(s('text', { x: box.x.toFixed(1), y: (box.y + LABEL_EM).toFixed(1), text: labels[k] }));
     });
   }
 
@@ -72,8 +77,8 @@ function createColumn({ i18n, role }) {
       title.textContent = heading;
       const vars = { step: v.step, total: v.total, loss: fmt(v.loss), average: fmt(v.average), dog: fmt(v.catDog), car: fmt(v.catCar) };
       summary.textContent = i18n.t(v.step === 0 ? 'timeline.step0' : 'timeline.step', vars);
-      nearestTitle.textContent = i18n.t('timeline.nearest', { word: v.anchor });
-      nearest.replaceChildren(...v.nearest.map((r) => h('li', {}, h('span', { text: r.word }), ' ', h('span', { class: 'num', text: fmt(r.score) }))));
+      nearestTitle.textContent = i18n.t('timeline.nearest', { word: glossed(v.anchor, i18n.lang) });
+      nearest.replaceChildren(...v.nearest.map((r) => h('li', {}, h('span', { text: glossed(r.word, i18n.lang) }), ' ', h('span', { class: 'num', text: fmt(r.score) }))));
       const words = v.attention.tokens;
       attentionCaption = i18n.t('timeline.attention', { sentence: words.slice(1).join(' '), step: v.step });
       attention.update(v.attention.weights, words, words);
@@ -100,7 +105,6 @@ export function createTimelineView({ i18n, events, store, state }) {
   const live = h('p', { class: 'visually-hidden', attrs: { 'aria-live': 'polite', 'data-role': 'timeline-live' } });
   const pinNote = h('p', { class: 'tr-note', attrs: { 'data-role': 'timeline-pin-note' }, hidden: true });
   const replayNote = h('p', { class: 'tr-note', attrs: { 'data-role': 'timeline-replaying' }, hidden: true });
-  let replayQueued = false;
   const current = createColumn({ i18n, role: 'timeline-current' });
   const other = createColumn({ i18n, role: 'timeline-pinned' });
   other.element.hidden = true;
@@ -113,34 +117,29 @@ export function createTimelineView({ i18n, events, store, state }) {
 
   let following = true;
   let shown = null;   // the step drawn
-  const later = typeof requestAnimationFrame === 'function' ? requestAnimationFrame : (fn) => setTimeout(fn, 16);
+  // one scheduler for every "next frame": a redraw of the step shown (a replay or a pinned run's
+  // catch-up still under way) and a refresh after the run moved, each at most once a frame
+  const frames = createFrameScheduler();
+  const redrawShownSoon = () => frames.request('redraw', () => { if (shown !== null) draw(shown); });
 
   /**
    * The pinned run at step k: a pinned run that is not the current one trains on to k when asked
    * (deterministic), a few milliseconds a frame so that the page keeps answering; until it gets
    * there it is shown at the step it has reached, and it says so (view.behind = k).
    */
-  let catching = false;
   function pinnedAt(k) {
     const p = store.pinned;
     if (!p || p.run === store.run) return null;
     const until = performance.now() + CATCH_UP_MS;
-    let more = true;
-    while (p.run.step < k && performance.now() < until && (more = p.run.advance())) { /* on to the shared step */ }
+    const more = catchUp(p.run, k, until);
     const view = timelineAt(p.run, Math.min(k, p.run.step), { sentence: state.get('example'), deadline: until });
     if (!view) {
-      if (!catching) {
-        catching = true;
-        later(() => { catching = false; if (shown !== null) draw(shown); });
-      }
+      redrawShownSoon();
       return { behind: k, pending: true };
     }
     if (p.run.step < k && more) {
       view.behind = k;
-      if (!catching) {
-        catching = true;
-        later(() => { catching = false; if (shown !== null) draw(shown); });
-      }
+      redrawShownSoon();
     }
     return view;
   }
@@ -157,10 +156,7 @@ export function createTimelineView({ i18n, events, store, state }) {
     replayNote.hidden = Boolean(v);
     if (!v) {
       replayNote.textContent = i18n.t('timeline.replaying', { step: k });
-      if (!replayQueued) {
-        replayQueued = true;
-        later(() => { replayQueued = false; if (shown === k) draw(k); });
-      }
+      redrawShownSoon();
       return;
     }
     current.draw(v, describeRun(i18n, run.options, store.corpus));
@@ -215,13 +211,10 @@ export function createTimelineView({ i18n, events, store, state }) {
   events.on(unpin, 'click', () => store.unpin());
 
   // while following, redraw at most once per frame as the run trains
-  let queued = false;
   const offStore = store.subscribe((event) => {
     if (event.type === 'run') { shown = null; following = true; }
     if (event.type === 'ready') shown = null;
-    if (queued) return;
-    queued = true;
-    later(() => { queued = false; refresh(); });
+    frames.request('refresh', refresh);
   });
 
   refresh();
@@ -229,6 +222,6 @@ export function createTimelineView({ i18n, events, store, state }) {
     element,
     refresh,
     setLanguage() { shown = null; refresh(); },
-    destroy() { offStore(); current.destroy(); other.destroy(); },
+    destroy() { offStore(); frames.destroy(); current.destroy(); other.destroy(); },
   };
 }

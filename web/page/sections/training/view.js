@@ -32,6 +32,11 @@ export const HEATMAP_ROWS = 200;
 
 const sameWords = (a, b) => a === b || (a.length === b.length && a.every((w, i) => w === b[i]));
 
+/** How many sentences a step of `run` takes: its last step's real count, else the model's batch size. */
+export function batchCount(run) {
+  return run.last ? run.last.batch.length : run.batchSize;
+}
+
 export function createTrainingView({ i18n, layout, element, reducedMotion }) {
   const media = (q) => (typeof matchMedia === 'function' ? matchMedia(q) : { matches: false, addEventListener() {}, removeEventListener() {} });
   const darkScheme = media('(prefers-color-scheme: dark)');
@@ -139,14 +144,10 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     }
   }
 
-  /** How many sentences a step takes: the last step's real count, else the model's batch size. */
-  function batchCount() {
-    return run.last ? run.last.batch.length : run.batchSize;
-  }
 
   function renderBatch() {
     const last = run.last;
-    const n = batchCount();
+    const n = batchCount(run);
     layout.batch.title.textContent = n === 1 ? i18n.t('training.batch.one') : i18n.t('training.batch.many', { n });
     layout.batch.empty.hidden = Boolean(last);
     layout.batch.list.replaceChildren(...(last ? last.batch.map((tokens) => h('li', { text: tokens.map((w) => glossed(w, i18n.lang)).join(' '), dataset: { sentence: tokens.join(' ') } })) : []));
@@ -204,7 +205,7 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
   return {
     get charts() { return charts; },
     heatmap,
-    newRun, push, render, batchCount,
+    newRun, push, render,
     /** Before the run exists: the layout takes the size the run will give it (corpus: tokenized sentences). */
     reserve(sentences) {
       if (!run) heatmap.reserveRows(buildVocab(sentences).vocab.length);
