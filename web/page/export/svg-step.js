@@ -16,7 +16,16 @@ export const FONT_STACK = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'N
 const MONO_STACK = "ui-monospace, 'SF Mono', Menlo, Consolas, 'Noto Sans Mono', monospace";
 
 const transparent = (c) => !c || c === 'transparent' || /rgba\([^)]*,\s*0\)$/.test(c);
-const esc = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/**
+ * Text or an attribute value as XML: the markup characters escaped, and what XML 1.0 forbids in a
+ * document (C0 controls but tab, line feed and return; U+FFFE, U+FFFF) dropped, and a lone
+ * surrogate half replaced by U+FFFD: a reader's text may hold any of them, and one is enough for
+ * the SVG not to parse and the GIF made from it not to decode.
+ */
+export const esc = (text) => String(text)
+  .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
+  .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+  .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const num = (v) => Number(v.toFixed(2));
 
 /** The colour behind an element: its own background, else its nearest ancestor's. */
