@@ -40,6 +40,9 @@ test('block: stepping walks the token through the block, and every number shown 
   await page.waitForSelector('#block [data-matrix="ln1"] td.cell', { state: 'attached' });
   assert.equal(await stageOf(page), 'input');
   assert.deepEqual(await visibleRows(page), ['X']);
+  // btok 3 is the 4th character, 山, counted from 1 as a reader counts
+  assert.match(await page.textContent('#block .narration'), /We follow character 4, “山”\./);
+  assert.equal(await page.$eval('#block select[data-setting=btok]', (el) => el.selectedOptions[0].textContent), '4: 山');
   const qkv = await load({ gpt: true });
   const snap = computeBlock(qkv, { d: 8, heads: 2, token: 3, seed: 42 });
   const texts = (m) => Array.from(m.data, (v) => fmt(v));
@@ -336,6 +339,56 @@ test('the writer widget under the README\'s policy (no blob: workers) trains on 
   await page.waitForFunction(() => document.getElementById('first').shadowRoot.querySelector('[data-role=status]').dataset.step === '1');
   await root().locator('[data-role=play]').click();
   await page.waitForFunction(() => Number(document.getElementById('first').shadowRoot.querySelector('[data-role=status]').dataset.step) >= 5, null, { timeout: 60000 });
+  // removed, the widget frees its GPT; then writer and generation widgets inserted and removed,
+  // drawn or not yet (a late policy violation must not start a run in a removed widget), leave
+  // the WebAssembly heap where it was
+  const heap = () => page.evaluate(() => window.QkvLab.load().then((lab) => lab.heapUsed()));
+  await page.evaluate(() => document.getElementById('first').remove());
+  const baseline = await heap();
+  for (let cycle = 0; cycle < 1; cycle++) {
+    for (const section of ['writer', 'generate']) {
+      for (const drawn of [true, false]) {
+        await page.evaluate(({ section, attrs }) => {
+          const el = document.createElement('qkv-lab');
+          el.id = 'cycled';
+          el.setAttribute('section', section);
+          el.setAttribute('lang', 'en');
+          for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+          document.querySelector('article').prepend(el);
+          el.scrollIntoView();
+        }, { section, attrs: TINY });
+        if (drawn) {
+          const ready = section === 'writer' ? '[data-role=samples] li' : '[data-role=distribution] tbody tr';
+          await page.waitForFunction((sel) => document.getElementById('cycled')?.shadowRoot?.querySelector(sel), ready, { timeout: 60000 });
+        }
+        await page.evaluate(() => document.getElementById('cycled').remove());
+      }
+    }
+  }
+  // a violation the browser reports after the widget is gone: a worker that never starts (its
+  // commands still queued), the widget removed, then the report; nothing may run the queued create
+  await page.evaluate(() => {
+    window.workersMade = 0;
+    window.Worker = function Worker() { window.workersMade++; return { postMessage() {}, terminate() {} }; };
+    const el = document.createElement('qkv-lab');
+    el.id = 'late';
+    el.setAttribute('section', 'writer');
+    document.querySelector('article').prepend(el);
+    el.scrollIntoView();
+  });
+  await page.waitForFunction(() => window.workersMade > 0, null, { timeout: 60000 });
+  await page.evaluate(() => new Promise((resolve) => {
+    document.getElementById('late').remove();
+    document.dispatchEvent(new SecurityPolicyViolationEvent('securitypolicyviolation', {
+      blockedURI: 'blob:late', effectiveDirective: 'worker-src', violatedDirective: 'worker-src', originalPolicy: '', disposition: 'enforce', statusCode: 200 }));
+    setTimeout(resolve, 0);   // a replayed create would have run by now: its steps are microtasks
+  }));
+  assert.ok(await heap() <= baseline, `the heap is at ${await heap()} bytes, from ${baseline}`);
+  // and no policy listener is left on the document by the removed widgets
+  const cdp = await page.context().newCDPSession(page);
+  const { result } = await cdp.send('Runtime.evaluate', { expression: 'document' });
+  const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId });
+  assert.deepEqual(listeners.filter((l) => l.type === 'securitypolicyviolation'), []);
   const problems = page.problems();
   assert.ok(problems.length >= 1 && problems.every((p) => REFUSED_WORKER.test(p)), problems.join('\n'));
   await page.closeAll();
