@@ -183,7 +183,18 @@ test('writer: the stepper walks the column of samples, each step showing that sa
     assert.equal(now.poem, poems[step]);
     assert.ok(now.narration.startsWith(`At step ${step}, seed 0 wrote: ${poems[step]}`), now.narration);
     assert.match(now.share, new RegExp(`^Step ${step}: of 8 poems written at temperature 0\\.8, \\d+ have`));
+    // all eight poems of this sample, each by its lines (ending at ，or 。), the well-formed ones as many as the share says
+    const eight = await page.$$eval('#writer [data-role=poems] li', (lis) => lis.map((li) => ({
+      good: li.dataset.good, lines: [...li.querySelectorAll('.poem-line')].map((l) => l.textContent) })));
+    assert.equal(eight.length, 8);
+    assert.equal(eight[0].lines.join(''), poems[step]);
+    assert.ok(eight.every((p) => p.lines.slice(0, -1).every((l) => /[，。]$/.test(l))), 'a line ends at its punctuation');
+    assert.equal(String(eight.filter((p) => p.good === 'true').length), /, (\d+) have/.exec(now.share)[1]);
   }
+  // one play control: the stepper walks the samples, Start trains; a finished run shows no rate
+  assert.ok(await page.isHidden('#writer .stepper .step-play'));
+  assert.match(await status(page).textContent(), / · finished · /);
+  assert.doesNotMatch(await status(page).textContent(), /steps\/s/);
   assert.ok(await page.isDisabled('#writer .step-forward'), 'the newest sample is the last step');
   // the keyboard: ← from the stage goes back one sample
   await page.focus('#writer .stage');
@@ -411,6 +422,9 @@ test('widgets: a block and a generation widget fetch qkv-lab-widget-gpt.js once,
   await waitForWidget(page, 'gen', 60000);
   await page.locator('#gen').scrollIntoViewIfNeeded();   // the widgets above have grown: in view again, it starts
   await page.waitForFunction(() => document.getElementById('gen').shadowRoot.querySelector('[data-role=cache]')?.dataset.rows === '7', null, { timeout: 120000 });
+  // its advice names what works in a widget: its own training button (no other widget's model reaches it)
+  const advice = await page.evaluate(() => document.getElementById('gen').shadowRoot.querySelector('[data-role=model]').textContent);
+  assert.match(advice, /按“在后台接着训练它”训练一会儿，再按“用写诗那一节此刻的模型”/);
   assert.deepEqual(seen.filter((u) => /qkv-lab-widget-gpt\.js/.test(u)), [`${env.server.url}/dist/qkv-lab-widget-gpt.js`]);
   assert.ok(!seen.some((u) => /qkv-lab-widget-training\.js/.test(u)), 'the training add-on is not needed');
   assert.deepEqual(page.problems(), []);
