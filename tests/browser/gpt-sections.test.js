@@ -41,7 +41,7 @@ test('block: stepping walks the token through the block, and every number shown 
   assert.equal(await stageOf(page), 'input');
   assert.deepEqual(await visibleRows(page), ['X']);
   // btok 3 is the 4th character, 山, counted from 1 as a reader counts
-  assert.match(await page.textContent('#block .narration'), /We follow character 4, “山”\./);
+  assert.match(await page.textContent('#block .narration'), /^The input is 5 characters, one row of 8 numbers each\. .* We follow character 4, “山”\./);
   assert.equal(await page.$eval('#block select[data-setting=btok]', (el) => el.selectedOptions[0].textContent), '4: 山');
   const qkv = await load({ gpt: true });
   const snap = computeBlock(qkv, { d: 8, heads: 2, token: 3, seed: 42 });
@@ -53,6 +53,7 @@ test('block: stepping walks the token through the block, and every number shown 
     await page.click('#block .step-forward');
     await page.waitForFunction((b) => document.querySelector('#block .narration').textContent !== b, before);
     seen.push([await stageOf(page), await visibleRows(page)]);
+    assert.doesNotMatch(await page.textContent('#block .narration'), /\{\w+\}/, 'every placeholder filled');
   }
   assert.deepEqual(seen.map(([s]) => s), ['stats1', 'normalise1', 'affine1', 'attention', 'residual1', 'ln2', 'expand', 'gelu', 'contract', 'residual2', 'parts']);
   assert.ok(seen.every(([, rows], i) => i === 0 || rows.join() !== seen[i - 1][1].join()), 'each stage shows other rows');

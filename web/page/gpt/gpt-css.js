@@ -48,7 +48,8 @@ export const GPT_CSS = `
 .qkv .sample-step { color: var(--muted); font-size: 0.8rem; display: block; }
 .qkv .sample-poem { font-size: 1.05rem; letter-spacing: 0.05em; overflow-wrap: anywhere; }
 .qkv .sample-poem .poem-line, .qkv .poem-grid .poem-line { display: block; }
-.qkv .poem-set { list-style: none; margin: 0.4rem 0 0; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(8.5rem, 1fr)); gap: 0.5rem; }
+.qkv .poem-set { list-style: none; margin: 0.4rem 0 0; padding: 0; display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: 0.5rem; }
+@media (max-width: 560px) { .qkv .poem-set { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
 .qkv .poem-set li { border: 1px solid var(--line); border-radius: 8px; padding: 0.35rem 0.5rem; }
 .qkv .poem-set li.good { border-color: var(--accent); }
 .qkv .poem-seed { display: block; color: var(--muted); font-size: 0.8rem; }

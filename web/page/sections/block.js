@@ -178,7 +178,8 @@ export const blockSection = defineSection({
       frame.element.dataset.stage = stage.id;
       const t = snap.token;
       return i18n.t(`block.step.${stage.id}`, {
-        ch: snap.chars[t], t: t + 1, n: snap.n,   // counted from 1, as a reader counts d: snap.d, H: snap.heads, dk: snap.dk, hidden: snap.hidden,
+        // t: the position counted from 1, as a reader counts (the URL's btok is 0-based)
+        ch: snap.chars[t], t: t + 1, n: snap.n, d: snap.d, H: snap.heads, dk: snap.dk, hidden: snap.hidden,
         mean: fmt(snap.ln1.mean), variance: fmt(snap.ln1.variance), mean2: fmt(snap.ln2.mean), variance2: fmt(snap.ln2.variance),
         k: t + 1, total: snap.counts.total.toLocaleString('en-US'), share: Math.round((100 * snap.counts.mlp) / snap.counts.total),
       });
