@@ -35,6 +35,8 @@ test('every refusal the page can meet is recognised, with its numbers, and said 
     ['tooLongText', () => qkv.createGPT({ text: lines(10, 'x'.repeat(GPT_LIMITS.textCharacters / 5)) }), { max: String(GPT_LIMITS.textCharacters) }],
     ['tooManyChars', () => qkv.createGPT({ text: lines(10, many) }), { n: String(GPT_LIMITS.vocab + 5) }],
     ['fewTokens', () => qkv.createGPT({ text: lines(10, 'ab'), context: 64 }), { part: 'training', context: '64' }],
+    // the writer's width 128 with the quatrains' 3,6xx characters: one step is over the work limit
+    ['tooMuchWork', () => qkv.createGPT({ text: lines(10, many.slice(0, 3700)), dim: 128 }), { layers: '2', dim: '128', vocab: '3701' }],
     ['longInput', () => gpt.forward('白日依山尽，黄河入海流。'), { name: 'text', max: '7' }],
     ['longInput', () => gpt.generate('白日依山尽，黄河', {}), { name: 'prompt', max: '6' }],
     ['unknownChars', () => gpt.generate('白日🙂xy', {}), { name: 'prompt', n: '3' }],

@@ -94,3 +94,47 @@ for (const [label, chunkMs] of [['in chunks of 3 ms, the evaluation in pieces (t
     }
   });
 }
+
+/** A run on TEXT with `steps` in its schedule, playing; onMessage(message, run) sees each message. */
+function playing(steps, onMessage) {
+  const run = createRun({
+    api: async () => qkv,
+    post(message) {
+      if (message.type === 'created') run.receive({ type: 'play' });
+      onMessage(message, run);
+    },
+  });
+  run.receive({ type: 'create', options: { ...OPTIONS, steps }, text: TEXT, form: true });
+  return run;
+}
+
+test('the worker answers a command inside an evaluation: a pause sent as the evaluation starts comes back before its result', async () => {
+  const order = await new Promise((resolve) => {
+    const seen = [];
+    playing(EVAL_EVERY + SAMPLE_EVERY, (m, run) => {
+      if (m.type === 'progress' && m.step === EVAL_EVERY && m.loss !== null) run.receive({ type: 'pause' });
+      if (m.type === 'progress' && m.loss === null && !m.running) seen.push('paused');
+      if (m.type === 'eval') { seen.push(`eval:${m.step}`); run.stop(); resolve(seen); }
+    });
+  });
+  assert.deepEqual(order, ['paused', `eval:${EVAL_EVERY}`]);
+});
+
+for (const [label, command] of [['refused text', { type: 'create', options: OPTIONS, text: 'one line only', form: false }],
+  ['a file that is not a model', { type: 'load', bytes: new Uint8Array([1, 2, 3, 4]) }]]) {
+  // (the runner's timeout is the backstop of a run that stopped: it then stops the run, so the file ends)
+  test(`${label} sent mid-run leaves the run as it was: it says why and keeps training`, { timeout: 60000 }, async (t) => {
+    const after = await new Promise((resolve, reject) => {
+      let error = null;
+      const running = playing(2000, (m, run) => {
+        if (m.type === 'progress' && m.step === 3 && m.loss !== null) run.receive(structuredClone(command));
+        if (m.type === 'created' && error) reject(new Error('a new run was made'));
+        if (m.type === 'error') error = m;
+        if (error && m.type === 'progress' && m.loss !== null && m.step >= 6) { run.stop(); resolve({ error, step: m.step }); }
+      });
+      t.signal.addEventListener('abort', () => { running.stop(); reject(new Error('the run stopped after the refusal')); });
+    });
+    assert.equal(after.error.op, command.type);
+    assert.match(after.error.message, command.type === 'create' ? /^createGPT: the text has 1 non-empty lines/ : /^loadGPT: /);
+  });
+}

@@ -96,6 +96,16 @@ test('writer: its words follow the run\'s numbers (one layer, 2 layers; plural) 
   assert.doesNotMatch(zhIntro, /上一节|叠两层/);
   assert.match(await statusOf(zh).textContent(), /2 层，2 个头/);
   assert.doesNotMatch(await zh.textContent('#generate .section-intro'), /上一节/);
+  // the exported step shows the attention as the page does: each chip's weight as its opacity,
+  // and the row of query characters (⏎ first) above the 2 × 2 heads' strips
+  await zh.waitForSelector('#writer .attn-head .attn-strip');
+  const weights = await zh.$$eval('#writer .attn-strip .w', (els) => els.map((el) => Number(el.style.opacity)));
+  const [download] = await Promise.all([zh.waitForEvent('download'), zh.click('#writer .tool-export')]);
+  const svg = await fs.promises.readFile(await download.path(), 'utf8');
+  const faded = new Set((svg.match(/<rect [^>]*opacity="([\d.]+)"/g) || []).map((r) => Number(/opacity="([\d.]+)"/.exec(r)[1])));
+  const distinct = new Set(weights.filter((w) => w < 1).map((w) => Number(w.toFixed(2))));
+  assert.ok(distinct.size > 1 && [...distinct].every((w) => [...faded].some((f) => Math.abs(f - w) < 0.006)), `weights ${[...distinct]} drawn as ${[...faded]}`);
+  assert.equal((svg.match(/>⏎</g) || []).length, 1 + 2 * 2, 'the query row and each head\'s strip begin with ⏎');
   await zh.closeAll();
 });
 
@@ -173,12 +183,25 @@ test('writer: the seed refuses what it cannot take inline, is a themed text box,
   await page.waitForSelector('#writer select[data-setting=glayers] + [data-role=pending]:not([hidden])');
   assert.match(await page.textContent('#writer select[data-setting=glayers] + [data-role=pending]'), /this run: 1; applies when you start over/);
   assert.match(await statusOf(page).textContent(), / 1 layer,/);
-  // a run that ends before a rate can be measured says why there is none
-  assert.match(await statusOf(page).textContent(), /steps\/s: measured after half a second/);
+  // a paused run shows no rate (its last one would be stale)
+  assert.match(await statusOf(page).textContent(), / · paused · /);
   await page.click('#writer [data-role=restart]');
   await page.click('#writer [data-role=discard]');
   await page.waitForFunction(() => / 2 layers,/.test(document.querySelector('#writer [data-role=status]').textContent));
   assert.ok(await page.isHidden('#writer select[data-setting=glayers] + [data-role=pending]'));
+  // settings the engine refuses (4 layers of width 128 over a context of 64): asked to start
+  // over with them, the run there goes on with its own settings, and the page says why
+  await page.click('#writer [data-role=step]');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '1');
+  for (const [key, value] of [['glayers', '4'], ['gdim', '128'], ['gctx', '64']]) await page.selectOption(`#writer select[data-setting=${key}]`, value);
+  await page.click('#writer [data-role=restart]');
+  await page.click('#writer [data-role=discard]');
+  await page.waitForSelector('#writer [data-role=error]:not([hidden])');
+  assert.match(await page.textContent('#writer [data-role=error]'), /^The engine does not accept these settings: createGPT: one training step .* So the current run goes on with its own/);
+  assert.match(await statusOf(page).textContent(), /^step 1 of 50 .* 2 layers,/);
+  await page.click('#writer [data-role=step]');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '2');
+  assert.ok(await page.isVisible('#writer select[data-setting=gdim] + [data-role=pending]'), 'the refused width still says it is not the run\'s');
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });

@@ -40,6 +40,9 @@ test('block: stepping walks the token through the block, and every number shown 
   await page.waitForSelector('#block [data-matrix="ln1"] td.cell', { state: 'attached' });
   assert.equal(await stageOf(page), 'input');
   assert.deepEqual(await visibleRows(page), ['X']);
+  // btok 3 is the 4th character, 山, counted from 1 as a reader counts
+  assert.match(await page.textContent('#block .narration'), /^The input is 5 characters, one row of 8 numbers each\. .* We follow character 4, “山”\./);
+  assert.equal(await page.$eval('#block select[data-setting=btok]', (el) => el.selectedOptions[0].textContent), '4: 山');
   const qkv = await load({ gpt: true });
   const snap = computeBlock(qkv, { d: 8, heads: 2, token: 3, seed: 42 });
   const texts = (m) => Array.from(m.data, (v) => fmt(v));
@@ -50,6 +53,7 @@ test('block: stepping walks the token through the block, and every number shown 
     await page.click('#block .step-forward');
     await page.waitForFunction((b) => document.querySelector('#block .narration').textContent !== b, before);
     seen.push([await stageOf(page), await visibleRows(page)]);
+    assert.doesNotMatch(await page.textContent('#block .narration'), /\{\w+\}/, 'every placeholder filled');
   }
   assert.deepEqual(seen.map(([s]) => s), ['stats1', 'normalise1', 'affine1', 'attention', 'residual1', 'ln2', 'expand', 'gelu', 'contract', 'residual2', 'parts']);
   assert.ok(seen.every(([, rows], i) => i === 0 || rows.join() !== seen[i - 1][1].join()), 'each stage shows other rows');
@@ -180,7 +184,18 @@ test('writer: the stepper walks the column of samples, each step showing that sa
     assert.equal(now.poem, poems[step]);
     assert.ok(now.narration.startsWith(`At step ${step}, seed 0 wrote: ${poems[step]}`), now.narration);
     assert.match(now.share, new RegExp(`^Step ${step}: of 8 poems written at temperature 0\\.8, \\d+ have`));
+    // all eight poems of this sample, each by its lines (ending at ，or 。), the well-formed ones as many as the share says
+    const eight = await page.$$eval('#writer [data-role=poems] li', (lis) => lis.map((li) => ({
+      good: li.dataset.good, lines: [...li.querySelectorAll('.poem-line')].map((l) => l.textContent) })));
+    assert.equal(eight.length, 8);
+    assert.equal(eight[0].lines.join(''), poems[step]);
+    assert.ok(eight.every((p) => p.lines.slice(0, -1).every((l) => /[，。]$/.test(l))), 'a line ends at its punctuation');
+    assert.equal(String(eight.filter((p) => p.good === 'true').length), /, (\d+) have/.exec(now.share)[1]);
   }
+  // one play control: the stepper walks the samples, Start trains; a finished run shows no rate
+  assert.ok(await page.isHidden('#writer .stepper .step-play'));
+  assert.match(await status(page).textContent(), / · finished · /);
+  assert.doesNotMatch(await status(page).textContent(), /steps\/s/);
   assert.ok(await page.isDisabled('#writer .step-forward'), 'the newest sample is the last step');
   // the keyboard: ← from the stage goes back one sample
   await page.focus('#writer .stage');
@@ -347,6 +362,56 @@ test('the writer widget under the README\'s policy (no blob: workers) trains on 
   await page.waitForFunction(() => document.getElementById('first').shadowRoot.querySelector('[data-role=status]').dataset.step === '1');
   await root().locator('[data-role=play]').click();
   await page.waitForFunction(() => Number(document.getElementById('first').shadowRoot.querySelector('[data-role=status]').dataset.step) >= 5, null, { timeout: 60000 });
+  // removed, the widget frees its GPT; then writer and generation widgets inserted and removed,
+  // drawn or not yet (a late policy violation must not start a run in a removed widget), leave
+  // the WebAssembly heap where it was
+  const heap = () => page.evaluate(() => window.QkvLab.load().then((lab) => lab.heapUsed()));
+  await page.evaluate(() => document.getElementById('first').remove());
+  const baseline = await heap();
+  for (let cycle = 0; cycle < 1; cycle++) {
+    for (const section of ['writer', 'generate']) {
+      for (const drawn of [true, false]) {
+        await page.evaluate(({ section, attrs }) => {
+          const el = document.createElement('qkv-lab');
+          el.id = 'cycled';
+          el.setAttribute('section', section);
+          el.setAttribute('lang', 'en');
+          for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+          document.querySelector('article').prepend(el);
+          el.scrollIntoView();
+        }, { section, attrs: TINY });
+        if (drawn) {
+          const ready = section === 'writer' ? '[data-role=samples] li' : '[data-role=distribution] tbody tr';
+          await page.waitForFunction((sel) => document.getElementById('cycled')?.shadowRoot?.querySelector(sel), ready, { timeout: 60000 });
+        }
+        await page.evaluate(() => document.getElementById('cycled').remove());
+      }
+    }
+  }
+  // a violation the browser reports after the widget is gone: a worker that never starts (its
+  // commands still queued), the widget removed, then the report; nothing may run the queued create
+  await page.evaluate(() => {
+    window.workersMade = 0;
+    window.Worker = function Worker() { window.workersMade++; return { postMessage() {}, terminate() {} }; };
+    const el = document.createElement('qkv-lab');
+    el.id = 'late';
+    el.setAttribute('section', 'writer');
+    document.querySelector('article').prepend(el);
+    el.scrollIntoView();
+  });
+  await page.waitForFunction(() => window.workersMade > 0, null, { timeout: 60000 });
+  await page.evaluate(() => new Promise((resolve) => {
+    document.getElementById('late').remove();
+    document.dispatchEvent(new SecurityPolicyViolationEvent('securitypolicyviolation', {
+      blockedURI: 'blob:late', effectiveDirective: 'worker-src', violatedDirective: 'worker-src', originalPolicy: '', disposition: 'enforce', statusCode: 200 }));
+    setTimeout(resolve, 0);   // a replayed create would have run by now: its steps are microtasks
+  }));
+  assert.ok(await heap() <= baseline, `the heap is at ${await heap()} bytes, from ${baseline}`);
+  // and no policy listener is left on the document by the removed widgets
+  const cdp = await page.context().newCDPSession(page);
+  const { result } = await cdp.send('Runtime.evaluate', { expression: 'document' });
+  const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId });
+  assert.deepEqual(listeners.filter((l) => l.type === 'securitypolicyviolation'), []);
   const problems = page.problems();
   assert.ok(problems.length >= 1 && problems.every((p) => REFUSED_WORKER.test(p)), problems.join('\n'));
   await page.closeAll();
@@ -369,6 +434,9 @@ test('widgets: a block and a generation widget fetch qkv-lab-widget-gpt.js once,
   await waitForWidget(page, 'gen', 60000);
   await page.locator('#gen').scrollIntoViewIfNeeded();   // the widgets above have grown: in view again, it starts
   await page.waitForFunction(() => document.getElementById('gen').shadowRoot.querySelector('[data-role=cache]')?.dataset.rows === '7', null, { timeout: 120000 });
+  // its advice names what works in a widget: its own training button (no other widget's model reaches it)
+  const advice = await page.evaluate(() => document.getElementById('gen').shadowRoot.querySelector('[data-role=model]').textContent);
+  assert.match(advice, /按“在后台接着训练它”训练一会儿，再按“用写诗那一节此刻的模型”/);
   assert.deepEqual(seen.filter((u) => /qkv-lab-widget-gpt\.js/.test(u)), [`${env.server.url}/dist/qkv-lab-widget-gpt.js`]);
   assert.ok(!seen.some((u) => /qkv-lab-widget-training\.js/.test(u)), 'the training add-on is not needed');
   assert.deepEqual(page.problems(), []);

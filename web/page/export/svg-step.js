@@ -16,7 +16,16 @@ export const FONT_STACK = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'N
 const MONO_STACK = "ui-monospace, 'SF Mono', Menlo, Consolas, 'Noto Sans Mono', monospace";
 
 const transparent = (c) => !c || c === 'transparent' || /rgba\([^)]*,\s*0\)$/.test(c);
-const esc = (text) => String(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/**
+ * Text or an attribute value as XML: the markup characters escaped, and what XML 1.0 forbids in a
+ * document (C0 controls but tab, line feed and return; U+FFFE, U+FFFF) dropped, and a lone
+ * surrogate half replaced by U+FFFD: a reader's text may hold any of them, and one is enough for
+ * the SVG not to parse and the GIF made from it not to decode.
+ */
+export const esc = (text) => String(text)
+  .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
+  .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+  .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const num = (v) => Number(v.toFixed(2));
 
 /** The colour behind an element: its own background, else its nearest ancestor's. */
@@ -101,10 +110,14 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
   const X = (v) => num(v - left);
   const Y = (v) => num(v - top);
 
-  function walk(el) {
+  // alpha: the opacity the element inherits from its ancestors (CSS opacity compounds down the
+  // tree): a box drawn with opacity 0.2 on the page (an attention weight) is drawn so here too
+  function walk(el, inherited = 1) {
     if (!visible(el)) return;
     const cs = getComputedStyle(el);
     const r = el.getBoundingClientRect();
+    const alpha = inherited * (Number(cs.opacity) || 0);
+    const faded = alpha < 1 ? ` opacity="${num(alpha)}"` : '';
     if (el.namespaceURI === SVG_NS && el.tagName.toLowerCase() === 'svg') {
       if (r.width > 0 && r.height > 0) out.push(copySvg(el, X(r.left), Y(r.top), r));
       texts.push(el.textContent);
@@ -119,13 +132,15 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
     // a control is not part of the step, but a choice is: a select shows its chosen option, a text box its value
     const value = el.tagName === 'SELECT' ? el.selectedOptions[0]?.textContent ?? ''
       : el.tagName === 'INPUT' && ['text', 'number', ''].includes(el.getAttribute('type') || '') ? el.value : null;
-    if (value === null && ['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'SCRIPT', 'STYLE'].includes(el.tagName)) return;
+    // a toggle (aria-pressed: the writer's query characters) shows what is chosen: it is drawn
+    const shows = el.tagName === 'BUTTON' && el.hasAttribute('aria-pressed');
+    if (value === null && !shows && ['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'SCRIPT', 'STYLE'].includes(el.tagName)) return;
     // the sign that a table scrolls sideways: the picture shows the whole table instead
     if (el.classList.contains('matrix-scrolls')) return;
     if (r.width > 0 && r.height > 0) {
       if (!transparent(cs.backgroundColor)) {
         const radius = parseFloat(cs.borderTopLeftRadius) || 0;
-        out.push(`<rect x="${X(r.left)}" y="${Y(r.top)}" width="${num(r.width)}" height="${num(r.height)}"${radius ? ` rx="${num(radius)}"` : ''} fill="${cs.backgroundColor}"/>`);
+        out.push(`<rect x="${X(r.left)}" y="${Y(r.top)}" width="${num(r.width)}" height="${num(r.height)}"${radius ? ` rx="${num(radius)}"` : ''} fill="${cs.backgroundColor}"${faded}/>`);
       }
       const sides = [['Top', r.left, r.top, r.right, r.top], ['Bottom', r.left, r.bottom, r.right, r.bottom],
         ['Left', r.left, r.top, r.left, r.bottom], ['Right', r.right, r.top, r.right, r.bottom]];
@@ -134,7 +149,7 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
         if (w <= 0 || cs[`border${side}Style`] === 'none' || transparent(cs[`border${side}Color`])) continue;
         const inset = w / 2 * (side === 'Top' || side === 'Left' ? 1 : -1);
         const [a, b, c, d] = side === 'Top' || side === 'Bottom' ? [x1, y1 + inset, x2, y2 + inset] : [x1 + inset, y1, x2 + inset, y2];
-        out.push(`<line x1="${X(a)}" y1="${Y(b)}" x2="${X(c)}" y2="${Y(d)}" stroke="${cs[`border${side}Color`]}" stroke-width="${num(w)}"/>`);
+        out.push(`<line x1="${X(a)}" y1="${Y(b)}" x2="${X(c)}" y2="${Y(d)}" stroke="${cs[`border${side}Color`]}" stroke-width="${num(w)}"${faded}/>`);
       }
     }
     if (value !== null) {
@@ -155,7 +170,7 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
       const clipId = `clip${++clipCount}`;
       out.push(`<clipPath id="${clipId}"><rect x="${X(r.left)}" y="${Y(r.top)}" width="${num(r.width)}" height="${num(r.height)}"/></clipPath><g clip-path="url(#${clipId})">`);
     }
-    walkChildren(el, cs, r);
+    walkChildren(el, cs, r, alpha);
     if (clips && r.width > 0 && r.height > 0) out.push('</g>');
   }
 
@@ -170,10 +185,11 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
     return r.left + (parseFloat(cs.borderLeftWidth) || 0) + (parseFloat(cs.paddingLeft) || 0);
   }
 
-  function walkChildren(el, cs, r = el.getBoundingClientRect()) {
+  function walkChildren(el, cs, r = el.getBoundingClientRect(), alpha = 1) {
+    const faded = alpha < 1 ? ` opacity="${num(alpha)}"` : '';
     let indentFrom = contentLeft(el, cs, r);   // the first line's left, while a ::before gap is still to close
     for (const child of el.childNodes) {
-      if (child.nodeType === Node.ELEMENT_NODE) { indentFrom = null; walk(child); }
+      if (child.nodeType === Node.ELEMENT_NODE) { indentFrom = null; walk(child, alpha); }
       else if (child.nodeType === Node.TEXT_NODE && child.textContent.trim()) {
         const mono = /mono/i.test(cs.fontFamily);
         for (const { text, rect: line } of textLines(child)) {
@@ -185,7 +201,7 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
           indentFrom = null;
           texts.push(t);
           const fit = t.length > 1 ? ` textLength="${num(rect.width)}" lengthAdjust="spacingAndGlyphs"` : '';
-          out.push(`<text x="${X(rect.left)}" y="${Y(rect.top + rect.height / 2)}" dominant-baseline="central" font-family="${esc(mono ? MONO_STACK : FONT_STACK)}" font-size="${cs.fontSize}" font-weight="${cs.fontWeight}"${cs.fontStyle === 'italic' ? ' font-style="italic"' : ''} fill="${cs.color}"${fit}>${esc(t)}</text>`);
+          out.push(`<text x="${X(rect.left)}" y="${Y(rect.top + rect.height / 2)}" dominant-baseline="central" font-family="${esc(mono ? MONO_STACK : FONT_STACK)}" font-size="${cs.fontSize}" font-weight="${cs.fontWeight}"${cs.fontStyle === 'italic' ? ' font-style="italic"' : ''} fill="${cs.color}"${fit}${faded}>${esc(t)}</text>`);
           // struck out (a token top-k or top-p cut): the line through it, as on the page
           if (/line-through/.test(cs.textDecorationLine)) {
             const mid = rect.top + rect.height / 2;

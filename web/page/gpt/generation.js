@@ -1,88 +1,117 @@
 // gpt/generation.js: the numbers of the generation section, from a GPT on the main thread (loaded
-// from the writer's bytes: qkv.loadGPT) and the WebAssembly API, computed once per change of the
-// prompt, the sampling settings or the model. No DOM here.
+// from the writer's bytes: qkv.loadGPT) and the WebAssembly API. No DOM here.
 //
-//   the sampled text: gpt.generate(prompt, { temperature, topK, topP, seed }) (the C sampler,
-//     with the KV cache);
+//   the drawn text: gpt.generate(prompt, { temperature, topK, topP, seed }) (the C sampler, with
+//     the KV cache), drawn when the model or the prompt changes, or when the reader asks for
+//     another draw (drawText). A change of temperature, top-k or top-p keeps the drawn text and
+//     recomputes what those settings do to each step's distribution (traceText), so the reader
+//     sees one fixed distribution change under the settings; the text says which settings drew it;
 //   for each generated token i: gpt.forward(prompt + the first i generated characters), whose
-//     causal rows equal the cached ones (issue 17's test: cache = no cache, bit for bit), for the
-//     new attention row, the K and V tables (the cache, one row more per token) and the logits;
-//   the distribution: softmaxRows of the last logits row (temperature 1), then of logits / T
-//     (the division as a 1×1 matrix product), the top k kept, cut where the cumulative
-//     probability reaches top p (the cumulative sums as a product with a triangle of ones), and
-//     renormalised: softmaxRows over the logits kept. The same steps as wasm/gpt.c's sample_next.
+//     causal rows equal the cached ones (cache = no cache, bit for bit: tests/gpt.test.js), for
+//     the new attention row, the K and V tables (the cache, one row more per token) and the logits;
+//   the distribution: softmaxRows of the last logits row (temperature 1) and of logits / T (the
+//     division as a 1×1 matrix product) for the first two columns; then wasm/gpt.c's sample_next
+//     step by step, in double precision as it does: the weights exp((z − max) / T) of the top k
+//     (0: every token) by rank, each as a share of their sum (p among the top k), their running
+//     sum, cut at the first rank whose running sum reaches top p, and the kept weights as shares
+//     of their own sum (the renormalised column). Every column the arithmetic uses is shown, and
+//     over every token of the vocabulary (tests/gpt-generation.test.js draws with the C sampler
+//     and the page's weights side by side).
 import { Matrix } from '../../matrix.js';
 import { acquireGPTStore } from './store.js';
 
 export const SHOW_TOP = 10;
-const CUMULATIVE_MAX = 256;   // the cumulative sums are computed over at most this many tokens
 
-/** logits (1×V) → { order (ids, most likely first), p1 (temperature 1), pT, kept, renorm } */
+/**
+ * logits (1×V) → { order (ids, most likely first; ties to the lower id), p1 (temperature 1), pT,
+ * topK (the k applied), inTopK (p among the top k, by rank), cumulative (their running sum, by
+ * rank), keep, weights and weightSum (the kept ones' exp((z − max) / T), by rank, as sample_next
+ * draws from them), renorm (the kept ones' shares, by rank), greedy }
+ */
 export function sampling(qkv, logits, { temperature, topK, topP }) {
   const V = logits.cols;
+  const z = logits.data;
   const p1 = qkv.softmaxRows(logits).data;
-  const order = Array.from({ length: V }, (_, i) => i).sort((a, b) => logits.data[b] - logits.data[a] || a - b);
+  const order = Array.from({ length: V }, (_, i) => i).sort((a, b) => z[b] - z[a] || a - b);
   if (temperature === 0) {
-    return { order, p1, pT: null, keep: 1, cumulative: null, renorm: new Float32Array([1]), greedy: true };
+    return { order, p1, pT: null, topK: 1, inTopK: null, cumulative: null, keep: 1, weights: [1], weightSum: 1,
+      renorm: new Float64Array([1]), greedy: true };
   }
   // logits / T: Vᵀ (V×1) · [1/T] (1×1), back to 1×V
   const scaled = qkv.transpose(qkv.matmul(qkv.transpose(logits), new Matrix(1, 1, new Float32Array([1 / temperature]))));
   const pT = qkv.softmaxRows(scaled).data;
-  let keep = topK > 0 && topK < V ? topK : V;
-  let cumulative = null;
-  if (topP < 1) {
-    // the kept tokens' probabilities at T, renormalised over the top k, summed in order
-    const m = Math.min(keep, CUMULATIVE_MAX);
-    const topLogits = new Matrix(1, keep, Float32Array.from(order.slice(0, keep), (id) => scaled.data[id]));
-    const pk = qkv.softmaxRows(topLogits);
-    const triangle = new Matrix(m, m);
-    for (let i = 0; i < m; i++) for (let j = i; j < m; j++) triangle.data[i * m + j] = 1;
-    cumulative = qkv.matmul(new Matrix(1, m, pk.data.slice(0, m)), triangle).data;   // (1×m)·(m×m)
-    const cut = cumulative.findIndex((c) => c >= topP);
-    if (cut >= 0) keep = cut + 1;
+  // sample_next: temperature and top_p arrive as float32; the weights are doubles
+  const T = Math.fround(temperature), P = Math.fround(topP);
+  const max = z[order[0]];
+  const k = topK > 0 && topK < V ? topK : V;
+  const w = new Float64Array(k);
+  let sum = 0;
+  for (let r = 0; r < k; r++) { w[r] = Math.exp((z[order[r]] - max) / T); sum += w[r]; }
+  const inTopK = w.map((x) => x / sum);
+  const cumulative = new Float64Array(k);
+  let keep = k, running = 0;
+  for (let r = 0; r < k; r++) {
+    running += w[r];
+    cumulative[r] = running / sum;
+    if (P < 1 && keep === k && running >= P * sum) keep = r + 1;
   }
-  const kept = new Matrix(1, keep, Float32Array.from(order.slice(0, keep), (id) => scaled.data[id]));
-  const renorm = qkv.softmaxRows(kept).data;   // the kept tokens' probabilities, summing to 1
-  return { order, p1, pT, keep, cumulative, renorm, greedy: false };
+  const weights = w.subarray(0, keep);
+  let weightSum = 0;
+  for (const x of weights) weightSum += x;
+  const renorm = weights.map((x) => x / weightSum);
+  return { order, p1, pT, topK: k, inTopK, cumulative: P < 1 ? cumulative : null, keep, weights, weightSum, renorm, greedy: false };
 }
 
-/** The generation snapshot for one model and one set of settings. */
-export function computeGeneration(qkv, gpt, { prompt, temperature, topK, topP, seed = 0 }) {
+/** A new text from the model: the prompt's continuation drawn with these settings and seed. */
+export function drawText(gpt, { prompt, temperature, topK, topP, seed = 0 }) {
   const room = gpt.context - 1 - Array.from(prompt).length;
   if (room < 1) {
     return { error: { key: 'gen.tooLong', vars: { n: Array.from(prompt).length, max: gpt.context - 2 } } };
   }
-  let result;
   try {
     // to the end token, or until the context is full (result.stopped says which)
-    result = gpt.generate(prompt, { maxTokens: room, temperature, topK: Math.min(topK, gpt.vocab.length), topP, seed });
+    const result = gpt.generate(prompt, { maxTokens: room, temperature, topK: Math.min(topK, gpt.vocab.length), topP, seed });
+    return { prompt, tokens: result.steps.map((st) => st.token), kvLengths: result.steps.map((st) => st.kvLength), text: result.text,
+      stopped: result.stopped, drawnWith: Object.freeze({ temperature, topK, topP, seed }) };
   } catch (error) {
     return { error: { message: error.message } };
   }
-  const chosen = result.steps.map((s) => s.token);
+}
+
+/** Every step of a drawn text, with what these sampling settings do to its distribution. */
+export function traceText(qkv, gpt, drawn, { temperature, topK, topP }) {
+  if (drawn.error) return { error: drawn.error };
+  const { prompt, tokens } = drawn;
   const promptChars = Array.from(prompt);
-  const steps = chosen.map((token, i) => {
-    const text = promptChars.join('') + chosen.slice(0, i).map((t) => gpt.vocab[t]).join('');
+  const steps = tokens.map((token, i) => {
+    const text = promptChars.join('') + tokens.slice(0, i).map((t) => gpt.vocab[t]).join('');
     const trace = gpt.forward(text);
     const n = trace.tokens.length;
     const logits = new Matrix(1, trace.logits.cols, trace.logits.data.slice((n - 1) * trace.logits.cols, n * trace.logits.cols));
     const dist = sampling(qkv, logits, { temperature, topK, topP });
     const rank = dist.order.indexOf(token);
     return {
-      token, char: gpt.vocab[token], rank, kvLength: result.steps[i].kvLength,
+      token, char: gpt.vocab[token], rank, kvLength: drawn.kvLengths[i], keptNow: rank < dist.keep,
       chars: trace.tokens.map((t) => gpt.vocab[t]),
       layers: trace.blocks.map((b) => b.attention.heads.map((hd) => ({ K: hd.K, V: hd.V, weights: hd.weights }))),
       dist: {
-        top: dist.order.slice(0, Math.max(SHOW_TOP, Math.min(dist.keep, SHOW_TOP))).map((id, r) => ({
+        top: dist.order.slice(0, SHOW_TOP).map((id, r) => ({
           id, char: gpt.vocab[id], p1: dist.p1[id], pT: dist.pT ? dist.pT[id] : null,
-          cumulative: dist.cumulative && r < dist.cumulative.length ? dist.cumulative[r] : null,
+          inTopK: dist.inTopK && r < dist.topK ? dist.inTopK[r] : null,
+          cumulative: dist.cumulative && r < dist.topK ? dist.cumulative[r] : null,
           kept: r < dist.keep, renorm: r < dist.keep ? dist.renorm[r] : 0,
         })),
-        keep: dist.keep, greedy: dist.greedy, vocab: gpt.vocab.length,
+        keep: dist.keep, topK: dist.topK, greedy: dist.greedy, vocab: gpt.vocab.length,
       },
     };
   });
-  return { prompt, promptLength: promptChars.length + 1, text: result.text, stopped: result.stopped, context: gpt.context, steps, layers: gpt.layers, heads: gpt.heads, dk: gpt.dim / gpt.heads };
+  return { prompt, promptLength: promptChars.length + 1, text: drawn.text, stopped: drawn.stopped, context: gpt.context,
+    drawnWith: drawn.drawnWith, steps, layers: gpt.layers, heads: gpt.heads, dk: gpt.dim / gpt.heads };
+}
+
+/** The generation snapshot for one model and one set of settings: a text drawn and traced. */
+export function computeGeneration(qkv, gpt, settings) {
+  return traceText(qkv, gpt, drawText(gpt, settings), settings);
 }
 
 /**
@@ -115,7 +144,7 @@ const sources = new WeakMap();
 export function generationSource(ctx) {
   const { store, release } = acquireGPTStore(ctx);
   const watchers = new Set();
-  let gpt = null, modelStep = null, cost = null, loading = false;
+  let gpt = null, modelStep = null, cost = null, loading = false, destroyed = false;
   let snap = null;
   const settings = () => ({
     prompt: ctx.state.get('gprompt'), temperature: ctx.state.get('gtemp'), topK: ctx.state.get('gtopk'), topP: ctx.state.get('gtopp'),
@@ -134,9 +163,14 @@ export function generationSource(ctx) {
     publish();
   });
   snap = Object.freeze({ status: 'waiting', settings: settings(), writer });
-  function compute() {
+  // the text drawn from this model for this prompt: kept while the reader changes the sampling
+  // settings, drawn again for a new model or prompt, or when the reader asks (redraw)
+  let drawn = null, draws = 0;
+  function compute({ redraw = false } = {}) {
     if (!gpt) { snap = Object.freeze({ status: 'waiting', settings: settings(), writer }); publish(); return; }
-    snap = Object.freeze({ status: 'ready', modelStep, cost, settings: settings(), writer, ...computeGeneration(ctx.qkv, gpt, settings()) });
+    const now = settings();
+    if (redraw || !drawn || drawn.prompt !== now.prompt || drawn.error) drawn = { ...drawText(gpt, { ...now, seed: draws }), prompt: now.prompt };
+    snap = Object.freeze({ status: 'ready', modelStep, cost, settings: now, writer, draws, ...traceText(ctx.qkv, gpt, drawn, now) });
     publish();
   }
   async function useWriterModel() {
@@ -145,13 +179,20 @@ export function generationSource(ctx) {
     store.ensure();
     try {
       const { bytes, step } = await store.modelBytes();
+      if (destroyed) return;
+      // load first, then swap: a refused file leaves the model that was there
+      const next = ctx.qkv.loadGPT(bytes);
       gpt?.dispose();
-      gpt = ctx.qkv.loadGPT(bytes);
+      gpt = next;
       modelStep = step;
       cost = null;
+      drawn = null;
       compute();
     } catch (error) {
-      snap = Object.freeze({ status: 'error', message: String(error.message || error), settings: settings(), writer });
+      if (destroyed) return;
+      // the model there still generates: the section shows it, with the message
+      if (gpt) snap = Object.freeze({ ...snap, takeError: String(error.message || error) });
+      else snap = Object.freeze({ status: 'error', message: String(error.message || error), settings: settings(), writer });
       publish();
     } finally {
       loading = false;
@@ -163,6 +204,8 @@ export function generationSource(ctx) {
     subscribe(fn) { watchers.add(fn); return () => watchers.delete(fn); },
     setVisible(visible) { if (visible && !gpt) useWriterModel(); },
     useWriterModel,
+    /** Another draw from the same distribution (the next seed), with the current settings. */
+    redraw() { if (!gpt) return; draws++; compute({ redraw: true }); },
     measure() {
       if (!gpt) return;
       cost = { ...measureCost(gpt, ctx.state.get('gprompt')), prompt: ctx.state.get('gprompt') };
@@ -170,7 +213,7 @@ export function generationSource(ctx) {
     },
     /** Trains the writer's run (or pauses it) from here: a widget or an iframe has no writer section. */
     toggleTraining() { store.ensure(); if (store.get().running) store.pause(); else store.play(); },
-    destroy() { off(); offWriter(); watchers.clear(); gpt?.dispose(); gpt = null; release(); sources.delete(ctx); },
+    destroy() { destroyed = true; off(); offWriter(); watchers.clear(); gpt?.dispose(); gpt = null; release(); sources.delete(ctx); },
   };
   sources.set(ctx, source);
   return source;

@@ -20,6 +20,7 @@ const PATTERNS = [
   ['tooManyChars', /^createGPT: the text has (?<n>\d+) distinct characters; a GPT takes at most (?<max>\d+)/],
   ['fewTokens', /^createGPT: the (?<part>training|validation \(every 10th line\)) text gives (?<n>\d+) tokens, too few for one window of context (?<context>\d+)/],
   ['noMemory', /^(?:createGPT|loadGPT): (?:out of WebAssembly memory|a GPT of .* needs more memory than the engine allows)/],
+  ['tooMuchWork', /^createGPT: one training step \(batch (?<batch>\d+) × context (?<context>\d+), (?<layers>\d+) layers of width (?<dim>\d+), vocabulary (?<vocab>\d+)\) would take (?<work>[\d.]+e\+\d+) multiply-adds/],
   ['longInput', /^(?<op>\w+): the (?<name>\w+) has (?<n>\d+) characters; at most (?<max>\d+) fit the context of (?<context>\d+) tokens/],
   ['unknownChars', /^(?<op>\w+): the (?<name>\w+) has (?:a character|(?<n>\d+) characters) not in the vocabulary \((?<vocab>\d+) tokens built from the training text\): (?<chars>.*)$/],
   ['notAFile', /^loadGPT: these (?<n>\d+) bytes are not a qkv-lab GPT file/],

@@ -3,9 +3,10 @@
 // Content-Security-Policy without blob: workers), on the page's own thread (local-run.js). Steps
 // run in chunks between which it yields (a message to itself), so a command (pause, the attention
 // of a typed line, save) is answered within one chunk: in the worker a chunk is one step; on the
-// page's thread as many steps as fit in chunkMs, sized by the time the last step took, and the
-// evaluation every EVAL_EVERY steps is done in pieces (gpt.evaluation()) that fit it too, the
-// steps after it waiting until it is done.
+// page's thread as many steps as fit in chunkMs, sized by the time the last step took. The
+// evaluation every EVAL_EVERY steps is done in pieces (gpt.evaluation()) in both, each within
+// chunkMs (the worker: EVAL_PIECE_MS), the steps after it waiting until it is done. A create or
+// load the engine refuses changes nothing: the run goes on as it was, and the error says why.
 //
 // page → run                                 run → page
 //   { type: 'create', options, text, form }    { type: 'created', info } | { type: 'error', op, message }
@@ -22,7 +23,7 @@
 // baselines (counts).
 import { isWellFormedQuatrain } from '../../data/quatrain-form.js';
 import { baselines } from './baselines.js';
-import { SAMPLE_EVERY, EVAL_EVERY, SAMPLE_POEMS, SAMPLE_TEMPERATURE } from './worker-constants.js';
+import { SAMPLE_EVERY, EVAL_EVERY, SAMPLE_POEMS, SAMPLE_TEMPERATURE, EVAL_PIECE_MS } from './worker-constants.js';
 
 const now = () => performance.now();
 
@@ -34,6 +35,10 @@ const now = () => performance.now();
  *                            would pass chunkMs (a step longer than that is a chunk of its own)
  */
 export function createRun({ post, api, chunkMs = 0 }) {
+  // the evaluation's pieces: within chunkMs on the page's thread; in the worker (chunkMs 0, one
+  // step a chunk) within EVAL_PIECE_MS, so a command waits for one piece, not the whole evaluation
+  const pieceMs = chunkMs > 0 ? chunkMs : EVAL_PIECE_MS;
+  let stopped = false;
   let qkv = null;
   let gpt = null;
   let running = false;
@@ -63,15 +68,14 @@ export function createRun({ post, api, chunkMs = 0 }) {
   }
 
   function evaluate() {
-    if (chunkMs > 0) { evaluation = gpt.evaluation(); schedule(); return; }
-    const { train, val } = gpt.evaluate();
-    post({ type: 'eval', step: gpt.steps, train, val });
+    evaluation = gpt.evaluation();
+    schedule();
   }
 
   // the evaluation in progress, in pieces sized to what is left of the chunk (one window first)
   function advanceEvaluation(start) {
     while (evaluation) {
-      const left = chunkMs - (now() - start);
+      const left = pieceMs - (now() - start);
       const rest = evaluation.windows - evaluation.done;
       const n = msPerWindow === null ? 1 : Math.max(1, Math.min(rest, Math.floor(left / msPerWindow)));
       const t = now();
@@ -80,7 +84,7 @@ export function createRun({ post, api, chunkMs = 0 }) {
       // (the clock may be coarse: a piece that took "0 ms" counts as 0.01 ms a window)
       msPerWindow = Math.max(0.01, (now() - t) / Math.max(1, evaluation.done - before));
       if (result) { evaluation = null; post({ type: 'eval', step: gpt.steps, train: result.train, val: result.val }); }
-      if (now() - start >= chunkMs) return;
+      if (now() - start >= pieceMs) return;
     }
   }
 
@@ -139,17 +143,19 @@ export function createRun({ post, api, chunkMs = 0 }) {
   }
 
   const commands = {
+    // a refused text or file leaves the current run as it was, running or not: the page says why
     async create({ options, text, form }) {
-      running = false;
-      evaluation = null;
       qkv ||= await api();
+      if (stopped) return;
       let next;
       try {
         next = qkv.createGPT({ ...options, text });
       } catch (error) {
-        fail('create', error);
+        fail('create', error, { running });
         return;
       }
+      running = false;
+      evaluation = null;
       gpt?.dispose();
       gpt = next;
       quatrainForm = Boolean(form);
@@ -158,16 +164,17 @@ export function createRun({ post, api, chunkMs = 0 }) {
       sample();
     },
     async load({ bytes }) {
-      running = false;
-      evaluation = null;
       qkv ||= await api();
+      if (stopped) return;
       let next;
       try {
         next = qkv.loadGPT(bytes);
       } catch (error) {
-        fail('load', error);
+        fail('load', error, { running });
         return;
       }
+      running = false;
+      evaluation = null;
       gpt?.dispose();
       gpt = next;
       quatrainForm = true;
@@ -213,9 +220,9 @@ export function createRun({ post, api, chunkMs = 0 }) {
   return {
     receive(message) {
       const command = commands[message?.type];
-      if (!command) return;
+      if (!command || stopped) return;
       queue = queue.then(() => command(message)).catch((error) => fail(message.type, error));
     },
-    stop() { running = false; evaluation = null; loop.port1.close(); gpt?.dispose(); gpt = null; },
+    stop() { stopped = true; running = false; evaluation = null; loop.port1.close(); gpt?.dispose(); gpt = null; },
   };
 }

@@ -19,6 +19,8 @@ export const GPT_CHOICES = Object.freeze({
   glr: [0.001, 0.003, 0.01, 0.03],
   gsteps: [50, 100, 300, 600, 1000, 2000],
   gtopk: [0, 1, 3, 5, 10, 20, 50],
+  gtemp: [0, 0.5, 0.8, 1, 1.5],
+  gtopp: [0.5, 0.8, 0.9, 0.95, 1],
 });
 
 /** The writer's default prompt for generation: the first line of 登鹳雀楼. */

@@ -79,6 +79,7 @@ export function createGPTStore(ctx) {
   let ownText = null;            // the reader's text the current run trains on (null: the quatrains)
   let pendingText = null;        // the text of the run asked for, until the worker has built it
   let runSettings = null;        // the settings (gptOptions) of the current run
+  let pendingSettings = null;    // those of the run asked for, until the worker has built it
   let line = '';                 // the reader's line whose attention is shown
   let attendId = 0, lastAttend = 0;
   const waiting = new Map();     // 'saved' → resolvers
@@ -120,8 +121,10 @@ export function createGPTStore(ctx) {
     const early = [];      // [message, transfer] sent before that
     let real = null;
     let url = null;
+    let ended = false;     // terminate() was called: nothing may start a run again
     const toPage = (reason) => {
-      if (target) return;
+      if (target || ended) return;
+      unlisten();
       real?.terminate();
       if (url) URL.revokeObjectURL(url);
       real = null;
@@ -133,7 +136,16 @@ export function createGPTStore(ctx) {
     };
     worker = {
       postMessage(message, transfer) { if (target) target.postMessage(message, transfer); else early.push([message, transfer]); },
-      terminate() { (target || real)?.terminate(); if (url) URL.revokeObjectURL(url); target = real = null; },
+      // a late policy violation or worker error must not replay the queued commands into a new
+      // run after this (each run holds a whole GPT on the shared WebAssembly heap)
+      terminate() {
+        ended = true;
+        unlisten();
+        early.length = 0;
+        (target || real)?.terminate();
+        if (url) URL.revokeObjectURL(url);
+        target = real = null;
+      },
     };
     // a Content-Security-Policy that refuses the worker says so in an event (the worker's error
     // event says nothing): its directive becomes the reason
@@ -184,10 +196,11 @@ export function createGPTStore(ctx) {
   }
 
   function receive(m) {
+    if (!worker) return;   // destroyed: what the run still says goes nowhere
     const now = performance.now();
     switch (m.type) {
       case 'created':
-        if (!m.info.loaded) ownText = pendingText;
+        if (!m.info.loaded) { ownText = pendingText; runSettings = pendingSettings; }
         s = { ...EMPTY, status: 'ready', info: m.info, step: m.info.steps, done: m.info.loaded || m.info.steps >= m.info.defaultSteps,
           source: m.info.loaded ? 'file' : (ownText === null ? 'quatrains' : 'own'), savedStep: m.info.loaded ? m.info.steps : null,
           startedAt: now, attention: null };
@@ -242,7 +255,11 @@ export function createGPTStore(ctx) {
           waiting.delete('saved');
         }
         if (m.op === 'attend') { if (m.id === attendId) set({ attentionError: m.message, attention: null }); }
-        else if (m.op === 'create' || m.op === 'load') set({ error: { op: m.op, message: m.message }, status: s.info ? 'ready' : 'error' });
+        // refused: the run there goes on with its own settings (stale says the URL's differ)
+        else if (m.op === 'create' || m.op === 'load') {
+          set({ error: { op: m.op, message: m.message }, status: s.info ? 'ready' : 'error',
+            stale: Boolean(s.info) && s.source !== 'file' && JSON.stringify(gptOptions(state)) !== JSON.stringify(runSettings) });
+        }
         else set({ error: { op: m.op, message: m.message } });
         break;
       default:
@@ -252,10 +269,10 @@ export function createGPTStore(ctx) {
   function create(text) {
     const w = startWorker();
     if (!w) return;
-    runSettings = gptOptions(state);
+    pendingSettings = gptOptions(state);
     pendingText = text;
     set({ status: s.info ? s.status : 'starting', error: null });
-    w.postMessage({ type: 'create', options: runSettings, text: text === null ? QUATRAINS.poems : text, form: text === null });
+    w.postMessage({ type: 'create', options: pendingSettings, text: text === null ? QUATRAINS.poems : text, form: text === null });
   }
 
   function watchLine(text) {

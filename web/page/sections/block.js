@@ -57,7 +57,7 @@ export const blockSection = defineSection({
     };
     const dimSelect = select('bdim', 'block.d', () => GPT_CHOICES.bdim.map((v) => [v, String(v)]), (snap) => snap.d);
     const headSelect = select('bheads', 'block.heads', (snap) => GPT_CHOICES.bheads.filter((v) => snap.d % v === 0).map((v) => [v, String(v)]), (snap) => snap.heads);
-    const tokenSelect = select('btok', 'block.token', () => Array.from(BLOCK_LINE).map((ch, i) => [i, `${i}: ${ch}`]), (snap) => snap.token);
+    const tokenSelect = select('btok', 'block.token', () => Array.from(BLOCK_LINE).map((ch, i) => [i, `${i + 1}: ${ch}`]), (snap) => snap.token);
     const selects = [dimSelect, headSelect, tokenSelect];
     frame.controls.append(h('div', { class: 'block-controls' }, selects.map((c) => c.label)));
 
@@ -178,7 +178,8 @@ export const blockSection = defineSection({
       frame.element.dataset.stage = stage.id;
       const t = snap.token;
       return i18n.t(`block.step.${stage.id}`, {
-        ch: snap.chars[t], t, n: snap.n, d: snap.d, H: snap.heads, dk: snap.dk, hidden: snap.hidden,
+        // t: the position counted from 1, as a reader counts (the URL's btok is 0-based)
+        ch: snap.chars[t], t: t + 1, n: snap.n, d: snap.d, H: snap.heads, dk: snap.dk, hidden: snap.hidden,
         mean: fmt(snap.ln1.mean), variance: fmt(snap.ln1.variance), mean2: fmt(snap.ln2.mean), variance2: fmt(snap.ln2.variance),
         k: t + 1, total: snap.counts.total.toLocaleString('en-US'), share: Math.round((100 * snap.counts.mlp) / snap.counts.total),
       });

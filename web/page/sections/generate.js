@@ -17,8 +17,6 @@ import { refusalText } from '../gpt/refusals.js';
 addStrings(GENERATE_STRINGS);
 addStrings(QUIZ_GPT_STRINGS);   // its questions' words travel with it
 
-const TEMPERATURES = [0, 0.5, 0.8, 1, 1.5];
-const TOP_PS = [0.5, 0.8, 0.9, 0.95, 1];
 const shown = (ch) => (ch === '\n' ? '⏎' : ch);
 /** A probability: 3 decimals, or 3 significant digits when it is smaller than 0.01. */
 const fmtP = (p) => (p > 0 && p < 0.01 ? p.toPrecision(3) : fmt(p));
@@ -60,8 +58,8 @@ export const generateSection = defineSection({
     const modelNote = h('p', { class: 'note', attrs: { 'data-role': 'model' } });
     frame.controls.append(h('div', { class: 'gen-controls' },
       h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'gen.prompt'), prompt),
-      choice('gtemp', TEMPERATURES), choice('gtopk', GPT_CHOICES.gtopk, (v) => (v === 0 ? i18n.t('gen.all') : String(v))),
-      choice('gtopp', TOP_PS), take), h('div', { class: 'gen-controls' }, train, writerNote), promptError, modelNote);
+      choice('gtemp', GPT_CHOICES.gtemp), choice('gtopk', GPT_CHOICES.gtopk, (v) => (v === 0 ? i18n.t('gen.all') : String(v))),
+      choice('gtopp', GPT_CHOICES.gtopp), take), h('div', { class: 'gen-controls' }, train, writerNote), promptError, modelNote);
 
     // ---- which layer and head the matrices show (a view choice, not a setting) ----
     let layer = 0, head = 0;
@@ -97,12 +95,17 @@ export const generateSection = defineSection({
     };
     const resizes = typeof ResizeObserver === 'function' ? new ResizeObserver(checkDist) : null;
     if (resizes) { resizes.observe(distScroller); resizes.observe(distTable); }
+    // the drawn text stays while the settings change; another draw only when asked
+    const redraw = texts.set(h('button', { attrs: { type: 'button', 'data-role': 'redraw' } }), 'gen.redraw');
+    events.on(redraw, 'click', () => gen.redraw());
+    const drawnNote = h('p', { class: 'note', attrs: { 'data-role': 'drawn' } });
     const measure = texts.set(h('button', { attrs: { type: 'button', 'data-role': 'measure' } }), 'gen.measure');
     events.on(measure, 'click', () => gen.measure());
     const costText = h('p', { attrs: { 'data-role': 'cost' } });
     const cost = h('aside', { class: 'cost-note' }, texts.set(h('p'), 'gen.costIntro'), costText, measure);
     const errorBox = h('p', { class: 'gpt-error', attrs: { role: 'alert' } });
-    frame.stage.append(errorBox, line, endNote, viewPick,
+    const drawnBox = h('div', { class: 'gen-controls' }, redraw, drawnNote);
+    frame.stage.append(errorBox, line, endNote, drawnBox, viewPick,
       h('div', { class: 'gen-cols' }, h('div', {}, prefillBox, rowBox), h('div', {}, cacheBox)), distBox, cost);
 
     const options = (el, count, labelKey, value) => {
@@ -125,15 +128,21 @@ export const generateSection = defineSection({
         : i18n.t('gen.waiting');
       promptError.hidden = !(snap.error);
       promptError.textContent = snap.error ? i18n.t('gen.refused', { message: snap.error.key ? i18n.t(snap.error.key, snap.error.vars) : refusalText(i18n, snap.error.message) }) : '';
-      errorBox.hidden = snap.status !== 'error';
-      errorBox.textContent = snap.status === 'error' ? i18n.t('gen.noModel', { message: snap.message }) : '';
-      for (const el of [line, viewPick, frame.stage.querySelector('.gen-cols'), distBox]) el.hidden = !ready;
+      errorBox.hidden = snap.status !== 'error' && !snap.takeError;
+      errorBox.textContent = snap.status === 'error' ? i18n.t('gen.noModel', { message: refusalText(i18n, snap.message) })
+        : snap.takeError ? i18n.t('gen.noModelKept', { message: refusalText(i18n, snap.takeError), step: snap.modelStep || 0 }) : '';
+      for (const el of [line, drawnBox, viewPick, frame.stage.querySelector('.gen-cols'), distBox]) el.hidden = !ready;
+      redraw.disabled = !ready;
       if (snap.status === 'ready' && snap.cost && snap.cost.tokens) {
         costText.textContent = i18n.t('gen.cost', { tokens: snap.cost.tokens, with: fmt(snap.cost.cached, 2), without: fmt(snap.cost.uncached, 2),
           ratio: (snap.cost.uncached / snap.cost.cached).toFixed(1), n: Array.from(snap.cost.prompt).length });
       } else costText.textContent = i18n.t('gen.costNone');
       measure.disabled = !ready;
       if (!ready) return;
+      const dw = snap.drawnWith;
+      const same = dw.temperature === snap.settings.temperature && dw.topK === snap.settings.topK && dw.topP === snap.settings.topP;
+      drawnNote.textContent = i18n.t(same ? 'gen.drawnSame' : 'gen.drawnEarlier', { n: snap.draws + 1, T: dw.temperature,
+        k: dw.topK || i18n.t('gen.all'), p: dw.topP });
       layer = Math.min(layer, snap.layers - 1);
       head = Math.min(head, snap.heads - 1);
       options(layerSelect, snap.layers, 'gen.layerN', layer);
@@ -174,17 +183,18 @@ export const generateSection = defineSection({
       const d = st.dist;
       distCaption.textContent = i18n.t('gen.distCaption', { vocab: d.vocab.toLocaleString('en-US') });
       clear(distTable).append(h('caption', { class: 'visually-hidden', text: distCaption.textContent }),
-        h('thead', {}, h('tr', {}, ['gen.colChar', 'gen.colP1', 'gen.colPT', 'gen.colCum', 'gen.colRenorm']
-          .map((k) => h('th', { attrs: { scope: 'col' }, text: i18n.t(k, { T: snap.settings.temperature, p: snap.settings.topP }) })))),
+        h('thead', {}, h('tr', {}, ['gen.colChar', 'gen.colP1', 'gen.colPT', 'gen.colTopK', 'gen.colCum', 'gen.colRenorm']
+          .map((k) => h('th', { attrs: { scope: 'col' }, text: i18n.t(k, { T: snap.settings.temperature, p: snap.settings.topP, k: d.topK.toLocaleString('en-US') }) })))),
         h('tbody', {}, d.top.map((r) => h('tr', { class: `${r.kept ? '' : 'cut'} ${r.id === st.token ? 'chosen' : ''}` },
           h('th', { attrs: { scope: 'row', lang: 'zh' }, text: shown(r.char) }), h('td', { class: 'num', text: fmtP(r.p1) }),
-          h('td', { class: 'num', text: r.pT === null ? '—' : fmtP(r.pT) }), h('td', { class: 'num', text: r.cumulative === null ? '—' : fmt(r.cumulative) }),
+          h('td', { class: 'num', text: r.pT === null ? '—' : fmtP(r.pT) }), h('td', { class: 'num', text: r.inTopK === null ? '—' : fmtP(r.inTopK) }),
+          h('td', { class: 'num', text: r.cumulative === null ? '—' : fmt(r.cumulative) }),
           h('td', { class: 'num', text: r.kept ? fmtP(r.renorm) : i18n.t('gen.cut') })))));
       checkDist();
       distNote.textContent = d.greedy ? i18n.t('gen.greedy')
         : i18n.t(d.keep === 1 ? 'gen.cutNote.one' : 'gen.cutNote', { keep: d.keep.toLocaleString('en-US'), vocab: d.vocab.toLocaleString('en-US'), k: snap.settings.topK || i18n.t('gen.all'), p: snap.settings.topP });
       const vars = { ch: shown(st.char), rank: st.rank + 1, n, n0, kv: st.kvLength, prev: labels[n - 1] };
-      return i18n.t(i === 0 ? 'gen.step0' : 'gen.stepN', vars);
+      return i18n.t(i === 0 ? 'gen.step0' : 'gen.stepN', vars) + (st.keptNow ? '' : `${i18n.lang === 'zh' ? '' : ' '}${i18n.t('gen.cutNow', { ch: shown(st.char) })}`);
     }
 
     return {

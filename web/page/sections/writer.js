@@ -16,11 +16,15 @@ import { GPT_CHOICES, RUN_KEYS, clampHeads } from '../gpt/settings.js';
 import { SAMPLE_EVERY, SAMPLE_POEMS, SAMPLE_TEMPERATURE } from '../gpt/worker-constants.js';
 import { createLossPlot } from '../views/loss-plot.js';
 import { refusalText } from '../gpt/refusals.js';
+import { isWellFormedQuatrain } from '../../data/quatrain-form.js';
 
 addStrings(WRITER_STRINGS);
 addStrings(QUIZ_GPT_STRINGS);   // its questions' words travel with it
 
 const DEFAULT_LINE = '白日依山尽，黄河入海流。';
+
+/** A poem as its lines (each ending at ，or 。), so that a quatrain shows as 4 lines of 5 characters. */
+export const poemLines = (poem) => poem.split(/(?<=[，。])/u).filter(Boolean);
 
 /** Asked before the run's second sample is shown: how many of its poems have the form. */
 export const WRITER_QUIZ = [{
@@ -132,12 +136,18 @@ export const writerSection = defineSection({
     const valLegend = legend.querySelector('[data-legend=val]');
     const share = h('p', { class: 'share', attrs: { 'data-role': 'share' } });
     const samples = h('ol', { class: 'samples', attrs: { 'data-role': 'samples', tabindex: '0' } });
+    // the current sample's poems, every seed, each as its lines: the exercise's answer can be counted here
+    const eightTitle = h('h3', { class: 'sub-title' });
+    const eight = h('ol', { class: 'poem-set', attrs: { 'data-role': 'poems' } });
+    eightTitle.id = `${frame.id}-poems-title`;
+    eight.setAttribute('aria-labelledby', eightTitle.id);
     const samplesTitle = texts.set(h('h3', { class: 'sub-title' }), 'writer.samplesTitle');
     samplesTitle.id = `${frame.id}-samples-title`;
     samples.setAttribute('aria-labelledby', samplesTitle.id);
     const grid = h('div', { class: 'writer-grid' },
       h('div', {}, texts.set(h('h3', { class: 'sub-title' }), 'writer.lossTitle'), plot.element, legend, share),
       h('div', {}, samplesTitle, samples));
+    const eightBox = h('div', { class: 'poem-set-box' }, eightTitle, eight);
 
     // ---- attention on the reader's line ----
     const lineInput = h('input', { attrs: { type: 'text', 'data-role': 'line', 'aria-describedby': `${frame.id}-line-note` }, value: DEFAULT_LINE });
@@ -165,7 +175,7 @@ export const writerSection = defineSection({
     const own = h('div', { class: 'own-text' }, ownLabel, texts.set(h('p', { class: 'note' }), 'writer.ownNote'), textarea,
       h('div', { class: 'row' }, trainOwn, backToPoems), ownError);
 
-    frame.stage.append(ask, status, threadNote, replaying, stale, errorBox, grid, attnBox, own);
+    frame.stage.append(ask, status, threadNote, replaying, stale, errorBox, grid, eightBox, attnBox, own);
     store.watchLine(lineInput.value);
 
     // the typed line follows the text the run trains on: a line of the reader's text (its first,
@@ -196,7 +206,7 @@ export const writerSection = defineSection({
         charsShown = key;
         clear(chars);
         a.chars.forEach((ch, i) => {
-          const b = h('button', { attrs: { type: 'button', 'aria-pressed': 'false', 'aria-label': i18n.t('writer.query', { ch: shown(ch), i }) }, text: shown(ch) });
+          const b = h('button', { attrs: { type: 'button', 'aria-pressed': 'false', 'aria-label': i18n.t('writer.query', { ch: shown(ch), i: i + 1 }) }, text: shown(ch) });
           const pick = () => { focusChar = i; drawStrips(snapNow()); };
           b.addEventListener('mouseenter', pick);
           b.addEventListener('focus', pick);
@@ -259,15 +269,17 @@ export const writerSection = defineSection({
       save.disabled = !info;
       restart.disabled = !info;
       if (!info) {
-        status.textContent = i18n.t(snap.status === 'error' ? 'writer.noWorker' : onPage ? 'writer.startingHere' : 'writer.starting',
-          { message: snap.error ? snap.error.message : '' });
+        status.textContent = i18n.t(snap.status !== 'error' ? (onPage ? 'writer.startingHere' : 'writer.starting')
+          : snap.error?.op === 'create' && !askedText ? 'writer.settingsNoRun' : 'writer.noWorker',
+        { message: snap.error ? refusalText(i18n, snap.error.message) : '' });
       } else {
         status.textContent = i18n.t(snap.source === 'file' ? 'writer.statusFile' : 'writer.status', {
           step: snap.step, total, params: info.parameterCount.toLocaleString('en-US'), vocab: info.vocab.toLocaleString('en-US'),
           layers: counted('writer.nLayers', info.layers), heads: counted('writer.nHeads', info.heads), steps: counted('writer.nSteps', snap.step),
           dim: info.dim, context: info.context,
           loss: snap.losses.length ? fmt(snap.losses[snap.losses.length - 1].loss) : '—',
-          rate: snap.rate ? i18n.t('writer.rate', { rate: snap.rate.toFixed(1) }) : i18n.t('writer.rateNone'),
+          rate: !snap.running ? i18n.t(snap.done ? 'writer.rateDone' : 'writer.ratePaused')
+            : snap.rate ? i18n.t('writer.rate', { rate: snap.rate.toFixed(1) }) : i18n.t('writer.rateNone'),
         });
       }
       status.dataset.step = String(snap.step);
@@ -281,8 +293,10 @@ export const writerSection = defineSection({
       const ownErr = err && err.op === 'create' && askedText;
       ownError.hidden = !ownErr;
       ownError.textContent = ownErr ? i18n.t('writer.refused', { message: refusalText(i18n, err.message) }) : '';
-      errorBox.hidden = !err || ownErr;
-      errorBox.textContent = err && !ownErr ? i18n.t(`writer.error.${err.op === 'load' ? 'load' : 'other'}`, { message: refusalText(i18n, err.message) }) : '';
+      errorBox.hidden = !err || ownErr || (!info && err.op === 'create');   // no run yet: the status says it
+      // settings the engine refuses: the run there goes on with its own (the store keeps it)
+      const errKey = err?.op === 'load' ? 'load' : err?.op === 'create' ? 'settings' : 'other';
+      errorBox.textContent = err && !ownErr ? i18n.t(`writer.error.${errKey}`, { message: refusalText(i18n, err.message) }) : '';
       const baselines = info ? [{ value: info.unigram, cls: 'baseline' }, { value: info.uniform, cls: 'uniform' }] : [];
       const lastEval = snap.evals[snap.evals.length - 1];
       plot.update({
@@ -303,7 +317,7 @@ export const writerSection = defineSection({
         const index = snap.samples.indexOf(sm);
         samples.append(h('li', { class: index === current ? 'current' : '', dataset: { step: String(sm.step) } },
           h('span', { class: 'sample-step', text: i18n.t('writer.sampleStep', { step: sm.step }) }),
-          h('span', { class: 'sample-poem', attrs: { lang: 'zh' }, text: sm.poems[0] || i18n.t('writer.empty') })));
+          poemBlock(sm.poems[0], 'sample-poem')));
       });
       followText(snap);
       drawAttention(snap);
@@ -311,8 +325,23 @@ export const writerSection = defineSection({
 
     // the share of the sample the stepper is on (the newest, while the reader follows them): a
     // question held before a sample does not find its answer here
+    function poemBlock(poem, cls) {
+      if (!poem) return h('span', { class: `${cls} empty`, text: i18n.t('writer.empty') });
+      return h('span', { class: cls, attrs: { lang: 'zh' } }, poemLines(poem).map((l) => h('span', { class: 'poem-line', text: l })));
+    }
     function drawShare(snap) {
       const sm = snap.samples[Math.min(current, snap.samples.length - 1)];
+      clear(eight);
+      eightBox.hidden = !sm;
+      if (sm) {
+        eightTitle.textContent = i18n.t('writer.poemsTitle', { step: sm.step, n: sm.poems.length, temp: String(SAMPLE_TEMPERATURE) });
+        sm.poems.forEach((poem, seed) => {
+          const good = sm.good === null ? null : isWellFormedQuatrain(poem);
+          eight.append(h('li', { class: good === null ? '' : good ? 'good' : 'bad', dataset: { seed: String(seed), good: String(good) } },
+            h('span', { class: 'poem-seed', text: i18n.t(good === null ? 'writer.poemSeed' : good ? 'writer.poemGood' : 'writer.poemBad', { seed }) }),
+            poemBlock(poem, 'poem-grid')));
+        });
+      }
       share.textContent = !sm ? '' : sm.good === null
         ? i18n.t('writer.shareOwn', { step: sm.step })
         : i18n.t('writer.share', { good: sm.good, total: sm.poems.length, step: sm.step, temp: String(SAMPLE_TEMPERATURE) });

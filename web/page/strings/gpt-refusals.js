@@ -8,6 +8,7 @@ export const GPT_REFUSAL_STRINGS = {
     'gpt.refusal.tooManyChars': '文本里有 {n} 种不同的字，一个 GPT 最多能收 {max} 种（还要留一个给结束符）',
     'gpt.refusal.fewTokens': '{part}只有 {n} 个词元，不够一个上下文 {context} 的窗口：给更多文本，或者选小一点的上下文',
     'gpt.refusal.part.training': '训练部分', 'gpt.refusal.part.validation': '验证部分（每第 10 行）',
+    'gpt.refusal.tooMuchWork': '一步训练（一批 {batch} 段、每段 {context} 个字，{layers} 层、宽 {dim}，词表 {vocab} 个字）要做约 {work} 次乘加，超过了一次调用 2^30 的上限',
     'gpt.refusal.noMemory': 'WebAssembly 内存不够放这么大的 GPT：少几层或窄一点',
     'gpt.refusal.longInput': '{name}有 {n} 个字，这个模型的上下文（{context} 个位置，第一个是结束符）最多放 {max} 个',
     'gpt.refusal.unknownChars': '{name}里有 {n} 个字不在词表里（词表是从训练文本建的，共 {vocab} 个）：{chars}',
