@@ -31,9 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qkv_internal.h"
-
-#define NUM_GLOBAL_PARAMS 4 /* wte, wpe, lnfw, lnfb */
+#include "layers.h"
 
 struct qkv_gpt {
     int V, L, H, C, T, B, hidden;
@@ -119,67 +117,70 @@ static size_t offsets_of(size_t* offsets, const size_t* sizes, int count) {
     return at;
 }
 
-/* ---- small layers ---- */
-
-/* out (N, M) += bias (M) on every row */
-static void bias_forward(float* out, const float* bias, int N, int M) {
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < M; j++) out[(size_t)i * M + j] += bias[j];
-}
-
-/* reverses out += bias:  dbias += sum over rows of dout */
-static void bias_backward(float* dbias, const float* dout, int N, int M) {
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < M; j++) dbias[j] += dout[(size_t)i * M + j];
-}
-
-/* head layout (B, H, n, d_k) <-> row layout (B, n, width) at column `at`: heads[b][h][t][j] is
-   rows[b n + t][at + h d_k + j]. to_heads copies rows into heads, else heads into rows;
-   accumulate adds instead of writing (backward). */
-static void heads_copy(float* heads, float* rows, int B, int n, int H, int dk, int width, int at,
-                       int to_heads, int accumulate) {
-    for (int b = 0; b < B; b++)
-        for (int h = 0; h < H; h++)
-            for (int t = 0; t < n; t++) {
-                float* hp = heads + (((size_t)b * H + h) * n + t) * dk;
-                float* rp = rows + ((size_t)b * n + t) * width + at + (size_t)h * dk;
-                for (int j = 0; j < dk; j++) {
-                    if (to_heads) hp[j] = rp[j];
-                    else if (accumulate) rp[j] += hp[j];
-                    else rp[j] = hp[j];
-                }
-            }
-}
-
 /* ---- one Transformer block ---- */
 
-/* x (B, n, C) -> a[...]; QKV_OK, or QKV_ERR_OVERFLOW when attention overflowed */
-static int transformer_block_forward(float** a, const float** p, const float* x,
-                                     int B, int n, int C, int H, int h, float eps, int causal) {
+/* the KV cache of one layer for a decode: keys, values (H, T, d_k), rows 0..pos-1 filled */
+typedef struct {
+    float *k, *v;
+    int T, pos;
+} kv_cache;
+
+/* The attention half of a block on x (B n, C): ln1, qkv, the heads, concat, attn, resid1.
+ * cache NULL: every row attends to the rows of its window (B windows of n), with causal set
+ * only to those at or before it;
+ * else one row (B = n = 1) at position cache->pos: its key and value are written into the cache
+ * and it attends to rows 0..pos, its scores and weights in row 0 of each head's T.
+ * QKV_OK, or QKV_ERR_OVERFLOW when attention overflowed. */
+static int block_attention_forward(float** a, const float** p, const float* x, const kv_cache* cache,
+                                   int B, int n, int C, int H, float eps, int causal) {
     int BT = B * n, dk = C / H;
     float scale = sqrtf((float)dk);
     layernorm_forward(a[QKV_BLOCK_ACT_LN1], a[QKV_BLOCK_ACT_LN1_MEAN], a[QKV_BLOCK_ACT_LN1_RSTD], x,
                       p[QKV_BLOCK_LN1W], p[QKV_BLOCK_LN1B], BT, C, eps);
     /* (BT, C) x (C, 3C) -> (BT, 3C) */
-    matmul_forward(a[QKV_BLOCK_ACT_QKV], a[QKV_BLOCK_ACT_LN1], p[QKV_BLOCK_QKVW], BT, C, 3 * C);
-    bias_forward(a[QKV_BLOCK_ACT_QKV], p[QKV_BLOCK_QKVB], BT, 3 * C);
-    for (int m = 0; m < 3; m++)
-        heads_copy(a[QKV_BLOCK_ACT_Q + m], a[QKV_BLOCK_ACT_QKV], B, n, H, dk, 3 * C, m * C, 1, 0);
-    size_t nn = (size_t)n * n, nd = (size_t)n * dk;
-    for (int bh = 0; bh < B * H; bh++) {
-        /* (n, d_k) x (n, d_k)^T -> (n, n) -> (n, n) x (n, d_k) */
-        int status = attention_forward_unchecked(
-            a[QKV_BLOCK_ACT_SCORES] + bh * nn, a[QKV_BLOCK_ACT_WEIGHTS] + bh * nn,
-            a[QKV_BLOCK_ACT_HEAD_OUT] + bh * nd, a[QKV_BLOCK_ACT_Q] + bh * nd,
-            a[QKV_BLOCK_ACT_K] + bh * nd, a[QKV_BLOCK_ACT_V] + bh * nd, n, n, dk, dk, scale, causal);
-        if (status) return status;
+    float* qkv = a[QKV_BLOCK_ACT_QKV];
+    matmul_forward(qkv, a[QKV_BLOCK_ACT_LN1], p[QKV_BLOCK_QKVW], BT, C, 3 * C);
+    bias_forward(qkv, p[QKV_BLOCK_QKVB], BT, 3 * C);
+    if (!cache) {
+        for (int m = 0; m < 3; m++)
+            heads_copy(a[QKV_BLOCK_ACT_Q + m], qkv, B, n, H, dk, 3 * C, m * C, 1);
+        size_t nn = (size_t)n * n, nd = (size_t)n * dk;
+        for (int bh = 0; bh < B * H; bh++) {
+            /* (n, d_k) x (n, d_k)^T -> (n, n) -> (n, n) x (n, d_k) */
+            int status = attention_forward_unchecked(
+                a[QKV_BLOCK_ACT_SCORES] + bh * nn, a[QKV_BLOCK_ACT_WEIGHTS] + bh * nn,
+                a[QKV_BLOCK_ACT_HEAD_OUT] + bh * nd, a[QKV_BLOCK_ACT_Q] + bh * nd,
+                a[QKV_BLOCK_ACT_K] + bh * nd, a[QKV_BLOCK_ACT_V] + bh * nd, n, n, dk, dk, scale, causal);
+            if (status) return status;
+        }
+        heads_copy(a[QKV_BLOCK_ACT_HEAD_OUT], a[QKV_BLOCK_ACT_CONCAT], B, n, H, dk, C, 0, 0);
+    } else {
+        int T = cache->T, pos = cache->pos;
+        for (int j = 0; j < H; j++) {
+            memcpy(cache->k + ((size_t)j * T + pos) * dk, qkv + C + (size_t)j * dk, (size_t)dk * sizeof(float));
+            memcpy(cache->v + ((size_t)j * T + pos) * dk, qkv + 2 * C + (size_t)j * dk, (size_t)dk * sizeof(float));
+        }
+        for (int j = 0; j < H; j++) {
+            /* (1, d_k) x (pos + 1, d_k)^T -> (1, pos + 1) -> (1, pos + 1) x (pos + 1, d_k):
+               every cached key is at or before the query: no mask needed */
+            if (attention_forward_unchecked(a[QKV_BLOCK_ACT_SCORES] + (size_t)j * T,
+                                            a[QKV_BLOCK_ACT_WEIGHTS] + (size_t)j * T,
+                                            a[QKV_BLOCK_ACT_CONCAT] + (size_t)j * dk,
+                                            qkv + (size_t)j * dk, cache->k + (size_t)j * T * dk,
+                                            cache->v + (size_t)j * T * dk, 1, pos + 1, dk, dk, scale, 0))
+                return QKV_ERR_OVERFLOW;
+        }
     }
-    heads_copy(a[QKV_BLOCK_ACT_HEAD_OUT], a[QKV_BLOCK_ACT_CONCAT], B, n, H, dk, C, 0, 0, 0);
     /* (BT, C) x (C, C) -> (BT, C) */
     matmul_forward(a[QKV_BLOCK_ACT_ATTN], a[QKV_BLOCK_ACT_CONCAT], p[QKV_BLOCK_ATTPROJW], BT, C, C);
     bias_forward(a[QKV_BLOCK_ACT_ATTN], p[QKV_BLOCK_ATTPROJB], BT, C);
     size_t BC = (size_t)BT * C;
     for (size_t i = 0; i < BC; i++) a[QKV_BLOCK_ACT_RESID1][i] = x[i] + a[QKV_BLOCK_ACT_ATTN][i];
+    return QKV_OK;
+}
+
+/* The MLP half of a block on its resid1 (BT rows): ln2, hidden, gelu, mlp, out */
+static void block_mlp_forward(float** a, const float** p, int BT, int C, int h, float eps) {
     layernorm_forward(a[QKV_BLOCK_ACT_LN2], a[QKV_BLOCK_ACT_LN2_MEAN], a[QKV_BLOCK_ACT_LN2_RSTD],
                       a[QKV_BLOCK_ACT_RESID1], p[QKV_BLOCK_LN2W], p[QKV_BLOCK_LN2B], BT, C, eps);
     /* (BT, C) x (C, h) -> (BT, h) */
@@ -189,8 +190,17 @@ static int transformer_block_forward(float** a, const float** p, const float* x,
     /* (BT, h) x (h, C) -> (BT, C) */
     matmul_forward(a[QKV_BLOCK_ACT_MLP], a[QKV_BLOCK_ACT_GELU], p[QKV_BLOCK_FCPROJW], BT, h, C);
     bias_forward(a[QKV_BLOCK_ACT_MLP], p[QKV_BLOCK_FCPROJB], BT, C);
+    size_t BC = (size_t)BT * C;
     for (size_t i = 0; i < BC; i++)
         a[QKV_BLOCK_ACT_OUT][i] = a[QKV_BLOCK_ACT_RESID1][i] + a[QKV_BLOCK_ACT_MLP][i];
+}
+
+/* x (B, n, C) -> a[...]; QKV_OK, or QKV_ERR_OVERFLOW when attention overflowed */
+static int transformer_block_forward(float** a, const float** p, const float* x,
+                                     int B, int n, int C, int H, int h, float eps, int causal) {
+    int status = block_attention_forward(a, p, x, NULL, B, n, C, H, eps, causal);
+    if (status) return status;
+    block_mlp_forward(a, p, B * n, C, h, eps);
     return QKV_OK;
 }
 
@@ -232,7 +242,7 @@ static void transformer_block_backward(float* dx, float** dp, float** d,
     bias_backward(dp[QKV_BLOCK_ATTPROJB], dresid1, BT, C);
     /* concat = the heads side by side */
     float* dhead = d[QKV_BLOCK_ACT_HEAD_OUT];
-    heads_copy(dhead, dconcat, B, n, H, dk, C, 0, 1, 0);
+    heads_copy(dhead, dconcat, B, n, H, dk, C, 0, 1);
     /* head j = attention(Q_j, K_j, V_j) */
     float *dq = d[QKV_BLOCK_ACT_Q], *dk_ = d[QKV_BLOCK_ACT_K], *dv = d[QKV_BLOCK_ACT_V];
     memset(dq, 0, BC * sizeof(float));
@@ -247,7 +257,7 @@ static void transformer_block_backward(float* dx, float** dp, float** d,
     /* Q, K, V = columns of qkv */
     float* dqkv = d[QKV_BLOCK_ACT_QKV];
     for (int m = 0; m < 3; m++)
-        heads_copy(d[QKV_BLOCK_ACT_Q + m], dqkv, B, n, H, dk, 3 * C, m * C, 0, 0);
+        heads_copy(d[QKV_BLOCK_ACT_Q + m], dqkv, B, n, H, dk, 3 * C, m * C, 0);
     /* qkv = ln1 . qkvw + qkvb */
     float* dln1 = d[QKV_BLOCK_ACT_LN1];
     memset(dln1, 0, BC * sizeof(float));
@@ -340,13 +350,7 @@ static int gpt_forward(qkv_gpt* g, const int* tokens, int B, int n) {
     g->last_B = g->last_n = 0;
     const float* wte = wte_of(g, g->params);
     const float* wpe = wpe_of(g, g->params);
-    /* x0[b][t] = wte[tokens[b][t]] + wpe[t] */
-    for (int i = 0; i < BT; i++) {
-        const float* e = wte + (size_t)tokens[i] * C;
-        const float* q = wpe + (size_t)(i % n) * C;
-        float* x = g->x0 + (size_t)i * C;
-        for (int c = 0; c < C; c++) x[c] = e[c] + q[c];
-    }
+    embedding_forward(g->x0, tokens, wte, wpe, B, n, C);  /* x0[b][t] = wte[tokens[b][t]] + wpe[t] */
     const float* x = g->x0;
     for (int l = 0; l < g->L; l++) {
         const float* p[QKV_BLOCK_PARAMS];
@@ -370,25 +374,13 @@ static int gpt_forward(qkv_gpt* g, const int* tokens, int B, int n) {
     return QKV_OK;
 }
 
-/* the summed loss of the last forward against targets (B n) */
-static double gpt_loss_sum(const qkv_gpt* g, const int* targets, int BT) {
-    double sum = 0.0;
-    for (int i = 0; i < BT; i++)
-        sum += qkv_crossentropy_row(g->probs + (size_t)i * g->V, g->logits + (size_t)i * g->V, targets[i], g->V);
-    return sum;
-}
-
 /* backward of the last forward (tokens, targets (B, n)); accumulates into g->grads */
 static void gpt_backward(qkv_gpt* g, const int* tokens, const int* targets, int B, int n) {
     int C = g->C, V = g->V, BT = B * n;
     size_t BC = (size_t)BT * C;
     float weight = 1.0f / (float)BT;
     /* loss = mean -log probs[target]  ->  dlogits = (probs - onehot) / BT */
-    for (int i = 0; i < BT; i++) {
-        const float* pr = g->probs + (size_t)i * V;
-        float* dl = g->dlogits + (size_t)i * V;
-        for (int j = 0; j < V; j++) dl[j] = weight * (pr[j] - (j == targets[i] ? 1.0f : 0.0f));
-    }
+    crossentropy_backward(g->dlogits, g->probs, targets, BT, V, weight);
     float* wte = wte_of(g, g->params);
     float* dwte = wte_of(g, g->grads);
     /* logits = lnf . wteT  ->  dlnf = dlogits . wte,  dwteT = lnf^T . dlogits, then dwte += dwteT^T:
@@ -431,13 +423,7 @@ static void gpt_backward(qkv_gpt* g, const int* tokens, const int* targets, int 
         float* swap = g->dres; g->dres = g->dx; g->dx = swap;
     }
     /* x0 = wte[tokens] + wpe[t]  ->  the token's row and the position's row */
-    float* dwpe = wpe_of(g, g->grads);
-    for (int i = 0; i < BT; i++) {
-        const float* dx0 = g->dres + (size_t)i * C;
-        float* e = dwte + (size_t)tokens[i] * C;
-        float* q = dwpe + (size_t)(i % n) * C;
-        for (int c = 0; c < C; c++) { e[c] += dx0[c]; q[c] += dx0[c]; }
-    }
+    embedding_backward(dwte, wpe_of(g, g->grads), g->dres, tokens, B, n, C);
 }
 
 /* ---- create / destroy ---- */
@@ -457,15 +443,9 @@ int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int
     size_t per_block = offsets_of(po, ps, QKV_BLOCK_PARAMS);
     block_act_sizes(as, B, T, C, H, h);
     size_t per_acts = offsets_of(ao, as, QKV_BLOCK_ACTS);
-    /* 64-bit sums: every factor is limited above, so none of these overflows 64 bits */
-    uint64_t N = (uint64_t)V * C + (uint64_t)T * C + (uint64_t)L * per_block + 2 * (uint64_t)C;
     uint64_t BT = (uint64_t)B * T, BC = BT * C;
-    uint64_t acts = (uint64_t)L * per_acts + 2 * BC + 2 * BT + 2 * BT * V;
-    /* backward: dres, dx, dlnf (BC each), dlogits (BT V), one block's d (scores: T T) */
-    uint64_t back = 3 * BC + BT * V + per_acts - as[QKV_BLOCK_ACT_SCORES] + (uint64_t)T * T;
-    uint64_t cache = 2 * (uint64_t)L * T * C + 3 * (uint64_t)V * C;  /* + wteT, dwteT, scratch */
-    uint64_t floats = 7 * N + acts + back + cache;
-    if (N > QKV_MAX_ELEMENTS || floats > QKV_MAX_BYTES / sizeof(float)) return QKV_ERR_SIZE;
+    uint64_t N = (uint64_t)V * C + (uint64_t)T * C + (uint64_t)L * per_block + 2 * (uint64_t)C;
+    if (N > QKV_MAX_ELEMENTS) return QKV_ERR_SIZE;
 
     qkv_gpt* g = calloc(1, sizeof(qkv_gpt));
     if (!g) return QKV_ERR_ALLOC;
@@ -475,6 +455,28 @@ int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int
     g->block_params = per_block;
     memcpy(g->block_param_offsets, po, sizeof po);
     g->block_acts = per_acts;
+    /* The float block, listed once: the sum sizes it, the same list carves it. 64-bit counts:
+       every factor is limited above, so none of these overflows 64 bits. */
+    struct { float** at; uint64_t floats; } parts[32 + QKV_BLOCK_ACTS];
+    int count = 0;
+#define PART(slot, n) (parts[count].at = &(slot), parts[count++].floats = (uint64_t)(n))
+    PART(g->params, N); PART(g->grads, N); PART(g->m, N); PART(g->v, N);
+    PART(g->next, 3 * N);                        /* params | m | v of an update, until committed */
+    PART(g->acts, (uint64_t)L * per_acts);
+    PART(g->x0, BC); PART(g->lnf, BC); PART(g->lnf_mean, BT); PART(g->lnf_rstd, BT);
+    PART(g->logits, BT * V); PART(g->probs, BT * V);
+    PART(g->dres, BC); PART(g->dx, BC); PART(g->dlnf, BC); PART(g->dlogits, BT * V);
+    for (int i = 0; i < QKV_BLOCK_ACTS; i++)        /* one block's d; dscores: one head's (T, T) */
+        PART(g->dblock[i], i == QKV_BLOCK_ACT_SCORES ? (uint64_t)T * T : as[i]);
+    PART(g->kcache, (uint64_t)L * T * C); PART(g->vcache, (uint64_t)L * T * C);
+    PART(g->wteT, (uint64_t)V * C); PART(g->dwteT, (uint64_t)V * C); PART(g->dwte_scratch, (uint64_t)V * C);
+#undef PART
+    uint64_t floats = 0;
+    for (int i = 0; i < count; i++) floats += parts[i].floats;
+    if (floats > QKV_MAX_BYTES / sizeof(float)) {
+        qkv_gpt_destroy(g);
+        return QKV_ERR_SIZE;
+    }
     g->floats = malloc((size_t)floats * sizeof(float));
     g->ints = malloc(2 * (size_t)BT * sizeof(int));
     g->decay = malloc((size_t)N);
@@ -485,31 +487,11 @@ int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int
         return QKV_ERR_ALLOC;
     }
     float* f = g->floats;
-    g->params = f; f += N;
-    g->grads = f; f += N;
-    g->m = f; f += N;
-    g->v = f; f += N;
-    g->next = f; f += 3 * N;
-    g->acts = f; f += (size_t)L * per_acts;
-    g->x0 = f; f += BC;
-    g->lnf = f; f += BC;
-    g->lnf_mean = f; f += BT;
-    g->lnf_rstd = f; f += BT;
-    g->logits = f; f += BT * V;
-    g->probs = f; f += BT * V;
-    g->dres = f; f += BC;
-    g->dx = f; f += BC;
-    g->dlnf = f; f += BC;
-    g->dlogits = f; f += BT * V;
-    for (int i = 0; i < QKV_BLOCK_ACTS; i++) {
-        g->dblock[i] = f;
-        f += i == QKV_BLOCK_ACT_SCORES ? (size_t)T * T : as[i];
+    for (int i = 0; i < count; i++) { *parts[i].at = f; f += parts[i].floats; }
+    if ((uint64_t)(f - g->floats) != floats) {  /* the carving used exactly the sum: by construction */
+        qkv_gpt_destroy(g);
+        return QKV_ERR_SIZE;
     }
-    g->kcache = f; f += (size_t)L * T * C;
-    g->vcache = f; f += (size_t)L * T * C;
-    g->wteT = f; f += (size_t)V * C;
-    g->dwteT = f; f += (size_t)V * C;
-    g->dwte_scratch = f; f += (size_t)V * C;
     memset(g->floats + N, 0, (size_t)(floats - N) * sizeof(float));
     g->inputs = g->ints;
     g->targets = g->ints + BT;
@@ -616,7 +598,7 @@ int qkv_gpt_loss_and_grad(qkv_gpt* g, const int* inputs, const int* targets, int
     if (qkv_check_finite(g->params, g->num_params)) return QKV_ERR_NONFINITE;
     memset(g->grads, 0, g->num_params * sizeof(float));
     if (gpt_forward(g, inputs, B, n)) return QKV_ERR_DIVERGED;
-    double sum = gpt_loss_sum(g, targets, B * n);
+    double sum = crossentropy_forward(g->probs, g->logits, targets, B * n, g->V);
     *loss = sum / (double)(B * n);
     if (!isfinite(*loss)) return QKV_ERR_DIVERGED;
     gpt_backward(g, inputs, targets, B, n);
@@ -643,25 +625,14 @@ static int gpt_update(qkv_gpt* g, double* grad_norm) {
     *grad_norm = norm;
     if (!isfinite(norm)) return QKV_ERR_DIVERGED;
     float gscale = norm > (double)g->clip ? (float)((double)g->clip / norm) : 1.0f;
-    int t = g->t + 1;
-    float lr = scheduled_lr(g, g->t);
-    float b1 = g->beta1, b2 = g->beta2;
-    float correct1 = 1.0f - (float)qkv_exp(t * qkv_log(b1 > 0.0f ? b1 : 1e-30));
-    float correct2 = 1.0f - (float)qkv_exp(t * qkv_log(b2 > 0.0f ? b2 : 1e-30));
     float *np = g->next, *nm = g->next + N, *nv = g->next + 2 * N;
-    for (size_t i = 0; i < N; i++) {
-        float grad = g->grads[i] * gscale;
-        nm[i] = b1 * g->m[i] + (1.0f - b1) * grad;
-        nv[i] = b2 * g->v[i] + (1.0f - b2) * grad * grad;
-        float mhat = nm[i] / correct1, vhat = nv[i] / correct2;
-        float decay = g->decay[i] ? g->weight_decay * g->params[i] : 0.0f;
-        np[i] = g->params[i] - lr * (mhat / (sqrtf(vhat) + g->adam_eps) + decay);
-    }
+    adamw_update(np, nm, nv, g->params, g->grads, g->m, g->v, g->decay, N, scheduled_lr(g, g->t),
+                 g->beta1, g->beta2, g->adam_eps, g->weight_decay, gscale, g->t + 1);
     if (qkv_check_finite(g->next, 3 * N)) return QKV_ERR_DIVERGED;
     memcpy(g->params, np, N * sizeof(float));
     memcpy(g->m, nm, N * sizeof(float));
     memcpy(g->v, nv, N * sizeof(float));
-    g->t = t;
+    g->t++;
     return QKV_OK;
 }
 
@@ -704,7 +675,7 @@ int qkv_gpt_evaluate(qkv_gpt* g, int split, int first, int count, double* loss_s
             memcpy(g->targets + (size_t)b * T, w + 1, (size_t)T * sizeof(int));
         }
         if (gpt_forward(g, g->inputs, B, T)) return QKV_ERR_DIVERGED;
-        sum += gpt_loss_sum(g, g->targets, B * T);
+        sum += crossentropy_forward(g->probs, g->logits, g->targets, B * T, g->V);
     }
     *loss_sum = sum;
     return isfinite(sum) ? QKV_OK : QKV_ERR_DIVERGED;
@@ -721,52 +692,20 @@ int qkv_gpt_forward(qkv_gpt* g, const int* tokens, int n) {
 
 /* ---- generation ---- */
 
-/* the next position's logits with the KV cache: token at position pos, cache rows 0..pos-1 full */
+/* the next position's logits with the KV cache: token at position pos, cache rows 0..pos-1 full;
+   each block is the attention half over the cache, then the MLP half, as in a full forward */
 static int gpt_decode(qkv_gpt* g, int token, int pos) {
-    int C = g->C, H = g->H, dk = C / H, T = g->T, h = g->hidden;
-    float scale = sqrtf((float)dk);
-    const float* wte = wte_of(g, g->params);
-    const float* wpe = wpe_of(g, g->params);
-    float* x0 = g->x0;
-    for (int c = 0; c < C; c++) x0[c] = wte[(size_t)token * C + c] + wpe[(size_t)pos * C + c];
-    const float* x = x0;
+    int C = g->C, T = g->T;
+    embedding_forward(g->x0, &token, wte_of(g, g->params), wpe_of(g, g->params) + (size_t)pos * C, 1, 1, C);
+    const float* x = g->x0;
     for (int l = 0; l < g->L; l++) {
         const float* p[QKV_BLOCK_PARAMS];
         float* a[QKV_BLOCK_ACTS];
         block_params_of(g, l, g->params, p);
         block_acts_of(g, l, 1, T, a);  /* row 0 of each activation as scratch (scores: H rows of T) */
-        layernorm_forward(a[QKV_BLOCK_ACT_LN1], a[QKV_BLOCK_ACT_LN1_MEAN], a[QKV_BLOCK_ACT_LN1_RSTD], x,
-                          p[QKV_BLOCK_LN1W], p[QKV_BLOCK_LN1B], 1, C, g->eps);
-        float* qkv = a[QKV_BLOCK_ACT_QKV];
-        matmul_forward(qkv, a[QKV_BLOCK_ACT_LN1], p[QKV_BLOCK_QKVW], 1, C, 3 * C);
-        bias_forward(qkv, p[QKV_BLOCK_QKVB], 1, 3 * C);
-        float* kc = g->kcache + (size_t)l * T * C;  /* (H, T, d_k) */
-        float* vc = g->vcache + (size_t)l * T * C;
-        for (int j = 0; j < H; j++) {
-            memcpy(kc + ((size_t)j * T + pos) * dk, qkv + C + (size_t)j * dk, (size_t)dk * sizeof(float));
-            memcpy(vc + ((size_t)j * T + pos) * dk, qkv + 2 * C + (size_t)j * dk, (size_t)dk * sizeof(float));
-        }
-        for (int j = 0; j < H; j++) {
-            /* (1, d_k) x (pos + 1, d_k)^T -> (1, pos + 1) -> (1, pos + 1) x (pos + 1, d_k):
-               every cached key is at or before the query: no mask needed */
-            if (attention_forward_unchecked(a[QKV_BLOCK_ACT_SCORES] + (size_t)j * T,
-                                            a[QKV_BLOCK_ACT_WEIGHTS] + (size_t)j * T,
-                                            a[QKV_BLOCK_ACT_CONCAT] + (size_t)j * dk,
-                                            qkv + (size_t)j * dk, kc + (size_t)j * T * dk,
-                                            vc + (size_t)j * T * dk, 1, pos + 1, dk, dk, scale, 0))
-                return QKV_ERR_OVERFLOW;
-        }
-        matmul_forward(a[QKV_BLOCK_ACT_ATTN], a[QKV_BLOCK_ACT_CONCAT], p[QKV_BLOCK_ATTPROJW], 1, C, C);
-        bias_forward(a[QKV_BLOCK_ACT_ATTN], p[QKV_BLOCK_ATTPROJB], 1, C);
-        for (int c = 0; c < C; c++) a[QKV_BLOCK_ACT_RESID1][c] = x[c] + a[QKV_BLOCK_ACT_ATTN][c];
-        layernorm_forward(a[QKV_BLOCK_ACT_LN2], a[QKV_BLOCK_ACT_LN2_MEAN], a[QKV_BLOCK_ACT_LN2_RSTD],
-                          a[QKV_BLOCK_ACT_RESID1], p[QKV_BLOCK_LN2W], p[QKV_BLOCK_LN2B], 1, C, g->eps);
-        matmul_forward(a[QKV_BLOCK_ACT_HIDDEN], a[QKV_BLOCK_ACT_LN2], p[QKV_BLOCK_FCW], 1, C, h);
-        bias_forward(a[QKV_BLOCK_ACT_HIDDEN], p[QKV_BLOCK_FCB], 1, h);
-        gelu_forward(a[QKV_BLOCK_ACT_GELU], a[QKV_BLOCK_ACT_HIDDEN], h);
-        matmul_forward(a[QKV_BLOCK_ACT_MLP], a[QKV_BLOCK_ACT_GELU], p[QKV_BLOCK_FCPROJW], 1, h, C);
-        bias_forward(a[QKV_BLOCK_ACT_MLP], p[QKV_BLOCK_FCPROJB], 1, C);
-        for (int c = 0; c < C; c++) a[QKV_BLOCK_ACT_OUT][c] = a[QKV_BLOCK_ACT_RESID1][c] + a[QKV_BLOCK_ACT_MLP][c];
+        kv_cache cache = { g->kcache + (size_t)l * T * C, g->vcache + (size_t)l * T * C, T, pos };
+        if (block_attention_forward(a, p, x, &cache, 1, 1, C, g->H, g->eps, 0)) return QKV_ERR_OVERFLOW;
+        block_mlp_forward(a, p, 1, C, g->hidden, g->eps);
         x = a[QKV_BLOCK_ACT_OUT];
     }
     const float* lnf = lnf_of(g, g->params);
@@ -926,15 +865,15 @@ int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float** data, in
     int V = g->V, C = g->C, T = g->T;
     if (group == QKV_GPT_PARAMS || group == QKV_GPT_GRADS) {
         float* base = group == QKV_GPT_PARAMS ? g->params : g->grads;
-        if (layer == -1) {  /* the whole block */
+        if (layer == QKV_GPT_LAYER_ALL) {
             if (which != 0) return QKV_ERR_ARGUMENT;
             *data = base; *rows = (int)g->num_params; *cols = 1;
             return QKV_OK;
         }
-        if (layer == g->L) {  /* the tensors outside the blocks */
-            float* at[NUM_GLOBAL_PARAMS] = { wte_of(g, base), wpe_of(g, base), lnf_of(g, base), lnf_of(g, base) + C };
-            int r[NUM_GLOBAL_PARAMS] = { V, T, 1, 1 };
-            if (which < 0 || which >= NUM_GLOBAL_PARAMS) return QKV_ERR_ARGUMENT;
+        if (layer == g->L) {  /* the tensors outside the blocks, in QKV_GPT_WTE's order */
+            float* at[QKV_GPT_OUTSIDE_PARAMS] = { wte_of(g, base), wpe_of(g, base), lnf_of(g, base), lnf_of(g, base) + C };
+            int r[QKV_GPT_OUTSIDE_PARAMS] = { V, T, 1, 1 };
+            if (which < 0 || which >= QKV_GPT_OUTSIDE_PARAMS) return QKV_ERR_ARGUMENT;
             *data = at[which]; *rows = r[which]; *cols = C;
             return QKV_OK;
         }
@@ -952,10 +891,10 @@ int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float** data, in
         int B = g->last_B, n = g->last_n;
         if (B == 0) return QKV_ERR_ARGUMENT;  /* no forward to read */
         int BT = B * n;
-        if (layer == g->L) {
-            float* at[4] = { g->x0, g->lnf, g->logits, g->probs };
-            int w[4] = { C, C, V, V };
-            if (which < 0 || which >= 4) return QKV_ERR_ARGUMENT;
+        if (layer == g->L) {  /* in QKV_GPT_ACT_X0's order */
+            float* at[QKV_GPT_OUTSIDE_ACTS] = { g->x0, g->lnf, g->logits, g->probs };
+            int w[QKV_GPT_OUTSIDE_ACTS] = { C, C, V, V };
+            if (which < 0 || which >= QKV_GPT_OUTSIDE_ACTS) return QKV_ERR_ARGUMENT;
             *data = at[which]; *rows = BT; *cols = w[which];
             return QKV_OK;
         }

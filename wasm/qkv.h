@@ -254,6 +254,13 @@ typedef struct qkv_gpt qkv_gpt;
 #define QKV_GPT_TOP 5 /* most likely tokens reported per generated token */
 /* tensor groups for qkv_gpt_tensor */
 enum { QKV_GPT_PARAMS = 0, QKV_GPT_GRADS = 1, QKV_GPT_ACTIVATIONS = 2 };
+/* qkv_gpt_tensor's layer for the whole parameter (or gradient) block, read as one column */
+#define QKV_GPT_LAYER_ALL (-1)
+/* qkv_gpt_tensor's `which` at layer L (the tensors outside the blocks), counted from 0, the last
+ * member the count: the parameters and gradients ... */
+enum { QKV_GPT_WTE, QKV_GPT_WPE, QKV_GPT_LNFW, QKV_GPT_LNFB, QKV_GPT_OUTSIDE_PARAMS };
+/* ... and the activations of the last forward */
+enum { QKV_GPT_ACT_X0, QKV_GPT_ACT_LNF, QKV_GPT_ACT_LOGITS, QKV_GPT_ACT_PROBS, QKV_GPT_OUTSIDE_ACTS };
 
 /* *out = a GPT: V tokens (0 = end of text), L layers of H heads, width C (H divides C; hidden
  * 4C), windows of T tokens, B windows per step; weights drawn from the seed. Parameters:
@@ -294,10 +301,11 @@ int qkv_gpt_forward(qkv_gpt* g, const int* tokens, int n);
 int qkv_gpt_generate(qkv_gpt* g, const int* prompt, int n_prompt, int max_new, float temperature,
                      int top_k, float top_p, uint32_t seed, int use_cache, int* out_tokens,
                      int* top_ids, float* top_probs, int* out_count);
-/* a live pointer to a tensor and its shape. PARAMS / GRADS: layer -1 which 0 = the whole block
- * (num_params, 1); layer L: 0 wte, 1 wpe, 2 lnfw, 3 lnfb; layer 0..L-1: QKV_BLOCK_* (vectors
- * 1 x k). ACTIVATIONS of the last forward: layer 0..L-1: QKV_BLOCK_ACT_* (head tensors as
- * (B H n, d_k) and (B H n, n)); layer L: 0 x0, 1 lnf (B n, C), 2 logits, 3 probs (B n, V). */
+/* a live pointer to a tensor and its shape. PARAMS / GRADS: layer QKV_GPT_LAYER_ALL which 0 =
+ * the whole block (num_params, 1); layer L: QKV_GPT_WTE, _WPE, _LNFW, _LNFB; layer 0..L-1:
+ * QKV_BLOCK_* (vectors 1 x k). ACTIVATIONS of the last forward: layer 0..L-1: QKV_BLOCK_ACT_*
+ * (head tensors as (B H n, d_k) and (B H n, n)); layer L: QKV_GPT_ACT_X0, _LNF (B n, C),
+ * _LOGITS, _PROBS (B n, V). */
 int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float** data, int* rows,
                    int* cols);
 int qkv_gpt_num_params(const qkv_gpt* g);

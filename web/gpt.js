@@ -27,7 +27,9 @@ import {
   ReturnedMatrix, readInput, readOptions, argumentError, checkPositiveFloat32, checkShape, checkWork, describe,
   guard, MAX_WORK, workOf,
 } from './matrix.js';
-import { STATUS, GPT_TENSOR_GROUP, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS } from './heap.js';
+import {
+  STATUS, GPT_TENSOR_GROUP, GPT_LAYER_ALL, GPT_OUTSIDE_PARAMETERS, GPT_OUTSIDE_ACTIVATIONS, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS,
+} from './heap.js';
 
 import { GPT_LIMITS, GPT_DEFAULTS } from './gpt-defaults.js';
 import { trainSteps } from './model.js';
@@ -395,7 +397,7 @@ export class GPT {
             ptrs[2], all[2].length, ptrs[3], all[3].length));
         });
       } else {
-        const params = this._tensor(GPT_TENSOR_GROUP.params, -1, 0);
+        const params = this._tensor(GPT_TENSOR_GROUP.params, GPT_LAYER_ALL, 0);
         if (params.rows * 4 !== loaded.params.length) {
           throw argumentError(RangeError, `${op}: the file holds ${loaded.params.length / 4} parameters, but its header ` +
             `describes a GPT of ${params.rows}`);
@@ -532,7 +534,7 @@ export class GPT {
       heap.writeInts(p, tokens);
       this._lab._check(op, heap.call('qkv_gpt_forward', this._gpt, p, n));
     });
-    const logits = this._tensor(GPT_TENSOR_GROUP.activations, this.layers, 2);
+    const logits = this._tensor(GPT_TENSOR_GROUP.activations, this.layers, GPT_OUTSIDE_ACTIVATIONS.indexOf('logits'));
     const blocks = [];
     for (let l = 0; l < this.layers; l++) {
       const ptrs = BLOCK_ACTIVATIONS.map((_, which) => this._tensor(GPT_TENSOR_GROUP.activations, l, which).ptr);
@@ -670,7 +672,8 @@ export class GPT {
         mlp: { W1: p.fcw, b1: p.fcb, W2: p.fcprojw, b2: p.fcprojb },
       });
     }
-    return { wte: read(L, 0), wpe: read(L, 1), blocks, lnf: { gamma: read(L, 2), beta: read(L, 3) } };
+    const outside = (name) => read(L, GPT_OUTSIDE_PARAMETERS.indexOf(name));
+    return { wte: outside('wte'), wpe: outside('wpe'), blocks, lnf: { gamma: outside('lnfw'), beta: outside('lnfb') } };
   }
 
   // ---- files ----
@@ -686,7 +689,7 @@ export class GPT {
     this._alive(op);
     const vocabBytes = new TextEncoder().encode(this.vocab.join(''));
     const pad = (4 - (vocabBytes.length % 4)) % 4;
-    const params = this._tensor(GPT_TENSOR_GROUP.params, -1, 0);
+    const params = this._tensor(GPT_TENSOR_GROUP.params, GPT_LAYER_ALL, 0);
     const paramBytes = this._heap.readBytes(params.ptr, 4 * params.rows);
     const head = MAGIC.length + 4 * HEADER_INTS;
     const total = head + vocabBytes.length + pad + paramBytes.length + 4;
