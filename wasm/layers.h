@@ -120,4 +120,35 @@ static inline void adamw_update(float* next_p, float* next_m, float* next_v, con
     }
 }
 
+/* LoRA (Hu et al. 2021) on a product y = x.W, in the row-vector convention:
+ *   y (N, width)[:, at .. at + k) += s (x (N, in) . A (in, r)) . B (r, k),   s = alpha / r
+ * xa (N, r) = x.A is kept for backward; tmp (N, k) is scratch. */
+static inline void lora_forward(float* y, int width, int at, float* xa, float* tmp, const float* x,
+                                const float* A, const float* B, int N, int in, int r, int k, float s) {
+    matmul_forward(xa, x, A, N, in, r);    /* (N, in) x (in, r) -> (N, r) */
+    matmul_forward(tmp, xa, B, N, r, k);   /* (N, r) x (r, k) -> (N, k) */
+    for (int i = 0; i < N; i++) {
+        float* row = y + (size_t)i * width + at;
+        const float* add = tmp + (size_t)i * k;
+        for (int j = 0; j < k; j++) row[j] += s * add[j];
+    }
+}
+
+/* reverses lora_forward from dy (N, width)[:, at .. at + k):
+ *   dB += xa^T . (s dy),  dxa = (s dy) . B^T,  dA += x^T . dxa,  dx += dxa . A^T
+ * dys (N, k) and dxa (N, r) are scratch (written) */
+static inline void lora_backward(float* dx, float* dA, float* dB, float* dys, float* dxa,
+                                 const float* dy, int width, int at, const float* x,
+                                 const float* xa, const float* A, const float* B, int N, int in,
+                                 int r, int k, float s) {
+    for (int i = 0; i < N; i++) {
+        const float* row = dy + (size_t)i * width + at;
+        float* out = dys + (size_t)i * k;
+        for (int j = 0; j < k; j++) out[j] = s * row[j];
+    }
+    memset(dxa, 0, (size_t)N * r * sizeof(float));
+    matmul_backward(dxa, dB, dys, xa, B, N, r, k);
+    matmul_backward(dx, dA, dxa, x, A, N, in, r);
+}
+
 #endif

@@ -33,6 +33,9 @@ import {
 
 import { GPT_LIMITS, GPT_DEFAULTS } from './gpt-defaults.js';
 import { trainSteps } from './model.js';
+import { finetune } from './finetune.js';
+
+export { FineTune, loadAdapter, FINETUNE_DEFAULTS, FINETUNE_LIMITS, LORA_TARGETS } from './finetune.js';
 
 export { GPT_LIMITS, GPT_DEFAULTS };
 /** AdamW's fixed settings, the warmup and the decay: wasm/gpt.c's qkv_gpt_set_optimizer. */
@@ -211,7 +214,7 @@ function readVector(op, name, value, length) {
 // ---- text → tokens ----
 
 /** The lines of a text (documents), without '\r' and without empty ones, as code-point arrays. */
-function readLines(op, text) {
+export function readLines(op, text) {
   if (typeof text !== 'string') {
     throw argumentError(TypeError, `${op}: text must be a string with one document (a poem) per line, got ${describe(text)}`);
   }
@@ -248,7 +251,7 @@ function buildVocab(op, lines) {
 }
 
 /** A token stream (EOS, line, EOS, line, …, EOS) and where its windows start. */
-function stream(lines, ids, T) {
+export function stream(lines, ids, T) {
   const tokens = [0];
   const starts = [];
   const stride = Math.max(1, T >> 1);
@@ -292,7 +295,7 @@ function parameterFloats(V, layers, dim, context) {
  * One training step's work: batch forwards over the context, the backward (twice a forward's
  * products, a softmax entry's gradient per entry), and AdamW on every parameter.
  */
-function stepWorkOf(c) {
+export function stepWorkOf(c) {
   const forward = forwardWork(c, c.context);
   return {
     multiplyAdds: 3 * c.batch * forward.multiplyAdds,
@@ -362,6 +365,7 @@ export class GPT {
       this._valWindows = val.starts.length;
       this._trainTokens = train.tokens;
       this._valTokens = val.tokens;
+      this._valStarts = val.starts;
     }
 
     const heap = this._heap;
@@ -704,9 +708,20 @@ export class GPT {
     return bytes;
   }
 
-  /** Frees the GPT's WebAssembly memory. Every later call throws; calling dispose again does nothing. */
+  /**
+   * A fine-tune of this GPT on new text, by LoRA (the default) or every parameter (web/finetune.js,
+   * docs/finetune.md): finetune({ text, method: 'lora' | 'full', rank: 4, alpha: 8,
+   * targets: ['Wq', 'Wv'], lr, batch: 8, steps: 200, seed: 0, baseText }). This GPT is not changed.
+   */
+  finetune(options = {}) {
+    return finetune(this, options);
+  }
+
+  /** Frees the GPT's WebAssembly memory, and its fine-tunes' (which read its weights). Every later
+   * call throws; calling dispose again does nothing. */
   dispose() {
     if (!this._gpt) return;
+    for (const ft of [...(this._finetunes ?? [])]) ft.dispose();
     this._lastSteps = this.steps;
     this._free();
   }
@@ -831,7 +846,7 @@ function checkConfig(op, c) {
   if (c.lr !== undefined) checkPositiveFloat32(op, 'lr', c.lr);
 }
 
-function integer(op, name, value, min, max, why = '') {
+export function integer(op, name, value, min, max, why = '') {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     const Err = typeof value === 'number' ? RangeError : TypeError;
     throw argumentError(Err, `${op}: ${name} must be an integer from ${min} to ${max}${why ? ' ' + why : ''}, got ${describe(value)}`);
@@ -845,9 +860,8 @@ function divergence(message) {
   return error;
 }
 
-/** 32-bit FNV-1a */
-function fnv1a(bytes) {
-  let h = 0x811c9dc5;
+/** 32-bit FNV-1a (h: the hash of what came before, to hash in pieces) */
+export function fnv1a(bytes, h = 0x811c9dc5) {
   for (let i = 0; i < bytes.length; i++) {
     h ^= bytes[i];
     h = Math.imul(h, 0x01000193) >>> 0;

@@ -56,7 +56,9 @@ export const MODEL_ACTIVATIONS = Object.freeze(['X', 'Q', 'K', 'V', 'scores', 'w
   'h', 'logits', 'probs']);
 
 /** qkv_gpt_tensor's groups (QKV_GPT_* in wasm/qkv.h). */
-export const GPT_TENSOR_GROUP = Object.freeze({ params: 0, grads: 1, activations: 2 });
+export const GPT_TENSOR_GROUP = Object.freeze({ params: 0, grads: 1, activations: 2, adapters: 3, dadapters: 4 });
+/** LoRA's targets, in wasm/qkv.h's order (QKV_LORA_WQ …): bit t of qkv_gpt_create_lora's mask. */
+export const LORA_TARGETS = Object.freeze(['Wq', 'Wk', 'Wv', 'Wo', 'W1', 'W2']);
 /** qkv_gpt_tensor's layer for the whole parameter block (QKV_GPT_LAYER_ALL in wasm/qkv.h); layer L
  * (the GPT's layers) holds the tensors outside the blocks, named below. */
 export const GPT_LAYER_ALL = -1;

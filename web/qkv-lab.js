@@ -694,6 +694,12 @@ export class QkvLab {
     return this._gptEngine('loadGPT').loadGPT(this, bytes);
   }
 
+  /** The LoRA adapters ft.saveAdapter() wrote, on the base they were trained on (web/finetune.js);
+   * adapters of another base (by a checksum of its weights) are refused. */
+  loadAdapter(base, bytes) {
+    return this._gptEngine('loadAdapter').loadAdapter(this, base, bytes);
+  }
+
   // ---- memory ----
   //
   // A call opens a frame on the heap (heap.open) for all its buffers, takes them from it
