@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { load } from 'qkv-lab';
 import {
   STATUS, OPTIMIZER, TENSOR_GROUP, MODEL_PARAMETERS, MODEL_ACTIVATIONS, GPT_TENSOR_GROUP, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS,
-  GPT_LAYER_ALL, GPT_OUTSIDE_PARAMETERS, GPT_OUTSIDE_ACTIVATIONS,
+  GPT_LAYER_ALL, GPT_OUTSIDE_PARAMETERS, GPT_OUTSIDE_ACTIVATIONS, LORA_TARGETS,
 } from '../web/heap.js';
 
 const header = fs.readFileSync(new URL('../wasm/qkv.h', import.meta.url), 'utf8');
@@ -50,6 +50,7 @@ test('GPT_LAYER_ALL, GPT_OUTSIDE_PARAMETERS and GPT_OUTSIDE_ACTIVATIONS are wasm
   };
   assert.deepEqual(list('QKV_GPT_OUTSIDE_PARAMS', 'QKV_GPT_'), [...GPT_OUTSIDE_PARAMETERS]);
   assert.deepEqual(list('QKV_GPT_OUTSIDE_ACTS', 'QKV_GPT_ACT_'), [...GPT_OUTSIDE_ACTIVATIONS]);
+  assert.deepEqual(list('QKV_LORA_TARGETS', 'QKV_LORA_'), LORA_TARGETS.map((t) => t.toLowerCase()));
 });
 
 test('MODEL_PARAMETERS and MODEL_ACTIVATIONS are in the order of wasm/model.c\'s tensor lists', () => {

@@ -33,7 +33,7 @@ export const FINETUNE_LIMITS = Object.freeze({ rank: 64 });
 /** finetune's defaults; lr is the method's (LoRA's adapters start at zero and take larger steps). */
 export const FINETUNE_DEFAULTS = Object.freeze({
   method: 'lora', rank: 4, alpha: 8, targets: Object.freeze(['Wq', 'Wv']),
-  lr: Object.freeze({ lora: 1e-2, full: 1e-3 }), batch: 8, steps: 200, seed: 0,
+  lr: Object.freeze({ lora: 1e-2, full: 1e-3 }), batch: 1, steps: 150, seed: 0,
 });
 /** At most this many windows of the base's validation text are scored for baseVal. */
 export const BASE_WINDOWS = 64;
@@ -50,7 +50,7 @@ export function finetune(base, options = {}) {
   const op = 'finetune';
   base._alive(op);
   const o = readOptions(op, options, OPTION_NAMES,
-    "{ text, method: 'lora', rank: 4, alpha: 8, targets: ['Wq', 'Wv'], lr, batch: 8, steps: 200, seed: 0 }");
+    "{ text, method: 'lora', rank: 4, alpha: 8, targets: ['Wq', 'Wv'], lr, batch: 1, steps: 150, seed: 0 }");
   const method = o.method ?? FINETUNE_DEFAULTS.method;
   if (method !== 'lora' && method !== 'full') {
     const Err = typeof method === 'string' ? RangeError : TypeError;
@@ -85,13 +85,13 @@ export function finetune(base, options = {}) {
   }
   let reference = null;
   if (o.baseText !== undefined) {
-    const refLines = readLines(op, o.baseText).filter((_, i) => i % 10 === 9);
+    const refLines = readLines(op, o.baseText);  // validation text already: every line
     const bad = new Set();
     for (const line of refLines) for (const ch of line) if (!base._ids.has(ch)) bad.add(ch);
     if (bad.size) throw outsideVocabulary(op, 'baseText', base, [...bad]);
     reference = stream(refLines, base._ids, T);
     if (reference.starts.length === 0) {
-      throw argumentError(RangeError, `${op}: baseText's validation lines (every 10th) give no window of ${T + 1} tokens`);
+      throw argumentError(RangeError, `${op}: baseText gives no window of ${T + 1} tokens`);
     }
   } else if (base._hasText) {
     reference = { tokens: base._valTokens, starts: base._valStarts };
@@ -101,7 +101,8 @@ export function finetune(base, options = {}) {
     reference = { tokens: reference.tokens, starts: Array.from({ length: BASE_WINDOWS }, (_, i) => all[Math.floor(i * all.length / BASE_WINDOWS)]) };
   }
   const config = { ...base._config, batch: c.batch, lr: c.lr, steps: c.steps, seed: c.seed };
-  checkWork(op, stepWorkOf(config), `one fine-tuning step (batch ${c.batch} × context ${T})`);
+  checkWork(op, fineTuneWork(config, c.method, adapterFloats(base, mask, c.rank)), `one ${c.method} fine-tuning step ` +
+    `(batch ${c.batch} × context ${T}, a base of ${base.layers} layers of width ${base.dim} and ${base.vocab.length} tokens)`);
   return new FineTune(base, c, mask, config, { train, val, reference });
 }
 
@@ -152,6 +153,16 @@ export function loadAdapter(lab, base, bytes) {
   ft._run._heap.writeBytes(all.ptr, new Uint8Array(floats.buffer));
   ft._loadedSteps = steps;
   return ft;
+}
+
+/**
+ * One step's work: full as createGPT's step; LoRA the forward, the backward without the frozen
+ * weights' gradients (about one forward's products instead of two) and the adapters' AdamW.
+ */
+function fineTuneWork(config, method, adapters) {
+  const full = stepWorkOf(config);
+  if (method === 'full') return full;
+  return { multiplyAdds: Math.ceil(2 * full.multiplyAdds / 3), exps: full.exps, adam: adapters };
 }
 
 /** The rank, alpha and targets checked → the targets' bit mask (1 << index in LORA_TARGETS). */

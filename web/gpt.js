@@ -711,7 +711,7 @@ export class GPT {
   /**
    * A fine-tune of this GPT on new text, by LoRA (the default) or every parameter (web/finetune.js,
    * docs/finetune.md): finetune({ text, method: 'lora' | 'full', rank: 4, alpha: 8,
-   * targets: ['Wq', 'Wv'], lr, batch: 8, steps: 200, seed: 0, baseText }). This GPT is not changed.
+   * targets: ['Wq', 'Wv'], lr, batch: 1, steps: 150, seed: 0, baseText }). This GPT is not changed.
    */
   finetune(options = {}) {
     return finetune(this, options);
