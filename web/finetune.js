@@ -33,7 +33,7 @@ export const FINETUNE_LIMITS = Object.freeze({ rank: 64 });
 /** finetune's defaults; lr is the method's (LoRA's adapters start at zero and take larger steps). */
 export const FINETUNE_DEFAULTS = Object.freeze({
   method: 'lora', rank: 4, alpha: 8, targets: Object.freeze(['Wq', 'Wv']),
-  lr: Object.freeze({ lora: 1e-2, full: 1e-3 }), batch: 1, steps: 150, seed: 0,
+  lr: Object.freeze({ lora: 3e-2, full: 1e-3 }), batch: 1, steps: 150, seed: 0,
 });
 /** At most this many windows of the base's validation text are scored for baseVal. */
 export const BASE_WINDOWS = 64;

@@ -441,7 +441,7 @@ export interface FineTuneOptions {
   alpha?: number;
   /** The adapted matrices (default ['Wq', 'Wv']). */
   targets?: LoraTarget[];
-  /** AdamW's learning rate (default 1e-2 for LoRA, 1e-3 for full), warmed up over 5% of steps, cosine-decayed. */
+  /** AdamW's learning rate (default 3e-2 for LoRA, 1e-3 for full), warmed up over 5% of steps, cosine-decayed. */
   lr?: number;
   /** Windows per step (default 1). */
   batch?: number;
