@@ -28,6 +28,18 @@ import { GPT_LIMITS } from './gpt-defaults.js';
 import { GPT, readLines, stream, integer, fnv1a, stepWorkOf } from './gpt.js';
 
 export { LORA_TARGETS };
+// The GPT engine's JavaScript side as qkv-lab.js imports it: gpt.js and fine-tuning. The page's
+// GPT sections (and the widget's GPT add-on) import gpt.js alone and do not carry this file.
+export * from './gpt.js';
+
+/**
+ * A fine-tune of this GPT on new text, by LoRA (the default) or every parameter (docs/finetune.md):
+ * gpt.finetune({ text, method: 'lora' | 'full', rank: 4, alpha: 8, targets: ['Wq', 'Wv'], lr,
+ * batch: 1, steps: 150, seed: 0, baseText }). This GPT is not changed.
+ */
+GPT.prototype.finetune = function finetuneThis(options = {}) {
+  return finetune(this, options);
+};
 /** finetune's limits: rank (QKV_LORA_MAX_RANK in wasm/qkv.h). */
 export const FINETUNE_LIMITS = Object.freeze({ rank: 64 });
 /** finetune's defaults; lr is the method's (LoRA's adapters start at zero and take larger steps). */

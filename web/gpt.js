@@ -33,9 +33,7 @@ import {
 
 import { GPT_LIMITS, GPT_DEFAULTS } from './gpt-defaults.js';
 import { trainSteps } from './model.js';
-import { finetune } from './finetune.js';
 
-export { FineTune, loadAdapter, FINETUNE_DEFAULTS, FINETUNE_LIMITS, LORA_TARGETS } from './finetune.js';
 
 export { GPT_LIMITS, GPT_DEFAULTS };
 /** AdamW's fixed settings, the warmup and the decay: wasm/gpt.c's qkv_gpt_set_optimizer. */
@@ -708,17 +706,8 @@ export class GPT {
     return bytes;
   }
 
-  /**
-   * A fine-tune of this GPT on new text, by LoRA (the default) or every parameter (web/finetune.js,
-   * docs/finetune.md): finetune({ text, method: 'lora' | 'full', rank: 4, alpha: 8,
-   * targets: ['Wq', 'Wv'], lr, batch: 1, steps: 150, seed: 0, baseText }). This GPT is not changed.
-   */
-  finetune(options = {}) {
-    return finetune(this, options);
-  }
-
-  /** Frees the GPT's WebAssembly memory, and its fine-tunes' (which read its weights). Every later
-   * call throws; calling dispose again does nothing. */
+  /** Frees the GPT's WebAssembly memory, and its fine-tunes' (web/finetune.js: they read its
+   * weights). Every later call throws; calling dispose again does nothing. */
   dispose() {
     if (!this._gpt) return;
     for (const ft of [...(this._finetunes ?? [])]) ft.dispose();

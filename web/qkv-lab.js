@@ -186,7 +186,7 @@ const GPT_STACK_BYTES = 16384;
  * Instantiates the GPT engine on lab's memory (see build.sh, build_gpt): its imports are the
  * kernels the instance runs and the core's functions that dist/qkv-gpt.js names (by the core's
  * minified export names); its exports join the core's module object as _name, where
- * heap.call(name) finds them. → web/gpt.js, the engine's JavaScript side.
+ * heap.call(name) finds them. → web/finetune.js (web/gpt.js and fine-tuning), the engine's JavaScript side.
  */
 /**
  * The engine's two modules. A build that leaves them out of the API's own bundle (the classic
@@ -195,7 +195,7 @@ const GPT_STACK_BYTES = 16384;
  */
 const GPT_ENGINE_KEY = Symbol.for('qkv-lab.gpt-engine');
 const gptModules = () => (globalThis[GPT_ENGINE_KEY]?.chunk ? Promise.resolve([globalThis[GPT_ENGINE_KEY].chunk, globalThis[GPT_ENGINE_KEY].engine])
-  : Promise.all([import('./dist/qkv-gpt.js'), import('./gpt.js')]).then(([{ gpt }, engine]) => [gpt, engine]));
+  : Promise.all([import('./dist/qkv-gpt.js'), import('./finetune.js')]).then(([{ gpt }, engine]) => [gpt, engine]));
 
 /**
  * Compiled modules this copy of the API takes instead of its bytes, and the ones an instance was
