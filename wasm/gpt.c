@@ -161,7 +161,7 @@ typedef struct {
 } lora_block;
 
 /* y's adapter t, if any: y[:, at..] += s (x.A).B over N rows */
-static void lora_add(const lora_block* lo, int t, float* y, const float* x, int N) {
+__attribute__((noinline)) static void lora_add(const lora_block* lo, int t, float* y, const float* x, int N) {
     if (!lo || !lo->A[t]) return;
     int in, k, at, width, param;
     lora_shape(t, lo->C, lo->h, &in, &k, &at, &width, &param);
@@ -169,7 +169,7 @@ static void lora_add(const lora_block* lo, int t, float* y, const float* x, int 
 }
 
 /* reverses lora_add: dx += ..., dA, dB += ... */
-static void lora_add_backward(const lora_block* lo, int t, float* dx, const float* dy, const float* x,
+__attribute__((noinline)) static void lora_add_backward(const lora_block* lo, int t, float* dx, const float* dy, const float* x,
                               int N) {
     if (!lo || !lo->A[t]) return;
     int in, k, at, width, param;
