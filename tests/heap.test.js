@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { load } from 'qkv-lab';
 import {
   STATUS, OPTIMIZER, TENSOR_GROUP, MODEL_PARAMETERS, MODEL_ACTIVATIONS, GPT_TENSOR_GROUP, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS,
+  GPT_LAYER_ALL, GPT_OUTSIDE_PARAMETERS, GPT_OUTSIDE_ACTIVATIONS, LORA_TARGETS,
 } from '../web/heap.js';
 
 const header = fs.readFileSync(new URL('../wasm/qkv.h', import.meta.url), 'utf8');
@@ -39,6 +40,17 @@ test('GPT_TENSOR_GROUP, BLOCK_PARAMETERS and BLOCK_ACTIVATIONS are wasm/qkv.h\'s
   };
   assert.deepEqual(list('QKV_BLOCK_PARAMS').map((s) => s.replace('QKV_BLOCK_', '').toLowerCase()), [...BLOCK_PARAMETERS]);
   assert.deepEqual(list('QKV_BLOCK_ACTS').map((s) => s.replace('QKV_BLOCK_ACT_', '').toLowerCase()), [...BLOCK_ACTIVATIONS]);
+});
+
+test('GPT_LAYER_ALL, GPT_OUTSIDE_PARAMETERS and GPT_OUTSIDE_ACTIVATIONS are wasm/qkv.h\'s QKV_GPT_LAYER_ALL, QKV_GPT_* and QKV_GPT_ACT_*', () => {
+  assert.equal(Number(/#define QKV_GPT_LAYER_ALL \((-?\d+)\)/.exec(header)[1]), GPT_LAYER_ALL);
+  const list = (last, prefix) => {
+    const body = new RegExp(`enum \\{([^}]*\\b${last}\\b[^}]*)\\}`).exec(header)[1];
+    return body.split(',').map((s) => s.trim()).filter((s) => s && s !== last).map((s) => s.replace(prefix, '').toLowerCase());
+  };
+  assert.deepEqual(list('QKV_GPT_OUTSIDE_PARAMS', 'QKV_GPT_'), [...GPT_OUTSIDE_PARAMETERS]);
+  assert.deepEqual(list('QKV_GPT_OUTSIDE_ACTS', 'QKV_GPT_ACT_'), [...GPT_OUTSIDE_ACTIVATIONS]);
+  assert.deepEqual(list('QKV_LORA_TARGETS', 'QKV_LORA_'), LORA_TARGETS.map((t) => t.toLowerCase()));
 });
 
 test('MODEL_PARAMETERS and MODEL_ACTIVATIONS are in the order of wasm/model.c\'s tensor lists', () => {

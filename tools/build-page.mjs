@@ -121,13 +121,13 @@ const gptWorker = {
   },
 };
 
-// The classic widget script leaves out the GPT engine (dist/qkv-gpt.js and web/gpt.js, which
+// The classic widget script leaves out the GPT engine (dist/qkv-gpt.js, web/gpt.js and web/finetune.js, which
 // load({ gpt: true }) imports on demand and a classic script would inline: about 17 KiB
 // gzipped): no widget section runs a GPT. There, loadGPTEngine() rejects saying so.
 const noGPT = {
   name: 'qkv-no-gpt-engine',
   setup(b) {
-    b.onResolve({ filter: /(^|[\\/])(dist[\\/]qkv-gpt|gpt)\.js$/ }, (args) =>
+    b.onResolve({ filter: /(^|[\\/])(dist[\\/]qkv-gpt|gpt|finetune)\.js$/ }, (args) =>
       (/[\\/]web$/.test(args.resolveDir) ? { path: args.path, namespace: 'qkv-no-gpt' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'qkv-no-gpt' }, () => ({ contents: 'export const gpt = null;\n', loader: 'js' }));
   },

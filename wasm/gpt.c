@@ -31,9 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qkv_internal.h"
-
-#define NUM_GLOBAL_PARAMS 4 /* wte, wpe, lnfw, lnfb */
+#include "layers.h"
 
 struct qkv_gpt {
     int V, L, H, C, T, B, hidden;
@@ -78,6 +76,25 @@ struct qkv_gpt {
     int* data;  /* train tokens | train starts | val tokens | val starts (one block) */
     int *train, *train_starts, *val, *val_starts;
     int n_train, n_train_starts, n_val, n_val_starts;
+    int* reference;  /* tokens | starts: split 2 of qkv_gpt_evaluate, NULL until set */
+    int n_reference, n_reference_starts;
+
+    /* what a step trains: the parameters (params, grads, m, v, next, decay above), or for a LoRA
+       run the adapters and their own gradients and moments */
+    struct trainable { size_t n; float *params, *grads, *m, *v, *next; unsigned char* decay; } tr;
+
+    /* LoRA (qkv_gpt_create_lora): params is the base's, read only; grads, m, v, next, decay and
+       the tied table's gradient scratch are NULL, nothing of the base is trained */
+    const float* base_params;  /* NULL: not a LoRA run */
+    int lora_targets, rank;    /* bit mask of 1 << QKV_LORA_*; r */
+    float lora_scale;          /* alpha / r */
+    float* merged;             /* base + the adapters folded in while merged, else NULL */
+    size_t adapter_at[QKV_GPT_MAX_LAYERS][QKV_LORA_TARGETS];  /* where A starts; B follows */
+    float* lora_xa;    /* (L, QKV_LORA_TARGETS, B T, r): x.A of each adapter, kept for backward */
+    float* lora_tmp;   /* (B T, h) scratch: (x.A).B, then s dy */
+    float* lora_dxa;   /* (B T, r) */
+    float* lora_ln;    /* (2 C) the frozen LayerNorms' gradients, computed and dropped */
+    size_t bytes;      /* allocated at creation */
 };
 
 /* ---- layout ---- */
@@ -119,87 +136,155 @@ static size_t offsets_of(size_t* offsets, const size_t* sizes, int count) {
     return at;
 }
 
-/* ---- small layers ---- */
-
-/* out (N, M) += bias (M) on every row */
-static void bias_forward(float* out, const float* bias, int N, int M) {
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < M; j++) out[(size_t)i * M + j] += bias[j];
+/* the shape of LoRA target t's matrix: in rows, k columns, at column `at` of a product `width`
+   wide, and the block parameter it adapts */
+static void lora_shape(int t, int C, int h, int* in, int* k, int* at, int* width, int* param) {
+    *in = t == QKV_LORA_W2 ? h : C;
+    *k = t == QKV_LORA_W1 ? h : C;
+    *at = t <= QKV_LORA_WV ? t * C : 0;
+    *width = t <= QKV_LORA_WV ? 3 * C : t == QKV_LORA_W1 ? h : C;
+    /* (no table: the GPT module owns no data) */
+    *param = t <= QKV_LORA_WV ? QKV_BLOCK_QKVW : t == QKV_LORA_WO ? QKV_BLOCK_ATTPROJW
+           : t == QKV_LORA_W1 ? QKV_BLOCK_FCW : QKV_BLOCK_FCPROJW;
 }
 
-/* reverses out += bias:  dbias += sum over rows of dout */
-static void bias_backward(float* dbias, const float* dout, int N, int M) {
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < M; j++) dbias[j] += dout[(size_t)i * M + j];
+/* one block's adapters (A[t] NULL where target t has none), their gradients and activations */
+typedef struct {
+    const float* A[QKV_LORA_TARGETS];
+    const float* B[QKV_LORA_TARGETS];
+    float* dA[QKV_LORA_TARGETS];
+    float* dB[QKV_LORA_TARGETS];
+    float* xa[QKV_LORA_TARGETS];
+    float *tmp, *dxa, *ln;
+    int r, C, h;
+    float s;
+} lora_block;
+
+/* y's adapter t, if any: y[:, at..] += s (x.A).B over N rows */
+__attribute__((noinline)) static void lora_add(const lora_block* lo, int t, float* y, const float* x, int N) {
+    if (!lo || !lo->A[t]) return;
+    int in, k, at, width, param;
+    lora_shape(t, lo->C, lo->h, &in, &k, &at, &width, &param);
+    lora_forward(y, width, at, lo->xa[t], lo->tmp, x, lo->A[t], lo->B[t], N, in, lo->r, k, lo->s);
 }
 
-/* head layout (B, H, n, d_k) <-> row layout (B, n, width) at column `at`: heads[b][h][t][j] is
-   rows[b n + t][at + h d_k + j]. to_heads copies rows into heads, else heads into rows;
-   accumulate adds instead of writing (backward). */
-static void heads_copy(float* heads, float* rows, int B, int n, int H, int dk, int width, int at,
-                       int to_heads, int accumulate) {
-    for (int b = 0; b < B; b++)
-        for (int h = 0; h < H; h++)
-            for (int t = 0; t < n; t++) {
-                float* hp = heads + (((size_t)b * H + h) * n + t) * dk;
-                float* rp = rows + ((size_t)b * n + t) * width + at + (size_t)h * dk;
-                for (int j = 0; j < dk; j++) {
-                    if (to_heads) hp[j] = rp[j];
-                    else if (accumulate) rp[j] += hp[j];
-                    else rp[j] = hp[j];
-                }
-            }
+/* reverses lora_add: dx += ..., dA, dB += ... */
+__attribute__((noinline)) static void lora_add_backward(const lora_block* lo, int t, float* dx, const float* dy, const float* x,
+                              int N) {
+    if (!lo || !lo->A[t]) return;
+    int in, k, at, width, param;
+    lora_shape(t, lo->C, lo->h, &in, &k, &at, &width, &param);
+    lora_backward(dx, lo->dA[t], lo->dB[t], lo->tmp, lo->dxa, dy, width, at, x, lo->xa[t], lo->A[t],
+                  lo->B[t], N, in, lo->r, k, lo->s);
 }
 
 /* ---- one Transformer block ---- */
 
-/* x (B, n, C) -> a[...]; QKV_OK, or QKV_ERR_OVERFLOW when attention overflowed */
-static int transformer_block_forward(float** a, const float** p, const float* x,
-                                     int B, int n, int C, int H, int h, float eps, int causal) {
+/* the KV cache of one layer for a decode: keys, values (H, T, d_k), rows 0..pos-1 filled */
+typedef struct {
+    float *k, *v;
+    int T, pos;
+} kv_cache;
+
+/* The attention half of a block on x (B n, C): ln1, qkv, the heads, concat, attn, resid1.
+ * cache NULL: every row attends to the rows of its window (B windows of n), with causal set
+ * only to those at or before it;
+ * else one row (B = n = 1) at position cache->pos: its key and value are written into the cache
+ * and it attends to rows 0..pos, its scores and weights in row 0 of each head's T.
+ * QKV_OK, or QKV_ERR_OVERFLOW when attention overflowed. */
+static int block_attention_forward(float** a, const float** p, const lora_block* lo, const float* x,
+                                   const kv_cache* cache, int B, int n, int C, int H, float eps,
+                                   int causal) {
     int BT = B * n, dk = C / H;
     float scale = sqrtf((float)dk);
     layernorm_forward(a[QKV_BLOCK_ACT_LN1], a[QKV_BLOCK_ACT_LN1_MEAN], a[QKV_BLOCK_ACT_LN1_RSTD], x,
                       p[QKV_BLOCK_LN1W], p[QKV_BLOCK_LN1B], BT, C, eps);
     /* (BT, C) x (C, 3C) -> (BT, 3C) */
-    matmul_forward(a[QKV_BLOCK_ACT_QKV], a[QKV_BLOCK_ACT_LN1], p[QKV_BLOCK_QKVW], BT, C, 3 * C);
-    bias_forward(a[QKV_BLOCK_ACT_QKV], p[QKV_BLOCK_QKVB], BT, 3 * C);
-    for (int m = 0; m < 3; m++)
-        heads_copy(a[QKV_BLOCK_ACT_Q + m], a[QKV_BLOCK_ACT_QKV], B, n, H, dk, 3 * C, m * C, 1, 0);
-    size_t nn = (size_t)n * n, nd = (size_t)n * dk;
-    for (int bh = 0; bh < B * H; bh++) {
-        /* (n, d_k) x (n, d_k)^T -> (n, n) -> (n, n) x (n, d_k) */
-        int status = attention_forward_unchecked(
-            a[QKV_BLOCK_ACT_SCORES] + bh * nn, a[QKV_BLOCK_ACT_WEIGHTS] + bh * nn,
-            a[QKV_BLOCK_ACT_HEAD_OUT] + bh * nd, a[QKV_BLOCK_ACT_Q] + bh * nd,
-            a[QKV_BLOCK_ACT_K] + bh * nd, a[QKV_BLOCK_ACT_V] + bh * nd, n, n, dk, dk, scale, causal);
-        if (status) return status;
+    float* qkv = a[QKV_BLOCK_ACT_QKV];
+    matmul_forward(qkv, a[QKV_BLOCK_ACT_LN1], p[QKV_BLOCK_QKVW], BT, C, 3 * C);
+    bias_forward(qkv, p[QKV_BLOCK_QKVB], BT, 3 * C);
+    for (int t = QKV_LORA_WQ; t <= QKV_LORA_WV; t++) lora_add(lo, t, qkv, a[QKV_BLOCK_ACT_LN1], BT);
+    if (!cache) {
+        for (int m = 0; m < 3; m++)
+            heads_copy(a[QKV_BLOCK_ACT_Q + m], qkv, B, n, H, dk, 3 * C, m * C, 1);
+        size_t nn = (size_t)n * n, nd = (size_t)n * dk;
+        for (int bh = 0; bh < B * H; bh++) {
+            /* (n, d_k) x (n, d_k)^T -> (n, n) -> (n, n) x (n, d_k) */
+            int status = attention_forward_unchecked(
+                a[QKV_BLOCK_ACT_SCORES] + bh * nn, a[QKV_BLOCK_ACT_WEIGHTS] + bh * nn,
+                a[QKV_BLOCK_ACT_HEAD_OUT] + bh * nd, a[QKV_BLOCK_ACT_Q] + bh * nd,
+                a[QKV_BLOCK_ACT_K] + bh * nd, a[QKV_BLOCK_ACT_V] + bh * nd, n, n, dk, dk, scale, causal);
+            if (status) return status;
+        }
+        heads_copy(a[QKV_BLOCK_ACT_HEAD_OUT], a[QKV_BLOCK_ACT_CONCAT], B, n, H, dk, C, 0, 0);
+    } else {
+        int T = cache->T, pos = cache->pos;
+        for (int j = 0; j < H; j++) {
+            memcpy(cache->k + ((size_t)j * T + pos) * dk, qkv + C + (size_t)j * dk, (size_t)dk * sizeof(float));
+            memcpy(cache->v + ((size_t)j * T + pos) * dk, qkv + 2 * C + (size_t)j * dk, (size_t)dk * sizeof(float));
+        }
+        for (int j = 0; j < H; j++) {
+            /* (1, d_k) x (pos + 1, d_k)^T -> (1, pos + 1) -> (1, pos + 1) x (pos + 1, d_k):
+               every cached key is at or before the query: no mask needed */
+            if (attention_forward_unchecked(a[QKV_BLOCK_ACT_SCORES] + (size_t)j * T,
+                                            a[QKV_BLOCK_ACT_WEIGHTS] + (size_t)j * T,
+                                            a[QKV_BLOCK_ACT_CONCAT] + (size_t)j * dk,
+                                            qkv + (size_t)j * dk, cache->k + (size_t)j * T * dk,
+                                            cache->v + (size_t)j * T * dk, 1, pos + 1, dk, dk, scale, 0))
+                return QKV_ERR_OVERFLOW;
+        }
     }
-    heads_copy(a[QKV_BLOCK_ACT_HEAD_OUT], a[QKV_BLOCK_ACT_CONCAT], B, n, H, dk, C, 0, 0, 0);
     /* (BT, C) x (C, C) -> (BT, C) */
     matmul_forward(a[QKV_BLOCK_ACT_ATTN], a[QKV_BLOCK_ACT_CONCAT], p[QKV_BLOCK_ATTPROJW], BT, C, C);
     bias_forward(a[QKV_BLOCK_ACT_ATTN], p[QKV_BLOCK_ATTPROJB], BT, C);
+    lora_add(lo, QKV_LORA_WO, a[QKV_BLOCK_ACT_ATTN], a[QKV_BLOCK_ACT_CONCAT], BT);
     size_t BC = (size_t)BT * C;
     for (size_t i = 0; i < BC; i++) a[QKV_BLOCK_ACT_RESID1][i] = x[i] + a[QKV_BLOCK_ACT_ATTN][i];
+    return QKV_OK;
+}
+
+/* The MLP half of a block on its resid1 (BT rows): ln2, hidden, gelu, mlp, out */
+static void block_mlp_forward(float** a, const float** p, const lora_block* lo, int BT, int C, int h,
+                              float eps) {
     layernorm_forward(a[QKV_BLOCK_ACT_LN2], a[QKV_BLOCK_ACT_LN2_MEAN], a[QKV_BLOCK_ACT_LN2_RSTD],
                       a[QKV_BLOCK_ACT_RESID1], p[QKV_BLOCK_LN2W], p[QKV_BLOCK_LN2B], BT, C, eps);
     /* (BT, C) x (C, h) -> (BT, h) */
     matmul_forward(a[QKV_BLOCK_ACT_HIDDEN], a[QKV_BLOCK_ACT_LN2], p[QKV_BLOCK_FCW], BT, C, h);
     bias_forward(a[QKV_BLOCK_ACT_HIDDEN], p[QKV_BLOCK_FCB], BT, h);
+    lora_add(lo, QKV_LORA_W1, a[QKV_BLOCK_ACT_HIDDEN], a[QKV_BLOCK_ACT_LN2], BT);
     gelu_forward(a[QKV_BLOCK_ACT_GELU], a[QKV_BLOCK_ACT_HIDDEN], BT * h);
     /* (BT, h) x (h, C) -> (BT, C) */
     matmul_forward(a[QKV_BLOCK_ACT_MLP], a[QKV_BLOCK_ACT_GELU], p[QKV_BLOCK_FCPROJW], BT, h, C);
     bias_forward(a[QKV_BLOCK_ACT_MLP], p[QKV_BLOCK_FCPROJB], BT, C);
+    lora_add(lo, QKV_LORA_W2, a[QKV_BLOCK_ACT_MLP], a[QKV_BLOCK_ACT_GELU], BT);
+    size_t BC = (size_t)BT * C;
     for (size_t i = 0; i < BC; i++)
         a[QKV_BLOCK_ACT_OUT][i] = a[QKV_BLOCK_ACT_RESID1][i] + a[QKV_BLOCK_ACT_MLP][i];
+}
+
+/* x (B, n, C) -> a[...]; QKV_OK, or QKV_ERR_OVERFLOW when attention overflowed */
+static int transformer_block_forward(float** a, const float** p, const lora_block* lo, const float* x,
+                                     int B, int n, int C, int H, int h, float eps, int causal) {
+    int status = block_attention_forward(a, p, lo, x, NULL, B, n, C, H, eps, causal);
+    if (status) return status;
+    block_mlp_forward(a, p, lo, B * n, C, h, eps);
     return QKV_OK;
 }
 
-/* reverses transformer_block_forward: dout (B, n, C) -> dx += ..., dp[...] += ...;
+/* reverses transformer_block_forward: dout (B, n, C) -> dx += ..., dp[...] += ... (dp NULL:
+   the block is frozen, no gradient of its parameters), the adapters' dA, dB += ...;
    d is scratch shaped like the activations (dscores (n, n) in d[QKV_BLOCK_ACT_SCORES]) */
-static void transformer_block_backward(float* dx, float** dp, float** d,
+static void transformer_block_backward(float* dx, float** dp, const lora_block* lo, float** d,
                                        const float* dout, float** a,
                                        const float** p, const float* x,
                                        int B, int n, int C, int H, int h, int causal) {
+    float* none[QKV_BLOCK_PARAMS] = { 0 };
+    float** dw = dp ? dp : none;  /* matmul_backward skips a NULL gradient */
+    if (!dp) {  /* the LayerNorms' gradients, computed and dropped */
+        memset(lo->ln, 0, 2 * (size_t)C * sizeof(float));
+        none[QKV_BLOCK_LN1W] = none[QKV_BLOCK_LN2W] = lo->ln;
+        none[QKV_BLOCK_LN1B] = none[QKV_BLOCK_LN2B] = lo->ln + C;
+    }
     int BT = B * n, dk = C / H;
     float scale = sqrtf((float)dk);
     size_t BC = (size_t)BT * C, Bh = (size_t)BT * h;
@@ -209,8 +294,9 @@ static void transformer_block_backward(float* dx, float** dp, float** d,
     /* mlp = gelu . fcprojw + fcprojb */
     float* dgelu = d[QKV_BLOCK_ACT_GELU];
     memset(dgelu, 0, Bh * sizeof(float));
-    matmul_backward(dgelu, dp[QKV_BLOCK_FCPROJW], dout, a[QKV_BLOCK_ACT_GELU], p[QKV_BLOCK_FCPROJW], BT, h, C);
-    bias_backward(dp[QKV_BLOCK_FCPROJB], dout, BT, C);
+    matmul_backward(dgelu, dw[QKV_BLOCK_FCPROJW], dout, a[QKV_BLOCK_ACT_GELU], p[QKV_BLOCK_FCPROJW], BT, h, C);
+    if (dp) bias_backward(dp[QKV_BLOCK_FCPROJB], dout, BT, C);
+    lora_add_backward(lo, QKV_LORA_W2, dgelu, dout, a[QKV_BLOCK_ACT_GELU], BT);
     /* gelu = GELU(hidden) */
     float* dhidden = d[QKV_BLOCK_ACT_HIDDEN];
     memset(dhidden, 0, Bh * sizeof(float));
@@ -218,21 +304,23 @@ static void transformer_block_backward(float* dx, float** dp, float** d,
     /* hidden = ln2 . fcw + fcb */
     float* dln2 = d[QKV_BLOCK_ACT_LN2];
     memset(dln2, 0, BC * sizeof(float));
-    matmul_backward(dln2, dp[QKV_BLOCK_FCW], dhidden, a[QKV_BLOCK_ACT_LN2], p[QKV_BLOCK_FCW], BT, C, h);
-    bias_backward(dp[QKV_BLOCK_FCB], dhidden, BT, h);
+    matmul_backward(dln2, dw[QKV_BLOCK_FCW], dhidden, a[QKV_BLOCK_ACT_LN2], p[QKV_BLOCK_FCW], BT, C, h);
+    if (dp) bias_backward(dp[QKV_BLOCK_FCB], dhidden, BT, h);
+    lora_add_backward(lo, QKV_LORA_W1, dln2, dhidden, a[QKV_BLOCK_ACT_LN2], BT);
     /* ln2 = LN2(resid1) */
-    layernorm_backward(dresid1, dp[QKV_BLOCK_LN2W], dp[QKV_BLOCK_LN2B], dln2, a[QKV_BLOCK_ACT_RESID1],
+    layernorm_backward(dresid1, dw[QKV_BLOCK_LN2W], dw[QKV_BLOCK_LN2B], dln2, a[QKV_BLOCK_ACT_RESID1],
                        p[QKV_BLOCK_LN2W], a[QKV_BLOCK_ACT_LN2_MEAN], a[QKV_BLOCK_ACT_LN2_RSTD], BT, C);
     /* resid1 = x + attn: both receive dresid1 */
     for (size_t i = 0; i < BC; i++) dx[i] += dresid1[i];
     /* attn = concat . attprojw + attprojb */
     float* dconcat = d[QKV_BLOCK_ACT_CONCAT];
     memset(dconcat, 0, BC * sizeof(float));
-    matmul_backward(dconcat, dp[QKV_BLOCK_ATTPROJW], dresid1, a[QKV_BLOCK_ACT_CONCAT], p[QKV_BLOCK_ATTPROJW], BT, C, C);
-    bias_backward(dp[QKV_BLOCK_ATTPROJB], dresid1, BT, C);
+    matmul_backward(dconcat, dw[QKV_BLOCK_ATTPROJW], dresid1, a[QKV_BLOCK_ACT_CONCAT], p[QKV_BLOCK_ATTPROJW], BT, C, C);
+    if (dp) bias_backward(dp[QKV_BLOCK_ATTPROJB], dresid1, BT, C);
+    lora_add_backward(lo, QKV_LORA_WO, dconcat, dresid1, a[QKV_BLOCK_ACT_CONCAT], BT);
     /* concat = the heads side by side */
     float* dhead = d[QKV_BLOCK_ACT_HEAD_OUT];
-    heads_copy(dhead, dconcat, B, n, H, dk, C, 0, 1, 0);
+    heads_copy(dhead, dconcat, B, n, H, dk, C, 0, 1);
     /* head j = attention(Q_j, K_j, V_j) */
     float *dq = d[QKV_BLOCK_ACT_Q], *dk_ = d[QKV_BLOCK_ACT_K], *dv = d[QKV_BLOCK_ACT_V];
     memset(dq, 0, BC * sizeof(float));
@@ -247,14 +335,15 @@ static void transformer_block_backward(float* dx, float** dp, float** d,
     /* Q, K, V = columns of qkv */
     float* dqkv = d[QKV_BLOCK_ACT_QKV];
     for (int m = 0; m < 3; m++)
-        heads_copy(d[QKV_BLOCK_ACT_Q + m], dqkv, B, n, H, dk, 3 * C, m * C, 0, 0);
+        heads_copy(d[QKV_BLOCK_ACT_Q + m], dqkv, B, n, H, dk, 3 * C, m * C, 0);
     /* qkv = ln1 . qkvw + qkvb */
     float* dln1 = d[QKV_BLOCK_ACT_LN1];
     memset(dln1, 0, BC * sizeof(float));
-    matmul_backward(dln1, dp[QKV_BLOCK_QKVW], dqkv, a[QKV_BLOCK_ACT_LN1], p[QKV_BLOCK_QKVW], BT, C, 3 * C);
-    bias_backward(dp[QKV_BLOCK_QKVB], dqkv, BT, 3 * C);
+    matmul_backward(dln1, dw[QKV_BLOCK_QKVW], dqkv, a[QKV_BLOCK_ACT_LN1], p[QKV_BLOCK_QKVW], BT, C, 3 * C);
+    if (dp) bias_backward(dp[QKV_BLOCK_QKVB], dqkv, BT, 3 * C);
+    for (int t = QKV_LORA_WQ; t <= QKV_LORA_WV; t++) lora_add_backward(lo, t, dln1, dqkv, a[QKV_BLOCK_ACT_LN1], BT);
     /* ln1 = LN1(x) */
-    layernorm_backward(dx, dp[QKV_BLOCK_LN1W], dp[QKV_BLOCK_LN1B], dln1, x, p[QKV_BLOCK_LN1W],
+    layernorm_backward(dx, dw[QKV_BLOCK_LN1W], dw[QKV_BLOCK_LN1B], dln1, x, p[QKV_BLOCK_LN1W],
                        a[QKV_BLOCK_ACT_LN1_MEAN], a[QKV_BLOCK_ACT_LN1_RSTD], BT, C);
 }
 
@@ -307,7 +396,7 @@ int qkv_transformer_block_forward(float* acts, const float* params, const float*
     float* a[QKV_BLOCK_ACTS];
     for (int i = 0; i < QKV_BLOCK_PARAMS; i++) p[i] = params + po[i];
     for (int i = 0; i < QKV_BLOCK_ACTS; i++) a[i] = acts + ao[i];
-    status = transformer_block_forward(a, p, x, 1, n, C, heads, hidden, eps, causal ? 1 : 0);
+    status = transformer_block_forward(a, p, NULL, x, 1, n, C, heads, hidden, eps, causal ? 1 : 0);
     if (status) return status;
     /* finite inputs can overflow (a huge weight); never hand back Infinity or NaN */
     if (qkv_check_finite(acts, na)) return QKV_ERR_OVERFLOW;
@@ -334,26 +423,43 @@ static float* wte_of(const qkv_gpt* g, float* base) { (void)g; return base; }
 static float* wpe_of(const qkv_gpt* g, float* base) { return base + (size_t)g->V * g->C; }
 static float* lnf_of(const qkv_gpt* g, float* base) { return base + g->num_params - 2 * (size_t)g->C; }
 
+/* block l's adapters for B windows of n tokens, or NULL when there are none in use (not a LoRA
+   run, or merged: the weights then hold them) */
+static const lora_block* lora_block_of(qkv_gpt* g, int l, int B, int n, lora_block* lo) {
+    if (!g->base_params || g->merged) return NULL;
+    memset(lo, 0, sizeof *lo);
+    lo->r = g->rank; lo->C = g->C; lo->h = g->hidden; lo->s = g->lora_scale;
+    lo->tmp = g->lora_tmp; lo->dxa = g->lora_dxa; lo->ln = g->lora_ln;
+    size_t rows = (size_t)B * n;
+    for (int t = 0; t < QKV_LORA_TARGETS; t++) {
+        if (!(g->lora_targets >> t & 1)) continue;
+        int in, k, at, width, param;
+        lora_shape(t, g->C, g->hidden, &in, &k, &at, &width, &param);
+        size_t a = g->adapter_at[l][t], b = a + (size_t)in * g->rank;
+        lo->A[t] = g->tr.params + a; lo->B[t] = g->tr.params + b;
+        lo->dA[t] = g->tr.grads + a; lo->dB[t] = g->tr.grads + b;
+        lo->xa[t] = g->lora_xa + ((size_t)l * QKV_LORA_TARGETS + t) * g->B * g->T * g->rank;
+        (void)rows;
+    }
+    return lo;
+}
+
 /* tokens (B, n) -> logits, probs (B n, V); QKV_OK or QKV_ERR_OVERFLOW (parameters too large) */
 static int gpt_forward(qkv_gpt* g, const int* tokens, int B, int n) {
     int C = g->C, V = g->V, BT = B * n;
     g->last_B = g->last_n = 0;
     const float* wte = wte_of(g, g->params);
     const float* wpe = wpe_of(g, g->params);
-    /* x0[b][t] = wte[tokens[b][t]] + wpe[t] */
-    for (int i = 0; i < BT; i++) {
-        const float* e = wte + (size_t)tokens[i] * C;
-        const float* q = wpe + (size_t)(i % n) * C;
-        float* x = g->x0 + (size_t)i * C;
-        for (int c = 0; c < C; c++) x[c] = e[c] + q[c];
-    }
+    embedding_forward(g->x0, tokens, wte, wpe, B, n, C);  /* x0[b][t] = wte[tokens[b][t]] + wpe[t] */
     const float* x = g->x0;
     for (int l = 0; l < g->L; l++) {
         const float* p[QKV_BLOCK_PARAMS];
         float* a[QKV_BLOCK_ACTS];
         block_params_of(g, l, g->params, p);
         block_acts_of(g, l, B, n, a);
-        if (transformer_block_forward(a, p, x, B, n, C, g->H, g->hidden, g->eps, 1)) return QKV_ERR_OVERFLOW;
+        lora_block lb;
+        const lora_block* lo = lora_block_of(g, l, B, n, &lb);
+        if (transformer_block_forward(a, p, lo, x, B, n, C, g->H, g->hidden, g->eps, 1)) return QKV_ERR_OVERFLOW;
         x = a[QKV_BLOCK_ACT_OUT];
     }
     const float* lnf = lnf_of(g, g->params);
@@ -370,40 +476,33 @@ static int gpt_forward(qkv_gpt* g, const int* tokens, int B, int n) {
     return QKV_OK;
 }
 
-/* the summed loss of the last forward against targets (B n) */
-static double gpt_loss_sum(const qkv_gpt* g, const int* targets, int BT) {
-    double sum = 0.0;
-    for (int i = 0; i < BT; i++)
-        sum += qkv_crossentropy_row(g->probs + (size_t)i * g->V, g->logits + (size_t)i * g->V, targets[i], g->V);
-    return sum;
-}
-
-/* backward of the last forward (tokens, targets (B, n)); accumulates into g->grads */
+/* backward of the last forward (tokens, targets (B, n)); accumulates into g->grads, or for a
+   LoRA run into the adapters' gradients alone (nothing else of the base is computed) */
 static void gpt_backward(qkv_gpt* g, const int* tokens, const int* targets, int B, int n) {
+    int frozen = g->base_params != NULL;
     int C = g->C, V = g->V, BT = B * n;
     size_t BC = (size_t)BT * C;
     float weight = 1.0f / (float)BT;
     /* loss = mean -log probs[target]  ->  dlogits = (probs - onehot) / BT */
-    for (int i = 0; i < BT; i++) {
-        const float* pr = g->probs + (size_t)i * V;
-        float* dl = g->dlogits + (size_t)i * V;
-        for (int j = 0; j < V; j++) dl[j] = weight * (pr[j] - (j == targets[i] ? 1.0f : 0.0f));
-    }
+    crossentropy_backward(g->dlogits, g->probs, targets, BT, V, weight);
     float* wte = wte_of(g, g->params);
-    float* dwte = wte_of(g, g->grads);
+    float* dwte = frozen ? NULL : wte_of(g, g->grads);
     /* logits = lnf . wteT  ->  dlnf = dlogits . wte,  dwteT = lnf^T . dlogits, then dwte += dwteT^T:
        every row of wte receives a gradient */
     memset(g->dlnf, 0, BC * sizeof(float));
     matmul_accumulate(g->dlnf, g->dlogits, wte, BT, V, C);     /* (BT, V) x (V, C) */
-    memset(g->dwteT, 0, (size_t)C * V * sizeof(float));
-    matmul_backward(NULL, g->dwteT, g->dlogits, g->lnf, g->wteT, BT, C, V);  /* (C, BT) x (BT, V) */
-    transpose_forward(g->dwte_scratch, g->dwteT, C, V);
-    for (size_t i = 0; i < (size_t)V * C; i++) dwte[i] += g->dwte_scratch[i];
+    if (!frozen) {
+        memset(g->dwteT, 0, (size_t)C * V * sizeof(float));
+        matmul_backward(NULL, g->dwteT, g->dlogits, g->lnf, g->wteT, BT, C, V);  /* (C, BT) x (BT, V) */
+        transpose_forward(g->dwte_scratch, g->dwteT, C, V);
+        for (size_t i = 0; i < (size_t)V * C; i++) dwte[i] += g->dwte_scratch[i];
+    }
     /* lnf = LNf(x_L) */
     float* a[QKV_BLOCK_ACTS];
     block_acts_of(g, g->L - 1, B, n, a);
     const float* lnf = lnf_of(g, g->params);
-    float* dlnfw = lnf_of(g, g->grads);
+    float* dlnfw = frozen ? g->lora_ln : lnf_of(g, g->grads);  /* frozen: computed and dropped */
+    if (frozen) memset(dlnfw, 0, 2 * (size_t)C * sizeof(float));
     memset(g->dres, 0, BC * sizeof(float));
     layernorm_backward(g->dres, dlnfw, dlnfw + C, g->dlnf, a[QKV_BLOCK_ACT_OUT], lnf,
                        g->lnf_mean, g->lnf_rstd, BT, C);
@@ -414,8 +513,12 @@ static void gpt_backward(qkv_gpt* g, const int* tokens, const int* targets, int 
         float* dp[QKV_BLOCK_PARAMS];
         float* al[QKV_BLOCK_ACTS];
         block_params_of(g, l, g->params, p);
-        block_params_of(g, l, g->grads, dpc);
-        for (int i = 0; i < QKV_BLOCK_PARAMS; i++) dp[i] = (float*)dpc[i];
+        if (!frozen) {
+            block_params_of(g, l, g->grads, dpc);
+            for (int i = 0; i < QKV_BLOCK_PARAMS; i++) dp[i] = (float*)dpc[i];
+        }
+        lora_block lb;
+        const lora_block* lo = lora_block_of(g, l, B, n, &lb);
         block_acts_of(g, l, B, n, al);
         const float* x;
         if (l == 0) {
@@ -426,21 +529,122 @@ static void gpt_backward(qkv_gpt* g, const int* tokens, const int* targets, int 
             x = prev[QKV_BLOCK_ACT_OUT];
         }
         memset(g->dx, 0, BC * sizeof(float));
-        transformer_block_backward(g->dx, dp, g->dblock, g->dres, al, p, x, B, n,
+        transformer_block_backward(g->dx, frozen ? NULL : dp, lo, g->dblock, g->dres, al, p, x, B, n,
                                    C, g->H, g->hidden, 1);
         float* swap = g->dres; g->dres = g->dx; g->dx = swap;
     }
     /* x0 = wte[tokens] + wpe[t]  ->  the token's row and the position's row */
-    float* dwpe = wpe_of(g, g->grads);
-    for (int i = 0; i < BT; i++) {
-        const float* dx0 = g->dres + (size_t)i * C;
-        float* e = dwte + (size_t)tokens[i] * C;
-        float* q = dwpe + (size_t)(i % n) * C;
-        for (int c = 0; c < C; c++) { e[c] += dx0[c]; q[c] += dx0[c]; }
-    }
+    if (!frozen) embedding_backward(dwte, wpe_of(g, g->grads), g->dres, tokens, B, n, C);
 }
 
 /* ---- create / destroy ---- */
+
+/* the floats of every adapter of a LoRA run, and where each starts (adapter_at) */
+static uint64_t lora_layout(size_t at[][QKV_LORA_TARGETS], int L, int C, int targets, int rank) {
+    uint64_t total = 0;
+    for (int l = 0; l < L; l++)
+        for (int t = 0; t < QKV_LORA_TARGETS; t++) {
+            if (!(targets >> t & 1)) continue;
+            int in, k, a, width, param;
+            lora_shape(t, C, 4 * C, &in, &k, &a, &width, &param);
+            at[l][t] = (size_t)total;
+            total += (uint64_t)rank * ((uint64_t)in + (uint64_t)k);  /* A (in, r) | B (r, k) */
+        }
+    return total;
+}
+
+/* a GPT's memory, for B windows of T tokens: its own parameters with their gradients and AdamW
+   state, or (base given) base's frozen parameters and the adapters of `targets` at `rank` with
+   theirs. Shapes are checked by the callers. */
+static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_gpt* base,
+                   int targets, int rank) {
+    int h = 4 * C;
+    size_t ps[QKV_BLOCK_PARAMS], po[QKV_BLOCK_PARAMS + 1], as[QKV_BLOCK_ACTS], ao[QKV_BLOCK_ACTS + 1];
+    block_param_sizes(ps, C, h);
+    size_t per_block = offsets_of(po, ps, QKV_BLOCK_PARAMS);
+    block_act_sizes(as, B, T, C, H, h);
+    size_t per_acts = offsets_of(ao, as, QKV_BLOCK_ACTS);
+    uint64_t BT = (uint64_t)B * T, BC = BT * C;
+    uint64_t N = (uint64_t)V * C + (uint64_t)T * C + (uint64_t)L * per_block + 2 * (uint64_t)C;
+    if (N > QKV_MAX_ELEMENTS) return QKV_ERR_SIZE;
+
+    qkv_gpt* g = calloc(1, sizeof(qkv_gpt));
+    if (!g) return QKV_ERR_ALLOC;
+    g->V = V; g->L = L; g->H = H; g->C = C; g->T = T; g->B = B; g->hidden = h;
+    g->eps = 1e-5f;
+    g->num_params = (size_t)N;
+    g->block_params = per_block;
+    memcpy(g->block_param_offsets, po, sizeof po);
+    g->block_acts = per_acts;
+    uint64_t NA = base ? lora_layout(g->adapter_at, L, C, targets, rank) : 0;
+    uint64_t trained = base ? NA : N;  /* floats a step updates */
+    if (trained > QKV_MAX_ELEMENTS) {
+        free(g);
+        return QKV_ERR_SIZE;
+    }
+    struct trainable* tr = &g->tr;
+    /* The float block, listed once: the sum sizes it, the same list carves it. 64-bit counts:
+       every factor is limited above, so none of these overflows 64 bits. */
+    struct { float** at; uint64_t floats; } parts[40 + QKV_BLOCK_ACTS];
+    int count = 0;
+#define PART(slot, n) (parts[count].at = &(slot), parts[count++].floats = (uint64_t)(n))
+    PART(tr->params, trained); PART(tr->grads, trained); PART(tr->m, trained); PART(tr->v, trained);
+    PART(tr->next, 3 * trained);                 /* params | m | v of an update, until committed */
+    PART(g->acts, (uint64_t)L * per_acts);
+    PART(g->x0, BC); PART(g->lnf, BC); PART(g->lnf_mean, BT); PART(g->lnf_rstd, BT);
+    PART(g->logits, BT * V); PART(g->probs, BT * V);
+    PART(g->dres, BC); PART(g->dx, BC); PART(g->dlnf, BC); PART(g->dlogits, BT * V);
+    for (int i = 0; i < QKV_BLOCK_ACTS; i++)        /* one block's d; dscores: one head's (T, T) */
+        PART(g->dblock[i], i == QKV_BLOCK_ACT_SCORES ? (uint64_t)T * T : as[i]);
+    PART(g->kcache, (uint64_t)L * T * C); PART(g->vcache, (uint64_t)L * T * C);
+    PART(g->wteT, (uint64_t)V * C);
+    if (!base) {  /* the tied table's gradient, through its transpose */
+        PART(g->dwteT, (uint64_t)V * C); PART(g->dwte_scratch, (uint64_t)V * C);
+    } else {      /* x.A of every adapter, the adapters' scratch */
+        PART(g->lora_xa, (uint64_t)L * QKV_LORA_TARGETS * BT * rank);
+        PART(g->lora_tmp, BT * h); PART(g->lora_dxa, BT * rank); PART(g->lora_ln, 2 * (uint64_t)C);
+    }
+#undef PART
+    uint64_t floats = 0;
+    for (int i = 0; i < count; i++) floats += parts[i].floats;
+    if (floats > QKV_MAX_BYTES / sizeof(float)) {
+        free(g);
+        return QKV_ERR_SIZE;
+    }
+    g->floats = malloc((size_t)floats * sizeof(float));
+    g->ints = malloc(2 * (size_t)BT * sizeof(int));
+    tr->decay = malloc((size_t)trained);
+    g->ranked = malloc((size_t)V * sizeof(*g->ranked));
+    g->weights_d = malloc((size_t)V * sizeof(double));
+    if (!g->floats || !g->ints || !tr->decay || !g->ranked || !g->weights_d) {
+        qkv_gpt_destroy(g);
+        return QKV_ERR_ALLOC;
+    }
+    float* f = g->floats;
+    for (int i = 0; i < count; i++) { *parts[i].at = f; f += parts[i].floats; }
+    if ((uint64_t)(f - g->floats) != floats) {  /* the carving used exactly the sum: by construction */
+        qkv_gpt_destroy(g);
+        return QKV_ERR_SIZE;
+    }
+    memset(g->floats, 0, (size_t)floats * sizeof(float));
+    tr->n = (size_t)trained;
+    if (base) {
+        g->params = base->params;  /* read, never written */
+        g->base_params = base->params;
+    } else {
+        g->params = tr->params; g->grads = tr->grads; g->m = tr->m; g->v = tr->v;
+        g->next = tr->next; g->decay = tr->decay;
+    }
+    g->inputs = g->ints;
+    g->targets = g->ints + BT;
+    g->bytes = (size_t)floats * sizeof(float) + 2 * (size_t)BT * sizeof(int) + (size_t)trained +
+               (size_t)V * (sizeof(*g->ranked) + sizeof(double));
+    g->lr = 3e-3f; g->beta1 = 0.9f; g->beta2 = 0.99f; g->adam_eps = 1e-8f;
+    g->weight_decay = 0.01f; g->clip = 1.0f; g->warmup = 0; g->total_steps = 0;
+    g->loss_limit = QKV_DIVERGENCE_FACTOR * qkv_log((double)V);
+    *out = g;
+    return QKV_OK;
+}
 
 int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int context,
                    int batch, uint32_t seed) {
@@ -451,75 +655,21 @@ int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int
         batch < 1 || batch > QKV_GPT_MAX_BATCH || heads < 1 || heads > dim)
         return QKV_ERR_SIZE;
     if (dim % heads) return QKV_ERR_SHAPE;
-    int V = vocab, L = layers, H = heads, C = dim, T = context, B = batch, h = 4 * dim;
-    size_t ps[QKV_BLOCK_PARAMS], po[QKV_BLOCK_PARAMS + 1], as[QKV_BLOCK_ACTS], ao[QKV_BLOCK_ACTS + 1];
-    block_param_sizes(ps, C, h);
-    size_t per_block = offsets_of(po, ps, QKV_BLOCK_PARAMS);
-    block_act_sizes(as, B, T, C, H, h);
-    size_t per_acts = offsets_of(ao, as, QKV_BLOCK_ACTS);
-    /* 64-bit sums: every factor is limited above, so none of these overflows 64 bits */
-    uint64_t N = (uint64_t)V * C + (uint64_t)T * C + (uint64_t)L * per_block + 2 * (uint64_t)C;
-    uint64_t BT = (uint64_t)B * T, BC = BT * C;
-    uint64_t acts = (uint64_t)L * per_acts + 2 * BC + 2 * BT + 2 * BT * V;
-    /* backward: dres, dx, dlnf (BC each), dlogits (BT V), one block's d (scores: T T) */
-    uint64_t back = 3 * BC + BT * V + per_acts - as[QKV_BLOCK_ACT_SCORES] + (uint64_t)T * T;
-    uint64_t cache = 2 * (uint64_t)L * T * C + 3 * (uint64_t)V * C;  /* + wteT, dwteT, scratch */
-    uint64_t floats = 7 * N + acts + back + cache;
-    if (N > QKV_MAX_ELEMENTS || floats > QKV_MAX_BYTES / sizeof(float)) return QKV_ERR_SIZE;
-
-    qkv_gpt* g = calloc(1, sizeof(qkv_gpt));
-    if (!g) return QKV_ERR_ALLOC;
-    g->V = V; g->L = L; g->H = H; g->C = C; g->T = T; g->B = B; g->hidden = h;
-    g->eps = 1e-5f;
-    g->num_params = (size_t)N;
-    g->block_params = per_block;
-    memcpy(g->block_param_offsets, po, sizeof po);
-    g->block_acts = per_acts;
-    g->floats = malloc((size_t)floats * sizeof(float));
-    g->ints = malloc(2 * (size_t)BT * sizeof(int));
-    g->decay = malloc((size_t)N);
-    g->ranked = malloc((size_t)V * sizeof(*g->ranked));
-    g->weights_d = malloc((size_t)V * sizeof(double));
-    if (!g->floats || !g->ints || !g->decay || !g->ranked || !g->weights_d) {
-        qkv_gpt_destroy(g);
-        return QKV_ERR_ALLOC;
-    }
-    float* f = g->floats;
-    g->params = f; f += N;
-    g->grads = f; f += N;
-    g->m = f; f += N;
-    g->v = f; f += N;
-    g->next = f; f += 3 * N;
-    g->acts = f; f += (size_t)L * per_acts;
-    g->x0 = f; f += BC;
-    g->lnf = f; f += BC;
-    g->lnf_mean = f; f += BT;
-    g->lnf_rstd = f; f += BT;
-    g->logits = f; f += BT * V;
-    g->probs = f; f += BT * V;
-    g->dres = f; f += BC;
-    g->dx = f; f += BC;
-    g->dlnf = f; f += BC;
-    g->dlogits = f; f += BT * V;
-    for (int i = 0; i < QKV_BLOCK_ACTS; i++) {
-        g->dblock[i] = f;
-        f += i == QKV_BLOCK_ACT_SCORES ? (size_t)T * T : as[i];
-    }
-    g->kcache = f; f += (size_t)L * T * C;
-    g->vcache = f; f += (size_t)L * T * C;
-    g->wteT = f; f += (size_t)V * C;
-    g->dwteT = f; f += (size_t)V * C;
-    g->dwte_scratch = f; f += (size_t)V * C;
-    memset(g->floats + N, 0, (size_t)(floats - N) * sizeof(float));
-    g->inputs = g->ints;
-    g->targets = g->ints + BT;
+    int V = vocab, L = layers, C = dim, T = context;
+    qkv_gpt* g;
+    int status = gpt_new(&g, V, L, heads, C, T, batch, NULL, 0, 0);
+    if (status) return status;
+    size_t ps[QKV_BLOCK_PARAMS];
+    block_param_sizes(ps, C, g->hidden);
+    const size_t* po = g->block_param_offsets;
+    size_t per_block = g->block_params, N = g->num_params;
 
     /* GPT-2's initialisation, from one numpy-compatible stream in parameter order:
      * matrices ~ N(0, 0.02), the two projections into the residual stream (attprojw, fcprojw)
      * scaled by 1/sqrt(2L); biases 0; LayerNorm gains 1, shifts 0 */
     qkv_rng_seed(&g->rng, seed);
     float std = 0.02f, resid = 0.02f / sqrtf(2.0f * (float)L);
-    memset(g->decay, 0, (size_t)N);
+    memset(g->decay, 0, N);
     float* p = g->params;
     for (size_t i = 0; i < (size_t)V * C + (size_t)T * C; i++) p[i] = std * (float)qkv_rng_gauss(&g->rng);
     memset(g->decay, 1, (size_t)V * C + (size_t)T * C);
@@ -539,18 +689,84 @@ int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int
     }
     float* lnf = lnf_of(g, p);
     for (int c = 0; c < C; c++) { lnf[c] = 1.0f; lnf[C + c] = 0.0f; }
-
-    g->lr = 3e-3f; g->beta1 = 0.9f; g->beta2 = 0.99f; g->adam_eps = 1e-8f;
-    g->weight_decay = 0.01f; g->clip = 1.0f; g->warmup = 0; g->total_steps = 0;
-    g->loss_limit = QKV_DIVERGENCE_FACTOR * qkv_log((double)V);
     *out = g;
+    return QKV_OK;
+}
+
+int qkv_gpt_create_lora(qkv_gpt** out, qkv_gpt* base, int batch, int targets, int rank,
+                        float alpha, uint32_t seed) {
+    if (!out || !base) return QKV_ERR_NULL;
+    *out = NULL;
+    if (base->base_params) return QKV_ERR_ARGUMENT;  /* a LoRA run is not a base */
+    if (batch < 1 || batch > QKV_GPT_MAX_BATCH || rank < 1 || rank > QKV_LORA_MAX_RANK) return QKV_ERR_SIZE;
+    if (targets <= 0 || targets >= 1 << QKV_LORA_TARGETS) return QKV_ERR_ARGUMENT;
+    if (!isfinite(alpha) || !(alpha > 0.0f)) return QKV_ERR_ARGUMENT;
+    qkv_gpt* g;
+    int status = gpt_new(&g, base->V, base->L, base->H, base->C, base->T, batch, base, targets, rank);
+    if (status) return status;
+    g->lora_targets = targets;
+    g->rank = rank;
+    g->lora_scale = alpha / (float)rank;
+    /* A ~ N(0, 1) / sqrt(in), layer by layer and target by target from the seed; B = 0 (zeroed) */
+    qkv_rng_seed(&g->rng, seed);
+    for (int l = 0; l < g->L; l++)
+        for (int t = 0; t < QKV_LORA_TARGETS; t++) {
+            if (!(targets >> t & 1)) continue;
+            int in, k, at, width, param;
+            lora_shape(t, g->C, g->hidden, &in, &k, &at, &width, &param);
+            float* A = g->tr.params + g->adapter_at[l][t];
+            float s = 1.0f / sqrtf((float)in);
+            for (size_t i = 0; i < (size_t)in * rank; i++) A[i] = s * (float)qkv_rng_gauss(&g->rng);
+        }
+    memset(g->tr.decay, 1, g->tr.n);  /* A and B are matrices: AdamW decays both */
+    *out = g;
+    return QKV_OK;
+}
+
+int qkv_gpt_lora_merge(qkv_gpt* g, int merge) {
+    if (!g) return QKV_ERR_NULL;
+    if (!g->base_params) return QKV_ERR_ARGUMENT;
+    if (!merge) {
+        free(g->merged);
+        g->merged = NULL;
+        g->params = (float*)g->base_params;
+        return QKV_OK;
+    }
+    if (g->merged) return QKV_OK;
+    int C = g->C, h = g->hidden, r = g->rank;
+    size_t N = g->num_params;
+    float* merged = malloc((N + (size_t)C * h) * sizeof(float));  /* W | A.B scratch (in, k) */
+    if (!merged) return QKV_ERR_ALLOC;
+    memcpy(merged, g->base_params, N * sizeof(float));
+    float* ab = merged + N;
+    for (int l = 0; l < g->L; l++) {
+        const float* p[QKV_BLOCK_PARAMS];
+        block_params_of(g, l, merged, p);
+        for (int t = 0; t < QKV_LORA_TARGETS; t++) {
+            if (!(g->lora_targets >> t & 1)) continue;
+            int in, k, at, width, param;
+            lora_shape(t, C, h, &in, &k, &at, &width, &param);
+            const float* A = g->tr.params + g->adapter_at[l][t];
+            matmul_forward(ab, A, A + (size_t)in * r, in, r, k);  /* (in, r) x (r, k) */
+            float* W = (float*)p[param];
+            for (int i = 0; i < in; i++)
+                for (int j = 0; j < k; j++) W[(size_t)i * width + at + j] += g->lora_scale * ab[(size_t)i * k + j];
+        }
+    }
+    if (qkv_check_finite(merged, N)) {
+        free(merged);
+        return QKV_ERR_OVERFLOW;
+    }
+    g->merged = merged;
+    g->params = merged;
+    g->last_B = g->last_n = 0;
     return QKV_OK;
 }
 
 void qkv_gpt_destroy(qkv_gpt* g) {
     if (!g) return;
-    free(g->floats); free(g->ints); free(g->decay); free(g->ranked); free(g->weights_d);
-    free(g->data);
+    free(g->floats); free(g->ints); free(g->tr.decay); free(g->ranked); free(g->weights_d);
+    free(g->data); free(g->reference); free(g->merged);
     free(g);
 }
 
@@ -605,6 +821,24 @@ int qkv_gpt_set_data(qkv_gpt* g, const int* train, int n_train, const int* train
     return QKV_OK;
 }
 
+int qkv_gpt_set_reference(qkv_gpt* g, const int* tokens, int n_tokens, const int* starts,
+                          int n_starts) {
+    if (!g || !tokens || !starts) return QKV_ERR_NULL;
+    if (n_tokens <= g->T || n_starts <= 0 || (int64_t)n_tokens + n_starts > (int64_t)QKV_MAX_ELEMENTS)
+        return QKV_ERR_SIZE;
+    if (check_ids(tokens, n_tokens, g->V)) return QKV_ERR_TOKEN;
+    if (check_starts(starts, n_starts, n_tokens, g->T)) return QKV_ERR_ARGUMENT;
+    int* block = malloc(((size_t)n_tokens + n_starts) * sizeof(int));
+    if (!block) return QKV_ERR_ALLOC;
+    memcpy(block, tokens, (size_t)n_tokens * sizeof(int));
+    memcpy(block + n_tokens, starts, (size_t)n_starts * sizeof(int));
+    free(g->reference);
+    g->reference = block;
+    g->n_reference = n_tokens;
+    g->n_reference_starts = n_starts;
+    return QKV_OK;
+}
+
 /* ---- training ---- */
 
 int qkv_gpt_loss_and_grad(qkv_gpt* g, const int* inputs, const int* targets, int B, int n,
@@ -613,14 +847,16 @@ int qkv_gpt_loss_and_grad(qkv_gpt* g, const int* inputs, const int* targets, int
     *loss = NAN;
     if (B < 1 || B > g->B || n < 1 || n > g->T) return QKV_ERR_SIZE;
     if (check_ids(inputs, B * n, g->V) || check_ids(targets, B * n, g->V)) return QKV_ERR_TOKEN;
-    if (qkv_check_finite(g->params, g->num_params)) return QKV_ERR_NONFINITE;
-    memset(g->grads, 0, g->num_params * sizeof(float));
+    if (qkv_check_finite(g->params, g->num_params) || qkv_check_finite(g->tr.params, g->tr.n))
+        return QKV_ERR_NONFINITE;
+    if (g->merged) return QKV_ERR_ARGUMENT;  /* the adapters are folded in: unmerge to train */
+    memset(g->tr.grads, 0, g->tr.n * sizeof(float));
     if (gpt_forward(g, inputs, B, n)) return QKV_ERR_DIVERGED;
-    double sum = gpt_loss_sum(g, targets, B * n);
+    double sum = crossentropy_forward(g->probs, g->logits, targets, B * n, g->V);
     *loss = sum / (double)(B * n);
     if (!isfinite(*loss)) return QKV_ERR_DIVERGED;
     gpt_backward(g, inputs, targets, B, n);
-    if (qkv_check_finite(g->grads, g->num_params)) return QKV_ERR_DIVERGED;
+    if (qkv_check_finite(g->tr.grads, g->tr.n)) return QKV_ERR_DIVERGED;
     return QKV_OK;
 }
 
@@ -634,34 +870,25 @@ static float scheduled_lr(const qkv_gpt* g, int t) {
     return (float)((double)g->lr * factor);
 }
 
-/* AdamW from the gradients, clipped to global norm clip; commits only when everything is finite */
+/* AdamW on what a step trains (g->tr) from its gradients, clipped to global norm clip; commits
+   only when everything is finite */
 static int gpt_update(qkv_gpt* g, double* grad_norm) {
-    size_t N = g->num_params;
+    struct trainable* tr = &g->tr;
+    size_t N = tr->n;
     double sq = 0.0;
-    for (size_t i = 0; i < N; i++) sq += (double)g->grads[i] * (double)g->grads[i];
+    for (size_t i = 0; i < N; i++) sq += (double)tr->grads[i] * (double)tr->grads[i];
     double norm = sqrt(sq);
     *grad_norm = norm;
     if (!isfinite(norm)) return QKV_ERR_DIVERGED;
     float gscale = norm > (double)g->clip ? (float)((double)g->clip / norm) : 1.0f;
-    int t = g->t + 1;
-    float lr = scheduled_lr(g, g->t);
-    float b1 = g->beta1, b2 = g->beta2;
-    float correct1 = 1.0f - (float)qkv_exp(t * qkv_log(b1 > 0.0f ? b1 : 1e-30));
-    float correct2 = 1.0f - (float)qkv_exp(t * qkv_log(b2 > 0.0f ? b2 : 1e-30));
-    float *np = g->next, *nm = g->next + N, *nv = g->next + 2 * N;
-    for (size_t i = 0; i < N; i++) {
-        float grad = g->grads[i] * gscale;
-        nm[i] = b1 * g->m[i] + (1.0f - b1) * grad;
-        nv[i] = b2 * g->v[i] + (1.0f - b2) * grad * grad;
-        float mhat = nm[i] / correct1, vhat = nv[i] / correct2;
-        float decay = g->decay[i] ? g->weight_decay * g->params[i] : 0.0f;
-        np[i] = g->params[i] - lr * (mhat / (sqrtf(vhat) + g->adam_eps) + decay);
-    }
-    if (qkv_check_finite(g->next, 3 * N)) return QKV_ERR_DIVERGED;
-    memcpy(g->params, np, N * sizeof(float));
-    memcpy(g->m, nm, N * sizeof(float));
-    memcpy(g->v, nv, N * sizeof(float));
-    g->t = t;
+    float *np = tr->next, *nm = tr->next + N, *nv = tr->next + 2 * N;
+    adamw_update(np, nm, nv, tr->params, tr->grads, tr->m, tr->v, tr->decay, N, scheduled_lr(g, g->t),
+                 g->beta1, g->beta2, g->adam_eps, g->weight_decay, gscale, g->t + 1);
+    if (qkv_check_finite(tr->next, 3 * N)) return QKV_ERR_DIVERGED;
+    memcpy(tr->params, np, N * sizeof(float));
+    memcpy(tr->m, nm, N * sizeof(float));
+    memcpy(tr->v, nv, N * sizeof(float));
+    g->t++;
     return QKV_OK;
 }
 
@@ -688,11 +915,11 @@ int qkv_gpt_step(qkv_gpt* g, double* loss, double* grad_norm) {
 int qkv_gpt_evaluate(qkv_gpt* g, int split, int first, int count, double* loss_sum) {
     if (!g || !loss_sum) return QKV_ERR_NULL;
     *loss_sum = NAN;
-    if (!g->data) return QKV_ERR_ARGUMENT;
-    if (split != 0 && split != 1) return QKV_ERR_ARGUMENT;
-    const int* tokens = split ? g->val : g->train;
-    const int* starts = split ? g->val_starts : g->train_starts;
-    int n_starts = split ? g->n_val_starts : g->n_train_starts;
+    if (split < 0 || split > 2) return QKV_ERR_ARGUMENT;
+    if (split < 2 ? !g->data : !g->reference) return QKV_ERR_ARGUMENT;  /* nothing to evaluate */
+    const int* tokens = split == 2 ? g->reference : split ? g->val : g->train;
+    const int* starts = split == 2 ? g->reference + g->n_reference : split ? g->val_starts : g->train_starts;
+    int n_starts = split == 2 ? g->n_reference_starts : split ? g->n_val_starts : g->n_train_starts;
     if (first < 0 || count < 1 || first > n_starts - count) return QKV_ERR_SIZE;
     int T = g->T;
     double sum = 0.0;
@@ -704,7 +931,7 @@ int qkv_gpt_evaluate(qkv_gpt* g, int split, int first, int count, double* loss_s
             memcpy(g->targets + (size_t)b * T, w + 1, (size_t)T * sizeof(int));
         }
         if (gpt_forward(g, g->inputs, B, T)) return QKV_ERR_DIVERGED;
-        sum += gpt_loss_sum(g, g->targets, B * T);
+        sum += crossentropy_forward(g->probs, g->logits, g->targets, B * T, g->V);
     }
     *loss_sum = sum;
     return isfinite(sum) ? QKV_OK : QKV_ERR_DIVERGED;
@@ -734,52 +961,22 @@ int qkv_gpt_score(qkv_gpt* g, const int* inputs, const int* targets, int B, int 
 
 /* ---- generation ---- */
 
-/* the next position's logits with the KV cache: token at position pos, cache rows 0..pos-1 full */
+/* the next position's logits with the KV cache: token at position pos, cache rows 0..pos-1 full;
+   each block is the attention half over the cache, then the MLP half, as in a full forward */
 static int gpt_decode(qkv_gpt* g, int token, int pos) {
-    int C = g->C, H = g->H, dk = C / H, T = g->T, h = g->hidden;
-    float scale = sqrtf((float)dk);
-    const float* wte = wte_of(g, g->params);
-    const float* wpe = wpe_of(g, g->params);
-    float* x0 = g->x0;
-    for (int c = 0; c < C; c++) x0[c] = wte[(size_t)token * C + c] + wpe[(size_t)pos * C + c];
-    const float* x = x0;
+    int C = g->C, T = g->T;
+    embedding_forward(g->x0, &token, wte_of(g, g->params), wpe_of(g, g->params) + (size_t)pos * C, 1, 1, C);
+    const float* x = g->x0;
     for (int l = 0; l < g->L; l++) {
         const float* p[QKV_BLOCK_PARAMS];
         float* a[QKV_BLOCK_ACTS];
         block_params_of(g, l, g->params, p);
         block_acts_of(g, l, 1, T, a);  /* row 0 of each activation as scratch (scores: H rows of T) */
-        layernorm_forward(a[QKV_BLOCK_ACT_LN1], a[QKV_BLOCK_ACT_LN1_MEAN], a[QKV_BLOCK_ACT_LN1_RSTD], x,
-                          p[QKV_BLOCK_LN1W], p[QKV_BLOCK_LN1B], 1, C, g->eps);
-        float* qkv = a[QKV_BLOCK_ACT_QKV];
-        matmul_forward(qkv, a[QKV_BLOCK_ACT_LN1], p[QKV_BLOCK_QKVW], 1, C, 3 * C);
-        bias_forward(qkv, p[QKV_BLOCK_QKVB], 1, 3 * C);
-        float* kc = g->kcache + (size_t)l * T * C;  /* (H, T, d_k) */
-        float* vc = g->vcache + (size_t)l * T * C;
-        for (int j = 0; j < H; j++) {
-            memcpy(kc + ((size_t)j * T + pos) * dk, qkv + C + (size_t)j * dk, (size_t)dk * sizeof(float));
-            memcpy(vc + ((size_t)j * T + pos) * dk, qkv + 2 * C + (size_t)j * dk, (size_t)dk * sizeof(float));
-        }
-        for (int j = 0; j < H; j++) {
-            /* (1, d_k) x (pos + 1, d_k)^T -> (1, pos + 1) -> (1, pos + 1) x (pos + 1, d_k):
-               every cached key is at or before the query: no mask needed */
-            if (attention_forward_unchecked(a[QKV_BLOCK_ACT_SCORES] + (size_t)j * T,
-                                            a[QKV_BLOCK_ACT_WEIGHTS] + (size_t)j * T,
-                                            a[QKV_BLOCK_ACT_CONCAT] + (size_t)j * dk,
-                                            qkv + (size_t)j * dk, kc + (size_t)j * T * dk,
-                                            vc + (size_t)j * T * dk, 1, pos + 1, dk, dk, scale, 0))
-                return QKV_ERR_OVERFLOW;
-        }
-        matmul_forward(a[QKV_BLOCK_ACT_ATTN], a[QKV_BLOCK_ACT_CONCAT], p[QKV_BLOCK_ATTPROJW], 1, C, C);
-        bias_forward(a[QKV_BLOCK_ACT_ATTN], p[QKV_BLOCK_ATTPROJB], 1, C);
-        for (int c = 0; c < C; c++) a[QKV_BLOCK_ACT_RESID1][c] = x[c] + a[QKV_BLOCK_ACT_ATTN][c];
-        layernorm_forward(a[QKV_BLOCK_ACT_LN2], a[QKV_BLOCK_ACT_LN2_MEAN], a[QKV_BLOCK_ACT_LN2_RSTD],
-                          a[QKV_BLOCK_ACT_RESID1], p[QKV_BLOCK_LN2W], p[QKV_BLOCK_LN2B], 1, C, g->eps);
-        matmul_forward(a[QKV_BLOCK_ACT_HIDDEN], a[QKV_BLOCK_ACT_LN2], p[QKV_BLOCK_FCW], 1, C, h);
-        bias_forward(a[QKV_BLOCK_ACT_HIDDEN], p[QKV_BLOCK_FCB], 1, h);
-        gelu_forward(a[QKV_BLOCK_ACT_GELU], a[QKV_BLOCK_ACT_HIDDEN], h);
-        matmul_forward(a[QKV_BLOCK_ACT_MLP], a[QKV_BLOCK_ACT_GELU], p[QKV_BLOCK_FCPROJW], 1, h, C);
-        bias_forward(a[QKV_BLOCK_ACT_MLP], p[QKV_BLOCK_FCPROJB], 1, C);
-        for (int c = 0; c < C; c++) a[QKV_BLOCK_ACT_OUT][c] = a[QKV_BLOCK_ACT_RESID1][c] + a[QKV_BLOCK_ACT_MLP][c];
+        kv_cache cache = { g->kcache + (size_t)l * T * C, g->vcache + (size_t)l * T * C, T, pos };
+        lora_block lb;
+        const lora_block* lo = lora_block_of(g, l, 1, 1, &lb);
+        if (block_attention_forward(a, p, lo, x, &cache, 1, 1, C, g->H, g->eps, 0)) return QKV_ERR_OVERFLOW;
+        block_mlp_forward(a, p, lo, 1, C, g->hidden, g->eps);
         x = a[QKV_BLOCK_ACT_OUT];
     }
     const float* lnf = lnf_of(g, g->params);
@@ -1006,17 +1203,36 @@ int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float** data, in
                    int* cols) {
     if (!g || !data || !rows || !cols) return QKV_ERR_NULL;
     int V = g->V, C = g->C, T = g->T;
+    if (group == QKV_GPT_ADAPTERS || group == QKV_GPT_DADAPTERS) {
+        if (!g->base_params) return QKV_ERR_ARGUMENT;  /* not a LoRA run */
+        float* base = group == QKV_GPT_ADAPTERS ? g->tr.params : g->tr.grads;
+        if (layer == QKV_GPT_LAYER_ALL) {
+            if (which != 0) return QKV_ERR_ARGUMENT;
+            *data = base; *rows = (int)g->tr.n; *cols = 1;
+            return QKV_OK;
+        }
+        int t = which >> 1;
+        if (layer < 0 || layer >= g->L || which < 0 || which >= 2 * QKV_LORA_TARGETS || !(g->lora_targets >> t & 1))
+            return QKV_ERR_ARGUMENT;
+        int in, k, at, width, param;
+        lora_shape(t, C, g->hidden, &in, &k, &at, &width, &param);
+        float* A = base + g->adapter_at[layer][t];
+        if (which & 1) { *data = A + (size_t)in * g->rank; *rows = g->rank; *cols = k; }
+        else { *data = A; *rows = in; *cols = g->rank; }
+        return QKV_OK;
+    }
     if (group == QKV_GPT_PARAMS || group == QKV_GPT_GRADS) {
+        if (group == QKV_GPT_GRADS && !g->grads) return QKV_ERR_ARGUMENT;  /* frozen: none */
         float* base = group == QKV_GPT_PARAMS ? g->params : g->grads;
-        if (layer == -1) {  /* the whole block */
+        if (layer == QKV_GPT_LAYER_ALL) {
             if (which != 0) return QKV_ERR_ARGUMENT;
             *data = base; *rows = (int)g->num_params; *cols = 1;
             return QKV_OK;
         }
-        if (layer == g->L) {  /* the tensors outside the blocks */
-            float* at[NUM_GLOBAL_PARAMS] = { wte_of(g, base), wpe_of(g, base), lnf_of(g, base), lnf_of(g, base) + C };
-            int r[NUM_GLOBAL_PARAMS] = { V, T, 1, 1 };
-            if (which < 0 || which >= NUM_GLOBAL_PARAMS) return QKV_ERR_ARGUMENT;
+        if (layer == g->L) {  /* the tensors outside the blocks, in QKV_GPT_WTE's order */
+            float* at[QKV_GPT_OUTSIDE_PARAMS] = { wte_of(g, base), wpe_of(g, base), lnf_of(g, base), lnf_of(g, base) + C };
+            int r[QKV_GPT_OUTSIDE_PARAMS] = { V, T, 1, 1 };
+            if (which < 0 || which >= QKV_GPT_OUTSIDE_PARAMS) return QKV_ERR_ARGUMENT;
             *data = at[which]; *rows = r[which]; *cols = C;
             return QKV_OK;
         }
@@ -1034,10 +1250,10 @@ int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float** data, in
         int B = g->last_B, n = g->last_n;
         if (B == 0) return QKV_ERR_ARGUMENT;  /* no forward to read */
         int BT = B * n;
-        if (layer == g->L) {
-            float* at[4] = { g->x0, g->lnf, g->logits, g->probs };
-            int w[4] = { C, C, V, V };
-            if (which < 0 || which >= 4) return QKV_ERR_ARGUMENT;
+        if (layer == g->L) {  /* in QKV_GPT_ACT_X0's order */
+            float* at[QKV_GPT_OUTSIDE_ACTS] = { g->x0, g->lnf, g->logits, g->probs };
+            int w[QKV_GPT_OUTSIDE_ACTS] = { C, C, V, V };
+            if (which < 0 || which >= QKV_GPT_OUTSIDE_ACTS) return QKV_ERR_ARGUMENT;
             *data = at[which]; *rows = BT; *cols = w[which];
             return QKV_OK;
         }
@@ -1060,18 +1276,28 @@ int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float** data, in
 }
 
 int qkv_gpt_num_params(const qkv_gpt* g) { return g ? (int)g->num_params : 0; }
+int qkv_gpt_trainable_count(const qkv_gpt* g) { return g ? (int)g->tr.n : 0; }
+
+int qkv_gpt_memory_bytes(const qkv_gpt* g, double* bytes) {
+    if (!g || !bytes) return QKV_ERR_NULL;
+    *bytes = (double)g->bytes + (g->merged ? (double)(g->num_params + (size_t)g->C * g->hidden) * sizeof(float) : 0.0);
+    if (g->data) *bytes += (double)((size_t)g->n_train + g->n_train_starts + g->n_val + g->n_val_starts) * sizeof(int);
+    if (g->reference) *bytes += (double)((size_t)g->n_reference + g->n_reference_starts) * sizeof(int);
+    return QKV_OK;
+}
 int qkv_gpt_steps(const qkv_gpt* g) { return g ? g->t : 0; }
 
 /* ---- training state, for checkpoints (as qkv_model_*_state) ---- */
 
-/* the saved state: header (V, L, H, C, T, t) | rng | params (N) | moments m, v (2N) */
+/* the saved state: header (V, L, H, C, T, t) | rng | params (N) | moments m, v (2N), of what a
+   step trains (a LoRA run: its adapters) */
 typedef struct {
     int V, L, H, C, T, t;
     qkv_rng rng;
 } gpt_state_header;
 
 static size_t gpt_state_size(const qkv_gpt* g) {
-    return sizeof(gpt_state_header) + 3 * g->num_params * sizeof(float);
+    return sizeof(gpt_state_header) + 3 * g->tr.n * sizeof(float);
 }
 
 int qkv_gpt_state_bytes(const qkv_gpt* g, double* bytes) {
@@ -1085,11 +1311,11 @@ int qkv_gpt_save_state(const qkv_gpt* g, void* out, double bytes) {
     if (bytes != (double)gpt_state_size(g)) return QKV_ERR_SIZE;
     gpt_state_header head = { g->V, g->L, g->H, g->C, g->T, g->t, g->rng };
     unsigned char* at = out;
-    size_t N = g->num_params * sizeof(float);
+    size_t N = g->tr.n * sizeof(float);
     memcpy(at, &head, sizeof head);
-    memcpy(at + sizeof head, g->params, N);
-    memcpy(at + sizeof head + N, g->m, N);
-    memcpy(at + sizeof head + 2 * N, g->v, N);
+    memcpy(at + sizeof head, g->tr.params, N);
+    memcpy(at + sizeof head + N, g->tr.m, N);
+    memcpy(at + sizeof head + 2 * N, g->tr.v, N);
     return QKV_OK;
 }
 
@@ -1102,16 +1328,16 @@ int qkv_gpt_load_state(qkv_gpt* g, const void* in, double bytes) {
     if (head.V != g->V || head.L != g->L || head.H != g->H || head.C != g->C || head.T != g->T)
         return QKV_ERR_SHAPE;
     if (head.t < 0 || head.rng.index < 0 || head.rng.index > 624) return QKV_ERR_ARGUMENT;
-    size_t N = g->num_params;
+    size_t N = g->tr.n;
     /* through memcpy: the bytes need not be aligned for floats */
     for (size_t i = 0; i < 3 * N; i++) {
         float x;
         memcpy(&x, at + sizeof head + i * sizeof(float), sizeof x);
         if (!isfinite(x)) return QKV_ERR_NONFINITE;
     }
-    memcpy(g->params, at + sizeof head, N * sizeof(float));
-    memcpy(g->m, at + sizeof head + N * sizeof(float), N * sizeof(float));
-    memcpy(g->v, at + sizeof head + 2 * N * sizeof(float), N * sizeof(float));
+    memcpy(g->tr.params, at + sizeof head, N * sizeof(float));
+    memcpy(g->tr.m, at + sizeof head + N * sizeof(float), N * sizeof(float));
+    memcpy(g->tr.v, at + sizeof head + 2 * N * sizeof(float), N * sizeof(float));
     g->t = head.t;
     g->rng = head.rng;
     g->last_B = g->last_n = 0;

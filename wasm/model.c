@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qkv_internal.h"
+#include "layers.h"
 
 #define NUM_PARAM_TENSORS 6
 #define NUM_ACTIVATIONS 10
@@ -64,64 +64,18 @@ struct qkv_model {
 
 /* ---- layers ---- */
 
-/* X (n, d) = wte[tokens] + pos */
-static void embedding_forward(float* X, const int* tokens, const float* wte, const float* pos,
-                              int n, int d) {
-    for (int t = 0; t < n; t++) {
-        const float* row = wte + (size_t)tokens[t] * d;
-        for (int i = 0; i < d; i++) X[(size_t)t * d + i] = row[i] + pos[(size_t)t * d + i];
-    }
-}
-
-/* reverses X[t] = wte[tokens[t]] + pos[t]:  dwte[tokens[t]] += dX[t]; no other row is touched */
-static void embedding_backward(float* dwte, const float* dX, const int* tokens, int n, int d) {
-    for (int t = 0; t < n; t++) {
-        float* row = dwte + (size_t)tokens[t] * d;
-        for (int i = 0; i < d; i++) row[i] += dX[(size_t)t * d + i];
-    }
-}
-
 /* logits (n, V) = h (n, d) . Wout (d, V) + bout (V) */
 static void output_forward(float* logits, const float* h, const float* wout, const float* bout,
                            int n, int d, int V) {
     matmul_forward(logits, h, wout, n, d, V);
-    for (int t = 0; t < n; t++)
-        for (int j = 0; j < V; j++) logits[(size_t)t * V + j] += bout[j];
+    bias_forward(logits, bout, n, V);
 }
 
 /* reverses logits = h.Wout + bout:  dh += dlogits.Wout^T, dWout += h^T.dlogits, dbout += sum_t */
 static void output_backward(float* dh, float* dwout, float* dbout, const float* dlogits,
                             const float* h, const float* wout, int n, int d, int V) {
     matmul_backward(dh, dwout, dlogits, h, wout, n, d, V);
-    for (int t = 0; t < n; t++)
-        for (int j = 0; j < V; j++) dbout[j] += dlogits[(size_t)t * V + j];
-}
-
-/* the rows' losses summed */
-static double crossentropy_forward(const float* probs, const float* logits, const int* targets,
-                                   int n, int V) {
-    double total = 0.0;
-    for (int t = 0; t < n; t++)
-        total += qkv_crossentropy_row(probs + (size_t)t * V, logits + (size_t)t * V, targets[t], V);
-    return total;
-}
-
-/* losses (n): the terms crossentropy_forward sums, each computed the same way */
-static void crossentropy_rows(double* losses, const float* probs, const float* logits,
-                              const int* targets, int n, int V) {
-    for (int t = 0; t < n; t++)
-        losses[t] = qkv_crossentropy_row(probs + (size_t)t * V, logits + (size_t)t * V, targets[t], V);
-}
-
-/* reverses loss = weight * sum_t -log probs[t][target]:  dlogits = weight * (probs - onehot), written */
-static void crossentropy_backward(float* dlogits, const float* probs, const int* targets, int n,
-                                  int V, float weight) {
-    for (int t = 0; t < n; t++) {
-        for (int j = 0; j < V; j++) {
-            float p = probs[(size_t)t * V + j];
-            dlogits[(size_t)t * V + j] = weight * (p - (j == targets[t] ? 1.0f : 0.0f));
-        }
-    }
+    bias_backward(dbout, dlogits, n, V);
 }
 
 /* ---- the whole model ---- */
@@ -129,7 +83,7 @@ static void crossentropy_backward(float* dlogits, const float* probs, const int*
 /* QKV_OK, or QKV_ERR_DIVERGED when the parameters have grown so large that attention overflows */
 static int model_forward(qkv_model* m, const int* tokens, int n) {
     int d = m->d, V = m->V;
-    embedding_forward(m->X, tokens, m->tensors[0], m->pos, n, d);
+    embedding_forward(m->X, tokens, m->tensors[0], m->pos, 1, n, d);
     matmul_forward(m->Q, m->X, m->tensors[1], n, d, d);   /* (n, d) x (d, d) */
     matmul_forward(m->K, m->X, m->tensors[2], n, d, d);
     matmul_forward(m->Vv, m->X, m->tensors[3], n, d, d);
@@ -169,7 +123,7 @@ static void model_backward(qkv_model* m, const int* tokens, const int* targets, 
     matmul_backward(m->dX, g[2], m->dK, m->X, m->tensors[2], n, d, d);
     matmul_backward(m->dX, g[3], m->dVv, m->X, m->tensors[3], n, d, d);
     /* X = wte[tokens] + pos */
-    embedding_backward(g[0], m->dX, tokens, n, d);
+    embedding_backward(g[0], NULL, m->dX, tokens, 1, n, d);
 }
 
 /* ---- create / destroy ---- */
@@ -393,20 +347,8 @@ int qkv_model_update(qkv_model* m, int* updated_rows, int* updated_count) {
         /* p -= lr * g: a zero gradient leaves p bit-identical */
         for (size_t i = 0; i < N; i++) next_p[i] = m->params[i] - m->lr * m->grads[i];
     } else {
-        int t = m->t + 1;
-        float b1 = m->beta1, b2 = m->beta2;
-        /* 1 - beta^t */
-        float correct1 = 1.0f - (float)qkv_exp(t * qkv_log(b1));
-        float correct2 = 1.0f - (float)qkv_exp(t * qkv_log(b2));
-        const float* mm = m->moments;
-        const float* vv = m->moments + N;
-        for (size_t i = 0; i < N; i++) {
-            float g = m->grads[i];
-            next_m[i] = b1 * mm[i] + (1.0f - b1) * g;
-            next_v[i] = b2 * vv[i] + (1.0f - b2) * g * g;
-            float mhat = next_m[i] / correct1, vhat = next_v[i] / correct2;
-            next_p[i] = m->params[i] - m->lr * mhat / (sqrtf(vhat) + m->eps);
-        }
+        adamw_update(next_p, next_m, next_v, m->params, m->grads, m->moments, m->moments + N, NULL, N,
+                     m->lr, m->beta1, m->beta2, m->eps, 0.0f, 1.0f, m->t + 1);
         if (qkv_check_finite(next_m, 2 * N)) return QKV_ERR_DIVERGED;
     }
     if (qkv_check_finite(next_p, N)) return QKV_ERR_DIVERGED;
@@ -492,6 +434,8 @@ int qkv_model_sentence_losses(qkv_model* m, const int* tokens, int length, doubl
     int status = qkv_model_loss_and_grad(m, tokens, &length, 1, loss);
     if (status) return status;
     /* loss_and_grad's last (only) forward was this sentence: inputs <s> w1..wm, targets w1..wm <s> */
-    crossentropy_rows(losses, m->probs, m->logits, m->targets, length + 1, m->V);
+    for (int t = 0; t <= length; t++)  /* the terms the loss summed, each computed the same way */
+        losses[t] = crossentropy_forward(m->probs + (size_t)t * m->V, m->logits + (size_t)t * m->V,
+                                         m->targets + t, 1, m->V);
     return QKV_OK;
 }

@@ -14,21 +14,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "qkv_internal.h"
-
-/* parts (H, n, d_k) <-> M (n, H d_k): to_parts copies M's column blocks out, else back in */
-static void split_heads(float* parts, float* M, int n, int heads, int d_k, int to_parts) {
-    int d_model = heads * d_k;
-    for (int h = 0; h < heads; h++) {
-        for (int i = 0; i < n; i++) {
-            float* part = parts + ((size_t)h * n + i) * d_k;
-            float* row = M + (size_t)i * d_model + (size_t)h * d_k;
-            for (int j = 0; j < d_k; j++) {
-                if (to_parts) part[j] = row[j]; else row[j] = part[j];
-            }
-        }
-    }
-}
+#include "layers.h"
 
 int qkv_multi_head_attention_forward(float* head_q, float* head_k, float* head_v, float* scores,
                                      float* weights, float* head_out, float* concat, float* output,
@@ -59,7 +45,7 @@ int qkv_multi_head_attention_forward(float* head_q, float* head_k, float* head_v
     for (int m = 0; m < 3; m++) {
         matmul_forward(concat, X, W[m], n, d, d_model);  /* (n, d) x (d, d_model) */
         if (qkv_check_finite(concat, count)) return QKV_ERR_OVERFLOW;
-        split_heads(parts[m], concat, n, heads, d_k, 1);
+        heads_copy(parts[m], concat, 1, n, heads, d_k, d_model, 0, 1);
     }
     for (int h = 0; h < heads; h++) {
         size_t at = (size_t)h * n * d_k;
@@ -68,7 +54,7 @@ int qkv_multi_head_attention_forward(float* head_q, float* head_k, float* head_v
                                                  n, n, d_k, d_k, scale, causal);
         if (status) return status;
     }
-    split_heads(head_out, concat, n, heads, d_k, 0);
+    heads_copy(head_out, concat, 1, n, heads, d_k, d_model, 0, 0);
     matmul_forward(output, concat, Wo, n, d_model, d_out);  /* (n, d_model) x (d_model, d_out) */
     if (qkv_check_finite(output, (size_t)n * d_out)) return QKV_ERR_OVERFLOW;
     return QKV_OK;

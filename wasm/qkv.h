@@ -253,7 +253,15 @@ typedef struct qkv_gpt qkv_gpt;
 #define QKV_GPT_MAX_BATCH 4096
 #define QKV_GPT_TOP 5 /* most likely tokens reported per generated token */
 /* tensor groups for qkv_gpt_tensor */
-enum { QKV_GPT_PARAMS = 0, QKV_GPT_GRADS = 1, QKV_GPT_ACTIVATIONS = 2 };
+enum { QKV_GPT_PARAMS = 0, QKV_GPT_GRADS = 1, QKV_GPT_ACTIVATIONS = 2, QKV_GPT_ADAPTERS = 3,
+       QKV_GPT_DADAPTERS = 4 };
+/* qkv_gpt_tensor's layer for the whole parameter (or gradient) block, read as one column */
+#define QKV_GPT_LAYER_ALL (-1)
+/* qkv_gpt_tensor's `which` at layer L (the tensors outside the blocks), counted from 0, the last
+ * member the count: the parameters and gradients ... */
+enum { QKV_GPT_WTE, QKV_GPT_WPE, QKV_GPT_LNFW, QKV_GPT_LNFB, QKV_GPT_OUTSIDE_PARAMS };
+/* ... and the activations of the last forward */
+enum { QKV_GPT_ACT_X0, QKV_GPT_ACT_LNF, QKV_GPT_ACT_LOGITS, QKV_GPT_ACT_PROBS, QKV_GPT_OUTSIDE_ACTS };
 
 /* *out = a GPT: V tokens (0 = end of text), L layers of H heads, width C (H divides C; hidden
  * 4C), windows of T tokens, B windows per step; weights drawn from the seed. Parameters:
@@ -310,13 +318,44 @@ int qkv_gpt_generate_masked(qkv_gpt* g, const int* prompt, int n_prompt, int max
                             const unsigned char* masks, int n_masks, const int* step_masks,
                             int* out_tokens, int* top_ids, float* top_probs, float* removed,
                             int* masked_ids, float* masked_probs, int* out_count);
-/* a live pointer to a tensor and its shape. PARAMS / GRADS: layer -1 which 0 = the whole block
- * (num_params, 1); layer L: 0 wte, 1 wpe, 2 lnfw, 3 lnfb; layer 0..L-1: QKV_BLOCK_* (vectors
- * 1 x k). ACTIVATIONS of the last forward: layer 0..L-1: QKV_BLOCK_ACT_* (head tensors as
- * (B H n, d_k) and (B H n, n)); layer L: 0 x0, 1 lnf (B n, C), 2 logits, 3 probs (B n, V). */
+/* a live pointer to a tensor and its shape. PARAMS / GRADS: layer QKV_GPT_LAYER_ALL which 0 =
+ * the whole block (num_params, 1); layer L: QKV_GPT_WTE, _WPE, _LNFW, _LNFB; layer 0..L-1:
+ * QKV_BLOCK_* (vectors 1 x k). ACTIVATIONS of the last forward: layer 0..L-1: QKV_BLOCK_ACT_*
+ * (head tensors as (B H n, d_k) and (B H n, n)); layer L: QKV_GPT_ACT_X0, _LNF (B n, C),
+ * _LOGITS, _PROBS (B n, V). */
 int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float** data, int* rows,
                    int* cols);
 int qkv_gpt_num_params(const qkv_gpt* g);
+/* floats a step trains: every parameter, or a LoRA run's adapters */
+int qkv_gpt_trainable_count(const qkv_gpt* g);
+/* *bytes = what this GPT allocated (its float block, token ids, masks, a merged copy); a LoRA
+ * run's figure is what it adds to its base */
+int qkv_gpt_memory_bytes(const qkv_gpt* g, double* bytes);
+/* the reference text for split 2 of qkv_gpt_evaluate (a fine-tune's base validation text:
+ * what it may forget), as qkv_gpt_set_data's streams */
+int qkv_gpt_set_reference(qkv_gpt* g, const int* tokens, int n_tokens, const int* starts,
+                          int n_starts);
+
+/* ---- LoRA (Hu et al. 2021) on a GPT, in the engine's row-vector convention ----
+ * y = x.W + (alpha / r) (x.A).B for each chosen matrix W (in, k) of every block: A (in, r) drawn
+ * from the seed (normal, scaled by 1/sqrt(in)), B (r, k) zero, so that step 0 is the base exactly.
+ * Targets (a bit mask of 1 << QKV_LORA_*): Wq, Wk, Wv (C, C; the column blocks of qkvw), Wo
+ * (attprojw, C x C), W1 (fcw, C x h), W2 (fcprojw, h x C). The adapters, in order, layer by layer
+ * and target by target: A then B. */
+enum { QKV_LORA_WQ, QKV_LORA_WK, QKV_LORA_WV, QKV_LORA_WO, QKV_LORA_W1, QKV_LORA_W2, QKV_LORA_TARGETS };
+#define QKV_LORA_MAX_RANK 64
+/* *out = a LoRA run on base's weights, which it reads and never writes (frozen; base must outlive
+ * it and not be a LoRA run): B windows per step, its own activations, adapters, their gradients
+ * and AdamW moments, and no gradient for a base weight. Steps, evaluation, forward and generation
+ * run as a GPT's, training the adapters alone. Groups QKV_GPT_ADAPTERS / _DADAPTERS of
+ * qkv_gpt_tensor: layer QKV_GPT_LAYER_ALL which 0 = every adapter (count, 1); layer l which
+ * 2 t = A of target t, 2 t + 1 = its B. */
+int qkv_gpt_create_lora(qkv_gpt** out, qkv_gpt* base, int batch, int targets, int rank,
+                        float alpha, uint32_t seed);
+/* merge 1: forward and generation use W + (alpha / r) A.B, folded into a copy of the base's
+ * weights (no extra work per token); 0: the base's weights and the adapters beside them again.
+ * A merged run does not step (QKV_ERR_ARGUMENT). */
+int qkv_gpt_lora_merge(qkv_gpt* g, int merge);
 int qkv_gpt_steps(const qkv_gpt* g);
 /* The training state, for checkpoints of long runs (tools/pretrain.c): the parameters, AdamW's
  * moments, the step count and the window generator. A GPT of the same shape, given the same data

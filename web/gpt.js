@@ -27,7 +27,9 @@ import {
   ReturnedMatrix, readInput, readOptions, argumentError, checkPositiveFloat32, checkShape, checkWork, describe,
   guard, MAX_WORK, workOf,
 } from './matrix.js';
-import { STATUS, GPT_TENSOR_GROUP, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS } from './heap.js';
+import {
+  STATUS, GPT_TENSOR_GROUP, GPT_LAYER_ALL, GPT_OUTSIDE_PARAMETERS, GPT_OUTSIDE_ACTIVATIONS, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS,
+} from './heap.js';
 
 import { GPT_LIMITS, GPT_DEFAULTS } from './gpt-defaults.js';
 import { trainSteps } from './model.js';
@@ -211,7 +213,7 @@ function readVector(op, name, value, length) {
 // ---- text → tokens ----
 
 /** The lines of a text (documents), without '\r' and without empty ones, as code-point arrays. */
-function readLines(op, text) {
+export function readLines(op, text) {
   if (typeof text !== 'string') {
     throw argumentError(TypeError, `${op}: text must be a string with one document (a poem) per line, got ${describe(text)}`);
   }
@@ -257,7 +259,7 @@ function buildVocab(op, lines) {
 }
 
 /** A token stream (EOS, line, EOS, line, …, EOS) and where its windows start. */
-function stream(lines, ids, T) {
+export function stream(lines, ids, T) {
   const tokens = [0];
   const starts = [];
   const stride = Math.max(1, T >> 1);
@@ -301,7 +303,7 @@ function parameterFloats(V, layers, dim, context) {
  * One training step's work: batch forwards over the context, the backward (twice a forward's
  * products, a softmax entry's gradient per entry), and AdamW on every parameter.
  */
-function stepWorkOf(c) {
+export function stepWorkOf(c) {
   const forward = forwardWork(c, c.context);
   return {
     multiplyAdds: 3 * c.batch * forward.multiplyAdds,
@@ -372,6 +374,7 @@ export class GPT {
       this._valWindows = val.starts.length;
       this._trainTokens = train.tokens;
       this._valTokens = val.tokens;
+      this._valStarts = val.starts;
     }
 
     const heap = this._heap;
@@ -411,7 +414,7 @@ export class GPT {
             ptrs[2], all[2].length, ptrs[3], all[3].length));
         });
       } else {
-        const params = this._tensor(GPT_TENSOR_GROUP.params, -1, 0);
+        const params = this._tensor(GPT_TENSOR_GROUP.params, GPT_LAYER_ALL, 0);
         if (params.rows * 4 !== loaded.params.length) {
           throw argumentError(RangeError, `${op}: the file holds ${loaded.params.length / 4} parameters, but its header ` +
             `describes a GPT of ${params.rows}`);
@@ -621,7 +624,7 @@ export class GPT {
       heap.writeInts(p, tokens);
       this._lab._check(op, heap.call('qkv_gpt_forward', this._gpt, p, n));
     });
-    const logits = this._tensor(GPT_TENSOR_GROUP.activations, this.layers, 2);
+    const logits = this._tensor(GPT_TENSOR_GROUP.activations, this.layers, GPT_OUTSIDE_ACTIVATIONS.indexOf('logits'));
     const blocks = [];
     for (let l = 0; l < this.layers; l++) {
       const ptrs = BLOCK_ACTIVATIONS.map((_, which) => this._tensor(GPT_TENSOR_GROUP.activations, l, which).ptr);
@@ -890,7 +893,8 @@ export class GPT {
         mlp: { W1: p.fcw, b1: p.fcb, W2: p.fcprojw, b2: p.fcprojb },
       });
     }
-    return { wte: read(L, 0), wpe: read(L, 1), blocks, lnf: { gamma: read(L, 2), beta: read(L, 3) } };
+    const outside = (name) => read(L, GPT_OUTSIDE_PARAMETERS.indexOf(name));
+    return { wte: outside('wte'), wpe: outside('wpe'), blocks, lnf: { gamma: outside('lnfw'), beta: outside('lnfb') } };
   }
 
   // ---- files ----
@@ -907,7 +911,7 @@ export class GPT {
     this._alive(op);
     const vocabBytes = new TextEncoder().encode(this.vocab.join(''));
     const pad = (4 - (vocabBytes.length % 4)) % 4;
-    const params = this._tensor(GPT_TENSOR_GROUP.params, -1, 0);
+    const params = this._tensor(GPT_TENSOR_GROUP.params, GPT_LAYER_ALL, 0);
     const paramBytes = this._heap.readBytes(params.ptr, 4 * params.rows);
     const head = MAGIC.length + 4 * HEADER_INTS;
     const total = head + vocabBytes.length + pad + paramBytes.length + 4;
@@ -922,9 +926,11 @@ export class GPT {
     return bytes;
   }
 
-  /** Frees the GPT's WebAssembly memory. Every later call throws; calling dispose again does nothing. */
+  /** Frees the GPT's WebAssembly memory, and its fine-tunes' (web/finetune.js: they read its
+   * weights). Every later call throws; calling dispose again does nothing. */
   dispose() {
     if (!this._gpt) return;
+    for (const ft of [...(this._finetunes ?? [])]) ft.dispose();
     this._lastSteps = this.steps;
     this._free();
   }
@@ -1137,7 +1143,7 @@ function checkConfig(op, c) {
   if (c.lr !== undefined) checkPositiveFloat32(op, 'lr', c.lr);
 }
 
-function integer(op, name, value, min, max, why = '') {
+export function integer(op, name, value, min, max, why = '') {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     const Err = typeof value === 'number' ? RangeError : TypeError;
     throw argumentError(Err, `${op}: ${name} must be an integer from ${min} to ${max}${why ? ' ' + why : ''}, got ${describe(value)}`);
@@ -1151,9 +1157,8 @@ function divergence(message) {
   return error;
 }
 
-/** 32-bit FNV-1a */
-export function fnv1a(bytes) {
-  let h = 0x811c9dc5;
+/** 32-bit FNV-1a (h: the hash of what came before, to hash in pieces) */
+export function fnv1a(bytes, h = 0x811c9dc5) {
   for (let i = 0; i < bytes.length; i++) {
     h ^= bytes[i];
     h = Math.imul(h, 0x01000193) >>> 0;

@@ -56,7 +56,16 @@ export const MODEL_ACTIVATIONS = Object.freeze(['X', 'Q', 'K', 'V', 'scores', 'w
   'h', 'logits', 'probs']);
 
 /** qkv_gpt_tensor's groups (QKV_GPT_* in wasm/qkv.h). */
-export const GPT_TENSOR_GROUP = Object.freeze({ params: 0, grads: 1, activations: 2 });
+export const GPT_TENSOR_GROUP = Object.freeze({ params: 0, grads: 1, activations: 2, adapters: 3, dadapters: 4 });
+/** LoRA's targets, in wasm/qkv.h's order (QKV_LORA_WQ …): bit t of qkv_gpt_create_lora's mask. */
+export const LORA_TARGETS = Object.freeze(['Wq', 'Wk', 'Wv', 'Wo', 'W1', 'W2']);
+/** qkv_gpt_tensor's layer for the whole parameter block (QKV_GPT_LAYER_ALL in wasm/qkv.h); layer L
+ * (the GPT's layers) holds the tensors outside the blocks, named below. */
+export const GPT_LAYER_ALL = -1;
+/** qkv_gpt_tensor's `which` at layer L in the params and grads groups (QKV_GPT_WTE …). */
+export const GPT_OUTSIDE_PARAMETERS = Object.freeze(['wte', 'wpe', 'lnfw', 'lnfb']);
+/** qkv_gpt_tensor's `which` at layer L in the activations group (QKV_GPT_ACT_X0 …). */
+export const GPT_OUTSIDE_ACTIVATIONS = Object.freeze(['x0', 'lnf', 'logits', 'probs']);
 /** One Transformer block's parameters, in wasm/qkv.h's order (QKV_BLOCK_LN1W …). */
 export const BLOCK_PARAMETERS = Object.freeze(['ln1w', 'ln1b', 'qkvw', 'qkvb', 'attprojw', 'attprojb', 'ln2w',
   'ln2b', 'fcw', 'fcb', 'fcprojw', 'fcprojb']);

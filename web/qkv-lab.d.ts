@@ -467,6 +467,79 @@ export interface GPT {
   gradients(text: string): { loss: number; grads: GPTParameters };
   /** Version 1 of the file format (float32, exact); tools/quantize-gpt.mjs makes version 2 (int8). */
   save(): Uint8Array;
+  /** A fine-tune of this GPT on new text (docs/finetune.md); this GPT is never changed, and
+   *  disposing it disposes its fine-tunes. */
+  finetune(options: FineTuneOptions): FineTune;
+  dispose(): void;
+}
+
+/** A matrix LoRA can adapt: Wq, Wk, Wv (the column blocks of qkvw), Wo, W1, W2. */
+export type LoraTarget = 'Wq' | 'Wk' | 'Wv' | 'Wo' | 'W1' | 'W2';
+
+/** gpt.finetune's options (docs/finetune.md); every one but text has a default. */
+export interface FineTuneOptions {
+  /** One document per line, in the base's vocabulary (a character outside it is refused, named);
+   *  at least 10 lines, every 10th held out for validation. */
+  text: string;
+  /** 'lora' (default): adapters y = x·W + (α/r)·(x·A)·B, the base frozen; 'full': every parameter. */
+  method?: 'lora' | 'full';
+  /** r, 1 to 64 (default 4). */
+  rank?: number;
+  /** α (default 8): the adapters are scaled by α / r. */
+  alpha?: number;
+  /** The adapted matrices (default ['Wq', 'Wv']). */
+  targets?: LoraTarget[];
+  /** AdamW's learning rate (default 3e-2 for LoRA, 1e-3 for full), warmed up over 5% of steps, cosine-decayed. */
+  lr?: number;
+  /** Windows per step (default 1). */
+  batch?: number;
+  /** The default schedule's length (default 150). */
+  steps?: number;
+  /** Draws A and the windows (default 0). */
+  seed?: number;
+  /** The base's validation text for evaluate().baseVal (every line; at most 64 windows scored);
+   *  default: the base's own validation lines when it was created with text, else none. */
+  baseText?: string;
+}
+
+/** A fine-tune from gpt.finetune or qkv.loadAdapter (a type only: it lives in the GPT engine). */
+export interface FineTune {
+  readonly base: GPT;
+  readonly method: 'lora' | 'full';
+  /** LoRA's r, α and targets (null for full). */
+  readonly rank: number | null;
+  readonly alpha: number | null;
+  readonly targets: readonly LoraTarget[] | null;
+  readonly lr: number;
+  readonly batch: number;
+  readonly seed: number;
+  /** Floats a step trains: the adapters (LoRA) or every parameter (full). */
+  readonly trainableCount: number;
+  /** Bytes of saveAdapter()'s file (LoRA), or of every parameter as float32 (full). */
+  readonly adapterBytes: number;
+  /** Bytes the run allocated beyond its base (adapters, their gradients and moments, activations, text). */
+  readonly memoryBytes: number;
+  readonly steps: number;
+  readonly defaultSteps: number;
+  readonly diverged: boolean;
+  readonly disposed: boolean;
+  /** Whether the adapters are folded into the weights. */
+  readonly merged: boolean;
+  step(): { step: number; loss: number };
+  train(steps?: number): number[];
+  /** Mean loss per character on the fine-tuning text's training and validation windows, and on
+   *  the base's validation text (forgetting; null without one). */
+  evaluate(): { train: number; val: number; baseVal: number | null };
+  generate(prompt?: string, options?: GenerateOptions): { text: string; steps: GenerateStep[] };
+  forward(text: string): { tokens: number[]; logits: Matrix; blocks: TransformerBlockResult[] };
+  /** LoRA: every adapter (or its gradient) as { [target]: [{ A, B } per layer] }. */
+  adapters(options?: { grads?: boolean }): Partial<Record<LoraTarget, { A: Matrix; B: Matrix }[]>>;
+  gradients(text: string): { loss: number; grads: Partial<Record<LoraTarget, { A: Matrix; B: Matrix }[]>> | GPTParameters };
+  /** LoRA: fold (α/r)·A·B into a copy of the weights; unmerge() goes back (steps need it unmerged). */
+  merge(): void;
+  unmerge(): void;
+  /** LoRA: the adapters as a small versioned file that names its base by a checksum. */
+  saveAdapter(): Uint8Array;
   dispose(): void;
 }
 
@@ -515,6 +588,9 @@ export declare class QkvLab {
    *  beside the classic widget script) and attaches the GPT engine if it is not yet. Rejects
    *  where the build carries no model. */
   loadPretrained(): Promise<GPT>;
+  /** The adapters ft.saveAdapter() wrote, on the base they were trained on (another base, or
+   *  altered bytes, throw a RangeError). */
+  loadAdapter(base: GPT, bytes: Uint8Array): FineTune;
 }
 
 export interface LoadOptions {

@@ -194,13 +194,13 @@ const GPT_STACK_BYTES = 16384;
  * widget script leaves them out, and its GPT add-on brings them), else imported on demand.
  */
 const gptModules = () => gptEngineProvided().then((given) => (given ? [given.chunk, given.engine]
-  : Promise.all([import('./dist/qkv-gpt.js'), import('./gpt.js')]).then(([{ gpt }, engine]) => [gpt, engine])));
+  : Promise.all([import('./dist/qkv-gpt.js'), import('./finetune.js')]).then(([{ gpt }, engine]) => [gpt, engine])));
 
 /**
  * Instantiates the GPT engine on lab's memory (see build.sh, build_gpt): its imports are the
  * kernels the instance runs and the core's functions that dist/qkv-gpt.js names (by the core's
  * minified export names); its exports join the core's module object as _name, where
- * heap.call(name) finds them. → web/gpt.js, the engine's JavaScript side.
+ * heap.call(name) finds them. → web/finetune.js (web/gpt.js and fine-tuning), the engine's JavaScript side.
  */
 async function attachGPT(lab) {
   const [chunk, engine] = await gptModules();
@@ -701,6 +701,12 @@ export class QkvLab {
   /** The GPT that gpt.save() wrote (web/gpt.js); truncated or foreign bytes are refused. */
   loadGPT(bytes) {
     return this._gptEngine('loadGPT').loadGPT(this, bytes);
+  }
+
+  /** The LoRA adapters ft.saveAdapter() wrote, on the base they were trained on (web/finetune.js);
+   * adapters of another base (by a checksum of its weights) are refused. */
+  loadAdapter(base, bytes) {
+    return this._gptEngine('loadAdapter').loadAdapter(this, base, bytes);
   }
 
   // ---- memory ----

@@ -3,7 +3,7 @@
 // declarations ever stop catching them).
 import {
   load, simdSupported, Matrix, Model, type QkvLab, type SelfAttentionResult, type InspectResult, type StepOnResult,
-  type MultiHeadResult, type HeadResult, type GPT, type TransformerBlockResult, type ModelState,
+  type MultiHeadResult, type HeadResult, type GPT, type FineTune, type TransformerBlockResult, type ModelState,
 } from 'qkv-lab';
 import { POEM_FORMS, POEM_FORM_NAMES, poemForm, type PoemFormName } from 'qkv-lab/poem-forms';
 
@@ -145,6 +145,17 @@ async function main(): Promise<void> {
   poet.dispose();
   // @ts-expect-error loadPretrained takes no arguments
   void qkv.loadPretrained('tang');
+  const ft: FineTune = gpt.finetune({ text: 'a\nb', method: 'lora', rank: 4, alpha: 8, targets: ['Wq', 'Wv'], steps: 10 });
+  const { baseVal }: { baseVal: number | null } = ft.evaluate();
+  const adapter: Uint8Array = ft.saveAdapter();
+  const reloaded: FineTune = qkv.loadAdapter(gpt, adapter);
+  console.log(baseVal, reloaded.trainableCount + ft.adapterBytes + ft.memoryBytes, ft.generate('', { seed: 1 }).text);
+  ft.merge();
+  ft.unmerge();
+  // @ts-expect-error an unknown target
+  gpt.finetune({ text: 'a', targets: ['Wz'] });
+  // @ts-expect-error method is 'lora' or 'full'
+  gpt.finetune({ text: 'a', method: 'half' });
   gpt.dispose();
   // @ts-expect-error matrices are numbers
   qkv.matmul([['a']], [[1]]);
