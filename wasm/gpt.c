@@ -955,7 +955,7 @@ int qkv_gpt_score(qkv_gpt* g, const int* inputs, const int* targets, int B, int 
     if (check_ids(inputs, B * n, g->V) || check_ids(targets, B * n, g->V)) return QKV_ERR_TOKEN;
     if (qkv_check_finite(g->params, g->num_params)) return QKV_ERR_NONFINITE;
     if (gpt_forward(g, inputs, B, n)) return QKV_ERR_OVERFLOW;
-    *loss_sum = gpt_loss_sum(g, targets, B * n);
+    *loss_sum = crossentropy_forward(g->probs, g->logits, targets, B * n, g->V);
     return isfinite(*loss_sum) ? QKV_OK : QKV_ERR_OVERFLOW;
 }
 
