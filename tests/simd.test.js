@@ -273,7 +273,7 @@ function runProduct(lab, product, [n, k, m], inputs, offset) {
 function productInputs(product, [n, k, m], seed) {
   const random = mulberry32(seed);
   const fill = ([r, c]) => Float32Array.from({ length: r * c }, () => 2 * random() - 1);
-  return { A: fill(product.a(n, k)), B: fill(product.b(k, m)), C: fill([n, m]) };
+  return { A: fill(product.a(n, k)), B: fill(product.b(k, m)), C: product.acc ? fill([n, m]) : new Float32Array(n * m) };
 }
 
 test('A·B, A·Bᵀ and Aᵀ·B kernels: SIMD128 gives the scalar build\'s bits on odd shapes, aligned and not', { skip }, () => {
@@ -296,8 +296,8 @@ test('A·B, A·Bᵀ and Aᵀ·B kernels: relaxed SIMD within γ(k+1)·(|c0| + Σ
     for (const [s, shape] of PRODUCT_SHAPES.entries()) {
       const [n, k, m] = shape;
       const inputs = productInputs(product, shape, 40 + s);
-      // every row of the small shapes; of the large one every 16th and the last (the leftover row)
-      const rows = Array.from({ length: n }, (_, i) => i).filter((i) => n < 64 || i % 16 === 0 || i === n - 1);
+      // every row of the small shapes; of the large one every 64th and the last (the leftover row)
+      const rows = Array.from({ length: n }, (_, i) => i).filter((i) => n < 64 || i % 64 === 0 || i === n - 1);
       for (const offset of [0, 1]) {
         const out = runProduct(relaxed, product, shape, inputs, offset);
         for (const i of rows) {
@@ -312,6 +312,23 @@ test('A·B, A·Bᵀ and Aᵀ·B kernels: relaxed SIMD within γ(k+1)·(|c0| + Σ
             }
           }
         }
+      }
+    }
+  }
+});
+
+test('A·B kernels: a row alone gives the bits it gets among other rows, in every build (generation with and without the KV cache)', () => {
+  // fewer than 4 rows skip the packed 4-row tiles: the columns past the last group of 4 must still
+  // be summed as the packed panels sum them (fused in the relaxed build, as there)
+  for (const [name, lab] of [['simd128', simd], ['scalar', scalar], ['relaxed-simd', relaxed]]) {
+    if (!lab) continue;
+    for (const [k, m] of [[5, 13], [64, 3647], [300, 7]]) {
+      const inputs = productInputs(PRODUCTS[0], [6, k, m], 7 + m);
+      const all = runProduct(lab, PRODUCTS[0], [6, k, m], inputs, 0);
+      for (const row of [0, 5]) {
+        const one = runProduct(lab, PRODUCTS[0], [1, k, m], { A: inputs.A.slice(row * k, (row + 1) * k), B: inputs.B, C: inputs.C.slice(0, m) }, 1);
+        const j = one.findIndex((x, c) => !Object.is(x, all[row * m + c]));
+        if (j >= 0) assert.fail(`${name} matmul_forward 1×${k}·${k}×${m}: column ${j} is ${one[j]} alone, ${all[row * m + j]} as row ${row} of 6`);
       }
     }
   }

@@ -95,6 +95,20 @@ static void nn_1x4(float* out, const float* A, size_t cs, const float* B, int ld
     wasm_v128_store(out, c);
 }
 
+/* one row, the last cols < 4 columns of B (unpacked), as lanes of a vector padded with zeros: the
+   same lane arithmetic as the packed panels' last columns (in the relaxed build, fused as there,
+   so that one row and four give the same bits: generation with and without the KV cache) */
+static void nn_1xr(float* out, const float* A, size_t cs, const float* B, int ldb, int k, int acc, int cols) {
+    float start[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+    for (int c = 0; c < cols && acc; c++) start[c] = out[c];
+    v128_t s = wasm_v128_load(start);
+    for (int p = 0; p < k; p++, A += cs, B += ldb)
+        s = MULADD(s, wasm_v128_load32_splat(A),
+                   wasm_f32x4_make(B[0], cols > 1 ? B[1] : 0.0f, cols > 2 ? B[2] : 0.0f, 0.0f));
+    wasm_v128_store(start, s);
+    for (int c = 0; c < cols; c++) out[c] = start[c];
+}
+
 /* one row, columns j..j+7 of B (unpacked) */
 static void nn_1x8(float* out, const float* A, size_t cs, const float* B, int ldb, int k, int acc) {
     v128_t c0 = acc ? wasm_v128_load(out) : wasm_f32x4_splat(0.0f);
@@ -109,12 +123,6 @@ static void nn_1x8(float* out, const float* A, size_t cs, const float* B, int ld
 }
 #endif
 
-/* one output entry: sum_p A(r, p) B[p][j] in order p = 0, 1, ... (the lane arithmetic above) */
-static float nn_dot(const float* A, size_t cs, const float* B, int ldb, int k, float start) {
-    float c = start;
-    for (int p = 0; p < k; p++) c += A[(size_t)p * cs] * B[(size_t)p * ldb];
-    return c;
-}
 
 #ifdef __wasm_simd128__
 /* fewer than 4 rows: each row against B as it is stored */
@@ -126,7 +134,7 @@ static void gemm_nn_rows(float* out, const float* A, size_t rs, size_t cs, const
         int j = 0;
         for (; j + 8 <= m; j += 8) nn_1x8(o + j, a, cs, B + j, m, k, acc);
         for (; j + 4 <= m; j += 4) nn_1x4(o + j, a, cs, B + j, m, k, acc);
-        for (; j < m; j++) o[j] = nn_dot(a, cs, B + j, m, k, acc ? o[j] : 0.0f);
+        if (j < m) nn_1xr(o + j, a, cs, B + j, m, k, acc, m - j);
     }
 }
 
@@ -185,6 +193,13 @@ static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const floa
 }
 
 #else
+/* one output entry: sum_p A(r, p) B[p][j] in order p = 0, 1, ... (the lanes of the SIMD kernels) */
+static float nn_dot(const float* A, size_t cs, const float* B, int ldb, int k, float start) {
+    float c = start;
+    for (int p = 0; p < k; p++) c += A[(size_t)p * cs] * B[(size_t)p * ldb];
+    return c;
+}
+
 /* one cache block: out (n, m), rows ldo floats apart, (+)= A (n, k) . B (k, m), rows ldb apart */
 static void gemm_nn_block(float* out, int ldo, const float* A, size_t rs, size_t cs, const float* B, int ldb,
                           int n, int k, int m, int acc) {
