@@ -58,6 +58,13 @@
 #define GEMM_KB 256
 #define GEMM_IB 128
 
+/* paths that training does not take, optimised for size in the WebAssembly builds (clang) */
+#if defined(__clang__) && defined(__wasm__)
+#define QKV_COLD __attribute__((minsize, noinline))
+#else
+#define QKV_COLD
+#endif
+
 #ifdef __wasm_simd128__
 #define MULADD(c, a, b) QKV_MADD((a), (b), (c))  /* c + a * b (see simd.h) */
 
@@ -88,23 +95,17 @@ static void nn_mrx8(float* out, int ldo, const float* const* a, size_t cs, const
 }
 #define NN_TILE nn_mrx8
 
-/* one row, columns j..j+3 of B (unpacked, rows ldb apart) */
-static void nn_1x4(float* out, const float* A, size_t cs, const float* B, int ldb, int k, int acc) {
-    v128_t c = acc ? wasm_v128_load(out) : wasm_f32x4_splat(0.0f);
-    for (int p = 0; p < k; p++, A += cs, B += ldb) c = MULADD(c, wasm_v128_load32_splat(A), wasm_v128_load(B));
-    wasm_v128_store(out, c);
-}
-
-/* one row, the last cols < 4 columns of B (unpacked), as lanes of a vector padded with zeros: the
-   same lane arithmetic as the packed panels' last columns (in the relaxed build, fused as there,
-   so that one row and four give the same bits: generation with and without the KV cache) */
-static void nn_1xr(float* out, const float* A, size_t cs, const float* B, int ldb, int k, int acc, int cols) {
+/* one row, cols <= 4 columns of B (unpacked), as lanes of a vector padded with zeros: the same lane
+   arithmetic as the packed panels' (in the relaxed build, fused as there, so that one row and four
+   give the same bits: generation with and without the KV cache). Size-optimised, as the other
+   paths that training does not take (the kernels travel inside every page that embeds the widget). */
+QKV_COLD static void nn_1xr(float* out, const float* A, size_t cs, const float* B, int ldb, int k, int acc, int cols) {
     float start[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
     for (int c = 0; c < cols && acc; c++) start[c] = out[c];
     v128_t s = wasm_v128_load(start);
     for (int p = 0; p < k; p++, A += cs, B += ldb)
         s = MULADD(s, wasm_v128_load32_splat(A),
-                   wasm_f32x4_make(B[0], cols > 1 ? B[1] : 0.0f, cols > 2 ? B[2] : 0.0f, 0.0f));
+                   wasm_f32x4_make(B[0], cols > 1 ? B[1] : 0.0f, cols > 2 ? B[2] : 0.0f, cols > 3 ? B[3] : 0.0f));
     wasm_v128_store(start, s);
     for (int c = 0; c < cols; c++) out[c] = start[c];
 }
@@ -123,7 +124,6 @@ static void nn_1x8(float* out, const float* A, size_t cs, const float* B, int ld
 }
 #endif
 
-
 #ifdef __wasm_simd128__
 /* fewer than 4 rows: each row against B as it is stored */
 static void gemm_nn_rows(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
@@ -133,8 +133,7 @@ static void gemm_nn_rows(float* out, const float* A, size_t rs, size_t cs, const
         const float* a = A + (size_t)i * rs;
         int j = 0;
         for (; j + 8 <= m; j += 8) nn_1x8(o + j, a, cs, B + j, m, k, acc);
-        for (; j + 4 <= m; j += 4) nn_1x4(o + j, a, cs, B + j, m, k, acc);
-        if (j < m) nn_1xr(o + j, a, cs, B + j, m, k, acc, m - j);
+        for (; j < m; j += 4) nn_1xr(o + j, a, cs, B + j, m, k, acc, m - j < 4 ? m - j : 4);
     }
 }
 
@@ -149,16 +148,9 @@ static void pack_panel(float* panel, const float* B, int ldb, int kb, int cols) 
     }
 }
 
-/* rows i..i+rows-1 (rows <= MR), the panel's cols columns (cols <= PANEL) */
-static void nn_tile(float* out, int ldo, const float* A, size_t rs, size_t cs, const float* panel, int k,
-                    int rows, int cols, int acc) {
-    const float* a[MR];
-    for (int r = 0; r < MR; r++) a[r] = r < rows ? A + r * rs : A;
-    if (rows == MR && cols == PANEL) {
-        NN_TILE(out, ldo, a, cs, panel, k, acc);
-        return;
-    }
-    /* an edge: the same sums on a copy (+0 where out is not accumulated: the kernel starts there) */
+/* an edge tile: the same sums on a copy (+0 where out is not accumulated: the kernel starts there) */
+QKV_COLD static void nn_edge(float* out, int ldo, const float* const* a, size_t cs, const float* panel, int k,
+                             int rows, int cols, int acc) {
     float tile[MR * PANEL];
     for (int r = 0; r < MR; r++)
         for (int c = 0; c < PANEL; c++)
@@ -166,6 +158,15 @@ static void nn_tile(float* out, int ldo, const float* A, size_t rs, size_t cs, c
     NN_TILE(tile, PANEL, a, cs, panel, k, 1);
     for (int r = 0; r < rows; r++)
         for (int c = 0; c < cols; c++) out[(size_t)r * ldo + c] = tile[r * PANEL + c];
+}
+
+/* rows i..i+rows-1 (rows <= MR), the panel's cols columns (cols <= PANEL) */
+static void nn_tile(float* out, int ldo, const float* A, size_t rs, size_t cs, const float* panel, int k,
+                    int rows, int cols, int acc) {
+    const float* a[MR];
+    for (int r = 0; r < MR; r++) a[r] = r < rows ? A + r * rs : A;
+    if (rows == MR && cols == PANEL) NN_TILE(out, ldo, a, cs, panel, k, acc);
+    else nn_edge(out, ldo, a, cs, panel, k, rows, cols, acc);
 }
 
 static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
