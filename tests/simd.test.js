@@ -235,3 +235,101 @@ test('relaxed-simd kernels: the model trains as on the SIMD128 build, to float32
     }
   }
 });
+
+// ---- the three products training uses, through the kernels' raw exports (the GPT engine and the
+// core call them; the API's matmul is only the first). The scalar build is the bit-exact reference:
+// SIMD128 must give its bits, relaxed SIMD stay within γ(k+1)·(|c0| + Σ|a·b|) of float64 (k terms,
+// plus the value accumulated into). Shapes: the edges of the 4 × 8 tiles and the 256-term blocks,
+// and the GPT's output layer with one row and one column more (513 × 65 · 65 × 3644: a leftover
+// row, a leftover term past 64, a last panel of 4 columns); each at a 16-byte-aligned address and
+// one float past it.
+const PRODUCTS = [
+  // name, what it computes, A's and B's shapes from (n, k, m), the reference entry (i, j)
+  { name: 'matmul_forward', form: 'A·B', a: (n, k) => [n, k], b: (k, m) => [k, m], acc: false,
+    term: (A, B, n, k, m, i, j, p) => A[i * k + p] * B[p * m + j] },
+  { name: 'matmul_accumulate', form: 'C + A·B', a: (n, k) => [n, k], b: (k, m) => [k, m], acc: true,
+    term: (A, B, n, k, m, i, j, p) => A[i * k + p] * B[p * m + j] },
+  { name: 'matmul_abt', form: 'A·Bᵀ', a: (n, k) => [n, k], b: (k, m) => [m, k], acc: false,
+    term: (A, B, n, k, m, i, j, p) => A[i * k + p] * B[j * k + p] },
+  { name: 'matmul_atb_accumulate', form: 'C + Aᵀ·B', a: (n, k) => [k, n], b: (k, m) => [k, m], acc: true,
+    term: (A, B, n, k, m, i, j, p) => A[p * n + i] * B[p * m + j] },
+];
+const PRODUCT_SHAPES = [[1, 1, 1], [3, 5, 7], [4, 1, 8], [5, 300, 9], [17, 257, 33], [513, 65, 3644]];
+
+/** Runs one product on one build: returns out (n × m) as a Float32Array copy. */
+function runProduct(lab, product, [n, k, m], inputs, offset) {
+  const heap = lab._heap, mem = heap.allocations(product.name);
+  try {
+    // +4 floats of slack, so that `offset` floats past an aligned address stays inside
+    const place = (values) => { const p = mem.floats(values.length + 4) + 4 * offset; heap.writeFloats(p, values); return p; };
+    const A = place(inputs.A), B = place(inputs.B), out = place(inputs.C);
+    lab._heap.kernels[product.name](out, A, B, n, k, m);
+    return heap.readFloats(out, n * m);
+  } finally {
+    mem.freeAll();
+  }
+}
+
+function productInputs(product, [n, k, m], seed) {
+  const random = mulberry32(seed);
+  const fill = ([r, c]) => Float32Array.from({ length: r * c }, () => 2 * random() - 1);
+  return { A: fill(product.a(n, k)), B: fill(product.b(k, m)), C: product.acc ? fill([n, m]) : new Float32Array(n * m) };
+}
+
+test('A·B, A·Bᵀ and Aᵀ·B kernels: SIMD128 gives the scalar build\'s bits on odd shapes, aligned and not', { skip }, () => {
+  for (const product of PRODUCTS) {
+    for (const [s, shape] of PRODUCT_SHAPES.entries()) {
+      const inputs = productInputs(product, shape, 40 + s);
+      for (const offset of [0, 1]) {
+        const label = `${product.name} (${product.form}) ${shape.join('×')}${offset ? ', unaligned' : ''}`;
+        const x = runProduct(simd, product, shape, inputs, offset), y = runProduct(scalar, product, shape, inputs, offset);
+        const bx = new Uint32Array(x.buffer), by = new Uint32Array(y.buffer);
+        const i = bx.findIndex((v, t) => v !== by[t]);
+        if (i >= 0) assert.fail(`${label}: entry [${Math.floor(i / shape[2])}][${i % shape[2]}] differs: SIMD128 ${x[i]}, scalar ${y[i]}`);
+      }
+    }
+  }
+});
+
+test('A·B, A·Bᵀ and Aᵀ·B kernels: relaxed SIMD within γ(k+1)·(|c0| + Σ|a·b|) of float64 on odd shapes, aligned and not', { skip: skipRelaxed }, () => {
+  for (const product of PRODUCTS) {
+    for (const [s, shape] of PRODUCT_SHAPES.entries()) {
+      const [n, k, m] = shape;
+      const inputs = productInputs(product, shape, 40 + s);
+      // every row of the small shapes; of the large one every 64th and the last (the leftover row)
+      const rows = Array.from({ length: n }, (_, i) => i).filter((i) => n < 64 || i % 64 === 0 || i === n - 1);
+      for (const offset of [0, 1]) {
+        const out = runProduct(relaxed, product, shape, inputs, offset);
+        for (const i of rows) {
+          for (let j = 0; j < m; j++) {
+            const c0 = product.acc ? inputs.C[i * m + j] : 0;
+            let exact = c0, abs = Math.abs(c0);
+            for (let p = 0; p < k; p++) { const t = product.term(inputs.A, inputs.B, n, k, m, i, j, p); exact += t; abs += Math.abs(t); }
+            const bound = gamma(k + 1) * abs;
+            if (!(Math.abs(out[i * m + j] - exact) <= bound)) {
+              assert.fail(`${product.name} (${product.form}) ${shape.join('×')}${offset ? ', unaligned' : ''} [${i}][${j}]: ` +
+                `relaxed ${out[i * m + j]}, float64 ${exact}, off by ${Math.abs(out[i * m + j] - exact).toExponential(3)} beyond ${bound.toExponential(3)}`);
+            }
+          }
+        }
+      }
+    }
+  }
+});
+
+test('A·B kernels: a row alone gives the bits it gets among other rows, in every build (generation with and without the KV cache)', () => {
+  // fewer than 4 rows skip the packed 4-row tiles: the columns past the last group of 4 must still
+  // be summed as the packed panels sum them (fused in the relaxed build, as there)
+  for (const [name, lab] of [['simd128', simd], ['scalar', scalar], ['relaxed-simd', relaxed]]) {
+    if (!lab) continue;
+    for (const [k, m] of [[5, 13], [64, 3647], [300, 7]]) {
+      const inputs = productInputs(PRODUCTS[0], [6, k, m], 7 + m);
+      const all = runProduct(lab, PRODUCTS[0], [6, k, m], inputs, 0);
+      for (const row of [0, 5]) {
+        const one = runProduct(lab, PRODUCTS[0], [1, k, m], { A: inputs.A.slice(row * k, (row + 1) * k), B: inputs.B, C: inputs.C.slice(0, m) }, 1);
+        const j = one.findIndex((x, c) => !Object.is(x, all[row * m + c]));
+        if (j >= 0) assert.fail(`${name} matmul_forward 1×${k}·${k}×${m}: column ${j} is ${one[j]} alone, ${all[row * m + j]} as row ${row} of 6`);
+      }
+    }
+  }
+});

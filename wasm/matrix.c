@@ -1,10 +1,11 @@
 /*
  * matrix.c: matrix multiply, transpose and row-wise softmax, each with its backward, and the
  * two product kernels everything else is built on:
- *   gemm_nn  out (n, m) (+)= A (n, k) . B (k, m)     register tiles of 4 rows x 8 columns: each
- *                                                   step p broadcasts A[i][p] and multiplies it
- *                                                   into B's row p, so every out[i][j] sums its
- *                                                   k terms in order p = 0, 1, ...
+ *   gemm_nn  out (n, m) (+)= A (n, k) . B (k, m)     register tiles of 4 rows x 8 columns over
+ *                                                   packed panels of B: each step p broadcasts
+ *                                                   A[i][p] and multiplies it into B's row p, so
+ *                                                   every out[i][j] sums its k terms in order
+ *                                                   p = 0, 1, ...
  *   gemm_nt  out (n, m) (+)= A (n, k) . B (m, k)^T  dot products of A's rows with B's rows, read
  *                                                   as they are stored (no transposed copy)
  * Legend: n, k, m are the sides of out (n, m) = A (n, k) . B (k, m).
@@ -15,75 +16,101 @@
 #include "qkv_internal.h"
 #include "simd.h"
 
-/* Columns per tile of the portable gemm_nn (a tuning constant: the sums are the same): 16 gives
-   gcc and clang four 512- or eight 256-bit vector accumulators natively; the scalar WebAssembly
-   build keeps 4 x 4 accumulators in locals, where V8 can hold them in registers. */
-#ifdef __wasm__
-#define PORTABLE_TILE 4
+/* ---- gemm_nn: A's element (r, q) is A[r * rs + q * cs], so A may be a stored transpose ----
+ *
+ * Register-blocked, as XNNPACK's f32 GEMM micro-kernels are: a tile of 4 rows x PANEL columns of
+ * out stays in registers while k terms stream through it, each step p broadcasting A[i][p] of
+ * the 4 rows and multiplying it into PANEL columns of B's row p. Every out[i][j] sums its k terms
+ * in order p = 0, 1, ..., from +0 or from out's value, one rounded product and one rounded sum per
+ * term (one fused multiply-add in the relaxed build): blocks, packing and tile widths change where
+ * the numbers travel, not the sums, so the SIMD128 and portable builds stay bit for bit the same.
+ *
+ * The SIMD builds pack B first, a panel of 8 columns at a time (GEMM_KB rows x 8, contiguous, the
+ * last columns padded with zeros), so that the micro-kernel reads it from L1 in order whatever
+ * B's row length (the tied output layer is 3,644 columns wide: unpacked, every step p touched
+ * another page); edge tiles (fewer than 4 rows or 8 columns) run the same micro-kernel on a copy
+ * of the tile, rows beyond the edge reading row 0 (results dropped); fewer than 4 rows in all
+ * (generation: 1 row) skip the packing, which would not pay. The portable build keeps B as it
+ * is, in cache blocks: gcc -O3 -march=native vectorises that loop nest well (the native trainer,
+ * tools/pretrain.c), and vectorised the packed one badly (3.5 against 20 GFLOP/s measured).
+ */
+
+/* Rows per tile, and columns per panel (tuning constants: the sums are the same). SIMD: 8, two
+   f32x4 per row, 8 accumulators (XNNPACK's 4x8 for x86: V8 allocates 15 xmm registers; 5 or 6
+   rows spilled and ran slower). Portable: 16 gives gcc and clang four 512- or eight 256-bit
+   vector accumulators natively; the scalar WebAssembly build keeps 4 x 4 accumulators in locals,
+   where V8 can hold them in registers. */
+#define MR 4
+#ifdef __wasm_simd128__
+#define PANEL 8
+#elif defined(__wasm__)
+#define PANEL 4
 #else
-#define PORTABLE_TILE 16
+#define PANEL 16
 #endif
 
-/* ---- gemm_nn: A's element (r, q) is A[r * rs + q * cs], so A may be a stored transpose ---- */
+/* KB terms of the sum at a time (tuning constant: the sums are the same): a later k block adds to
+   the float32 partial sum the earlier one stored, as a register would hold it, so the blocks leave
+   the bits alone. SIMD: the packed panel, KB x 8 floats (8 KiB), lives on the kernels' stack
+   (web/qkv-lab.js), and IB rows at a time keep A's block (IB x KB floats) in L2 while every panel
+   passes over it. (Packing 2 or 4 panels per pass over B's rows, or KB 64 or 128, measured no
+   faster here.) */
+#define GEMM_KB 256
+#define GEMM_IB 128
+
+/* paths that training does not take, optimised for size in the WebAssembly builds (clang) */
+#if defined(__clang__) && defined(__wasm__)
+#define QKV_COLD __attribute__((minsize, noinline))
+#else
+#define QKV_COLD
+#endif
 
 #ifdef __wasm_simd128__
 #define MULADD(c, a, b) QKV_MADD((a), (b), (c))  /* c + a * b (see simd.h) */
 
-/* rows i..i+3, columns j..j+7 */
-static void nn_4x8(float* out, int ldo, const float* A, size_t rs, size_t cs, const float* B, int ldb,
-                   int k, int acc) {
-    float *o0 = out, *o1 = out + ldo, *o2 = out + 2 * (size_t)ldo, *o3 = out + 3 * (size_t)ldo;
-    v128_t z = wasm_f32x4_splat(0.0f);
-    v128_t c00 = acc ? wasm_v128_load(o0) : z, c01 = acc ? wasm_v128_load(o0 + 4) : z;
-    v128_t c10 = acc ? wasm_v128_load(o1) : z, c11 = acc ? wasm_v128_load(o1 + 4) : z;
-    v128_t c20 = acc ? wasm_v128_load(o2) : z, c21 = acc ? wasm_v128_load(o2 + 4) : z;
-    v128_t c30 = acc ? wasm_v128_load(o3) : z, c31 = acc ? wasm_v128_load(o3 + 4) : z;
-    const float *a0 = A, *a1 = A + rs, *a2 = A + 2 * rs, *a3 = A + 3 * rs, *b = B;
-    /* pointers step forward (clang would otherwise multiply p by the strides every step) */
-    for (int p = 0; p < k; p++, a0 += cs, a1 += cs, a2 += cs, a3 += cs, b += ldb) {
+/* out rows 0..MR-1 (ldo apart), 8 columns (+)= rows a[0..MR-1] of A (terms cs apart) . the
+   packed panel (the loops over r unroll: 2 x MR accumulators in registers) */
+static void nn_mrx8(float* out, int ldo, const float* const* a, size_t cs, const float* panel, int k, int acc) {
+    v128_t c0[MR], c1[MR];
+    const float* ar[MR];
+    for (int r = 0; r < MR; r++) {
+        c0[r] = acc ? wasm_v128_load(out + (size_t)r * ldo) : wasm_f32x4_splat(0.0f);
+        c1[r] = acc ? wasm_v128_load(out + (size_t)r * ldo + 4) : wasm_f32x4_splat(0.0f);
+        ar[r] = a[r];
+    }
+    const float* b = panel;
+    for (int p = 0; p < k; p++, b += 8) {
         v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
-        v128_t x = wasm_v128_load32_splat(a0);
-        c00 = MULADD(c00, x, b0); c01 = MULADD(c01, x, b1);
-        x = wasm_v128_load32_splat(a1);
-        c10 = MULADD(c10, x, b0); c11 = MULADD(c11, x, b1);
-        x = wasm_v128_load32_splat(a2);
-        c20 = MULADD(c20, x, b0); c21 = MULADD(c21, x, b1);
-        x = wasm_v128_load32_splat(a3);
-        c30 = MULADD(c30, x, b0); c31 = MULADD(c31, x, b1);
+        for (int r = 0; r < MR; r++) {
+            v128_t x = wasm_v128_load32_splat(ar[r]);
+            ar[r] += cs;
+            c0[r] = MULADD(c0[r], x, b0);
+            c1[r] = MULADD(c1[r], x, b1);
+        }
     }
-    wasm_v128_store(o0, c00); wasm_v128_store(o0 + 4, c01);
-    wasm_v128_store(o1, c10); wasm_v128_store(o1 + 4, c11);
-    wasm_v128_store(o2, c20); wasm_v128_store(o2 + 4, c21);
-    wasm_v128_store(o3, c30); wasm_v128_store(o3 + 4, c31);
-}
-
-/* rows i..i+3, columns j..j+3 */
-static void nn_4x4(float* out, int ldo, const float* A, size_t rs, size_t cs, const float* B, int ldb,
-                   int k, int acc) {
-    float *o0 = out, *o1 = out + ldo, *o2 = out + 2 * (size_t)ldo, *o3 = out + 3 * (size_t)ldo;
-    v128_t z = wasm_f32x4_splat(0.0f);
-    v128_t c0 = acc ? wasm_v128_load(o0) : z, c1 = acc ? wasm_v128_load(o1) : z;
-    v128_t c2 = acc ? wasm_v128_load(o2) : z, c3 = acc ? wasm_v128_load(o3) : z;
-    const float *a0 = A, *a1 = A + rs, *a2 = A + 2 * rs, *a3 = A + 3 * rs, *bp = B;
-    for (int p = 0; p < k; p++, a0 += cs, a1 += cs, a2 += cs, a3 += cs, bp += ldb) {
-        v128_t b = wasm_v128_load(bp);
-        c0 = MULADD(c0, wasm_v128_load32_splat(a0), b);
-        c1 = MULADD(c1, wasm_v128_load32_splat(a1), b);
-        c2 = MULADD(c2, wasm_v128_load32_splat(a2), b);
-        c3 = MULADD(c3, wasm_v128_load32_splat(a3), b);
+    for (int r = 0; r < MR; r++) {
+        wasm_v128_store(out + (size_t)r * ldo, c0[r]);
+        wasm_v128_store(out + (size_t)r * ldo + 4, c1[r]);
     }
-    wasm_v128_store(o0, c0); wasm_v128_store(o1, c1);
-    wasm_v128_store(o2, c2); wasm_v128_store(o3, c3);
+}
+#define NN_TILE nn_mrx8
+
+/* one row, cols <= 4 columns of B (unpacked), as lanes of a vector padded with zeros: the same lane
+   arithmetic as the packed panels' (in the relaxed build, fused as there, so that one row and four
+   give the same bits: generation with and without the KV cache). Size-optimised, as the other
+   paths that training does not take (the kernels travel inside every page that embeds the widget). */
+QKV_COLD static void nn_1xr(float* out, const float* A, size_t cs, const float* B, int ldb, int k, int acc, int cols) {
+    float start[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+    for (int c = 0; c < cols && acc; c++) start[c] = out[c];
+    v128_t s = wasm_v128_load(start);
+    for (int p = 0; p < k; p++, A += cs, B += ldb)
+        s = MULADD(s, wasm_v128_load32_splat(A),
+                   wasm_f32x4_make(B[0], cols > 1 ? B[1] : 0.0f, cols > 2 ? B[2] : 0.0f, cols > 3 ? B[3] : 0.0f));
+    wasm_v128_store(start, s);
+    for (int c = 0; c < cols; c++) out[c] = start[c];
 }
 
-/* one row, columns j..j+3 */
-static void nn_1x4(float* out, const float* A, size_t cs, const float* B, int ldb, int k, int acc) {
-    v128_t c = acc ? wasm_v128_load(out) : wasm_f32x4_splat(0.0f);
-    for (int p = 0; p < k; p++, A += cs, B += ldb) c = MULADD(c, wasm_v128_load32_splat(A), wasm_v128_load(B));
-    wasm_v128_store(out, c);
-}
-
-/* one row, columns j..j+7 */
+/* one row, columns j..j+7 of B (unpacked) */
 static void nn_1x8(float* out, const float* A, size_t cs, const float* B, int ldb, int k, int acc) {
     v128_t c0 = acc ? wasm_v128_load(out) : wasm_f32x4_splat(0.0f);
     v128_t c1 = acc ? wasm_v128_load(out + 4) : wasm_f32x4_splat(0.0f);
@@ -97,7 +124,77 @@ static void nn_1x8(float* out, const float* A, size_t cs, const float* B, int ld
 }
 #endif
 
-/* one output entry: sum_p A(r, p) B[p][j] in order p = 0, 1, ... (the lane arithmetic above) */
+#ifdef __wasm_simd128__
+/* fewer than 4 rows: each row against B as it is stored */
+static void gemm_nn_rows(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
+                         int m, int acc) {
+    for (int i = 0; i < n; i++) {
+        float* o = out + (size_t)i * m;
+        const float* a = A + (size_t)i * rs;
+        int j = 0;
+        for (; j + 8 <= m; j += 8) nn_1x8(o + j, a, cs, B + j, m, k, acc);
+        for (; j < m; j += 4) nn_1xr(o + j, a, cs, B + j, m, k, acc, m - j < 4 ? m - j : 4);
+    }
+}
+
+/* panel (kb, PANEL) = B's rows 0..kb-1 (ldb apart), columns 0..cols-1 (cols <= PANEL), then zeros */
+static void pack_panel(float* panel, const float* B, int ldb, int kb, int cols) {
+    for (int p = 0; p < kb; p++, panel += PANEL, B += ldb) {
+        int c = 0;
+        if (cols == PANEL)
+            for (; c < PANEL; c += 4) wasm_v128_store(panel + c, wasm_v128_load(B + c));
+        for (; c < cols; c++) panel[c] = B[c];
+        for (; c < PANEL; c++) panel[c] = 0.0f;
+    }
+}
+
+/* an edge tile: the same sums on a copy (+0 where out is not accumulated: the kernel starts there) */
+QKV_COLD static void nn_edge(float* out, int ldo, const float* const* a, size_t cs, const float* panel, int k,
+                             int rows, int cols, int acc) {
+    float tile[MR * PANEL];
+    for (int r = 0; r < MR; r++)
+        for (int c = 0; c < PANEL; c++)
+            tile[r * PANEL + c] = acc && r < rows && c < cols ? out[(size_t)r * ldo + c] : 0.0f;
+    NN_TILE(tile, PANEL, a, cs, panel, k, 1);
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) out[(size_t)r * ldo + c] = tile[r * PANEL + c];
+}
+
+/* rows i..i+rows-1 (rows <= MR), the panel's cols columns (cols <= PANEL) */
+static void nn_tile(float* out, int ldo, const float* A, size_t rs, size_t cs, const float* panel, int k,
+                    int rows, int cols, int acc) {
+    const float* a[MR];
+    for (int r = 0; r < MR; r++) a[r] = r < rows ? A + r * rs : A;
+    if (rows == MR && cols == PANEL) NN_TILE(out, ldo, a, cs, panel, k, acc);
+    else nn_edge(out, ldo, a, cs, panel, k, rows, cols, acc);
+}
+
+static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
+                    int m, int acc) {
+    if (n < MR) {
+        gemm_nn_rows(out, A, rs, cs, B, n, k, m, acc);
+        return;
+    }
+    float panel[GEMM_KB * PANEL];
+    /* p0 == 0 once when k is 0: out is then zeroed (or kept) as without blocks */
+    for (int p0 = 0; p0 < k || p0 == 0; p0 += GEMM_KB) {
+        int kb = k - p0 < GEMM_KB ? k - p0 : GEMM_KB;
+        int accumulate = acc || p0 > 0;
+        for (int i0 = 0; i0 < n; i0 += GEMM_IB) {
+            int i1 = n - i0 < GEMM_IB ? n : i0 + GEMM_IB;
+            for (int j = 0; j < m; j += PANEL) {
+                int cols = m - j < PANEL ? m - j : PANEL;
+                pack_panel(panel, B + (size_t)p0 * m + j, m, kb, cols);
+                for (int i = i0; i < i1; i += MR)
+                    nn_tile(out + (size_t)i * m + j, m, A + (size_t)i * rs + (size_t)p0 * cs, rs, cs, panel, kb,
+                            i1 - i < MR ? i1 - i : MR, cols, accumulate);
+            }
+        }
+    }
+}
+
+#else
+/* one output entry: sum_p A(r, p) B[p][j] in order p = 0, 1, ... (the lanes of the SIMD kernels) */
 static float nn_dot(const float* A, size_t cs, const float* B, int ldb, int k, float start) {
     float c = start;
     for (int p = 0; p < k; p++) c += A[(size_t)p * cs] * B[(size_t)p * ldb];
@@ -108,35 +205,15 @@ static float nn_dot(const float* A, size_t cs, const float* B, int ldb, int k, f
 static void gemm_nn_block(float* out, int ldo, const float* A, size_t rs, size_t cs, const float* B, int ldb,
                           int n, int k, int m, int acc) {
     int i = 0;
-#ifdef __wasm_simd128__
-    for (; i + 4 <= n; i += 4) {
-        float* o = out + (size_t)i * ldo;
-        const float* a = A + (size_t)i * rs;
-        int j = 0;
-        for (; j + 8 <= m; j += 8) nn_4x8(o + j, ldo, a, rs, cs, B + j, ldb, k, acc);
-        for (; j + 4 <= m; j += 4) nn_4x4(o + j, ldo, a, rs, cs, B + j, ldb, k, acc);
-        for (; j < m; j++)
-            for (int r = 0; r < 4; r++)
-                o[(size_t)r * ldo + j] = nn_dot(a + r * rs, cs, B + j, ldb, k, acc ? o[(size_t)r * ldo + j] : 0.0f);
-    }
-    for (; i < n; i++) {
-        float* o = out + (size_t)i * ldo;
-        const float* a = A + (size_t)i * rs;
-        int j = 0;
-        for (; j + 8 <= m; j += 8) nn_1x8(o + j, a, cs, B + j, ldb, k, acc);
-        for (; j + 4 <= m; j += 4) nn_1x4(o + j, a, cs, B + j, ldb, k, acc);
-        for (; j < m; j++) o[j] = nn_dot(a, cs, B + j, ldb, k, acc ? o[j] : 0.0f);
-    }
-#else
-    /* portable: the same sums in 4 x PORTABLE_TILE tiles of local accumulators, which a vectorising
+    /* portable: the same sums in 4 x PANEL tiles of local accumulators, which a vectorising
        compiler keeps in vector registers; out[i][j] still sums p = 0, 1, ... in order */
     for (; i + 4 <= n; i += 4) {
         float* o = out + (size_t)i * ldo;
         const float* a = A + (size_t)i * rs;
         int j = 0;
-        for (; j + PORTABLE_TILE <= m; j += PORTABLE_TILE) {
-            float c0[PORTABLE_TILE], c1[PORTABLE_TILE], c2[PORTABLE_TILE], c3[PORTABLE_TILE];
-            for (int t = 0; t < PORTABLE_TILE; t++) {
+        for (; j + PANEL <= m; j += PANEL) {
+            float c0[PANEL], c1[PANEL], c2[PANEL], c3[PANEL];
+            for (int t = 0; t < PANEL; t++) {
                 c0[t] = acc ? o[j + t] : 0.0f;
                 c1[t] = acc ? o[(size_t)ldo + j + t] : 0.0f;
                 c2[t] = acc ? o[2 * (size_t)ldo + j + t] : 0.0f;
@@ -146,14 +223,14 @@ static void gemm_nn_block(float* out, int ldo, const float* A, size_t rs, size_t
                 const float* b = B + (size_t)p * ldb + j;
                 size_t q = (size_t)p * cs;
                 float x0 = a[q], x1 = a[rs + q], x2 = a[2 * rs + q], x3 = a[3 * rs + q];
-                for (int t = 0; t < PORTABLE_TILE; t++) {
+                for (int t = 0; t < PANEL; t++) {
                     c0[t] += x0 * b[t];
                     c1[t] += x1 * b[t];
                     c2[t] += x2 * b[t];
                     c3[t] += x3 * b[t];
                 }
             }
-            for (int t = 0; t < PORTABLE_TILE; t++) {
+            for (int t = 0; t < PANEL; t++) {
                 o[j + t] = c0[t];
                 o[(size_t)ldo + j + t] = c1[t];
                 o[2 * (size_t)ldo + j + t] = c2[t];
@@ -175,17 +252,15 @@ static void gemm_nn_block(float* out, int ldo, const float* A, size_t rs, size_t
             for (int j = 0; j < m; j++) o[j] += x * b[j];
         }
     }
-#endif
 }
 
-/* Cache blocks (tuning constants: the sums are the same): KB terms of the sum and JB columns at a
-   time, so that B's block (at most KB x JB floats, 256 KiB) stays in cache while every row strip of
+/* Cache blocks (tuning constants: the sums are the same): GEMM_KB terms of the sum and JB columns
+   at a time, so that B's block (at most KB x JB floats, 256 KiB) stays in cache while every row strip of
    out passes over it, instead of each strip streaming all of B (the GPT's tied output layer: B is
    3,644 columns wide, or 3,644 rows deep). out[i][j] still sums p = 0, 1, ... in order: a later k
    block adds to the float32 partial sum the earlier one stored, as a register would hold it; JB
    is a multiple of every tile width, so each column is computed by the same tile as without
    blocks. */
-#define GEMM_KB 256
 #define GEMM_JB 256
 
 static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
@@ -199,6 +274,8 @@ static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const floa
         }
     }
 }
+
+#endif
 
 /* ---- gemm_nt: dot products of rows, 4 partial sums each (see simd.h) ---- */
 

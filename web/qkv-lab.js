@@ -184,8 +184,9 @@ async function wasmBytes(kernels) {
   return { core, kernels: decode(packed, size) };
 }
 
-/** Kernel stack: the scalar build's local arrays may live there (the SIMD builds need none). */
-const KERNEL_STACK_BYTES = 16384;
+/** Kernel stack: the SIMD builds' gemm_nn packs a panel of B there (8 KiB, wasm/matrix.c), and the
+ * scalar build's local arrays may live there: twice what they need. */
+const KERNEL_STACK_BYTES = 32768;
 /** The GPT engine's stack (its largest frame holds a few small arrays of offsets). */
 const GPT_STACK_BYTES = 16384;
 
