@@ -46,6 +46,56 @@ export function wrap(text, width = 100) {
 /** The documents that hold generated parts. */
 export const DOCUMENTS = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 
+// ---- the pretrained poet against counting and the real poems ----
+
+/** web/data/pretrained-report.json (tools/pretrained-report.mjs) beside web/data/pretrained-baselines.json */
+function pretrainedTable() {
+  const r = json('web/data/pretrained-report.json');
+  const b = json('web/data/pretrained-baselines.json');
+  const forms = ['wujue', 'qijue', 'wulv', 'qilv'];
+  const pct = (x) => (x === null || x === undefined ? '—' : x > 0 && x < 0.01 ? `${(100 * x).toFixed(2)} %` : `${Math.round(100 * x)} %`);
+  const span = (range) => (!range ? '—' : pct(range[0]) === pct(range[1]) ? pct(range[0]) : `${pct(range[0])}–${pct(range[1])}`);
+  const spread = (x, range) => (range ? `${pct(x)} (${span(range)})` : pct(x));
+  const nats = (x) => x.toFixed(3);
+  const rhymes = (f) => forms.map(f).join(' / ');
+  const s = r.sampling;
+  const rows = [
+    '| | val. loss 五绝 | val. loss, all forms | well-formed | lines 2 and 4 rhyme (五绝 / 七绝 / 五律 / 七律) | lines found in the training poems |',
+    '| --- | --- | --- | --- | --- | --- |',
+    `| real held-out poems | | | 100 % | ${rhymes((f) => pct(b.real[f].lines24))} | ${pct(b.real.wujue.novelty.lineShare)} |`,
+    `| **pretrained GPT** (the shipped int8 file; ${grouped(s.seeds[1] + 1)} samples: ${s.byForm.wujue} / ${s.byForm.qijue} / ${s.byForm.wulv} / ${s.byForm.qilv} of the four forms; in brackets the range over blocks of ${s.blocks.size} seeds) | **${nats(r.validation.shipped.wujue.loss)}** | ` +
+      `**${nats(r.validation.shipped.all.loss)}** | ${spread(s.wellFormed, s.blocks.wellFormed)} | ${rhymes((f) => spread(s.rhyme[f].lines24, s.blocks.lines24[f]))} | ${pct(s.novelty.lineShare)} |`,
+    `| position-aware bigram (all forms; 200 samples × 5 seeds) | ${nats(b.baselines.positional.val.wujue.loss)} | ` +
+      `${nats(b.baselines.positional.val.all.loss)} | ${span(b.baselines.positional.samples.ranges.wellFormed)} | — | ${span(b.baselines.positional.samples.ranges.lineShare)} |`,
+    `| interpolated trigram (all forms) | ${nats(b.baselines.trigram.val.wujue.loss)} | ${nats(b.baselines.trigram.val.all.loss)} | ` +
+      `${span(b.baselines.trigram.samples.ranges.wellFormed)} | — | ${span(b.baselines.trigram.samples.ranges.lineShare)} |`,
+    `| unigram | ${nats(b.baselines.unigram.val.wujue.loss)} | ${nats(b.baselines.unigram.val.all.loss)} | ` +
+      `${span(b.baselines.unigram.samples.ranges.wellFormed)} | — | — |`,
+    `| position-aware bigram trained on one form (五绝 / 七绝 / 五律 / 七律) | ${nats(b.perForm.positional.wujue.val.loss)} | | ` +
+      `${rhymes((f) => span(b.perForm.positional[f].samples.ranges.wellFormed))} | ${rhymes((f) => span(b.perForm.positional[f].samples.ranges.lines24))} | |`,
+    `| chance: two even-line ends drawn at random | | | | ${rhymes((f) => pct(b.real[f].chance))} | |`,
+  ];
+  return rows.join('\n');
+}
+
+/** How the shipped poet was trained and what quantization cost (web/data/pretrained-report.json) */
+function pretrainedTraining() {
+  const r = json('web/data/pretrained-report.json');
+  const t = r.training, c = t.config, v = r.validation;
+  const minutes = (x) => Math.round(x / 60);
+  const cost = (k) => (v.shipped[k].loss - v.float32[k]).toFixed(4);
+  return [
+    '| | |', '| --- | --- |',
+    `| model | ${c.layers} layers, ${c.heads} heads, width ${c.dim}, context ${c.context}; ${grouped(r.model.parameters)} parameters; vocabulary ${grouped(r.model.vocab)} |`,
+    `| text | ${grouped(t.text.poems)} poems, ${grouped(t.text.characters)} characters (五绝 ${grouped(t.text.byForm.wujue)}, 七绝 ${grouped(t.text.byForm.qijue)}, 五律 ${grouped(t.text.byForm.wulv)}, 七律 ${grouped(t.text.byForm.qilv)}); FNV-1a ${t.text.checksum} |`,
+    `| schedule | ${grouped(c.steps)} AdamW steps of ${c.batch} windows × ${c.context} tokens (${grouped(c.steps * c.batch * c.context)} tokens), lr ${c.lr}, ${c.warmup} warm-up steps, cosine to lr / 10, seed ${c.seed} |`,
+    `| time | ${minutes(t.cpuSeconds)} min of CPU, ${minutes(t.wallSeconds)} min wall, on ${t.hardware} |`,
+    `| training loss | ${t.lossCurve.at(-1)[1].toFixed(3)} at step ${grouped(t.lossCurve.at(-1)[0])} (the mean of the last 50 steps) |`,
+    `| shipped file | ${(r.model.bytes / 1024).toFixed(0)} KiB, ${(r.model.gzipBytes / 1024).toFixed(0)} KiB gzipped: int8 matrices with a float32 scale per row |`,
+    `| quantization cost | ${cost('all')} nats per character on all validation poems (五绝 ${cost('wujue')}, 七律 ${cost('qilv')}) against the float32 weights |`,
+  ].join('\n');
+}
+
 // ---- the demo page's sections and the widget's attributes ----
 
 /** The page's sections in story order, each with what docs/data/sections.json says it shows. */
@@ -311,6 +361,8 @@ export const GENERATORS = {
   'bench-resident': () => bench().resident,
   'bench-ratios': () => bench().ratios,
   'gpt-learning': gptLearning,
+  'pretrained-table': pretrainedTable,
+  'pretrained-training': pretrainedTraining,
   'markdown-post': markdownPost,
 };
 

@@ -99,7 +99,8 @@ let floatVal = null;
 if (existsSync(FLOAT)) {
   log('validation loss, the float32 file (quantization cost)');
   const f = qkv.loadGPT(new Uint8Array(readFileSync(FLOAT)));
-  floatVal = Object.fromEntries([...FORM_NAMES, 'all'].map((k) => [k, validation(f)[k].loss]));
+  const fv = validation(f);
+  floatVal = Object.fromEntries([...FORM_NAMES, 'all'].map((k) => [k, fv[k].loss]));
   f.dispose();
 }
 
@@ -124,6 +125,21 @@ for (const l of lines) {
 }
 const curve = lines.filter((l) => l.step !== undefined && l.step % 100 === 0).map((l) => [l.step, l.loss]);
 const monitor = lines.filter((l) => l.checkpoint !== undefined).map((l) => [l.checkpoint, l.valLossPerToken]);
+
+// the spread: the same figures over blocks of BLOCK consecutive seeds (ranges, not one number)
+const BLOCK = 200;
+const blocks = [];
+for (let at = 0; at + BLOCK <= poems.length; at += BLOCK) blocks.push(summarize(poems.slice(at, at + BLOCK)));
+const spread = (get) => {
+  const xs = blocks.map(get).filter((x) => x !== null && x !== undefined);
+  return xs.length ? [round(Math.min(...xs), 4), round(Math.max(...xs), 4)] : null;
+};
+
+// the first CHECKED samples again, in a form the test recomputes exactly: their FNV-1a over the
+// poems joined by '\n', and their summary (the test regenerates them from the shipped file)
+const CHECKED = 100;
+const checked = poems.slice(0, CHECKED);
+const checkedSummary = summarize(checked);
 
 const report = {
   model: {
@@ -150,8 +166,12 @@ const report = {
     rhyme: Object.fromEntries(Object.entries(summary.rhyme).map(([k, v]) =>
       [k, { poems: v.poems, lines24: v.lines24 === null ? null : round(v.lines24, 4), allEven: v.allEven === null ? null : round(v.allEven, 4) }])),
     level: summary.level === null ? null : round(summary.level, 4),
+    blocks: { size: BLOCK, count: blocks.length, wellFormed: spread((b) => b.wellFormed),
+      lines24: Object.fromEntries([...FORM_NAMES, 'all'].map((k) => [k, spread((b) => (b.rhyme[k].poems >= 20 ? b.rhyme[k].lines24 : null))])) },
     novelty: { ...summary.novelty, lineShare: round(summary.novelty.lineShare, 4), meanLongest: round(summary.novelty.meanLongest, 3) },
     examples: poems.slice(0, KEPT_SAMPLES).map((poem, seed) => ({ seed, poem })),
+    firstSamples: { count: CHECKED, checksum: fnv1a(checked.join('\n')), wellFormed: checkedSummary.wellFormed,
+      lines24: checkedSummary.rhyme.all.lines24 },
   },
 };
 writeFileSync(OUT, JSON.stringify(report, null, 1) + '\n');
