@@ -35,6 +35,7 @@ const EXPECTED = [
   'web/heap.js',
   'web/gpt.js',
   'web/finetune.js',
+  'web/engine-sources.js',
   'web/poem-forms.js',
   'web/poem-forms.d.ts',
   'web/gpt-defaults.js',
@@ -106,7 +107,7 @@ const GPT_ADDON_GZIP_BUDGET = 240 * 1024;
 
 // The modules of the API: what the ES-module widget imports instead of bundling, and what
 // package.json's "sideEffects" must leave out (so that bundlers drop what an app does not use).
-const API_MODULES = ['web/corpus.js', 'web/data/quatrain-form.js', 'web/data/quatrains.js', 'web/poem-forms.js', 'web/finetune.js', 'web/dist/qkv-core.js', 'web/dist/qkv-gpt.js', 'web/dist/qkv-pretrained.js', 'web/dist/qkv-relaxed.js', 'web/dist/qkv-scalar.js', 'web/dist/qkv-wasm.js',
+const API_MODULES = ['web/corpus.js', 'web/data/quatrain-form.js', 'web/data/quatrains.js', 'web/poem-forms.js', 'web/finetune.js', 'web/engine-sources.js', 'web/dist/qkv-core.js', 'web/dist/qkv-gpt.js', 'web/dist/qkv-pretrained.js', 'web/dist/qkv-relaxed.js', 'web/dist/qkv-scalar.js', 'web/dist/qkv-wasm.js',
   'web/gpt.js', 'web/gpt-defaults.js', 'web/heap.js', 'web/inflate.js', 'web/matrix.js', 'web/model.js', 'web/qkv-lab.js',
   'web/poetry/metrics.js', 'web/poetry/ngram.js', 'web/data/poems-finetune.js', 'web/data/poems-val.js', 'web/data/rhyme-groups.js'];
 const WIDGET_BUILDS = EXPECTED.filter((f) => /^web\/dist\/qkv-lab-widget/.test(f));
