@@ -20,6 +20,9 @@ echo "== PyTorch fixtures are up to date (the GPT block, tests/fixtures/torch.js
 echo "== PyTorch fixtures of the GPT are up to date"
 /usr/bin/python3 tests/fixtures/make_gpt_fixtures.py --check
 
+echo "== PyTorch fixtures of LoRA are up to date (tests/fixtures/lora-torch.json)"
+/usr/bin/python3 tests/fixtures/make_lora_fixtures.py --check
+
 # Every test file, once, the SIMD128 kernels where the engine has them: the Node files (the
 # TypeScript declarations with each compiler: declarations.test.js) and the browser files, which
 # share one Chromium (a new browser file that opens it with harness.js's openBrowser() joins by itself).
