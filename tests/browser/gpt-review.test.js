@@ -11,7 +11,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { openBrowser } from './harness.js';
+import { openBrowser, downloadBytes } from './harness.js';
 import { openPage, q } from './page-helpers.js';
 
 const TINY = { glayers: 1, gdim: 16, gheads: 2, gctx: 8, gsteps: 50 };
@@ -101,7 +101,7 @@ test('writer: its words follow the run\'s numbers (one layer, 2 layers; plural) 
   await zh.waitForSelector('#writer .attn-head .attn-strip');
   const weights = await zh.$$eval('#writer .attn-strip .w', (els) => els.map((el) => Number(el.style.opacity)));
   const [download] = await Promise.all([zh.waitForEvent('download'), zh.click('#writer .tool-export')]);
-  const svg = await fs.promises.readFile(await download.path(), 'utf8');
+  const svg = (await downloadBytes(download)).toString('utf8');
   const faded = new Set((svg.match(/<rect [^>]*opacity="([\d.]+)"/g) || []).map((r) => Number(/opacity="([\d.]+)"/.exec(r)[1])));
   const distinct = new Set(weights.filter((w) => w < 1).map((w) => Number(w.toFixed(2))));
   assert.ok(distinct.size > 1 && [...distinct].every((w) => [...faded].some((f) => Math.abs(f - w) < 0.006)), `weights ${[...distinct]} drawn as ${[...faded]}`);
@@ -229,7 +229,7 @@ test('generate on a phone: the top-10 table says it is wider than the page, its 
   const kTexts = await page.$$eval('#generate [data-matrix="Kcache"] tbody td.cell', (tds) => tds.map((td) => td.textContent));
   const cutCells = await page.$$eval('#generate [data-role=distribution] tr.cut td', (tds) => tds.length);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#generate .tool-export')]);
-  const svg = await fs.promises.readFile(await download.path(), 'utf8');
+  const svg = (await downloadBytes(download)).toString('utf8');
   assert.ok(kCols >= 8);
   assert.doesNotMatch(svg, /Wider than the page/);
   assert.match(svg, />layer 1</);

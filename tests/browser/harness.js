@@ -3,6 +3,7 @@
 // request that would leave the machine. Screenshots go to tests/artifacts/ (git-ignored).
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startServer } from '../../tools/serve.js';
@@ -89,4 +90,20 @@ export async function pageScreenshot(page, name) {
   const file = path.join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: process.env.QKV_FULL_PAGE_SCREENSHOTS === '1' });
   return file;
+}
+
+/**
+ * The bytes of a Playwright download. download.path() works only where the test launched the
+ * browser itself; connected to the shared browser (run-all.sh, QKV_BROWSER_WS) it throws, so the
+ * file is saved to a temporary path and read back, which works both ways.
+ */
+export async function downloadBytes(download) {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'qkv-download-'));
+  try {
+    const file = path.join(dir, 'file');
+    await download.saveAs(file);
+    return await fs.promises.readFile(file);
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
 }

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openBrowser, newPage, ARTIFACTS } from './harness.js';
+import { openBrowser, newPage, ARTIFACTS, downloadBytes } from './harness.js';
 import { openPage, goToStep, position } from './page-helpers.js';
 import { waitForWidget } from './widget-helpers.js';
 import { PAGE_SECTIONS } from '../../web/page/sections/index.js';
@@ -31,8 +31,7 @@ const widgetShown = (page, id) => page.evaluate(`(${shown})(document.getElementB
 /** Clicks `selector` and returns the download it starts: { name, bytes }. */
 async function downloaded(page, selector) {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
-  const file = await download.path();
-  return { name: download.suggestedFilename(), bytes: fs.readFileSync(file) };
+  return { name: download.suggestedFilename(), bytes: await downloadBytes(download) };
 }
 
 test('every section of the page offers the three actions in its preamble', async () => {

@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { openBrowser } from './harness.js';
+import { openBrowser, downloadBytes } from './harness.js';
 import { openTraining, readState, referenceRun, settled } from './training-helpers.js';
 import { CORPUS_PRESETS, CORPUS_LIMITS } from '../../web/corpus.js';
 
@@ -131,7 +131,7 @@ test('a one-word line trains with a warning; markup never becomes HTML; a corpus
   assert.match(await section.locator('[data-role="notice"]').textContent(), /more than a link carries/);
   const [download] = await Promise.all([page.waitForEvent('download'), section.locator('button[data-export="corpus-file"]').click()]);
   assert.equal(download.suggestedFilename(), 'corpus.txt');
-  assert.equal(fs.readFileSync(await download.path(), 'utf8'), `${long}\n`);
+  assert.equal((await downloadBytes(download)).toString('utf8'), `${long}\n`);
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { openBrowser } from './harness.js';
+import { openBrowser, downloadBytes } from './harness.js';
 import { openTraining, referenceRun } from './training-helpers.js';
 
 let env;
@@ -14,7 +14,7 @@ after(async () => { await env?.close(); });
 
 async function downloadText(page, button) {
   const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
-  return { name: download.suggestedFilename(), bytes: fs.readFileSync(await download.path()) };
+  return { name: download.suggestedFilename(), bytes: await downloadBytes(download) };
 }
 
 test('vectors.tsv and metadata.tsv: well-formed, one line per word, and the model\'s table', async () => {
