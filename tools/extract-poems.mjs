@@ -34,12 +34,12 @@
 //      pattern each and a form-locked sampler knows where they go;
 //   5. converted to simplified as tools/extract-quatrains.mjs does (opencc-js hk → t, tw → cn);
 //   6. exact duplicates of an earlier poem dropped.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installPinned } from './pinned-packages.mjs';
 
 const PINNED = { 'chinese-poetry': '2.0.1', 'opencc-js': '1.4.2' };
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -86,7 +86,7 @@ const FORM_NAMES = { '5x4': 'wujue', '7x4': 'qijue', '5x8': 'wulv', '7x8': 'qilv
 function main() {
   const dir = keptDir ?? mkdtempSync(join(tmpdir(), 'qkv-poems-'));
   try {
-    installPinned(dir);
+    installPinned(dir, PINNED);
     const out = extract(dir);
     const files = [[VAL_OUT, valModule(out)], [FINETUNE_OUT, finetuneModule(out)]];
     if (check) {
@@ -108,18 +108,6 @@ function main() {
   }
 }
 
-function installPinned(prefix) {
-  const installed = (name) => {
-    const file = join(prefix, 'node_modules', name, 'package.json');
-    return existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).version === PINNED[name];
-  };
-  const missing = Object.keys(PINNED).filter((name) => !installed(name));
-  if (missing.length === 0) return;
-  const specs = missing.map((name) => `${name}@${PINNED[name]}`);
-  console.log(`npm install --no-save --prefix ${prefix} ${specs.join(' ')}`);
-  execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, ...specs], { stdio: 'inherit' });
-  for (const name of missing) if (!installed(name)) throw new Error(`${name}@${PINNED[name]} did not install into ${prefix}`);
-}
 
 function numbered(folder, re) {
   return readdirSync(folder)

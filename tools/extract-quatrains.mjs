@@ -42,13 +42,13 @@
 // traditional (疎, 煖, 緜 …) as they are, and simplifies a few characters to code points beyond
 // the BMP (鑪 → 𬬻, 鶱 → 𬸣, 絺 → 𫄨, as the 2013 通用规范汉字表 does): the output's header
 // counts them; a character is a code point, never a UTF-16 unit.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isWellFormedQuatrain, QUATRAIN_LENGTH } from '../web/data/quatrain-form.js';
+import { installPinned } from './pinned-packages.mjs';
 
 const PINNED = { 'chinese-poetry': '2.0.1', 'opencc-js': '1.4.2' };
 const SOURCE_GLOB = 'dist/quantangshi/poet.tang.*.json';
@@ -62,7 +62,7 @@ if (packagesAt >= 0 && !keptDir) throw new Error('usage: --packages DIR');
 
 const dir = keptDir ?? mkdtempSync(join(tmpdir(), 'qkv-quatrains-'));
 try {
-  installPinned(dir);
+  installPinned(dir, PINNED);
   const text = moduleText(extract(dir));
   if (check) {
     const committed = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '';
@@ -81,19 +81,6 @@ try {
   if (!keptDir) rmSync(dir, { recursive: true, force: true });
 }
 
-/** The pinned packages in dir/node_modules, installed with npm when missing or of another version. */
-function installPinned(prefix) {
-  const installed = (name) => {
-    const file = join(prefix, 'node_modules', name, 'package.json');
-    return existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).version === PINNED[name];
-  };
-  const missing = Object.keys(PINNED).filter((name) => !installed(name));
-  if (missing.length === 0) return;
-  const specs = missing.map((name) => `${name}@${PINNED[name]}`);
-  console.log(`npm install --no-save --prefix ${prefix} ${specs.join(' ')}`);
-  execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, ...specs], { stdio: 'inherit' });
-  for (const name of missing) if (!installed(name)) throw new Error(`${name}@${PINNED[name]} did not install into ${prefix}`);
-}
 
 /** The quatrains, simplified and deduplicated, in source order, with the count each rule dropped. */
 function extract(prefix) {

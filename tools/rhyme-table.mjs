@@ -29,7 +29,6 @@
 // The grouping into rhyme groups (roughly 中华新韵) lives in web/poetry/metrics.js, not here, so the
 // table stays a plain record of the modern readings.
 // Tone: pinyin-pro's 'num' pattern, 1–4, or 0 for the neutral tone (a few particles).
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -40,6 +39,7 @@ import { fnv1a } from './extract-poems.mjs';
 import { POEMS_VAL } from '../web/data/poems-val.js';
 import { FINETUNE_SETS } from '../web/data/poems-finetune.js';
 import { QUATRAINS } from '../web/data/quatrains.js';
+import { installPinned } from './pinned-packages.mjs';
 
 const PINNED = { 'pinyin-pro': '3.29.4' };
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -53,18 +53,6 @@ const packagesAt = args.indexOf('--packages');
 const keptDir = packagesAt >= 0 ? args[packagesAt + 1] : null;
 if (packagesAt >= 0 && !keptDir) throw new Error('usage: --packages DIR');
 
-function installPinned(prefix) {
-  const installed = (name) => {
-    const file = join(prefix, 'node_modules', name, 'package.json');
-    return existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).version === PINNED[name];
-  };
-  const missing = Object.keys(PINNED).filter((name) => !installed(name));
-  if (missing.length === 0) return;
-  const specs = missing.map((name) => `${name}@${PINNED[name]}`);
-  console.log(`npm install --no-save --prefix ${prefix} ${specs.join(' ')}`);
-  execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, ...specs], { stdio: 'inherit' });
-  for (const name of missing) if (!installed(name)) throw new Error(`${name}@${PINNED[name]} did not install into ${prefix}`);
-}
 
 /** The Han characters of every text the project scores, in code-point order. */
 function characters() {
@@ -122,7 +110,7 @@ ${keys.map((k) => `  '${k}': \`${entries.get(k)}\`,`).join('\n')}
 
 const dir = keptDir ?? mkdtempSync(join(tmpdir(), 'qkv-rhyme-'));
 try {
-  installPinned(dir);
+  installPinned(dir, PINNED);
   const table = build(dir);
   const text = moduleText(table);
   const size = `${Buffer.byteLength(text)} bytes, ${gzipSync(text, { level: 9 }).length} gzipped`;
