@@ -140,7 +140,7 @@ before(async () => {
     // every file a page may fetch later, minified, with what it belongs to (webpack's asset hint is per file)
     chunksRaw[name] = [...reachable].filter((f) => !initial.has(f)).map((f) => ({
       file: f, bytes: fs.statSync(path.join(pack.app, f)).size,
-      kind: isGPTSections(f) ? 'gpt-sections' : isKernels(f) ? 'kernels' : isGPT(f) ? 'gpt-engine' : 'training',
+      kind: isPretrained(f) ? 'pretrained' : isGPTSections(f) ? 'gpt-sections' : isKernels(f) ? 'kernels' : isGPT(f) ? 'gpt-engine' : 'training',
     }));
     const widgets = name === 'both'
       ? '<qkv-lab id="w" section="softmax" lang="en"></qkv-lab>\n<qkv-lab id="t" section="trainstep" lang="en"></qkv-lab>'
@@ -381,6 +381,9 @@ test('the Markdown post of docs/widget.md: markdown-it with html: true keeps the
   fs.copyFileSync(path.join(pack.installed, 'web/dist/qkv-lab-widget.js'), path.join(out, 'assets', 'qkv-lab-widget.js'));
   // and its pretrained add-on beside it, which the core fetches only when the host page asks for the model
   fs.copyFileSync(path.join(pack.installed, 'web/dist/qkv-lab-widget-pretrained.js'), path.join(out, 'assets', 'qkv-lab-widget-pretrained.js'));
+  // the GPT add-on beside them, as docs/widget.md asks of a post: the classic widget attaches the
+  // GPT engine from it (loadPretrained attaches the engine before it reads the weights)
+  fs.copyFileSync(path.join(pack.installed, 'web/dist/qkv-lab-widget-gpt.js'), path.join(out, 'assets', 'qkv-lab-widget-gpt.js'));
   fs.writeFileSync(path.join(out, 'post.html'), page('post', html));
   const env = await openBrowser({ root: out, headers: (p) => (p.endsWith('.html') ? { 'content-security-policy': STRICT_CSP } : {}) });
   try {
@@ -394,7 +397,7 @@ test('the Markdown post of docs/widget.md: markdown-it with html: true keeps the
     assert.deepEqual(weights, ARTICLE.A0);
     assert.equal(await p.evaluate(() => document.querySelector('qkv-lab').parentElement.tagName), 'BODY');
     // the pretrained poet through the classic global: its add-on is fetched from beside the script
-    // on the first loadPretrained(), not before, and brings the GPT engine the core leaves out
+    // on the first loadPretrained(), not before
     const addonTags = () => p.evaluate(() => document.querySelectorAll('script[data-qkv-lab="pretrained"]').length);
     assert.equal(await addonTags(), 0, 'the pretrained add-on was fetched unasked');
     const poet = await p.evaluate(async () => {
