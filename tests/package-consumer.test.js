@@ -305,9 +305,17 @@ test('every value the declarations export exists at run time, and nothing else i
 const README_CONTEXT = `
   import type { QkvLab } from 'qkv-lab';
   import 'qkv-lab/widget';
+  import type { GPT } from 'qkv-lab';
   declare global {
     const qkv: QkvLab;
     function highlightParagraph(id: string): void;
+    // the GPT pages' snippets continue a GPT made above them (docs/gpt-generation.md), and read
+    // the training text from disk (docs/poetry-metrics.md)
+    const gpt: GPT;
+    const POEMS_VAL: typeof import('qkv-lab/data/poems-val.js').POEMS_VAL;
+    const poems: string[];
+    const step: ReturnType<GPT['generate']>['steps'][number];
+    function readFileSync(path: string, encoding: 'utf8'): string;
   }
 `;
 
