@@ -313,7 +313,7 @@ const README_CONTEXT = `
     // the training text from disk (docs/poetry-metrics.md)
     const gpt: GPT;
     const POEMS_VAL: typeof import('qkv-lab/data/poems-val.js').POEMS_VAL;
-    const poems: string[];
+    const poems: string;
     const step: ReturnType<GPT['generate']>['steps'][number];
     function readFileSync(path: string, encoding: 'utf8'): string;
   }
