@@ -39,7 +39,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installPinned } from './pinned-packages.mjs';
+import { installPinned, writeOrCheck } from './pinned-packages.mjs';
 
 const PINNED = { 'chinese-poetry': '2.0.1', 'opencc-js': '1.4.2' };
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -89,16 +89,7 @@ function main() {
     installPinned(dir, PINNED);
     const out = extract(dir);
     const files = [[VAL_OUT, valModule(out)], [FINETUNE_OUT, finetuneModule(out)]];
-    if (check) {
-      let same = true;
-      for (const [file, text] of files) {
-        const committed = existsSync(file) ? readFileSync(file, 'utf8') : '';
-        if (committed !== text) { console.error(`${file} differs from what the script writes now`); same = false; }
-      }
-      if (!same) process.exitCode = 1; else console.log('web/data/poems-*.js are what the script writes');
-    } else {
-      for (const [file, text] of files) { writeFileSync(file, text); console.log(`wrote ${file}`); }
-    }
+    writeOrCheck(files, check);
     mkdirSync(join(TRAIN_OUT, '..'), { recursive: true });
     writeFileSync(TRAIN_OUT, out.train.join('\n') + '\n');
     writeFileSync(VAL_TEXT_OUT, out.val.map((p) => p.text).join('\n') + '\n');

@@ -48,7 +48,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isWellFormedQuatrain, QUATRAIN_LENGTH } from '../web/data/quatrain-form.js';
-import { installPinned } from './pinned-packages.mjs';
+import { installPinned, writeOrCheck } from './pinned-packages.mjs';
 
 const PINNED = { 'chinese-poetry': '2.0.1', 'opencc-js': '1.4.2' };
 const SOURCE_GLOB = 'dist/quantangshi/poet.tang.*.json';
@@ -64,19 +64,7 @@ const dir = keptDir ?? mkdtempSync(join(tmpdir(), 'qkv-quatrains-'));
 try {
   installPinned(dir, PINNED);
   const text = moduleText(extract(dir));
-  if (check) {
-    const committed = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '';
-    if (committed !== text) {
-      console.error(`${OUT} differs from what the script writes now: run it without --check and read the diff`);
-      process.exitCode = 1;
-    } else {
-      console.log(`${OUT} is what the script writes`);
-    }
-  } else {
-    mkdirSync(join(OUT, '..'), { recursive: true });
-    writeFileSync(OUT, text);
-    console.log(`wrote ${OUT} (${Buffer.byteLength(text)} bytes)`);
-  }
+  writeOrCheck([[OUT, text]], check, `${Buffer.byteLength(text)} bytes`);
 } finally {
   if (!keptDir) rmSync(dir, { recursive: true, force: true });
 }

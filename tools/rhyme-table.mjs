@@ -39,7 +39,7 @@ import { fnv1a } from './extract-poems.mjs';
 import { POEMS_VAL } from '../web/data/poems-val.js';
 import { FINETUNE_SETS } from '../web/data/poems-finetune.js';
 import { QUATRAINS } from '../web/data/quatrains.js';
-import { installPinned } from './pinned-packages.mjs';
+import { installPinned, writeOrCheck } from './pinned-packages.mjs';
 
 const PINNED = { 'pinyin-pro': '3.29.4' };
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -114,19 +114,8 @@ try {
   const table = build(dir);
   const text = moduleText(table);
   const size = `${Buffer.byteLength(text)} bytes, ${gzipSync(text, { level: 9 }).length} gzipped`;
-  if (check) {
-    const committed = existsSync(OUT) ? readFileSync(OUT, 'utf8') : '';
-    if (committed !== text) {
-      console.error(`${OUT} differs from what the script writes now: run it without --check and read the diff`);
-      process.exitCode = 1;
-    } else {
-      console.log(`${OUT} is what the script writes (${size})`);
-    }
-  } else {
-    writeFileSync(OUT, text);
-    console.log(`wrote ${OUT}: ${table.chars.length - table.unread.length} characters in ${table.keys.length} readings, ` +
-      `${table.unread.length} unread, ${table.polyphonic} polyphonic (${size})`);
-  }
+  writeOrCheck([[OUT, text]], check, check ? size : `${table.chars.length - table.unread.length} characters in ${table.keys.length} readings, ` +
+    `${table.unread.length} unread, ${table.polyphonic} polyphonic (${size})`);
 } finally {
   if (!keptDir) rmSync(dir, { recursive: true, force: true });
 }
