@@ -34,7 +34,7 @@
 //      pattern each and a form-locked sampler knows where they go;
 //   5. converted to simplified as tools/extract-quatrains.mjs does (opencc-js hk → t, tw → cn);
 //   6. exact duplicates of an earlier poem dropped.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

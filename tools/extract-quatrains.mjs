@@ -42,7 +42,7 @@
 // traditional (疎, 煖, 緜 …) as they are, and simplifies a few characters to code points beyond
 // the BMP (鑪 → 𬬻, 鶱 → 𬸣, 絺 → 𫄨, as the 2013 通用规范汉字表 does): the output's header
 // counts them; a character is a code point, never a UTF-16 unit.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

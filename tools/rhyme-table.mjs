@@ -29,7 +29,7 @@
 // The grouping into rhyme groups (roughly 中华新韵) lives in web/poetry/metrics.js, not here, so the
 // table stays a plain record of the modern readings.
 // Tone: pinyin-pro's 'num' pattern, 1–4, or 0 for the neutral tone (a few particles).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
