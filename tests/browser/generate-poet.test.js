@@ -22,7 +22,7 @@ let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env.close(); });
 
-const poetReady = (page) => page.waitForFunction(() => document.querySelector('#generate')?.dataset.model === 'poet'
+const poetReady = (page) => page.waitForFunction(() => document.querySelector('#generate')?.dataset.writing === 'poet'
   && document.querySelector('#generate [data-role=poem]'), null, { timeout: 120000 });
 const poemOf = (page) => page.textContent('#generate [data-role=poem]');
 

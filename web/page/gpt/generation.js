@@ -273,7 +273,7 @@ export function generationSource(ctx) {
   let cost = null, costFor = null;
   let snap = null;
   const settings = () => ({
-    model: ctx.state.get('gmodel'), form: ctx.state.get('gform'), acrostic: ctx.state.get('gacro'),
+    who: ctx.state.get('gmodel'), form: ctx.state.get('gform'), acrostic: ctx.state.get('gacro'),
     prompt: ctx.state.get('gprompt'), temperature: ctx.state.get('gtemp'), topK: ctx.state.get('gtopk'), topP: ctx.state.get('gtopp'),
   });
   // the writer's run, as generation shows it (its step, whether it trains): it can train from here
@@ -316,12 +316,12 @@ export function generationSource(ctx) {
   function compute({ redraw = false } = {}) {
     const now = settings();
     const model = current();
-    const about = Object.freeze({ asked: now.model, kind: model.kind, name: model.name ?? null, fallback: model.fallback ?? null,
+    const about = Object.freeze({ asked: now.who, kind: model.kind, name: model.name ?? null, fallback: model.fallback ?? null,
       poetStatus: poet.status, poetError: poet.error, adapterError, adapterLoading, adapterName: (handed ?? fileAdapter)?.name ?? null,
       checked: model.kind === 'writer' ? (writer.own ? 'writerOwn' : 'writer') : 'poetSample' });
     const modelStep = model.kind === 'writer' ? model.step ?? null : null;
     if (!model.gpt) {
-      snap = Object.freeze({ status: model.pending === 'error' ? 'error' : model.pending, message: writerModel.error, model: about,
+      snap = Object.freeze({ status: model.pending === 'error' ? 'error' : model.pending, message: writerModel.error, writing: about,
         modelStep, settings: now, writer });
       publish();
       return;
@@ -332,7 +332,7 @@ export function generationSource(ctx) {
       drawnBy = model.gpt;
       reading = drawn.error ? null : readPoem(drawn.prompt + drawn.text, shippedTraining(), Array.from(drawn.prompt).length);
     }
-    snap = Object.freeze({ status: 'ready', model: about, modelStep, cost: costFor === model.gpt ? cost : null, takeError: writerModel.takeError,
+    snap = Object.freeze({ status: 'ready', writing: about, modelStep, cost: costFor === model.gpt ? cost : null, takeError: writerModel.takeError,
       settings: now, writer, draws, reading, training: shippedTraining().count, ...traceText(ctx.qkv, model.gpt, drawn, now) });
     publish();
   }
@@ -400,7 +400,7 @@ export function generationSource(ctx) {
     if (!GEN_KEYS.includes(name)) return;
     if (name === 'gmodel' && seen) ensure(); else if (seen) compute();
   });
-  snap = Object.freeze({ status: 'waiting', settings: settings(), writer, model: Object.freeze({ asked: ctx.state.get('gmodel'), poetStatus: 'idle' }) });
+  snap = Object.freeze({ status: 'waiting', settings: settings(), writer, writing: Object.freeze({ asked: ctx.state.get('gmodel'), poetStatus: 'idle' }) });
   const source = {
     get: () => snap,
     subscribe(fn) { watchers.add(fn); return () => watchers.delete(fn); },

@@ -78,7 +78,7 @@ export const generateSection = defineSection({
     const modelNote = h('p', { class: 'note', attrs: { 'data-role': 'model', 'aria-live': 'polite' } });
     const writerRow = h('div', { class: 'gen-controls' }, train, writerNote);
     frame.controls.append(
-      h('div', { class: 'gen-controls' }, h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'gen.model'), modelSelect), take, adapterLabel),
+      h('div', { class: 'gen-controls' }, h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'gen.who'), modelSelect), take, adapterLabel),
       modelNote,
       h('div', { class: 'gen-controls' },
         h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'gen.prompt'), prompt),
@@ -151,7 +151,7 @@ export const generateSection = defineSection({
 
     /** What the section says about the model that writes (and why, when it is not the one chosen). */
     function modelText(snap) {
-      const m = snap.model;
+      const m = snap.writing;
       const parts = [];
       if (m.fallback === 'poet') parts.push(i18n.t('gen.poetFailed', { message: refusalText(i18n, m.poetError || '') }));
       if (m.fallback === 'adapter') parts.push(i18n.t('gen.noAdapter'));
@@ -162,7 +162,7 @@ export const generateSection = defineSection({
       else if (snap.status === 'ready') {
         if (m.kind === 'poet') parts.push(i18n.t('gen.modelPoet', { layers: snap.layers, heads: snap.heads, dim: snap.dk * snap.heads }));
         else if (m.kind === 'adapter') parts.push(i18n.t('gen.modelAdapter', { name: m.name || '—' }));
-        else parts.push(i18n.t(snap.modelStep ? 'gen.modelStep' : 'gen.modelUntrained', { step: snap.modelStep }));
+        else parts.push(i18n.t(snap.writingStep ? 'gen.modelStep' : 'gen.modelUntrained', { step: snap.writingStep }));
       }
       return parts.join(' ');
     }
@@ -214,7 +214,7 @@ export const generateSection = defineSection({
           i18n.t('gen.readLongest', { text: r.longest.text, n: r.longest.length }), ' ',
           r.longest.source ? h('q', { attrs: { lang: 'zh' }, text: r.longest.source }) : ''));
       }
-      const checked = snap.model.checked;
+      const checked = snap.writing.checked;
       readingBox.append(texts.set(h('h3', { class: 'sub-title' }), 'gen.readTitle'), marked, h('ul', { class: 'gen-read-list' }, items),
         h('p', { class: 'note', text: i18n.t(`gen.checked.${checked}`, { n: snap.training.toLocaleString('en-US') }) }));
     }
@@ -226,25 +226,25 @@ export const generateSection = defineSection({
       const focused = prompt.getRootNode().activeElement;
       if (focused !== prompt) prompt.value = snap.settings.prompt;
       if (focused !== acrostic) acrostic.value = snap.settings.acrostic;
-      for (const o of modelSelect.options) o.textContent = i18n.t(`gen.model.${o.value}`);
+      for (const o of modelSelect.options) o.textContent = i18n.t(`gen.who.${o.value}`);
       for (const o of formSelect.options) o.textContent = formName(o.value);
-      modelSelect.value = snap.settings.model;
+      modelSelect.value = snap.settings.who;
       formSelect.value = snap.settings.form;
       const ready = snap.status === 'ready' && !snap.error;
       take.disabled = false;
       const w = snap.writer;
-      const writes = snap.model?.kind === 'writer' || snap.settings.model === 'writer';
+      const writes = snap.writing?.kind === 'writer' || snap.settings.who === 'writer';
       writerRow.hidden = !writes;
       texts.set(train, w.running ? 'gen.pauseTraining' : 'gen.train');
       train.disabled = !w.ready || (w.done && !w.running);
       writerNote.textContent = w.ready ? i18n.t('gen.writerStep', { step: w.step }) : '';
-      modelNote.textContent = snap.model ? modelText(snap) : i18n.t('gen.waiting');
-      frame.element.dataset.model = snap.status === 'ready' ? snap.model.kind : snap.status;
+      modelNote.textContent = snap.writing ? modelText(snap) : i18n.t('gen.waiting');
+      frame.element.dataset.writing = snap.status === 'ready' ? snap.writing.kind : snap.status;
       promptError.hidden = !(snap.error);
       promptError.textContent = snap.error ? i18n.t('gen.refused', { message: errorText(snap.error) }) : '';
       errorBox.hidden = snap.status !== 'error' && !snap.takeError;
       errorBox.textContent = snap.status === 'error' ? i18n.t('gen.noModel', { message: refusalText(i18n, snap.message || '') })
-        : snap.takeError ? i18n.t('gen.noModelKept', { message: refusalText(i18n, snap.takeError), step: snap.modelStep || 0 }) : '';
+        : snap.takeError ? i18n.t('gen.noModelKept', { message: refusalText(i18n, snap.takeError), step: snap.writingStep || 0 }) : '';
       for (const el of [line, drawnBox, viewPick, frame.stage.querySelector('.gen-cols'), distBox, readingBox]) el.hidden = !ready;
       redraw.disabled = !ready;
       if (snap.status === 'ready' && snap.cost && snap.cost.tokens) {
@@ -339,8 +339,8 @@ export const generateSection = defineSection({
       destroy: () => resizes?.disconnect(),
       // the writer's trained model and an adapter are not in a link (section-tools.js shows this
       // beside the code); the poet is: the code loads it
-      embedNote: (snap) => (snap.model?.kind === 'adapter' ? i18n.t('gen.embedAdapter')
-        : snap.model?.kind === 'writer' && snap.modelStep ? i18n.t('gen.embedModel', { step: snap.modelStep }) : null),
+      embedNote: (snap) => (snap.writing?.kind === 'adapter' ? i18n.t('gen.embedAdapter')
+        : snap.writing?.kind === 'writer' && snap.writingStep ? i18n.t('gen.embedModel', { step: snap.writingStep }) : null),
     };
   },
 });

@@ -2,7 +2,7 @@
 // uses them). Written for this page in our own words; numbers come in through {placeholders}.
 export const GENERATE_STRINGS = {
   zh: {
-    'gen.model': '谁来写', 'gen.model.poet': '预训练的诗人', 'gen.model.writer': '写诗那一节训练的模型', 'gen.model.adapter': '微调的适配器（LoRA）',
+    'gen.who': '谁来写', 'gen.who.poet': '预训练的诗人', 'gen.who.writer': '写诗那一节训练的模型', 'gen.who.adapter': '微调的适配器（LoRA）',
     'gen.adapterFile': '载入适配器文件', 'gen.form': '诗体', 'gen.acrostic': '藏头',
     'gen.form.free': '不限', 'gen.form.wujue': '五绝', 'gen.form.qijue': '七绝', 'gen.form.wulv': '五律', 'gen.form.qilv': '七律',
     'gen.acrosticHint': '每行开头的字，一行一个（要先选诗体）',
@@ -87,7 +87,7 @@ export const GENERATE_STRINGS = {
     'gen.stepN': '把上一步的字“{prev}”送进模型：只算它这一行的 Q、K、V，K、V 缓存各加一行（现在 {n} 行），它的 Q 看全部 {n} 个位置。抽到的是“{ch}”（概率排第 {rank}）。',
   },
   en: {
-    'gen.model': 'who writes', 'gen.model.poet': 'the pretrained poet', 'gen.model.writer': 'the writer\'s model', 'gen.model.adapter': 'a fine-tuned adapter (LoRA)',
+    'gen.who': 'who writes', 'gen.who.poet': 'the pretrained poet', 'gen.who.writer': 'the writer\'s model', 'gen.who.adapter': 'a fine-tuned adapter (LoRA)',
     'gen.adapterFile': 'Load an adapter file', 'gen.form': 'form', 'gen.acrostic': 'acrostic',
     'gen.form.free': 'free', 'gen.form.wujue': '五绝 (4 × 5)', 'gen.form.qijue': '七绝 (4 × 7)', 'gen.form.wulv': '五律 (8 × 5)', 'gen.form.qilv': '七律 (8 × 7)',
     'gen.acrosticHint': 'the characters that start the lines, one a line (choose a form first)',
