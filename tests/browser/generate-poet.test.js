@@ -101,3 +101,15 @@ test('the section on the poet draws in zh and en, 375 and 1280 px, light and dar
     await page.closeAll();
   }
 });
+
+test('from file:// (the single-file page carries no model) the section says the poet cannot be loaded and writes with the writer\'s model', async () => {
+  const page = await openPage(env, { file: true, query: q({ section: 'generate', lang: 'en', glayers: 1, gdim: 16, gheads: 2, gctx: 16, gsteps: 50 }) });
+  await page.locator('#generate').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('#generate')?.dataset.writing === 'writer', null, { timeout: 120000 });
+  await page.waitForSelector('#generate [data-role=distribution] tbody tr');
+  const said = await page.textContent('#generate [data-role=model]');
+  assert.match(said, /^The pretrained poet cannot be loaded here: the single-file page \(qkv-lab\.html\) does not carry the model; .*The writer's model writes instead\. Model: untrained/, said);
+  assert.equal(await page.$eval('#generate [data-setting=gmodel]', (el) => el.value), 'poet', 'the choice stays the reader\'s');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

@@ -149,11 +149,17 @@ export const generateSection = defineSection({
       ? i18n.t(error.key, { ...error.vars, ...(error.vars.form ? { form: formName(error.vars.form) } : {}) })
       : refusalText(i18n, error.message));
 
+    // loadPretrained's refusals where the page has no model (the single-file page; a build without
+    // the file: tools/build-page.mjs and tools/pretrained-bundle.mjs word them), in the page's language
+    const poetWhy = (message) => (/^loadPretrained: the single-file page/.test(message) ? i18n.t('gen.poetSingleFile')
+      : /^loadPretrained: this build of qkv-lab has no pretrained model/.test(message) ? i18n.t('gen.poetNotBuilt')
+        : refusalText(i18n, message));
+
     /** What the section says about the model that writes (and why, when it is not the one chosen). */
     function modelText(snap) {
       const m = snap.writing;
       const parts = [];
-      if (m.fallback === 'poet') parts.push(i18n.t('gen.poetFailed', { message: refusalText(i18n, m.poetError || '') }));
+      if (m.fallback === 'poet') parts.push(i18n.t('gen.poetFailed', { message: poetWhy(m.poetError || '') }));
       if (m.fallback === 'adapter') parts.push(i18n.t('gen.noAdapter'));
       if (m.adapterLoading) parts.push(i18n.t('gen.adapterLoading'));
       if (m.adapterError) parts.push(i18n.t('gen.adapterRefused', { message: refusalText(i18n, m.adapterError) }));
@@ -162,7 +168,7 @@ export const generateSection = defineSection({
       else if (snap.status === 'ready') {
         if (m.kind === 'poet') parts.push(i18n.t('gen.modelPoet', { layers: snap.layers, heads: snap.heads, dim: snap.dk * snap.heads }));
         else if (m.kind === 'adapter') parts.push(i18n.t('gen.modelAdapter', { name: m.name || '—' }));
-        else parts.push(i18n.t(snap.writingStep ? 'gen.modelStep' : 'gen.modelUntrained', { step: snap.writingStep }));
+        else parts.push(i18n.t(snap.modelStep ? 'gen.modelStep' : 'gen.modelUntrained', { step: snap.modelStep }));
       }
       return parts.join(' ');
     }
@@ -244,7 +250,7 @@ export const generateSection = defineSection({
       promptError.textContent = snap.error ? i18n.t('gen.refused', { message: errorText(snap.error) }) : '';
       errorBox.hidden = snap.status !== 'error' && !snap.takeError;
       errorBox.textContent = snap.status === 'error' ? i18n.t('gen.noModel', { message: refusalText(i18n, snap.message || '') })
-        : snap.takeError ? i18n.t('gen.noModelKept', { message: refusalText(i18n, snap.takeError), step: snap.writingStep || 0 }) : '';
+        : snap.takeError ? i18n.t('gen.noModelKept', { message: refusalText(i18n, snap.takeError), step: snap.modelStep || 0 }) : '';
       for (const el of [line, drawnBox, viewPick, frame.stage.querySelector('.gen-cols'), distBox, readingBox]) el.hidden = !ready;
       redraw.disabled = !ready;
       if (snap.status === 'ready' && snap.cost && snap.cost.tokens) {
@@ -340,7 +346,7 @@ export const generateSection = defineSection({
       // the writer's trained model and an adapter are not in a link (section-tools.js shows this
       // beside the code); the poet is: the code loads it
       embedNote: (snap) => (snap.writing?.kind === 'adapter' ? i18n.t('gen.embedAdapter')
-        : snap.writing?.kind === 'writer' && snap.writingStep ? i18n.t('gen.embedModel', { step: snap.writingStep }) : null),
+        : snap.writing?.kind === 'writer' && snap.modelStep ? i18n.t('gen.embedModel', { step: snap.modelStep }) : null),
     };
   },
 });
