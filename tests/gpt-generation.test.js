@@ -152,3 +152,32 @@ test('a model handed over (store.js useModel) writes at once, held to the form a
   ft.dispose();
   base.dispose();
 });
+
+test('an adapter file (ft.saveAdapter()) loads on the poet and writes; one for another base is refused, and the adapter there keeps writing', async () => {
+  const poet = await qkv.loadPretrained();
+  const known = new Set(poet.vocab);
+  const text = QUATRAINS.poems.split('\n').filter((l) => Array.from(l).every((ch) => known.has(ch))).slice(0, 60).join('\n');
+  const ft = poet.finetune({ text, steps: 1 });
+  ft.step();
+  const file = ft.saveAdapter();
+  ft.dispose();
+  poet.dispose();
+  const state = createState({ search: '?gprompt=' });
+  const source = generationSource({ state, qkv });
+  const next = (pred) => new Promise((resolve) => {
+    if (pred(source.get())) { resolve(source.get()); return; }
+    const off = source.subscribe((snap) => { if (pred(snap)) { off(); resolve(snap); } });
+  });
+  await source.loadAdapterFile(file, 'one step.qkvlora');
+  const written = await next((s) => s.status === 'ready' && s.writing.kind === 'adapter');
+  assert.equal(written.writing.name, 'one step.qkvlora');
+  assert.equal(state.get('gmodel'), 'adapter');
+  assert.ok(written.steps.length > 0);
+  const other = file.slice();
+  other[12] ^= 1;   // the base's checksum in the header: another base
+  await source.loadAdapterFile(other, 'other.qkvlora');
+  const refused = source.get();
+  assert.match(refused.writing.adapterError, /^loadAdapter: /);
+  assert.equal(refused.writing.kind, 'adapter', 'the adapter that was there still writes');
+  source.destroy();
+});
