@@ -277,7 +277,8 @@ export const generateSection = defineSection({
     /** The sentence for a step the form decided: what the model wanted, what the form required. */
     function maskText(mask) {
       const want = { ch: shown(mask.wanted.char), p: fmtP(mask.wanted.p), removed: fmtP(mask.removed) };
-      if (!mask.overruled) return mask.removed > 0 ? i18n.t('gen.maskKept', want) : '';
+      // the form agreed with the model: said only where the mask took at least a percent away
+      if (!mask.overruled) return mask.removed >= 0.01 ? i18n.t('gen.maskKept', want) : '';
       const r = mask.required;
       if (r === 'character') return i18n.t('gen.maskChar', want);
       if (r === '\n') return i18n.t('gen.maskEnd', want);
