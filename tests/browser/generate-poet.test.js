@@ -8,7 +8,8 @@
 //   - an acrostic of the wrong length, or with a character outside the vocabulary, is refused
 //     with a message in the page's language (zh and en);
 //   - the section draws in zh and en at 375 and 1280 px, light and dark, without sideways scroll
-//     (screenshots in tests/artifacts/generate-poet-*.png).
+//     (on the same two loads; screenshots in tests/artifacts/generate-poet-*.png);
+//   - from file:// (no model in the single file) it says so and writes with the writer's model.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -26,7 +27,22 @@ const poetReady = (page) => page.waitForFunction(() => document.querySelector('#
   && document.querySelector('#generate [data-role=poem]'), null, { timeout: 120000 });
 const poemOf = (page) => page.textContent('#generate [data-role=poem]');
 
-test('the poet writes a 七绝 whose lines start with the acrostic; the rhyme marks are the metrics module\'s; the form\'s say is shown', async () => {
+/** The section as it is, at 375 and 1280 px, light and dark: no sideways scroll; a picture of each (tests/artifacts). */
+async function drawsEverywhere(page, lang) {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const colorScheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme });
+      await frames(page, 2);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `${lang} ${width} ${colorScheme}: the page scrolls sideways by ${overflow} px`);
+      await page.locator('#generate').screenshot({ path: path.join(ARTIFACTS, `generate-poet-${lang}-${width}-${colorScheme}.png`) });
+    }
+  }
+}
+
+test('the poet writes a 七绝 whose lines start with the acrostic; the rhyme marks are the metrics module\'s; the form\'s say is shown; zh at both widths and schemes', async () => {
   const page = await openPage(env, { query: q({ section: 'generate', lang: 'zh', gform: 'qijue', gacro: '春夏秋冬', gprompt: '' }) });
   await page.locator('#generate').scrollIntoViewIfNeeded();
   await poetReady(page);
@@ -44,11 +60,13 @@ test('the poet writes a 七绝 whose lines start with the acrostic; the rhyme ma
   // step 1 is the acrostic's 春: unless the model wanted it anyway, the page says what it wanted
   const note = await page.textContent('#generate [data-role=mask-note]');
   assert.match(note, /^(模型想写“.”（p = [\d.e-]+），藏头要求此处是“春”。|格律允许模型最想写的“春”.*)$/u, note);
+  assert.match(await page.textContent('#generate [data-role=model]'), /^模型：预训练的诗人/);
+  await drawsEverywhere(page, 'zh');
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
 
-test('refused acrostics are named in the page\'s language; a 五绝 from the default beginning is a 五绝 and its copied first line is shown with its source', async () => {
+test('refused acrostics are named in the page\'s language; a 五绝 from the default beginning is a 五绝 and its copied first line is shown with its source; en at both widths and schemes', async () => {
   const page = await openPage(env, { query: q({ section: 'generate', lang: 'en', gform: 'wujue' }) });
   await page.locator('#generate').scrollIntoViewIfNeeded();
   await poetReady(page);
@@ -57,6 +75,8 @@ test('refused acrostics are named in the page\'s language; a 五绝 from the def
   assert.match(await page.textContent('#generate [data-role=reading-form]'), /五绝/);
   // 白日依山尽 is in the quatrains the page carries: marked, with 登鹳雀楼 as its source
   assert.match(await page.textContent('#generate [data-role=reading-novelty]'), /白日依山尽 \(a line of your beginning\) from “?白日依山尽，黄河入海流。/);
+  assert.match(await page.textContent('#generate [data-role=model]'), /^Model: the pretrained poet/);
+  await drawsEverywhere(page, 'en');
   const error = '#generate [data-role=prompt-error]';
   const acrostic = async (text) => { await page.fill('#generate [data-setting=gacro]', text); await page.press('#generate [data-setting=gacro]', 'Enter'); };
   await page.fill('#generate [data-setting=gprompt]', '');
@@ -76,30 +96,6 @@ test('refused acrostics are named in the page\'s language; a 五绝 from the def
   await zh.waitForSelector(`${error}:not([hidden])`, { timeout: 120000 });
   assert.match(await zh.textContent(error), /^这个开头不能用：藏头有 3 个字，五绝有 4 行：一行一个字$/);
   await zh.closeAll();
-});
-
-test('the section on the poet draws in zh and en, 375 and 1280 px, light and dark, without sideways scroll', async () => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  for (const lang of ['zh', 'en']) {
-    // one load a language: the width and the colour scheme change on the same page
-    const page = await openPage(env, { query: q({ section: 'generate', lang, gform: 'wujue', gacro: '山水花月', gprompt: '' }), width: 375, height: 900 });
-    await page.locator('#generate').scrollIntoViewIfNeeded();
-    await poetReady(page);
-    await page.click('#generate .step-forward');
-    assert.match(await page.textContent('#generate [data-role=model]'), lang === 'zh' ? /预训练的诗人/ : /the pretrained poet/);
-    for (const width of [375, 1280]) {
-      await page.setViewportSize({ width, height: 900 });
-      for (const colorScheme of ['light', 'dark']) {
-        await page.emulateMedia({ colorScheme });
-        await frames(page, 2);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        assert.ok(overflow <= 0, `${lang} ${width} ${colorScheme}: the page scrolls sideways by ${overflow} px`);
-        await page.locator('#generate').screenshot({ path: path.join(ARTIFACTS, `generate-poet-${lang}-${width}-${colorScheme}.png`) });
-      }
-    }
-    assert.deepEqual(page.problems(), []);
-    await page.closeAll();
-  }
 });
 
 test('from file:// (the single-file page carries no model) the section says the poet cannot be loaded and writes with the writer\'s model', async () => {
