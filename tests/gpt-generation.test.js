@@ -13,6 +13,8 @@ import { QUATRAINS } from '../web/data/quatrains.js';
 import { sampling, generationSource } from '../web/page/gpt/generation.js';
 import { GPT_CHOICES } from '../web/page/gpt/settings.js';
 import { createState } from '../web/page/shell/state.js';
+import { useModel } from '../web/page/gpt/store.js';
+import { poemForm } from '../web/poem-forms.js';
 import { Matrix } from '../web/matrix.js';
 
 const qkv = await load({ gpt: true });
@@ -119,4 +121,63 @@ test('a failed "use the writer\'s model" keeps the model that was there: it stil
   assert.ok(after.steps.length > 0);
   source.destroy();
   assert.equal(qkv.heapUsed(), before, 'the generation and the run both freed');
+});
+
+test('a model handed over (store.js useModel) writes at once, held to the form and acrostic; withdrawn, the poet writes and the page says there is no adapter', async () => {
+  const base = qkv.createGPT({ layers: 1, heads: 2, dim: 16, context: 32, steps: 1, text: QUATRAINS.poems.split('\n').slice(0, 40).join('\n') });
+  const ft = base.finetune({ text: QUATRAINS.poems.split('\n').slice(0, 20).join('\n'), steps: 2 });
+  const state = createState({ search: '?gform=wujue&gacro=' + encodeURIComponent(Array.from(QUATRAINS.poems.split('\n')[0]).filter((_, i) => i % 6 === 0).join('')) + '&gprompt=' });
+  const ctx = { state, qkv };
+  const source = generationSource(ctx);
+  const next = (pred) => new Promise((resolve) => {
+    if (pred(source.get())) { resolve(source.get()); return; }
+    const off = source.subscribe((snap) => { if (pred(snap)) { off(); resolve(snap); } });
+  });
+  useModel(ctx, { kind: 'adapter', gpt: ft, name: 'two steps' });
+  source.setVisible(true);
+  const written = await next((s) => s.status === 'ready' && s.writing.kind === 'adapter');
+  assert.equal(state.get('gmodel'), 'adapter', 'the chooser follows');
+  assert.equal(written.writing.name, 'two steps');
+  const poem = written.prompt + written.text;
+  assert.equal(poemForm(poem), 'wujue', poem);
+  assert.equal(written.reading.form, 'wujue');
+  assert.deepEqual(poem.split(/[，。]/u).slice(0, 4).map((l) => Array.from(l)[0]).join(''), state.get('gacro'));
+  assert.equal(written.steps[0].mask.required, Array.from(state.get('gacro'))[0], 'the first step is the acrostic\'s');
+  assert.throws(() => useModel(ctx, { kind: 'lora', gpt: ft }), TypeError);
+  useModel(ctx, null);
+  const poet = await next((s) => s.status === 'ready' && s.writing.kind === 'poet');
+  assert.equal(poet.writing.fallback, 'adapter', 'the page says no adapter is loaded');
+  assert.ok(!ft.disposed, 'generation never disposes a model it was given');
+  source.destroy();
+  ft.dispose();
+  base.dispose();
+});
+
+test('an adapter file (ft.saveAdapter()) loads on the poet and writes; one for another base is refused, and the adapter there keeps writing', async () => {
+  const poet = await qkv.loadPretrained();
+  const known = new Set(poet.vocab);
+  const text = QUATRAINS.poems.split('\n').filter((l) => Array.from(l).every((ch) => known.has(ch))).slice(0, 60).join('\n');
+  const ft = poet.finetune({ text, steps: 1 });
+  ft.step();
+  const file = ft.saveAdapter();
+  ft.dispose();
+  poet.dispose();
+  const state = createState({ search: '?gprompt=' });
+  const source = generationSource({ state, qkv });
+  const next = (pred) => new Promise((resolve) => {
+    if (pred(source.get())) { resolve(source.get()); return; }
+    const off = source.subscribe((snap) => { if (pred(snap)) { off(); resolve(snap); } });
+  });
+  await source.loadAdapterFile(file, 'one step.qkvlora');
+  const written = await next((s) => s.status === 'ready' && s.writing.kind === 'adapter');
+  assert.equal(written.writing.name, 'one step.qkvlora');
+  assert.equal(state.get('gmodel'), 'adapter');
+  assert.ok(written.steps.length > 0);
+  const other = file.slice();
+  other[12] ^= 1;   // the base's checksum in the header: another base
+  await source.loadAdapterFile(other, 'other.qkvlora');
+  const refused = source.get();
+  assert.match(refused.writing.adapterError, /^loadAdapter: /);
+  assert.equal(refused.writing.kind, 'adapter', 'the adapter that was there still writes');
+  source.destroy();
 });

@@ -63,7 +63,7 @@ test('writer: the copied code\'s step trains to that step again on open (the sam
 });
 
 test('generate: the copied code says the trained model does not travel, and carries no block settings', async () => {
-  const page = await openPage(env, { query: q({ section: 'generate', lang: 'zh', ...TINY, gctx: 16, bdim: 16 }) });
+  const page = await openPage(env, { query: q({ section: 'generate', gmodel: 'writer', lang: 'zh', ...TINY, gctx: 16, bdim: 16 }) });
   await page.locator('#generate').scrollIntoViewIfNeeded();
   await page.waitForSelector('#generate [data-role=distribution] tbody tr');
   await page.click('#generate [data-role=train]');
@@ -217,7 +217,7 @@ test('block: the input rows say they are random stand-ins for embedding plus pos
 });
 
 test('generate on a phone: the top-10 table says it is wider than the page, its caption is whole; the exported SVG shows the chosen layer and head, every cache column, the strike-through, and no scroll hint', async () => {
-  const page = await openPage(env, { query: q({ section: 'generate', lang: 'en', ...TINY, gctx: 16, gtopk: 3, gtopp: 1 }), width: 375, height: 800 });
+  const page = await openPage(env, { query: q({ section: 'generate', gmodel: 'writer', lang: 'en', ...TINY, gctx: 16, gtopk: 3, gtopp: 1 }), width: 375, height: 800 });
   await page.locator('#generate').scrollIntoViewIfNeeded();
   await page.waitForSelector('#generate [data-role=distribution] tbody tr');
   await page.waitForSelector('#generate [data-role=dist-scrolls]:not([hidden])');

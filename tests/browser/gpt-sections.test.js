@@ -206,8 +206,8 @@ test('writer: the stepper walks the column of samples, each step showing that sa
   await page.closeAll();
 });
 
-test('generate: the prefill matrix, then the K and V caches grow one row per token; top-k cuts visibly', async () => {
-  const page = await openPage(env, { query: q({ section: 'generate', lang: 'en', ...TINY, gctx: 16, gtopk: 3, gtopp: 1 }) });
+test('generate (the writer\'s model): the prefill matrix, then the K and V caches grow one row per token; top-k cuts visibly', async () => {
+  const page = await openPage(env, { query: q({ section: 'generate', lang: 'en', gmodel: 'writer', ...TINY, gctx: 16, gtopk: 3, gtopp: 1 }) });
   await page.locator('#generate').scrollIntoViewIfNeeded();
   await page.waitForSelector('#generate [data-role=distribution] tbody tr');
   const rows = () => page.getAttribute('#generate [data-role=cache]', 'data-rows');
@@ -420,7 +420,7 @@ test('the writer widget under the README\'s policy (no blob: workers) trains on 
 test('widgets: a block and a generation widget fetch qkv-lab-widget-gpt.js once, on demand, and work in their shadow roots', async () => {
   const page = await newBlogPage(env, { transform: (html) => html
     .replace('<qkv-lab id="first" lang="zh" seed="42">', '<qkv-lab id="first" section="block" lang="en">')
-    .replace('</article>', '<qkv-lab id="gen" section="generate" lang="zh"></qkv-lab></article>') });
+    .replace('</article>', '<qkv-lab id="gen" section="generate" gmodel="writer" lang="zh"></qkv-lab></article>') });
   const seen = [];
   page.on('request', (r) => seen.push(r.url()));
   await page.goto(env.url('fixtures/blog-post.html'));

@@ -116,6 +116,12 @@ export interface QkvLabElement extends HTMLElement {
   gseed: number;
   /** Section 'writer': the schedule's length, 25 … 5000 steps (default 600). */
   gsteps: number;
+  /** Section 'generate': the model that writes: the pretrained poet, the writer's run, or a LoRA adapter on the poet (a link carries no adapter: the poet writes until one is loaded) (default 'poet'). */
+  gmodel: 'poet' | 'writer' | 'adapter';
+  /** Section 'generate': the form the poem is held to, or none (default 'free'). */
+  gform: 'free' | 'wujue' | 'qijue' | 'wulv' | 'qilv';
+  /** Section 'generate': the acrostic (藏头诗), one character a line of the form, at most 8 (default ''). */
+  gacro: string;
   /** Section 'generate': the prompt, one line of at most 60 characters (default '白日依山尽，'). */
   gprompt: string;
   /** Section 'generate': the temperature, 0 (greedy) … 2 (default 0.8). */

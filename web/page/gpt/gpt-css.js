@@ -93,5 +93,16 @@ export const GPT_CSS = `
 .qkv .legend-unigram .swatch { color: var(--q); }
 .qkv .legend-uniform .swatch { color: var(--muted); }
 .qkv .gen-dist { margin: 0.8rem 0; max-width: 44rem; }
+/* the form's say at a step, and the poem as the metrics read it: a rhyme is boxed (dashed when
+   lines 2 and 4 do not rhyme), a line found in the training poems underlined: shown, never hidden */
+.qkv .gen-mask { margin: 0.3rem 0; padding: 0.3rem 0.6rem; border-left: 4px solid var(--line); background: var(--soft); border-radius: 4px; }
+.qkv .gen-mask.overruled { border-left-color: var(--k); }
+.qkv .gen-text .rhyme, .qkv .gen-poem .rhyme { outline: 2px solid var(--k); outline-offset: 1px; border-radius: 3px; }
+.qkv .gen-poem .rhyme-miss { outline: 2px dashed var(--muted); outline-offset: 1px; border-radius: 3px; }
+.qkv .gen-poem .copied, .qkv .gen-reading .copied { text-decoration: underline wavy var(--bad); text-underline-offset: 0.25em; }
+.qkv .gen-reading { margin: 0.6rem 0; padding: 0.5rem 0.75rem; border: 1px solid var(--line); border-radius: 6px; max-width: 44rem; }
+.qkv .gen-poem { font-size: 1.2rem; letter-spacing: 0.08em; overflow-wrap: anywhere; margin: 0.3rem 0; }
+.qkv .gen-read-list { margin: 0.3rem 0; padding-left: 1.2rem; }
+.qkv .gen-read-list q { color: var(--muted); }
 .qkv .own-text { margin-top: 1rem; }
 `;

@@ -3,7 +3,8 @@
 // already own `seed`, `heads`, `dim` and `lr`:
 //   block:    bdim (the block's width d), bheads (its heads), btok (the token followed)
 //   writer:   glayers, gheads, gdim, gctx (context), glr, gseed, gsteps (the schedule): one run of createGPT
-//   generate: gprompt, gtemp, gtopk, gtopp
+//   generate: gmodel (which model writes), gform (the form it is held to), gacro (the acrostic),
+//             gprompt, gtemp, gtopk, gtopp
 import { GPT_DEFAULTS } from '../../gpt-defaults.js';
 
 /** The line the block section follows, one token per character (random rows standing in for embedding + position). */
@@ -27,6 +28,19 @@ export const GPT_CHOICES = Object.freeze({
 export const DEFAULT_PROMPT = '白日依山尽，';
 const MAX_PROMPT = 60;
 
+/**
+ * The models generation can write with: the pretrained poet (qkv.loadPretrained()), the writer's
+ * run, and a LoRA adapter on the poet (a file the reader gives, or one the 微调 section hands
+ * over: store.js useModel). A link holds the choice, never an adapter's weights.
+ */
+export const GEN_MODELS = Object.freeze(['poet', 'writer', 'adapter']);
+/** The pretrained poet's context (docs/pretrained.md): the prompt's limit when it writes. */
+export const POET_CONTEXT = 72;
+/** The forms generation can hold a poem to ('free': none), as gpt.generate's `form` names them. */
+export const GEN_FORMS = Object.freeze(['free', 'wujue', 'qijue', 'wulv', 'qilv']);
+/** An acrostic has one character per line: at most 8 (a 律诗). */
+const MAX_ACROSTIC = 8;
+
 export const GPT_PROPERTIES = Object.freeze([
   { name: 'bdim', type: 'int', min: 4, max: 64, values: GPT_CHOICES.bdim, default: 8 },
   { name: 'bheads', type: 'int', min: 1, max: 4, values: GPT_CHOICES.bheads, default: 2 },
@@ -38,11 +52,18 @@ export const GPT_PROPERTIES = Object.freeze([
   { name: 'glr', type: 'number', min: 0.001, max: 0.1, default: GPT_DEFAULTS.lr },
   { name: 'gseed', type: 'int', min: 0, max: 4294967295, default: GPT_DEFAULTS.seed },
   { name: 'gsteps', type: 'int', min: 25, max: 5000, default: GPT_DEFAULTS.steps },   // the schedule's length
+  { name: 'gmodel', type: 'enum', values: GEN_MODELS, default: 'poet' },
+  { name: 'gform', type: 'enum', values: GEN_FORMS, default: 'free' },
+  // 藏头诗: the characters that start the lines ('' none); the section refuses, with its reason,
+  // one that does not fit the form or the vocabulary
+  { name: 'gacro', type: 'text', maxLength: 4 * MAX_ACROSTIC, default: '',
+    validate: (raw) => (!/\s/u.test(raw) && Array.from(raw).length <= MAX_ACROSTIC ? raw : null) },
   { name: 'gprompt', type: 'text', maxLength: MAX_PROMPT, default: DEFAULT_PROMPT,
     // empty: no beginning, the model writes from the start token alone (as the writer's samples do)
     validate: (raw) => (!/[\n\r]/.test(raw) ? raw : null),
-    // the context holds the start token, the prompt and at least one new character
-    fits: (prompt, values) => Array.from(prompt).length <= values.gctx - 2 },
+    // the context holds the start token, the prompt and at least one new character: the writer's
+    // run's context, or the poet's (an adapter writes with the poet's)
+    fits: (prompt, values) => Array.from(prompt).length <= (values.gmodel === 'writer' ? values.gctx : POET_CONTEXT) - 2 },
   { name: 'gtemp', type: 'number', min: 0, max: 2, default: 0.8 },
   { name: 'gtopk', type: 'int', min: 0, max: 50, default: 10 },
   { name: 'gtopp', type: 'number', min: 0.05, max: 1, default: 0.9 },
@@ -54,7 +75,7 @@ export const RUN_KEYS = Object.freeze(['glayers', 'gheads', 'gdim', 'gctx', 'glr
 /** The properties each GPT section uses (its embed code carries these only). Generation takes the
  * writer's run too: in a widget alone it trains that run itself. */
 export const BLOCK_KEYS = Object.freeze(['bdim', 'bheads', 'btok', 'seed']);   // seed: its weights' draws
-export const GENERATE_KEYS = Object.freeze([...RUN_KEYS, 'gprompt', 'gtemp', 'gtopk', 'gtopp']);
+export const GENERATE_KEYS = Object.freeze([...RUN_KEYS, 'gmodel', 'gform', 'gacro', 'gprompt', 'gtemp', 'gtopk', 'gtopp']);
 
 /** The largest head count ≤ heads that divides dim. */
 export function clampHeads(dim, heads) {

@@ -352,3 +352,45 @@ export function createGPTStore(ctx) {
     },
   };
 }
+
+// ---- a model handed to generation ----
+// The 微调 section (or any part of the page) can give generation a model to write with: a
+// fine-tuned run (gpt.finetune(), qkv.loadAdapter()) or any GPT of the page's API. Generation
+// borrows it: the giver keeps it, and withdraws it (useModel(ctx, null)) before disposing it.
+const handed = new WeakMap();   // ctx → { model, watchers }
+
+function handOf(ctx) {
+  let entry = handed.get(ctx);
+  if (!entry) { entry = { model: null, watchers: new Set() }; handed.set(ctx, entry); }
+  return entry;
+}
+
+/**
+ * Gives generation (in the same page or widget: ctx) a model to write with, and shows it:
+ *   useModel(ctx, { kind: 'adapter', gpt: ft, name: '浣溪沙 LoRA r 4' })
+ * kind: 'adapter' (a fine-tune of the pretrained poet; the chooser's third entry); gpt: what
+ * gpt.finetune() or qkv.loadAdapter() returns, or a GPT; name: how the chooser names it.
+ * useModel(ctx, null) withdraws it (generation goes back to the poet). Generation never disposes
+ * a model it was given.
+ */
+export function useModel(ctx, model) {
+  if (model !== null) {
+    if (!model || model.kind !== 'adapter') throw new TypeError(`useModel: kind must be 'adapter', got ${model && JSON.stringify(model.kind)}`);
+    if (!model.gpt || typeof model.gpt.generate !== 'function' || typeof model.gpt.forward !== 'function') {
+      throw new TypeError('useModel: gpt must be a GPT or a fine-tune (with generate and forward)');
+    }
+  }
+  const entry = handOf(ctx);
+  entry.model = model === null ? null : Object.freeze({ kind: model.kind, gpt: model.gpt, name: String(model.name ?? '') });
+  for (const fn of [...entry.watchers]) fn(entry.model);
+}
+
+/** The model handed to generation in this context (useModel), or null. */
+export const handedModel = (ctx) => handed.get(ctx)?.model ?? null;
+
+/** Calls fn(model) whenever useModel hands generation another model (or null); → off. */
+export function onHandedModel(ctx, fn) {
+  const entry = handOf(ctx);
+  entry.watchers.add(fn);
+  return () => entry.watchers.delete(fn);
+}

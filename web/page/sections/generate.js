@@ -1,9 +1,12 @@
-// "Generation, token by token": the writer's model (taken from its run as a file's bytes and
-// loaded on the main thread) continues a prompt. Step 0 is the prefill: the prompt's whole causal
+// "Generation, token by token": a model continues a prompt: the pretrained poet (loaded when the
+// section is first seen), the writer's run (taken as a file's bytes and loaded on the main
+// thread), or a LoRA adapter on the poet; held to a form (gform) and an acrostic (gacro) if asked. Step 0 is the prefill: the prompt's whole causal
 // attention matrix; then one step per token: the new token's single row of attention over
 // everything before it, the K and V caches growing by that row, the next-character
 // distribution with temperature, top-k and top-p applied (what they cut and renormalise), and
-// the character drawn. A side note times a token with and without the cache, live.
+// the character drawn; at a step the form decided, what the model wanted and what the form
+// required. Beside it the poem as the metrics read it (form, rhyme, 平/仄, lines found in the
+// training poems, with their source). A side note times a token with and without the cache, live.
 // gpt/generation.js computes every number; this file only draws.
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
@@ -11,7 +14,7 @@ import { QUIZ_GPT_STRINGS } from '../strings/quiz-gpt.js';
 import { GENERATE_STRINGS } from '../strings/generate.js';
 import { defineSection, indexLabels, bars } from '../shell/section-shell.js';
 import { generationSource, generationOf } from '../gpt/generation.js';
-import { GPT_CHOICES, GENERATE_KEYS } from '../gpt/settings.js';
+import { GPT_CHOICES, GENERATE_KEYS, GEN_MODELS, GEN_FORMS } from '../gpt/settings.js';
 import { refusalText } from '../gpt/refusals.js';
 
 addStrings(GENERATE_STRINGS);
@@ -50,16 +53,41 @@ export const generateSection = defineSection({
       events.on(el, 'change', () => ctx.setSetting(key, Number(el.value)));
       return h('label', { class: 'gpt-choice' }, texts.set(h('span'), `gen.${key}`), el);
     };
+    // the model: the poet, the writer's run, an adapter (a file, or one the 微调 section hands over)
+    const modelSelect = h('select', { attrs: { 'data-setting': 'gmodel' } }, GEN_MODELS.map((m) => h('option', { value: m })));
+    events.on(modelSelect, 'change', () => ctx.setSetting('gmodel', modelSelect.value));
     const take = texts.set(h('button', { attrs: { type: 'button', 'data-role': 'take-model' } }), 'gen.take');
     events.on(take, 'click', () => gen.useWriterModel());
+    const adapterInput = h('input', { attrs: { type: 'file', accept: '.qkvlora,application/octet-stream', 'data-role': 'adapter-file' } });
+    events.on(adapterInput, 'change', () => {
+      const file = adapterInput.files && adapterInput.files[0];
+      if (!file) return;
+      file.arrayBuffer().then((buf) => gen.loadAdapterFile(new Uint8Array(buf), file.name)).finally(() => { adapterInput.value = ''; });
+    });
+    const adapterLabel = h('label', { class: 'gpt-file' }, texts.set(h('span'), 'gen.adapterFile'), adapterInput);
+    // the form and the acrostic (藏头诗)
+    const formSelect = h('select', { attrs: { 'data-setting': 'gform' } }, GEN_FORMS.map((f) => h('option', { value: f })));
+    events.on(formSelect, 'change', () => ctx.setSetting('gform', formSelect.value));
+    const acrostic = h('input', { attrs: { type: 'text', 'data-setting': 'gacro', maxlength: '8', size: '8', lang: 'zh', autocomplete: 'off' } });
+    events.on(acrostic, 'change', () => { if (!ctx.setSetting('gacro', acrostic.value.trim())) acrostic.value = snapNow().settings.acrostic; });
+    const acrosticHint = texts.set(h('span', { class: 'note', attrs: { id: `${frame.element.id || 'generate'}-acrostic-hint` } }), 'gen.acrosticHint');
+    acrostic.setAttribute('aria-describedby', acrosticHint.id);
     const train = h('button', { attrs: { type: 'button', 'data-role': 'train' } });
     events.on(train, 'click', () => gen.toggleTraining());
     const writerNote = h('span', { class: 'note', attrs: { 'data-role': 'writer-step' } });
-    const modelNote = h('p', { class: 'note', attrs: { 'data-role': 'model' } });
-    frame.controls.append(h('div', { class: 'gen-controls' },
-      h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'gen.prompt'), prompt),
-      choice('gtemp', GPT_CHOICES.gtemp), choice('gtopk', GPT_CHOICES.gtopk, (v) => (v === 0 ? i18n.t('gen.all') : String(v))),
-      choice('gtopp', GPT_CHOICES.gtopp), take), h('div', { class: 'gen-controls' }, train, writerNote), promptError, modelNote);
+    const modelNote = h('p', { class: 'note', attrs: { 'data-role': 'model', 'aria-live': 'polite' } });
+    const writerRow = h('div', { class: 'gen-controls' }, train, writerNote);
+    frame.controls.append(
+      h('div', { class: 'gen-controls' }, h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'gen.who'), modelSelect), take, adapterLabel),
+      modelNote,
+      h('div', { class: 'gen-controls' },
+        h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'gen.prompt'), prompt),
+        h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'gen.form'), formSelect),
+        h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'gen.acrostic'), acrostic), acrosticHint),
+      h('div', { class: 'gen-controls' },
+        choice('gtemp', GPT_CHOICES.gtemp), choice('gtopk', GPT_CHOICES.gtopk, (v) => (v === 0 ? i18n.t('gen.all') : String(v))),
+        choice('gtopp', GPT_CHOICES.gtopp)),
+      writerRow, promptError);
 
     // ---- which layer and head the matrices show (a view choice, not a setting) ----
     let layer = 0, head = 0;
@@ -73,6 +101,10 @@ export const generateSection = defineSection({
 
     const line = h('p', { class: 'gen-text', attrs: { lang: 'zh', 'data-role': 'text' } });
     const endNote = h('p', { class: 'note', attrs: { 'data-role': 'text-end' } });
+    // at a step the form decided: what the model wanted, what the form required
+    const maskNote = h('p', { class: 'gen-mask', attrs: { 'data-role': 'mask-note' } });
+    // the poem as the metrics read it
+    const readingBox = h('div', { class: 'gen-reading', attrs: { 'data-role': 'reading' } });
     const prefillView = frame.view({ name: 'prefill', title: 'A', label: () => i18n.t('gen.prefillLabel'), csv: false });
     const prefillBox = h('div', { class: 'gen-prefill' }, texts.set(h('h3', { class: 'sub-title' }), 'gen.prefillTitle'), prefillView.element);
     const rowBox = h('div', { class: 'gen-row', attrs: { 'data-role': 'attention-row' } });
@@ -105,40 +137,128 @@ export const generateSection = defineSection({
     const cost = h('aside', { class: 'cost-note' }, texts.set(h('p'), 'gen.costIntro'), costText, measure);
     const errorBox = h('p', { class: 'gpt-error', attrs: { role: 'alert' } });
     const drawnBox = h('div', { class: 'gen-controls' }, redraw, drawnNote);
-    frame.stage.append(errorBox, line, endNote, drawnBox, viewPick,
+    frame.stage.append(errorBox, line, endNote, maskNote, drawnBox, readingBox, viewPick,
       h('div', { class: 'gen-cols' }, h('div', {}, prefillBox, rowBox), h('div', {}, cacheBox)), distBox, cost);
 
     const options = (el, count, labelKey, value) => {
       clear(el).append(...Array.from({ length: count }, (_, i) => h('option', { value: String(i), text: i18n.t(labelKey, { k: i + 1 }), selected: i === value })));
     };
 
+    const formName = (form) => i18n.t(`gen.form.${form}`);
+    const errorText = (error) => (error.key
+      ? i18n.t(error.key, { ...error.vars, ...(error.vars.form ? { form: formName(error.vars.form) } : {}) })
+      : refusalText(i18n, error.message));
+
+    // loadPretrained's refusals where the page has no model (the single-file page; a build without
+    // the file: tools/build-page.mjs and tools/pretrained-bundle.mjs word them), in the page's language
+    const poetWhy = (message) => (/^loadPretrained: the single-file page/.test(message) ? i18n.t('gen.poetSingleFile')
+      : /^loadPretrained: this build of qkv-lab has no pretrained model/.test(message) ? i18n.t('gen.poetNotBuilt')
+        : refusalText(i18n, message));
+
+    /** What the section says about the model that writes (and why, when it is not the one chosen). */
+    function modelText(snap) {
+      const m = snap.writing;
+      const parts = [];
+      if (m.fallback === 'poet') parts.push(i18n.t('gen.poetFailed', { message: poetWhy(m.poetError || '') }));
+      if (m.fallback === 'adapter') parts.push(i18n.t('gen.noAdapter'));
+      if (m.adapterLoading) parts.push(i18n.t('gen.adapterLoading'));
+      if (m.adapterError) parts.push(i18n.t('gen.adapterRefused', { message: refusalText(i18n, m.adapterError) }));
+      if (snap.status === 'loading') parts.push(i18n.t('gen.poetLoading'));
+      else if (snap.status === 'waiting') parts.push(i18n.t('gen.waiting'));
+      else if (snap.status === 'ready') {
+        if (m.kind === 'poet') parts.push(i18n.t('gen.modelPoet', { layers: snap.layers, heads: snap.heads, dim: snap.dk * snap.heads }));
+        else if (m.kind === 'adapter') parts.push(i18n.t('gen.modelAdapter', { name: m.name || '—' }));
+        else parts.push(i18n.t(snap.modelStep ? 'gen.modelStep' : 'gen.modelUntrained', { step: snap.modelStep }));
+      }
+      return parts.join(' ');
+    }
+
+    /** The poem as the metrics read it: form, rhyme (marked, with finals), 平/仄, lines found in the training poems. */
+    function drawReading(snap) {
+      const r = snap.reading;
+      clear(readingBox);
+      if (!r) return;
+      const poem = Array.from(snap.prompt + snap.text);
+      const rhymeAt = new Map((r.rhyme?.ends ?? []).map((e) => [e.at, e]));
+      const toneAt = new Map((r.tones?.positions ?? []).map((p) => [p.at, p]));
+      const copiedAt = new Set();
+      for (const l of r.lines) if (l.source) for (let k = 0; k < Array.from(l.text).length; k++) copiedAt.add(l.at + k);
+      // the poem once more, whole, with its rhyme and its copied lines marked
+      const marked = h('p', { class: 'gen-poem', attrs: { lang: 'zh', 'data-role': 'poem' } }, poem.map((ch, k) => {
+        const e = rhymeAt.get(k);
+        const cls = [e ? (r.rhyme.lines24 && e.line <= 4 ? 'rhyme' : 'rhyme-miss') : '', copiedAt.has(k) ? 'copied' : ''].filter(Boolean).join(' ');
+        const span = h('span', { text: ch, ...(cls ? { class: cls } : {}) });
+        if (e) { span.dataset.rhymeLine = String(e.line); span.dataset.final = e.final ?? ''; }
+        return span;
+      }));
+      const items = [];
+      items.push(h('li', { attrs: { 'data-role': 'reading-form' } }, r.form
+        ? i18n.t('gen.readForm', { form: formName(r.form) }) : i18n.t('gen.readNoForm')));
+      if (r.rhyme) {
+        const [e2, e4] = r.rhyme.ends;
+        const end = (e) => i18n.t('gen.readEnd', { line: e.line, ch: e.char, final: e.final ?? '?', group: e.group ?? '—',
+          level: toneAt.get(e.at)?.level ?? '?' });
+        items.push(h('li', { attrs: { 'data-role': 'reading-rhyme' } },
+          i18n.t(r.rhyme.lines24 ? 'gen.readRhyme' : 'gen.readNoRhyme', { a: end(e2), b: end(e4) }),
+          r.rhyme.ends.length > 2 ? ` ${i18n.t(r.rhyme.allEven ? 'gen.readAllEven' : 'gen.readNotAllEven', { n: r.rhyme.ends.length })}` : ''));
+        const first = r.tones.positions[0];
+        items.push(h('li', { attrs: { 'data-role': 'reading-tones' } }, i18n.t('gen.readTones', {
+          list: r.tones.positions.map((p) => `${p.char} ${p.level ?? '?'}`).join(i18n.lang === 'zh' ? '，' : ', '), first: `${first.char} ${first.level ?? '?'}` })));
+      }
+      const copied = r.lines.filter((l) => l.source);
+      const novelty = h('li', { attrs: { 'data-role': 'reading-novelty' } },
+        i18n.t(copied.length ? 'gen.readCopied' : 'gen.readNew', { n: copied.length, lines: r.novelty.lines }));
+      if (copied.length) {
+        novelty.append(h('ul', {}, copied.map((l) => h('li', { class: 'copied-line' },
+          h('span', { class: 'copied', attrs: { lang: 'zh' }, text: l.text }), l.given ? ` ${i18n.t('gen.readGiven')}` : '', ` ${i18n.t('gen.readFrom')} `,
+          h('q', { attrs: { lang: 'zh', 'data-role': 'source' }, text: l.source })))));
+      }
+      if (r.novelty.copiedPoems) novelty.append(h('strong', { text: ` ${i18n.t('gen.readWholePoem')}` }));
+      items.push(novelty);
+      if (r.longest.length >= 2) {
+        items.push(h('li', { attrs: { 'data-role': 'reading-longest' } },
+          i18n.t('gen.readLongest', { text: r.longest.text, n: r.longest.length }), ' ',
+          r.longest.source ? h('q', { attrs: { lang: 'zh' }, text: r.longest.source }) : ''));
+      }
+      const checked = snap.writing.checked;
+      readingBox.append(texts.set(h('h3', { class: 'sub-title' }), 'gen.readTitle'), marked, h('ul', { class: 'gen-read-list' }, items),
+        h('p', { class: 'note', text: i18n.t(`gen.checked.${checked}`, { n: snap.training.toLocaleString('en-US') }) }));
+    }
+
     let index = 0;
     const SETTING_OF = { gtemp: 'temperature', gtopk: 'topK', gtopp: 'topP' };
     function draw(snap) {
       for (const [key, el] of choices) el.value = String(snap.settings[SETTING_OF[key]]);
-      if (prompt.getRootNode().activeElement !== prompt) prompt.value = snap.settings.prompt;
+      const focused = prompt.getRootNode().activeElement;
+      if (focused !== prompt) prompt.value = snap.settings.prompt;
+      if (focused !== acrostic) acrostic.value = snap.settings.acrostic;
+      for (const o of modelSelect.options) o.textContent = i18n.t(`gen.who.${o.value}`);
+      for (const o of formSelect.options) o.textContent = formName(o.value);
+      modelSelect.value = snap.settings.who;
+      formSelect.value = snap.settings.form;
       const ready = snap.status === 'ready' && !snap.error;
       take.disabled = false;
       const w = snap.writer;
+      const writes = snap.writing?.kind === 'writer' || snap.settings.who === 'writer';
+      writerRow.hidden = !writes;
       texts.set(train, w.running ? 'gen.pauseTraining' : 'gen.train');
       train.disabled = !w.ready || (w.done && !w.running);
       writerNote.textContent = w.ready ? i18n.t('gen.writerStep', { step: w.step }) : '';
-      modelNote.textContent = snap.status === 'ready'
-        ? i18n.t(snap.modelStep ? 'gen.modelStep' : 'gen.modelUntrained', { step: snap.modelStep })
-        : i18n.t('gen.waiting');
+      modelNote.textContent = snap.writing ? modelText(snap) : i18n.t('gen.waiting');
+      frame.element.dataset.writing = snap.status === 'ready' ? snap.writing.kind : snap.status;
       promptError.hidden = !(snap.error);
-      promptError.textContent = snap.error ? i18n.t('gen.refused', { message: snap.error.key ? i18n.t(snap.error.key, snap.error.vars) : refusalText(i18n, snap.error.message) }) : '';
+      promptError.textContent = snap.error ? i18n.t('gen.refused', { message: errorText(snap.error) }) : '';
       errorBox.hidden = snap.status !== 'error' && !snap.takeError;
-      errorBox.textContent = snap.status === 'error' ? i18n.t('gen.noModel', { message: refusalText(i18n, snap.message) })
+      errorBox.textContent = snap.status === 'error' ? i18n.t('gen.noModel', { message: refusalText(i18n, snap.message || '') })
         : snap.takeError ? i18n.t('gen.noModelKept', { message: refusalText(i18n, snap.takeError), step: snap.modelStep || 0 }) : '';
-      for (const el of [line, drawnBox, viewPick, frame.stage.querySelector('.gen-cols'), distBox]) el.hidden = !ready;
+      for (const el of [line, drawnBox, viewPick, frame.stage.querySelector('.gen-cols'), distBox, readingBox]) el.hidden = !ready;
       redraw.disabled = !ready;
       if (snap.status === 'ready' && snap.cost && snap.cost.tokens) {
         costText.textContent = i18n.t('gen.cost', { tokens: snap.cost.tokens, with: fmt(snap.cost.cached, 2), without: fmt(snap.cost.uncached, 2),
           ratio: (snap.cost.uncached / snap.cost.cached).toFixed(1), n: Array.from(snap.cost.prompt).length });
       } else costText.textContent = i18n.t('gen.costNone');
       measure.disabled = !ready;
-      if (!ready) return;
+      if (!ready) { clear(readingBox); maskNote.textContent = ''; return; }
       const dw = snap.drawnWith;
       const same = dw.temperature === snap.settings.temperature && dw.topK === snap.settings.topK && dw.topP === snap.settings.topP;
       drawnNote.textContent = i18n.t(same ? 'gen.drawnSame' : 'gen.drawnEarlier', { n: snap.draws + 1, T: dw.temperature,
@@ -148,25 +268,45 @@ export const generateSection = defineSection({
       options(layerSelect, snap.layers, 'gen.layerN', layer);
       options(headSelect, snap.heads, 'gen.headN', head);
       const first = snap.steps[0];
-      const n0 = snap.promptLength;
       const pw = first.layers[layer][head].weights;
       const labels = first.chars.map(shown);
       prefillView.update(pw, { rowLabels: labels, colLabels: labels });
+      drawReading(snap);
+    }
+
+    /** The sentence for a step the form decided: what the model wanted, what the form required. */
+    function maskText(mask) {
+      const want = { ch: shown(mask.wanted.char), p: fmtP(mask.wanted.p), removed: fmtP(mask.removed) };
+      // the form agreed with the model: said only where the mask took at least a percent away
+      if (!mask.overruled) return mask.removed >= 0.01 ? i18n.t('gen.maskKept', want) : '';
+      const r = mask.required;
+      if (r === 'character') return i18n.t('gen.maskChar', want);
+      if (r === '\n') return i18n.t('gen.maskEnd', want);
+      if (r === '，' || r === '。') return i18n.t('gen.maskMark', { ...want, mark: r });
+      return i18n.t('gen.maskAcrostic', { ...want, req: r });
     }
 
     function render(i) {
       index = i;
       const snap = snapNow();
       frame.element.dataset.genStep = String(i);
-      if (snap.status !== 'ready' || snap.error) return i18n.t(snap.status === 'ready' ? 'gen.none' : 'gen.waiting');
+      if (snap.status !== 'ready' || snap.error) return i18n.t(snap.status === 'ready' ? 'gen.none' : snap.status === 'loading' ? 'gen.poetLoading' : 'gen.waiting');
       const st = snap.steps[i];
       const n0 = snap.promptLength;
-      clear(line).append(h('span', { class: 'prompt', text: snap.prompt }),
-        ...snap.steps.slice(0, i).map((s) => h('span', { text: shown(s.char) })),
-        h('span', { class: 'new', text: shown(st.char) }));
+      // the text so far, a span per character: the prompt's muted, the new one lit, a rhyme once written marked
+      const rhymeAt = new Map((snap.reading?.rhyme?.ends ?? []).map((e) => [e.at, e]));
+      const written = [...Array.from(snap.prompt), ...snap.steps.slice(0, i + 1).map((s) => s.char)];
+      clear(line).append(...written.map((ch, k) => {
+        const cls = [k < n0 - 1 ? 'prompt' : '', k === written.length - 1 ? 'new' : '', rhymeAt.has(k) ? 'rhyme' : ''].filter(Boolean).join(' ');
+        return h('span', { text: shown(ch), ...(cls ? { class: cls } : {}) });
+      }));
       // at the last step: why the text ends here (the end token, or a full context)
       const last = i === snap.steps.length - 1;
       endNote.textContent = !last ? '' : i18n.t(snap.stopped === 'end' ? 'gen.ended' : 'gen.cutByContext', { context: snap.context });
+      const said = st.mask ? maskText(st.mask) : '';
+      maskNote.textContent = said;
+      maskNote.hidden = !said;
+      maskNote.classList.toggle('overruled', Boolean(st.mask?.overruled));
       prefillBox.hidden = i !== 0;
       const L = st.layers[layer][head];
       const n = st.chars.length;
@@ -181,7 +321,7 @@ export const generateSection = defineSection({
       cacheBox.dataset.rows = String(n);
       // the distribution, with what temperature, top-k and top-p did to it
       const d = st.dist;
-      distCaption.textContent = i18n.t('gen.distCaption', { vocab: d.vocab.toLocaleString('en-US') });
+      distCaption.textContent = i18n.t(d.masked ? 'gen.distCaptionMasked' : 'gen.distCaption', { vocab: d.vocab.toLocaleString('en-US'), allowed: d.allowed.toLocaleString('en-US') });
       clear(distTable).append(h('caption', { class: 'visually-hidden', text: distCaption.textContent }),
         h('thead', {}, h('tr', {}, ['gen.colChar', 'gen.colP1', 'gen.colPT', 'gen.colTopK', 'gen.colCum', 'gen.colRenorm']
           .map((k) => h('th', { attrs: { scope: 'col' }, text: i18n.t(k, { T: snap.settings.temperature, p: snap.settings.topP, k: d.topK.toLocaleString('en-US') }) })))),
@@ -194,7 +334,9 @@ export const generateSection = defineSection({
       distNote.textContent = d.greedy ? i18n.t('gen.greedy')
         : i18n.t(d.keep === 1 ? 'gen.cutNote.one' : 'gen.cutNote', { keep: d.keep.toLocaleString('en-US'), vocab: d.vocab.toLocaleString('en-US'), k: snap.settings.topK || i18n.t('gen.all'), p: snap.settings.topP });
       const vars = { ch: shown(st.char), rank: st.rank + 1, n, n0, kv: st.kvLength, prev: labels[n - 1] };
-      return i18n.t(i === 0 ? 'gen.step0' : 'gen.stepN', vars) + (st.keptNow ? '' : `${i18n.lang === 'zh' ? '' : ' '}${i18n.t('gen.cutNow', { ch: shown(st.char) })}`);
+      const gap = i18n.lang === 'zh' ? '' : ' ';
+      return i18n.t(i === 0 ? 'gen.step0' : 'gen.stepN', vars) + (st.keptNow ? '' : `${gap}${i18n.t('gen.cutNow', { ch: shown(st.char) })}`)
+        + (said ? `${gap}${said}` : '');
     }
 
     return {
@@ -202,8 +344,10 @@ export const generateSection = defineSection({
       draw, render, stage: (i) => (i === 0 ? 'prefill' : `token-${i}`),
       setLanguage: () => draw(snapNow()),
       destroy: () => resizes?.disconnect(),
-      // the model is the writer's, which a link does not hold (section-tools.js shows this beside the code)
-      embedNote: (snap) => (snap.modelStep ? i18n.t('gen.embedModel', { step: snap.modelStep }) : null),
+      // the writer's trained model and an adapter are not in a link (section-tools.js shows this
+      // beside the code); the poet is: the code loads it
+      embedNote: (snap) => (snap.writing?.kind === 'adapter' ? i18n.t('gen.embedAdapter')
+        : snap.writing?.kind === 'writer' && snap.modelStep ? i18n.t('gen.embedModel', { step: snap.modelStep }) : null),
     };
   },
 });
