@@ -446,6 +446,35 @@ export class FineTune {
     return { loss, grads: this.adapters({ grads: true }) };
   }
 
+  /**
+   * Full fine-tuning: what moved. → { moved, total, share }: how many of the run's parameters
+   * differ from the base's by more than `threshold` (an absolute amount, ≥ 0), of how many, and
+   * the share. A LoRA run moves none of its base's (its adapters are beside them: adapters()).
+   */
+  movedShare(threshold = 1e-3) {
+    const op = 'movedShare';
+    if (typeof threshold !== 'number') throw argumentError(TypeError, `${op}: threshold must be a number, got ${describe(threshold)}`);
+    if (!Number.isFinite(threshold) || threshold < 0) throw argumentError(RangeError, `${op}: threshold must be a finite number ≥ 0, got ${describe(threshold)}`);
+    this._alive(op);
+    if (this.method !== 'full') throw new Error(`${op}: a LoRA fine-tune moves none of its base's parameters (the adapters sit beside them); read adapters() instead`);
+    const run = this._run, heap = run._heap;
+    const read = (gpt) => {
+      const p = gpt._tensor(GPT_TENSOR_GROUP.params, GPT_LAYER_ALL, 0);
+      return new Float32Array(heap.readBytes(p.ptr, 4 * p.rows).buffer);
+    };
+    const before = read(this.base), after = read(run);
+    let moved = 0;
+    for (let i = 0; i < after.length; i++) if (Math.abs(after[i] - before[i]) > threshold) moved++;
+    return { moved, total: after.length, share: moved / after.length };
+  }
+
+  /** Full fine-tuning: the run's parameters as Matrix copies, in GPT.parameters()' form (the base's are base.parameters()). */
+  parameters() {
+    this._alive('parameters');
+    if (this.method !== 'full') throw new Error('parameters: a LoRA fine-tune has the base\'s parameters (base.parameters()) and its adapters (adapters())');
+    return this._run.parameters();
+  }
+
   /** Frees the run's WebAssembly memory (never the base's). Calling it again does nothing. */
   dispose() {
     const run = this._run;

@@ -538,6 +538,10 @@ export interface FineTune {
   /** LoRA: fold (α/r)·A·B into a copy of the weights; unmerge() goes back (steps need it unmerged). */
   merge(): void;
   unmerge(): void;
+  /** Full: how many parameters moved more than threshold (absolute, default 1e-3) from the base's. */
+  movedShare(threshold?: number): { moved: number; total: number; share: number };
+  /** Full: the run's parameters (a LoRA run throws: its base's are base.parameters()). */
+  parameters(): GPTParameters;
   /** LoRA: the adapters as a small versioned file that names its base by a checksum. */
   saveAdapter(): Uint8Array;
   dispose(): void;
