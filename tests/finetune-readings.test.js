@@ -1,6 +1,9 @@
-// finetune-moved.test.js: what a full fine-tune moved (ft.movedShare, ft.parameters), through the
-// public API on a tiny configuration: the count is the number of parameters whose difference from
-// the base's exceeds the threshold, computed here from parameters() and base.parameters().
+// finetune-readings.test.js: what the page reads from a fine-tune while it runs, through the public
+// API on a tiny configuration:
+//   - movedShare (full): the number of parameters whose difference from the base's exceeds the
+//     threshold, computed here from parameters() and base.parameters();
+//   - evaluation({ windows }): with windows covering every one, evaluate()'s val and baseVal; in
+//     pieces of one window, the same; fewer windows, a mean over fewer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
@@ -46,4 +49,26 @@ test('movedShare counts the parameters a full fine-tune moved past the threshold
   assert.throws(() => lora.parameters(), /base\.parameters\(\)/);
   gpt.dispose();
   assert.equal(qkv._heap.used(), baseline, 'every byte returned');
+});
+
+test('evaluation({ windows }) in pieces gives evaluate()\'s val and baseVal when it covers every window, and refuses a step in between', () => {
+  const gpt = qkv.createGPT({ text: TEXT, layers: 1, heads: 2, dim: 8, context: 6, batch: 2, seed: 3, steps: 20 });
+  const ft = gpt.finetune({ text: TUNE, rank: 2, steps: 10, baseText: TEXT });
+  ft.train(2);
+  const whole = ft.evaluate();
+  const pieces = ft.evaluation({ windows: 1000 });
+  let result = null, calls = 0;
+  while (result === null) { result = pieces.advance(); calls++; }
+  assert.equal(calls, pieces.windows, 'one window a piece');
+  // the same windows, summed one at a time instead of in one call: float64 sums of the same float32 losses
+  assert.ok(Math.abs(result.val - whole.val) < 1e-9 && Math.abs(result.baseVal - whole.baseVal) < 1e-9, JSON.stringify({ result, whole }));
+  const few = ft.evaluation({ windows: 1 });
+  assert.equal(few.windows, 2, 'one window of each text');
+  assert.ok(Number.isFinite(few.advance(2).val));
+  const stale = ft.evaluation({ windows: 2 });
+  stale.advance();
+  ft.step();
+  assert.throws(() => stale.advance(), /evaluation: the fine-tune took a step/);
+  assert.throws(() => ft.evaluation({ windows: 0 }), RangeError);
+  gpt.dispose();
 });
