@@ -1,0 +1,98 @@
+// finetune-section.test.js: the fine-tuning section (section=finetune) as a reader and a blogger
+// meet it, on the shipped pretrained poet with the shortest schedule (ftsteps=25), in one shared
+// browser:
+//   - it draws in zh and en at 375 and 1280 px, without sideways scrolling (screenshots in
+//     tests/artifacts/finetune-*.png, for a person to look at);
+//   - as a widget (the classic script and its fine-tuning add-on): the run takes its steps in the
+//     worker; the held-out loss on the new text at the end is below step 0's, the adapter drawing
+//     moves from (α/r)·A·B = 0 to something else, and the page's main thread has no long task over
+//     100 ms meanwhile (the steps are the worker's); Compare writes with both models;
+//   - the worker is terminated when the widget's section changes and when the widget goes away.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import fs from 'node:fs';
+import { openBrowser, ARTIFACTS } from './harness.js';
+import { openPage, q } from './page-helpers.js';
+import { newBlogPage, waitForWidget } from './widget-helpers.js';
+
+const env = await openBrowser();
+after(() => env.close());
+const SHORT = { ftsteps: 25 };
+fs.mkdirSync(ARTIFACTS, { recursive: true });
+
+test('the section draws in zh and en at 375 and 1280 px (screenshots)', async () => {
+  for (const lang of ['en', 'zh']) {
+    for (const width of [1280, 375]) {
+      const page = await openPage(env, { query: q({ lang, section: 'finetune', ...SHORT }), width, height: 800 });
+      await page.locator('#finetune').scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => !document.querySelector('#finetune [data-role=play]').disabled, null, { timeout: 120000 });
+      await page.waitForSelector('#finetune [data-role=poems] li');
+      await page.waitForSelector('#finetune [data-role=adapter-view] canvas');
+      const status = await page.textContent('#finetune [data-role=status]');
+      assert.match(status, lang === 'zh' ? /^第 0 \/ 25 步/ : /^Step 0 of 25/);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `${lang} ${width}: the page scrolls sideways by ${overflow} px`);
+      await page.locator('#finetune').screenshot({ path: path.join(ARTIFACTS, `finetune-${lang}-${width}.png`) });
+      assert.deepEqual(page.problems(), []);
+      await page.closeAll();
+    }
+  }
+});
+
+test('a widget fine-tunes in its worker: the held-out loss falls, the adapter drawing moves, no long task; its worker ends with the section and the widget', async () => {
+  const page = await newBlogPage(env, { transform: (html) => html
+    .replace('<qkv-lab id="first" lang="zh" seed="42"></qkv-lab>', '<qkv-lab id="ft" section="finetune" lang="en" ftsteps="25"></qkv-lab>') });
+  await page.addInitScript(() => {
+    const Real = window.Worker;
+    window.workerLog = [];
+    window.Worker = class extends Real {
+      constructor(...args) { super(...args); window.workerLog.push('made'); }
+      terminate() { window.workerLog.push('terminated'); super.terminate(); }
+    };
+    window.longTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push({ start: e.startTime, ms: e.duration }); }).observe({ type: 'longtask' });
+  });
+  await page.goto(env.url('fixtures/blog-post.html'));
+  await waitForWidget(page, 'ft', 60000);
+  const inFt = (fn, arg) => page.evaluate(([source, a]) => new Function('root', 'a', `return (${source})(root, a);`)(document.getElementById('ft').shadowRoot, a), [fn.toString(), arg]);
+  const ready = () => page.waitForFunction(() => {
+    const b = document.getElementById('ft')?.shadowRoot?.querySelector('[data-role=play]');
+    return b && !b.disabled;
+  }, null, { timeout: 120000 });
+  await ready();
+  assert.deepEqual(await page.evaluate(() => window.workerLog), ['made']);
+  // step 0: B = 0, so (α/r)·A·B is zero everywhere
+  await page.waitForFunction(() => document.getElementById('ft').shadowRoot.querySelector('[data-role=adapter-view]')?.dataset.step === '0');
+  const deltaPixels = () => inFt((root) => root.querySelector('.ft-figure-delta canvas').toDataURL());
+  const zero = await deltaPixels();
+  const started = await page.evaluate(() => performance.now());
+  await inFt((root) => root.querySelector('[data-role=play]').click());
+  await page.waitForFunction(() => document.getElementById('ft').shadowRoot.querySelector('[data-role=status]').dataset.done === 'true', null, { timeout: 300000 });
+  const ended = await page.evaluate(() => performance.now());
+  // the evaluation of step 25 arrives after its step: wait for it in the chart's description
+  await page.waitForFunction(() => /step 25:/.test(document.getElementById('ft').shadowRoot.querySelector('[data-role=loss-chart]').getAttribute('aria-label'))
+    && /went from/.test(document.getElementById('ft').shadowRoot.querySelector('[data-role=forgetting]').textContent), null, { timeout: 120000 });
+  const forgetting = await inFt((root) => root.querySelector('[data-role=forgetting]').textContent);
+  const [, vFrom, vTo] = /new text's held-out lines from (\d+\.\d+) to (\d+\.\d+)/.exec(forgetting);
+  assert.ok(Number(vTo) < Number(vFrom), `the held-out loss on 浣溪沙 fell: ${forgetting}`);
+  const drawnStep = Number(await inFt((root) => root.querySelector('[data-role=adapter-view]').dataset.step));
+  assert.ok(drawnStep > 0, `the adapter drawing followed the run (step ${drawnStep})`);
+  assert.notEqual(await deltaPixels(), zero, '(α/r)·A·B is no longer zero');
+  const long = (await page.evaluate(() => window.longTasks)).filter((t) => t.start >= started && t.start <= ended);
+  assert.deepEqual(long.filter((t) => t.ms > 100), [], 'no long task on the page while the worker fine-tuned');
+  // Compare: both models write from the same beginning
+  await inFt((root) => root.querySelector('[data-role=compare]').click());
+  await page.waitForFunction(() => document.getElementById('ft').shadowRoot.querySelector('[data-role=compare-tuned] li'), null, { timeout: 60000 });
+  await page.locator('#ft').screenshot({ path: path.join(ARTIFACTS, 'finetune-widget-en-after.png') });
+  // the section goes (another section shown): its worker is terminated; the widget goes: so is the next one's
+  await page.evaluate(() => document.getElementById('ft').setAttribute('section', 'softmax'));
+  await page.waitForFunction(() => window.workerLog.join() === 'made,terminated');
+  await page.evaluate(() => document.getElementById('ft').setAttribute('section', 'finetune'));
+  await page.locator('#ft').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => window.workerLog.length === 3, null, { timeout: 60000 });
+  await page.evaluate(() => document.getElementById('ft').remove());
+  await page.waitForFunction(() => window.workerLog.join() === 'made,terminated,made,terminated');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
