@@ -152,6 +152,21 @@ const noPretrained = (why) => ({
   },
 });
 
+// The single file cannot load the pretrained poet (noPretrained), so it leaves out the one section
+// that needs it: fine-tuning (web/page/finetune/sections.js, with its worker and poems, 870 KiB).
+// The registry's load() of that section then rejects saying why, and the page shows that.
+const noFineTune = {
+  name: 'qkv-no-finetune',
+  setup(b) {
+    b.onResolve({ filter: /(^|[\\/])finetune[\\/]sections\.js$/ }, () => ({ path: 'qkv-finetune', namespace: 'qkv-no-finetune' }));
+    b.onLoad({ filter: /.*/, namespace: 'qkv-no-finetune' }, () => ({
+      contents: `export const finetuneSections = () => Promise.reject(new Error(${JSON.stringify(
+        'the single-file page (qkv-lab.html) does not carry the fine-tuning section, which needs the pretrained model: serve the page (dist/page.js) to fine-tune')}));\n`,
+      loader: 'js',
+    }));
+  },
+};
+
 /** A bundle that must not carry the pretrained weights (see noPretrained) and took them in fails here. */
 function checkNoPretrained(result, name) {
   const inlined = Object.keys(result.metafile.inputs).filter((f) => /qkv-pretrained\.js$/.test(f));
@@ -190,7 +205,7 @@ if (fs.existsSync(pageEntry)) {
   const pageChunks = split.outputFiles.filter((o) => path.basename(o.path) !== 'page.js');
 
   // The single file: the same page with its CSS (minified), script and icon inlined.
-  const iife = await bundle(pageEntry, { format: 'iife', plugins: [noPretrained(
+  const iife = await bundle(pageEntry, { format: 'iife', plugins: [noFineTune, noPretrained(
     'the single-file page (qkv-lab.html) does not carry the pretrained model; serve the page (dist/page.js loads it on demand) or import the package\'s ES modules')] });
   let html = fs.readFileSync(path.join(web, 'index.html'), 'utf8');
   html = html.replace(/<link rel="stylesheet" href="([^"]+)">/g, (_, href) =>
