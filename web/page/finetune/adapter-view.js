@@ -22,6 +22,7 @@ export function createAdapterView() {
   const parts = Object.fromEntries(Object.keys(maps).map((k) => [k, figure(k)]));
   const op = (text) => h('span', { class: 'ft-op', attrs: { 'aria-hidden': 'true' }, text });
   const element = h('div', { class: 'ft-matrices', attrs: { 'data-role': 'adapter-view' } });
+  let drawnW = null, wBound = 0;
   return {
     element,
     /**
@@ -35,7 +36,11 @@ export function createAdapterView() {
       for (const key of ['W', 'A', 'B', 'delta']) {
         const m = change[key];
         if (!m) continue;
+        // W is frozen: drawn again only for another matrix, language or colour scheme
+        const wKey = `${change.target}|${change.layer}|${dark}|${labels(key, 0).caption}`;
+        if (key === 'W' && wKey === drawnW) { bounds.W = wBound; continue; }
         bounds[key] = largest(m.data);   // 0 for (α/r)·A·B at step 0 (B starts at zero)
+        if (key === 'W') { drawnW = wKey; wBound = bounds.W; }
         const { caption, label } = labels(key, bounds[key]);
         maps[key].draw(m, { bound: bounds[key] || 1, label, dark });
         parts[key].caption.textContent = caption;
@@ -46,6 +51,9 @@ export function createAdapterView() {
         canvas.dataset.rows = String(m.rows);
         canvas.dataset.cols = String(m.cols);
       }
+      const layout = lora ? 'lora' : 'full';
+      if (element.dataset.layout === layout) { element.dataset.step = String(change.step); return { wMax: bounds.W, deltaMax: bounds.delta }; }
+      element.dataset.layout = layout;
       clear(element);
       if (lora) element.append(parts.W.element, op('+'), h('div', { class: 'ft-lowrank' }, parts.A.element, op('·'), parts.B.element), op('='), parts.delta.element);
       else element.append(parts.W.element, op('→'), parts.delta.element);

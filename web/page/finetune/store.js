@@ -23,7 +23,7 @@ import { FT_RUN_KEYS, finetuneOptions } from './settings.js';
 import { readPoem } from './poems.js';
 
 const stores = new WeakMap();
-const PUBLISH_MS = 250;
+const PUBLISH_MS = 400;   // a snapshot redraws the section; the pretrained poet's steps take 0.1 s or more anyway
 const nextFrame = (fn) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(fn) : setTimeout(fn, 0));
 /** The Tang poems forgetting is measured on: the held-out 五绝 and 七绝 (every line the base can spell). */
 const BASE_TEXT = `${POEMS_VAL.wujue}\n${POEMS_VAL.qijue}`;

@@ -33,9 +33,9 @@ const grouped = (n) => n.toLocaleString('en-US');
 const TARGET_FORMS = { huanxisha: ['huanxisha'], poet: ['wujue', 'qijue'], own: ['wujue', 'qijue', 'wulv', 'qilv', 'huanxisha'] };
 const targetOf = (snap) => (snap.source === 'own' ? 'own' : snap.settings.ftset);
 
-/** Asked once the run exists: the trainable share, from the run's own counts. */
+/** Asked before the second sample is shown: the trainable share, from the run's own counts (hidden until answered). */
 export const FINETUNE_QUIZ = [{
-  id: 'share', atStep: 0, when: (d) => Boolean(d && d.info && d.info.method === 'lora'),
+  id: 'share', atStep: 1, when: (d) => Boolean(d && d.info && d.info.method === 'lora'),
   numeric: { tolerance: 0.05, digits: 1 },
   prompt: (d, t) => t('finetune.quiz.sharePrompt'),
   answer: (d) => Math.round(1000 * d.info.trainableCount / d.info.parameterCount) / 10,
@@ -131,7 +131,7 @@ export const finetuneSection = defineSection({
     // ---- the chart: both held-out losses and the step losses ----
     const canvas = h('canvas', { attrs: { role: 'img', 'data-role': 'loss-chart' } });
     const chartBox = h('div', { class: 'ft-chart' }, canvas);
-    let chart = null, theme = THEMES.light, drawnPoints = -1;
+    let chart = null, theme = THEMES.light, drawnPoints = '', chartLang = null;
     const legendItems = FINETUNE_SERIES.map((spec, i) => {
       const swatch = h('span', { class: 'swatch', attrs: { 'aria-hidden': 'true' } });
       return { swatch, spec, i, li: h('li', {}, swatch, texts.set(h('span'), `finetune.legend.${['batch', 'val', 'baseVal'][i]}`)) };
@@ -208,8 +208,11 @@ export const finetuneSection = defineSection({
       const last = snap.evals[snap.evals.length - 1];
       canvas.setAttribute('aria-label', i18n.t('finetune.chartLabel', { step: snap.step, val: fmt(last?.val), baseVal: fmt(last?.baseVal), baseVal0: fmt(base0?.baseVal) }));
       if (!chart) return;
-      const points = snap.losses.length + snap.evals.length * 2;
-      chart.setText({ labels: ['batch', 'val', 'baseVal'].map((k) => i18n.t(`finetune.legend.${k}`)), xTitle: i18n.t('finetune.xTitle'), yTitle: i18n.t('finetune.yTitle') });
+      if (chartLang !== i18n.lang) {
+        chartLang = i18n.lang;
+        chart.setText({ labels: ['batch', 'val', 'baseVal'].map((k) => i18n.t(`finetune.legend.${k}`)), xTitle: i18n.t('finetune.xTitle'), yTitle: i18n.t('finetune.yTitle') });
+      }
+      const points = `${snap.losses.length}|${snap.evals.length}|${snap.info?.defaultSteps}`;
       if (points === drawnPoints) return;
       drawnPoints = points;
       const byStep = new Map();
@@ -247,9 +250,11 @@ export const finetuneSection = defineSection({
     }
 
     let matrixKey = '';
+    let darkText = null;
     function drawChange(snap) {
       const info = snap.info;
       if (!info) { clear(counts); return; }
+      counts.hidden = frame.quizHides('share');   // it states the answer
       counts.textContent = info.method === 'lora'
         ? i18n.t('finetune.counts', { trainable: grouped(info.trainableCount), total: grouped(info.parameterCount), share: percent(info.trainableCount / info.parameterCount), bytes: kib(info.adapterBytes), memory: kib(info.memoryBytes) })
         : i18n.t('finetune.countsFull', { total: grouped(info.parameterCount), bytes: kib(info.adapterBytes), memory: kib(info.memoryBytes) });
@@ -269,7 +274,8 @@ export const finetuneSection = defineSection({
       matrixSel.value = c.target;
       layerSel.value = String(c.layer);
       const r = c.A ? c.A.cols : 0;
-      const dark = prefersDarkText(frame.element);
+      if (darkText === null) darkText = prefersDarkText(frame.element);   // read once: it makes the browser compute styles
+      const dark = darkText;
       const names2 = { W: i18n.t('finetune.frozen', { rows: c.W.rows, cols: c.W.cols }), A: c.A ? i18n.t('finetune.A', { rows: c.A.rows, r }) : '',
         B: c.B ? i18n.t('finetune.B', { r, cols: c.B.cols }) : '', delta: i18n.t(c.A ? 'finetune.delta' : 'finetune.deltaFull', { rows: c.W.rows, cols: c.W.cols, r }) };
       const bounds = adapterView.draw(c, { dark, labels: (part, bound) => ({ caption: `${c.target} · ${names2[part]}`,
@@ -353,15 +359,24 @@ export const finetuneSection = defineSection({
         ? i18n.t('finetune.forgetting', { from: fmt(e0.baseVal), to: fmt(eN.baseVal), delta: `${eN.baseVal >= e0.baseVal ? '+' : ''}${fmt(eN.baseVal - e0.baseVal)}`, vFrom: fmt(e0.val), vTo: fmt(eN.val), windows: EVAL_WINDOWS })
         : '';
       drawChart(snap);
-      drawSample(snap);
-      drawChange(snap);
-      drawCompare(snap);
+      once('sample', [snap.samples.length, current, snap.source, snap.settings.ftset], () => drawSample(snap));
+      once('change', [snap.change, snap.info, frame.quizHides('share')], () => drawChange(snap));
+      once('compare', [snap.compare, snap.merged, snap.busy, snap.info, ticker.playing, snap.settings.ftprompt], () => drawCompare(snap));
+    }
+    // a part is drawn again only when what it shows changed (the snapshots come four times a second)
+    const drawn = new Map();
+    function once(part, keys, fn) {
+      const before = drawn.get(part);
+      if (before && before.length === keys.length && before.every((k, i) => k === keys[i])) return;
+      drawn.set(part, keys);
+      fn();
     }
 
     function render(i) {
       current = i;
       const snap = snapNow();
       drawSample(snap);
+      counts.hidden = frame.quizHides('share');
       const sm = snap.samples[i];
       if (!sm) return i18n.t(snap.info ? 'finetune.narrateNone' : snap.base ? 'finetune.starting' : 'finetune.loading');
       const target = TARGET_FORMS[targetOf(snap)];
@@ -373,7 +388,7 @@ export const finetuneSection = defineSection({
       count: (snap) => Math.max(1, snap.samples.length), draw, render,
       stage: (i) => `sample-${i}`,
       embedNote: (snap) => i18n.t(snap.source === 'own' ? 'finetune.embedOwn' : 'finetune.embedNote'),
-      setLanguage: () => { matrixKey = ''; drawnPoints = -1; draw(snapNow()); },
+      setLanguage: () => { matrixKey = ''; drawnPoints = ''; darkText = null; drawn.clear(); draw(snapNow()); },
       destroy() { offTicker(); offVisible(); ticker.destroy(); chart?.destroy(); release(); },
     };
   },
