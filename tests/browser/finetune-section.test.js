@@ -7,15 +7,17 @@
 //     worker; the held-out loss on the new text at the end is below step 0's, the adapter drawing
 //     moves from (α/r)·A·B = 0 to something else, and the page's main thread has no long task over
 //     100 ms meanwhile (the steps are the worker's); Compare writes with both models;
-//   - the worker is terminated when the widget's section changes and when the widget goes away.
+//   - Save writes the adapter file (QKVLORA\n…, ft.saveAdapter()'s format);
+//   - the worker is terminated when the widget's section changes and when the widget goes away;
+//   - under a CSP that refuses blob: workers, the run is on the page's own thread, said, and steps.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
 import os from 'node:os';
-import { openBrowser, ARTIFACTS, ROOT } from './harness.js';
+import { openBrowser, newPage, downloadBytes, frames, ARTIFACTS, ROOT } from './harness.js';
 import { openPage, q } from './page-helpers.js';
-import { newBlogPage, waitForWidget } from './widget-helpers.js';
+import { newBlogPage, waitForWidget, STRICT_CSP } from './widget-helpers.js';
 
 const env = await openBrowser();
 after(() => env.close());
@@ -24,26 +26,27 @@ fs.mkdirSync(ARTIFACTS, { recursive: true });
 
 test('the section draws in zh and en at 375 and 1280 px (screenshots)', async () => {
   for (const lang of ['en', 'zh']) {
+    // one load a language: the phone width is the same page resized (the section lays itself out again)
+    const page = await openPage(env, { query: q({ lang, section: 'finetune', ...SHORT }), width: 1280, height: 800 });
+    await page.locator('#finetune').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => !document.querySelector('#finetune [data-role=play]').disabled, null, { timeout: 120000 });
+    await page.waitForSelector('#finetune [data-role=poems] li');
+    await page.waitForSelector('#finetune [data-role=adapter-view] canvas');
+    const status = await page.textContent('#finetune [data-role=status]');
+    assert.match(status, lang === 'zh' ? /^第 0 \/ 25 步/ : /^Step 0 of 25/);
+    await page.addScriptTag({ path: path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
+    const violations = await page.evaluate(async () => (await window.axe.run({ include: [['#finetune']] }, { resultTypes: ['violations'] }))
+      .violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`));
+    assert.deepEqual(violations.filter((v) => /\((serious|critical)\)/.test(v)), [], `${lang}: axe`);
     for (const width of [1280, 375]) {
-      const page = await openPage(env, { query: q({ lang, section: 'finetune', ...SHORT }), width, height: 800 });
-      await page.locator('#finetune').scrollIntoViewIfNeeded();
-      await page.waitForFunction(() => !document.querySelector('#finetune [data-role=play]').disabled, null, { timeout: 120000 });
-      await page.waitForSelector('#finetune [data-role=poems] li');
-      await page.waitForSelector('#finetune [data-role=adapter-view] canvas');
-      const status = await page.textContent('#finetune [data-role=status]');
-      assert.match(status, lang === 'zh' ? /^第 0 \/ 25 步/ : /^Step 0 of 25/);
+      await page.setViewportSize({ width, height: 800 });
+      await frames(page, 3);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `${lang} ${width}: the page scrolls sideways by ${overflow} px`);
       await page.locator('#finetune').screenshot({ path: path.join(ARTIFACTS, `finetune-${lang}-${width}.png`) });
-      if (width === 1280) {
-        await page.addScriptTag({ path: path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
-        const violations = await page.evaluate(async () => (await window.axe.run({ include: [['#finetune']] }, { resultTypes: ['violations'] }))
-          .violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`));
-        assert.deepEqual(violations.filter((v) => /\((serious|critical)\)/.test(v)), [], `${lang}: axe`);
-      }
-      assert.deepEqual(page.problems(), []);
-      await page.closeAll();
     }
+    assert.deepEqual(page.problems(), []);
+    await page.closeAll();
   }
 });
 
@@ -95,6 +98,11 @@ test('a widget fine-tunes in its worker: the held-out loss falls, the adapter dr
   const longest = Math.max(0, ...long.map((t) => t.ms));
   if (perCore < 1) assert.deepEqual(long.filter((t) => t.ms > 100), [], 'no long task on the page while the worker fine-tuned');
   else console.log(`# load ${perCore.toFixed(1)} per core: the longest task on the page was ${longest} ms (not judged)`);
+  // Save: the adapter file, as ft.saveAdapter() writes it
+  const [download] = await Promise.all([page.waitForEvent('download'), inFt((root) => root.querySelector('[data-role=save]').click())]);
+  const file = await downloadBytes(download);
+  assert.equal(file.subarray(0, 8).toString('latin1'), 'QKVLORA\n');
+  assert.match(download.suggestedFilename(), /^qkv-lora-huanxisha-step25\.qkvlora$/);
   // Compare: both models write from the same beginning
   await inFt((root) => root.querySelector('[data-role=compare]').click());
   await page.waitForFunction(() => document.getElementById('ft').shadowRoot.querySelector('[data-role=compare-tuned] li'), null, { timeout: 60000 });
@@ -108,5 +116,25 @@ test('a widget fine-tunes in its worker: the held-out loss falls, the adapter dr
   await page.evaluate(() => document.getElementById('ft').remove());
   await page.waitForFunction(() => window.workerLog.join() === 'made,terminated,made,terminated');
   assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('under a CSP that refuses blob: workers the fine-tune runs on the page\'s own thread, says so, and steps', async () => {
+  const page = await newPage(env, { width: 1280, height: 800 });
+  const html = fs.readFileSync(path.join(ROOT, 'web', 'index.html'), 'utf8');
+  await page.route((url) => url.pathname === '/index.html', (route) => route.fulfill({
+    status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': STRICT_CSP }, body: html }));
+  await page.goto(env.url(`index.html${q({ section: 'finetune', lang: 'en', ...SHORT })}`));
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  await page.locator('#finetune').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => !document.querySelector('#finetune [data-role=play]').disabled, null, { timeout: 120000 });
+  const notice = page.locator('#finetune [data-role=thread]');
+  assert.equal(await notice.getAttribute('data-thread'), 'page');
+  assert.match(await notice.textContent(), /^This page's Content-Security-Policy does not let it start a background thread, so the fine-tune runs on the page's own thread/);
+  await page.click('#finetune [data-role=step]');
+  await page.waitForFunction(() => document.querySelector('#finetune [data-role=status]').dataset.step === '1', null, { timeout: 60000 });
+  assert.match(await page.textContent('#finetune [data-role=status]'), /^Step 1 of 25 · last step's loss \d+\.\d+/);
+  // the browser's own report of the refused worker is the only problem
+  assert.ok(page.problems().every((p) => /Content Security Policy/.test(p)), page.problems().join('\n'));
   await page.closeAll();
 });
