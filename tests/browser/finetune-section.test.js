@@ -2,7 +2,8 @@
 // meet it, on the shipped pretrained poet with the shortest schedule (ftsteps=25), in one shared
 // browser:
 //   - it draws in zh and en at 375 and 1280 px, without sideways scrolling (screenshots in
-//     tests/artifacts/finetune-*.png, for a person to look at);
+//     tests/artifacts/finetune-*.png, for a person to look at), axe finds nothing serious, and
+//     the reader's own text in characters the poet does not know is refused in the page's words;
 //   - as a widget (the classic script and its fine-tuning add-on): the run takes its steps in the
 //     worker; the held-out loss on the new text at the end is below step 0's, the adapter drawing
 //     moves from (α/r)·A·B = 0 to something else, and the page's main thread has no long task over
@@ -41,6 +42,14 @@ test('the section draws in zh and en at 375 and 1280 px (screenshots)', async ()
       const sticking = await page.evaluate(() => [...document.querySelectorAll('#finetune *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map((e) => e.tagName));
       assert.deepEqual(sticking, [], `${lang} ${width}: parts of the section reach past the window`);
       if (width === 1280) {
+        // the reader's own text: refused with the engine's reason in the page's language; the run stays
+        await page.fill('#finetune [data-role=own-text]', Array.from({ length: 12 }, (_, i) => `hello world ${i}`).join('\n'));
+        await page.click('#finetune [data-role=train-own]');
+        await page.waitForFunction(() => document.querySelector('#finetune [data-role=own-error]').textContent.length > 0, null, { timeout: 60000 });
+        assert.match(await page.textContent('#finetune [data-role=own-error]'), lang === 'zh'
+          ? /^这段文本不能用来微调（原文保留在上面，当前这次微调照旧）：文本里有 \d+ 个字不在预训练模型的词表里/
+          : /^This text cannot be fine-tuned on \(it stays above as you typed it; the current fine-tune goes on\): finetune: the text has \d+ characters outside the base's vocabulary/);
+        assert.match(await page.inputValue('#finetune [data-role=own-text]'), /^hello world 0/);
         await page.addScriptTag({ path: path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js') });
         const violations = await page.evaluate(async () => (await window.axe.run({ include: [['#finetune']] }, { resultTypes: ['violations'] }))
           .violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`));

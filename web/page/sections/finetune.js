@@ -65,12 +65,15 @@ export const finetuneSection = defineSection({
     const snapNow = () => frame.snap;
 
     // ---- settings (in the URL) ----
+    let askedOwn = false, ownProblem = null;   // the reader asked for their own text (and what the page refused in it)
     const select = (key, options) => {
       const el = h('select', { attrs: { 'data-setting': key } }, options.map(([value, textKey]) => texts.set(h('option', { value: String(value) }), textKey)));
       events.on(el, 'change', () => ctx.setSetting(key, typeof options[0][0] === 'number' ? Number(el.value) : el.value));
       return { el, label: h('label', { class: 'gpt-choice' }, texts.set(h('span'), `finetune.${key}`), el) };
     };
     const setSel = select('ftset', [...FINETUNE_PRESETS.map((p) => [p, `finetune.set.${p}`]), ['own', 'finetune.set.own']]);
+    // a preset chosen while the reader's own text trains: back to the presets (the text stays in its box)
+    events.on(setSel.el, 'change', () => { if (snapNow().source === 'own') { askedOwn = false; ticker.pause(); store.useText(null); } });
     setSel.el.querySelector('option[value=own]').disabled = true;
     const methodSel = select('ftmethod', [['lora', 'finetune.method.lora'], ['full', 'finetune.method.full']]);
     const rankSel = h('select', { attrs: { 'data-setting': 'ftrank' } }, FINETUNE_CHOICES.ftrank.map((r) => h('option', { value: String(r), text: String(r) })));
@@ -114,7 +117,7 @@ export const finetuneSection = defineSection({
     };
     const play = button('finetune.start', 'play', () => ticker.toggle());
     const stepBtn = button('finetune.step', 'step', () => ticker.step());
-    const restart = button('finetune.restart', 'restart', () => { ticker.pause(); store.restart(); });
+    const restart = button('finetune.restart', 'restart', () => { askedOwn = false; ticker.pause(); store.restart(); });
     const save = button('finetune.save', 'save', async () => {
       const bytes = await store.saveAdapter();
       download(frame.element.ownerDocument, new Blob([bytes], { type: 'application/octet-stream' }), `qkv-lora-${snapNow().settings.ftset}-step${snapNow().step}.qkvlora`);
@@ -181,7 +184,6 @@ export const finetuneSection = defineSection({
     ownLabel.htmlFor = textarea.id;
     const ownNote = h('p', { class: 'note' });
     const ownError = h('p', { class: 'gpt-error', attrs: { role: 'alert', 'data-role': 'own-error' } });
-    let askedOwn = false, ownProblem = null;
     const trainOwn = button('finetune.trainOwn', 'train-own', () => {
       ownProblem = ownTextProblem(textarea.value);
       askedOwn = true;
@@ -347,7 +349,7 @@ export const finetuneSection = defineSection({
       staleNote.hidden = !snap.stale && !snap.merged;
       staleNote.textContent = snap.merged ? i18n.t('finetune.merged') : snap.stale ? i18n.t('finetune.stale') : '';
       const err = snap.error;
-      const ownErr = Boolean(askedOwn && (ownProblem || (err && err.op === 'create' && snap.source !== 'own')));
+      const ownErr = Boolean(askedOwn && (ownProblem || (err && err.op === 'create')));
       ownError.hidden = !ownErr;
       ownError.textContent = !ownErr ? '' : ownProblem ? i18n.t('finetune.refused', { message: i18n.t(ownProblem.key, ownProblem.vars) })
         : i18n.t('finetune.refused', { message: fineTuneRefusal(i18n, err.message) });
