@@ -1,7 +1,8 @@
 // finetune-run.test.js: the page's fine-tuning run (web/page/finetune/run.js, what the worker
 // runs) through its messages, on a tiny base in Node: the drawing it sends is the frozen W and
 // (α/r)·A·B computed from the adapters it reports (LoRA), or W now − W before with the moved share
-// (full); steps, samples and evaluations arrive as the section expects; stop() frees the heap.
+// (full); steps, samples and evaluations arrive as the section expects; Compare writes the same
+// text merged and unmerged, a merged run takes no step; Save gives the adapter file; stop() frees the heap.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
@@ -58,6 +59,24 @@ test('LoRA: (α/r)·A·B drawn from the adapters, steps and samples reported, an
   assert.ok(delta.data.some((v) => v !== 0));
   const sample = await until('sample', (m) => m.step === 0);
   assert.equal(sample.poems.length, SAMPLE_POEMS);
+  // Compare, unmerged and merged: the same seed writes the same text; merged, a step is refused
+  run.receive({ type: 'compare', prompt: 'ca', seed: 2 });
+  const apart = await until('compare', (m) => !m.merged);
+  run.receive({ type: 'merge', merged: true });
+  await until('merged', (m) => m.merged);
+  run.receive({ type: 'compare', prompt: 'ca', seed: 2 });
+  const merged = await until('compare', (m) => m.merged);
+  assert.equal(merged.tuned, apart.tuned, 'merged writes what unmerged wrote');
+  assert.equal(merged.base, apart.base);
+  run.receive({ type: 'advance' });
+  run.receive({ type: 'merge', merged: false });
+  await until('merged', (m) => !m.merged);
+  run.receive({ type: 'advance' });
+  const next = await until('progress', (m) => m.step === 4);
+  assert.ok(Number.isFinite(next.loss), 'unmerged, it steps on (the step asked while merged was not taken)');
+  run.receive({ type: 'save' });
+  const saved = await until('saved');
+  assert.equal(Buffer.from(saved.bytes.subarray(0, 8)).toString('latin1'), 'QKVLORA\n');
   run.stop();
   assert.equal(qkv._heap.used(), baseline, 'every byte returned');
 });
