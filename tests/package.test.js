@@ -49,6 +49,7 @@ const EXPECTED = [
   'web/dist/qkv-lab-widget.js',
   'web/dist/qkv-lab-widget-training.js',
   'web/dist/qkv-lab-widget-gpt.js',
+  'web/dist/qkv-lab-widget-finetune.js',
   'web/dist/qkv-lab-widget-pretrained.js',
   'web/dist/qkv-lab-widget.mjs',
   // the ES-module widget's chunks (the training sections, and what it shares with them): hashed names
@@ -130,7 +131,7 @@ test('package.json: a semantic version, and every export and type points at a sh
   assert.match(pkg.version, /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?$/);
   assert.deepEqual(Object.keys(pkg.exports).sort(),
     ['.', './corpus', './data/*.js', './data/*.json', './data/quatrain-form', './data/quatrains', './gpt-defaults', './package.json',
-      './poem-forms', './poetry/metrics', './poetry/ngram', './qkv-lab-widget-gpt.js', './qkv-lab-widget-pretrained.js',
+      './poem-forms', './poetry/metrics', './poetry/ngram', './qkv-lab-widget-finetune.js', './qkv-lab-widget-gpt.js', './qkv-lab-widget-pretrained.js',
       './qkv-lab-widget-training.js', './qkv-lab-widget.js', './qkv-lab.html', './widget']);
   const targets = [pkg.types, ...Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))];
   for (const target of targets) {
@@ -261,7 +262,7 @@ test(`the classic widget: the script every post loads is under ${WIDGET_GZIP_BUD
 // when they move).
 test('docs/data/sizes.json: the three widget scripts and the single-file page have the sizes it states', () => {
   const { widgetScripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs/data/sizes.json'), 'utf8'));
-  const files = { core: 'qkv-lab-widget.js', training: 'qkv-lab-widget-training.js', gpt: 'qkv-lab-widget-gpt.js', page: 'qkv-lab.html' };
+  const files = { core: 'qkv-lab-widget.js', training: 'qkv-lab-widget-training.js', gpt: 'qkv-lab-widget-gpt.js', finetune: 'qkv-lab-widget-finetune.js', page: 'qkv-lab.html' };
   assert.deepEqual(Object.keys(widgetScripts).sort(), Object.keys(files).sort());
   const near = (said, kib, what) => assert.ok(Math.abs(said - kib) <= 0.02 * kib, `${what}: docs/data/sizes.json says ${said} KiB, measured ${kib.toFixed(1)} KiB`);
   for (const [name, file] of Object.entries(files)) {

@@ -105,18 +105,21 @@ const noWasmBytes = {
     });
   },
 };
-let workerText = null;
+// The fine-tuning section's worker (web/page/finetune/worker.js) is carried the same way, in place
+// of web/page/finetune/worker-source.js.
+const workerTexts = new Map();   // folder ('gpt' | 'finetune') → the worker's script
 const gptWorker = {
   name: 'qkv-gpt-worker',
   setup(b) {
-    b.onLoad({ filter: /[\\/]page[\\/]gpt[\\/]worker-source\.js$/ }, async () => {
-      if (!workerText) {
-        const worker = await build({ ...common, entryPoints: [path.join(web, 'page', 'gpt', 'worker.js')], write: false, charset: 'utf8',
-          format: 'iife', metafile: true, plugins: [chartjsPure, noRelaxed, noWasmBytes, noPretrained('the GPT worker carries no pretrained model')] });
-        checkNoPretrained(worker, 'the GPT worker');
-        workerText = worker.outputFiles[0].text;
+    b.onLoad({ filter: /[\\/]page[\\/](gpt|finetune)[\\/]worker-source\.js$/ }, async (args) => {
+      const folder = path.basename(path.dirname(args.path));
+      if (!workerTexts.has(folder)) {
+        const worker = await build({ ...common, entryPoints: [path.join(web, 'page', folder, 'worker.js')], write: false, charset: 'utf8',
+          format: 'iife', metafile: true, plugins: [chartjsPure, noRelaxed, noWasmBytes, noPretrained(`the ${folder} worker carries no pretrained model`)] });
+        checkNoPretrained(worker, `the ${folder} worker`);
+        workerTexts.set(folder, worker.outputFiles[0].text);
       }
-      return { contents: `export const WORKER_SOURCE = ${JSON.stringify(workerText)};\nexport const workerURL = null;\n`, loader: 'js' };
+      return { contents: `export const WORKER_SOURCE = ${JSON.stringify(workerTexts.get(folder))};\nexport const workerURL = null;\n`, loader: 'js' };
     });
   },
 };
@@ -148,6 +151,21 @@ const noPretrained = (why) => ({
     }));
   },
 });
+
+// The single file cannot load the pretrained poet (noPretrained), so it leaves out the one section
+// that needs it: fine-tuning (web/page/finetune/sections.js, with its worker and poems, 870 KiB).
+// The registry's load() of that section then rejects saying why, and the page shows that.
+const noFineTune = {
+  name: 'qkv-no-finetune',
+  setup(b) {
+    b.onResolve({ filter: /(^|[\\/])finetune[\\/]sections\.js$/ }, () => ({ path: 'qkv-finetune', namespace: 'qkv-no-finetune' }));
+    b.onLoad({ filter: /.*/, namespace: 'qkv-no-finetune' }, () => ({
+      contents: `export const finetuneSections = () => Promise.reject(new Error(${JSON.stringify(
+        'the single-file page (qkv-lab.html) does not carry the fine-tuning section, which needs the pretrained model: serve the page (dist/page.js) to fine-tune')}));\n`,
+      loader: 'js',
+    }));
+  },
+};
 
 /** A bundle that must not carry the pretrained weights (see noPretrained) and took them in fails here. */
 function checkNoPretrained(result, name) {
@@ -187,7 +205,7 @@ if (fs.existsSync(pageEntry)) {
   const pageChunks = split.outputFiles.filter((o) => path.basename(o.path) !== 'page.js');
 
   // The single file: the same page with its CSS (minified), script and icon inlined.
-  const iife = await bundle(pageEntry, { format: 'iife', plugins: [noPretrained(
+  const iife = await bundle(pageEntry, { format: 'iife', plugins: [noFineTune, noPretrained(
     'the single-file page (qkv-lab.html) does not carry the pretrained model; serve the page (dist/page.js loads it on demand) or import the package\'s ES modules')] });
   let html = fs.readFileSync(path.join(web, 'index.html'), 'utf8');
   html = html.replace(/<link rel="stylesheet" href="([^"]+)">/g, (_, href) =>
@@ -234,10 +252,12 @@ if (fs.existsSync(widgetEntry)) {
   fs.writeFileSync(path.join(dist, 'qkv-lab-widget.js'), BOM + core);
   fs.writeFileSync(path.join(dist, 'qkv-lab-widget-training.js'), BOM + addons.training);
   fs.writeFileSync(path.join(dist, 'qkv-lab-widget-gpt.js'), BOM + addons.gpt);
+  fs.writeFileSync(path.join(dist, 'qkv-lab-widget-finetune.js'), BOM + addons.finetune);
   fs.writeFileSync(path.join(dist, 'qkv-lab-widget-pretrained.js'), BOM + addons.pretrained);
   console.log(`widget: dist/qkv-lab-widget.js ${kib(core)} (${gzkib(core)} gzipped), ` +
     `dist/qkv-lab-widget-training.js ${kib(addons.training)} (${gzkib(addons.training)} gzipped, fetched only for a training section), ` +
     `dist/qkv-lab-widget-gpt.js ${kib(addons.gpt)} (${gzkib(addons.gpt)} gzipped, fetched only for a GPT section), ` +
+    `dist/qkv-lab-widget-finetune.js ${kib(addons.finetune)} (${gzkib(addons.finetune)} gzipped, fetched only for the fine-tuning section), ` +
     `dist/qkv-lab-widget-pretrained.js ${kib(addons.pretrained)} (${gzkib(addons.pretrained)} gzipped, fetched only by qkv.loadPretrained())`);
 
   // The ES-module widget (`import 'qkv-lab/widget'` in a bundler): every module of the API that
@@ -293,6 +313,8 @@ async function classicWidget({ minifyCSS, extraPlugins = [] }) {
       pattern: /training-sections\.js$/ },
     { name: 'gpt', module: path.join(web, 'page', 'gpt', 'sections.js'), exported: 'gptSections',
       pattern: /gpt\/sections\.js$/ },
+    { name: 'finetune', module: path.join(web, 'page', 'finetune', 'sections.js'), exported: 'finetuneSections',
+      pattern: /finetune\/sections\.js$/ },
     // qkv.loadPretrained()'s import of dist/qkv-pretrained.js: in the core, a function that
     // fetches this add-on (web/qkv-lab.js calls it), which brings the weights and the GPT engine
     { name: 'pretrained', module: path.join(web, 'widget', 'pretrained-addon.js'), exported: 'pretrained',

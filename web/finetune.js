@@ -354,6 +354,47 @@ export class FineTune {
     return { train, val, baseVal };
   }
 
+  /**
+   * A smaller evaluation in pieces, for a caller that must answer between them (the page's
+   * worker): → { windows, done, advance(n = 1) }. It scores at most `windows` windows of the
+   * fine-tuning text's validation part and as many of the base's validation text (baseText),
+   * evenly spaced (all of them when there are fewer); advance(n) scores up to n more and returns
+   * null until the last, then { val, baseVal } (baseVal null without a base text). With windows
+   * at least their counts, the result is evaluate()'s val and baseVal. A step taken before it
+   * finishes makes advance throw: the evaluation is of one model.
+   */
+  evaluation({ windows = 16 } = {}) {
+    const op = 'evaluation';
+    this._trainable(op);
+    integer(op, 'windows', windows, 1, Number.MAX_SAFE_INTEGER);
+    const run = this._run, heap = run._heap;
+    const spaced = (count) => Array.from({ length: Math.min(count, windows) }, (_, i) => Math.floor(i * count / Math.min(count, windows)));
+    const jobs = [...spaced(run._valWindows).map((w) => [1, w]), ...(this._reference ? spaced(this._reference.starts.length).map((w) => [2, w]) : [])];
+    const counts = [0, 0, 0], sums = [0, 0, 0];
+    for (const [split] of jobs) counts[split]++;
+    const steps = this.steps, ft = this;
+    let next = 0, result = null;
+    return {
+      windows: jobs.length,
+      get done() { return next; },
+      advance(n = 1) {
+        if (result) return result;
+        ft._trainable(op);
+        if (ft.steps !== steps) throw new Error(`${op}: the fine-tune took a step (${steps} → ${ft.steps}) before this evaluation finished; start a new one`);
+        integer(op, 'n', n, 1, Number.MAX_SAFE_INTEGER);
+        for (let left = n; left > 0 && next < jobs.length; left--, next++) {
+          const [split, first] = jobs[next];
+          run._lab._check(op, heap.call('qkv_gpt_evaluate', run._gpt, split, first, 1, run._loss));
+          sums[split] += heap.readDouble(run._loss);
+        }
+        if (next < jobs.length) return null;
+        const T = ft.base.context;
+        result = { val: sums[1] / (counts[1] * T), baseVal: counts[2] ? sums[2] / (counts[2] * T) : null };
+        return result;
+      },
+    };
+  }
+
   /** Text after prompt, as GPT.generate (same options, same result), from the fine-tuned model. */
   generate(prompt = '', options = {}) {
     this._alive('generate');
@@ -444,6 +485,35 @@ export class FineTune {
       return heap.readDouble(run._loss);
     });
     return { loss, grads: this.adapters({ grads: true }) };
+  }
+
+  /**
+   * Full fine-tuning: what moved. → { moved, total, share }: how many of the run's parameters
+   * differ from the base's by more than `threshold` (an absolute amount, ≥ 0), of how many, and
+   * the share. A LoRA run moves none of its base's (its adapters are beside them: adapters()).
+   */
+  movedShare(threshold = 1e-3) {
+    const op = 'movedShare';
+    if (typeof threshold !== 'number') throw argumentError(TypeError, `${op}: threshold must be a number, got ${describe(threshold)}`);
+    if (!Number.isFinite(threshold) || threshold < 0) throw argumentError(RangeError, `${op}: threshold must be a finite number ≥ 0, got ${describe(threshold)}`);
+    this._alive(op);
+    if (this.method !== 'full') throw new Error(`${op}: a LoRA fine-tune moves none of its base's parameters (the adapters sit beside them); read adapters() instead`);
+    const run = this._run, heap = run._heap;
+    const read = (gpt) => {
+      const p = gpt._tensor(GPT_TENSOR_GROUP.params, GPT_LAYER_ALL, 0);
+      return new Float32Array(heap.readBytes(p.ptr, 4 * p.rows).buffer);
+    };
+    const before = read(this.base), after = read(run);
+    let moved = 0;
+    for (let i = 0; i < after.length; i++) if (Math.abs(after[i] - before[i]) > threshold) moved++;
+    return { moved, total: after.length, share: moved / after.length };
+  }
+
+  /** Full fine-tuning: the run's parameters as Matrix copies, in GPT.parameters()' form (the base's are base.parameters()). */
+  parameters() {
+    this._alive('parameters');
+    if (this.method !== 'full') throw new Error('parameters: a LoRA fine-tune has the base\'s parameters (base.parameters()) and its adapters (adapters())');
+    return this._run.parameters();
   }
 
   /** Frees the run's WebAssembly memory (never the base's). Calling it again does nothing. */

@@ -530,6 +530,8 @@ export interface FineTune {
   /** Mean loss per character on the fine-tuning text's training and validation windows, and on
    *  the base's validation text (forgetting; null without one). */
   evaluate(): { train: number; val: number; baseVal: number | null };
+  /** val and baseVal over at most `windows` (default 16) evenly spaced windows of each, in pieces. */
+  evaluation(options?: { windows?: number }): { readonly windows: number; readonly done: number; advance(n?: number): { val: number; baseVal: number | null } | null };
   generate(prompt?: string, options?: GenerateOptions): { text: string; steps: GenerateStep[] };
   forward(text: string): { tokens: number[]; logits: Matrix; blocks: TransformerBlockResult[] };
   /** LoRA: every adapter (or its gradient) as { [target]: [{ A, B } per layer] }. */
@@ -538,6 +540,10 @@ export interface FineTune {
   /** LoRA: fold (α/r)·A·B into a copy of the weights; unmerge() goes back (steps need it unmerged). */
   merge(): void;
   unmerge(): void;
+  /** Full: how many parameters moved more than threshold (absolute, default 1e-3) from the base's. */
+  movedShare(threshold?: number): { moved: number; total: number; share: number };
+  /** Full: the run's parameters (a LoRA run throws: its base's are base.parameters()). */
+  parameters(): GPTParameters;
   /** LoRA: the adapters as a small versioned file that names its base by a checksum. */
   saveAdapter(): Uint8Array;
   dispose(): void;

@@ -5,6 +5,8 @@
 //                                         run's panels)
 //   gpt       qkv-lab-widget-gpt.js       the Transformer block, the writer and generation (the
 //                                         GPT's training worker and the Tang quatrains)
+//   finetune  qkv-lab-widget-finetune.js  fine-tuning the pretrained poet (its worker, the poems,
+//                                         Chart.js); the weights come from the pretrained add-on
 //   pretrained qkv-lab-widget-pretrained.js  the pretrained poet's weights and the GPT engine, for
 //                                         qkv.loadPretrained() (web/widget/pretrained-addon.js)
 // A post that shows only attention sections downloads none of them.
@@ -28,6 +30,7 @@ export const WIDGET_KEY = Symbol.for('qkv-lab.widget');
 export const ADDONS = Object.freeze({
   training: Object.freeze({ file: 'qkv-lab-widget-training.js', holds: 'the training sections' }),
   gpt: Object.freeze({ file: 'qkv-lab-widget-gpt.js', holds: 'the GPT sections (block, writer, generate)' }),
+  finetune: Object.freeze({ file: 'qkv-lab-widget-finetune.js', holds: 'the fine-tuning section (its worker and poems)' }),
   pretrained: Object.freeze({ file: 'qkv-lab-widget-pretrained.js', holds: 'the pretrained poet\'s weights and the GPT engine' }),
 });
 export const ADDON_FILE = ADDONS.training.file;

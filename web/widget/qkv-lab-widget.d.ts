@@ -16,7 +16,7 @@ import type { load, Matrix } from '../qkv-lab.js';
 export type QkvLabSection =
   | 'walkthrough' | 'roles' | 'embedding' | 'projections' | 'scores' | 'softmax'
   | 'mixing' | 'learnable' | 'symmetry' | 'scaling' | 'multihead' | 'positions'
-  | 'trainstep' | 'training' | 'flow' | 'block' | 'writer' | 'generate';
+  | 'trainstep' | 'training' | 'flow' | 'block' | 'writer' | 'generate' | 'finetune';
 
 export type QkvLabTheme = 'auto' | 'light' | 'dark';
 
@@ -130,6 +130,20 @@ export interface QkvLabElement extends HTMLElement {
   gtopk: number;
   /** Section 'generate': top-p, 0.05 … 1 (default 0.9). */
   gtopp: number;
+  /** Section 'finetune': the text, 'huanxisha' (浣溪沙) or 'poet' (李白's quatrains) (default 'huanxisha'). */
+  ftset: 'huanxisha' | 'poet';
+  /** Section 'finetune': 'lora' or 'full' (default 'lora'). */
+  ftmethod: 'lora' | 'full';
+  /** Section 'finetune': LoRA's rank, 1, 4 or 16 (default 4). */
+  ftrank: number;
+  /** Section 'finetune': the matrices LoRA adapts, comma-separated of Wq, Wk, Wv, Wo, W1, W2 (default 'Wq,Wv'). */
+  fttargets: string;
+  /** Section 'finetune': the schedule, 25, 50, 100, 150 or 300 steps (default 150). */
+  ftsteps: number;
+  /** Section 'finetune': the seed, 0 … 4294967295 (default 0). */
+  ftseed: number;
+  /** Section 'finetune': the beginning both models continue in Compare, at most 20 characters (default ''). */
+  ftprompt: string;
   theme: QkvLabTheme;
   /** The language in effect: the lang attribute, else the page's, else the browser's. */
   readonly language: 'zh' | 'en';

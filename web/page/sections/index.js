@@ -29,6 +29,7 @@ import { flowSection } from './flow.js';
 import { registerSectionTitles } from '../shell/i18n.js';
 import { TRAINING_PROPERTIES } from '../training/settings.js';
 import { GPT_PROPERTIES } from '../gpt/settings.js';
+import { FINETUNE_PROPERTIES } from '../finetune/settings.js';
 
 /**
  * An entry whose definition is here already. Every entry declares, without loading anything:
@@ -59,6 +60,8 @@ function onDemandFrom(importModule) {
 }
 const onDemand = onDemandFrom(() => import('./training-sections.js').then((m) => m.trainingSections()));
 const onDemandGPT = onDemandFrom(() => import('../gpt/sections.js').then((m) => m.gptSections()));
+// fine-tuning: its own module (the pretrained poet is loaded only when the section is seen)
+const onDemandFineTune = onDemandFrom(() => import('../finetune/sections.js').then((m) => m.finetuneSections()));
 
 /** The page's story, in order. */
 export const PAGE_SECTIONS = Object.freeze([
@@ -74,6 +77,8 @@ export const PAGE_SECTIONS = Object.freeze([
   // live process drawn through a stepper: 'data' until it moves onto the ticker (shell/ticker.js)
   onDemandGPT('block', { kind: 'data', properties: GPT_PROPERTIES }), onDemandGPT('writer', { kind: 'data', properties: GPT_PROPERTIES }),
   onDemandGPT('generate', { kind: 'data', properties: GPT_PROPERTIES }),
+  // the pretrained poet adapted by the reader: LoRA or full fine-tuning, played by the shell's ticker
+  onDemandFineTune('finetune', { kind: 'data', properties: FINETUNE_PROPERTIES }),
 ]);
 
 /** The compact X → output tour: the widget's and iframe mode's default; not in the page's story. */

@@ -217,7 +217,11 @@ async function main() {
       observer?.observe(section.element);
     } catch (error) {
       console.warn(error);
-      story.append(h('section', { class: 'qkv-section failed' }, h('p', { text: i18n.t('page.sectionFailed', { message: String(error.message) }) })));
+      // in its place, under its id, so that the contents and a link still find it (the single file
+      // leaves out the fine-tuning section, which needs the pretrained model: it says so here)
+      const failed = h('section', { class: 'qkv-section failed', dataset: { section: entry.id } }, h('p', { text: i18n.t('page.sectionFailed', { message: String(error.message) }) }));
+      failed.id = entry.id;
+      story.append(failed);
     }
   }
   const storyFillsView = () => story.getBoundingClientRect().bottom >= innerHeight;

@@ -6,11 +6,14 @@
 //   map.draw(matrix, { bound: 1, label: '…', dark: false });
 import { h } from '../shell/dom.js';
 
+const LIGHT_ZERO = [255, 255, 255], DARK_ZERO = [26, 31, 41];
+const LIGHT_ENDS = [[31, 96, 176], [199, 84, 20]], DARK_ENDS = [[94, 160, 255], [255, 158, 84]];   // below 0, above
+
 /** [r, g, b] for v in [−1, 1], against a light or dark background. */
 export function signedColour(v, dark) {
   const t = Math.max(-1, Math.min(1, Number.isFinite(v) ? v : 0));
-  const zero = dark ? [26, 31, 41] : [255, 255, 255];
-  const end = t < 0 ? (dark ? [94, 160, 255] : [31, 96, 176]) : (dark ? [255, 158, 84] : [199, 84, 20]);
+  const zero = dark ? DARK_ZERO : LIGHT_ZERO;
+  const end = (dark ? DARK_ENDS : LIGHT_ENDS)[t < 0 ? 0 : 1];
   return zero.map((z, c) => Math.round(z + (end[c] - z) * Math.abs(t)));
 }
 
@@ -32,9 +35,18 @@ export function createSignedHeatmap({ className = '' } = {}) {
     const context = canvas.getContext('2d');
     if (!context) return;
     const image = context.createImageData(cols, rows);
+    // signedColour's arithmetic, inline: the fine-tuning section redraws 128×128 maps as it trains
+    const zero = dark ? DARK_ZERO : LIGHT_ZERO;
+    const [below, above] = dark ? DARK_ENDS : LIGHT_ENDS;
+    const px = image.data;
     for (let k = 0; k < data.length; k++) {
-      const [r, g, b] = signedColour(data[k] / bound, dark);
-      image.data.set([r, g, b, 255], 4 * k);
+      const v = data[k] / bound;
+      const t = Math.max(-1, Math.min(1, Number.isFinite(v) ? v : 0));
+      const end = t < 0 ? below : above, a = Math.abs(t);
+      px[4 * k] = Math.round(zero[0] + (end[0] - zero[0]) * a);
+      px[4 * k + 1] = Math.round(zero[1] + (end[1] - zero[1]) * a);
+      px[4 * k + 2] = Math.round(zero[2] + (end[2] - zero[2]) * a);
+      px[4 * k + 3] = 255;
     }
     context.putImageData(image, 0, 0);
   }

@@ -4,7 +4,7 @@
 import { Chart, ChartBase, backgroundPlugin, baseOptions, applyTheme, fmt3, inArea } from './chart-base.js';
 import { CappedSeries } from './capped-series.js';
 import { HoverReadout, nearestIndex } from './hover-readout.js';
-import { LOSS_SERIES, SIMILARITY_SERIES } from './theme.js';
+import { LOSS_SERIES, SIMILARITY_SERIES, FINETUNE_SERIES } from './theme.js';
 
 /** A line chart of several series over the training steps; each point is { step, values: [...] }. */
 class StepChart extends ChartBase {
@@ -31,7 +31,7 @@ class StepChart extends ChartBase {
     const colour = this.theme.series[s.colour ?? i];
     return {
       label: s.label, data: this.capped[i].points, borderColor: colour, backgroundColor: colour,
-      borderWidth: s.width ?? 1.5, borderDash: s.dash || [], pointRadius: 0, tension: 0,
+      borderWidth: s.width ?? 1.5, borderDash: s.dash || [], pointRadius: s.points ?? 0, tension: 0,
     };
   }
 
@@ -131,5 +131,13 @@ export function createSimilarityChart(canvas, { theme, labels, xTitle, yTitle })
   return new StepChart(canvas, {
     theme, xTitle, yTitle, yMin: -1, yMax: 1,
     series: SIMILARITY_SERIES.map((spec, i) => ({ ...spec, label: labels[i] })),
+  });
+}
+
+/** Fine-tuning: the batch loss on the fine-tuning text, its held-out loss, and the loss on the Tang validation poems (forgetting). */
+export function createFineTuneChart(canvas, { theme, labels, xTitle, yTitle }) {
+  return new StepChart(canvas, {
+    theme, xTitle, yTitle,
+    series: FINETUNE_SERIES.map((spec, i) => ({ ...spec, label: labels[i] })),
   });
 }

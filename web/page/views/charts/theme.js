@@ -26,6 +26,8 @@ export function themeOf(element, prefersDark = false) {
 
 /** How each line chart draws its series: colour (an index into theme.series), width, dash. */
 export const LOSS_SERIES = Object.freeze([{ colour: 4, width: 1 }, { colour: 0, width: 2 }]);
+/** Fine-tuning: batch loss (thin), held-out loss of the fine-tuning text, loss on the Tang poems (dashed); the evaluated ones with dots. */
+export const FINETUNE_SERIES = Object.freeze([{ colour: 4, width: 1 }, { colour: 0, width: 2, points: 3 }, { colour: 1, width: 2, dash: [6, 3], points: 3 }]);
 export const SIMILARITY_SERIES = Object.freeze([{ colour: 0, width: 2 }, { colour: 1, width: 2, dash: [6, 3] }]);
 
 /** Makes an HTML legend's swatch look like its series' line: colour, width, solid or dashed. */

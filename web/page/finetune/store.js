@@ -1,0 +1,286 @@
+// finetune/store.js: the fine-tuning run of one section context (page or widget), as frozen
+// snapshots. The run (run.js) lives in a Web Worker (worker.js) or, where the page may not start
+// one (a strict Content-Security-Policy) or it fails before it says it started, on the page's own
+// thread (local-run.js; snap.thread says which, and why), as the writer's run does (gpt/store.js).
+// The base model, the pretrained Tang poet, is loaded on the page's thread the first time the
+// section is seen (qkv.loadPretrained(): its weights are fetched then and never before), saved
+// as bytes and handed to the run, which loads its own copy. Data flows one way:
+// run (WASM) → store → section → DOM.
+//
+//   const { store, release } = acquireFineTuneStore(ctx);
+//   store.subscribe(fn) → off;  store.get();  store.ensure()   // loads the base, starts a run
+//   store.process                  // { advance(), finished }: what the shell's ticker plays
+//   store.restart()  store.useText(text | null)  store.watch(target, layer)
+//   store.compare()  store.setMerged(bool)  store.saveAdapter() → Promise<Uint8Array>
+// Samples are read (form, rhyme) here, once, with web/poetry/metrics.js (finetune/poems.js).
+import { WORKER_SOURCE, workerURL } from './worker-source.js';
+import { createLocalFineTuneRun } from './local-run.js';
+import { load } from '../../qkv-lab.js';
+import { compiledModulesOf } from '../../engine-sources.js';
+import { FINETUNE_SETS } from '../../data/poems-finetune.js';
+import { POEMS_VAL } from '../../data/poems-val.js';
+import { FT_RUN_KEYS, finetuneOptions } from './settings.js';
+import { readPoem } from './poems.js';
+
+const stores = new WeakMap();
+const PUBLISH_MS = 400;   // a snapshot redraws the section; the pretrained poet's steps take 0.1 s or more anyway
+const nextFrame = (fn) => (typeof requestAnimationFrame === 'function' ? requestAnimationFrame(fn) : setTimeout(fn, 0));
+/** The Tang poems forgetting is measured on: the held-out 五绝 and 七绝 (every line the base can spell). */
+const BASE_TEXT = `${POEMS_VAL.wujue}\n${POEMS_VAL.qijue}`;
+
+/** The run shared by the sections of one context, with a release: the worker stops with the last one. */
+export function acquireFineTuneStore(ctx) {
+  let entry = stores.get(ctx);
+  if (!entry) { entry = { store: createFineTuneStore(ctx), users: 0 }; stores.set(ctx, entry); }
+  entry.users++;
+  let released = false;
+  return {
+    store: entry.store,
+    release() {
+      if (released) return;
+      released = true;
+      if (--entry.users === 0) { entry.store.destroy(); stores.delete(ctx); }
+    },
+  };
+}
+
+const EMPTY = Object.freeze({
+  status: 'idle', base: null, info: null, step: 0, done: false, losses: [], evals: [], samples: [], change: null,
+  compare: null, merged: false, error: null, source: 'preset', stale: false, savedStep: null, busy: false,
+});
+
+export function createFineTuneStore(ctx) {
+  const { state } = ctx;
+  const watchers = new Set();
+  let s = { ...EMPTY };
+  let snap = null;
+  let channel = null;
+  let ownText = null, pendingText = null;
+  let runSettings = null, pendingSettings = null;
+  let inFlight = false;          // a step asked of the run and not yet reported
+  let thread = Object.freeze({ where: null, reason: null });
+  let watchAsked = { target: null, layer: 0 };
+  const waiting = [];            // saveAdapter's resolvers
+  let destroyed = false;
+  const visibility = new Set();   // the section's ticker: its clock stops off screen
+
+  const settingsNow = () => Object.freeze(Object.fromEntries([...FT_RUN_KEYS, 'ftprompt'].map((k) => [k, state.get(k)])));
+  const makeSnap = () => Object.freeze({ ...s, thread, settings: settingsNow(), losses: s.losses.slice(), evals: s.evals.slice(), samples: s.samples.slice() });
+  snap = makeSnap();
+  let queued = false, lastPublish = -Infinity;
+  function publish() {
+    if (queued || destroyed) return;
+    queued = true;
+    setTimeout(() => nextFrame(() => {
+      queued = false;
+      if (destroyed) return;
+      lastPublish = performance.now();
+      snap = makeSnap();
+      for (const fn of [...watchers]) fn(snap);
+    }), Math.max(0, lastPublish + PUBLISH_MS - performance.now()));
+  }
+  const set = (patch) => { s = { ...s, ...patch }; publish(); };
+
+  // ---- the run's channel: the worker once it said it started, else the page's own thread ----
+  function open() {
+    if (channel) return channel;
+    let target = null, real = null, url = null, ended = false;
+    const early = [];
+    const doc = typeof document === 'undefined' ? null : document;
+    const toPage = (reason) => {
+      if (target || ended) return;
+      unlisten();
+      real?.terminate();
+      if (url) URL.revokeObjectURL(url);
+      real = null;
+      thread = Object.freeze({ where: 'page', reason });
+      target = createLocalFineTuneRun();
+      target.onmessage = (event) => receive(event.data);
+      for (const [message] of early.splice(0)) target.postMessage(message);
+      publish();
+    };
+    const refused = (event) => {
+      const blocked = String(event.blockedURI);
+      if (!(url ? blocked.startsWith('blob') : blocked.includes('worker.js')) || !/^(worker|script|child|default)-src/.test(event.effectiveDirective)) return;
+      toPage(`Content-Security-Policy ${event.effectiveDirective}`);
+    };
+    const unlisten = () => doc?.removeEventListener('securitypolicyviolation', refused);
+    channel = {
+      postMessage(message, transfer) { if (target) target.postMessage(message, transfer); else early.push([message, transfer]); },
+      terminate() {
+        ended = true;
+        unlisten();
+        early.length = 0;
+        (target || real)?.terminate();
+        if (url) URL.revokeObjectURL(url);
+        target = real = null;
+      },
+    };
+    doc?.addEventListener('securitypolicyviolation', refused);
+    try {
+      if (WORKER_SOURCE) url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' }));
+      real = url ? new Worker(url) : new Worker(workerURL, { type: 'module' });
+    } catch (error) {
+      toPage(String(error.message || error));
+      return channel;
+    }
+    real.onmessage = (event) => {
+      if (event.data?.type !== 'started') { receive(event.data); return; }
+      unlisten();
+      const started = real;
+      load({ gpt: true }).then((qkv) => compiledModulesOf(qkv), () => null).then((m) => {
+        if (real !== started) return;
+        real.postMessage({ type: 'modules', modules: m && m.gptModule ? { ...m } : null });
+        target = real;
+        thread = Object.freeze({ where: 'worker', reason: null });
+        for (const [message, transfer] of early.splice(0)) real.postMessage(message, transfer || []);
+        publish();
+      });
+    };
+    real.onerror = (event) => {
+      const message = event.message || 'the fine-tuning worker stopped';
+      if (target !== real) {
+        event.preventDefault?.();
+        if (!target) setTimeout(() => { unlisten(); toPage(message); }, 0);
+        return;
+      }
+      inFlight = false;
+      set({ status: 'error', error: { op: 'worker', message } });
+    };
+    return channel;
+  }
+
+  function receive(m) {
+    if (destroyed) return;
+    switch (m.type) {
+      case 'based':
+        set({ base: { vocab: m.vocab, parameterCount: m.parameterCount, layers: m.layers, dim: m.dim, context: m.context } });
+        create(ownText);
+        break;
+      case 'created':
+        ownText = pendingText;
+        runSettings = pendingSettings;
+        inFlight = false;
+        s = { ...EMPTY, base: s.base, status: 'ready', info: m.info, step: m.info.steps, done: m.info.steps >= m.info.defaultSteps,
+          source: ownText === null ? 'preset' : 'own', compare: null };
+        publish();
+        break;
+      case 'progress':
+        inFlight = false;
+        set({ step: m.step, done: m.done, losses: m.loss === null ? s.losses : [...s.losses, { step: m.step, loss: m.loss }] });
+        break;
+      case 'sample':
+        set({ samples: [...s.samples, { step: m.step, poems: Object.freeze(m.poems.map((text) => Object.freeze({ text, reading: readPoem(text) }))) }] });
+        break;
+      case 'eval':
+        set({ evals: [...s.evals.filter((e) => e.step !== m.step), { step: m.step, val: m.val, baseVal: m.baseVal }] });
+        break;
+      case 'change':
+        set({ change: Object.freeze({ step: m.step, target: m.target, layer: m.layer, W: m.W, A: m.A, B: m.B, delta: m.delta,
+          moved: m.moved ?? (s.change && s.change.moved && s.change.step <= m.step ? s.change.moved : null) }) });
+        break;
+      case 'compare':
+        set({ compare: Object.freeze({ ...m, baseReading: readPoem(m.base.slice(m.prompt.length)), tunedReading: readPoem(m.tuned.slice(m.prompt.length)) }), busy: false });
+        break;
+      case 'merged':
+        set({ merged: m.merged, busy: false });
+        break;
+      case 'saved':
+        for (const fn of waiting.splice(0)) fn(m);
+        if (m.bytes) set({ savedStep: m.step });
+        break;
+      case 'error':
+        inFlight = false;
+        if (m.op === 'create') set({ error: { op: m.op, message: m.message }, status: s.info ? 'ready' : 'error' });
+        else if (m.op === 'step') set({ error: { op: m.op, message: m.message }, done: true });
+        else set({ error: { op: m.op, message: m.message }, status: s.info || m.op !== 'base' ? s.status : 'error', busy: false });
+        break;
+      default:
+    }
+  }
+
+  function create(text) {
+    const c = open();
+    pendingText = text;
+    pendingSettings = finetuneOptions(state);
+    const preset = state.get('ftset');
+    set({ status: s.info ? s.status : 'starting', error: null });
+    c.postMessage({ type: 'create', options: pendingSettings, text: text ?? FINETUNE_SETS[preset].train, preset: text === null, baseText: BASE_TEXT });
+    if (watchAsked.target) c.postMessage({ type: 'watch', ...watchAsked });
+  }
+
+  async function start() {
+    const c = open();
+    set({ status: 'loading' });
+    try {
+      const qkv = await load({ gpt: true });
+      const poet = await qkv.loadPretrained();
+      let bytes;
+      try { bytes = poet.save(); } finally { poet.dispose(); }
+      if (destroyed) return;
+      c.postMessage({ type: 'base', bytes }, [bytes.buffer]);
+    } catch (error) {
+      set({ status: 'error', error: { op: 'base', message: String(error?.message ?? error) } });
+    }
+  }
+
+  const offState = state.onChange((name) => {
+    if (!FT_RUN_KEYS.includes(name)) { if (name === 'ftprompt') publish(); return; }
+    if (!s.info) { publish(); return; }
+    const changed = JSON.stringify(finetuneOptions(state)) !== JSON.stringify(runSettings) || (ownText === null && name === 'ftset');
+    if (changed && s.step === 0) create(name === 'ftset' ? null : ownText);
+    else set({ stale: changed });
+  });
+
+  const process = {
+    advance() {
+      if (!channel || inFlight || process.finished) return [];
+      inFlight = true;
+      channel.postMessage({ type: 'advance' });
+      return [];
+    },
+    get finished() { return !s.info || s.done || s.merged || s.status === 'error'; },
+  };
+
+  return {
+    get: () => snap,
+    subscribe(fn) { watchers.add(fn); return () => watchers.delete(fn); },
+    ensure() { if (!channel && !destroyed) start(); },
+    process,
+    setVisible(visible) { for (const fn of [...visibility]) fn(visible); },
+    onVisible(fn) { visibility.add(fn); return () => visibility.delete(fn); },
+    /** A new run with the current settings (and text: the preset's, or the reader's). */
+    restart() { if (s.base) create(ownText); },
+    /** The reader's text (null: back to the preset). */
+    useText(text) { if (s.base) create(text); },
+    watch(target, layer) {
+      watchAsked = { target, layer };
+      channel?.postMessage({ type: 'watch', target, layer });
+    },
+    compare(seed = 0) {
+      if (!channel || !s.info) return;
+      set({ busy: true });
+      channel.postMessage({ type: 'compare', prompt: state.get('ftprompt'), seed });
+    },
+    setMerged(merged) {
+      if (!channel || !s.info) return;
+      set({ busy: true });
+      channel.postMessage({ type: 'merge', merged });
+    },
+    saveAdapter() {
+      if (!channel) return Promise.reject(new Error('no fine-tuning run yet'));
+      return new Promise((resolve, reject) => {
+        waiting.push((m) => (m.bytes ? resolve(m.bytes) : reject(new Error('a full fine-tune has no adapter file'))));
+        channel.postMessage({ type: 'save' });
+      });
+    },
+    destroy() {
+      destroyed = true;
+      offState();
+      channel?.terminate();
+      channel = null;
+      watchers.clear();
+      visibility.clear();
+    },
+  };
+}
