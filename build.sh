@@ -147,7 +147,7 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
 # The WebAssembly build is two modules sharing one memory, three with the GPT (web/qkv-lab.js
 # instantiates them):
-#  - the kernels (checks, products, softmax, attention): optimised for speed, built twice, with
+#  - the kernels (checks, products, softmax, attention, GELU's loops): optimised for speed, built twice, with
 #    SIMD128 and without; the API picks one at load time by feature detection;
 #  - the core (RNG, positional encoding, multi-head attention, model, allocator, error messages, the small maths library): optimised for size, built once by emcc with its glue, importing
 #    the kernels it calls from "qkv_kernels" (multi-head attention runs each head through the
@@ -159,7 +159,7 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 # A third kernel build, relaxed SIMD (fused multiply-add; Chrome >= 114, Firefox >= 120, not
 # Safari), comes from clang 16 where it is installed (build_relaxed_kernels) and travels in a
 # module of its own, web/dist/qkv-relaxed.js, that load() imports only where it validates.
-KERNEL_SOURCES=(wasm/checks.c wasm/matrix.c wasm/attention.c)
+KERNEL_SOURCES=(wasm/checks.c wasm/matrix.c wasm/attention.c wasm/gelu_kernel.c)
 CORE_SOURCES=(wasm/errors.c wasm/mathlib.c wasm/rng.c wasm/positions.c wasm/multihead.c wasm/model.c
   wasm/exports.c)
 GPT_SOURCES=(wasm/layernorm.c wasm/gelu.c wasm/gpt.c)
@@ -179,6 +179,7 @@ KERNEL_EXPORTS=(
   "${CORE_IMPORTS[@]}"
   qkv_matmul qkv_transpose qkv_softmax_rows
   qkv_attention_forward qkv_attention_forward_keep qkv_attention_backward qkv_self_attention_forward
+  gelu_forward bias_gelu_forward gelu_backward softmax_crossentropy_rows
   __stack_pointer
 )
 GPT_CORE_IMPORTS=(calloc memcpy memmove memset qkv_log qkv_exp qkv_cos qkv_rng_double qkv_rng_gauss)
@@ -245,7 +246,7 @@ build_kernels() {  # build_kernels NAME CFLAGS...: .build/qkv-kernels-NAME.wasm
 # The GPT engine (GPT_SOURCES): a module of its own, like the kernels sharing the core's memory,
 # owning nothing in it (no data, no C library: its undefined functions become imports, which
 # web/qkv-lab.js binds to the core's and the kernels' exports), its own stack pointed by the API
-# at space the core allocated. Plain WebAssembly (no SIMD: its products are the kernels'), so one
+# at space the core allocated. Plain WebAssembly (no SIMD: its products, softmax and GELU are the kernels'), so one
 # build runs on every engine; it travels in web/dist/qkv-gpt.js, imported by load({ gpt: true }).
 build_gpt() {  # .build/qkv-gpt.wasm
   local objs=() src obj

@@ -333,3 +333,77 @@ test('A·B kernels: a row alone gives the bits it gets among other rows, in ever
     }
   }
 });
+
+// ---- the elementwise passes the GPT's step runs in the kernel module (wasm/gelu_kernel.c, and the
+// softmax with the cross-entropy gradient in wasm/matrix.c), at odd lengths and unaligned: GELU gives
+// the scalar build's bits in every build (no fused multiply-add in it, relaxed SIMD included); the
+// fused softmax gives its build's softmaxRows bits (SIMD128: the scalar build's) and its gradient
+// exactly (probs − onehot) / rows, rounded as float32
+function runElementwise(lab, inputs, offset) {
+  const heap = lab._heap, k = heap.kernels, mem = heap.allocations('elementwise');
+  try {
+    const place = (values) => { const p = mem.floats(values.length + 4) + 4 * offset; heap.writeFloats(p, values); return p; };
+    const { x, bias, dout, dacc, rows, cols, logits, targets } = inputs, N = x.length;
+    const out = {};
+    const px = place(x), pg = place(new Float32Array(N));
+    k.gelu_forward(pg, px, N);
+    out.gelu = heap.readFloats(pg, N);
+    const ph = place(x), pbias = place(bias);  // hidden (N / bias.length rows) += bias, then GELU
+    k.bias_gelu_forward(pg, ph, pbias, N / bias.length, bias.length);
+    out.biasGelu = heap.readFloats(pg, N);
+    out.hidden = heap.readFloats(ph, N);
+    const pd = place(dacc), pdo = place(dout);
+    k.gelu_backward(pd, px, pdo, N, 1);
+    out.dAccumulated = heap.readFloats(pd, N);
+    k.gelu_backward(pd, px, pdo, N, 0);
+    out.dWritten = heap.readFloats(pd, N);
+    const pz = place(logits), pp = place(new Float32Array(rows * cols)), pdl = place(new Float32Array(rows * cols));
+    const pt = mem.ints(rows);
+    heap.writeInts(pt, targets);
+    assert.equal(k.softmax_crossentropy_rows(pp, pdl, pz, pt, rows, cols, 1 / rows), 0);
+    out.probs = heap.readFloats(pp, rows * cols);
+    out.dlogits = heap.readFloats(pdl, rows * cols);
+    assert.equal(k.softmax_rows_forward(pp, pz, rows, cols), 0);
+    out.softmax = heap.readFloats(pp, rows * cols);
+    return out;
+  } finally {
+    mem.freeAll();
+  }
+}
+
+test('GELU, bias + GELU and GELU backward give the scalar build\'s bits in every build; the softmax with its cross-entropy gradient its build\'s softmaxRows and (p − onehot) / rows', () => {
+  const random = mulberry32(31);
+  for (const [N, M, rows, cols] of [[1, 1, 1, 1], [12, 3, 3, 7], [1031 * 4, 4, 5, 3647]]) {
+    const fill = (n, scale) => Float32Array.from({ length: n }, () => scale * (2 * random() - 1));
+    const x = fill(N, 6);
+    x[0] = 0; if (N > 4) { x[1] = -0; x[2] = 1e30; x[3] = -50; }  // zero, its sign, x³ overflowing, tanh saturated
+    const inputs = { x, bias: fill(M, 1), dout: fill(N, 1), dacc: fill(N, 1), rows, cols, logits: fill(rows * cols, 8),
+      targets: Int32Array.from({ length: rows }, () => Math.floor(random() * cols)) };
+    for (const offset of [0, 1]) {
+      const want = runElementwise(scalar, inputs, offset);
+      // what the step computed before: bias_forward then gelu_forward
+      const biased = Float32Array.from(x, (v, i) => v + inputs.bias[i % M]);
+      const viaTwo = runElementwise(scalar, { ...inputs, x: biased }, offset).gelu;
+      assert.deepEqual(new Uint32Array(want.biasGelu.buffer), new Uint32Array(viaTwo.buffer), `bias + GELU ${N}: as bias then GELU`);
+      assert.deepEqual(want.hidden, biased, `bias + GELU ${N}: the biased input written back`);
+      for (const [name, lab] of [['scalar', scalar], ['simd128', simd], ['relaxed-simd', relaxed]]) {
+        if (!lab) continue;
+        const got = lab === scalar ? want : runElementwise(lab, inputs, offset);
+        // each build's fused softmax gives its own softmaxRows' bits, and (probs - onehot) / rows
+        assert.deepEqual(new Uint32Array(got.probs.buffer), new Uint32Array(got.softmax.buffer), `${name} softmax ${rows}×${cols}: as softmaxRows`);
+        const weight = Math.fround(1 / rows);
+        got.dlogits.forEach((d, t) => {
+          const i = Math.floor(t / cols), onehot = t % cols === inputs.targets[i] ? 1 : 0;
+          if (!Object.is(d, Math.fround(weight * Math.fround(got.probs[t] - onehot)))) assert.fail(`${name} dlogits ${rows}×${cols} [${i}][${t % cols}]: ${d}`);
+        });
+        // GELU unfused everywhere; the softmax's exp is fused in the relaxed build (its bound: above)
+        const same = lab === relaxed ? ['gelu', 'biasGelu', 'hidden', 'dAccumulated', 'dWritten'] : Object.keys(want);
+        for (const key of same) {
+          const a = new Uint32Array(got[key].buffer), b = new Uint32Array(want[key].buffer);
+          const i = a.findIndex((v, t) => v !== b[t]);
+          if (i >= 0) assert.fail(`${name} ${key} (${N}, ${rows}×${cols}${offset ? ', unaligned' : ''}) entry ${i}: ${got[key][i]}, scalar ${want[key][i]}`);
+        }
+      }
+    }
+  }
+});

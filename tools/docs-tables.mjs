@@ -262,6 +262,48 @@ function installSizes() {
 
 const bench = () => benchTables(json('bench/results.json'));
 
+// ---- the GPT step's kernels (bench/gpt-compare.mjs → bench/gpt-kernels.json, bench/gpt-profile.mjs → bench/gpt-profile.json) ----
+
+/** performance.md's before/after table of a GPT training step, from bench/gpt-kernels.json */
+function gptKernelsTable() {
+  const r = json('bench/gpt-kernels.json');
+  const names = { 'relaxed-simd': 'relaxed SIMD (FMA)', simd128: 'SIMD128', scalar: 'scalar' };
+  const lines = ['| build | before ms (5 rounds) | after ms (5 rounds) | before → after | GFLOP/s, share of its ceiling |', '|---|---|---|---|---|'];
+  const builds = [...new Set(Object.keys(r.rows).map((id) => id.replace(/ (before|after)$/, '')))];
+  for (const b of builds) {
+    const x = r.rows[`${b} before`], y = r.rows[`${b} after`];
+    const runs = (row) => `${row.msPerStep.toFixed(1)} (${Math.min(...row.runs).toFixed(1)}–${Math.max(...row.runs).toFixed(1)})`;
+    const share = (row) => (row.share === null ? '' : ` (${Math.round(100 * row.share)}%)`);
+    lines.push(`| ${names[b] ?? b} | ${runs(x)} | ${runs(y)} | ${(x.msPerStep / y.msPerStep).toFixed(2)}× | ` +
+      `${x.gflops.toFixed(1)}${share(x)} → ${y.gflops.toFixed(1)}${share(y)} |`);
+  }
+  return lines.join('\n');
+}
+
+/** performance.md's profile of a GPT step, before and after, from bench/gpt-profile.json */
+function gptProfileTable() {
+  const r = json('bench/gpt-profile.json');
+  // one row per product whatever entry point ran it (C + A·B or A·B; matmul_backward's dA or matmul_abt)
+  const canonical = (key) => key.replace(/^(dA|dB): /, '').replace(/^C\+/, '')
+    .replace(/^(softmax rows (\d+×\d+)|softmax_crossentropy_rows)$/, 'softmax rows of the logits (after: with the cross-entropy gradient)');
+  const builds = r.builds.map((b) => {
+    const rows = [];
+    for (const row of b.rows) {
+      const key = canonical(row.key), same = rows.find((x) => x.key === key);
+      if (same) same.ms += row.ms; else rows.push({ ...row, key });
+    }
+    return { ...b, rows };
+  });
+  const keys = [];
+  for (const b of builds) for (const row of b.rows) if (!keys.includes(row.key)) keys.push(row.key);
+  const cell = (b, key) => { const row = b.rows.find((x) => x.key === key); return row ? `${row.ms.toFixed(1)} (${(100 * row.ms / b.stepMs).toFixed(0)}%)` : '—'; };
+  const lines = [`| ms/step (share) | ${builds.map((b) => `${b.kernels === 'relaxed-simd' ? 'relaxed' : 'SIMD128'} ${b.when}`).join(' | ')} |`,
+    `|---|${builds.map(() => '---:').join('|')}|`,
+    `| **the step** | ${builds.map((b) => `**${b.stepMs.toFixed(1)}**`).join(' | ')} |`];
+  for (const key of keys) lines.push(`| ${key} | ${builds.map((b) => cell(b, key)).join(' | ')} |`);
+  return lines.join('\n');
+}
+
 /** gpt.md's "It learns": bench/gpt-learning.json (tools/measure-gpt.mjs), ranges over its seeds. */
 function gptLearning() {
   const r = json('bench/gpt-learning.json');
@@ -362,6 +404,8 @@ export const GENERATORS = {
   'bench-resident': () => bench().resident,
   'bench-ratios': () => bench().ratios,
   'gpt-learning': gptLearning,
+  'gpt-kernels': gptKernelsTable,
+  'gpt-profile': gptProfileTable,
   'pretrained-table': pretrainedTable,
   'pretrained-training': pretrainedTraining,
   'markdown-post': markdownPost,

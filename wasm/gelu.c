@@ -5,42 +5,12 @@
  * tanh comes from simd.h's exp_nonpositive (tanh|u| = (1 - e) / (1 + e), e = exp(-2|u|) <= 1),
  * not from the C library: the library's tanhf differs between musl (WebAssembly) and glibc
  * (native), and the same seed must give the same bits everywhere.
+ * The checked layer; its loops (gelu_forward, gelu_backward, bias_gelu_forward) are the kernel
+ * module's, vectorised beside portable twins that give the same bits (gelu_kernel.c).
  */
 #include <math.h>
 
 #include "qkv_internal.h"
-#include "simd.h"
-
-#define GELU_SCALE 0.7978845608028654f /* sqrt(2 / pi) */
-#define GELU_CUBE 0.044715f
-
-static inline float tanh_portable(float u) {
-    float a = u < 0.0f ? -u : u;
-    float e = exp_nonpositive(-2.0f * a);  /* 0 beyond |u| ~ 43.7: tanh is then exactly 1 */
-    float t = (1.0f - e) / (1.0f + e);
-    return u < 0.0f ? -t : t;
-}
-
-void gelu_forward(float* out, const float* inp, int N) {
-    for (int i = 0; i < N; i++) {
-        float x = inp[i];
-        float u = GELU_SCALE * (x + GELU_CUBE * x * x * x);
-        out[i] = 0.5f * x * (1.0f + tanh_portable(u));
-    }
-}
-
-/* reverses out = 0.5 x (1 + tanh u):
- *   dx += dout * (0.5 (1 + tanh u) + 0.5 x (1 - tanh^2 u) sqrt(2/pi) (1 + 3 * 0.044715 x^2)) */
-void gelu_backward(float* dinp, const float* inp, const float* dout, int N) {
-    for (int i = 0; i < N; i++) {
-        float x = inp[i];
-        float u = GELU_SCALE * (x + GELU_CUBE * x * x * x);
-        float t = tanh_portable(u);
-        float sech2 = 1.0f - t * t;
-        float local = 0.5f * (1.0f + t) + 0.5f * x * sech2 * GELU_SCALE * (1.0f + 3.0f * GELU_CUBE * x * x);
-        dinp[i] += local * dout[i];
-    }
-}
 
 int qkv_gelu_forward(float* out, const float* inp, int N) {
     if (!out || !inp) return QKV_ERR_NULL;
@@ -58,7 +28,7 @@ int qkv_gelu_backward(float* dinp, const float* inp, const float* dout, int N) {
     if (qkv_check_finite(inp, (size_t)N) || qkv_check_finite(dout, (size_t)N) ||
         qkv_check_finite(dinp, (size_t)N))
         return QKV_ERR_NONFINITE;
-    gelu_backward(dinp, inp, dout, N);
+    gelu_backward(dinp, inp, dout, N, 1);
     if (qkv_check_finite(dinp, (size_t)N)) return QKV_ERR_OVERFLOW;
     return QKV_OK;
 }

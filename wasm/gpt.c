@@ -59,7 +59,7 @@ struct qkv_gpt {
                            logits (BT, V) | probs (BT, V) */
     float *x0, *lnf, *lnf_mean, *lnf_rstd, *logits, *probs;
     /* backward scratch */
-    float *wteT, *dwteT, *dwte_scratch;  /* wte^T (C, V) for the logits' product; its gradient */
+    float* wteT;  /* wte^T (C, V) for the logits' product */
     float *dres, *dx, *dlnf, *dlogits;
     float* dblock[QKV_BLOCK_ACTS];  /* the d of one block's activations, reused by every layer */
     float* kcache;  /* (L, H, T, d_k) */
@@ -250,9 +250,13 @@ static void block_mlp_forward(float** a, const float** p, const lora_block* lo, 
                       a[QKV_BLOCK_ACT_RESID1], p[QKV_BLOCK_LN2W], p[QKV_BLOCK_LN2B], BT, C, eps);
     /* (BT, C) x (C, h) -> (BT, h) */
     matmul_forward(a[QKV_BLOCK_ACT_HIDDEN], a[QKV_BLOCK_ACT_LN2], p[QKV_BLOCK_FCW], BT, C, h);
-    bias_forward(a[QKV_BLOCK_ACT_HIDDEN], p[QKV_BLOCK_FCB], BT, h);
-    lora_add(lo, QKV_LORA_W1, a[QKV_BLOCK_ACT_HIDDEN], a[QKV_BLOCK_ACT_LN2], BT);
-    gelu_forward(a[QKV_BLOCK_ACT_GELU], a[QKV_BLOCK_ACT_HIDDEN], BT * h);
+    if (lo && lo->A[QKV_LORA_W1]) {  /* the adapter adds after the bias, before GELU */
+        bias_forward(a[QKV_BLOCK_ACT_HIDDEN], p[QKV_BLOCK_FCB], BT, h);
+        lora_add(lo, QKV_LORA_W1, a[QKV_BLOCK_ACT_HIDDEN], a[QKV_BLOCK_ACT_LN2], BT);
+        gelu_forward(a[QKV_BLOCK_ACT_GELU], a[QKV_BLOCK_ACT_HIDDEN], BT * h);
+    } else {  /* hidden += fcb and gelu = GELU(hidden) in one pass */
+        bias_gelu_forward(a[QKV_BLOCK_ACT_GELU], a[QKV_BLOCK_ACT_HIDDEN], p[QKV_BLOCK_FCB], BT, h);
+    }
     /* (BT, h) x (h, C) -> (BT, C) */
     matmul_forward(a[QKV_BLOCK_ACT_MLP], a[QKV_BLOCK_ACT_GELU], p[QKV_BLOCK_FCPROJW], BT, h, C);
     bias_forward(a[QKV_BLOCK_ACT_MLP], p[QKV_BLOCK_FCPROJB], BT, C);
@@ -271,6 +275,14 @@ static int transformer_block_forward(float** a, const float** p, const lora_bloc
     return QKV_OK;
 }
 
+/* matmul_backward with dA written rather than accumulated (dA = dout . B^T, the same dot products:
+   no zeroing pass before it); dB += A^T . dout as there (NULL: skipped) */
+static void matmul_backward_written(float* dA, float* dB, const float* dout, const float* A, const float* B,
+                                    int n, int k, int m) {
+    matmul_abt(dA, dout, B, n, m, k);                    /* (n, m) x (k, m)^T -> (n, k) */
+    if (dB) matmul_backward(NULL, dB, dout, A, B, n, k, m);
+}
+
 /* reverses transformer_block_forward: dout (B, n, C) -> dx += ..., dp[...] += ... (dp NULL:
    the block is frozen, no gradient of its parameters), the adapters' dA, dB += ...;
    d is scratch shaped like the activations (dscores (n, n) in d[QKV_BLOCK_ACT_SCORES]) */
@@ -287,24 +299,21 @@ static void transformer_block_backward(float* dx, float** dp, const lora_block* 
     }
     int BT = B * n, dk = C / H;
     float scale = sqrtf((float)dk);
-    size_t BC = (size_t)BT * C, Bh = (size_t)BT * h;
+    size_t BC = (size_t)BT * C;
     /* out = resid1 + mlp: both receive dout */
     float* dresid1 = d[QKV_BLOCK_ACT_RESID1];
     memcpy(dresid1, dout, BC * sizeof(float));
     /* mlp = gelu . fcprojw + fcprojb */
     float* dgelu = d[QKV_BLOCK_ACT_GELU];
-    memset(dgelu, 0, Bh * sizeof(float));
-    matmul_backward(dgelu, dw[QKV_BLOCK_FCPROJW], dout, a[QKV_BLOCK_ACT_GELU], p[QKV_BLOCK_FCPROJW], BT, h, C);
+    matmul_backward_written(dgelu, dw[QKV_BLOCK_FCPROJW], dout, a[QKV_BLOCK_ACT_GELU], p[QKV_BLOCK_FCPROJW], BT, h, C);
     if (dp) bias_backward(dp[QKV_BLOCK_FCPROJB], dout, BT, C);
     lora_add_backward(lo, QKV_LORA_W2, dgelu, dout, a[QKV_BLOCK_ACT_GELU], BT);
     /* gelu = GELU(hidden) */
     float* dhidden = d[QKV_BLOCK_ACT_HIDDEN];
-    memset(dhidden, 0, Bh * sizeof(float));
-    gelu_backward(dhidden, a[QKV_BLOCK_ACT_HIDDEN], dgelu, BT * h);
+    gelu_backward(dhidden, a[QKV_BLOCK_ACT_HIDDEN], dgelu, BT * h, 0);  /* written */
     /* hidden = ln2 . fcw + fcb */
     float* dln2 = d[QKV_BLOCK_ACT_LN2];
-    memset(dln2, 0, BC * sizeof(float));
-    matmul_backward(dln2, dw[QKV_BLOCK_FCW], dhidden, a[QKV_BLOCK_ACT_LN2], p[QKV_BLOCK_FCW], BT, C, h);
+    matmul_backward_written(dln2, dw[QKV_BLOCK_FCW], dhidden, a[QKV_BLOCK_ACT_LN2], p[QKV_BLOCK_FCW], BT, C, h);
     if (dp) bias_backward(dp[QKV_BLOCK_FCB], dhidden, BT, h);
     lora_add_backward(lo, QKV_LORA_W1, dln2, dhidden, a[QKV_BLOCK_ACT_LN2], BT);
     /* ln2 = LN2(resid1) */
@@ -314,8 +323,7 @@ static void transformer_block_backward(float* dx, float** dp, const lora_block* 
     for (size_t i = 0; i < BC; i++) dx[i] += dresid1[i];
     /* attn = concat . attprojw + attprojb */
     float* dconcat = d[QKV_BLOCK_ACT_CONCAT];
-    memset(dconcat, 0, BC * sizeof(float));
-    matmul_backward(dconcat, dw[QKV_BLOCK_ATTPROJW], dresid1, a[QKV_BLOCK_ACT_CONCAT], p[QKV_BLOCK_ATTPROJW], BT, C, C);
+    matmul_backward_written(dconcat, dw[QKV_BLOCK_ATTPROJW], dresid1, a[QKV_BLOCK_ACT_CONCAT], p[QKV_BLOCK_ATTPROJW], BT, C, C);
     if (dp) bias_backward(dp[QKV_BLOCK_ATTPROJB], dresid1, BT, C);
     lora_add_backward(lo, QKV_LORA_WO, dconcat, dresid1, a[QKV_BLOCK_ACT_CONCAT], BT);
     /* concat = the heads side by side */
@@ -338,8 +346,7 @@ static void transformer_block_backward(float* dx, float** dp, const lora_block* 
         heads_copy(d[QKV_BLOCK_ACT_Q + m], dqkv, B, n, H, dk, 3 * C, m * C, 0);
     /* qkv = ln1 . qkvw + qkvb */
     float* dln1 = d[QKV_BLOCK_ACT_LN1];
-    memset(dln1, 0, BC * sizeof(float));
-    matmul_backward(dln1, dw[QKV_BLOCK_QKVW], dqkv, a[QKV_BLOCK_ACT_LN1], p[QKV_BLOCK_QKVW], BT, C, 3 * C);
+    matmul_backward_written(dln1, dw[QKV_BLOCK_QKVW], dqkv, a[QKV_BLOCK_ACT_LN1], p[QKV_BLOCK_QKVW], BT, C, 3 * C);
     if (dp) bias_backward(dp[QKV_BLOCK_QKVB], dqkv, BT, 3 * C);
     for (int t = QKV_LORA_WQ; t <= QKV_LORA_WV; t++) lora_add_backward(lo, t, dln1, dqkv, a[QKV_BLOCK_ACT_LN1], BT);
     /* ln1 = LN1(x) */
@@ -444,8 +451,10 @@ static const lora_block* lora_block_of(qkv_gpt* g, int l, int B, int n, lora_blo
     return lo;
 }
 
-/* tokens (B, n) -> logits, probs (B n, V); QKV_OK or QKV_ERR_OVERFLOW (parameters too large) */
-static int gpt_forward(qkv_gpt* g, const int* tokens, int B, int n) {
+/* tokens (B, n) -> logits, probs (B n, V), and with targets (B, n) the gradient of the mean loss,
+   dlogits = (probs - onehot) / (B n), in the softmax's pass; QKV_OK or QKV_ERR_OVERFLOW (parameters
+   too large) */
+static int gpt_forward_grad(qkv_gpt* g, const int* tokens, const int* targets, int B, int n) {
     int C = g->C, V = g->V, BT = B * n;
     g->last_B = g->last_n = 0;
     const float* wte = wte_of(g, g->params);
@@ -470,33 +479,31 @@ static int gpt_forward(qkv_gpt* g, const int* tokens, int B, int n) {
     matmul_forward(g->logits, g->lnf, g->wteT, BT, C, V);
     /* a non-finite logit makes the loss non-finite (training reports divergence); forward and
        generation check their rows themselves */
-    softmax_rows_forward(g->probs, g->logits, BT, V);
+    if (targets) softmax_crossentropy_rows(g->probs, g->dlogits, g->logits, targets, BT, V, 1.0f / (float)BT);
+    else softmax_rows_forward(g->probs, g->logits, BT, V);
     g->last_B = B;
     g->last_n = n;
     return QKV_OK;
 }
 
-/* backward of the last forward (tokens, targets (B, n)); accumulates into g->grads, or for a
-   LoRA run into the adapters' gradients alone (nothing else of the base is computed) */
-static void gpt_backward(qkv_gpt* g, const int* tokens, const int* targets, int B, int n) {
+static int gpt_forward(qkv_gpt* g, const int* tokens, int B, int n) {
+    return gpt_forward_grad(g, tokens, NULL, B, n);
+}
+
+/* backward of the last forward, gpt_forward_grad with targets (B, n) (which wrote dlogits);
+   accumulates into g->grads, or for a LoRA run into the adapters' gradients alone (nothing else of
+   the base is computed) */
+static void gpt_backward(qkv_gpt* g, const int* tokens, int B, int n) {
     int frozen = g->base_params != NULL;
     int C = g->C, V = g->V, BT = B * n;
     size_t BC = (size_t)BT * C;
-    float weight = 1.0f / (float)BT;
-    /* loss = mean -log probs[target]  ->  dlogits = (probs - onehot) / BT */
-    crossentropy_backward(g->dlogits, g->probs, targets, BT, V, weight);
     float* wte = wte_of(g, g->params);
     float* dwte = frozen ? NULL : wte_of(g, g->grads);
-    /* logits = lnf . wteT  ->  dlnf = dlogits . wte,  dwteT = lnf^T . dlogits, then dwte += dwteT^T:
-       every row of wte receives a gradient */
-    memset(g->dlnf, 0, BC * sizeof(float));
-    matmul_accumulate(g->dlnf, g->dlogits, wte, BT, V, C);     /* (BT, V) x (V, C) */
-    if (!frozen) {
-        memset(g->dwteT, 0, (size_t)C * V * sizeof(float));
-        matmul_backward(NULL, g->dwteT, g->dlogits, g->lnf, g->wteT, BT, C, V);  /* (C, BT) x (BT, V) */
-        transpose_forward(g->dwte_scratch, g->dwteT, C, V);
-        for (size_t i = 0; i < (size_t)V * C; i++) dwte[i] += g->dwte_scratch[i];
-    }
+    /* logits = lnf . wteT  ->  dlnf = dlogits . wte (written),  dwte += dlogits^T . lnf: every row
+       of wte receives a gradient, summed straight into the tied table's (zeroed by the step; the
+       embedding's share comes last) in the order p = 0, 1, ... the product through wte^T took */
+    matmul_forward(g->dlnf, g->dlogits, wte, BT, V, C);              /* (BT, V) x (V, C) */
+    if (!frozen) matmul_atb_accumulate(dwte, g->dlogits, g->lnf, V, BT, C);  /* (V, BT) x (BT, C) */
     /* lnf = LNf(x_L) */
     float* a[QKV_BLOCK_ACTS];
     block_acts_of(g, g->L - 1, B, n, a);
@@ -598,9 +605,7 @@ static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_
         PART(g->dblock[i], i == QKV_BLOCK_ACT_SCORES ? (uint64_t)T * T : as[i]);
     PART(g->kcache, (uint64_t)L * T * C); PART(g->vcache, (uint64_t)L * T * C);
     PART(g->wteT, (uint64_t)V * C);
-    if (!base) {  /* the tied table's gradient, through its transpose */
-        PART(g->dwteT, (uint64_t)V * C); PART(g->dwte_scratch, (uint64_t)V * C);
-    } else {      /* x.A of every adapter, the adapters' scratch */
+    if (base) {   /* x.A of every adapter, the adapters' scratch */
         PART(g->lora_xa, (uint64_t)L * QKV_LORA_TARGETS * BT * rank);
         PART(g->lora_tmp, BT * h); PART(g->lora_dxa, BT * rank); PART(g->lora_ln, 2 * (uint64_t)C);
     }
@@ -851,11 +856,12 @@ int qkv_gpt_loss_and_grad(qkv_gpt* g, const int* inputs, const int* targets, int
         return QKV_ERR_NONFINITE;
     if (g->merged) return QKV_ERR_ARGUMENT;  /* the adapters are folded in: unmerge to train */
     memset(g->tr.grads, 0, g->tr.n * sizeof(float));
-    if (gpt_forward(g, inputs, B, n)) return QKV_ERR_DIVERGED;
+    /* loss = mean -log probs[target]  ->  dlogits = (probs - onehot) / BT, with the softmax */
+    if (gpt_forward_grad(g, inputs, targets, B, n)) return QKV_ERR_DIVERGED;
     double sum = crossentropy_forward(g->probs, g->logits, targets, B * n, g->V);
     *loss = sum / (double)(B * n);
     if (!isfinite(*loss)) return QKV_ERR_DIVERGED;
-    gpt_backward(g, inputs, targets, B, n);
+    gpt_backward(g, inputs, B, n);
     if (qkv_check_finite(g->tr.grads, g->tr.n)) return QKV_ERR_DIVERGED;
     return QKV_OK;
 }

@@ -57,6 +57,13 @@
    faster here.) */
 #define GEMM_KB 256
 #define GEMM_IB 128
+/* A stored transposed with more than IB rows (Aᵀ·B: the tied table's gradient, whose A is the
+   512 x 3,644 dlogits read down its columns; the MLP's wider weight gradient): IBT rows x KB terms
+   of it packed at a time (32 KiB on the kernels' stack, beside the panel), so that the micro-kernel
+   reads its 4 rows' terms side by side instead of one cache line (and one page) per term. With
+   fewer rows, the rows' terms of consecutive p are neighbouring cache lines: packing measured no
+   faster there. */
+#define GEMM_IBT 32
 
 /* paths that training does not take, optimised for size in the WebAssembly builds (clang) */
 #if defined(__clang__) && defined(__wasm__)
@@ -169,10 +176,51 @@ static void nn_tile(float* out, int ldo, const float* A, size_t rs, size_t cs, c
     else nn_edge(out, ldo, a, cs, panel, k, rows, cols, acc);
 }
 
+/* packed (rows rounded up to MR, kb, MR) = the tiles of A's rows 0..rows-1 (A stored transposed:
+   rs = 1, a tile's MR entries of one term side by side), term by term; 0 past the last row */
+static void pack_transposed(float* packed, const float* A, size_t cs, int rows, int kb) {
+    for (int t = 0; t < rows; t += MR, A += MR) {
+        int rr = rows - t < MR ? rows - t : MR;
+        const float* a = A;
+        for (int p = 0; p < kb; p++, a += cs, packed += MR) {
+            if (rr == MR) wasm_v128_store(packed, wasm_v128_load(a));
+            else for (int r = 0; r < MR; r++) packed[r] = r < rr ? a[r] : 0.0f;
+        }
+    }
+}
+
+/* gemm_nn for A stored transposed (rs 1, cs > 1): both operands packed, BLIS-style */
+static void gemm_tn(float* out, const float* A, size_t cs, const float* B, int n, int k, int m, int acc) {
+    float panel[GEMM_KB * PANEL], packed[GEMM_IBT * GEMM_KB];
+    for (int p0 = 0; p0 < k || p0 == 0; p0 += GEMM_KB) {
+        int kb = k - p0 < GEMM_KB ? k - p0 : GEMM_KB;
+        int accumulate = acc || p0 > 0;
+        for (int i0 = 0; i0 < n; i0 += GEMM_IBT) {
+            int i1 = n - i0 < GEMM_IBT ? n : i0 + GEMM_IBT;
+            pack_transposed(packed, A + i0 + (size_t)p0 * cs, cs, i1 - i0, kb);
+            for (int j = 0; j < m; j += PANEL) {
+                int cols = m - j < PANEL ? m - j : PANEL;
+                pack_panel(panel, B + (size_t)p0 * m + j, m, kb, cols);
+                for (int i = i0; i < i1; i += MR) {
+                    const float* a[MR];
+                    for (int r = 0; r < MR; r++) a[r] = packed + (size_t)(i - i0) * kb + r;
+                    int rows = i1 - i < MR ? i1 - i : MR;
+                    if (rows == MR && cols == PANEL) NN_TILE(out + (size_t)i * m + j, m, a, MR, panel, kb, accumulate);
+                    else nn_edge(out + (size_t)i * m + j, m, a, MR, panel, kb, rows, cols, accumulate);
+                }
+            }
+        }
+    }
+}
+
 static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
                     int m, int acc) {
     if (n < MR) {
         gemm_nn_rows(out, A, rs, cs, B, n, k, m, acc);
+        return;
+    }
+    if (rs == 1 && cs > 1 && n > GEMM_IB) {  /* fewer rows: A's block stays in cache as it is */
+        gemm_tn(out, A, cs, B, n, k, m, acc);
         return;
     }
     float panel[GEMM_KB * PANEL];
@@ -415,9 +463,10 @@ void matmul_atb_accumulate(float* out, const float* A, const float* B, int n, in
 
 /* ---- softmax ---- */
 
-/* w (cols) = softmax(z) of one row, -inf entries 0. The sum runs in double, as 4 partial sums
-   (j = l mod 4) combined as (s0 + s2) + (s1 + s3), then the leftover entries in order. */
-void softmax_row(float* w, const float* z, int cols, float max) {
+/* w (cols) = exp(z - max) of one row, -inf entries 0 -> 1 / their sum, rounded to float. The sum
+   runs in double, as 4 partial sums (j = l mod 4) combined as (s0 + s2) + (s1 + s3), then the
+   leftover entries in order. */
+static float softmax_row_exp(float* w, const float* z, int cols, float max) {
     int j = 0;
     double sum;
 #ifdef __wasm_simd128__
@@ -447,13 +496,48 @@ void softmax_row(float* w, const float* z, int cols, float max) {
         w[j] = exp_nonpositive(z[j] - max);
         sum += w[j];
     }
-    float inv = (float)(1.0 / sum);  /* sum >= 1: the max entry contributes exp(0) = 1 */
-    j = 0;
+    return (float)(1.0 / sum);  /* sum >= 1: the max entry contributes exp(0) = 1 */
+}
+
+/* w (cols) = softmax(z) of one row, -inf entries 0 */
+void softmax_row(float* w, const float* z, int cols, float max) {
+    float inv = softmax_row_exp(w, z, cols, max);
+    int j = 0;
 #ifdef __wasm_simd128__
     v128_t vinv = wasm_f32x4_splat(inv);
     for (; j + 4 <= cols; j += 4) wasm_v128_store(w + j, wasm_f32x4_mul(wasm_v128_load(w + j), vinv));
 #endif
     for (; j < cols; j++) w[j] *= inv;
+}
+
+/* softmax_rows_forward, and in the same pass over each row (while it is in cache) the gradient of
+   loss = weight * sum_i -log probs[i][targets[i]]:  dlogits = weight * (probs - onehot), written.
+   probs and dlogits get the bits softmax_rows_forward and layers.h's crossentropy_backward give
+   (probs - 0 is probs). The output layer of the GPT: 512 rows of 3,644, read once instead of twice. */
+int softmax_crossentropy_rows(float* probs, float* dlogits, const float* logits, const int* targets,
+                              int rows, int cols, float weight) {
+    for (int i = 0; i < rows; i++) {
+        const float* z = logits + (size_t)i * cols;
+        float *w = probs + (size_t)i * cols, *d = dlogits + (size_t)i * cols;
+        float max = row_max(z, cols);
+        if (!isfinite(max)) return QKV_ERR_MASKED_ROW;
+        float inv = softmax_row_exp(w, z, cols, max);
+        int j = 0;
+#ifdef __wasm_simd128__
+        v128_t vinv = wasm_f32x4_splat(inv), vweight = wasm_f32x4_splat(weight);
+        for (; j + 4 <= cols; j += 4) {
+            v128_t p = wasm_f32x4_mul(wasm_v128_load(w + j), vinv);
+            wasm_v128_store(w + j, p);
+            wasm_v128_store(d + j, wasm_f32x4_mul(vweight, p));
+        }
+#endif
+        for (; j < cols; j++) {
+            w[j] *= inv;
+            d[j] = weight * w[j];
+        }
+        d[targets[i]] = weight * (w[targets[i]] - 1.0f);
+    }
+    return QKV_OK;
 }
 
 /* the largest entry of a row (-inf when every entry is -inf) */

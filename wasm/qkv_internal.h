@@ -31,6 +31,9 @@ float row_max(const float* z, int cols);
 void softmax_row(float* w, const float* z, int cols, float max);
 /* rows of S -> softmax; entries with -inf get 0; returns QKV_ERR_MASKED_ROW if a row has none finite */
 int softmax_rows_forward(float* out, const float* S, int rows, int cols);
+/* softmax_rows_forward, and dlogits = weight * (probs - onehot(targets)) (written) in the same pass */
+int softmax_crossentropy_rows(float* probs, float* dlogits, const float* logits, const int* targets,
+                              int rows, int cols, float weight);
 /* reverses W = softmax_rows(Z):  dZ[i][j] = W[i][j] * (dW[i][j] - sum_k dW[i][k] W[i][k]), written */
 void softmax_rows_backward(float* dZ, const float* dW, const float* W, int rows, int cols);
 
@@ -65,14 +68,17 @@ double qkv_cos(double x);
 /* positions.c: out (n, d) = the sinusoidal table (qkv_positional_encoding, unchecked) */
 void positional_encoding_forward(float* out, int n, int d, double base);
 
-/* layernorm.c, gelu.c: the unchecked layers (see qkv.h) */
+/* layernorm.c: the unchecked layer (see qkv.h) */
 void layernorm_forward(float* out, float* mean, float* rstd, const float* inp,
                        const float* weight, const float* bias, int N, int C, float eps);
 void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* dout,
                         const float* inp, const float* weight, const float* mean,
                         const float* rstd, int N, int C);
+/* gelu_kernel.c (the kernel module): out = GELU(inp); inp (N, M) += bias then out = GELU(inp);
+   dinp (+)= GELU'(inp) dout, accumulated or (accumulate 0) written */
 void gelu_forward(float* out, const float* inp, int N);
-void gelu_backward(float* dinp, const float* inp, const float* dout, int N);
+void bias_gelu_forward(float* out, float* inp, const float* bias, int N, int M);
+void gelu_backward(float* dinp, const float* inp, const float* dout, int N, int accumulate);
 
 /* a*b as size_t with the QKV_MAX_ELEMENTS limit; 0 on overflow or beyond the limit */
 size_t qkv_elements(int rows, int cols);

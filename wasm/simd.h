@@ -65,8 +65,11 @@ static inline float qkv_max4(v128_t x) {
     return m;
 }
 
-/* exp(x) for x <= 0 (and -inf), four at a time: see exp_nonpositive */
-static inline v128_t qkv_exp4(v128_t x) {
+/* exp(x) for x <= 0 (and -inf), four at a time: see exp_nonpositive. fused 0: the polynomial's
+   multiply-adds rounded twice in every build, relaxed included, so that each lane gives
+   exp_nonpositive's bits (GELU, whose numbers the builds share); fused 1: QKV_MADD's (softmax) */
+static inline v128_t qkv_exp4_with(v128_t x, int fused) {
+#define QKV_EXP_MADD(a, b, c) (fused ? QKV_MADD(a, b, c) : wasm_f32x4_add(wasm_f32x4_mul((a), (b)), (c)))
     v128_t t = wasm_f32x4_add(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)),
                               wasm_f32x4_splat(12582912.0f));
     v128_t fx = wasm_f32x4_sub(t, wasm_f32x4_splat(12582912.0f));
@@ -74,16 +77,19 @@ static inline v128_t qkv_exp4(v128_t x) {
     r = wasm_f32x4_sub(r, wasm_f32x4_mul(fx, wasm_f32x4_splat(-2.12194440e-4f)));
     v128_t z = wasm_f32x4_mul(r, r);
     v128_t y = wasm_f32x4_splat(1.9875691500e-4f);
-    y = QKV_MADD(y, r, wasm_f32x4_splat(1.3981999507e-3f));
-    y = QKV_MADD(y, r, wasm_f32x4_splat(8.3334519073e-3f));
-    y = QKV_MADD(y, r, wasm_f32x4_splat(4.1665795894e-2f));
-    y = QKV_MADD(y, r, wasm_f32x4_splat(1.6666665459e-1f));
-    y = QKV_MADD(y, r, wasm_f32x4_splat(5.0000001201e-1f));
-    y = wasm_f32x4_add(QKV_MADD(y, z, r), wasm_f32x4_splat(1.0f));
+    y = QKV_EXP_MADD(y, r, wasm_f32x4_splat(1.3981999507e-3f));
+    y = QKV_EXP_MADD(y, r, wasm_f32x4_splat(8.3334519073e-3f));
+    y = QKV_EXP_MADD(y, r, wasm_f32x4_splat(4.1665795894e-2f));
+    y = QKV_EXP_MADD(y, r, wasm_f32x4_splat(1.6666665459e-1f));
+    y = QKV_EXP_MADD(y, r, wasm_f32x4_splat(5.0000001201e-1f));
+    y = wasm_f32x4_add(QKV_EXP_MADD(y, z, r), wasm_f32x4_splat(1.0f));
+#undef QKV_EXP_MADD
     v128_t scale = wasm_i32x4_shl(wasm_i32x4_add(t, wasm_i32x4_splat(127 - 0x4b400000)), 23);
     v128_t tiny = wasm_f32x4_lt(x, wasm_f32x4_splat(-87.33654475f));
     return wasm_v128_andnot(wasm_f32x4_mul(y, scale), tiny);
 }
+
+static inline v128_t qkv_exp4(v128_t x) { return qkv_exp4_with(x, 1); }
 #endif
 
 /*

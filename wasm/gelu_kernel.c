@@ -1,0 +1,96 @@
+/*
+ * gelu_kernel.c: gelu.c's loops over whole activations, in the kernel module (built with SIMD128,
+ * relaxed SIMD and without: build.sh), so that the GPT engine's GELU runs four lanes at a time.
+ * Legend: N entries (any shape, elementwise); N rows of M for the bias.
+ *   u = sqrt(2/pi) (x + 0.044715 x^3),  out = 0.5 x (1 + tanh u),  tanh|u| = (1 - e) / (1 + e),
+ *   e = exp(-2|u|) (simd.h's exp_nonpositive, not the C library's: the same bits everywhere)
+ * Every lane does the float operations of the portable loop in the same order, with no fused
+ * multiply-add in any build (the relaxed one included: qkv_exp4_with(x, 0)), so GELU gives the
+ * same bits in the SIMD128, relaxed-SIMD, scalar and native builds, as it did in the GPT engine.
+ */
+#include "qkv_internal.h"
+#include "simd.h"
+
+#define GELU_SCALE 0.7978845608028654f /* sqrt(2 / pi) */
+#define GELU_CUBE 0.044715f
+
+#ifdef __wasm_simd128__
+/* tanh u of four lanes, and u from x */
+static inline v128_t gelu_tanh4(v128_t x) {
+    v128_t cube = wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_splat(GELU_CUBE), x), x), x);
+    v128_t u = wasm_f32x4_mul(wasm_f32x4_splat(GELU_SCALE), wasm_f32x4_add(x, cube));
+    v128_t e = qkv_exp4_with(wasm_f32x4_mul(wasm_f32x4_splat(-2.0f), wasm_f32x4_abs(u)), 0);
+    v128_t one = wasm_f32x4_splat(1.0f);
+    v128_t t = wasm_f32x4_div(wasm_f32x4_sub(one, e), wasm_f32x4_add(one, e));
+    return wasm_v128_bitselect(wasm_f32x4_neg(t), t, wasm_f32x4_lt(u, wasm_f32x4_splat(0.0f)));
+}
+#endif
+
+static inline float gelu_tanh(float x) {
+    float u = GELU_SCALE * (x + GELU_CUBE * x * x * x);
+    float a = u < 0.0f ? -u : u;
+    float e = exp_nonpositive(-2.0f * a);  /* 0 beyond |u| ~ 43.7: tanh is then exactly 1 */
+    float t = (1.0f - e) / (1.0f + e);
+    return u < 0.0f ? -t : t;
+}
+
+static inline float gelu_local(float x, float t) {
+    float sech2 = 1.0f - t * t;
+    return 0.5f * (1.0f + t) + 0.5f * x * sech2 * GELU_SCALE * (1.0f + 3.0f * GELU_CUBE * x * x);
+}
+
+/* out (M) = GELU(inp), inp += bias first when bias is given (then written back: backward reads it) */
+static void gelu_span(float* out, float* inp, const float* bias, int M) {
+    int j = 0;
+#ifdef __wasm_simd128__
+    v128_t half = wasm_f32x4_splat(0.5f), one = wasm_f32x4_splat(1.0f);
+    for (; j + 4 <= M; j += 4) {
+        v128_t x = wasm_v128_load(inp + j);
+        if (bias) {
+            x = wasm_f32x4_add(x, wasm_v128_load(bias + j));
+            wasm_v128_store(inp + j, x);
+        }
+        wasm_v128_store(out + j, wasm_f32x4_mul(wasm_f32x4_mul(half, x), wasm_f32x4_add(one, gelu_tanh4(x))));
+    }
+#endif
+    for (; j < M; j++) {
+        float x = inp[j];
+        if (bias) inp[j] = x = x + bias[j];
+        out[j] = 0.5f * x * (1.0f + gelu_tanh(x));
+    }
+}
+
+void gelu_forward(float* out, const float* inp, int N) {
+    gelu_span(out, (float*)inp, NULL, N);  /* without a bias inp is only read */
+}
+
+/* inp (N, M) += bias (M) on every row, then out = GELU(inp): the bias and the activation after
+   W1 in one pass over the hidden rows (the same sums as bias_forward, then gelu_forward) */
+void bias_gelu_forward(float* out, float* inp, const float* bias, int N, int M) {
+    for (int i = 0; i < N; i++) gelu_span(out + (size_t)i * M, inp + (size_t)i * M, bias, M);
+}
+
+/* reverses out = 0.5 x (1 + tanh u):
+ *   dx (+)= dout * (0.5 (1 + tanh u) + 0.5 x (1 - tanh^2 u) sqrt(2/pi) (1 + 3 * 0.044715 x^2))
+ * accumulate 0: dinp written (no zeroing pass before it) */
+void gelu_backward(float* dinp, const float* inp, const float* dout, int N, int accumulate) {
+    int i = 0;
+#ifdef __wasm_simd128__
+    v128_t half = wasm_f32x4_splat(0.5f), one = wasm_f32x4_splat(1.0f);
+    for (; i + 4 <= N; i += 4) {
+        v128_t x = wasm_v128_load(inp + i), t = gelu_tanh4(x);
+        v128_t sech2 = wasm_f32x4_sub(one, wasm_f32x4_mul(t, t));
+        v128_t inner = wasm_f32x4_add(one, wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_splat(3.0f * GELU_CUBE), x), x));
+        v128_t right = wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_mul(half, x), sech2),
+                                                     wasm_f32x4_splat(GELU_SCALE)), inner);
+        v128_t local = wasm_f32x4_add(wasm_f32x4_mul(half, wasm_f32x4_add(one, t)), right);
+        v128_t d = wasm_f32x4_mul(local, wasm_v128_load(dout + i));
+        wasm_v128_store(dinp + i, accumulate ? wasm_f32x4_add(wasm_v128_load(dinp + i), d) : d);
+    }
+#endif
+    for (; i < N; i++) {
+        float x = inp[i];
+        float d = gelu_local(x, gelu_tanh(x)) * dout[i];
+        dinp[i] = accumulate ? dinp[i] + d : d;
+    }
+}
