@@ -7,6 +7,8 @@
 //                                         GPT's training worker and the Tang quatrains)
 //   pretrained qkv-lab-widget-pretrained.js  the pretrained poet's weights and the GPT engine, for
 //                                         qkv.loadPretrained() (web/widget/pretrained-addon.js)
+//   pretrained-section qkv-lab-widget-pretrained-section.js  the 预训练 section and its measured
+//                                         data; it asks for the pretrained add-on when it is seen
 // A post that shows only attention sections downloads none of them.
 //
 //   <script src="/assets/qkv-lab-widget.js"></script>            the core; finds the add-ons beside it
@@ -29,6 +31,7 @@ export const ADDONS = Object.freeze({
   training: Object.freeze({ file: 'qkv-lab-widget-training.js', holds: 'the training sections' }),
   gpt: Object.freeze({ file: 'qkv-lab-widget-gpt.js', holds: 'the GPT sections (block, writer, generate)' }),
   pretrained: Object.freeze({ file: 'qkv-lab-widget-pretrained.js', holds: 'the pretrained poet\'s weights and the GPT engine' }),
+  'pretrained-section': Object.freeze({ file: 'qkv-lab-widget-pretrained-section.js', holds: 'the pretraining section (预训练)' }),
 });
 export const ADDON_FILE = ADDONS.training.file;
 
