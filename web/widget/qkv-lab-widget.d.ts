@@ -16,7 +16,7 @@ import type { load, Matrix } from '../qkv-lab.js';
 export type QkvLabSection =
   | 'walkthrough' | 'roles' | 'embedding' | 'projections' | 'scores' | 'softmax'
   | 'mixing' | 'learnable' | 'symmetry' | 'scaling' | 'multihead' | 'positions'
-  | 'trainstep' | 'training' | 'flow' | 'block' | 'writer' | 'generate';
+  | 'trainstep' | 'training' | 'flow' | 'block' | 'writer' | 'generate' | 'pretrained';
 
 export type QkvLabTheme = 'auto' | 'light' | 'dark';
 
@@ -124,6 +124,8 @@ export interface QkvLabElement extends HTMLElement {
   gtopk: number;
   /** Section 'generate': top-p, 0.05 … 1 (default 0.9). */
   gtopp: number;
+  /** Section 'pretrained': the reader's quatrain, a 五绝 or 七绝 (default '': the first held-out quatrain it offers). */
+  ppoem: string;
   theme: QkvLabTheme;
   /** The language in effect: the lang attribute, else the page's, else the browser's. */
   readonly language: 'zh' | 'en';

@@ -137,7 +137,7 @@ export const pretrainedSection = defineSection({
     function drawTable(snap) {
       const none = i18n.t('pre.none');
       const writerVocab = snap.rows.find((r) => r.id === 'writer').vocab;
-      const cols = ['pre.col.model', 'pre.col.loss', 'pre.col.form', 'pre.col.rhyme', 'pre.col.copied'];
+      const cols = ['pre.col.name', 'pre.col.loss', 'pre.col.form', 'pre.col.rhyme', 'pre.col.copied'];
       // explicit roles: on a phone the rows are laid out as cards (pretrained-css.js), which would
       // otherwise drop the table's semantics; each figure carries its column's name for that layout
       const label = (k) => i18n.t(cols[k]);
@@ -158,7 +158,7 @@ export const pretrainedSection = defineSection({
       const f = snap.facts;
       const row = (key, vars) => [h('dt', { text: i18n.t(`pre.fact.${key}`) }), h('dd', { text: i18n.t(`pre.fact.${key}Value`, vars) })];
       clear(facts).append(
-        ...row('model', { ...f, parameters: number(f.parameters), vocab: number(f.vocab) }),
+        ...row('size', { ...f, parameters: number(f.parameters), vocab: number(f.vocab) }),
         ...row('text', { poems: number(f.poems), characters: number(f.characters) }),
         ...row('schedule', { steps: number(f.steps), batch: f.batch }),
         ...row('time', { cpu: f.cpuMinutes, wall: f.wallMinutes, hardware: f.hardware }),
