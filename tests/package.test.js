@@ -51,6 +51,7 @@ const EXPECTED = [
   'web/dist/qkv-lab-widget-gpt.js',
   'web/dist/qkv-lab-widget-finetune.js',
   'web/dist/qkv-lab-widget-pretrained.js',
+  'web/dist/qkv-lab-widget-pretrained-section.js',
   'web/dist/qkv-lab-widget.mjs',
   // the ES-module widget's chunks (the training sections, and what it shares with them): hashed names
   ...fs.readdirSync(path.join(ROOT, 'web/dist')).filter((f) => /^qkv-lab-widget-.+\.mjs$/.test(f)).map((f) => `web/dist/${f}`),
@@ -131,8 +132,9 @@ test('package.json: a semantic version, and every export and type points at a sh
   assert.match(pkg.version, /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?$/);
   assert.deepEqual(Object.keys(pkg.exports).sort(),
     ['.', './corpus', './data/*.js', './data/*.json', './data/quatrain-form', './data/quatrains', './gpt-defaults', './package.json',
-      './poem-forms', './poetry/metrics', './poetry/ngram', './qkv-lab-widget-finetune.js', './qkv-lab-widget-gpt.js', './qkv-lab-widget-pretrained.js',
-      './qkv-lab-widget-training.js', './qkv-lab-widget.js', './qkv-lab.html', './widget']);
+      './poem-forms', './poetry/metrics', './poetry/ngram', './qkv-lab-widget-finetune.js', './qkv-lab-widget-gpt.js',
+      './qkv-lab-widget-pretrained-section.js', './qkv-lab-widget-pretrained.js', './qkv-lab-widget-training.js', './qkv-lab-widget.js',
+      './qkv-lab.html', './widget']);
   const targets = [pkg.types, ...Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))];
   for (const target of targets) {
     const rel = target.replace(/^\.\//, '');
@@ -297,6 +299,20 @@ test('the GPT add-on: a classic script, fetched only for a GPT section, that sha
   const streams = text.match(/deflated:\\?"/g) || [];
   assert.equal(streams.length, 1, 'WebAssembly streams in the GPT add-on');
   assert.equal((text.match(/deflated:null/g) || []).length, 3, 'the worker\'s dist/qkv-wasm.js, qkv-gpt.js, qkv-scalar.js, without their bytes');
+});
+
+// the pretrained section's add-on: its code and the measured data it reads (the n-gram baselines' file most of it)
+const PRETRAINED_SECTION_GZIP_BUDGET = 40 * 1024;
+test('the pretrained section\'s add-on: a classic script under its budget that shares the core\'s modules and leaves the weights to qkv.loadPretrained()', () => {
+  const script = fs.readFileSync(path.join(ROOT, 'web/dist/qkv-lab-widget-pretrained-section.js'));
+  const gzipped = zlib.gzipSync(script, { level: 9 }).length;
+  assert.ok(gzipped < PRETRAINED_SECTION_GZIP_BUDGET, `qkv-lab-widget-pretrained-section.js: ${(gzipped / 1024).toFixed(1)} KiB gzipped`);
+  const text = script.toString('utf8');
+  assert.ok(!/^\s*(import|export)\s/m.test(text), 'a classic script');
+  assert.match(text, /modules\["web\/page\/shell\/i18n\.js"\]/, 'it uses the core\'s string table');
+  assert.match(text, /addons\["pretrained-section"\]/, 'it delivers to its own slot');
+  assert.ok(!/deflated:\\?"/.test(text), 'no WebAssembly and no weights of its own');
+  assert.match(fs.readFileSync(path.join(ROOT, 'web/dist/qkv-lab-widget.js'), 'utf8'), /qkv-lab-widget-pretrained-section\.js/, 'the core knows its file');
 });
 
 // The issue's limit for the shipped model (issue 26, "Shipping it"): at most 2 MiB gzipped.

@@ -254,11 +254,13 @@ if (fs.existsSync(widgetEntry)) {
   fs.writeFileSync(path.join(dist, 'qkv-lab-widget-gpt.js'), BOM + addons.gpt);
   fs.writeFileSync(path.join(dist, 'qkv-lab-widget-finetune.js'), BOM + addons.finetune);
   fs.writeFileSync(path.join(dist, 'qkv-lab-widget-pretrained.js'), BOM + addons.pretrained);
+  fs.writeFileSync(path.join(dist, 'qkv-lab-widget-pretrained-section.js'), BOM + addons['pretrained-section']);
   console.log(`widget: dist/qkv-lab-widget.js ${kib(core)} (${gzkib(core)} gzipped), ` +
     `dist/qkv-lab-widget-training.js ${kib(addons.training)} (${gzkib(addons.training)} gzipped, fetched only for a training section), ` +
     `dist/qkv-lab-widget-gpt.js ${kib(addons.gpt)} (${gzkib(addons.gpt)} gzipped, fetched only for a GPT section), ` +
     `dist/qkv-lab-widget-finetune.js ${kib(addons.finetune)} (${gzkib(addons.finetune)} gzipped, fetched only for the fine-tuning section), ` +
-    `dist/qkv-lab-widget-pretrained.js ${kib(addons.pretrained)} (${gzkib(addons.pretrained)} gzipped, fetched only by qkv.loadPretrained())`);
+    `dist/qkv-lab-widget-pretrained.js ${kib(addons.pretrained)} (${gzkib(addons.pretrained)} gzipped, fetched only by qkv.loadPretrained()), ` +
+    `dist/qkv-lab-widget-pretrained-section.js ${kib(addons["pretrained-section"])} (${gzkib(addons["pretrained-section"])} gzipped, fetched only for the pretrained section)`);
 
   // The ES-module widget (`import 'qkv-lab/widget'` in a bundler): every module of the API that
   // the package ships (web/qkv-lab.js, heap.js, matrix.js, model.js, corpus.js, inflate.js, dist/qkv-core.js,
@@ -319,6 +321,9 @@ async function classicWidget({ minifyCSS, extraPlugins = [] }) {
     // fetches this add-on (web/qkv-lab.js calls it), which brings the weights and the GPT engine
     { name: 'pretrained', module: path.join(web, 'widget', 'pretrained-addon.js'), exported: 'pretrained',
       pattern: /dist\/qkv-pretrained\.js$/ },
+    // the 预训练 section (its data; the weights come through the add-on above when it is seen)
+    { name: 'pretrained-section', module: path.join(web, 'page', 'pretrained', 'sections.js'), exported: 'pretrainedSections',
+      pattern: /pretrained\/sections\.js$/ },
   ];
   const loader = path.join(web, 'widget', 'addon.js');
   const rel = (file) => path.relative(root, file).split(path.sep).join('/');

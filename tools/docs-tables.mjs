@@ -322,6 +322,23 @@ function gptLearning() {
     '| --- | --- | --- | --- | --- |', ...rows].join('\n');
 }
 
+/**
+ * page-pretrained.md's rhyme head: web/data/rhyme-head.json (tools/measure-rhyme-head.mjs), every
+ * layer and head from the row that writes line 4's last character, and from that character's own row.
+ */
+function rhymeHead() {
+  const r = json('web/data/rhyme-head.json');
+  const cell = (x) => `${x.toRhyme.toFixed(3)} (${x.ratio >= 100 ? Math.round(x.ratio) : x.ratio.toFixed(1)}×, ${Math.round(100 * x.line2Most)} %)`;
+  const table = (part) => ['| | ' + r.predicting.heads[0].map((_, h) => `head ${h + 1}`).join(' | ') + ' |',
+    '| --- | ' + r.predicting.heads[0].map(() => '---').join(' | ') + ' |',
+    ...part.heads.map((row, l) => `| layer ${l + 1} | ${row.map(cell).join(' | ')} |`)].join('\n');
+  return `Over ${r.poems.all} held-out quatrains (${r.poems.wujue} 五绝, ${r.poems.qijue} 七绝; ${r.poems.skipped} with a character outside ` +
+    'the vocabulary left out). Each cell: the mean weight on line 2\'s last character, that as a multiple of the mean weight on ' +
+    'the other earlier tokens, and the share of poems where line 2\'s end gets more than the ends of lines 1 and 3.\n\n' +
+    `From the row that writes line 4's last character (the character before it):\n\n${table(r.predicting)}\n\n` +
+    `From line 4's last character itself:\n\n${table(r.atRhyme)}`;
+}
+
 // ---- data ----
 
 /** The figures of web/data/quatrains.js: its header's extraction funnel and the text's own counts. */
@@ -408,6 +425,7 @@ export const GENERATORS = {
   'gpt-profile': gptProfileTable,
   'pretrained-table': pretrainedTable,
   'pretrained-training': pretrainedTraining,
+  'rhyme-head': rhymeHead,
   'markdown-post': markdownPost,
 };
 

@@ -163,6 +163,8 @@ test('every section of the registry asks a question (page, iframe mode for the w
     // the walkthrough's part exists (its status line shows only while it is not ready, so wait for it to be there, not shown)
     if (id === 'trainstep') await page.waitForSelector('#trainstep [data-role=ts-status]', { state: 'attached' });
     if (id === 'trainstep') await page.waitForFunction(() => !document.querySelector('#trainstep').classList.contains('qkv-pending'));
+    // the pretrained section asks about the attention of its model, which loads when the section is seen
+    if (id === 'pretrained') await page.waitForFunction(() => document.querySelector('#pretrained [data-role=status]').hidden, null, { timeout: 120000 });
     await forwardToQuestion(page, id);
     // what stands above an open question does not give its answer (the gradient's rows are the update's)
     if (id === 'trainstep') assert.doesNotMatch(await page.textContent('#trainstep .narration'), /exactly \d+ rows|恰好在 \d+ 行/);

@@ -9,6 +9,8 @@
 //                                         Chart.js); the weights come from the pretrained add-on
 //   pretrained qkv-lab-widget-pretrained.js  the pretrained poet's weights and the GPT engine, for
 //                                         qkv.loadPretrained() (web/widget/pretrained-addon.js)
+//   pretrained-section qkv-lab-widget-pretrained-section.js  the 预训练 section and its measured
+//                                         data; it asks for the pretrained add-on when it is seen
 // A post that shows only attention sections downloads none of them.
 //
 //   <script src="/assets/qkv-lab-widget.js"></script>            the core; finds the add-ons beside it
@@ -32,6 +34,7 @@ export const ADDONS = Object.freeze({
   gpt: Object.freeze({ file: 'qkv-lab-widget-gpt.js', holds: 'the GPT sections (block, writer, generate)' }),
   finetune: Object.freeze({ file: 'qkv-lab-widget-finetune.js', holds: 'the fine-tuning section (its worker and poems)' }),
   pretrained: Object.freeze({ file: 'qkv-lab-widget-pretrained.js', holds: 'the pretrained poet\'s weights and the GPT engine' }),
+  'pretrained-section': Object.freeze({ file: 'qkv-lab-widget-pretrained-section.js', holds: 'the pretraining section (预训练)' }),
 });
 export const ADDON_FILE = ADDONS.training.file;
 

@@ -9,9 +9,14 @@
 import { pretrained as model } from '../dist/qkv-pretrained.js';
 import { gpt as gptChunk } from '../dist/qkv-gpt.js';
 import * as gptEngine from '../gpt.js';
+import { provideGPTEngine } from '../engine-sources.js';
 
-/** Hands the GPT engine to the API (as the GPT add-on does) → the model's compressed file, or null. */
+/**
+ * Hands the GPT engine to the API (as the GPT add-on does, through the core's engine-sources.js)
+ * → the model's compressed file. loadPretrained() asks for the engine after this has run, so a
+ * widget that shows only the pretrained poet never fetches the GPT sections' add-on.
+ */
 export function pretrained() {
-  if (gptChunk) globalThis[Symbol.for('qkv-lab.gpt-engine')] ||= { chunk: gptChunk, engine: gptEngine };
+  if (gptChunk) provideGPTEngine({ chunk: gptChunk, engine: gptEngine });
   return model;
 }

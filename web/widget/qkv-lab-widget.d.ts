@@ -16,7 +16,7 @@ import type { load, Matrix } from '../qkv-lab.js';
 export type QkvLabSection =
   | 'walkthrough' | 'roles' | 'embedding' | 'projections' | 'scores' | 'softmax'
   | 'mixing' | 'learnable' | 'symmetry' | 'scaling' | 'multihead' | 'positions'
-  | 'trainstep' | 'training' | 'flow' | 'block' | 'writer' | 'generate' | 'finetune';
+  | 'trainstep' | 'training' | 'flow' | 'block' | 'writer' | 'generate' | 'pretrained' | 'finetune';
 
 export type QkvLabTheme = 'auto' | 'light' | 'dark';
 
@@ -130,6 +130,8 @@ export interface QkvLabElement extends HTMLElement {
   gtopk: number;
   /** Section 'generate': top-p, 0.05 … 1 (default 0.9). */
   gtopp: number;
+  /** Section 'pretrained': the reader's quatrain, a 五绝 or 七绝 (default '': the first held-out quatrain it offers). */
+  ppoem: string;
   /** Section 'finetune': the text, 'huanxisha' (浣溪沙) or 'poet' (李白's quatrains) (default 'huanxisha'). */
   ftset: 'huanxisha' | 'poet';
   /** Section 'finetune': 'lora' or 'full' (default 'lora'). */

@@ -29,6 +29,7 @@ import { flowSection } from './flow.js';
 import { registerSectionTitles } from '../shell/i18n.js';
 import { TRAINING_PROPERTIES } from '../training/settings.js';
 import { GPT_PROPERTIES } from '../gpt/settings.js';
+import { PRETRAINED_PROPERTIES } from '../pretrained/settings.js';
 import { FINETUNE_PROPERTIES } from '../finetune/settings.js';
 
 /**
@@ -60,6 +61,9 @@ function onDemandFrom(importModule) {
 }
 const onDemand = onDemandFrom(() => import('./training-sections.js').then((m) => m.trainingSections()));
 const onDemandGPT = onDemandFrom(() => import('../gpt/sections.js').then((m) => m.gptSections()));
+// the 预训练 section: its data and code in a module of their own, the pretrained weights later
+// still (qkv.loadPretrained(), when the section is first seen)
+const onDemandPretrained = onDemandFrom(() => import('../pretrained/sections.js').then((m) => m.pretrainedSections()));
 // fine-tuning: its own module (the pretrained poet is loaded only when the section is seen)
 const onDemandFineTune = onDemandFrom(() => import('../finetune/sections.js').then((m) => m.finetuneSections()));
 
@@ -77,6 +81,8 @@ export const PAGE_SECTIONS = Object.freeze([
   // live process drawn through a stepper: 'data' until it moves onto the ticker (shell/ticker.js)
   onDemandGPT('block', { kind: 'data', properties: GPT_PROPERTIES }), onDemandGPT('writer', { kind: 'data', properties: GPT_PROPERTIES }),
   onDemandGPT('generate', { kind: 'data', properties: GPT_PROPERTIES }),
+  // what a bigger model trained longer buys: the pretrained poet against the writer and counting
+  onDemandPretrained('pretrained', { kind: 'data', properties: PRETRAINED_PROPERTIES }),
   // the pretrained poet adapted by the reader: LoRA or full fine-tuning, played by the shell's ticker
   onDemandFineTune('finetune', { kind: 'data', properties: FINETUNE_PROPERTIES }),
 ]);
