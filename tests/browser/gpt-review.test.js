@@ -23,9 +23,13 @@ const statusOf = (page) => page.locator('#writer [data-role=status]');
 const poemsAt = (page, step) => page.$eval(`#writer [data-role=samples] li[data-step="${step}"] .sample-poem`, (el) => el.textContent);
 const untilDone = (page) => page.waitForFunction(() => document.querySelector('#writer [data-role=status]')?.dataset.done === 'true', null, { timeout: 120000 });
 
-async function embedCodeOf(page, id) {
+async function embedCodeOf(page, id, kind = 'widget') {
   await page.click(`#${id} .tool-embed`);
   await page.waitForFunction((sel) => document.querySelector(sel).value.includes('</qkv-lab>'), `#${id} .embed-code`);
+  if (kind === 'iframe') {
+    await page.check(`#${id} [data-embed-kind=iframe]`);
+    await page.waitForFunction((sel) => document.querySelector(sel).value.startsWith('<iframe'), `#${id} .embed-code`);
+  }
   return page.inputValue(`#${id} .embed-code`);
 }
 const iframeUrl = (code) => /<iframe src="([^"]+)"/.exec(code)[1].replace(/&amp;/g, '&');
@@ -44,7 +48,7 @@ test('writer: the copied code\'s step trains to that step again on open (the sam
   assert.match(await page.textContent('#writer [data-role=embed-note]'), /trains again from seed \d+ to step 50/);
 
   // the iframe trains to step 50 in its worker and shows what was shown here
-  const frame = await openPage(env, { query: iframeUrl(code).replace(/^[^?]*/, '') });
+  const frame = await openPage(env, { query: iframeUrl(await embedCodeOf(page, 'writer', 'iframe')).replace(/^[^?]*/, '') });
   await frame.waitForFunction(() => document.querySelector('#writer [data-role=status]')?.dataset.step === '50', null, { timeout: 120000 });
   await frame.waitForSelector('#writer [data-role=samples] li[data-step="50"]');
   assert.equal(await poemsAt(frame, 50), poem, 'the same run from the same seed writes the same poem');

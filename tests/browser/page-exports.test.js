@@ -77,8 +77,8 @@ test('the copied embed code reproduces the view: the tag in a fresh post, and th
   const picture = await downloaded(page, '#softmax .tool-export');
   assert.equal(picture.name, 'qkv-lab-softmax-step-3.svg');
 
-  // 1. the tag and its script, pasted into a post of their own (the picture beside it)
-  const tag = code.slice(0, code.indexOf('</script>') + '</script>'.length).replace('<qkv-lab ', '<qkv-lab id="pasted" ');
+  // 1. the code as copied, pasted into a post of its own (the picture beside it): one figure
+  const tag = code.replace('<qkv-lab ', '<qkv-lab id="pasted" ');
   const post = await newPage(env);
   const html = `<!doctype html><html><head><meta charset="utf-8"></head><body>${tag}</body></html>`;
   await post.route(env.url('dist/pasted.html'), (route) => route.fulfill({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: html }));
@@ -86,17 +86,28 @@ test('the copied embed code reproduces the view: the tag in a fresh post, and th
   await post.goto(env.url('dist/pasted.html'));
   await waitForWidget(post, 'pasted');
   assert.deepEqual(await widgetShown(post, 'pasted'), before);
+  assert.equal(await post.evaluate(() => document.querySelectorAll('qkv-lab, iframe').length), 1, 'one figure per paste');
   assert.deepEqual(post.problems(), []);
   await post.closeAll();
 
-  // 2. the iframe's address, opened as it is
-  const url = /<iframe src="([^"]+)"/.exec(code)[1].replace(/&amp;/g, '&');
+  // 2. the iframe's code (the other choice), alone, and its address opened as it is: the
+  // section for the post's readers, without the author's tools unless the address asks (tools=1)
+  await page.check('#softmax [data-embed-kind=iframe]');
+  await page.waitForFunction(() => document.querySelector('#softmax .embed-code').value.startsWith('<iframe'));
+  const iframeCode = await page.inputValue('#softmax .embed-code');
+  assert.doesNotMatch(iframeCode, /<qkv-lab|<script/);
+  const url = /<iframe src="([^"]+)"/.exec(iframeCode)[1].replace(/&amp;/g, '&');
   assert.ok(url.startsWith(env.url('index.html?embed=1&')), url);
   const frame = await newPage(env);
   await frame.goto(url);
   await frame.waitForSelector('body[data-ready="true"]');
   assert.deepEqual(await pageShown(frame, 'softmax'), before);
+  const authorTools = (p) => p.evaluate(() => ['.section-tools', '.section-link'].map((sel) => [...document.querySelectorAll(`#softmax ${sel}`)].some((el) => el.getClientRects().length > 0)));
+  assert.deepEqual(await authorTools(frame), [false, false], 'no Copy embed code, Export or # link for readers');
   assert.deepEqual([...page.problems(), ...frame.problems()], []);
+  await frame.goto(`${url}&tools=1`);
+  await frame.waitForSelector('body[data-ready="true"]');
+  assert.deepEqual(await authorTools(frame), [true, true], 'the author asked for them');
   await frame.closeAll();
   await page.closeAll();
 });
