@@ -132,6 +132,22 @@ test('sections with data of their own (block, scaling): the scene\'s step is the
   }
 });
 
+test('a step whose table is too wide for a picture exports the columns in view at a readable width, and says which', async () => {
+  // the block at width 16 with 4 heads, its FFN step: a 64-column table (4,090 px laid out flat)
+  const page = await openPage(env, { query: '?lang=en&section=block&bdim=16&bheads=4&step=9' });
+  await page.waitForSelector('#block [data-matrix] td.cell', { state: 'attached' });
+  const note = await page.$$eval('#block [data-role=matrix-scrolls]:not([hidden])', (els) => els.map((el) => el.dataset.pictureNote));
+  assert.ok(note.length > 0, 'the page says a table scrolls');
+  const { bytes } = await downloaded(page, '#block .tool-export');
+  const svg = bytes.toString('utf8');
+  const width = Number(/<svg [^>]*width="([\d.]+)"/.exec(svg)[1]);
+  const sectionWidth = await page.$eval('#block', (el) => el.getBoundingClientRect().width);
+  assert.ok(width <= Math.max(1100, sectionWidth) + 24, `the picture is ${width} px wide`);
+  assert.match(svg, /Too wide for a picture: columns 1–\d+ of 64 shown/);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
 test('"Export this step" gives a self-contained SVG of real text holding the step\'s numbers', async () => {
   const page = await openPage(env, { query: '?lang=en&section=softmax&step=3' });
   assert.equal(await position(page, 'softmax'), 'step 3 of 4');
