@@ -1,7 +1,8 @@
 // gpt-run.test.js: the writer's run (web/page/gpt/run.js) in Node, as the page's thread runs it
 // where a CSP refuses the worker (chunks of chunkMs, the evaluation in pieces) and as the worker
 // runs it (one step a chunk): the same messages in the same order, and numbers equal to the same
-// GPT trained and evaluated here with the API (evaluation in pieces: to 1e-12).
+// GPT trained and evaluated here with the API (evaluation in pieces: to 1e-12). Samples and
+// evaluations are written in pieces, so that no chunk holds a step and its sample.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../web/qkv-lab.js';
@@ -85,9 +86,14 @@ for (const [label, chunkMs] of [['in chunks of 3 ms, the evaluation in pieces (t
       const windows = gpt.evaluation().windows;
       gpt.dispose();
       assert.ok(windows > 2);
-      // step 100's chunk (which starts the evaluation), then one per window, the last one's
-      // reported after the result
-      assert.equal(messages.slice(from, to).filter((m) => m.type === 'chunk').length, windows);
+      // step 100's chunk (which starts the sample and the evaluation), one per poem of the
+      // sample, then one per window, the last one's reported after the result
+      assert.equal(messages.slice(from, to).filter((m) => m.type === 'chunk').length, SAMPLE_POEMS + windows);
+      // a sample is written a poem a piece, not in its step's chunk: step 25's chunk, then one per
+      // poem, the last one's reported after the sample
+      const stepped = messages.findIndex((m) => m.type === 'progress' && m.step === SAMPLE_EVERY && m.loss !== null);
+      const sampled = messages.findIndex((m) => m.type === 'sample' && m.step === SAMPLE_EVERY);
+      assert.equal(messages.slice(stepped, sampled).filter((m) => m.type === 'chunk').length, SAMPLE_POEMS);
     }
     if (chunkMs === 0) {
       assert.equal(chunks.length, 0, 'the worker reports no chunks');
@@ -138,3 +144,21 @@ for (const [label, command] of [['refused text', { type: 'create', options: OPTI
     assert.match(after.error.message, command.type === 'create' ? /^createGPT: the text has 1 non-empty lines/ : /^loadGPT: /);
   });
 }
+
+test('a Step sent while a sample is being written is taken once the sample is done (it is not lost)', async () => {
+  const messages = await new Promise((resolve) => {
+    const seen = [];
+    const run = createRun({
+      chunkMs: 0.001, api: async () => qkv,
+      post(message) {
+        seen.push(message);
+        // the first sample (step 0's) is written in pieces after 'created': a Step sent now waits for it
+        if (message.type === 'created') run.receive({ type: 'step' });
+        if (message.type === 'progress' && message.loss !== null) { run.stop(); resolve(seen); }
+      },
+    });
+    run.receive({ type: 'create', options: OPTIONS, text: TEXT, form: true });
+  });
+  const order = messages.filter((m) => m.type === 'sample' || (m.type === 'progress' && m.loss !== null)).map((m) => `${m.type}:${m.step}`);
+  assert.deepEqual(order, ['sample:0', 'progress:1']);
+});

@@ -102,7 +102,7 @@ test('widget attributes go through the same parser: booleans as attributes, a no
 test('the embed code names the settings in effect and nothing else, escaped, with the picture inside the tag', () => {
   const values = createState({ search: `?seed=7&temp=2&scale=1&sentence=${encodeURIComponent('我 爱 猫')}` }).values();
   assert.deepEqual(settingPairs(values).map(([n, v]) => [n, v]), [['seed', '7'], ['sentence', '我 爱 猫'], ['scale', ''], ['temp', '2']]);
-  const { tag, url, text } = embedCode({
+  const { tag, url, text, iframeText } = embedCode({
     section: 'softmax', lang: 'en', values, step: 3, scene: { range: { from: 2, to: 4 }, loop: true },
     pageUrl: 'https://example.org/qkv-lab.html', image: 'qkv-lab-softmax-step-3.svg', alt: 'Softmax, "step" 3 of 4 <b>',
   });
@@ -119,4 +119,8 @@ test('the embed code names the settings in effect and nothing else, escaped, wit
   }
   assert.deepEqual(sceneOf(back), { step: 3, range: { from: 2, to: 4 }, loop: true, autoplay: false, outside: false });
   assert.match(text, /<script src="qkv-lab-widget\.js"><\/script>/);
+  // one figure per paste: the widget's code holds no iframe, the iframe's no widget
+  assert.doesNotMatch(text, /<iframe/);
+  assert.match(iframeText, /^<iframe src="https:\/\/example\.org\/qkv-lab\.html\?embed=1&amp;section=softmax/);
+  assert.doesNotMatch(iframeText, /<qkv-lab|<script/);
 });

@@ -92,11 +92,7 @@ test('sections never call the WebAssembly API or a model: they draw the snapshot
  * Sections that still take a live process's steps themselves, and why. Empty this list as they
  * move onto the shell's ticker (shell/ticker.js); never add to it without a reason.
  */
-const STEPS_THEMSELVES = new Map([
-  // the writer's run lives in a worker (gpt/store.js): its Step button posts one command there;
-  // its controls move onto the ticker with the writer's own work (docs/architecture.md)
-  ['writer.js', /store\.step\(/],
-]);
+const STEPS_THEMSELVES = new Map([]);
 
 test('sections never ask for animation frames or take a live process\'s steps: the shell\'s ticker and frame scheduler do', () => {
   const dir = path.join(ROOT, 'web/page/sections');

@@ -246,7 +246,7 @@ export function readLines(op, text) {
 }
 
 /** vocab: '\n' then the distinct characters in code-point order */
-function buildVocab(op, lines) {
+export function buildVocab(op, lines) {
   const set = new Set();
   for (const line of lines) for (const ch of line) set.add(ch);
   set.delete(END);
@@ -312,6 +312,16 @@ export function stepWorkOf(c) {
   };
 }
 
+/**
+ * Throws createGPT's RangeError when one training step of config c (layers, heads, dim, context,
+ * batch, vocab) would be more work than one call may do (MAX_WORK). The page's writer asks it
+ * which of its choices to offer (web/page/gpt/limits.js).
+ */
+export function checkStepWork(op, c) {
+  checkWork(op, stepWorkOf(c), `one training step (batch ${c.batch} × context ${c.context}, ${c.layers} layers of width ` +
+    `${c.dim}, vocabulary ${c.vocab})`);
+}
+
 export class GPT {
   /** Use QkvLab.createGPT(options) or QkvLab.loadGPT(bytes). */
   constructor(lab, options, loaded = null) {
@@ -333,10 +343,7 @@ export class GPT {
     }
     c.vocab = vocab.length;
     const stepWork = stepWorkOf(c);
-    if (!loaded) {
-      checkWork(op, stepWork, `one training step (batch ${c.batch} × context ${c.context}, ${c.layers} layers of width ` +
-        `${c.dim}, vocabulary ${c.vocab})`);
-    }
+    if (!loaded) checkStepWork(op, c);
     const ids = new Map(vocab.map((ch, i) => [ch, i]));
     let train = null, val = null;
     if (lines) {

@@ -23,9 +23,13 @@ const statusOf = (page) => page.locator('#writer [data-role=status]');
 const poemsAt = (page, step) => page.$eval(`#writer [data-role=samples] li[data-step="${step}"] .sample-poem`, (el) => el.textContent);
 const untilDone = (page) => page.waitForFunction(() => document.querySelector('#writer [data-role=status]')?.dataset.done === 'true', null, { timeout: 120000 });
 
-async function embedCodeOf(page, id) {
+async function embedCodeOf(page, id, kind = 'widget') {
   await page.click(`#${id} .tool-embed`);
   await page.waitForFunction((sel) => document.querySelector(sel).value.includes('</qkv-lab>'), `#${id} .embed-code`);
+  if (kind === 'iframe') {
+    await page.check(`#${id} [data-embed-kind=iframe]`);
+    await page.waitForFunction((sel) => document.querySelector(sel).value.startsWith('<iframe'), `#${id} .embed-code`);
+  }
   return page.inputValue(`#${id} .embed-code`);
 }
 const iframeUrl = (code) => /<iframe src="([^"]+)"/.exec(code)[1].replace(/&amp;/g, '&');
@@ -44,7 +48,7 @@ test('writer: the copied code\'s step trains to that step again on open (the sam
   assert.match(await page.textContent('#writer [data-role=embed-note]'), /trains again from seed \d+ to step 50/);
 
   // the iframe trains to step 50 in its worker and shows what was shown here
-  const frame = await openPage(env, { query: iframeUrl(code).replace(/^[^?]*/, '') });
+  const frame = await openPage(env, { query: iframeUrl(await embedCodeOf(page, 'writer', 'iframe')).replace(/^[^?]*/, '') });
   await frame.waitForFunction(() => document.querySelector('#writer [data-role=status]')?.dataset.step === '50', null, { timeout: 120000 });
   await frame.waitForSelector('#writer [data-role=samples] li[data-step="50"]');
   assert.equal(await poemsAt(frame, 50), poem, 'the same run from the same seed writes the same poem');
@@ -189,21 +193,82 @@ test('writer: the seed refuses what it cannot take inline, is a themed text box,
   await page.click('#writer [data-role=discard]');
   await page.waitForFunction(() => / 2 layers,/.test(document.querySelector('#writer [data-role=status]').textContent));
   assert.ok(await page.isHidden('#writer select[data-setting=glayers] + [data-role=pending]'));
-  // settings the engine refuses (4 layers of width 128 over a context of 64): asked to start
-  // over with them, the run there goes on with its own settings, and the page says why
+  // settings the engine refuses (4 layers of width 128 over a context of 64) are not offered:
+  // with 4 layers and width 128 chosen, context 64 is greyed out and says why
   await page.click('#writer [data-role=step]');
   await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '1');
-  for (const [key, value] of [['glayers', '4'], ['gdim', '128'], ['gctx', '64']]) await page.selectOption(`#writer select[data-setting=${key}]`, value);
-  await page.click('#writer [data-role=restart]');
-  await page.click('#writer [data-role=discard]');
-  await page.waitForSelector('#writer [data-role=error]:not([hidden])');
-  assert.match(await page.textContent('#writer [data-role=error]'), /^The engine does not accept these settings: createGPT: one training step .* So the current run goes on with its own/);
+  for (const [key, value] of [['glayers', '4'], ['gdim', '128']]) await page.selectOption(`#writer select[data-setting=${key}]`, value);
+  await page.waitForFunction(() => document.querySelector('#writer select[data-setting=gctx] option[value="64"]').disabled);
+  assert.match(await page.getAttribute('#writer select[data-setting=gctx] option[value="64"]', 'title'), /^The engine does not accept this: createGPT: one training step \(batch 16 × context 64, 4 layers of width 128/);
+  assert.ok(await page.isVisible('#writer [data-role=refused-choices]'));
   assert.match(await statusOf(page).textContent(), /^step 1 of 50 .* 2 layers,/);
-  await page.click('#writer [data-role=step]');
-  await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '2');
-  assert.ok(await page.isVisible('#writer select[data-setting=gdim] + [data-role=pending]'), 'the refused width still says it is not the run\'s');
+  assert.ok(await page.isVisible('#writer select[data-setting=gdim] + [data-role=pending]'), 'the width chosen still says it is not the run\'s');
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
+});
+
+test('writer: one play control: space does what Start does, before any training too (the run is on the shell\'s ticker), and Step takes one step', async () => {
+  const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', ...TINY }) });
+  await page.locator('#writer').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#writer [data-role=samples] li');
+  const playState = () => page.getAttribute('#writer [data-role=play]', 'data-state');
+  const stepOf = async () => Number(await statusOf(page).getAttribute('data-step'));
+  assert.ok(await page.isHidden('#writer .stepper .step-play'), 'the stepper has no play of its own');
+  assert.ok(await page.isHidden('#writer .stepper .speed'));
+  assert.equal(await stepOf(), 0);
+  // space on the stage, before any step: the run trains, and Start says Pause
+  await page.focus('#writer .stage');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=play]').dataset.state === 'running');
+  assert.equal(await page.textContent('#writer [data-role=play]'), 'Pause');
+  await page.waitForFunction(() => Number(document.querySelector('#writer [data-role=status]').dataset.step) > 0);
+  // space again pauses it, as Pause would
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=play]').dataset.state === 'paused');
+  await page.waitForFunction(() => / · paused · /.test(document.querySelector('#writer [data-role=status]').textContent));
+  const paused = await stepOf();
+  await page.click('#writer [data-role=step]');
+  await page.waitForFunction((n) => Number(document.querySelector('#writer [data-role=status]').dataset.step) === n + 1, paused);
+  assert.equal(await playState(), 'paused');
+  // Start, then space: the same control
+  await page.click('#writer [data-role=play]');
+  await page.waitForFunction(() => !/ · paused · /.test(document.querySelector('#writer [data-role=status]').textContent));
+  await page.focus('#writer .stage');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.querySelector('#writer [data-role=play]').dataset.state === 'paused');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
+test('writer: choices the engine would refuse with the other settings are greyed out with its reason (zh and en), and come back when another setting makes room', async () => {
+  const page = await openPage(env, { query: q({ section: 'writer', lang: 'en' }) });
+  const option = (key, value) => `#writer select[data-setting=${key}] option[value="${value}"]`;
+  await page.waitForSelector('#writer select[data-setting=gdim]');
+  // the defaults (2 layers, width 64, context 32) over the quatrains: width 128 or context 64 alone is too much work
+  await page.waitForFunction((sel) => document.querySelector(sel).disabled, option('gdim', 128));
+  assert.ok(await page.$eval(option('gctx', 64), (o) => o.disabled));
+  assert.ok(!(await page.$eval(option('gdim', 32), (o) => o.disabled)));
+  assert.match(await page.getAttribute(option('gdim', 128), 'title'), /^The engine does not accept this: createGPT: one training step \(batch 16 × context 32, 2 layers of width 128, vocabulary 36\d\d\) would take/);
+  const note = '#writer [data-role=refused-choices]';
+  assert.ok(await page.isVisible(note));
+  assert.equal(await page.getAttribute('#writer select[data-setting=gdim]', 'aria-describedby'), await page.getAttribute(note, 'id'));
+  assert.equal(await page.getAttribute('#writer select[data-setting=glr]', 'aria-describedby'), null);
+  // a shorter context makes room for width 128
+  await page.selectOption('#writer select[data-setting=gctx]', '16');
+  await page.waitForFunction((sel) => !document.querySelector(sel).disabled, option('gdim', 128));
+  await page.selectOption('#writer select[data-setting=gdim]', '128');
+  // now context 32 would be too much with width 128 (that the engine accepts what is offered:
+  // tests/gpt-writer-choices.test.js)
+  await page.waitForFunction((sel) => document.querySelector(sel).disabled, option('gctx', 32));
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+  // a link to settings the engine refuses (no run): the choices show what would be accepted, in Chinese
+  const zh = await openPage(env, { query: q({ section: 'writer', lang: 'zh', glayers: 4, gdim: 128, gctx: 64 }) });
+  await zh.waitForFunction((sel) => document.querySelector(sel)?.disabled, option('gdim', 128));
+  assert.match(await zh.getAttribute(option('gdim', 128), 'title'), /^引擎不接受：一步训练（一批 16 段、每段 64 个字，4 层、宽 128/);
+  assert.ok(!(await zh.$eval(option('gdim', 16), (o) => o.disabled)), 'width 16 fits 4 layers over a context of 64');
+  assert.match(await zh.textContent(note), /^灰色的选项不能选/);
+  await zh.closeAll();
 });
 
 test('block: the input rows say they are random stand-ins for embedding plus position, as they are (rng.randn)', async () => {

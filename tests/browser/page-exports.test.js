@@ -77,8 +77,8 @@ test('the copied embed code reproduces the view: the tag in a fresh post, and th
   const picture = await downloaded(page, '#softmax .tool-export');
   assert.equal(picture.name, 'qkv-lab-softmax-step-3.svg');
 
-  // 1. the tag and its script, pasted into a post of their own (the picture beside it)
-  const tag = code.slice(0, code.indexOf('</script>') + '</script>'.length).replace('<qkv-lab ', '<qkv-lab id="pasted" ');
+  // 1. the code as copied, pasted into a post of its own (the picture beside it): one figure
+  const tag = code.replace('<qkv-lab ', '<qkv-lab id="pasted" ');
   const post = await newPage(env);
   const html = `<!doctype html><html><head><meta charset="utf-8"></head><body>${tag}</body></html>`;
   await post.route(env.url('dist/pasted.html'), (route) => route.fulfill({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: html }));
@@ -86,17 +86,28 @@ test('the copied embed code reproduces the view: the tag in a fresh post, and th
   await post.goto(env.url('dist/pasted.html'));
   await waitForWidget(post, 'pasted');
   assert.deepEqual(await widgetShown(post, 'pasted'), before);
+  assert.equal(await post.evaluate(() => document.querySelectorAll('qkv-lab, iframe').length), 1, 'one figure per paste');
   assert.deepEqual(post.problems(), []);
   await post.closeAll();
 
-  // 2. the iframe's address, opened as it is
-  const url = /<iframe src="([^"]+)"/.exec(code)[1].replace(/&amp;/g, '&');
+  // 2. the iframe's code (the other choice), alone, and its address opened as it is: the
+  // section for the post's readers, without the author's tools unless the address asks (tools=1)
+  await page.check('#softmax [data-embed-kind=iframe]');
+  await page.waitForFunction(() => document.querySelector('#softmax .embed-code').value.startsWith('<iframe'));
+  const iframeCode = await page.inputValue('#softmax .embed-code');
+  assert.doesNotMatch(iframeCode, /<qkv-lab|<script/);
+  const url = /<iframe src="([^"]+)"/.exec(iframeCode)[1].replace(/&amp;/g, '&');
   assert.ok(url.startsWith(env.url('index.html?embed=1&')), url);
   const frame = await newPage(env);
   await frame.goto(url);
   await frame.waitForSelector('body[data-ready="true"]');
   assert.deepEqual(await pageShown(frame, 'softmax'), before);
+  const authorTools = (p) => p.evaluate(() => ['.section-tools', '.section-link'].map((sel) => [...document.querySelectorAll(`#softmax ${sel}`)].some((el) => el.getClientRects().length > 0)));
+  assert.deepEqual(await authorTools(frame), [false, false], 'no Copy embed code, Export or # link for readers');
   assert.deepEqual([...page.problems(), ...frame.problems()], []);
+  await frame.goto(`${url}&tools=1`);
+  await frame.waitForSelector('body[data-ready="true"]');
+  assert.deepEqual(await authorTools(frame), [true, true], 'the author asked for them');
   await frame.closeAll();
   await page.closeAll();
 });
@@ -119,6 +130,22 @@ test('sections with data of their own (block, scaling): the scene\'s step is the
     assert.deepEqual(page.problems(), []);
     await page.closeAll();
   }
+});
+
+test('a step whose table is too wide for a picture exports the columns in view at a readable width, and says which', async () => {
+  // the block at width 16 with 4 heads, its FFN step: a 64-column table (4,090 px laid out flat)
+  const page = await openPage(env, { query: '?lang=en&section=block&bdim=16&bheads=4&step=9' });
+  await page.waitForSelector('#block [data-matrix] td.cell', { state: 'attached' });
+  const note = await page.$$eval('#block [data-role=matrix-scrolls]:not([hidden])', (els) => els.map((el) => el.dataset.pictureNote));
+  assert.ok(note.length > 0, 'the page says a table scrolls');
+  const { bytes } = await downloaded(page, '#block .tool-export');
+  const svg = bytes.toString('utf8');
+  const width = Number(/<svg [^>]*width="([\d.]+)"/.exec(svg)[1]);
+  const sectionWidth = await page.$eval('#block', (el) => el.getBoundingClientRect().width);
+  assert.ok(width <= Math.max(1100, sectionWidth) + 24, `the picture is ${width} px wide`);
+  assert.match(svg, /Too wide for a picture: columns 1–\d+ of 64 shown/);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
 });
 
 test('"Export this step" gives a self-contained SVG of real text holding the step\'s numbers', async () => {

@@ -1,10 +1,14 @@
-// export/embed-code.js: the code a reader copies to show what they see in a post: the <qkv-lab>
-// tag (with the picture of the step inside it, the static fallback that feeds and email show),
-// the script it needs, and the iframe for platforms that strip scripts. Pure: no DOM, no WASM.
+// export/embed-code.js: the code a reader copies to show what they see in a post, one figure
+// per paste: either the <qkv-lab> tag (with the picture of the step inside it, the static
+// fallback that feeds and email show) and the script it needs, or, for platforms that strip
+// scripts, the iframe alone (a post that keeps both would show the figure twice). Pure: no DOM,
+// no WASM.
 //
 //   embedCode({ section: 'softmax', lang: 'en', values: state.values(), step: 4, scene, pageUrl,
 //               image: 'qkv-lab-softmax-step-4.svg', alt: 'Softmax, step 4 of 6: …', height: 640 })
-//   → { tag, iframe, url, text }
+//   → { tag, iframe, url, text, iframeText }   text: the tag and its script; iframeText: the iframe
+// The iframe's page shows the section without the author's tools (Copy embed code, Export, the
+// section's # link): they are for whoever writes the post, not its readers (shell/embed.js).
 //
 // The settings are every attribute the state list has (state.js's ATTRIBUTE_PROPERTIES) whose
 // value differs from its default, so the tag and the link name exactly the settings in effect and
@@ -51,6 +55,6 @@ export function embedCode({ section, lang, values, keys = null, step, scene = nu
   for (const [name, value] of scenePairs) query.set(name, value === '' ? '1' : value);
   const url = `${pageUrl}?${query.toString()}`;
   const iframe = `<iframe src="${escapeAttribute(url)}" title="${escapeAttribute(alt)}" width="100%" height="${Math.round(height)}" style="border:0" loading="lazy"></iframe>`;
-  const text = `${tag}\n<script src="${escapeAttribute(script)}"></script>\n\n<!-- where scripts are stripped: -->\n${iframe}\n`;
-  return { tag, iframe, url, text };
+  const text = `${tag}\n<script src="${escapeAttribute(script)}"></script>\n`;
+  return { tag, iframe, url, text, iframeText: `${iframe}\n` };
 }

@@ -10,10 +10,18 @@
 // and each line is fitted to the width it had on the page (textLength), so a reader whose fonts
 // are wider or narrower still sees every number inside its cell.
 //
+// A table that scrolls sideways is drawn whole when the picture stays readable with it (at most
+// READABLE_WIDTH, or the section's own width if that is more); a wider one (the block's 64
+// columns at width 16: 4,090 px) is drawn as the page shows it, the columns in view, and the
+// table's note says how many of its columns the picture shows (matrix-view.js writes it).
+//
 //   const { svg, width, height } = stepToSvg(sectionElement, { parts: [title, narration, stage] });
 const SVG_NS = 'http://www.w3.org/2000/svg';
 export const FONT_STACK = "system-ui, -apple-system, 'Segoe UI', 'Noto Sans', 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaHei', sans-serif";
 const MONO_STACK = "ui-monospace, 'SF Mono', Menlo, Consolas, 'Noto Sans Mono', monospace";
+
+/** The widest picture a sideways-scrolling table may widen to (a desktop section is about 1,050 px). */
+export const READABLE_WIDTH = 1100;
 
 const transparent = (c) => !c || c === 'transparent' || /rgba\([^)]*,\s*0\)$/.test(c);
 /**
@@ -102,6 +110,24 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
   const boxes = shown.map((p) => p.getBoundingClientRect());
   const left = Math.min(...boxes.map((b) => b.left)) - padding;
   let right = Math.max(...boxes.map((b) => b.right));   // widened by boxes drawn whole (below)
+  // the boxes that scroll sideways, and which of them are too wide to draw whole (drawn as shown)
+  const widest = left + Math.max(READABLE_WIDTH, right - left + padding) - padding;
+  const sidewaysBoxes = new Set();
+  const cutBoxes = new Set();
+  for (const part of shown) {
+    for (const el of part.querySelectorAll('*')) {
+      if (!(el.scrollWidth > el.clientWidth + 1)) continue;
+      const cs = getComputedStyle(el);
+      if (!((cs.overflowX === 'auto' || cs.overflowX === 'scroll') && cs.overflowY !== 'hidden')) continue;
+      sidewaysBoxes.add(el);
+      if (el.getBoundingClientRect().left + el.scrollWidth > widest) cutBoxes.add(el);
+    }
+  }
+  // a table's note that it scrolls: drawn (in its picture wording) when its table is cut here
+  const cutNoteOf = (el) => {
+    const owner = el.closest('figure') || el.parentElement;
+    return owner && [...cutBoxes].some((box) => owner.contains(box)) ? el.dataset.pictureNote || el.textContent : null;
+  };
   const height = boxes.reduce((sum, b) => sum + b.height, 0) + gap * (boxes.length - 1) + 2 * padding;
   const out = [];
   const texts = [];
@@ -135,8 +161,21 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
     // a toggle (aria-pressed: the writer's query characters) shows what is chosen: it is drawn
     const shows = el.tagName === 'BUTTON' && el.hasAttribute('aria-pressed');
     if (value === null && !shows && ['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'SCRIPT', 'STYLE'].includes(el.tagName)) return;
-    // the sign that a table scrolls sideways: the picture shows the whole table instead
-    if (el.classList.contains('matrix-scrolls')) return;
+    // the sign that a table scrolls sideways: the picture shows the whole table instead, or,
+    // when it is too wide for that, the columns in view and this note in its picture wording
+    if (el.classList.contains('matrix-scrolls')) {
+      const note = cutNoteOf(el);
+      if (note && r.width > 0 && r.height > 0) {
+        texts.push(note);
+        // fitted to the picture when it would run past it (a phone's narrow section)
+        const em = parseFloat(cs.fontSize) || 13;
+        const wide = [...note].reduce((w, ch) => w + (ch.codePointAt(0) > 0x2e80 ? em : 0.56 * em), 0);
+        const room = right - r.left;
+        const fit = wide > room ? ` textLength="${num(room)}" lengthAdjust="spacingAndGlyphs"` : '';
+        out.push(`<text x="${X(r.left)}" y="${Y(r.top + r.height / 2)}" dominant-baseline="central" font-family="${esc(FONT_STACK)}" font-size="${cs.fontSize}" font-weight="${cs.fontWeight}" fill="${cs.color}"${fit}>${esc(note)}</text>`);
+      }
+      return;
+    }
     if (r.width > 0 && r.height > 0) {
       if (!transparent(cs.backgroundColor)) {
         const radius = parseFloat(cs.borderTopLeftRadius) || 0;
@@ -162,8 +201,9 @@ export function stepToSvg(root, { parts = [root], padding = 12, gap = 10 } = {})
       return;
     }
     // a box that scrolls sideways (a wide table on a phone) is drawn whole: a picture does not
-    // scroll, so the picture widens to hold it; any other overflow shows what is inside the box
-    const sideways = (cs.overflowX === 'auto' || cs.overflowX === 'scroll') && cs.overflowY !== 'hidden' && el.scrollWidth > el.clientWidth + 1;
+    // scroll, so the picture widens to hold it, up to a readable width; beyond that, and for any
+    // other overflow, what is inside the box as it shows
+    const sideways = sidewaysBoxes.has(el) && !cutBoxes.has(el);
     if (sideways) right = Math.max(right, r.left + el.scrollWidth + (parseFloat(cs.borderRightWidth) || 0));
     const clips = !sideways && (cs.overflowX !== 'visible' || cs.overflowY !== 'visible');
     if (clips && r.width > 0 && r.height > 0) {

@@ -54,8 +54,6 @@ export const GPT_CSS = `
 .qkv .poem-set li.good { border-color: var(--accent); }
 .qkv .poem-seed { display: block; color: var(--muted); font-size: 0.8rem; }
 .qkv .poem-grid { font-size: 1.05rem; letter-spacing: 0.12em; overflow-wrap: anywhere; }
-/* the writer's one play control is its Start: the stepper only walks the samples */
-.qkv [data-section="writer"] .stepper .step-play, .qkv [data-section="writer"] .stepper .speed { display: none; }
 .qkv .share { font-size: 1.1rem; margin: 0.4rem 0; }
 .qkv .gpt-error { color: var(--bad); border-left: 4px solid var(--bad); background: var(--soft); padding: 0.4rem 0.7rem; border-radius: 4px; margin: 0.4rem 0; overflow-wrap: anywhere; }
 .qkv .gpt-ask { border-left: 4px solid var(--focus); background: var(--soft); padding: 0.5rem 0.75rem; border-radius: 4px; display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center; }

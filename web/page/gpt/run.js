@@ -4,8 +4,10 @@
 // run in chunks between which it yields (a message to itself), so a command (pause, the attention
 // of a typed line, save) is answered within one chunk: in the worker a chunk is one step; on the
 // page's thread as many steps as fit in chunkMs, sized by the time the last step took. The
-// evaluation every EVAL_EVERY steps is done in pieces (gpt.evaluation()) in both, each within
-// chunkMs (the worker: EVAL_PIECE_MS), the steps after it waiting until it is done. A create or
+// sample every SAMPLE_EVERY steps (SAMPLE_POEMS poems, each about as long as a step) and the
+// evaluation every EVAL_EVERY steps are done in pieces in both: the sample a poem or more a
+// piece, the evaluation's windows through gpt.evaluation(), each piece within chunkMs (the
+// worker: EVAL_PIECE_MS), the steps after them waiting until they are done. A create or
 // load the engine refuses changes nothing: the run goes on as it was, and the error says why.
 //
 // page → run                                 run → page
@@ -46,7 +48,9 @@ export function createRun({ post, api, chunkMs = 0 }) {
   let quatrainForm = true;
   let trainable = false;   // a GPT loaded from a file holds no text: it generates, it does not train
   let stepMs = 0;          // the last step's duration (gpt.step() alone)
-  let evaluation = null;   // chunked (chunkMs > 0): the evaluation in progress; steps wait for it
+  let evaluation = null;   // the evaluation in progress, in pieces; steps wait for it
+  let sampling = null;     // the sample in progress ({ poems, good }), a poem or more a piece; steps wait for it
+  let stepAsked = false;   // a Step that came while a sample or an evaluation was being written: taken after it
   let msPerWindow = null;  // what one evaluated window took, measured, to size its pieces
   let scheduled = false;
   const loop = new MessageChannel();
@@ -56,15 +60,24 @@ export function createRun({ post, api, chunkMs = 0 }) {
     post({ type: 'error', op, message: String(error && error.message ? error.message : error), name: error?.name, ...extra });
   }
 
+  // the sample of the model as it is now: its poems are written in pieces (advanceSample)
   function sample() {
-    const poems = [];
-    let good = 0;
-    for (let s = 0; s < SAMPLE_POEMS; s++) {
-      const { text } = gpt.generate('', { temperature: SAMPLE_TEMPERATURE, seed: s });
-      poems.push(text);
-      if (isWellFormedQuatrain(text)) good++;
+    sampling = { poems: [], good: 0 };
+    schedule();
+  }
+
+  // the sample in progress: one poem, then more while the piece has time left
+  function advanceSample(start) {
+    while (sampling) {
+      const { text } = gpt.generate('', { temperature: SAMPLE_TEMPERATURE, seed: sampling.poems.length });
+      sampling.poems.push(text);
+      if (isWellFormedQuatrain(text)) sampling.good++;
+      if (sampling.poems.length === SAMPLE_POEMS) {
+        post({ type: 'sample', step: gpt.steps, poems: sampling.poems, good: quatrainForm ? sampling.good : null });
+        sampling = null;
+      }
+      if (now() - start >= pieceMs) return;
     }
-    post({ type: 'sample', step: gpt.steps, poems, good: quatrainForm ? good : null });
   }
 
   function evaluate() {
@@ -112,24 +125,32 @@ export function createRun({ post, api, chunkMs = 0 }) {
 
   loop.port1.onmessage = () => {
     scheduled = false;
-    if (!gpt || (!running && !evaluation)) return;
+    if (!gpt || (!running && !evaluation && !sampling && !stepAsked)) return;
     const start = now();
+    const pieces = Boolean(sampling || evaluation);   // this chunk writes a piece: an asked Step waits for the next
     try {
-      if (evaluation) advanceEvaluation(start);
-      // steps wait for the evaluation of the model they would change; a step that samples or
-      // evaluates starts a chunk of its own, and a chunk stops before the next step would pass chunkMs
-      if (!evaluation && running) {
+      // the sample first (a piece), then the evaluation (what is left of the piece's time)
+      const sampled = Boolean(sampling);
+      if (sampling) advanceSample(start);
+      if (!sampling && evaluation && (!sampled || now() - start < pieceMs)) advanceEvaluation(start);
+      // steps wait for the sample and the evaluation of the model they would change; a step
+      // that samples or evaluates ends its chunk, and a chunk stops before the next step would pass chunkMs
+      if (!evaluation && !sampling && stepAsked && !pieces) {
+        stepAsked = false;
+        if (!running && trainable && !done()) oneStep();
+      } else if (!evaluation && !sampling && !stepAsked && running) {
         do {
           if (!oneStep()) break;
-        } while (running && !evaluation && chunkMs > 0 && now() - start + stepMs < chunkMs && !sampleDue());
+        } while (running && !evaluation && !sampling && chunkMs > 0 && now() - start + stepMs < chunkMs && !sampleDue());
       }
     } catch (error) {
-      evaluation = null;
+      const op = sampling ? 'sample' : 'evaluate';
+      evaluation = sampling = null;
       running = false;
-      fail('evaluate', error);
+      fail(op, error);
     }
     if (chunkMs > 0) post({ type: 'chunk', ms: now() - start });
-    if (running || evaluation) schedule();
+    if (running || evaluation || sampling || stepAsked) schedule();
   };
   const sampleDue = () => (gpt.steps + 1) % SAMPLE_EVERY === 0 || (gpt.steps + 1) % EVAL_EVERY === 0;
 
@@ -155,7 +176,8 @@ export function createRun({ post, api, chunkMs = 0 }) {
         return;
       }
       running = false;
-      evaluation = null;
+      evaluation = sampling = null;
+      stepAsked = false;
       gpt?.dispose();
       gpt = next;
       quatrainForm = Boolean(form);
@@ -174,7 +196,8 @@ export function createRun({ post, api, chunkMs = 0 }) {
         return;
       }
       running = false;
-      evaluation = null;
+      evaluation = sampling = null;
+      stepAsked = false;
       gpt?.dispose();
       gpt = next;
       quatrainForm = true;
@@ -193,7 +216,8 @@ export function createRun({ post, api, chunkMs = 0 }) {
       if (gpt) post({ type: 'progress', step: gpt.steps, loss: null, running: false, done: done() });
     },
     step() {
-      if (!gpt || running || evaluation || !trainable || done()) return;
+      if (!gpt || running || !trainable || done()) return;
+      if (evaluation || sampling) { stepAsked = true; return; }
       oneStep();
     },
     attend({ id, text }) {
@@ -223,6 +247,6 @@ export function createRun({ post, api, chunkMs = 0 }) {
       if (!command || stopped) return;
       queue = queue.then(() => command(message)).catch((error) => fail(message.type, error));
     },
-    stop() { stopped = true; running = false; evaluation = null; loop.port1.close(); gpt?.dispose(); gpt = null; },
+    stop() { stopped = true; running = false; evaluation = sampling = null; loop.port1.close(); gpt?.dispose(); gpt = null; },
   };
 }

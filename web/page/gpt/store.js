@@ -11,6 +11,7 @@
 //   const off = store.subscribe((snap) => …);   store.get()
 //   store.ensure()                      // a run from the URL's settings, if there is none
 //   store.play() / pause() / step()     store.watchLine(line)   // its attention, kept up to date
+//   createTicker({ process: store.process, … })   // the writer's Start / Pause / Step (shell/ticker.js)
 //   store.retrain(text)                 // the reader's own text (null: the quatrains); refused
 //                                       // text leaves the current run as it was
 //   store.save() → Promise<Uint8Array>  store.load(bytes)   store.modelBytes() (for generation)
@@ -87,6 +88,8 @@ export function createGPTStore(ctx) {
   // where the run trains: 'worker', or 'page' with the reason (the browser's words)
   let thread = Object.freeze({ where: null, reason: null });
   let replayAsked = ctx.sceneFor?.('writer')?.step || 0;   // a link's step, for the first run only
+  let tickerPlays = false;       // the ticker (store.process) plays the run: it has not paused it since
+  let tickerStarted = false;     // … and it started the run itself (the run was not running already)
 
   const makeSnap = () => Object.freeze({ ...s, thread, losses: s.losses.slice(), evals: s.evals.slice(), samples: s.samples.slice(),
     settings: Object.freeze(Object.fromEntries(RUN_KEYS.map((k) => [k, state.get(k)]))) });
@@ -200,6 +203,7 @@ export function createGPTStore(ctx) {
     const now = performance.now();
     switch (m.type) {
       case 'created':
+        tickerPlays = tickerStarted = false;
         if (!m.info.loaded) { ownText = pendingText; runSettings = pendingSettings; }
         s = { ...EMPTY, status: 'ready', info: m.info, step: m.info.steps, done: m.info.loaded || m.info.steps >= m.info.defaultSteps,
           source: m.info.loaded ? 'file' : (ownText === null ? 'quatrains' : 'own'), savedStep: m.info.loaded ? m.info.steps : null,
@@ -313,13 +317,25 @@ export function createGPTStore(ctx) {
   };
   if (typeof addEventListener === 'function') addEventListener('beforeunload', beforeUnload);
 
+  const play = () => { worker?.postMessage({ type: 'play' }); set({ startedAt: s.startedAt ?? performance.now(), replay: null }); };
+  const pause = () => { worker?.postMessage({ type: 'pause' }); set({ replay: null }); };
+  const step = () => { worker?.postMessage({ type: 'step' }); set({ replay: null }); };
+  // the run as a live process for the shell's ticker: it trains in its worker at its own pace, so
+  // the ticker's play and pause start and stop it there, and advance takes a step only when
+  // asked while paused (Step). A run that is already running (a link's replay, generation's
+  // button) is not asked again, so what it was doing (its replay's end) stays.
+  const process = Object.freeze({
+    play() { tickerPlays = true; if (!s.running) { tickerStarted = true; play(); } },
+    pause() { if (tickerStarted || s.running) pause(); tickerPlays = tickerStarted = false; },
+    advance() { if (!tickerPlays && !s.running) step(); return []; },
+    get finished() { return !s.info || s.done || s.source === 'file'; },
+  });
+
   return {
     get: () => snap,
     subscribe(fn) { watchers.add(fn); return () => watchers.delete(fn); },
     ensure() { if (!worker) create(ownText); },
-    play() { worker?.postMessage({ type: 'play' }); set({ startedAt: s.startedAt ?? performance.now(), replay: null }); },
-    pause() { worker?.postMessage({ type: 'pause' }); set({ replay: null }); },
-    step() { worker?.postMessage({ type: 'step' }); set({ replay: null }); },
+    play, pause, step, process,
     /** A new run: on `text` (the reader's; null for the quatrains), with the URL's settings. */
     retrain(text) { create(text); },
     /** A new run with the current settings and the current text. */

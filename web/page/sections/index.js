@@ -78,8 +78,8 @@ export const PAGE_SECTIONS = Object.freeze([
   ready(flowSection),
   // after the data flow: the Transformer block, a GPT the reader trains, generation with its KV
   // cache; gpt/settings.js holds the three sections' settings as one list. The writer's run is a
-  // live process drawn through a stepper: 'data' until it moves onto the ticker (shell/ticker.js)
-  onDemandGPT('block', { kind: 'data', properties: GPT_PROPERTIES }), onDemandGPT('writer', { kind: 'data', properties: GPT_PROPERTIES }),
+  // live process on the shell's ticker (shell/ticker.js) whose samples a stepper walks
+  onDemandGPT('block', { kind: 'data', properties: GPT_PROPERTIES }), onDemandGPT('writer', { kind: 'live', properties: GPT_PROPERTIES }),
   onDemandGPT('generate', { kind: 'data', properties: GPT_PROPERTIES }),
   // what a bigger model trained longer buys: the pretrained poet against the writer and counting
   onDemandPretrained('pretrained', { kind: 'data', properties: PRETRAINED_PROPERTIES }),

@@ -5,17 +5,22 @@
 // sample poem every SAMPLE_EVERY steps with the share of well-formed ones; the attention of
 // every layer and head on a line the reader types. The reader can train on their own text,
 // save the model as a file and load one. This file only draws the run's snapshots and passes
-// the reader's commands to the store; the stepper walks through the samples.
+// the reader's commands to the store; the stepper walks through the samples. The run is a live
+// process on the shell's ticker (shell/ticker.js, over store.process): Start / Pause, Step and
+// the space key play, pause and step it, and the ticker follows the run when something else
+// starts or stops it (a link's replay, generation's button, the end of its schedule).
 import { h, clear, fmt, download } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { QUIZ_GPT_STRINGS } from '../strings/quiz-gpt.js';
 import { WRITER_STRINGS } from '../strings/writer.js';
 import { defineSection } from '../shell/section-shell.js';
+import { createTicker } from '../shell/ticker.js';
 import { gptSource, acquireGPTStore } from '../gpt/store.js';
 import { GPT_CHOICES, RUN_KEYS, clampHeads } from '../gpt/settings.js';
 import { SAMPLE_EVERY, SAMPLE_POEMS, SAMPLE_TEMPERATURE } from '../gpt/worker-constants.js';
 import { createLossPlot } from '../views/loss-plot.js';
 import { refusalText } from '../gpt/refusals.js';
+import { runRefusal, quatrainVocabulary } from '../gpt/limits.js';
 import { isWellFormedQuatrain } from '../../data/quatrain-form.js';
 
 addStrings(WRITER_STRINGS);
@@ -42,7 +47,7 @@ export const writerSection = defineSection({
     const n = snap.info ? snap.info.layers : snap.settings.glayers;
     return { stack: i18n.t(n === 1 ? 'writer.stack.one' : 'writer.stack', { n }) };
   }], 'writer.intro2', 'writer.intro3'],
-  source: gptSource,
+  source: gptSource, live: true,
   // a link's step is the quatrain run's: the code trains to it again (gpt/store.js); a run on the
   // reader's text, from a file or with settings changed since it began cannot travel
   runStep: (snap) => (snap.source === 'quatrains' && !snap.stale ? snap.step : 0), settings: RUN_KEYS,
@@ -75,10 +80,35 @@ export const writerSection = defineSection({
       if (ok) seedInput.removeAttribute('aria-invalid');
       else { seedInput.setAttribute('aria-invalid', 'true'); seedInput.value = String(snapNow().settings.gseed); }
     });
+    // why some choices are greyed out (shown while any is): the selects point here
+    const refusedNote = texts.set(h('p', { class: 'note', attrs: { 'data-role': 'refused-choices' } }), 'writer.refusedChoices');
+    refusedNote.id = `${frame.id}-refused-choices`;
     const settings = h('div', { class: 'writer-controls' },
       settingSelect('glayers', GPT_CHOICES.glayers), settingSelect('gheads', GPT_CHOICES.gheads),
       settingSelect('gdim', GPT_CHOICES.gdim), settingSelect('gctx', GPT_CHOICES.gctx), settingSelect('glr', GPT_CHOICES.glr), settingSelect('gsteps', GPT_CHOICES.gsteps),
       h('label', { class: 'gpt-choice' }, texts.set(h('span'), 'writer.gseed'), seedInput), seedMsg);
+
+    // choices the engine would refuse with the other settings as they are (its own work check,
+    // gpt/limits.js, over the vocabulary of the text the next run trains on) are not offered
+    const LIMITED = ['glayers', 'gheads', 'gdim', 'gctx'];   // the settings a step's work depends on
+    function offerChoices(snap) {
+      const vocab = snap.info && snap.source !== 'file' ? snap.info.vocab : quatrainVocabulary();
+      let any = false;
+      for (const [key, el] of selects) {
+        if (!LIMITED.includes(key)) continue;
+        let greyed = false;
+        for (const option of el.options) {
+          const refusal = runRefusal({ ...snap.settings, [key]: Number(option.value) }, vocab);
+          option.disabled = refusal !== null;
+          option.title = refusal === null ? '' : i18n.t('writer.choiceRefused', { message: refusalText(i18n, refusal) });
+          greyed ||= refusal !== null;
+        }
+        if (greyed) el.setAttribute('aria-describedby', refusedNote.id);
+        else el.removeAttribute('aria-describedby');
+        any ||= greyed;
+      }
+      refusedNote.hidden = !any;
+    }
 
     // ---- run controls ----
     const button = (key, role, fn) => {
@@ -86,8 +116,26 @@ export const writerSection = defineSection({
       events.on(b, 'click', fn);
       return b;
     };
-    const play = button('writer.start', 'play', () => (snapNow().running ? store.pause() : store.play()));
-    const stepBtn = button('writer.step', 'step', () => store.step());
+    // one clock for the run: the buttons and the stepper's space key all go through it
+    const ticker = createTicker({ process: store.process });
+    const play = button('writer.start', 'play', () => ticker.toggle());
+    const stepBtn = button('writer.step', 'step', () => ticker.step());
+    function showPlaying() {
+      const info = snapNow().info;
+      play.disabled = !info || snapNow().done || snapNow().source === 'file';
+      texts.set(play, ticker.playing ? 'writer.pause' : 'writer.start');
+      play.dataset.state = ticker.playing ? 'running' : 'paused';
+      stepBtn.disabled = play.disabled || ticker.playing;
+    }
+    ticker.onChange(showPlaying);
+    // the ticker follows the run when it starts or stops by itself or through another section
+    let runWasRunning = false;
+    const offRun = store.subscribe((snap) => {
+      if (snap.running === runWasRunning) return;
+      runWasRunning = snap.running;
+      if (snap.running) ticker.play();
+      else ticker.pause();
+    });
     const restart = button('writer.restart', 'restart', () => guard(() => store.restart()));
     const save = button('writer.save', 'save', async () => {
       const bytes = await store.save();
@@ -101,7 +149,7 @@ export const writerSection = defineSection({
     });
     const loadLabel = h('label', { class: 'gpt-file' }, texts.set(h('span'), 'writer.load'), fileInput);
     const runRow = h('div', { class: 'writer-controls' }, play, stepBtn, restart, save, loadLabel);
-    frame.controls.append(settings, runRow);
+    frame.controls.append(settings, refusedNote, runRow);
 
     // ask before a run with steps that no file holds is dropped
     const ask = h('div', { class: 'gpt-ask', attrs: { role: 'alertdialog', 'data-role': 'ask' } });
@@ -254,6 +302,7 @@ export const writerSection = defineSection({
         pending.hidden = !waits;
         pending.textContent = waits ? i18n.t('writer.pending', { value: String(runs) }) : '';
       }
+      offerChoices(snap);
       if (seedInput.getRootNode().activeElement !== seedInput) seedInput.value = String(snap.settings.gseed);
       const total = info ? info.defaultSteps : 0;
       const onPage = snap.thread.where === 'page';
@@ -262,10 +311,7 @@ export const writerSection = defineSection({
       threadNote.textContent = !onPage ? '' : i18n.t(/Content Security Policy|Content-Security-Policy/i.test(snap.thread.reason) ? 'writer.onPageCSP' : 'writer.onPage',
         { reason: snap.thread.reason }) + (snap.longestChunkMs === null ? '' : `${i18n.lang === 'zh' ? '' : ' '}${i18n.t('writer.chunk', { ms: Math.round(snap.longestChunkMs) })}`);
       threadNote.title = onPage ? snap.thread.reason : '';
-      play.disabled = !info || snap.done || snap.source === 'file';
-      texts.set(play, snap.running ? 'writer.pause' : 'writer.start');
-      play.dataset.state = snap.running ? 'running' : 'paused';
-      stepBtn.disabled = play.disabled || snap.running;
+      showPlaying();
       save.disabled = !info;
       restart.disabled = !info;
       if (!info) {
@@ -368,10 +414,10 @@ export const writerSection = defineSection({
     }
 
     return {
-      count: (snap) => Math.max(1, snap.samples.length), draw, render, embedNote,
+      count: (snap) => Math.max(1, snap.samples.length), draw, render, embedNote, ticker,
       stage: (i) => `sample-${i}`,
       setLanguage: () => draw(snapNow()),
-      destroy: release,
+      destroy() { offRun(); ticker.destroy(); release(); },
     };
   },
 });

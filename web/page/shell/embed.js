@@ -26,6 +26,14 @@
 //   </script>
 export const HEIGHT_MESSAGE = 'qkv-lab:height';
 
+/**
+ * ?tools=1 (or tools, tools=true) with ?embed=1: the author's tools (Copy embed code, Export, the
+ * section's # link) stay; without it an embedded section shows none of them to the post's readers.
+ */
+export function wantsAuthorTools(params) {
+  return Boolean(params && params.has('tools') && ['', '1', 'true'].includes(params.get('tools')));
+}
+
 /** ?embed=1 (or embed, embed=true) turns iframe mode on. */
 export function isEmbedMode(params) {
   if (!params || !params.has('embed')) return false;
@@ -53,6 +61,7 @@ export function applyEmbedMode({ root, sections, ctx = null, fallback = null, pa
   let shown = null;
 
   doc.documentElement.classList.add('qkv-embed');
+  doc.documentElement.classList.toggle('qkv-author-tools', wantsAuthorTools(params));
   doc.documentElement.dataset.embed = 'true';
   const restyled = [[doc.body, 'margin', '0'], [root, 'padding', '0'], [root, 'maxWidth', 'none']];
   const previous = restyled.map(([el, prop]) => el.style[prop]);
@@ -142,7 +151,7 @@ export function applyEmbedMode({ root, sections, ctx = null, fallback = null, pa
         own.element.remove();
       }
       if (notice) notice.remove();
-      doc.documentElement.classList.remove('qkv-embed');
+      doc.documentElement.classList.remove('qkv-embed', 'qkv-author-tools');
       delete doc.documentElement.dataset.embed;
       delete doc.documentElement.dataset.embedSection;
     },

@@ -12,7 +12,7 @@ import { PAGE_STRINGS } from '../strings/page.js';
 import { createState } from './state.js';
 import { createSectionContext } from './context.js';
 import { PAGE_SECTIONS, WALKTHROUGH } from '../sections/index.js';
-import { applyEmbedMode, isEmbedMode } from './embed.js';
+import { applyEmbedMode, isEmbedMode, wantsAuthorTools } from './embed.js';
 import { sceneOf } from './scene.js';
 import { createSectionTools } from './section-tools.js';
 import { createNavigation } from './navigation.js';
@@ -184,7 +184,8 @@ async function main() {
       notice.hidden = false;
       applyLanguage(i18n.lang);
     },
-    sectionTools: createSectionTools({ state, getSnapshot: () => ctx.getSnapshot() }),
+    // the author's tools; an embedded section (iframe mode) shows them only when asked (?tools=1)
+    sectionTools: !isEmbedMode(params) || wantsAuthorTools(params) ? createSectionTools({ state, getSnapshot: () => ctx.getSnapshot() }) : null,
     announce(text) { live.textContent = ''; live.textContent = text; },
     onSnapshot(snapshot) {
       for (const section of sections) {

@@ -17,6 +17,10 @@
 //         stepAfter(snap, previous, index) { … },   // optional: the step to show after new data
 //                                                   // (default: stay at `index`)
 //         onStep(index) { … },            // optional: the reader moved the stepper (write state here)
+//         ticker,                         // optional, with live: true: the ticker (shell/ticker.js) of
+//                                         // the live process whose steps the stepper walks (the
+//                                         // writer's run): space plays and pauses it, and the
+//                                         // stepper has no play of its own
 //         setLanguage() { … }, destroy() { … },                 // optional extras
 //       };
 //     },
@@ -138,7 +142,7 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
  * onProgress(fn) calls fn({ section, kind: 'step', step, count, stage? }) whenever the stepper
  * moves or changes length, whoever moved it.
  */
-export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, runStep = false, settings = null, choices = [], properties = [], quiz = [], shell: shared = true, setup }) {
+export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, live = false, runStep = false, settings = null, choices = [], properties = [], quiz = [], shell: shared = true, setup }) {
   function create(ctx) {
     if (!shared) return createOwnFrame(ctx);
     const { i18n } = ctx;
@@ -187,7 +191,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       count: parts.count(snap),
       render: (index, options) => parts.render(index, options),
       initial: scene.initial ?? (typeof parts.initial === 'function' ? parts.initial(snap) : parts.initial ?? 0),
-      range: scene.range, loop: scene.loop,
+      range: scene.range, loop: scene.loop, live: parts.ticker ?? null,
     });
     // predict-then-reveal: the stepper waits before a step whose question is open (quiz.js)
     questions = createQuiz({ id, i18n, events, questions: quiz, stepper, getSnap: () => snap, enabled: Boolean(ctx.state.get('quiz')) });
@@ -371,7 +375,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
   // what the registry reads (sections/index.js): the URL properties this section owns, the
   // snapshot choices it draws, and its kind: 'attention' (draws the attention snapshot), 'data'
   // (a source of its own: scaling, the walkthrough of a step, the block, generation) or 'live'
-  // (a process the reader plays: the training run, the writer)
-  const kind = !shared ? 'live' : source ? 'data' : 'attention';
+  // (a process the reader plays on the shell's ticker: the training run, the writer)
+  const kind = !shared || live ? 'live' : source ? 'data' : 'attention';
   return Object.freeze({ id, titleKey, kind, properties: Object.freeze([...properties]), choices: Object.freeze([...choices]), quiz: Object.freeze([...quiz]), create });
 }

@@ -53,7 +53,15 @@ export function createSectionTools({ state, getSnapshot = () => null, pageUrl = 
     const code = h('textarea', { class: 'embed-code', attrs: { readonly: '', rows: '7', spellcheck: 'false', id: `${id}-embed-code` } });
     const codeLabel = texts.set(h('label', { class: 'visually-hidden', attrs: { for: `${id}-embed-code` } }), 'tools.codeLabel');
     const codeNote = h('p', { class: 'note embed-note', attrs: { 'data-role': 'embed-note' }, hidden: true });
-    const panel = h('div', { class: 'embed-panel', hidden: true }, codeLabel, code, codeNote);
+    // one figure per paste: the widget (tag and script), or the iframe where scripts are stripped
+    const kindInput = (kind, key) => {
+      const input = h('input', { attrs: { type: 'radio', name: `${id}-embed-kind`, value: kind, 'data-embed-kind': kind }, checked: kind === 'widget' });
+      return [input, h('label', { class: 'embed-kind' }, input, texts.set(h('span'), key))];
+    };
+    const [widgetKind, widgetKindLabel] = kindInput('widget', 'tools.kindWidget');
+    const [iframeKind, iframeKindLabel] = kindInput('iframe', 'tools.kindIframe');
+    const kinds = h('fieldset', { class: 'embed-kinds' }, texts.set(h('legend', { class: 'visually-hidden' }), 'tools.kindLabel'), widgetKindLabel, iframeKindLabel);
+    const panel = h('div', { class: 'embed-panel', hidden: true }, kinds, codeLabel, code, codeNote);
     toolbar.append(h('div', { class: 'tool-buttons', attrs: { role: 'group' } }, embedButton, exportButton, stepper ? gifButton : null), status, panel);
     toolbar.hidden = false;
     const label = () => toolbar.querySelector('.tool-buttons').setAttribute('aria-label', i18n.t('tools.label'));
@@ -70,7 +78,9 @@ export function createSectionTools({ state, getSnapshot = () => null, pageUrl = 
     const alt = () => (runStep || !stepper ? i18n.t('tools.altRun', { title: title(), i: shownStep() })
       : i18n.t('tools.alt', { title: title(), i: stepper.index + 1, n: stepper.count, narration: narration() }));
 
-    events.on(embedButton, 'click', async () => {
+    events.on(embedButton, 'click', () => copyEmbed());
+    for (const input of [widgetKind, iframeKind]) events.on(input, 'change', () => copyEmbed());
+    async function copyEmbed() {
       const own = scene();
       const range = stepper ? stepper.range : { from: 0, to: 0 };
       const full = !stepper || (range.from === 0 && range.to === stepper.count - 1);
@@ -80,7 +90,9 @@ export function createSectionTools({ state, getSnapshot = () => null, pageUrl = 
         scene: { range: full ? null : { from: range.from + 1, to: range.to + 1 }, loop: Boolean(stepper?.loop), autoplay: Boolean(own?.autoplay) },
         pageUrl: pageUrl(), image, alt: alt(), height: element.getBoundingClientRect().height + 24,
       });
-      code.value = result.text;
+      const iframe = iframeKind.checked;
+      const text = iframe ? result.iframeText : result.text;
+      code.value = text;
       const note = embedNote?.() || '';
       codeNote.textContent = note;
       codeNote.hidden = !note;
@@ -89,12 +101,13 @@ export function createSectionTools({ state, getSnapshot = () => null, pageUrl = 
       const edits = Object.keys(getSnapshot()?.edited || {}).length > 0;
       let copied = false;
       try {
-        await navigator.clipboard.writeText(result.text);
+        await navigator.clipboard.writeText(text);
         copied = true;
       } catch { /* file://, or no permission: the code is selected for the reader instead */ }
       if (!copied) code.select();
-      status.textContent = [i18n.t(copied ? 'tools.copied' : 'tools.copyHere'), i18n.t('tools.imageNote', { file: image }), edits ? i18n.t('tools.edits') : ''].filter(Boolean).join(i18n.lang === 'zh' ? '' : ' ');   // zh sentences end in 。 and need no space
-    });
+      status.textContent = [i18n.t(!copied ? 'tools.copyHere' : iframe ? 'tools.copiedIframe' : 'tools.copied'), iframe ? '' : i18n.t('tools.imageNote', { file: image }),
+        edits ? i18n.t('tools.edits') : ''].filter(Boolean).join(i18n.lang === 'zh' ? '' : ' ');   // zh sentences end in 。 and need no space
+    }
 
     events.on(exportButton, 'click', async () => {
       try {

@@ -13,6 +13,10 @@
 // ◀, ▶|, |◀, the keys and play stay inside it, and with loop play goes round from its end to its start.
 // stepper.setGate(fn) lets a step wait (the quiz, shell/quiz.js): fn(from, to) → the furthest
 // step at or before `to` that may be shown now; a move forward stops there (and play pauses).
+// A section whose steps come from a live process (the writer's samples, made as its run trains)
+// passes that process's ticker as `live`: the stepper then only walks the steps that exist (no ▶
+// nor speed of its own, so the section's Start / Pause is the one play control), and space
+// plays and pauses the process, as Start / Pause does.
 import { h, s, listeners } from './dom.js';
 import { addStrings } from './i18n.js';
 import { STEPPER_STRINGS } from '../strings/stepper.js';
@@ -48,7 +52,7 @@ export function stepKeys(events, host, { toggle, forward, back }) {
 }
 const BASE_DELAY_MS = 900;
 
-export function createStepper({ i18n, host, count, render, initial = 0, range = null, loop = false }) {
+export function createStepper({ i18n, host, count, render, initial = 0, range = null, loop = false, live = null }) {
   const texts = i18n.binder();
   const events = listeners();
   let total = count;
@@ -84,11 +88,12 @@ export function createStepper({ i18n, host, count, render, initial = 0, range = 
   const position = h('span', { class: 'step-position', attrs: { 'aria-hidden': 'true' } });
   const narration = h('p', { class: 'narration', attrs: { 'aria-live': 'polite', 'aria-atomic': 'true' } });
   const keysHint = h('span', { class: 'keys-hint' });
+  const speedBox = h('label', { class: 'speed' }, speedLabel, speedSelect);
   const element = h('div', { class: 'stepper' },
     h('div', { class: 'stepper-controls', attrs: { role: 'group' } },
-      first, back, play, forward,
-      h('label', { class: 'speed' }, speedLabel, speedSelect), position, keysHint),
+      first, back, play, forward, speedBox, position, keysHint),
     narration);
+  play.hidden = speedBox.hidden = Boolean(live);
 
   function labelButtons() {
     for (const b of [first, back, forward]) b.setAttribute('aria-label', i18n.t(b.dataset.key));
@@ -164,7 +169,7 @@ export function createStepper({ i18n, host, count, render, initial = 0, range = 
   events.on(play, 'click', () => (timer === null ? start() : pause()));
   events.on(speedSelect, 'change', () => { speed = Number(speedSelect.value) || 1; });
   stepKeys(events, host, {
-    toggle: () => (timer === null ? start() : pause()),
+    toggle: () => (live ? live.toggle() : timer === null ? start() : pause()),
     forward: () => { pause(); go(index + 1); },
     back: () => { pause(); go(index - 1); },
   });

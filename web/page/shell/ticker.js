@@ -6,7 +6,9 @@
 //   const ticker = createTicker({
 //     process,            // { advance(n, { budgetMs }) → the steps taken now (an array; may be
 //                         //   shorter than n, or empty: a process in a worker takes them there and
-//                         //   reports later), finished: boolean }
+//                         //   reports later), finished: boolean, and optionally play() and
+//                         //   pause(): a process that keeps its own pace (the writer's run in its
+//                         //   worker) is told when the reader starts and stops it }
 //     speed: 10,          // steps per second while playing
 //     onFrame({ records, part }),   // a frame took steps: draw them (part alternates 0, 1 for
 //                                   // views that draw half their figures a frame)
@@ -86,6 +88,7 @@ export function createTicker({ process, speed = 10, frames = null, onFrame = () 
       playing = true;
       lastTime = 0;
       due = 1;
+      process.play?.();
       schedule();
       changed();
       return true;
@@ -94,6 +97,7 @@ export function createTicker({ process, speed = 10, frames = null, onFrame = () 
     pause() {
       if (!playing) return;
       stop();
+      process.pause?.();
       changed();
     },
     toggle() {

@@ -9,6 +9,7 @@ export const MATRIX_VIEW_STRINGS = {
     'matrix.shape': '{name}：{rows}×{cols}',
     'matrix.editHint': '可编辑：点一下数字，输入新值，按回车。',
     'matrix.scrolls': '表格较宽，可左右滚动：显示 {shown} / {cols} 列 →',
+    'matrix.scrollsPicture': '表格太宽，图里只有第 {from}–{to} 列（共 {cols} 列）；其余的在页面上左右滚动可以看到 …',
   },
   en: {
     'matrix.csv': 'CSV', 'matrix.csvLabel': 'Download {name} as a CSV file',
@@ -18,5 +19,6 @@ export const MATRIX_VIEW_STRINGS = {
     'matrix.shape': '{name}: {rows}×{cols}',
     'matrix.editHint': 'Editable: click a number, type a new value, press Enter.',
     'matrix.scrolls': 'Wider than the page: scroll sideways for the rest ({shown} of {cols} columns in view) →',
+    'matrix.scrollsPicture': 'Too wide for a picture: columns {from}–{to} of {cols} shown; the rest scroll into view on the page …',
   },
 };

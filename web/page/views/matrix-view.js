@@ -83,6 +83,16 @@ export function createMatrixView({ i18n, name, title = name, label = name, rowLa
   // keyboard reaches that scroll through the scroller itself: focusable (and named) exactly while
   // it overflows, so a table that fits adds no Tab stop.
   const focusableCells = editable || Boolean(onCell);
+  // what an exported picture that shows only the columns in view says (export/svg-step.js): which
+  // columns, at the scroll position of the moment
+  function notePicture() {
+    if (scrolls.hidden || !matrix) return;
+    const perColumn = scroller.scrollWidth / (matrix.cols + 1);
+    const shown = Math.max(1, Math.min(matrix.cols, Math.floor(scroller.clientWidth / perColumn) - 1));
+    const first = Math.min(matrix.cols - shown, Math.max(0, Math.round(scroller.scrollLeft / perColumn)));
+    scrolls.dataset.pictureNote = i18n.t('matrix.scrollsPicture', { from: first + 1, to: first + shown, cols: matrix.cols });
+  }
+  events.on(scroller, 'scroll', notePicture);
   function checkOverflow() {
     const cut = scroller.scrollWidth > scroller.clientWidth + 1;
     scrolls.hidden = !cut;
@@ -91,6 +101,7 @@ export function createMatrixView({ i18n, name, title = name, label = name, rowLa
       const perColumn = scroller.scrollWidth / (matrix.cols + 1);
       const shown = Math.max(1, Math.min(matrix.cols, Math.floor(scroller.clientWidth / perColumn) - 1));
       scrolls.textContent = i18n.t('matrix.scrolls', { shown, cols: matrix.cols });
+      notePicture();
     }
     const overflowing = !focusableCells && cut;
     if (overflowing === scroller.hasAttribute('tabindex')) return;
