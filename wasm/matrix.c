@@ -57,13 +57,6 @@
    faster here.) */
 #define GEMM_KB 256
 #define GEMM_IB 128
-/* A stored transposed with more than IB rows (Aᵀ·B: the tied table's gradient, whose A is the
-   512 x 3,644 dlogits read down its columns; the MLP's wider weight gradient): IBT rows x KB terms
-   of it packed at a time (32 KiB on the kernels' stack, beside the panel), so that the micro-kernel
-   reads its 4 rows' terms side by side instead of one cache line (and one page) per term. With
-   fewer rows, the rows' terms of consecutive p are neighbouring cache lines: packing measured no
-   faster there. */
-#define GEMM_IBT 32
 
 /* paths that training does not take, optimised for size in the WebAssembly builds (clang) */
 #if defined(__clang__) && defined(__wasm__)
@@ -176,51 +169,10 @@ static void nn_tile(float* out, int ldo, const float* A, size_t rs, size_t cs, c
     else nn_edge(out, ldo, a, cs, panel, k, rows, cols, acc);
 }
 
-/* packed (rows rounded up to MR, kb, MR) = the tiles of A's rows 0..rows-1 (A stored transposed:
-   rs = 1, a tile's MR entries of one term side by side), term by term; 0 past the last row */
-static void pack_transposed(float* packed, const float* A, size_t cs, int rows, int kb) {
-    for (int t = 0; t < rows; t += MR, A += MR) {
-        int rr = rows - t < MR ? rows - t : MR;
-        const float* a = A;
-        for (int p = 0; p < kb; p++, a += cs, packed += MR) {
-            if (rr == MR) wasm_v128_store(packed, wasm_v128_load(a));
-            else for (int r = 0; r < MR; r++) packed[r] = r < rr ? a[r] : 0.0f;
-        }
-    }
-}
-
-/* gemm_nn for A stored transposed (rs 1, cs > 1): both operands packed, BLIS-style */
-static void gemm_tn(float* out, const float* A, size_t cs, const float* B, int n, int k, int m, int acc) {
-    float panel[GEMM_KB * PANEL], packed[GEMM_IBT * GEMM_KB];
-    for (int p0 = 0; p0 < k || p0 == 0; p0 += GEMM_KB) {
-        int kb = k - p0 < GEMM_KB ? k - p0 : GEMM_KB;
-        int accumulate = acc || p0 > 0;
-        for (int i0 = 0; i0 < n; i0 += GEMM_IBT) {
-            int i1 = n - i0 < GEMM_IBT ? n : i0 + GEMM_IBT;
-            pack_transposed(packed, A + i0 + (size_t)p0 * cs, cs, i1 - i0, kb);
-            for (int j = 0; j < m; j += PANEL) {
-                int cols = m - j < PANEL ? m - j : PANEL;
-                pack_panel(panel, B + (size_t)p0 * m + j, m, kb, cols);
-                for (int i = i0; i < i1; i += MR) {
-                    const float* a[MR];
-                    for (int r = 0; r < MR; r++) a[r] = packed + (size_t)(i - i0) * kb + r;
-                    int rows = i1 - i < MR ? i1 - i : MR;
-                    if (rows == MR && cols == PANEL) NN_TILE(out + (size_t)i * m + j, m, a, MR, panel, kb, accumulate);
-                    else nn_edge(out + (size_t)i * m + j, m, a, MR, panel, kb, rows, cols, accumulate);
-                }
-            }
-        }
-    }
-}
-
 static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
                     int m, int acc) {
     if (n < MR) {
         gemm_nn_rows(out, A, rs, cs, B, n, k, m, acc);
-        return;
-    }
-    if (rs == 1 && cs > 1 && n > GEMM_IB) {  /* fewer rows: A's block stays in cache as it is */
-        gemm_tn(out, A, cs, B, n, k, m, acc);
         return;
     }
     float panel[GEMM_KB * PANEL];

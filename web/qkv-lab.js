@@ -184,9 +184,9 @@ async function wasmBytes(kernels) {
   return { core, kernels: decode(packed, size) };
 }
 
-/** Kernel stack: the SIMD builds' gemm_nn packs a panel of B there (8 KiB, wasm/matrix.c), and for
- * Aᵀ·B a block of A beside it (32 KiB); the scalar build's local arrays may live there. */
-const KERNEL_STACK_BYTES = 65536;
+/** Kernel stack: the SIMD builds' gemm_nn packs a panel of B there (8 KiB, wasm/matrix.c), and the
+ * scalar build's local arrays may live there: twice what they need. */
+const KERNEL_STACK_BYTES = 32768;
 /** The GPT engine's stack (its largest frame holds a few small arrays of offsets). */
 const GPT_STACK_BYTES = 16384;
 
