@@ -3,17 +3,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { newPage, ARTIFACTS, settle } from './harness.js';
+import { ARTIFACTS, settle } from './harness.js';
 import { PROPERTIES } from '../../web/page/shell/state.js';
 import { SCALING_DKS } from '../../web/page/models/scaling.js';
 
-export async function openPage(env, { query = '', file = false, locale = 'en-US', ...options } = {}) {
-  const page = await newPage(env, { locale, ...options });
-  const url = file ? env.fileUrl('dist/qkv-lab.html') + query : env.url('index.html' + query);
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
-  return page;
-}
+// opening the page, and q({ seed: 7 }) → '?seed=7' (tools/browser.mjs: the benchmark's too)
+export { openPage, q } from '../../tools/browser.mjs';
+import { openPage } from '../../tools/browser.mjs';
 
 /** The texts of row i of the matrix `name` inside section `section`. */
 export function row(page, section, name, i) {
@@ -31,8 +27,6 @@ export const ARTICLE = {
   O0: ['-0.099', '0.161', '-0.165'],
 };
 
-/** A query string from an object: q({ seed: 7 }) → '?seed=7'. */
-export const q = (params) => `?${new URLSearchParams(params)}`;
 
 /** Section `id`'s stepper on its last step, with its own button (▶| is the reader's way). */
 export async function goToLast(page, id) {
