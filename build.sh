@@ -315,6 +315,9 @@ build_wasm() {
   # the pretrained Tang poet (committed as web/pretrained/tang-poet.qkvgpt) as a module of its own,
   # imported only by qkv.loadPretrained(); without the file, a module that says there is none
   node tools/pretrained-bundle.mjs web/pretrained/tang-poet.qkvgpt web/dist/qkv-pretrained.js
+  # the declarations' lists of sections (QkvLabSection), written from the section registry: a
+  # section added there is a value of the types at the next build (commit the .d.ts it rewrites)
+  node tools/section-types.mjs
   if [ -d node_modules/esbuild ]; then
     node tools/build-page.mjs
   else

@@ -6,7 +6,7 @@
 //   softmax and attention are the kernels of the instance it is attached to:
 //   load({ kernels, gpt: true })); the same C natively (gcc -O3 -march=native, bench/gpt-native.c,
 //   a process per round); the same model in TensorFlow.js's WebAssembly backend, one thread
-//   (bench/gpt-tfjs.mjs), with its autodiff and Adam (the issue's peer) and with the matrix
+//   (tools/tfjs-gpt.mjs), with its autodiff and Adam (the issue's peer) and with the matrix
 //   products' gradients written by hand as XNNPACK's untransposed products ('xnnpack': what a
 //   TF.js user tuning this model would do);
 // - generation (tokens per second) with and without the KV cache after prompts of 8, 32 and 128
@@ -26,7 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { load, simdSupported } from '../web/qkv-lab.js';
 import { GPT_DEFAULTS } from '../web/gpt.js';
 import { QUATRAINS } from '../web/data/quatrains.js';
-import { mulberry32 } from '../tests/helpers.js';
+import { mulberry32 } from '../tools/random.mjs';
 import { ensurePeers } from './peers.mjs';
 import { RELAXED_PROBE, rerunWithRelaxedSimd } from './relaxed.mjs';
 
@@ -87,7 +87,7 @@ function nativeRow(V) {
 }
 
 async function tfjsRows(V) {
-  const { TfGpt, gptTf, tokenize, sampleWindows } = await import('./gpt-tfjs.mjs');
+  const { TfGpt, gptTf, tokenize, sampleWindows } = await import('../tools/tfjs-gpt.mjs');
   const tf = await gptTf();
   const { vocab, stream } = tokenize(text);
   if (vocab.length !== V) throw new Error(`TF.js's vocabulary has ${vocab.length} tokens, qkv-lab's ${V}`);

@@ -7,9 +7,7 @@
 //
 //   node bench/page.mjs [--runs N] [--seconds S] [--writer-seconds S] [--json FILE]
 //   import { benchPage } from './page.mjs'   →  { timeToNumbers, frames, writerFrames, inputs }
-import { openBrowser, newPage } from '../tests/browser/harness.js';
-import { openTraining, readState } from '../tests/browser/training-helpers.js';
-import { openPage, q } from '../tests/browser/page-helpers.js';
+import { openBrowser, newPage, openPage, q, openTraining, readState, bigCorpus } from '../tools/browser.mjs';
 import { GPT_DEFAULTS } from '../web/gpt-defaults.js';
 import os from 'node:os';
 import fs from 'node:fs';
@@ -145,11 +143,6 @@ export async function writerFrames(env, seconds, settings = {}) {
   const chars = GPT_DEFAULTS.batch * (settings.gctx ?? GPT_DEFAULTS.context);
   return { settings, seconds, ...f, idle, steps, stepsPerSecond: +(steps / wall).toFixed(2), charsPerSecond: Math.round((steps * chars) / wall),
     loadAverage: +load.toFixed(2) };
-}
-
-/** The review's largest accepted corpus: 300 sentences × 32 words, 9,000 distinct words (19,199 characters). */
-export function bigCorpus() {
-  return Array.from({ length: 300 }, (_, i) => Array.from({ length: 32 }, (_, j) => String.fromCodePoint(0x4e00 + ((i * 32 + j) % 9000))).join(' ')).join('\n');
 }
 
 /**

@@ -6,12 +6,10 @@
 // bench/node_modules first.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { notInstalledAsLocked } from '../tools/installed.mjs';
+import { BENCH, PEERS_MODULES } from '../tools/tfjs.mjs';
 
-export const BENCH = path.dirname(fileURLToPath(import.meta.url));
-export const PEERS_MODULES = path.join(BENCH, 'node_modules');
+export { BENCH, PEERS_MODULES };
 
 /** Whether bench/node_modules holds what bench/package-lock.json locks (the installed versions read). */
 export function peersInstalled() {

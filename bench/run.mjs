@@ -181,6 +181,7 @@ async function runCase(label, runners) {
       times.get(r.impl).push(await r.batch(inner.get(r.impl)));
     }
   }
+  for (const r of runners) r.dispose?.();   // what a runner allocated in WebAssembly memory
   const result = {};
   for (const r of runners) {
     const runs = times.get(r.impl);
@@ -513,21 +514,23 @@ async function main() {
  * keeps the output alone, the scores and weights then 4 rows of work space.
  */
 function kernelRunner(lab, n, d, impl = 'simd-kernel', keep) {
-  const core = lab._heap.core, k = lab._heap.kernels;
-  const bytes = 4 * (3 * n * d + 2 * n * n + n * d);
-  const base = core._malloc(bytes) >> 2;
-  const [Q, K, V, S, W, O] = [0, n * d, 2 * n * d, 3 * n * d, 3 * n * d + n * n, 3 * n * d + 2 * n * n].map((o) => (base + o) << 2);
-  const g = lab.rng(1);
-  core.HEAPF32.set(g.randn(3 * n, d).data, Q >> 2);
-  if (keep !== undefined) return syncRunner(impl, () => k.qkv_attention_forward_keep(S, W, O, Q, K, V, n, n, d, d, Math.sqrt(d), 0, keep));
-  return syncRunner(impl, () => k.qkv_attention_forward(S, W, O, Q, K, V, n, n, d, d, Math.sqrt(d), 0));
+  // the buffers come from the instance's Heap, which owns its memory; runCase frees them (dispose)
+  const heap = lab._heap, k = heap.kernels, buffers = heap.allocations('bench kernel');
+  const [Q, K, V, S, W, O] = [n * d, n * d, n * d, n * n, n * n, n * d].map((floats) => buffers.floats(floats));
+  const qkv = lab.rng(1).randn(3 * n, d).data;
+  for (const [j, ptr] of [Q, K, V].entries()) heap.writeFloats(ptr, qkv.subarray(j * n * d, (j + 1) * n * d));
+  const run = keep !== undefined ? () => k.qkv_attention_forward_keep(S, W, O, Q, K, V, n, n, d, d, Math.sqrt(d), 0, keep)
+    : () => k.qkv_attention_forward(S, W, O, Q, K, V, n, n, d, d, Math.sqrt(d), 0);
+  return { ...syncRunner(impl, run), dispose: () => buffers.freeAll() };
 }
 
 function kernelMatmulRunner(lab, n, impl = 'simd-kernel') {
-  const core = lab._heap.core, k = lab._heap.kernels;
-  const base = core._malloc(12 * n * n);
-  core.HEAPF32.set(lab.rng(1).randn(2 * n, n).data, base >> 2);
-  return syncRunner(impl, () => k.qkv_matmul(base + 8 * n * n, base, base + 4 * n * n, n, n, n));
+  const heap = lab._heap, k = heap.kernels, buffers = heap.allocations('bench kernel');
+  const [A, B, C] = [n * n, n * n, n * n].map((floats) => buffers.floats(floats));
+  const ab = lab.rng(1).randn(2 * n, n).data;
+  heap.writeFloats(A, ab.subarray(0, n * n));
+  heap.writeFloats(B, ab.subarray(n * n));
+  return { ...syncRunner(impl, () => k.qkv_matmul(C, A, B, n, n, n)), dispose: () => buffers.freeAll() };
 }
 
 /**

@@ -3,37 +3,15 @@
 // JavaScript arrays and end with JavaScript arrays, as a qkv-lab call does: tensors are made from
 // the inputs, computed, read back (dataSync) and disposed. residentAttention and residentMatmul
 // are the way TF.js's users write it: tensors made once, only the output read back.
-//
-// tfjs-core's Node entry (dist/tf-core.node.js) registers no gradients, which the model step
-// needs (tf.train.sgd().minimize). So loadTf() bundles tfjs-core's ES modules, its
-// register_all_gradients and tfjs-backend-wasm with esbuild into one CommonJS file (one copy of
-// TF.js, as a browser bundle would have) and loads the backend's .wasm files from node_modules.
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { PEERS_MODULES } from './peers.mjs';
+// TF.js itself is loaded by tools/tfjs.mjs (shared with the test of bench/gpt.mjs's TF.js GPT).
+import { loadTf as loadShared } from '../tools/tfjs.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 let tf = null;
 
 export async function loadTf() {
-  const dir = path.join(ROOT, '.build', 'bench');
-  fs.mkdirSync(dir, { recursive: true });
-  const entry = path.join(dir, 'tf-entry.mjs'), bundle = path.join(dir, 'tf.cjs');
-  fs.writeFileSync(entry, "export * from '@tensorflow/tfjs-core';\n" +
-    "import '@tensorflow/tfjs-core/dist/register_all_gradients';\n" +
-    "export { setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';\n");
-  execFileSync(path.join(ROOT, 'node_modules', '.bin', 'esbuild'), [entry, '--bundle', '--platform=node',
-    '--format=cjs', '--main-fields=module,main', `--outfile=${bundle}`, '--log-level=error',
-    `--resolve-extensions=.js,.mjs`], { cwd: ROOT, env: { ...process.env, NODE_PATH: PEERS_MODULES } });
-  tf = createRequire(import.meta.url)(bundle);
-  tf.setWasmPaths(path.join(PEERS_MODULES, '@tensorflow', 'tfjs-backend-wasm', 'dist') + path.sep);
-  tf.setThreadsCount(1);
-  await tf.setBackend('wasm');
-  await tf.ready();
-  return { tf, backend: tf.getBackend(), simd: await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT') };
+  const loaded = await loadShared();
+  tf = loaded.tf;
+  return loaded;
 }
 
 /** Attention from JS arrays, its fastest form: matMul(q, k, false, true) (no explicit transpose). */

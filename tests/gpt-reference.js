@@ -1,5 +1,5 @@
 // A float64 reference of the GPT's forward pass (issue 17's model), written from the issue's
-// formulas and nothing else, for tests: the TF.js peer in bench/gpt-tfjs.mjs is checked against
+// formulas and nothing else, for tests: the TF.js peer in tools/tfjs-gpt.mjs is checked against
 // it, and the C engine's tests can be. Checked itself against PyTorch (nn.TransformerEncoderLayer)
 // in tests/gpt-reference.test.js, with fixtures from tests/fixtures/make_gpt_fixtures.py.
 //

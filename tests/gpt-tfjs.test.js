@@ -1,4 +1,4 @@
-// bench/gpt-tfjs.mjs, the TF.js peer of the GPT engine in the benchmark, is the same model: its
+// tools/tfjs-gpt.mjs, the TF.js peer of the GPT engine in the benchmark (bench/gpt.mjs), is the same model: its
 // logits and loss equal tests/gpt-reference.js's float64 forward pass, its autodiff gradients
 // equal PyTorch's, and three of its training steps (clipping, AdamW emulated on tf.train.adam)
 // equal torch.optim.AdamW's, on the fixtures of tests/fixtures/make_gpt_fixtures.py. No timing is
@@ -7,18 +7,21 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { BENCH } from '../tools/tfjs.mjs';
 import { checkMatrix } from './helpers.js';
 import { requirePeers } from './helpers.js';
 import { buildWeights, gptLoss, parameterList } from './gpt-reference.js';
 
 // TF.js is the benchmark's peer, installed into bench/node_modules by `./build.sh setup` and
-// `./build.sh test` (never by a test: two would race in bench/), and resolved as bench/tfjs.mjs
-// resolves it. It must be there: a test skipped for want of it would pass without checking anything.
+// `./build.sh test` (never by a test: two would race in bench/), and resolved from there as
+// tools/tfjs.mjs resolves it. It must be there: a test skipped for want of it would pass without
+// checking anything.
 requirePeers();
-const benchRequire = createRequire(new URL('../bench/tfjs.mjs', import.meta.url));
-benchRequire.resolve('@tensorflow/tfjs-core');
-benchRequire.resolve('@tensorflow/tfjs-backend-wasm');
-const gpt = await import('../bench/gpt-tfjs.mjs');
+const peersRequire = createRequire(path.join(BENCH, 'package.json'));
+peersRequire.resolve('@tensorflow/tfjs-core');
+peersRequire.resolve('@tensorflow/tfjs-backend-wasm');
+const gpt = await import('../tools/tfjs-gpt.mjs');
 const tf = await gpt.gptTf();
 
 const FIXTURES = JSON.parse(readFileSync(new URL('./fixtures/gpt-torch.json', import.meta.url), 'utf8'));
@@ -31,7 +34,7 @@ const configOf = (c, extra = {}) => ({ ...c.config, ...extra });
 // the largest differences measured on these fixtures (relative to max(1, |expected|)): logits
 // 1.0e-6, gradients 1.0e-6, weights after 3 steps 1.7e-6. 1e-5 is 6-10 times that and below what a
 // different model makes: erf GELU instead of tanh moves the logits by 3.8e-4 to 4.8e-4, LayerNorm
-// eps 1e-6 instead of 1e-5 by 3.8e-5 to 3.9e-4 (measured by changing bench/gpt-tfjs.mjs).
+// eps 1e-6 instead of 1e-5 by 3.8e-5 to 3.9e-4 (measured by changing tools/tfjs-gpt.mjs).
 const LOGITS = { abs: 1e-5, rel: 1e-5 };
 
 for (const c of FIXTURES.cases) {

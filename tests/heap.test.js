@@ -1,6 +1,6 @@
 // heap.js: the C enums' names in JavaScript are the numbers wasm/qkv.h gives them (read from the
 // header, so that a renumbered or added code fails here), and the Heap's tracked allocations
-// and frames leave heapUsed() where it was.
+// and frames leave heapUsed() where it was; only heap.js allocates or writes WebAssembly memory.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -99,4 +99,30 @@ test('allocations are freed together, frames leave nothing behind, and reads are
   assert.equal(heap.used(), before, 'frames, thrown out of or not, leave the heap as it was');
   assert.equal(heap.call('qkv_model_set_optimizer', 0, OPTIMIZER.sgd, 0.1, 0.9, 0.999, 1e-8), STATUS.NULL);
   assert.match(lab.errorMessage(STATUS.NULL), /NULL|null/);
+});
+
+test('one owner of WebAssembly memory: only heap.js allocates, frees or writes the module, and the GPT engine\'s functions are the Heap\'s to call', async () => {
+  // the API's modules and the benchmark: no malloc/free of their own, no functions written onto
+  // the Emscripten module, no HEAP* views written (tests that drive the raw C API may: c-api, fuzz)
+  const files = [...fs.readdirSync(new URL('../web/', import.meta.url)).filter((f) => f.endsWith('.js')).map((f) => `web/${f}`),
+    ...fs.readdirSync(new URL('../bench/', import.meta.url)).filter((f) => f.endsWith('.mjs')).map((f) => `bench/${f}`)];
+  const problems = [];
+  for (const file of files.filter((f) => f !== 'web/heap.js')) {
+    const code = fs.readFileSync(new URL(`../${file}`, import.meta.url), 'utf8').split('\n').filter((l) => !/^\s*(\/\/|\*)/.test(l)).join('\n');
+    if (/\b(?!this\b)\w+\._(malloc|free|qkv_alloc_bytes|qkv_free)\(|\.call\('(malloc|free|qkv_alloc_bytes|qkv_free)'/.test(code)) problems.push(`${file} allocates or frees WebAssembly memory itself`);
+    if (/\bcore\s*\[[^\]]*\]\s*=(?!=)|\bcore\._\w+\s*=(?!=)/.test(code)) problems.push(`${file} writes onto the Emscripten module`);
+    if (/\bHEAP(F32|F64|32|U32|U8)\b[^;\n]*\.set\(|\bHEAP(F32|F64|32|U32|U8)\s*\[[^\]]*\]\s*=(?!=)/.test(code)) problems.push(`${file} writes a HEAP view`);
+  }
+  assert.deepEqual(problems, []);
+  // the engine's functions are reached through the Heap; the module keeps only its own
+  const lab = await load({ fresh: true, gpt: true });
+  const heap = lab._heap;
+  assert.equal(typeof heap.functions._qkv_gpt_create, 'function');
+  assert.equal(heap.core._qkv_gpt_create, undefined, 'the GPT engine\'s functions are not written onto the core module');
+  assert.equal(heap.functions._qkv_rng_size, heap.core._qkv_rng_size, 'the core\'s own are reached through the same object');
+  const before = heap.used();
+  const gpt = lab.createGPT({ text: '床前明月光\n疑是地上霜\n举头望明月\n低头思故乡\n'.repeat(3), layers: 1, dim: 8, heads: 2, context: 4, batch: 1 });
+  gpt.step();
+  gpt.dispose();
+  assert.equal(heap.used(), before, 'a GPT made, stepped and disposed leaves the heap as it was');
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { notInstalledAsLocked } from '../tools/installed.mjs';
+import { BENCH } from '../tools/tfjs.mjs';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/numpy.json', import.meta.url));
 
@@ -142,17 +143,8 @@ export function flatten(nested) {
   return nested.flat();
 }
 
-/** Small deterministic PRNG (mulberry32) for choosing shapes/permutations in property tests. */
-export function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Small deterministic PRNG (mulberry32) for choosing shapes/permutations in property tests (tools/random.mjs: the benchmark's too). */
+export { mulberry32 } from '../tools/random.mjs';
 
 /**
  * Throws unless bench/node_modules holds the benchmark's peers as bench/package-lock.json locks
@@ -160,8 +152,7 @@ export function mulberry32(seed) {
  * once; a test never does (two test files would run npm ci in the same folder at once).
  */
 export function requirePeers() {
-  const bench = fileURLToPath(new URL('../bench', import.meta.url));
-  const missing = notInstalledAsLocked(bench);
+  const missing = notInstalledAsLocked(BENCH);
   if (missing.length) {
     throw new Error(`the benchmark's peers are not installed as bench/package-lock.json locks them ` +
       `(${missing.length} differences, the first: ${missing[0]}): run ./build.sh setup, or npm ci in bench/`);

@@ -47,7 +47,7 @@ test('learnable: the verdict names the token the pulled query favours, for every
   assert.ok(notSelf > 0 && notSelf < SEEDS.length * SENTENCES.length, `${notSelf} pairs where another token wins`);
 });
 
-test('learnable: the issue\'s case (seed 123, 我 开 汽车 很 快, pull 10): 快 wins, 我 keeps 0.165', () => {
+test('learnable at seed 123, 我 开 汽车 很 快, pull 10: 快 wins, 我 keeps 0.165', () => {
   const snap = snapshotFor({ seed: 123, sentence: '我 开 汽车 很 快' });
   const v = snap.derived.pullVerdict;
   assert.equal(snap.words[v.top], '快');

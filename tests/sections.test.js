@@ -53,12 +53,29 @@ test('the URL state and the widget attribute accept exactly the registry\'s ids'
   assert.deepEqual([...WIDGET_SECTIONS], [...WIDGET_SECTION_IDS]);
 });
 
-test('the declarations\' QkvLabSection type lists exactly the widget\'s sections', () => {
-  const dts = read('web/widget/qkv-lab-widget.d.ts');
-  const union = /export type QkvLabSection\s*=([^;]+);/.exec(dts);
-  assert.ok(union, 'QkvLabSection not found in qkv-lab-widget.d.ts');
-  const declared = [...union[1].matchAll(/'([a-z]+)'/g)].map((m) => m[1]);
-  assert.deepEqual([...declared].sort(), [...WIDGET_SECTION_IDS].sort());
+test('the declarations\' QkvLabSection type is what tools/section-types.mjs writes from the registry, every widget section in it', async () => {
+  const { DECLARATIONS, GENERATORS, regenerate } = await import('../tools/section-types.mjs');
+  const used = new Set();
+  for (const file of DECLARATIONS) {
+    const text = read(file);
+    const { text: fresh, names } = regenerate(text);
+    names.forEach((n) => used.add(n));
+    assert.equal(text, fresh, `${file}: a generated part (${names.join(', ')}) is out of date: run node tools/section-types.mjs (./build.sh does)`);
+  }
+  assert.deepEqual([...used].sort(), Object.keys(GENERATORS).sort(), 'a generator no declaration file uses');
+  // what it writes: one string literal per widget section, in the registry's order
+  const union = /export type QkvLabSection =([^;]+);/.exec(GENERATORS['widget-sections']());
+  assert.deepEqual([...union[1].matchAll(/'([a-z-]+)'/g)].map((m) => m[1]), [...WIDGET_SECTION_IDS]);
+});
+
+test('a section added to the registry becomes a value of QkvLabSection (the generator reads the registry, not a list of its own)', async () => {
+  const { stringUnion } = await import('../tools/section-types.mjs');
+  const ids = [...WIDGET_SECTION_IDS, 'pretrained', 'finetune'];
+  const text = stringUnion('QkvLabSection', ids);
+  assert.deepEqual([...text.matchAll(/'([a-z-]+)'/g)].map((m) => m[1]), ids);
+  for (const line of text.split('\n')) assert.ok(line.length <= 100, `a line over 100 columns: ${line}`);
+  const tool = read('tools/section-types.mjs');
+  assert.match(tool, /import \{[^}]*WIDGET_SECTION_IDS[^}]*\} from '\.\.\/web\/page\/sections\/index\.js'/);
 });
 
 test('the docs\' section notes cover exactly the registry\'s sections (tools/docs-tables.mjs writes the tables from both)', async () => {

@@ -85,6 +85,12 @@ export class Heap {
     this.kernels = kernels;
     /** the WebAssembly.Memory the modules share (the GPT engine's instantiation needs it) */
     this.memory = memory;
+    /**
+     * Every function call() reaches, by the glue's names (_qkv_…): the core's (this object's
+     * prototype) and those of the modules attached since (attach(): the GPT engine's). The
+     * Emscripten module itself is never written to.
+     */
+    this.functions = Object.create(core);
     this._scratch = core._qkv_alloc_bytes(SCRATCH_BYTES);
     if (!this._scratch) throw new RangeError('load: out of WebAssembly memory');
     this._busy = false;
@@ -92,7 +98,23 @@ export class Heap {
   }
 
   call(name, ...args) {
-    return this.core['_' + name](...args);
+    return this.functions['_' + name](...args);
+  }
+
+  /**
+   * A module instantiated on this memory (the kernels, the GPT engine) gets its C stack here:
+   * `bytes` allocated for the instance's lifetime (used() counts them) and its __stack_pointer
+   * set to their top (stacks grow down).
+   */
+  giveStack(exports, bytes, op) {
+    const stack = this.core._qkv_alloc_bytes(bytes);
+    if (!stack) throw new RangeError(`${op}: out of WebAssembly memory for a stack of ${bytes} bytes`);
+    exports.__stack_pointer.value = (stack + bytes) & ~15;
+  }
+
+  /** Makes a module's exported functions callable by name through call() (and `functions`). */
+  attach(exports) {
+    for (const [name, value] of Object.entries(exports)) if (typeof value === 'function') this.functions['_' + name] = value;
   }
 
   used() { return this.core._qkv_heap_used(); }

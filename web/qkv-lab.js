@@ -200,8 +200,8 @@ const gptModules = () => gptEngineProvided().then((given) => (given ? [given.chu
 /**
  * Instantiates the GPT engine on lab's memory (see build.sh, build_gpt): its imports are the
  * kernels the instance runs and the core's functions that dist/qkv-gpt.js names (by the core's
- * minified export names); its exports join the core's module object as _name, where
- * heap.call(name) finds them. → web/finetune.js (web/gpt.js and fine-tuning), the engine's JavaScript side.
+ * minified export names); the instance's Heap gives it its stack and makes its exports callable
+ * (heap.call(name)). → web/finetune.js (web/gpt.js and fine-tuning), the engine's JavaScript side.
  */
 async function attachGPT(lab) {
   const [chunk, engine] = await gptModules();
@@ -221,11 +221,8 @@ async function attachGPT(lab) {
   const instance = await WebAssembly.instantiate(gptModule, { env });
   const own = compiledModulesOf(lab);
   if (own) own.gptModule = gptModule;
-  const exports = instance.exports;
-  const stack = core._malloc(GPT_STACK_BYTES);
-  if (!stack) throw new RangeError('loadGPTEngine: out of WebAssembly memory for the GPT engine\'s stack');
-  exports.__stack_pointer.value = (stack + GPT_STACK_BYTES) & ~15;
-  for (const [name, value] of Object.entries(exports)) if (typeof value === 'function') core['_' + name] = value;
+  heap.giveStack(instance.exports, GPT_STACK_BYTES, 'loadGPTEngine');
+  heap.attach(instance.exports);
   return engine;
 }
 
@@ -291,10 +288,9 @@ async function instantiateModules(kernelsName) {
       return {};
     },
   })]);
-  const stack = core._malloc(KERNEL_STACK_BYTES);
-  if (!stack) throw new RangeError('load: out of WebAssembly memory for the kernels\' stack');
-  kernels.__stack_pointer.value = (stack + KERNEL_STACK_BYTES) & ~15;
-  const lab = new QkvLab(new Heap(core, kernels, memory), kernelsName);
+  const heap = new Heap(core, kernels, memory);
+  heap.giveStack(kernels, KERNEL_STACK_BYTES, 'load');
+  const lab = new QkvLab(heap, kernelsName);
   recordCompiledModules(lab, { kernels: kernelsName, kernelModule, coreModule, gptModule: null });
   mark('instantiated');
   return lab;

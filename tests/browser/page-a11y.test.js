@@ -1,18 +1,22 @@
 // An accessibility audit with axe-core (node_modules/axe-core, injected from disk: no network).
-// The served page in en and zh, light and dark, desktop (1280) and phone (375), audited four
-// times (every rule in two of the eight configurations, en light desktop and zh dark phone,
-// which between them have both languages, schemes and widths; in the other six the rules whose
-// answer depends on the colours and the layout, LAYOUT_RULES, as the rest read the same DOM): as it opens; after every section has stepped forward twice and the training section has trained,
-// paused and taken one more step (its charts, heat map, batch and probes drawn; the step's
-// heat-map flash frozen at its brightest); with every section at its last step (the filled
-// tables and their highlights); and with every section back at its first step. Then <qkv-lab>
-// widgets in blog posts, whose shadow roots axe audits too. Every violation, whatever its
-// impact, is printed with its targets; serious and critical ones fail the test. No rule is
-// disabled; a false positive would be excluded node by node in EXCLUDE below, with the reason.
+// The served page in en and zh, light and dark, desktop (1280) and phone (375): eight
+// configurations, one load of the page per language and scheme, the width changed in place (as a
+// reader's window changes: the page's CSS and its resize observers follow).
+// Audited at four moments, in every configuration: as it opens; after every section has stepped
+// forward twice and the training section has trained, paused and taken one more step (its charts,
+// heat map, batch and probes drawn; the step's heat-map flash frozen at its brightest); with every
+// section at its last step (the filled tables and their highlights); and with every section back
+// at its first step. Every rule runs in two of the eight configurations, en light desktop and zh
+// dark phone, which between them have both languages, schemes and widths; the other six run the
+// rules whose answer depends on the colours and the layout (LAYOUT_RULES), as the rest read the
+// same DOM. Then <qkv-lab> widgets in blog posts, whose shadow roots axe audits too. Every
+// violation, whatever its impact, is printed with its targets; serious and critical ones fail the
+// test. No rule is disabled; a false positive would be excluded node by node in EXCLUDE below,
+// with the reason.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { openBrowser, ROOT } from './harness.js';
+import { openBrowser, ROOT, frames } from './harness.js';
 import { openPage } from './page-helpers.js';
 import { openBlog, waitForWidget, widgetGoToLast } from './widget-helpers.js';
 
@@ -61,13 +65,23 @@ function report(label, violations) {
 
 /**
  * Lets CSS transitions and Web Animations end, so colours are read as they settle (the
- * document's, and the widgets' shadow roots', which document.getAnimations() does not list).
+ * document's, and the widgets' shadow roots', which document.getAnimations() does not list). An
+ * animation the test paused (the heat map's flash, held at its brightest) stays as it is.
  */
 function settle(page) {
   return page.evaluate(() => {
     const roots = [document, ...[...document.querySelectorAll('qkv-lab')].map((el) => el.shadowRoot).filter(Boolean)];
-    return Promise.all(roots.flatMap((root) => root.getAnimations()).map((a) => a.finished.catch(() => {})));
+    return Promise.all(roots.flatMap((root) => root.getAnimations()).filter((a) => a.playState !== 'paused')
+      .map((a) => a.finished.catch(() => {})));
   });
+}
+
+/** The page in configuration `config` ({ colorScheme, width, height }), changed in place, settled. */
+async function showAs(page, { colorScheme, width, height }) {
+  await page.emulateMedia({ colorScheme });
+  await page.setViewportSize({ width, height });
+  await frames(page, 2);   // resize observers and media listeners have run
+  await settle(page);
 }
 
 /** Clicks every section's "step forward" (the training section has its own controls) up to `times` times. */
@@ -90,12 +104,19 @@ async function trainAndPause(page) {
   await section.locator('[data-role="play"]').click();
   await page.waitForSelector('section[data-section="training"][data-state="paused"]');
   await settle(page);
-  await section.locator('[data-role="step"]').click();
-  const frozen = await page.evaluate(() => {
-    const flashes = document.getAnimations().filter((a) => a.effect && a.effect.target && a.effect.target.classList.contains('heat-row'));
-    for (const a of flashes) { a.pause(); a.currentTime = 0; }
-    return flashes.length;
-  });
+  await section.locator('[data-role="step"]').scrollIntoViewIfNeeded();
+  // the step, then its flash (450 ms) held at its brightest from inside the page, on the first
+  // frame that has it: a round trip from the test could arrive after a busy machine let it end
+  const frozen = await page.evaluate(() => new Promise((resolve) => {
+    document.querySelector('section[data-section="training"] [data-role="step"]').click();
+    const hold = (framesLeft) => {
+      const flashes = document.getAnimations().filter((a) => a.effect && a.effect.target && a.effect.target.classList.contains('heat-row'));
+      for (const a of flashes) { a.pause(); a.currentTime = 0; }
+      if (flashes.length || framesLeft === 0) resolve(flashes.length);
+      else requestAnimationFrame(() => hold(framesLeft - 1));
+    };
+    hold(60);
+  }));
   assert.ok(frozen > 0, 'the step flashed no heat-map row');
 }
 
@@ -119,27 +140,38 @@ for (const locale of ['en-US', 'zh-CN']) {
 }
 const which = (rules) => (rules ? 'contrast and scrolling rules' : 'every rule');
 
-for (const { name, rules, ...options } of CONFIGS) {
-  test(`axe: the page (${name}, ${which(rules)}) has no serious or critical violation`, async () => {
-    const page = await openPage(env, options);
+// One load per language and scheme; the width changes in place. (The scheme does not: the heat
+// map's flash, held at its brightest, keeps the colours of the scheme it started in, which a
+// reader never sees in the other.)
+for (const locale of ['en-US', 'zh-CN']) for (const colorScheme of ['light', 'dark']) {
+  const configs = CONFIGS.filter((c) => c.locale === locale && c.colorScheme === colorScheme);
+  test(`axe: the page, ${configs.map((c) => `${c.name} (${which(c.rules)})`).join(' and ')}, has no serious or critical violation`, async () => {
+    const page = await openPage(env, { locale, ...configs[0] });
     const blocking = [];
-    blocking.push(...report(`${name}, opened`, await audit(page, null, rules)));
+    /** Audits the page in each configuration, changed in place; leaves it in the first. */
+    async function auditEach(moment) {
+      for (const { name, rules, ...options } of [...configs.slice(1), configs[0]]) {
+        await showAs(page, options);
+        blocking.push(...report(`${name}, ${moment}`, await audit(page, null, rules)));
+      }
+    }
+    await auditEach('opened');
 
     await stepAll(page, 2);
     await trainAndPause(page);
-    blocking.push(...report(`${name}, stepped and trained`, await audit(page, null, rules)));
+    await auditEach('stepped and trained');
 
     await page.evaluate(() => Promise.all(document.getAnimations().map((a) => { a.finish(); return a.finished; })));
     await stepAll(page, 80);
     await settle(page);
-    blocking.push(...report(`${name}, every section at its last step`, await audit(page, null, rules)));
+    await auditEach('every section at its last step');
 
     // back to the start: the softmax section opens at its last step, so its pending cards show only now
     // (a section with one step so far, such as the writer before its run starts, has nowhere to go back to)
     const firsts = page.locator('.qkv-section .step-first');
     for (let k = 0; k < await firsts.count(); k++) if (await firsts.nth(k).isEnabled()) await firsts.nth(k).click();
     await settle(page);
-    blocking.push(...report(`${name}, every section back at its first step`, await audit(page, null, rules)));
+    await auditEach('every section back at its first step');
 
     assert.deepEqual(page.problems(), []);
     await page.closeAll();
@@ -224,7 +256,7 @@ for (const [locale, colorScheme, width] of [['en-US', 'light', 1280], ['zh-CN', 
 }
 
 /**
- * Issue 9's interactions, all at once: d_k 4, an edited cell (the notes), K·Qᵀ shown, the dot
+ * The explorable interactions, all at once: d_k 4, an edited cell (the notes), K·Qᵀ shown, the dot
  * product's tips moved by keys and a preset, the softmax temperature changed, the shared
  * projection on, every code box and its setup open, a data-flow stage previewed, and the contents
  * menu open in the bar.
@@ -248,14 +280,21 @@ async function useEverything(page) {
 }
 
 // every rule in en light desktop and zh dark desktop (both languages' names and labels on the
-// controls opened here), LAYOUT_RULES in the other two
-for (const { name, rules: _, ...options } of CONFIGS.filter((c, k) => [0, 3, 5, 6].includes(k))) {
-  const rules = ['en light desktop', 'zh dark desktop'].includes(name) ? null : LAYOUT_RULES;
-  test(`axe: the explorable interactions (${name}, ${which(rules)}) have no serious or critical violation`, async () => {
-    const page = await openPage(env, options);
+// controls opened here), LAYOUT_RULES in en dark phone and zh light phone: one load per language,
+// everything used once, the scheme and width then changed in place
+for (const locale of ['en-US', 'zh-CN']) {
+  const configs = ['en light desktop', 'en dark phone', 'zh dark desktop', 'zh light phone']
+    .map((name) => CONFIGS.find((c) => c.name === name)).filter((c) => c.locale === locale)
+    .map((c) => ({ ...c, rules: ['en light desktop', 'zh dark desktop'].includes(c.name) ? null : LAYOUT_RULES }));
+  test(`axe: the explorable interactions (${configs.map((c) => `${c.name}: ${which(c.rules)}`).join('; ')}) have no serious or critical violation`, async () => {
+    const page = await openPage(env, { locale, ...configs[0] });
     await useEverything(page);
     await settle(page);
-    const blocking = report(`${name}, everything used`, await audit(page, null, rules));
+    const blocking = [];
+    for (const { name, rules, ...options } of configs) {
+      await showAs(page, options);
+      blocking.push(...report(`${name}, everything used`, await audit(page, null, rules)));
+    }
     assert.deepEqual(page.problems(), []);
     await page.closeAll();
     assert.deepEqual(blocking, []);

@@ -3,17 +3,14 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { newPage, ARTIFACTS, settle } from './harness.js';
+import { ARTIFACTS, settle } from './harness.js';
 import { PROPERTIES } from '../../web/page/shell/state.js';
 import { SCALING_DKS } from '../../web/page/models/scaling.js';
+import { TEMPERATURES } from '../../web/page/models/snapshot-derived.js';
 
-export async function openPage(env, { query = '', file = false, locale = 'en-US', ...options } = {}) {
-  const page = await newPage(env, { locale, ...options });
-  const url = file ? env.fileUrl('dist/qkv-lab.html') + query : env.url('index.html' + query);
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
-  return page;
-}
+// opening the page, and q({ seed: 7 }) → '?seed=7' (tools/browser.mjs: the benchmark's too)
+export { openPage, q } from '../../tools/browser.mjs';
+import { openPage } from '../../tools/browser.mjs';
 
 /** The texts of row i of the matrix `name` inside section `section`. */
 export function row(page, section, name, i) {
@@ -31,8 +28,6 @@ export const ARTICLE = {
   O0: ['-0.099', '0.161', '-0.165'],
 };
 
-/** A query string from an object: q({ seed: 7 }) → '?seed=7'. */
-export const q = (params) => `?${new URLSearchParams(params)}`;
 
 /** Section `id`'s stepper on its last step, with its own button (▶| is the reader's way). */
 export async function goToLast(page, id) {
@@ -66,6 +61,13 @@ export async function screenshotShots(env, shots, { prefix, lang, width }) {
  * slider's input event, a radio, a select). The page writes the setting to its URL (checked).
  */
 const SETTING_CONTROLS = {
+  seed: (page, value) => setValue(page, '#projections .seed-input', value, 'change'),
+  dk: (page, value) => page.selectOption('#projections .dk-choice', String(value)),
+  kq: (page, value) => page.setChecked('#scores .kq-switch', value),
+  scale: (page, value) => page.setChecked('#softmax .scale-switch', value),
+  temp: (page, value) => setValue(page, '#softmax .temp-slider', TEMPERATURES.indexOf(value), 'input'),
+  pull: (page, value) => setValue(page, '#learnable .pull-slider', value, 'input'),
+  qk: (page, value) => page.setChecked('#symmetry .qk-switch', value),
   sdk: (page, value) => page.locator('#scaling .sdk-slider').evaluate((slider, index) => {
     slider.value = String(index);
     slider.dispatchEvent(new Event('input', { bubbles: true }));
@@ -74,6 +76,13 @@ const SETTING_CONTROLS = {
   ped: (page, value) => page.selectOption('#positions .ped-select', String(value)),
   sentence: (page, value) => page.selectOption('#embedding .sentence-select', value),
 };
+/** Sets an input's value and sends the event its section listens to, as the reader's edit does. */
+function setValue(page, selector, value, event) {
+  return page.locator(selector).evaluate((input, [v, type]) => {
+    input.value = v;
+    input.dispatchEvent(new Event(type, { bubbles: true }));
+  }, [String(value), event]);
+}
 const DEFAULT_OF = Object.fromEntries(PROPERTIES.map((p) => [p.name, p.default]));
 
 /**
@@ -96,8 +105,8 @@ export async function screenshotShotsInOneLoad(env, shots, { prefix, lang, width
       // the page's URL says the new value (a default may also be left out of it)
       await page.waitForFunction(([k, v, isDefault]) => {
         const said = new URLSearchParams(location.search).get(k);
-        return said === String(v) || (isDefault && said === null);
-      }, [key, value, value === DEFAULT_OF[key]]);
+        return said === v || (isDefault && said === null);
+      }, [key, typeof value === 'boolean' ? (value ? '1' : '0') : String(value), value === DEFAULT_OF[key]]);
       current[key] = value;
     }
     await settle(page);

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from './harness.js';
 import { openTraining, readState, settled, SECTION } from './training-helpers.js';
-import { bigCorpus } from '../../bench/page.mjs';
+import { bigCorpus } from '../../tools/browser.mjs';
 
 let env;
 before(async () => { env = await openBrowser(); });

@@ -1047,7 +1047,8 @@ export async function fuzzWasm({ seconds = 10, cases = Infinity, seed = 1, only 
     const r = new Random((Math.imul(seed, 0x9e3779b1) ^ index) >>> 0);
     const simd = r.chance(0.5);
     const lab = labs[simd];
-    const core = lab._heap.core;
+    // the core's functions and the GPT engine's (attached to the instance's Heap), by _name
+    const core = lab._heap.functions;
     const heap = new Heap(core);
     const ctx = {
       r, heap, core, k: lab._heap.kernels, rngBytes, timing: times,

@@ -12,11 +12,13 @@
 //   document.addEventListener('qkv-train', (e) => console.log(e.detail.loss));
 import type { load, Matrix } from '../qkv-lab.js';
 
+// generated:widget-sections (tools/section-types.mjs, from web/page/sections/index.js: ./build.sh writes it)
 /** The values of the `section` attribute; 'walkthrough' is the default. */
 export type QkvLabSection =
-  | 'walkthrough' | 'roles' | 'embedding' | 'projections' | 'scores' | 'softmax'
-  | 'mixing' | 'learnable' | 'symmetry' | 'scaling' | 'multihead' | 'positions'
-  | 'trainstep' | 'training' | 'flow' | 'block' | 'writer' | 'generate' | 'pretrained' | 'finetune';
+  | 'walkthrough' | 'roles' | 'embedding' | 'projections' | 'scores' | 'softmax' | 'mixing'
+  | 'learnable' | 'symmetry' | 'scaling' | 'multihead' | 'positions' | 'trainstep' | 'training'
+  | 'flow' | 'block' | 'writer' | 'generate' | 'pretrained' | 'finetune';
+// /generated:widget-sections
 
 export type QkvLabTheme = 'auto' | 'light' | 'dark';
 

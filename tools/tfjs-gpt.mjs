@@ -1,9 +1,10 @@
-// gpt-tfjs.mjs: issue 17's GPT in TensorFlow.js (WebAssembly backend, one thread, as bench/tfjs.mjs
+// tfjs-gpt.mjs: the GPT in TensorFlow.js (WebAssembly backend, one thread, as tools/tfjs.mjs
 // loads it), trained with TF.js's autodiff and its Adam: the peer the C engine's training speed is
-// measured against. Independent of the engine's code; the same model as tests/gpt-reference.js
-// (same formulas, same weight layout), which tests/gpt-tfjs.test.js checks against PyTorch.
+// measured against (bench/gpt.mjs). Independent of the engine's code; the same model as
+// tests/gpt-reference.js (same formulas, same weight layout), which tests/gpt-tfjs.test.js checks
+// against PyTorch. Here in tools/ because the benchmark and the tests both use it.
 //
-//   node bench/gpt-tfjs.mjs [--steps 20] [--warmup 3] [--layers 2] [--heads 4] [--dim 64]
+//   node tools/tfjs-gpt.mjs [--steps 20] [--warmup 3] [--layers 2] [--heads 4] [--dim 64]
 //                           [--context 32] [--batch 16] [--positions learned|sinusoidal] [--seed 0]
 //                           [--matmul-gradients autodiff|xnnpack]
 //
@@ -48,14 +49,14 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadTf } from './tfjs.mjs';
-import { mulberry32 as generator } from '../tests/helpers.js';  // a small seeded generator of floats in [0, 1)
+import { mulberry32 as generator } from './random.mjs';  // a small seeded generator of floats in [0, 1)
 
 let tf = null;
 let instances = 0;
 const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 const median = (xs) => { const s = xs.slice().sort((a, b) => a - b); return s.length ? s[s.length >> 1] : NaN; };
 
-/** TF.js with the WebAssembly backend, one thread (bench/tfjs.mjs's loader), loaded once. */
+/** TF.js with the WebAssembly backend, one thread (tools/tfjs.mjs's loader), loaded once. */
 export async function gptTf() {
   if (!tf) tf = (await loadTf()).tf;
   return tf;

@@ -1,0 +1,111 @@
+// browser.mjs: what the browser tests (tests/browser/) and the page's benchmark (bench/page.mjs)
+// share: a local server for web/, Debian's Chromium driven by playwright-core, a page wrapper
+// that records console errors, page errors and every request that would leave the machine, and
+// the ways to open the page and its training section and read what they show. The tests' own
+// helpers (tests/browser/harness.js, page-helpers.js, training-helpers.js) re-export these.
+import { chromium } from 'playwright-core';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startServer } from './serve.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+export const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * Serves web/ (or root) on a free port and launches Chromium, or connects to the one the run
+ * shares (QKV_BROWSER_WS, set by tests/run-all.sh: tests/browser/shared-browser.mjs). Call
+ * close() when done: it closes this caller's contexts and, for a browser of its own, the browser.
+ */
+export async function openBrowser({ headers, root = path.join(ROOT, 'web') } = {}) {
+  const server = await startServer({ root, port: 0, headers });
+  const shared = process.env.QKV_BROWSER_WS;
+  const browser = shared ? await chromium.connect(shared)
+    : await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  return {
+    server,
+    browser,
+    url: (p = '') => `${server.url}/${p}`,
+    fileUrl: (p) => pathToFileURL(path.join(ROOT, 'web', p)).href,
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * A new page that records problems: `problems()` lists console errors, uncaught page errors,
+ * and requests to anything but our server, file:, data: or blob:.
+ */
+export async function newPage(env, { width = 1280, height = 900, locale = 'en-US', colorScheme = 'light', reducedMotion = 'no-preference' } = {}) {
+  const context = await env.browser.newContext({ viewport: { width, height }, locale, colorScheme, reducedMotion });
+  const page = await context.newPage();
+  const problems = [];
+  const allowed = (u) => u.startsWith(env.server.url) || /^(data|blob|file|about):/.test(u);
+  page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('request', (req) => { if (!allowed(req.url())) problems.push(`request left the machine: ${req.url()}`); });
+  await context.route('**/*', (route) => (allowed(route.request().url()) ? route.continue() : route.abort()));
+  page.problems = () => problems.slice();
+  page.closeAll = () => context.close();
+  return page;
+}
+
+/** Opens the demo page (served, or from file:// with `file`) at `query` and waits until it is ready. */
+export async function openPage(env, { query = '', file = false, locale = 'en-US', ...options } = {}) {
+  const page = await newPage(env, { locale, ...options });
+  const url = file ? env.fileUrl('dist/qkv-lab.html') + query : env.url('index.html' + query);
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  return page;
+}
+
+/** A query string from an object: q({ seed: 7 }) → '?seed=7'. */
+export const q = (params) => `?${new URLSearchParams(params)}`;
+
+export const TRAINING = 'section[data-section="training"]';
+
+/** Opens index.html?query, scrolls to the training section and waits for its model (built and replayed). Returns { page, section }. */
+export async function openTraining(env, { query = '', lang = 'en', ...pageOptions } = {}) {
+  const page = await newPage(env, pageOptions);
+  const sep = query ? '&' : '';
+  await page.goto(env.url(`index.html?lang=${lang}${sep}${query}`));
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  const section = page.locator(TRAINING);
+  await section.scrollIntoViewIfNeeded();
+  await trainingSettled(page);
+  return { page, section };
+}
+
+/** Waits until the training run exists and no replay is under way. */
+export function trainingSettled(page) {
+  return page.waitForSelector(`${TRAINING}:not([data-state="loading"]):not([data-state="replaying"])`, { timeout: 60000 });
+}
+
+/** The training section's observable state, all from the DOM. */
+export async function readState(section) {
+  return section.evaluate((el) => ({
+    state: el.dataset.state,
+    step: Number(el.dataset.step),
+    loss: el.dataset.loss === '' ? null : Number(el.dataset.loss),
+    lossText: el.querySelector('[data-role="loss"]').textContent,
+    lossPoints: Number(el.querySelector('canvas[data-chart="loss"]').dataset.points),
+    flashed: [...el.querySelectorAll('.heat-row[data-flashed]')].map((r) => Number(r.dataset.row)),
+    flashedWords: [...el.querySelectorAll('.heat-row[data-flashed]')].map((r) => r.dataset.word),
+    heatStep: Number(el.querySelector('.heatmap').dataset.step),
+    updatedAttr: el.querySelector('.heatmap').dataset.updatedRows,
+    batch: [...el.querySelectorAll('[data-role="batch"] li')].map((li) => li.dataset.sentence),
+    batchText: [...el.querySelectorAll('[data-role="batch"] li')].map((li) => li.textContent),
+    moments: [...el.querySelectorAll('.heat-row[data-moment]')].map((r) => Number(r.dataset.row)),
+    narration: el.querySelector('[data-role="narration"]').textContent,
+    text: el.innerText,
+  }));
+}
+
+/** The largest corpus the training section accepts: 300 sentences × 32 words, 9,000 distinct words (19,199 characters). */
+export function bigCorpus() {
+  return Array.from({ length: 300 }, (_, i) => Array.from({ length: 32 }, (_, j) => String.fromCodePoint(0x4e00 + ((i * 32 + j) % 9000))).join(' ')).join('\n');
+}
