@@ -179,6 +179,7 @@ KERNEL_EXPORTS=(
   "${CORE_IMPORTS[@]}"
   qkv_matmul qkv_transpose qkv_softmax_rows
   qkv_attention_forward qkv_attention_forward_keep qkv_attention_backward qkv_self_attention_forward
+  exp_row_double
   __stack_pointer
 )
 GPT_CORE_IMPORTS=(calloc memcpy memmove memset qkv_log qkv_exp qkv_cos qkv_rng_double qkv_rng_gauss)

@@ -333,3 +333,33 @@ test('A·B kernels: a row alone gives the bits it gets among other rows, in ever
     }
   }
 });
+
+test('exp_row_double (the GPT sampler\'s exps, two at a time with SIMD): every build gives qkv_exp\'s doubles, on every branch', () => {
+  // arguments (z − max) / divisor on each side of exp's thresholds: 0, |x| ≤ 2⁻²⁸ (1 + x), the
+  // polynomial alone, ±ln2/2 and ±1.5·ln2 (where the reduction and k change), far out, around
+  // the underflow to 0 at −708.396…; then random ones. An odd count leaves one to the scalar tail.
+  const random = mulberry32(5);
+  const max = Math.fround(3.25);
+  const offsets = [0, 1e-12, 3e-9, 4e-9, 1e-6, 0.3, 0.34657359, 0.3465736, 0.5, 1.03972077, 1.0397208, 1.5, 2, 10, 87.5, 700,
+    708.39, 708.4, 745.2, 1e4, ...Array.from({ length: 301 }, () => 30 * random() ** 2)];
+  const z = Float32Array.from(offsets, (o) => max - o);
+  for (const divisor of [1, 0.8, Math.fround(0.3), 1.7]) {
+    const expected = Array.from(z, (x) => scalar._heap.core._qkv_exp((x - max) / divisor));
+    for (const [name, lab] of [['simd128', simd], ['scalar', scalar], ['relaxed-simd', relaxed]]) {
+      if (!lab) continue;
+      const heap = lab._heap, mem = heap.allocations('exp_row_double');
+      try {
+        for (const offset of [0, 1]) {
+          const zp = mem.floats(z.length + 2) + 4 * offset, out = mem.floats(2 * z.length + 2) + 8 * offset;  // out: doubles, 8-byte aligned
+          heap.writeFloats(zp, z);
+          heap.kernels.exp_row_double(out, zp, z.length, max, divisor);
+          const got = heap.readDoubles(out, z.length);
+          const i = got.findIndex((x, t) => !Object.is(x, expected[t]));
+          if (i >= 0) assert.fail(`${name}${offset ? ', unaligned' : ''}: exp((${z[i]} − ${max}) / ${divisor}) is ${got[i]}, qkv_exp ${expected[i]}`);
+        }
+      } finally {
+        mem.freeAll();
+      }
+    }
+  }
+});

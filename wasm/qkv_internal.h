@@ -31,6 +31,9 @@ float row_max(const float* z, int cols);
 void softmax_row(float* w, const float* z, int cols, float max);
 /* rows of S -> softmax; entries with -inf get 0; returns QKV_ERR_MASKED_ROW if a row has none finite */
 int softmax_rows_forward(float* out, const float* S, int rows, int cols);
+/* out (n) = exp(((double)z[i] - max) / divisor) in double, z[i] <= max, divisor > 0: exp_double.h's
+   value in every build (the GPT's sampler) */
+void exp_row_double(double* out, const float* z, int n, double max, double divisor);
 /* reverses W = softmax_rows(Z):  dZ[i][j] = W[i][j] * (dW[i][j] - sum_k dW[i][k] W[i][k]), written */
 void softmax_rows_backward(float* dZ, const float* dW, const float* W, int rows, int cols);
 
