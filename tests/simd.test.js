@@ -241,8 +241,9 @@ test('relaxed-simd kernels: the model trains as on the SIMD128 build, to float32
 // SIMD128 must give its bits, relaxed SIMD stay within γ(k+1)·(|c0| + Σ|a·b|) of float64 (k terms,
 // plus the value accumulated into). Shapes: the edges of the 4 × 8 tiles and the 256-term blocks,
 // and the GPT's output layer with one row and one column more (513 × 65 · 65 × 3644: a leftover
-// row, a leftover term past 64, a last panel of 4 columns); each at a 16-byte-aligned address and
-// one float past it.
+// row, a leftover term past 64, a last panel of 4 columns), and fewer than 4 rows across the
+// one-row path's column blocks (2 × 6 · 6 × 1037: a block of 1,024, one of 8, 5 columns left, and
+// 2 terms past the 4 it takes at a time); each at a 16-byte-aligned address and one float past it.
 const PRODUCTS = [
   // name, what it computes, A's and B's shapes from (n, k, m), the reference entry (i, j)
   { name: 'matmul_forward', form: 'A·B', a: (n, k) => [n, k], b: (k, m) => [k, m], acc: false,
@@ -254,7 +255,7 @@ const PRODUCTS = [
   { name: 'matmul_atb_accumulate', form: 'C + Aᵀ·B', a: (n, k) => [k, n], b: (k, m) => [k, m], acc: true,
     term: (A, B, n, k, m, i, j, p) => A[p * n + i] * B[p * m + j] },
 ];
-const PRODUCT_SHAPES = [[1, 1, 1], [3, 5, 7], [4, 1, 8], [5, 300, 9], [17, 257, 33], [513, 65, 3644]];
+const PRODUCT_SHAPES = [[1, 1, 1], [3, 5, 7], [4, 1, 8], [5, 300, 9], [17, 257, 33], [513, 65, 3644], [2, 6, 1037]];
 
 /** Runs one product on one build: returns out (n × m) as a Float32Array copy. */
 function runProduct(lab, product, [n, k, m], inputs, offset) {
