@@ -180,6 +180,7 @@ KERNEL_EXPORTS=(
   qkv_matmul qkv_transpose qkv_softmax_rows
   qkv_attention_forward qkv_attention_forward_keep qkv_attention_backward qkv_self_attention_forward
   gelu_forward bias_gelu_forward gelu_backward softmax_crossentropy_rows
+  exp_row_double
   __stack_pointer
 )
 GPT_CORE_IMPORTS=(calloc memcpy memmove memset qkv_log qkv_exp qkv_cos qkv_rng_double qkv_rng_gauss)

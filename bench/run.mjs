@@ -2,10 +2,11 @@
 // through every implementation side by side, medians, GFLOP/s and ratios; results in
 // bench/results.json. A benchmark, not a test: nothing here passes or fails on a speed.
 //
-//   node bench/run.mjs [--smoke] [--rounds N] [--no-page] [--json FILE] [--gpt-json FILE]
+//   node bench/run.mjs [--smoke] [--rounds N] [--no-page] [--json FILE] [--gpt-json FILE] [--pretrained-json FILE]
 //
 // The GPT's training and generation rows are bench/gpt.mjs's, run last in a process of its own,
-// which writes bench/gpt-results.json (or --gpt-json FILE).
+// which writes bench/gpt-results.json (or --gpt-json FILE); then the pretrained poet's generation
+// speed beside TF.js and its load time, bench/pretrained.mjs's: bench/pretrained-results.json.
 //
 // --smoke: tiny sizes and two rounds, written to a temporary file unless --json is given; the
 // test command runs it (tests/bench-smoke.test.js) so that the benchmark cannot rot.
@@ -743,4 +744,10 @@ const GPT_OUT = option('gpt-json', SMOKE ? path.join(os.tmpdir(), `qkv-bench-gpt
 const gpt = spawnSync(process.execPath, [...process.execArgv, path.join(ROOT, 'bench', 'gpt.mjs'), ...(SMOKE ? ['--smoke'] : []), '--json', GPT_OUT],
   { stdio: 'inherit', env: { ...process.env, QKV_BENCH_RELAXED_TRIED: '1' } });
 if (gpt.status !== 0) log(`bench/gpt.mjs failed (status ${gpt.status ?? gpt.signal})`);
-process.exit(gpt.status ?? 1);
+// the pretrained poet's generation and loading (bench/pretrained.mjs), in a process of its own
+log('');
+const PRETRAINED_OUT = option('pretrained-json', SMOKE ? path.join(os.tmpdir(), `qkv-bench-pretrained-smoke-${process.pid}.json`) : path.join(ROOT, 'bench', 'pretrained-results.json'));
+const pretrained = spawnSync(process.execPath, [...process.execArgv, path.join(ROOT, 'bench', 'pretrained.mjs'), ...(SMOKE ? ['--smoke'] : []), '--json', PRETRAINED_OUT],
+  { stdio: 'inherit', env: { ...process.env, QKV_BENCH_RELAXED_TRIED: '1' } });
+if (pretrained.status !== 0) log(`bench/pretrained.mjs failed (status ${pretrained.status ?? pretrained.signal})`);
+process.exit(gpt.status || pretrained.status || 0);

@@ -23,15 +23,19 @@ requirePeers();
 test('bench/run.mjs --smoke runs every case through every implementation', { timeout: 600000 }, () => {
   const out = path.join(os.tmpdir(), `qkv-bench-smoke-${process.pid}.json`);
   const gptOut = path.join(os.tmpdir(), `qkv-bench-gpt-smoke-${process.pid}.json`);
+  const pretrainedOut = path.join(os.tmpdir(), `qkv-bench-pretrained-smoke-${process.pid}.json`);
   const env = { ...process.env };
   delete env.QKV_LAB_SIMD;
   delete env.QKV_BROWSER_WS;   // the benchmark times its page in a browser of its own
-  execFileSync(process.execPath, [path.join(ROOT, 'bench', 'run.mjs'), '--smoke', '--json', out, '--gpt-json', gptOut],
+  execFileSync(process.execPath, [path.join(ROOT, 'bench', 'run.mjs'), '--smoke', '--json', out, '--gpt-json', gptOut,
+    '--pretrained-json', pretrainedOut],
     { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], timeout: 590000 });
   const r = JSON.parse(fs.readFileSync(out, 'utf8'));
   const g = JSON.parse(fs.readFileSync(gptOut, 'utf8'));
+  const p = JSON.parse(fs.readFileSync(pretrainedOut, 'utf8'));
   fs.rmSync(out);
   fs.rmSync(gptOut);
+  fs.rmSync(pretrainedOut);
   assert.equal(r.smoke, true);
   // everything the benchmark compares ran here (a skip would be listed with its reason)
   // (the relaxed-SIMD rows and ceiling only where clang-16 is installed, which build.sh sees to)
@@ -98,4 +102,16 @@ test('bench/run.mjs --smoke runs every case through every implementation', { tim
   assert.ok(g.generation.every((x) => Number.isFinite(x.cache.msPerToken) && Number.isFinite(x.noCache.msPerToken)), JSON.stringify(g.generation));
   assert.equal(g.targets.length, 4, 'the four GPT targets, reported (not judged) at smoke sizes');
   assert.ok(g.targets.every((t) => t.met === null));
+
+  // the pretrained poet: qkv-lab and TF.js on the same weights in one run, and the load time
+  assert.equal(p.smoke, true);
+  assert.deepEqual(p.skipped, {});
+  assert.deepEqual(Object.keys(p.generation).sort(), ['TF.js free', 'qkv-lab free', 'qkv-lab wujue']);
+  for (const [id, row] of Object.entries(p.generation)) {
+    assert.ok(Number.isFinite(row.charsPerSecond) && row.charsPerSecond > 0 && row.runs.length === p.rounds, `${id}: ${JSON.stringify(row)}`);
+  }
+  assert.ok(Number.isFinite(p.ratio['qkv-lab ÷ TF.js, free poems (characters per second)']));
+  assert.ok(Number.isFinite(p.load.msToFirstPoem) && [...p.load.poem].length === 24, JSON.stringify(p.load));
+  assert.equal(p.targets.length, 2);
+  assert.ok(p.targets.every((t) => t.met === null));
 });

@@ -241,8 +241,9 @@ test('relaxed-simd kernels: the model trains as on the SIMD128 build, to float32
 // SIMD128 must give its bits, relaxed SIMD stay within γ(k+1)·(|c0| + Σ|a·b|) of float64 (k terms,
 // plus the value accumulated into). Shapes: the edges of the 4 × 8 tiles and the 256-term blocks,
 // and the GPT's output layer with one row and one column more (513 × 65 · 65 × 3644: a leftover
-// row, a leftover term past 64, a last panel of 4 columns); each at a 16-byte-aligned address and
-// one float past it.
+// row, a leftover term past 64, a last panel of 4 columns), and fewer than 4 rows across the
+// one-row path's column blocks (2 × 6 · 6 × 1037: a block of 1,024, one of 8, 5 columns left, and
+// 2 terms past the 4 it takes at a time); each at a 16-byte-aligned address and one float past it.
 const PRODUCTS = [
   // name, what it computes, A's and B's shapes from (n, k, m), the reference entry (i, j)
   { name: 'matmul_forward', form: 'A·B', a: (n, k) => [n, k], b: (k, m) => [k, m], acc: false,
@@ -254,7 +255,7 @@ const PRODUCTS = [
   { name: 'matmul_atb_accumulate', form: 'C + Aᵀ·B', a: (n, k) => [k, n], b: (k, m) => [k, m], acc: true,
     term: (A, B, n, k, m, i, j, p) => A[p * n + i] * B[p * m + j] },
 ];
-const PRODUCT_SHAPES = [[1, 1, 1], [3, 5, 7], [4, 1, 8], [5, 300, 9], [17, 257, 33], [513, 65, 3644]];
+const PRODUCT_SHAPES = [[1, 1, 1], [3, 5, 7], [4, 1, 8], [5, 300, 9], [17, 257, 33], [513, 65, 3644], [2, 6, 1037]];
 
 /** Runs one product on one build: returns out (n × m) as a Float32Array copy. */
 function runProduct(lab, product, [n, k, m], inputs, offset) {
@@ -403,6 +404,36 @@ test('GELU, bias + GELU and GELU backward give the scalar build\'s bits in every
           const i = a.findIndex((v, t) => v !== b[t]);
           if (i >= 0) assert.fail(`${name} ${key} (${N}, ${rows}×${cols}${offset ? ', unaligned' : ''}) entry ${i}: ${got[key][i]}, scalar ${want[key][i]}`);
         }
+      }
+    }
+  }
+});
+
+test('exp_row_double (the GPT sampler\'s exps, two at a time with SIMD): every build gives qkv_exp\'s doubles, on every branch', () => {
+  // arguments (z − max) / divisor on each side of exp's thresholds: 0, |x| ≤ 2⁻²⁸ (1 + x), the
+  // polynomial alone, ±ln2/2 and ±1.5·ln2 (where the reduction and k change), far out, around
+  // the underflow to 0 at −708.396…; then random ones. An odd count leaves one to the scalar tail.
+  const random = mulberry32(5);
+  const max = Math.fround(3.25);
+  const offsets = [0, 1e-12, 3e-9, 4e-9, 1e-6, 0.3, 0.34657359, 0.3465736, 0.5, 1.03972077, 1.0397208, 1.5, 2, 10, 87.5, 700,
+    708.39, 708.4, 745.2, 1e4, ...Array.from({ length: 301 }, () => 30 * random() ** 2)];
+  const z = Float32Array.from(offsets, (o) => max - o);
+  for (const divisor of [1, 0.8, Math.fround(0.3), 1.7]) {
+    const expected = Array.from(z, (x) => scalar._heap.core._qkv_exp((x - max) / divisor));
+    for (const [name, lab] of [['simd128', simd], ['scalar', scalar], ['relaxed-simd', relaxed]]) {
+      if (!lab) continue;
+      const heap = lab._heap, mem = heap.allocations('exp_row_double');
+      try {
+        for (const offset of [0, 1]) {
+          const zp = mem.floats(z.length + 2) + 4 * offset, out = mem.floats(2 * z.length + 2) + 8 * offset;  // out: doubles, 8-byte aligned
+          heap.writeFloats(zp, z);
+          heap.kernels.exp_row_double(out, zp, z.length, max, divisor);
+          const got = heap.readDoubles(out, z.length);
+          const i = got.findIndex((x, t) => !Object.is(x, expected[t]));
+          if (i >= 0) assert.fail(`${name}${offset ? ', unaligned' : ''}: exp((${z[i]} − ${max}) / ${divisor}) is ${got[i]}, qkv_exp ${expected[i]}`);
+        }
+      } finally {
+        mem.freeAll();
       }
     }
   }

@@ -206,7 +206,7 @@ if (fs.existsSync(pageEntry)) {
 
   // The single file: the same page with its CSS (minified), script and icon inlined.
   const iife = await bundle(pageEntry, { format: 'iife', plugins: [noFineTune, noPretrained(
-    'the single-file page (qkv-lab.html) does not carry the pretrained model; serve the page (dist/page.js loads it on demand) or import the package\'s ES modules')] });
+    'the single-file page (qkv-lab.html) does not carry the pretrained model; load its file, tang-poet.qkvgpt (the repository\'s web/pretrained/), with the writer\'s “Load a model file”, or serve the page (dist/page.js loads it on demand)')] });
   let html = fs.readFileSync(path.join(web, 'index.html'), 'utf8');
   html = html.replace(/<link rel="stylesheet" href="([^"]+)">/g, (_, href) =>
     `<style>\n${minifiedCSS(path.join(web, href))}</style>`);

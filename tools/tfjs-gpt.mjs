@@ -280,6 +280,82 @@ export class TfGpt {
     return out;
   }
 
+  /**
+   * Generation with a KV cache, as a TF.js user would write it over these weights (learned
+   * positions): each step runs one row through the blocks against the keys and values of the
+   * earlier positions (kept as tensors, one step's row concatenated per layer), reads the logits
+   * back (dataSync) and draws the token in JavaScript: softmax(logits / temperature), one uniform
+   * draw from random() in [0, 1); temperature 0 takes the most likely token (ties to the lower id).
+   * The output layer multiplies by wteᵀ transposed once here (an untransposed product: XNNPACK's;
+   * see matmulGradients above). → { generate(prompt ids, { maxTokens, temperature, random }) →
+   * the generated ids, ending after the end-of-text token 0 or when the context is full }.
+   */
+  decoder() {
+    const { v, config: c } = this, d = c.dim, H = c.heads, dk = d / H, L = c.layers;
+    if (!v.wpe) throw new RangeError('TfGpt.decoder: learned positions only');
+    const wteT = tf.tidy(() => tf.transpose(v.wte));  // (d, V)
+    const norm = (t, p) => {
+      const { mean, variance } = tf.moments(t, -1, true);
+      return tf.add(tf.mul(tf.mul(tf.sub(t, mean), tf.rsqrt(tf.add(variance, c.eps))), v[`${p}.gamma`]), v[`${p}.beta`]);
+    };
+    const dense = (a, W, b) => tf.fused.matMul({ a, b: W, bias: b });
+    // one position: → { logits (1, V), ks, vs: the caches with this position's rows (H, pos + 1, dk) }
+    const step = (token, pos, ks, vs) => tf.tidy(() => {
+      let x = tf.add(tf.gather(v.wte, tf.tensor1d([token], 'int32')), tf.slice(v.wpe, [pos, 0], [1, d]));  // (1, d)
+      const nks = [], nvs = [];
+      for (let l = 0; l < L; l++) {
+        const p = `blocks.${l}.`;
+        const [q, k, vv] = tf.split(dense(norm(x, `${p}ln1`), v[`${p}attn.Wqkv`], v[`${p}attn.bqkv`]), 3, 1)
+          .map((t) => tf.transpose(tf.reshape(t, [1, H, dk]), [1, 0, 2]));  // (H, 1, dk)
+        const K = ks[l] ? tf.concat([ks[l], k], 1) : k, V = vs[l] ? tf.concat([vs[l], vv], 1) : vv;  // (H, pos + 1, dk)
+        nks.push(K); nvs.push(V);
+        const weights = tf.softmax(tf.mul(tf.matMul(q, K, false, true), 1 / Math.sqrt(dk)));  // (H, 1, pos + 1)
+        const heads = tf.reshape(tf.matMul(weights, V), [1, d]);  // heads side by side
+        const r = tf.add(x, dense(heads, v[`${p}attn.Wo`], v[`${p}attn.bo`]));
+        const hidden = dense(norm(r, `${p}ln2`), v[`${p}mlp.W1`], v[`${p}mlp.b1`]);
+        const cube = tf.mul(tf.mul(hidden, hidden), hidden);
+        const gelu = tf.mul(tf.mul(hidden, 0.5), tf.add(1, tf.tanh(tf.mul(tf.add(hidden, tf.mul(cube, 0.044715)), Math.sqrt(2 / Math.PI)))));
+        x = tf.add(r, dense(gelu, v[`${p}mlp.W2`], v[`${p}mlp.b2`]));
+      }
+      return { logits: tf.matMul(norm(x, 'lnf'), wteT), ks: nks, vs: nvs };
+    });
+    const draw = (z, temperature, random) => {
+      let best = 0;
+      for (let i = 1; i < z.length; i++) if (z[i] > z[best]) best = i;
+      if (temperature === 0) return best;
+      const w = new Float64Array(z.length);
+      let sum = 0;
+      for (let i = 0; i < z.length; i++) sum += (w[i] = Math.exp((z[i] - z[best]) / temperature));
+      let u = random() * sum;
+      for (let i = 0; i < z.length; i++) if ((u -= w[i]) < 0) return i;
+      return best;
+    };
+    return {
+      generate(prompt, { maxTokens = c.context - prompt.length, temperature = 1, random = Math.random } = {}) {
+        let ks = [], vs = [], logits = null;
+        const out = [];
+        const advance = (token, pos) => {
+          const r = step(token, pos, ks, vs);
+          tf.dispose([...ks, ...vs, logits].filter(Boolean));
+          ({ ks, vs, logits } = r);
+        };
+        prompt.forEach((token, pos) => advance(token, pos));
+        try {
+          for (let pos = prompt.length; pos < c.context && out.length < maxTokens; pos++) {
+            const token = draw(logits.dataSync(), temperature, random);
+            out.push(token);
+            if (token === 0 || pos === c.context - 1 || out.length === maxTokens) break;
+            advance(token, pos);
+          }
+        } finally {
+          tf.dispose([...ks, ...vs, logits].filter(Boolean));
+        }
+        return out;
+      },
+      dispose() { wteT.dispose(); },
+    };
+  }
+
   dispose() {
     tf.dispose([...Object.values(this.v), this.mask, this.positions].filter(Boolean));
     this.optimizer.dispose();

@@ -71,7 +71,7 @@ struct qkv_gpt {
     int* targets;  /* (B, T) */
     int* ints;     /* the one int block */
     struct ranked { float z; int id; }* ranked;  /* (V) sampling scratch */
-    double* weights_d;                           /* (V) */
+    double* weights_d;                           /* (2, V): exp(z - max), then the draw's weights */
 
     int* data;  /* train tokens | train starts | val tokens | val starts (one block) */
     int *train, *train_starts, *val, *val_starts;
@@ -620,7 +620,7 @@ static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_
     g->ints = malloc(2 * (size_t)BT * sizeof(int));
     tr->decay = malloc((size_t)trained);
     g->ranked = malloc((size_t)V * sizeof(*g->ranked));
-    g->weights_d = malloc((size_t)V * sizeof(double));
+    g->weights_d = malloc(2 * (size_t)V * sizeof(double));
     if (!g->floats || !g->ints || !tr->decay || !g->ranked || !g->weights_d) {
         qkv_gpt_destroy(g);
         return QKV_ERR_ALLOC;
@@ -643,7 +643,7 @@ static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_
     g->inputs = g->ints;
     g->targets = g->ints + BT;
     g->bytes = (size_t)floats * sizeof(float) + 2 * (size_t)BT * sizeof(int) + (size_t)trained +
-               (size_t)V * (sizeof(*g->ranked) + sizeof(double));
+               (size_t)V * (sizeof(*g->ranked) + 2 * sizeof(double));
     g->lr = 3e-3f; g->beta1 = 0.9f; g->beta2 = 0.99f; g->adam_eps = 1e-8f;
     g->weight_decay = 0.01f; g->clip = 1.0f; g->warmup = 0; g->total_steps = 0;
     g->loss_limit = QKV_DIVERGENCE_FACTOR * qkv_log((double)V);
@@ -1051,6 +1051,20 @@ static int top_tokens(const float* z, int V, const unsigned char* allowed, int* 
     return kept;
 }
 
+/* the first keep of r (n) in ranks_before's order, into r[0..keep) in that order: a heap of the
+   keep first seen so far, the last of them in rank at its root (sift_down's heap), which each
+   later entry that ranks before that root replaces; then heapsort of those keep. The order is
+   total, so they are the first keep that sorting all n gives, in the same order: O(n log keep)
+   instead of O(n log n) when top_k cuts the vocabulary */
+static void select_ranked(struct ranked* r, int n, int keep) {
+    if (keep < n) {
+        for (int i = keep / 2 - 1; i >= 0; i--) sift_down(r, i, keep);
+        for (int i = keep; i < n; i++)
+            if (ranks_before(&r[i], &r[0])) { r[0] = r[i]; sift_down(r, 0, keep); }
+    }
+    sort_ranked(r, keep < n ? keep : n);
+}
+
 /* the next token from logits (V): greedy at temperature 0, else softmax(z / temperature) over the
    top_k most likely (0: all) cut to the smallest set whose probability reaches top_p, then one
    uniform draw. top_ids, top_probs (QKV_GPT_TOP) receive the model's own probabilities (z, at
@@ -1061,18 +1075,26 @@ static int top_tokens(const float* z, int V, const unsigned char* allowed, int* 
    allowed ones. Then *removed is the probability (temperature 1) the model put on the
    disallowed tokens, and masked_ids, masked_probs (QKV_GPT_TOP) the most likely allowed tokens
    and their renormalised probabilities (temperature 1). Without a mask the draw is the same,
-   float for float, as before masks existed. */
+   float for float, as before masks existed.
+   The exps are the kernels' exp_row_double (two at a time with SIMD128, the same doubles as
+   qkv_exp), each computed once: e[i] = exp(z[i] - max) serves the sum, the top tokens'
+   probabilities, the mass the mask removed, the renormalisation when the largest logit is
+   allowed, and at temperature 1 the draw's weights (x / 1 is x). Sums run in id order as
+   before. (Without a mask, the draw's weights with top_k or top_p are the kept ones' only.) */
 static int sample_next(qkv_gpt* g, const float* z, float temperature, int top_k, float top_p,
                        qkv_rng* rng, int* top_ids, float* top_probs, const unsigned char* allowed,
                        float* removed, int* masked_ids, float* masked_probs) {
     int V = g->V;
+    double* e = g->weights_d;      /* (V) exp(z - max), max the largest (allowed) logit */
+    double* w = g->weights_d + V;  /* (V) the draw's weights */
     int top[QKV_GPT_TOP];
     int kept = top_tokens(z, V, NULL, top);
     double max = (double)z[top[0]], sum = 0.0;
-    for (int i = 0; i < V; i++) sum += qkv_exp((double)z[i] - max);
+    exp_row_double(e, z, V, max, 1.0);
+    for (int i = 0; i < V; i++) sum += e[i];
     for (int i = 0; i < QKV_GPT_TOP; i++) {
         top_ids[i] = i < kept ? top[i] : -1;
-        top_probs[i] = i < kept ? (float)(qkv_exp((double)z[top[i]] - max) / sum) : 0.0f;
+        top_probs[i] = i < kept ? (float)(e[top[i]] / sum) : 0.0f;
     }
     int best = top[0];
     if (allowed) {
@@ -1080,25 +1102,32 @@ static int sample_next(qkv_gpt* g, const float* z, float temperature, int top_k,
         int mkept = top_tokens(z, V, allowed, mtop);  /* >= 1: the caller's masks allow a token */
         best = mtop[0];
         /* relative to the largest allowed logit, so that the renormalisation cannot divide by an
-           underflowed sum when the model put almost nothing on the allowed tokens */
+           underflowed sum when the model put almost nothing on the allowed tokens; when that is
+           the largest logit of all, e already holds those exps */
         double mmax = (double)z[best], msum = 0.0, gone = 0.0;
+        if (mmax != max) exp_row_double(w, z, V, mmax, 1.0);  /* else e holds them */
         for (int i = 0; i < V; i++) {
-            if (allowed[i]) msum += qkv_exp((double)z[i] - mmax);
-            else gone += qkv_exp((double)z[i] - max);
+            if (allowed[i]) {
+                if (mmax != max) e[i] = w[i];
+                msum += e[i];
+            } else {
+                gone += e[i];
+            }
         }
         *removed = (float)(gone / sum);
         for (int i = 0; i < QKV_GPT_TOP; i++) {
             masked_ids[i] = i < mkept ? mtop[i] : -1;
-            masked_probs[i] = i < mkept ? (float)(qkv_exp((double)z[mtop[i]] - mmax) / msum) : 0.0f;
+            masked_probs[i] = i < mkept ? (float)(e[mtop[i]] / msum) : 0.0f;
         }
-        max = mmax;
+        max = mmax;  /* e: exp(z - mmax) where allowed */
     }
     if (temperature == 0.0f) return best;
-    double* w = g->weights_d;
+    int unit = temperature == 1.0f;  /* ((double)z - max) / 1.0 is (double)z - max: e's argument */
     if ((top_k == 0 || top_k >= V) && top_p >= 1.0f) {
+        if (!unit) exp_row_double(w, z, V, max, (double)temperature);
         sum = 0.0;
         for (int i = 0; i < V; i++) {
-            w[i] = allowed && !allowed[i] ? 0.0 : qkv_exp(((double)z[i] - max) / (double)temperature);
+            w[i] = allowed && !allowed[i] ? 0.0 : unit ? e[i] : w[i];
             sum += w[i];
         }
         double u = qkv_rng_double(rng) * sum, acc = 0.0;
@@ -1112,11 +1141,14 @@ static int sample_next(qkv_gpt* g, const float* z, float temperature, int top_k,
     int n = 0;
     for (int i = 0; i < V; i++)
         if (!allowed || allowed[i]) { r[n].z = z[i]; r[n].id = i; n++; }
-    sort_ranked(r, n);
     int keep = top_k > 0 && top_k < n ? top_k : n;
+    select_ranked(r, n, keep);
+    /* many kept (top_p alone): all V two at a time cost less than the kept ones one at a time */
+    int row = !unit && keep > V / 8;
+    if (row) exp_row_double(e, z, V, max, (double)temperature);
     sum = 0.0;
     for (int i = 0; i < keep; i++) {
-        w[i] = qkv_exp(((double)r[i].z - max) / (double)temperature);
+        w[i] = unit || row ? e[r[i].id] : qkv_exp(((double)r[i].z - max) / (double)temperature);
         sum += w[i];
     }
     if (top_p < 1.0f) {

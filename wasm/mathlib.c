@@ -1,7 +1,8 @@
 /*
  * mathlib.c: the double-precision functions the library needs, small and without tables:
  *   qkv_log  numpy's gaussian (rng.c) and the model's loss
- *   qkv_exp  the model's loss, position frequencies, Adam's bias correction
+ *   qkv_exp  the model's loss, position frequencies, Adam's bias correction, sampling (its body is
+ *            exp_double.h's, which the kernels share: exp_row_double in matrix.c)
  *   qkv_sin, qkv_cos  the position vectors (|x| < 2^20 pi/2, far beyond any sequence length)
  * The C library's versions bring about 9 KB of code and lookup tables into the WebAssembly
  * module, which ships to every reader. These are fdlibm's algorithms as musl had them (MIT
@@ -11,6 +12,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "exp_double.h"
 #include "qkv_internal.h"
 
 typedef union { double f; uint64_t i; } bits64;
@@ -55,42 +57,7 @@ double qkv_log(double x) {
     return s * (hfsq + R) + dk * ln2_lo - hfsq + f + dk * ln2_hi;
 }
 
-double qkv_exp(double x) {
-    static const double invln2 = 1.44269504088896338700e+00,
-                        P1 = 1.66666666666666019037e-01, P2 = -2.77777777770155933842e-03,
-                        P3 = 6.61375632143793436117e-05, P4 = -1.65339022054652515390e-06,
-                        P5 = 4.13813679705723846039e-08;
-    if (x != x) return x;
-    if (x < -708.3964185322641) return 0.0;   /* below 2^-1022: flushed to 0 */
-    if (x > 709.782712893384) return INFINITY;
-    bits64 u = {x};
-    uint32_t hx = (uint32_t)(u.i >> 32) & 0x7fffffff;
-    int sign = (int)(u.i >> 63);
-    double hi, lo;
-    int k;
-    if (hx > 0x3fd62e42) {         /* |x| > ln2 / 2: x = k ln2 + r */
-        if (hx >= 0x3ff0a2b2)      /* |x| >= 1.5 ln2 */
-            k = (int)(invln2 * x + (sign ? -0.5 : 0.5));
-        else
-            k = 1 - sign - sign;
-        hi = x - k * ln2_hi;       /* exact */
-        lo = k * ln2_lo;
-        x = hi - lo;
-    } else if (hx > 0x3e300000) {  /* |x| > 2^-28 */
-        k = 0;
-        hi = x;
-        lo = 0;
-    } else {
-        return 1 + x;
-    }
-    double xx = x * x;
-    double c = x - xx * (P1 + xx * (P2 + xx * (P3 + xx * (P4 + xx * P5))));
-    double y = 1 + (x * c / (2 - c) - lo + hi);
-    if (k == 0) return y;
-    if (k > 1023) { y *= 2.0; k--; }
-    bits64 scale = {.i = (uint64_t)(0x3ff + k) << 52};  /* k >= -1022 here */
-    return y * scale.f;
-}
+double qkv_exp(double x) { return exp_double(x); }
 
 /* x = n pi/2 + y[0] + y[1], |y| <= pi/4; fdlibm's reduction for |x| < 2^20 pi/2 */
 static int rem_pio2(double x, double* y) {

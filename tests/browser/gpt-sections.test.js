@@ -248,7 +248,7 @@ test('generate (the writer\'s model): the prefill matrix, then the K and V cache
   await page.closeAll();
 });
 
-test('from file:// the single file trains the writer in its worker (a blob: URL, given the page\'s compiled WebAssembly) with nothing leaving the machine, in iframe mode too', async () => {
+test('from file:// the single file trains the writer in its worker (a blob: URL, given the page\'s compiled WebAssembly) with nothing leaving the machine, in iframe mode too; its file picker loads the pretrained poet', async () => {
   for (const query of [q({ lang: 'zh', ...TINY }), q({ embed: 1, section: 'writer', lang: 'en', ...TINY })]) {
     const page = await openPage(env, { file: true, query });
     await page.locator('#writer').scrollIntoViewIfNeeded();
@@ -256,6 +256,17 @@ test('from file:// the single file trains the writer in its worker (a blob: URL,
     await page.click('#writer [data-role=step]');
     await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.step === '1');
     assert.equal(await page.getAttribute('#writer [data-role=thread]', 'data-thread'), 'worker', query);
+    if (query.includes('embed')) {
+      // the single file carries no model (loadPretrained() refuses there): the package's file, picked
+      // beside it, loads into the writer and writes (docs/pretrained.md, "The single-file page")
+      await page.setInputFiles('#writer [data-role=load]', path.join(ROOT, 'web', 'pretrained', 'tang-poet.qkvgpt'));
+      await page.waitForSelector('#writer [data-role=ask]:not([hidden])');   // the step above is in no file: it asks
+      await page.click('#writer [data-role=discard]');
+      await page.waitForFunction(() => /^loaded from a file: trained 3000 steps · 4 layers, 4 heads, width 128, context 72/
+        .test(document.querySelector('#writer [data-role=status]').textContent), null, { timeout: 120000 });
+      await page.waitForFunction(() => document.querySelectorAll('#writer [data-role=samples] li').length === 1, null, { timeout: 120000 });
+      assert.match(await page.textContent('#writer [data-role=samples] li .sample-poem'), /^\p{Script=Han}/u);
+    }
     assert.deepEqual(page.problems(), []);
     await page.closeAll();
   }
