@@ -147,22 +147,22 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
 # The WebAssembly build is two modules sharing one memory, three with the GPT (web/qkv-lab.js
 # instantiates them):
-#  - the kernels (checks, products, softmax, attention, GELU's loops): optimised for speed, built twice, with
+#  - the kernels (checks, products, softmax, attention): optimised for speed, built twice, with
 #    SIMD128 and without; the API picks one at load time by feature detection;
 #  - the core (RNG, positional encoding, multi-head attention, model, allocator, error messages, the small maths library): optimised for size, built once by emcc with its glue, importing
 #    the kernels it calls from "qkv_kernels" (multi-head attention runs each head through the
 #    kernels' attention; only its slicing is the core's);
-#  - the GPT engine (LayerNorm, GELU, the GPT; build_gpt), loaded only by load({ gpt: true }).
+#  - the GPT engine (LayerNorm, GELU and its loops, the sampler's exps, the GPT; build_gpt), loaded only by load({ gpt: true }).
 # The pretrained poet's weights travel the same way (tools/pretrained-bundle.mjs: dist/qkv-pretrained.js),
 # imported only by qkv.loadPretrained().
 # Only the kernels are built twice, so the scalar fallback costs a few KiB, not a second copy.
 # A third kernel build, relaxed SIMD (fused multiply-add; Chrome >= 114, Firefox >= 120, not
 # Safari), comes from clang 16 where it is installed (build_relaxed_kernels) and travels in a
 # module of its own, web/dist/qkv-relaxed.js, that load() imports only where it validates.
-KERNEL_SOURCES=(wasm/checks.c wasm/matrix.c wasm/attention.c wasm/gelu_kernel.c)
+KERNEL_SOURCES=(wasm/checks.c wasm/matrix.c wasm/attention.c)
 CORE_SOURCES=(wasm/errors.c wasm/mathlib.c wasm/rng.c wasm/positions.c wasm/multihead.c wasm/model.c
   wasm/exports.c)
-GPT_SOURCES=(wasm/layernorm.c wasm/gelu.c wasm/gpt.c)
+GPT_SOURCES=(wasm/layernorm.c wasm/gelu.c wasm/gelu_kernel.c wasm/gpt.c)
 KERNEL_OPT=(-O3)          # tools/wasm-bundle.mjs prints the sizes that decided these levels
 KERNEL_SCALAR_OPT=(-Os)
 CORE_OPT=(-Oz)
@@ -179,8 +179,7 @@ KERNEL_EXPORTS=(
   "${CORE_IMPORTS[@]}"
   qkv_matmul qkv_transpose qkv_softmax_rows
   qkv_attention_forward qkv_attention_forward_keep qkv_attention_backward qkv_self_attention_forward
-  gelu_forward bias_gelu_forward gelu_backward softmax_crossentropy_rows
-  exp_row_double
+  softmax_crossentropy_rows
   __stack_pointer
 )
 GPT_CORE_IMPORTS=(calloc memcpy memmove memset qkv_log qkv_exp qkv_cos qkv_rng_double qkv_rng_gauss)
@@ -247,7 +246,7 @@ build_kernels() {  # build_kernels NAME CFLAGS...: .build/qkv-kernels-NAME.wasm
 # The GPT engine (GPT_SOURCES): a module of its own, like the kernels sharing the core's memory,
 # owning nothing in it (no data, no C library: its undefined functions become imports, which
 # web/qkv-lab.js binds to the core's and the kernels' exports), its own stack pointed by the API
-# at space the core allocated. Plain WebAssembly (no SIMD: its products, softmax and GELU are the kernels'), so one
+# at space the core allocated. Plain WebAssembly (no SIMD: its products and softmax are the kernels'), so one
 # build runs on every engine; it travels in web/dist/qkv-gpt.js, imported by load({ gpt: true }).
 build_gpt() {  # .build/qkv-gpt.wasm
   local objs=() src obj

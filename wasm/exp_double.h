@@ -1,9 +1,8 @@
 /*
  * exp_double.h: exp in double, fdlibm's algorithm as musl had it (MIT licence), within an ulp of
- * the correctly rounded result. One body for the core's and the GPT module's qkv_exp (mathlib.c)
- * and for the kernels' exp_row_double (matrix.c), whose SIMD build runs the same operations two
- * lanes at a time: every build gives the same doubles (tests/native/test_core.c compares it with
- * the C library's exp; tests/simd.test.js the builds with each other).
+ * the correctly rounded result. One body for the core's qkv_exp (mathlib.c) and the GPT
+ * sampler's exp_row_double (gpt.c), so both give the same doubles (tests/native/test_core.c
+ * compares it with the C library's exp).
  */
 #ifndef QKV_EXP_DOUBLE_H
 #define QKV_EXP_DOUBLE_H

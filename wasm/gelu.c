@@ -5,8 +5,9 @@
  * tanh comes from simd.h's exp_nonpositive (tanh|u| = (1 - e) / (1 + e), e = exp(-2|u|) <= 1),
  * not from the C library: the library's tanhf differs between musl (WebAssembly) and glibc
  * (native), and the same seed must give the same bits everywhere.
- * The checked layer; its loops (gelu_forward, gelu_backward, bias_gelu_forward) are the kernel
- * module's, vectorised beside portable twins that give the same bits (gelu_kernel.c).
+ * The checked layer; its loops (gelu_forward, gelu_backward, bias_gelu_forward) are in
+ * gelu_kernel.c, built into the GPT module (plain WebAssembly) with it: docs/performance.md says
+ * why they are not in the kernel module.
  */
 #include <math.h>
 

@@ -1,6 +1,8 @@
 /*
- * gelu_kernel.c: gelu.c's loops over whole activations, in the kernel module (built with SIMD128,
- * relaxed SIMD and without: build.sh), so that the GPT engine's GELU runs four lanes at a time.
+ * gelu_kernel.c: gelu.c's loops over whole activations, built into the GPT module (plain
+ * WebAssembly: the portable loops; in the kernel module they cost the classic widget's script more
+ * than its budget allowed, docs/performance.md). Where it is built with SIMD128 the loops run four
+ * lanes at a time.
  * Legend: N entries (any shape, elementwise); N rows of M for the bias.
  *   u = sqrt(2/pi) (x + 0.044715 x^3),  out = 0.5 x (1 + tanh u),  tanh|u| = (1 - e) / (1 + e),
  *   e = exp(-2|u|) (simd.h's exp_nonpositive, not the C library's: the same bits everywhere)

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exp_double.h"
 #include "layers.h"
 
 struct qkv_gpt {
@@ -1065,6 +1066,14 @@ static void select_ranked(struct ranked* r, int n, int keep) {
     sort_ranked(r, keep < n ? keep : n);
 }
 
+/* out (n) = exp(((double)z[i] - max) / divisor), exp_double.h's double, for z[i] <= max and
+   divisor > 0 (divisor 1: exactly exp((double)z[i] - max)). Plain C in the GPT module (no SIMD):
+   a SIMD twin in the kernel module, two lanes at a time, measured faster but cost every kernel
+   build, and the classic widget's script, about 1 KiB gzipped for a function only the GPT uses. */
+static void exp_row_double(double* out, const float* z, int n, double max, double divisor) {
+    for (int i = 0; i < n; i++) out[i] = exp_double(((double)z[i] - max) / divisor);
+}
+
 /* the next token from logits (V): greedy at temperature 0, else softmax(z / temperature) over the
    top_k most likely (0: all) cut to the smallest set whose probability reaches top_p, then one
    uniform draw. top_ids, top_probs (QKV_GPT_TOP) receive the model's own probabilities (z, at
@@ -1076,8 +1085,8 @@ static void select_ranked(struct ranked* r, int n, int keep) {
    disallowed tokens, and masked_ids, masked_probs (QKV_GPT_TOP) the most likely allowed tokens
    and their renormalised probabilities (temperature 1). Without a mask the draw is the same,
    float for float, as before masks existed.
-   The exps are the kernels' exp_row_double (two at a time with SIMD128, the same doubles as
-   qkv_exp), each computed once: e[i] = exp(z[i] - max) serves the sum, the top tokens'
+   The exps are exp_row_double's (exp_double.h: the same doubles as the core's qkv_exp, inlined
+   here), each computed once: e[i] = exp(z[i] - max) serves the sum, the top tokens'
    probabilities, the mass the mask removed, the renormalisation when the largest logit is
    allowed, and at temperature 1 the draw's weights (x / 1 is x). Sums run in id order as
    before. (Without a mask, the draw's weights with top_k or top_p are the kept ones' only.) */

@@ -2,7 +2,7 @@
  * mathlib.c: the double-precision functions the library needs, small and without tables:
  *   qkv_log  numpy's gaussian (rng.c) and the model's loss
  *   qkv_exp  the model's loss, position frequencies, Adam's bias correction, sampling (its body is
- *            exp_double.h's, which the kernels share: exp_row_double in matrix.c)
+ *            exp_double.h's, which the GPT sampler's exp_row_double in gpt.c shares)
  *   qkv_sin, qkv_cos  the position vectors (|x| < 2^20 pi/2, far beyond any sequence length)
  * The C library's versions bring about 9 KB of code and lookup tables into the WebAssembly
  * module, which ships to every reader. These are fdlibm's algorithms as musl had them (MIT

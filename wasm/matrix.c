@@ -13,7 +13,6 @@
  */
 #include <math.h>
 
-#include "exp_double.h"
 #include "qkv_internal.h"
 #include "simd.h"
 
@@ -600,54 +599,6 @@ void transpose_forward(float* out, const float* A, int rows, int cols) {
         for (int j = 0; j < cols; j += BLOCK)
             transpose_block(out, A, rows, cols, i, i + BLOCK < rows ? i + BLOCK : rows, j,
                             j + BLOCK < cols ? j + BLOCK : cols);
-}
-
-/* ---- exp in double over a row (the GPT's sampler) ---- */
-
-#ifdef __wasm_simd128__
-/* exp_double of two lanes x <= 0 (finite or -inf): its operations on each lane, its branches as
-   selects (each lane's result is the one its branch computes; the other branches' values, NaN or
-   not, are dropped), so every lane gets exp_double's double. Its thresholds on the high word of
-   |x| become comparisons of |x| with the smallest double above them. */
-static inline v128_t exp_f64x2(v128_t x) {
-    v128_t ax = wasm_f64x2_abs(x);
-    v128_t reduced = wasm_f64x2_ge(ax, wasm_i64x2_splat((int64_t)0x3fd62e43 << 32));  /* hx > 0x3fd62e42 */
-    v128_t far = wasm_f64x2_ge(ax, wasm_i64x2_splat((int64_t)0x3ff0a2b2 << 32));      /* hx >= 0x3ff0a2b2 */
-    v128_t polynomial = wasm_f64x2_ge(ax, wasm_i64x2_splat((int64_t)0x3e300001 << 32)); /* hx > 0x3e300000 */
-    /* k: (int)(invln2 x - 0.5) far out (x < 0: sign 1), -1 nearer, 0 without reduction */
-    v128_t kfar = wasm_f64x2_trunc(wasm_f64x2_add(wasm_f64x2_mul(wasm_f64x2_splat(QKV_EXP_INVLN2), x), wasm_f64x2_splat(-0.5)));
-    v128_t k = wasm_v128_bitselect(kfar, wasm_v128_and(reduced, wasm_f64x2_splat(-1.0)), far);
-    v128_t hi = wasm_f64x2_sub(x, wasm_f64x2_mul(k, wasm_f64x2_splat(QKV_EXP_LN2_HI)));
-    v128_t lo = wasm_f64x2_mul(k, wasm_f64x2_splat(QKV_EXP_LN2_LO));
-    v128_t r = wasm_f64x2_sub(hi, lo);  /* k = 0: x - 0 - 0 = x, as exp_double keeps x */
-    v128_t rr = wasm_f64x2_mul(r, r);
-    v128_t p = wasm_f64x2_add(wasm_f64x2_splat(QKV_EXP_P4), wasm_f64x2_mul(rr, wasm_f64x2_splat(QKV_EXP_P5)));
-    p = wasm_f64x2_add(wasm_f64x2_splat(QKV_EXP_P3), wasm_f64x2_mul(rr, p));
-    p = wasm_f64x2_add(wasm_f64x2_splat(QKV_EXP_P2), wasm_f64x2_mul(rr, p));
-    p = wasm_f64x2_add(wasm_f64x2_splat(QKV_EXP_P1), wasm_f64x2_mul(rr, p));
-    v128_t c = wasm_f64x2_sub(r, wasm_f64x2_mul(rr, p));
-    v128_t t = wasm_f64x2_sub(wasm_f64x2_div(wasm_f64x2_mul(r, c), wasm_f64x2_sub(wasm_f64x2_splat(2.0), c)), lo);
-    v128_t y = wasm_f64x2_add(wasm_f64x2_splat(1.0), wasm_f64x2_add(t, hi));
-    /* 2^k from its bits, k in [-1022, 0] (k = 0: y * 1 = y) */
-    v128_t e = wasm_i64x2_extend_low_i32x4(wasm_i32x4_trunc_sat_f64x2_zero(k));
-    v128_t scale = wasm_i64x2_shl(wasm_i64x2_add(e, wasm_i64x2_splat(0x3ff)), 52);
-    v128_t out = wasm_v128_bitselect(wasm_f64x2_mul(y, scale), wasm_f64x2_add(wasm_f64x2_splat(1.0), x), polynomial);
-    return wasm_v128_andnot(out, wasm_f64x2_lt(x, wasm_f64x2_splat(QKV_EXP_UNDERFLOW)));  /* 0 below */
-}
-#endif
-
-/* out (n) = exp(((double)z[i] - max) / divisor) as exp_double computes it, for z[i] <= max and
-   divisor > 0 (divisor 1: exactly exp((double)z[i] - max)); SIMD: two at a time */
-void exp_row_double(double* out, const float* z, int n, double max, double divisor) {
-    int i = 0;
-#ifdef __wasm_simd128__
-    v128_t m = wasm_f64x2_splat(max), d = wasm_f64x2_splat(divisor);
-    for (; i + 2 <= n; i += 2) {
-        v128_t zz = wasm_f64x2_promote_low_f32x4(wasm_v128_load64_zero(z + i));
-        wasm_v128_store(out + i, exp_f64x2(wasm_f64x2_div(wasm_f64x2_sub(zz, m), d)));
-    }
-#endif
-    for (; i < n; i++) out[i] = exp_double(((double)z[i] - max) / divisor);
 }
 
 /* ---- checked public versions ---- */

@@ -34,9 +34,6 @@ int softmax_rows_forward(float* out, const float* S, int rows, int cols);
 /* softmax_rows_forward, and dlogits = weight * (probs - onehot(targets)) (written) in the same pass */
 int softmax_crossentropy_rows(float* probs, float* dlogits, const float* logits, const int* targets,
                               int rows, int cols, float weight);
-/* out (n) = exp(((double)z[i] - max) / divisor) in double, z[i] <= max, divisor > 0: exp_double.h's
-   value in every build (the GPT's sampler) */
-void exp_row_double(double* out, const float* z, int n, double max, double divisor);
 /* reverses W = softmax_rows(Z):  dZ[i][j] = W[i][j] * (dW[i][j] - sum_k dW[i][k] W[i][k]), written */
 void softmax_rows_backward(float* dZ, const float* dW, const float* W, int rows, int cols);
 
