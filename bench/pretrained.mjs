@@ -6,7 +6,7 @@
 //   token counts: it is a step like the others) per second of the process's CPU time, the median
 //   over rounds. Every call counts whole: the prefill, the steps and reading the result back.
 // - the same weights in TensorFlow.js (WebAssembly backend, one thread): parameters() of the
-//   loaded GPT (the int8 file dequantized, as qkv-lab runs it) in bench/gpt-tfjs.mjs's TfGpt,
+//   loaded GPT (the int8 file dequantized, as qkv-lab runs it) in tools/tfjs-gpt.mjs's TfGpt,
 //   decoding with a KV cache of its own (TfGpt.decoder), the same sampling written in
 //   JavaScript; rows interleaved with qkv-lab's in each round, and the ratio. At temperature 0
 //   both take the most likely token: how many tokens agree is reported as a check.
@@ -85,7 +85,7 @@ const missingPeers = ensurePeers((line) => console.log(line));
 if (missingPeers) results.skipped.tfjs = missingPeers;
 else {
   try {
-    const { TfGpt, gptTf } = await import('./gpt-tfjs.mjs');
+    const { TfGpt, gptTf } = await import('../tools/tfjs-gpt.mjs');
     const tf = await gptTf();
     const p = poet.parameters(), weights = { wte: p.wte.data, wpe: p.wpe.data, 'lnf.gamma': p.lnf.gamma.data, 'lnf.beta': p.lnf.beta.data };
     p.blocks.forEach((b, l) => {
