@@ -263,3 +263,33 @@ test('LoRA trains only the adapters (fewer floats and bytes than full), determin
   assert.ok(a.disposed && b.disposed && full.disposed);
   assert.equal(qkv._heap.used(), baseline, 'every byte returned');
 });
+
+test('training and validation windows start where a poem starts (a poem longer than the context also inside it)', () => {
+  const gpt = base();
+  // 20 lines of 4 characters, context 6: the held-out lines are 10 and 20, so the validation
+  // stream is '\n' abca '\n' bcab '\n' (11 tokens) and its one window starts at the first '\n'
+  // (a window starting inside 'abca', as createGPT's stream would also cut, is left out)
+  const lines = Array.from({ length: 20 }, (_, i) => (i === 9 ? 'abca' : i === 19 ? 'bcab' : 'cabc'));
+  const ft = gpt.finetune({ text: lines.join('\n'), steps: 5 });
+  const { logits } = ft.forward('abca\n');  // inputs '\n' abca '\n', targets abca '\n' b
+  const targets = [...'abca'].map((ch) => gpt.vocab.indexOf(ch)).concat(0, gpt.vocab.indexOf('b'));
+  let sum = 0;
+  targets.forEach((target, t) => {
+    const row = Array.from(logits.data.subarray(t * logits.cols, (t + 1) * logits.cols));
+    const max = Math.max(...row);
+    sum += max + Math.log(row.reduce((s, z) => s + Math.exp(z - max), 0)) - row[target];
+  });
+  // float32 logits summed in float64 here, the engine's loss in float32 then float64: ~1e-6
+  assert.ok(Math.abs(ft.evaluate().val - sum / targets.length) < 1e-5, `val ${ft.evaluate().val}, one window from the start ${sum / targets.length}`);
+  // evaluatePoems scores the held-out lines by default, each from its start
+  assert.deepEqual(ft.evaluatePoems(), ft.evaluatePoems(['abca', 'bcab']));
+  assert.equal(ft.evaluatePoems().poems, 2);
+  gpt.dispose();
+  // poems longer than the context keep the windows inside them: at step 0 the fine-tune scores
+  // the same windows as a GPT created on that text (createGPT's stream), bit for bit
+  const longText = Array(12).fill('abcabcabc').join('\n');
+  const own = qkv.createGPT({ ...TINY, text: longText });
+  own.train(3);
+  assert.equal(own.finetune({ text: longText }).evaluate().val, own.evaluate().val);
+  own.dispose();
+});

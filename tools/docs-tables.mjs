@@ -20,6 +20,7 @@ import { TRAINING_CLAIMS } from '../web/page/training/claims.js';
 import { QUATRAINS } from '../web/data/quatrains.js';
 import { readmeTable } from './training-measures.mjs';
 import { tables as benchTables } from '../bench/tables.mjs';
+import { FINETUNE_DEFAULTS } from '../web/finetune.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const read = (p) => readFileSync(path.join(ROOT, p), 'utf8');
@@ -357,6 +358,87 @@ function rhymeHead() {
     `From line 4's last character itself:\n\n${table(r.atRhyme)}`;
 }
 
+// ---- fine-tuning (docs/finetune.md) ----
+
+/** gpt.finetune's options with the defaults the code applies (FINETUNE_DEFAULTS, web/finetune.js). */
+function finetuneOptions() {
+  const d = FINETUNE_DEFAULTS;
+  const lr = (x) => x.toExponential().replace('e-', 'e-').replace(/\.0+e/, 'e');
+  return [
+    '| option | default | meaning |',
+    '| --- | --- | --- |',
+    '| `text` | required | one document per line, at least 10 lines; every 10th line is held out (`val`) |',
+    `| \`method\` | \`'${d.method}'\` | \`'lora'\` or \`'full'\` |`,
+    `| \`rank\` | ${d.rank} | r, 1–64 (LoRA) |`,
+    `| \`alpha\` | ${d.alpha} | α: the adapters are scaled by α/r (LoRA) |`,
+    `| \`targets\` | \`[${d.targets.map((t) => `'${t}'`).join(', ')}]\` | the adapted matrices (LoRA) |`,
+    `| \`lr\` | ${lr(d.lr.lora)} (LoRA), ${lr(d.lr.full)} (full) | AdamW's peak learning rate |`,
+    `| \`batch\` | ${d.batch} | windows of \`context\` tokens per step, each starting at a document's start |`,
+    `| \`steps\` | ${d.steps} | the default schedule (\`train()\` runs the rest of it) |`,
+    `| \`seed\` | ${d.seed} | draws A and the windows |`,
+    '| `baseText` | the base\'s validation text | text `evaluate().baseVal` scores (every line; at most 64 windows, evenly spaced) |',
+  ].join('\n');
+}
+
+/** README's one line on fine-tuning, from web/data/finetune-report.json. */
+function finetuneReadme() {
+  const r = json('web/data/finetune-report.json');
+  const lora = r.summary['lora-r4'];
+  const pct = ([lo, hi]) => (lo === hi ? `${Math.round(100 * lo)} %` : `${Math.round(100 * lo)}–${Math.round(100 * hi)} %`);
+  const secs = ([lo, hi]) => (Math.round(lo) === Math.round(hi) ? `${Math.round(lo)} s` : `${Math.round(lo)}–${Math.round(hi)} s`);
+  return wrap(`Fine-tuned with the defaults (LoRA r ${lora.config.rank} on ${lora.config.targets.join(' and ')}: ` +
+    `${grouped(lora.trainable)} trainable floats, ${(100 * lora.share).toFixed(1)} % of the model; ${lora.config.steps} steps, ` +
+    `${secs(lora.cpuSeconds)} of one core), the pretrained poet writes the 宋词 tune 浣溪沙, which it never saw, in ` +
+    `${pct(lora.huanxishaForm)} of unprompted samples (${pct([r.base.huanxishaForm, r.base.huanxishaForm])} before; seeds ` +
+    `${lora.seeds.join(', ')}): [docs/finetune.md](docs/finetune.md#measured).`);
+}
+
+/** web/data/finetune-report.json (tools/measure-finetune.mjs): ranges over the seeds. */
+function finetuneReport() {
+  const r = json('web/data/finetune-report.json');
+  const s = r.summary;
+  const pct = (x) => `${Math.round(100 * x)} %`;
+  const span = ([lo, hi], f) => (f(lo) === f(hi) ? f(lo) : `${f(lo)}–${f(hi)}`.replace(/ %–/, '–'));
+  const nats = (x) => x.toFixed(3);
+  const seeds = (x) => x.seeds.join(', ');
+  const names = ['lora-r4', 'full', 'lora-r1', 'lora-r16'].filter((n) => s[n]);
+  const e = (x) => x.toExponential().replace('+', '');
+  const head = (n) => (s[n].config.method === 'full' ? `full, lr ${e(s[n].config.lr)}` :
+    `LoRA r ${s[n].config.rank}, α ${s[n].config.alpha}, ${s[n].config.targets.join(' + ')}, lr ${e(s[n].config.lr)}`);
+  const row = (label, f) => `| ${label} | ${names.map((n) => f(s[n])).join(' | ')} |`;
+  const kib = (b) => `${(b / 1024).toLocaleString('en-US', { maximumFractionDigits: 1 })} KiB`;
+  const huanxisha = [
+    `| 浣溪沙 (${r.sets.huanxisha.train} poems; ${r.samples} samples a model) | ${names.map(head).join(' | ')} |`,
+    `| --- |${names.map(() => ' --- |').join('')}`,
+    row('seeds', seeds),
+    row('schedule', (x) => `${x.config.steps} steps of ${x.config.batch} window`),
+    row('CPU seconds of the schedule (one core)', (x) => span(x.cpuSeconds, (v) => v.toFixed(1))),
+    row('steps per CPU second', (x) => span(x.stepsPerSecond, (v) => v.toFixed(1))),
+    row(`浣溪沙 form rate (base ${pct(r.base.huanxishaForm)}) → after`, (x) => span(x.huanxishaForm, pct)),
+    row(`浣溪沙 held-out loss (base ${nats(r.base.heldOut.huanxisha)}) → after`, (x) => span(x.heldOut.after, nats)),
+    row(`baseVal, the Tang poems (base ${nats(s[names[0]].baseVal.before[0])}) → after`, (x) => span(x.baseVal.after, nats)),
+    row(`五绝 asked for: lines 2, 4 rhyme (base ${pct(r.base.wujueRhyme)}) → after`, (x) => span(x.wujueRhyme, pct)),
+    row('trainable floats (share)', (x) => `${grouped(x.trainable)} (${(100 * x.share).toFixed(2)} %)`),
+    row('adapter file', (x) => (x.config.method === 'full' ? `${kib(x.adapterBytes)} (every parameter)` : kib(x.adapterBytes))),
+    row('memory the run adds', (x) => `${(x.memoryBytes / 2 ** 20).toFixed(1)} MiB`),
+  ];
+  const poets = ['poet-lora-r4', 'poet-full'].filter((n) => s[n]);
+  const poet = poets.length ? [
+    '',
+    `| ${r.sets.poet.name} (${r.sets.poet.train} poems, ${r.sets.poet.heldOut} held out) | ${poets.map(head).join(' | ')} |`,
+    `| --- |${poets.map(() => ' --- |').join('')}`,
+    `| seeds | ${poets.map((n) => seeds(s[n])).join(' | ')} |`,
+    `| CPU seconds of the schedule | ${poets.map((n) => span(s[n].cpuSeconds, (v) => v.toFixed(1))).join(' | ')} |`,
+    `| held-out loss (base ${nats(r.base.heldOut.poet)}) → after | ${poets.map((n) => span(s[n].heldOut.after, nats)).join(' | ')} |`,
+    `| baseVal → after | ${poets.map((n) => span(s[n].baseVal.after, nats)).join(' | ')} |`,
+    `| 五绝 rhyme → after | ${poets.map((n) => span(s[n].wujueRhyme, pct)).join(' | ')} |`,
+    `| trainable share, adapter file | ${poets.map((n) => `${(100 * s[n].share).toFixed(2)} %, ${kib(s[n].adapterBytes)}`).join(' | ')} |`,
+  ] : [];
+  const speed = r.speed ? ['', `LoRA r ${s['lora-r4'].config.rank} steps ${span(r.speed.ratio, (v) => v.toFixed(2))}× as fast as full ` +
+    `fine-tuning (seed by seed, one after the other in one process; seeds ${r.speed.seeds.map((x) => x.seed).join(', ')}).`] : [];
+  return [...huanxisha, ...poet, ...speed].join('\n');
+}
+
 // ---- data ----
 
 /** The figures of web/data/quatrains.js: its header's extraction funnel and the text's own counts. */
@@ -445,6 +527,9 @@ export const GENERATORS = {
   'pretrained-training': pretrainedTraining,
   'rhyme-head': rhymeHead,
   'pretrained-speed': pretrainedSpeed,
+  'finetune-options': finetuneOptions,
+  'finetune-report': finetuneReport,
+  'finetune-readme': finetuneReadme,
   'markdown-post': markdownPost,
 };
 

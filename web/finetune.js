@@ -35,7 +35,7 @@ export * from './gpt.js';
 /**
  * A fine-tune of this GPT on new text, by LoRA (the default) or every parameter (docs/finetune.md):
  * gpt.finetune({ text, method: 'lora' | 'full', rank: 4, alpha: 8, targets: ['Wq', 'Wv'], lr,
- * batch: 1, steps: 150, seed: 0, baseText }). This GPT is not changed.
+ * batch: 1, steps: 400, seed: 0, baseText }). This GPT is not changed.
  */
 GPT.prototype.finetune = function finetuneThis(options = {}) {
   return finetune(this, options);
@@ -45,7 +45,7 @@ export const FINETUNE_LIMITS = Object.freeze({ rank: 64 });
 /** finetune's defaults; lr is the method's (LoRA's adapters start at zero and take larger steps). */
 export const FINETUNE_DEFAULTS = Object.freeze({
   method: 'lora', rank: 4, alpha: 8, targets: Object.freeze(['Wq', 'Wv']),
-  lr: Object.freeze({ lora: 3e-2, full: 1e-3 }), batch: 1, steps: 150, seed: 0,
+  lr: Object.freeze({ lora: 3e-2, full: 1e-3 }), batch: 1, steps: 400, seed: 0,
 });
 /** At most this many windows of the base's validation text are scored for baseVal. */
 export const BASE_WINDOWS = 64;
@@ -62,7 +62,7 @@ export function finetune(base, options = {}) {
   const op = 'finetune';
   base._alive(op);
   const o = readOptions(op, options, OPTION_NAMES,
-    "{ text, method: 'lora', rank: 4, alpha: 8, targets: ['Wq', 'Wv'], lr, batch: 1, steps: 150, seed: 0 }");
+    "{ text, method: 'lora', rank: 4, alpha: 8, targets: ['Wq', 'Wv'], lr, batch: 1, steps: 400, seed: 0 }");
   const method = o.method ?? FINETUNE_DEFAULTS.method;
   if (method !== 'lora' && method !== 'full') {
     const Err = typeof method === 'string' ? RangeError : TypeError;
@@ -87,8 +87,8 @@ export function finetune(base, options = {}) {
   for (const line of lines) for (const ch of line) if (!base._ids.has(ch)) unknown.add(ch);
   if (unknown.size) throw outsideVocabulary(op, 'text', base, [...unknown]);
   const T = base.context;
-  const train = stream(lines.filter((_, i) => i % 10 !== 9), base._ids, T);
-  const val = stream(lines.filter((_, i) => i % 10 === 9), base._ids, T);
+  const train = wholeDocuments(lines.filter((_, i) => i % 10 !== 9), base._ids, T);
+  const val = wholeDocuments(lines.filter((_, i) => i % 10 === 9), base._ids, T);
   for (const [name, s] of [['training', train], ['validation (every 10th line)', val]]) {
     if (s.starts.length === 0) {
       throw argumentError(RangeError, `${op}: the text is too short: its ${name} part gives ${s.tokens.length} tokens, ` +
@@ -101,7 +101,7 @@ export function finetune(base, options = {}) {
     const bad = new Set();
     for (const line of refLines) for (const ch of line) if (!base._ids.has(ch)) bad.add(ch);
     if (bad.size) throw outsideVocabulary(op, 'baseText', base, [...bad]);
-    reference = stream(refLines, base._ids, T);
+    reference = wholeDocuments(refLines, base._ids, T);
     if (reference.starts.length === 0) {
       throw argumentError(RangeError, `${op}: baseText gives no window of ${T + 1} tokens`);
     }
@@ -115,7 +115,7 @@ export function finetune(base, options = {}) {
   const config = { ...base._config, batch: c.batch, lr: c.lr, steps: c.steps, seed: c.seed };
   checkWork(op, fineTuneWork(config, c.method, adapterFloats(base, mask, c.rank)), `one ${c.method} fine-tuning step ` +
     `(batch ${c.batch} × context ${T}, a base of ${base.layers} layers of width ${base.dim} and ${base.vocab.length} tokens)`);
-  return new FineTune(base, c, mask, config, { train, val, reference });
+  return new FineTune(base, c, mask, config, { train, val, valLines: lines.filter((_, i) => i % 10 === 9), reference });
 }
 
 /** qkv.loadAdapter(base, bytes): the LoRA run saveAdapter() wrote, on the base it was trained on. */
@@ -175,6 +175,27 @@ function fineTuneWork(config, method, adapters) {
   const full = stepWorkOf(config);
   if (method === 'full') return full;
   return { multiplyAdds: Math.ceil(2 * full.multiplyAdds / 3), exps: full.exps, adam: adapters };
+}
+
+/**
+ * The token stream of `lines` (as createGPT's) with windows cut where a document starts: at the
+ * end-of-text token before it, so every window begins a poem at position 0, where generate()
+ * begins one (and where tools/pretrain.c cut the pretrained poet's windows). createGPT's stream
+ * also starts windows every T/2 inside a document; here such a start is kept only in a document
+ * longer than one window, whose later part would otherwise never be trained.
+ */
+function wholeDocuments(lines, ids, T) {
+  const { tokens, starts } = stream(lines, ids, T);
+  let documentStart = 0;
+  return {
+    tokens,
+    starts: starts.filter((s) => {
+      if (tokens[s] === 0) { documentStart = s; return true; }
+      let end = documentStart + 1;
+      while (tokens[end] !== 0) end++;
+      return end - documentStart > T;
+    }),
+  };
 }
 
 /** The rank, alpha and targets checked → the targets' bit mask (1 << index in LORA_TARGETS). */
@@ -244,6 +265,7 @@ export class FineTune {
       Object.assign(run, {
         _trainWindows: data.train.starts.length, _valWindows: data.val.starts.length,
         _trainTokens: data.train.tokens, _valTokens: data.val.tokens, _valStarts: data.val.starts,
+        _valLines: data.valLines,
       });
     }
     this._run = run;
@@ -399,6 +421,18 @@ export class FineTune {
   generate(prompt = '', options = {}) {
     this._alive('generate');
     return this._run.generate(prompt, options);
+  }
+
+  /**
+   * Each poem scored once from its start by the fine-tuned model, as GPT.evaluatePoems →
+   * { loss, poems, targets, cut }; by default the fine-tuning text's held-out lines.
+   */
+  evaluatePoems(poems) {
+    this._alive('evaluatePoems');
+    if (poems === undefined && !this._run._hasText) {
+      throw new Error('evaluatePoems: these adapters were loaded from a file, which holds no held-out lines; pass the poems to score');
+    }
+    return this._run.evaluatePoems(poems);
   }
 
   /** The fine-tuned model on '\n' + text, as GPT.forward → { tokens, logits, blocks }. */

@@ -491,9 +491,9 @@ export interface FineTuneOptions {
   targets?: LoraTarget[];
   /** AdamW's learning rate (default 3e-2 for LoRA, 1e-3 for full), warmed up over 5% of steps, cosine-decayed. */
   lr?: number;
-  /** Windows per step (default 1). */
+  /** Windows per step (default 1), each starting where a document (line) starts. */
   batch?: number;
-  /** The default schedule's length (default 150). */
+  /** The default schedule's length (default 400). */
   steps?: number;
   /** Draws A and the windows (default 0). */
   seed?: number;
@@ -532,6 +532,8 @@ export interface FineTune {
   evaluate(): { train: number; val: number; baseVal: number | null };
   /** val and baseVal over at most `windows` (default 16) evenly spaced windows of each, in pieces. */
   evaluation(options?: { windows?: number }): { readonly windows: number; readonly done: number; advance(n?: number): { val: number; baseVal: number | null } | null };
+  /** Each poem scored once from its start, as GPT.evaluatePoems; by default the text's held-out lines. */
+  evaluatePoems(poems?: string | readonly string[]): { loss: number; poems: number; targets: number; cut: number };
   generate(prompt?: string, options?: GenerateOptions): { text: string; steps: GenerateStep[] };
   forward(text: string): { tokens: number[]; logits: Matrix; blocks: TransformerBlockResult[] };
   /** LoRA: every adapter (or its gradient) as { [target]: [{ A, B } per layer] }. */

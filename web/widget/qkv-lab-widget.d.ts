@@ -142,7 +142,7 @@ export interface QkvLabElement extends HTMLElement {
   ftrank: number;
   /** Section 'finetune': the matrices LoRA adapts, comma-separated of Wq, Wk, Wv, Wo, W1, W2 (default 'Wq,Wv'). */
   fttargets: string;
-  /** Section 'finetune': the schedule, 25, 50, 100, 150 or 300 steps (default 150). */
+  /** Section 'finetune': the schedule, 25, 50, 100, 200 or 400 steps (default 400). */
   ftsteps: number;
   /** Section 'finetune': the seed, 0 … 4294967295 (default 0). */
   ftseed: number;

@@ -15,7 +15,7 @@ export const FINETUNE_PRESETS = Object.freeze(['huanxisha', 'poet']);
 export const FINETUNE_TARGETS = Object.freeze(['Wq', 'Wk', 'Wv', 'Wo', 'W1', 'W2']);
 export const FINETUNE_CHOICES = Object.freeze({
   ftrank: Object.freeze([1, 4, 16]),
-  ftsteps: Object.freeze([25, 50, 100, 150, 300]),
+  ftsteps: Object.freeze([25, 50, 100, 200, 400]),
 });
 const DEFAULT_TARGETS = 'Wq,Wv';
 const MAX_PROMPT = 20;
@@ -32,7 +32,7 @@ export const FINETUNE_PROPERTIES = Object.freeze([
   { name: 'ftmethod', type: 'enum', values: ['lora', 'full'], default: 'lora' },
   { name: 'ftrank', type: 'int', min: 1, max: 16, values: FINETUNE_CHOICES.ftrank, default: 4 },
   { name: 'fttargets', type: 'text', maxLength: 20, default: DEFAULT_TARGETS, validate: parseTargets },
-  { name: 'ftsteps', type: 'int', min: 25, max: 300, values: FINETUNE_CHOICES.ftsteps, default: 150 },
+  { name: 'ftsteps', type: 'int', min: 25, max: 400, values: FINETUNE_CHOICES.ftsteps, default: 400 },
   { name: 'ftseed', type: 'int', min: 0, max: 4294967295, default: 0 },
   { name: 'ftprompt', type: 'text', maxLength: MAX_PROMPT, default: '', validate: (raw) => (/[\n\r]/.test(raw) ? null : raw) },
 ]);
