@@ -21,7 +21,7 @@ export function stringUnion(name, values, width = 100) {
   let line = ' ';
   for (const literal of values.map((v) => `'${v}'`)) {
     const piece = ` | ${literal}`;
-    if (line.length > 1 && line.length + piece.length > width) {
+    if (line.length > 1 && line.length + piece.length + 1 > width) {  // 1: room for the closing ';'
       lines.push(line);
       line = ' ';
     }
