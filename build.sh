@@ -175,11 +175,12 @@ CORE_IMPORTS=(
   attention_forward_unchecked attention_backward_unchecked
   matmul_abt matmul_accumulate matmul_atb_accumulate transpose_forward
 )
+# The unchecked kernels only the GPT module calls (internal, like CORE_IMPORTS: no public contract).
+GPT_KERNEL_IMPORTS=(softmax_crossentropy_rows)
 KERNEL_EXPORTS=(
-  "${CORE_IMPORTS[@]}"
+  "${CORE_IMPORTS[@]}" "${GPT_KERNEL_IMPORTS[@]}"
   qkv_matmul qkv_transpose qkv_softmax_rows
   qkv_attention_forward qkv_attention_forward_keep qkv_attention_backward qkv_self_attention_forward
-  softmax_crossentropy_rows
   __stack_pointer
 )
 GPT_CORE_IMPORTS=(calloc memcpy memmove memset qkv_log qkv_exp qkv_cos qkv_rng_double qkv_rng_gauss)

@@ -2,7 +2,7 @@
 // (web/dist/qkv-wasm.js: the core with its glue, web/dist/qkv-core.js, and the kernels, SIMD128
 // and scalar builds alike, instantiated as load() does) and nothing else: every function build.sh
 // exports to JavaScript (EXPORTS, and KERNEL_EXPORTS but the unchecked kernels the core
-// imports), called with
+// and the GPT module import), called with
 // arbitrary sizes (0, negative, 2^24 ± 1, 2^26 ± 1, INT_MAX, …), values (NaN, ±Infinity,
 // subnormals, float32's max, huge finite numbers), null pointers, corrupted generator states,
 // and call sequences on models (create, set_optimizer, forward, loss_and_grad with lengths that
@@ -45,7 +45,7 @@ const WORK_BUDGET = 1 << 21;     // multiply-adds per computed call
 
 /**
  * The functions build.sh exports to JavaScript: its EXPORTS list (the core's, `_name`), and its
- * KERNEL_EXPORTS but the unchecked kernels the core imports (CORE_IMPORTS) and the stack pointer,
+ * KERNEL_EXPORTS but the unchecked kernels the core and the GPT module import (CORE_IMPORTS, GPT_KERNEL_IMPORTS) and the stack pointer,
  * named `_name` here too.
  */
 export function exportedNames(buildSh) {
@@ -54,7 +54,7 @@ export function exportedNames(buildSh) {
     if (!block) throw new Error(`build.sh: no ${name}=( … ) list`);
     return block[1].split(/\s+/).filter((word) => /^[_a-z]/i.test(word));
   };
-  const internal = new Set([...list('CORE_IMPORTS'), '__stack_pointer']);
+  const internal = new Set([...list('CORE_IMPORTS'), ...list('GPT_KERNEL_IMPORTS'), '__stack_pointer']);
   const kernels = list('KERNEL_EXPORTS').filter((name) => !internal.has(name)).map((name) => `_${name}`);
   return [...list('EXPORTS'), ...kernels];
 }
