@@ -307,6 +307,9 @@ test('under a CSP that refuses blob: workers the writer trains on the page\'s ow
   await page.waitForFunction(() => Number(document.querySelector('#writer [data-role=status]').dataset.step) >= 5);
   await page.click('#writer [data-role=play]');   // now "Pause"
   await page.waitForFunction(() => document.querySelector('#writer [data-role=play]').dataset.state === 'paused');
+  // the button turns at once; the status is drawn in a frame, which the run's chunks on this
+  // thread can delay: read the step once the status says the run paused
+  await page.waitForFunction(() => / · paused · /.test(document.querySelector('#writer [data-role=status]').textContent));
   const paused = await stepOf();
   assert.ok(paused >= 5 && paused < LONG, `paused at ${paused}`);
   await page.click('#writer [data-role=step]');
