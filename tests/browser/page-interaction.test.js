@@ -24,6 +24,9 @@ test('every section steps forward and back, with buttons and with the keyboard',
     // when it has arrived, not while it says "not ready"
     await page.$eval(`#${id}`, (el) => el.scrollIntoView());
     await page.waitForFunction((id) => !document.getElementById(id).classList.contains('qkv-pending'), id, { timeout: 60000 });
+    // generation opens on the pretrained poet, which it loads once seen (data-writing: loading,
+    // then who writes): its steps are the poem's once the poet is there
+    await page.waitForFunction((id) => !['loading', 'waiting'].includes(document.getElementById(id).dataset.writing), id, { timeout: 120000 });
     const start = await position(page, id);
     const narration = await page.textContent(`#${id} .narration`);
     const atEnd = await page.$eval(`#${id} .step-forward`, (b) => b.disabled);

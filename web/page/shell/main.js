@@ -127,6 +127,7 @@ async function main() {
     timer = setTimeout(stop, 8000);
     let lastY = scrollY;
     let lastHeight = story.offsetHeight;
+    let lastOff = offset();
     let still = 0;
     let inPlaceSince = null;
     const tick = (now) => {
@@ -135,11 +136,16 @@ async function main() {
       // once in place, a scroll that no growth of the page explains is the reader's (a scrollbar
       // drag fires none of the inputs above) or a script's: theirs to keep
       if (inPlaceSince !== null && y !== lastY && height === lastHeight) return stop();
+      // so is, at any time, a scroll away from the section by more than the page grew: the jump's
+      // own scrolling only comes nearer, and growth moves it by at most what was added (sections
+      // below may still be growing, a model arriving, so that the height never stays the same)
+      const off = offset();
+      if (y !== lastY && Math.abs(off) > Math.abs(lastOff) + Math.abs(height - lastHeight) + 2) return stop();
+      lastOff = off;
       still = y === lastY && height === lastHeight ? still + 1 : 0;
       lastY = y;
       lastHeight = height;
       // in place: at the top, or as near it as the page's end allows
-      const off = offset();
       const atEnd = off > 0 && scrollY + innerHeight >= document.documentElement.scrollHeight - 1;
       if (Math.abs(off) < 2 || atEnd) {
         inPlaceSince ??= now;
@@ -258,9 +264,19 @@ async function main() {
     });
   }
   i18n.onLanguageChange((lang) => {
+    // the reader stays where they were: the first section still on screen keeps its top (the
+    // browser's scroll anchoring gets it within a line; the new text's line heights can leave a
+    // pixel or two, which this takes back)
+    const barBottom = document.querySelector('.page-bar')?.getBoundingClientRect().bottom ?? 0;
+    const anchor = embed.active ? null : sections.find((s) => s.element && s.element.getBoundingClientRect().bottom > barBottom + 1)?.element;
+    const before = anchor?.getBoundingClientRect().top;
     applyLanguage(lang);
     for (const section of sections) section.setLanguage?.(lang);
     nav.refresh();
+    if (anchor) {
+      const moved = anchor.getBoundingClientRect().top - before;
+      if (moved !== 0) scrollBy({ top: moved, behavior: 'instant' });
+    }
   });
 
   // the section in view goes into the URL; a link with #id or ?section=id opens there (built above)
