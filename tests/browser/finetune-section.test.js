@@ -151,3 +151,25 @@ test('under a CSP that refuses blob: workers the fine-tune runs on the page\'s o
   assert.ok(page.problems().every((p) => /Content Security Policy/.test(p)), page.problems().join('\n'));
   await page.closeAll();
 });
+
+test('the question (quiz=1): once the run is made the stepper holds before it; the share computed from the model\'s shapes is right, another wrong', async () => {
+  // LoRA r 4 on Wq and Wv (the defaults): per layer r·(d + d) for each of the two matrices
+  const report = JSON.parse(fs.readFileSync(path.join(ROOT, 'web/data/pretrained-report.json'), 'utf8')).model;
+  const trainable = report.layers * 2 * 4 * (report.dim + report.dim);
+  const share = Math.round(1000 * trainable / report.parameters) / 10;
+  for (const [given, result] of [[share, 'right'], [share + 1, 'wrong']]) {
+    const page = await openPage(env, { query: q({ quiz: 1, lang: 'en', section: 'finetune', ...SHORT }) });
+    await page.evaluate(() => document.getElementById('finetune').scrollIntoView());
+    await page.waitForFunction(() => !document.querySelector('#finetune [data-role=play]').disabled, null, { timeout: 120000 });
+    // asked once the run is made, before its first step: the stepper holds before the second sample
+    await page.waitForSelector('#finetune [data-role=quiz]:not([hidden])', { timeout: 120000 });
+    assert.equal(await page.isEnabled('#finetune .step-forward'), false, 'the stepper holds before the question is answered');
+    assert.match(await page.textContent('#finetune [data-role=quiz] .quiz-prompt'), /^What percentage of the model's parameters does this LoRA fine-tune train\?/);
+    await page.fill('#finetune [data-role=quiz] [data-role=quiz-input]', String(given));
+    await page.click('#finetune [data-role=quiz] [data-role=quiz-check]');
+    await page.waitForSelector(`#finetune [data-role=quiz] [data-role=quiz-feedback][data-result="${result}"]`);
+    assert.ok((await page.textContent('#finetune [data-role=quiz] [data-role=quiz-feedback]')).includes(`${trainable.toLocaleString('en-US')} / ${report.parameters.toLocaleString('en-US')}`));
+    assert.deepEqual(page.problems(), []);
+    await page.closeAll();
+  }
+});

@@ -154,10 +154,10 @@ test('keyboard alone: step to the question, choose, check, see the feedback, rev
 
 test('every section of the registry asks a question (page, iframe mode for the walkthrough); skipping opens the step', async () => {
   const page = await openPage(env, { query: '?quiz=1&lang=en' });
-  // the training run, the writer and generation ask about a run once it has trained (a sample, a
-  // generated text): the training run below; the writer's and generation's, each in a test of its
-  // own at the end of this file
-  const ids = ALL_SECTIONS.map((s) => s.id).filter((id) => !['walkthrough', 'training', 'writer', 'generate'].includes(id));
+  // the training run, the writer, generation and fine-tuning ask about a run once it has trained
+  // (a sample, a generated text): the training run below; the writer's and generation's, each in a
+  // test of its own at the end of this file; fine-tuning's in finetune-section.test.js
+  const ids = ALL_SECTIONS.map((s) => s.id).filter((id) => !['walkthrough', 'training', 'writer', 'generate', 'finetune'].includes(id));
   for (const id of ids) {
     await page.locator(`#${id}`).scrollIntoViewIfNeeded();
     // the walkthrough's part exists (its status line shows only while it is not ready, so wait for it to be there, not shown)
