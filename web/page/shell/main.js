@@ -264,19 +264,39 @@ async function main() {
     });
   }
   i18n.onLanguageChange((lang) => {
-    // the reader stays where they were: the first section still on screen keeps its top (the
-    // browser's scroll anchoring gets it within a line; the new text's line heights can leave a
-    // pixel or two, which this takes back)
+    // the reader stays where they were: the first section still on screen keeps its top. Sections
+    // redraw now and in the frames after (their own schedulers); the browser's scroll anchoring
+    // would hold some node inside that section instead (its title can change height with the
+    // language), so for a few frames this holds the section's top itself, with anchoring off
     const barBottom = document.querySelector('.page-bar')?.getBoundingClientRect().bottom ?? 0;
     const anchor = embed.active ? null : sections.find((s) => s.element && s.element.getBoundingClientRect().bottom > barBottom + 1)?.element;
     const before = anchor?.getBoundingClientRect().top;
+    const root = document.documentElement;
+    if (anchor) root.style.overflowAnchor = 'none';
     applyLanguage(lang);
     for (const section of sections) section.setLanguage?.(lang);
     nav.refresh();
-    if (anchor) {
+    if (!anchor) return;
+    const keep = () => {
       const moved = anchor.getBoundingClientRect().top - before;
-      if (moved !== 0) scrollBy({ top: moved, behavior: 'instant' });
-    }
+      if (Math.abs(moved) >= 0.5) scrollBy({ top: moved, behavior: 'instant' });
+    };
+    keep();
+    const inputs = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
+    let frames = 0;
+    const release = () => {
+      for (const type of inputs) removeEventListener(type, release, true);
+      root.style.overflowAnchor = '';
+      frames = Infinity;
+    };
+    for (const type of inputs) addEventListener(type, release, { capture: true, passive: true });
+    const tick = () => {
+      if (frames === Infinity) return;
+      keep();
+      if (++frames < 12) requestAnimationFrame(tick);
+      else release();
+    };
+    requestAnimationFrame(tick);
   });
 
   // the section in view goes into the URL; a link with #id or ?section=id opens there (built above)
