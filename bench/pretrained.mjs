@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from '../web/qkv-lab.js';
-import { mulberry32 } from '../tests/helpers.js';
+import { mulberry32 } from '../tools/random.mjs';
 import { ensurePeers } from './peers.mjs';
 import { rerunWithRelaxedSimd } from './relaxed.mjs';
 

@@ -104,8 +104,10 @@ test('allocations are freed together, frames leave nothing behind, and reads are
 test('one owner of WebAssembly memory: only heap.js allocates, frees or writes the module, and the GPT engine\'s functions are the Heap\'s to call', async () => {
   // the API's modules and the benchmark: no malloc/free of their own, no functions written onto
   // the Emscripten module, no HEAP* views written (tests that drive the raw C API may: c-api, fuzz)
-  const files = [...fs.readdirSync(new URL('../web/', import.meta.url)).filter((f) => f.endsWith('.js')).map((f) => `web/${f}`),
-    ...fs.readdirSync(new URL('../bench/', import.meta.url)).filter((f) => f.endsWith('.mjs')).map((f) => `bench/${f}`)];
+  // (read as text from the repository's root: the tests load no module of bench/, imports.test.js)
+  const root = new URL('../', import.meta.url);
+  const listed = (dir, ext) => fs.readdirSync(new URL(`${dir}/`, root)).filter((f) => f.endsWith(ext)).map((f) => `${dir}/${f}`);
+  const files = [...listed('web', '.js'), ...listed('bench', '.mjs')];
   const problems = [];
   for (const file of files.filter((f) => f !== 'web/heap.js')) {
     const code = fs.readFileSync(new URL(`../${file}`, import.meta.url), 'utf8').split('\n').filter((l) => !/^\s*(\/\/|\*)/.test(l)).join('\n');
