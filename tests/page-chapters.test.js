@@ -10,6 +10,8 @@ import { deriveSnapshot } from '../web/page/models/snapshot-derived.js';
 import { draws, scalingModel, SCALING_DKS, ROW_KEYS, COLLAPSED } from '../web/page/models/scaling.js';
 import { headWeights, reordering, HEAD_COUNTS, D_MODEL_HEADS, PE_WIDTHS, PE_POSITIONS } from '../web/page/models/heads-positions.js';
 import { createState } from '../web/page/shell/state.js';
+import { POET_CONTEXT } from '../web/page/gpt/settings.js';
+import PRETRAINED_REPORT from '../web/data/pretrained-report.json' with { type: 'json' };
 import { toNested } from './helpers.js';
 
 const qkv = await load();
@@ -157,13 +159,19 @@ test('the sections\' URL state: sdk, heads and ped round-trip, and refuse values
   assert.equal(createState({ search: '?sdk=64&heads=2&ped=64' }).toSearch(), '');
 });
 
-test('a gprompt longer than the context leaves room for is refused where it is given (link or attribute)', () => {
+test('a gprompt longer than the writing model\'s context leaves room for is refused where it is given (link or attribute)', () => {
+  // the writer's run (gmodel=writer): its context, gctx (default 32: 30 fit with the start and end tokens)
   const long = '白'.repeat(31);
-  const refused = createState({ search: `?gprompt=${encodeURIComponent(long)}` });   // default context 32: 30 fit
+  const refused = createState({ search: `?gmodel=writer&gprompt=${encodeURIComponent(long)}` });
   assert.deepEqual(refused.rejected, ['gprompt']);
   assert.equal(refused.get('gprompt'), '白日依山尽，');
-  const fits = createState({ search: `?gctx=64&gprompt=${encodeURIComponent(long)}` });
+  const fits = createState({ search: `?gmodel=writer&gctx=64&gprompt=${encodeURIComponent(long)}` });
   assert.deepEqual(fits.rejected, []);
   assert.equal(fits.get('gprompt'), long);
-  assert.deepEqual(createState({ search: `?gprompt=${encodeURIComponent('白'.repeat(30))}` }).rejected, []);
+  assert.deepEqual(createState({ search: `?gmodel=writer&gprompt=${encodeURIComponent('白'.repeat(30))}` }).rejected, []);
+  // the pretrained poet (the default): the shipped model's context
+  assert.equal(POET_CONTEXT, PRETRAINED_REPORT.model.context, 'the page\'s poet context is the shipped model\'s');
+  const poet = (n) => createState({ search: `?gprompt=${encodeURIComponent('白'.repeat(n))}` }).rejected;
+  assert.deepEqual(poet(31), [], 'what the writer refuses fits the poet');
+  assert.deepEqual(poet(POET_CONTEXT - 1), ['gprompt']);
 });
