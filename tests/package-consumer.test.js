@@ -117,6 +117,10 @@ before(async () => {
     // the GPT sections' chunk (web/page/gpt/: their worker and the quatrains) is a bucket of its own
     const isGPTSections = (f) => Object.keys(outputs[f].inputs).some((i) => /web\/page\/gpt\/|qkv-lab-widget-sections-/.test(i));
     const isGPT = (f) => !isGPTSections(f) && Object.keys(outputs[f].inputs).some((i) => /web\/(dist\/qkv-gpt|gpt)\.js$/.test(i));
+    // the poet's sections: the 预训练 and fine-tuning sections (web/page/pretrained/, web/page/finetune/),
+    // and what they share with generation (the poetry metrics and rhyme table, web/finetune.js): a bucket of their own
+    const isPoetSections = (f) => !isGPTSections(f) && Object.keys(outputs[f].inputs)
+      .some((i) => /web\/page\/(pretrained|finetune)\/|web\/poetry\/|web\/data\/rhyme-groups\.js$|web\/finetune\.js$/.test(i));
     assert.ok(![...initial].some(isGPT), `${name}: the GPT engine is loaded at first`);
     // the pretrained poet's weights: a chunk of their own wherever the API is, never loaded at first
     const isPretrained = (f) => Object.keys(outputs[f].inputs).some((i) => /web\/dist\/qkv-pretrained\.js$/.test(i));
@@ -130,7 +134,7 @@ before(async () => {
       assert.deepEqual(Object.keys(outputs[modelChunks[0]].inputs), [input], `${name}: the model's chunk holds the model alone`);
     }
     lazyPretrained[name] = size(modelChunks);
-    lazy[name] = size([...reachable].filter((f) => !initial.has(f) && !isKernels(f) && !isGPT(f) && !isGPTSections(f) && !isPretrained(f)));
+    lazy[name] = size([...reachable].filter((f) => !initial.has(f) && !isKernels(f) && !isGPT(f) && !isGPTSections(f) && !isPretrained(f) && !isPoetSections(f)));
     lazyKernels[name] = size([...reachable].filter((f) => !initial.has(f) && isKernels(f)));
     lazyGPT[name] = size([...reachable].filter((f) => !initial.has(f) && isGPT(f)));
     // what runs on the page's own thread (the GPT sections' chunk carries the writer's worker,
@@ -140,7 +144,8 @@ before(async () => {
     // every file a page may fetch later, minified, with what it belongs to (webpack's asset hint is per file)
     chunksRaw[name] = [...reachable].filter((f) => !initial.has(f)).map((f) => ({
       file: f, bytes: fs.statSync(path.join(pack.app, f)).size,
-      kind: isPretrained(f) ? 'pretrained' : isGPTSections(f) ? 'gpt-sections' : isKernels(f) ? 'kernels' : isGPT(f) ? 'gpt-engine' : 'training',
+      kind: isPretrained(f) ? 'pretrained' : isGPTSections(f) ? 'gpt-sections' : isPoetSections(f) ? 'poet-sections'
+        : isKernels(f) ? 'kernels' : isGPT(f) ? 'gpt-engine' : 'training',
     }));
     const widgets = name === 'both'
       ? '<qkv-lab id="w" section="softmax" lang="en"></qkv-lab>\n<qkv-lab id="t" section="trainstep" lang="en"></qkv-lab>'
@@ -192,6 +197,7 @@ test('docs/data/sizes.json gives these sizes, which docs/widget.md states (withi
   const stated = SIZES.bundles;
   const measured = { matrix: gzipped.matrix, api: gzipped.api, widget: gzipped.widget, both: gzipped.both,
     trainingSections: lazy.widget, gptEngine: lazyGPT.api, kernels: lazyKernels.api };
+  console.log(`measured, gzip -9: ${Object.entries(measured).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}`);
   assert.deepEqual(Object.keys(stated).sort(), Object.keys(measured).sort());
   for (const [name, bytes] of Object.entries(measured)) {
     assert.ok(Math.abs(stated[name] * 1024 - bytes) <= 0.1 * bytes + 512,
