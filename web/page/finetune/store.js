@@ -15,8 +15,8 @@
 // Samples are read (form, rhyme) here, once, with web/poetry/metrics.js (finetune/poems.js).
 import { WORKER_SOURCE, workerURL } from './worker-source.js';
 import { createLocalFineTuneRun } from './local-run.js';
+import { openRunChannel } from '../shell/run-channel.js';
 import { load } from '../../qkv-lab.js';
-import { compiledModulesOf } from '../../engine-sources.js';
 import { FINETUNE_SETS } from '../../data/poems-finetune.js';
 import { POEMS_VAL } from '../../data/poems-val.js';
 import { FT_RUN_KEYS, finetuneOptions } from './settings.js';
@@ -82,71 +82,15 @@ export function createFineTuneStore(ctx) {
   const set = (patch) => { s = { ...s, ...patch }; publish(); };
 
   // ---- the run's channel: the worker once it said it started, else the page's own thread ----
+  // (shell/run-channel.js)
   function open() {
     if (channel) return channel;
-    let target = null, real = null, url = null, ended = false;
-    const early = [];
-    const doc = typeof document === 'undefined' ? null : document;
-    const toPage = (reason) => {
-      if (target || ended) return;
-      unlisten();
-      real?.terminate();
-      if (url) URL.revokeObjectURL(url);
-      real = null;
-      thread = Object.freeze({ where: 'page', reason });
-      target = createLocalFineTuneRun();
-      target.onmessage = (event) => receive(event.data);
-      for (const [message] of early.splice(0)) target.postMessage(message);
-      publish();
-    };
-    const refused = (event) => {
-      const blocked = String(event.blockedURI);
-      if (!(url ? blocked.startsWith('blob') : blocked.includes('worker.js')) || !/^(worker|script|child|default)-src/.test(event.effectiveDirective)) return;
-      toPage(`Content-Security-Policy ${event.effectiveDirective}`);
-    };
-    const unlisten = () => doc?.removeEventListener('securitypolicyviolation', refused);
-    channel = {
-      postMessage(message, transfer) { if (target) target.postMessage(message, transfer); else early.push([message, transfer]); },
-      terminate() {
-        ended = true;
-        unlisten();
-        early.length = 0;
-        (target || real)?.terminate();
-        if (url) URL.revokeObjectURL(url);
-        target = real = null;
-      },
-    };
-    doc?.addEventListener('securitypolicyviolation', refused);
-    try {
-      if (WORKER_SOURCE) url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' }));
-      real = url ? new Worker(url) : new Worker(workerURL, { type: 'module' });
-    } catch (error) {
-      toPage(String(error.message || error));
-      return channel;
-    }
-    real.onmessage = (event) => {
-      if (event.data?.type !== 'started') { receive(event.data); return; }
-      unlisten();
-      const started = real;
-      load({ gpt: true }).then((qkv) => compiledModulesOf(qkv), () => null).then((m) => {
-        if (real !== started) return;
-        real.postMessage({ type: 'modules', modules: m && m.gptModule ? { ...m } : null });
-        target = real;
-        thread = Object.freeze({ where: 'worker', reason: null });
-        for (const [message, transfer] of early.splice(0)) real.postMessage(message, transfer || []);
-        publish();
-      });
-    };
-    real.onerror = (event) => {
-      const message = event.message || 'the fine-tuning worker stopped';
-      if (target !== real) {
-        event.preventDefault?.();
-        if (!target) setTimeout(() => { unlisten(); toPage(message); }, 0);
-        return;
-      }
-      inFlight = false;
-      set({ status: 'error', error: { op: 'worker', message } });
-    };
+    channel = openRunChannel({
+      source: WORKER_SOURCE, url: workerURL, createLocal: createLocalFineTuneRun, receive,
+      onThread: (where) => { thread = where; publish(); },
+      onError: (message) => { inFlight = false; set({ status: 'error', error: { op: 'worker', message } }); },
+      stopped: 'the fine-tuning worker stopped',
+    });
     return channel;
   }
 

@@ -22,8 +22,7 @@
 // so it reaches the model the link was copied from.
 import { WORKER_SOURCE, workerURL } from './worker-source.js';
 import { createLocalRun } from './local-run.js';
-import { load } from '../../qkv-lab.js';
-import { compiledModulesOf } from '../../engine-sources.js';
+import { openRunChannel } from '../shell/run-channel.js';
 import { QUATRAINS } from '../../data/quatrains.js';
 import { RUN_KEYS, gptOptions } from './settings.js';
 
@@ -109,92 +108,20 @@ export function createGPTStore(ctx) {
   }
   const set = (patch) => { s = { ...s, ...patch }; publish(); };
 
-  // The run's channel: the Web Worker once it has said it started; until then the commands wait
-  // here, and if it cannot be made, or fails first, they go to the run on the page's thread.
-  // the compiled modules of the page's API instance, with its GPT engine (the sections load it
-  // before any is made: gpt/sections.js): what the worker instantiates
-  const pageModules = () => load({ gpt: true }).then((qkv) => {
-    const m = compiledModulesOf(qkv);
-    return m && m.gptModule ? { ...m } : null;
-  }, () => null);
-
+  // The run's channel: the Web Worker once it has said it started, else the page's own thread
+  // (shell/run-channel.js)
   function startWorker() {
     if (worker) return worker;
-    let target = null;     // where commands go: the started worker or the local run
-    const early = [];      // [message, transfer] sent before that
-    let real = null;
-    let url = null;
-    let ended = false;     // terminate() was called: nothing may start a run again
-    const toPage = (reason) => {
-      if (target || ended) return;
-      unlisten();
-      real?.terminate();
-      if (url) URL.revokeObjectURL(url);
-      real = null;
-      thread = Object.freeze({ where: 'page', reason });
-      target = createLocalRun();
-      target.onmessage = (event) => receive(event.data);
-      for (const [message] of early.splice(0)) target.postMessage(message);
-      publish();
-    };
-    worker = {
-      postMessage(message, transfer) { if (target) target.postMessage(message, transfer); else early.push([message, transfer]); },
-      // a late policy violation or worker error must not replay the queued commands into a new
-      // run after this (each run holds a whole GPT on the shared WebAssembly heap)
-      terminate() {
-        ended = true;
-        unlisten();
-        early.length = 0;
-        (target || real)?.terminate();
-        if (url) URL.revokeObjectURL(url);
-        target = real = null;
+    worker = openRunChannel({
+      source: WORKER_SOURCE, url: workerURL, createLocal: createLocalRun, receive,
+      onThread: (where) => { thread = where; publish(); },
+      onError: (message) => {
+        set({ status: 'error', running: false, error: { op: 'worker', message } });
+        for (const fns of waiting.values()) for (const fn of fns) fn({ bytes: null, error: message });
+        waiting.clear();
       },
-    };
-    // a Content-Security-Policy that refuses the worker says so in an event (the worker's error
-    // event says nothing): its directive becomes the reason
-    const doc = typeof document === 'undefined' ? null : document;
-    const refused = (event) => {
-      const blocked = String(event.blockedURI);
-      if (!(url ? blocked.startsWith('blob') : blocked.includes('worker.js')) || !/^(worker|script|child|default)-src/.test(event.effectiveDirective)) return;
-      toPage(`Content-Security-Policy ${event.effectiveDirective}`);
-    };
-    doc?.addEventListener('securitypolicyviolation', refused);
-    const unlisten = () => doc?.removeEventListener('securitypolicyviolation', refused);
-    try {
-      if (WORKER_SOURCE) url = URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' }));
-      real = url ? new Worker(url) : new Worker(workerURL, { type: 'module' });
-    } catch (error) {
-      unlisten();
-      toPage(String(error.message || error));
-      return worker;
-    }
-    real.onmessage = (event) => {
-      if (event.data?.type !== 'started') { receive(event.data); return; }
-      unlisten();
-      // first the page's compiled WebAssembly (the bundled worker carries none of its own), then
-      // the commands that waited
-      const started = real;
-      pageModules().then((modules) => {
-        if (real !== started) return;
-        real.postMessage({ type: 'modules', modules });
-        target = real;
-        thread = Object.freeze({ where: 'worker', reason: null });
-        for (const [message, transfer] of early.splice(0)) real.postMessage(message, transfer || []);
-        publish();
-      });
-    };
-    real.onerror = (event) => {
-      const message = event.message || 'the training worker stopped';
-      // before it started: a policy violation, if there is one, is reported next; it names the reason
-      if (target !== real) {
-        event.preventDefault?.();
-        if (!target) setTimeout(() => { unlisten(); toPage(message); }, 0);
-        return;
-      }
-      set({ status: 'error', running: false, error: { op: 'worker', message } });
-      for (const fns of waiting.values()) for (const fn of fns) fn({ bytes: null, error: message });
-      waiting.clear();
-    };
+      stopped: 'the training worker stopped',
+    });
     return worker;
   }
 
