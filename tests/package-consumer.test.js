@@ -115,12 +115,13 @@ before(async () => {
     // web/gpt.js), which only load({ gpt: true }) imports
     const isKernels = (f) => Object.keys(outputs[f].inputs).some((i) => /web\/dist\/qkv-(relaxed|scalar)\.js$/.test(i));
     // the GPT sections' chunk (web/page/gpt/: their worker and the quatrains) is a bucket of its own
-    const isGPTSections = (f) => Object.keys(outputs[f].inputs).some((i) => /web\/page\/gpt\/|qkv-lab-widget-sections-/.test(i));
+    // (the widget module's chunks are named after their modules: qkv-lab-widget-gpt-sections-*.mjs)
+    const isGPTSections = (f) => Object.keys(outputs[f].inputs).some((i) => /web\/page\/gpt\/|qkv-lab-widget-gpt-sections-/.test(i));
     const isGPT = (f) => !isGPTSections(f) && Object.keys(outputs[f].inputs).some((i) => /web\/(dist\/qkv-gpt|gpt)\.js$/.test(i));
     // the poet's sections: the 预训练 and fine-tuning sections (web/page/pretrained/, web/page/finetune/),
     // and what they share with generation (the poetry metrics and rhyme table, web/finetune.js): a bucket of their own
     const isPoetSections = (f) => !isGPTSections(f) && Object.keys(outputs[f].inputs)
-      .some((i) => /web\/page\/(pretrained|finetune)\/|web\/poetry\/|web\/data\/rhyme-groups\.js$|web\/finetune\.js$/.test(i));
+      .some((i) => /web\/page\/(pretrained|finetune)\/|web\/poetry\/|web\/data\/rhyme-groups\.js$|web\/finetune\.js$|qkv-lab-widget-(pretrained|finetune)-sections-/.test(i));
     assert.ok(![...initial].some(isGPT), `${name}: the GPT engine is loaded at first`);
     // the pretrained poet's weights: a chunk of their own wherever the API is, never loaded at first
     const isPretrained = (f) => Object.keys(outputs[f].inputs).some((i) => /web\/dist\/qkv-pretrained\.js$/.test(i));
@@ -210,6 +211,7 @@ test('docs/data/sizes.json gives these sizes, which docs/widget.md states (withi
 // the settings that raise the limits above them.
 test('docs/data/sizes.json gives the minified sizes webpack warns about, and limits that cover every file', () => {
   console.log(`loaded at first, minified: ${Object.entries(initialRaw).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}`);
+  console.log(`the widget app's on-demand files, minified: ${chunksRaw.widget.map((c) => `${path.basename(c.file)} (${c.kind}) ${kib(c.bytes)} KiB`).join(', ')}`);
   const w = SIZES.webpack;
   const over = Object.keys(initialRaw).filter((name) => initialRaw[name] > WEBPACK_HINT_BYTES);
   assert.ok(over.includes('widget') && over.includes('both') && !over.includes('api'), `over the hint: ${over}`);
@@ -219,6 +221,7 @@ test('docs/data/sizes.json gives the minified sizes webpack warns about, and lim
   const largest = (kind) => Math.max(...chunksRaw.widget.filter((c) => c.kind === kind).map((c) => c.bytes));
   near(w.trainingSectionsChunkMinifiedKiB, largest('training'), 'the training sections\' chunk');
   near(w.gptSectionsChunkMinifiedKiB, largest('gpt-sections'), 'the GPT sections\' chunk');
+  near(w.poetSectionsChunkMinifiedKiB, largest('poet-sections'), 'the poet\'s sections\' largest chunk (fine-tuning\'s)');
   for (const name of Object.keys(initialRaw)) {
     assert.ok(initialRaw[name] < w.maxEntrypointSize, `${name}: the entry, ${initialRaw[name]} bytes, is over maxEntrypointSize`);
     for (const c of chunksRaw[name]) assert.ok(c.bytes < w.maxAssetSize, `${name}: ${c.file}, ${c.bytes} bytes, is over maxAssetSize`);

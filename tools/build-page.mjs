@@ -153,12 +153,12 @@ const noPretrained = (why) => ({
 });
 
 // The single file cannot load the pretrained poet (noPretrained), so it leaves out the one section
-// that needs it: fine-tuning (web/page/finetune/sections.js, with its worker and poems, 870 KiB).
+// that needs it: fine-tuning (web/page/finetune/finetune-sections.js, with its worker and poems, 870 KiB).
 // The registry's load() of that section then rejects saying why, and the page shows that.
 const noFineTune = {
   name: 'qkv-no-finetune',
   setup(b) {
-    b.onResolve({ filter: /(^|[\\/])finetune[\\/]sections\.js$/ }, () => ({ path: 'qkv-finetune', namespace: 'qkv-no-finetune' }));
+    b.onResolve({ filter: /(^|[\\/])finetune[\\/]finetune-sections\.js$/ }, () => ({ path: 'qkv-finetune', namespace: 'qkv-no-finetune' }));
     b.onLoad({ filter: /.*/, namespace: 'qkv-no-finetune' }, () => ({
       contents: `export const finetuneSections = () => Promise.reject(new Error(${JSON.stringify(
         'the single-file page (qkv-lab.html) does not carry the fine-tuning section, which needs the pretrained model: serve the page (dist/page.js) to fine-tune')}));\n`,
@@ -270,7 +270,9 @@ if (fs.existsSync(widgetEntry)) {
   // and one shared instance (QkvLab.load() and load() return the same object). It takes the
   // WASM as the API ships it (dist/qkv-wasm.js): the bytes are the API's.
   // The training sections stay a dynamic import: a chunk, qkv-lab-widget-*.mjs, that an app's
-  // bundler splits off in turn.
+  // bundler splits off in turn. Each on-demand chunk is named after its module (training-sections,
+  // gpt-sections, pretrained-sections, finetune-sections). UTF-8 as it is: an ES module is always
+  // read as UTF-8, and the poems' characters escaped as \uXXXX would take twice the bytes.
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
   const apiFiles = new Set(pkg.files.filter((f) => f.endsWith('.js') && !/widget/.test(f)).map((f) => path.join(root, f)));
   const sharedApi = {
@@ -287,7 +289,7 @@ if (fs.existsSync(widgetEntry)) {
   for (const old of fs.readdirSync(dist)) if (/^qkv-lab-widget-.+\.mjs$/.test(old)) fs.rmSync(path.join(dist, old));
   const esm = await build({
     ...common, absWorkingDir: root, entryPoints: { 'qkv-lab-widget': widgetEntry }, format: 'esm',
-    splitting: true, outdir: dist, outExtension: { '.js': '.mjs' }, chunkNames: 'qkv-lab-widget-[name]-[hash]',
+    splitting: true, outdir: dist, outExtension: { '.js': '.mjs' }, charset: 'utf8', chunkNames: 'qkv-lab-widget-[name]-[hash]',
     write: false, plugins: [chartjsPure, gptWorker, sharedApi, minifyCSS, sourcesHaveSideEffects],
   });
   checkSideEffects(esm);
@@ -304,7 +306,7 @@ if (fs.existsSync(widgetEntry)) {
 /**
  * The classic widget as a core and add-on scripts that share their modules (see web/widget/addon.js):
  *   core:   the widget's entry; the registry's on-demand imports (training-sections.js,
- *           gpt/sections.js) become addon.js's loader, and every module an add-on also imports
+ *           gpt/gpt-sections.js) become addon.js's loader, and every module an add-on also imports
  *           is handed to it by path
  *   addons: one script per add-on; each module the core has is read from what the core shared
  *           (the same instances: one string table, one WASM instance), the rest is bundled
@@ -313,17 +315,17 @@ async function classicWidget({ minifyCSS, extraPlugins = [] }) {
   const addonList = [
     { name: 'training', module: path.join(web, 'page', 'sections', 'training-sections.js'), exported: 'trainingSections',
       pattern: /training-sections\.js$/ },
-    { name: 'gpt', module: path.join(web, 'page', 'gpt', 'sections.js'), exported: 'gptSections',
-      pattern: /gpt\/sections\.js$/ },
-    { name: 'finetune', module: path.join(web, 'page', 'finetune', 'sections.js'), exported: 'finetuneSections',
-      pattern: /finetune\/sections\.js$/ },
+    { name: 'gpt', module: path.join(web, 'page', 'gpt', 'gpt-sections.js'), exported: 'gptSections',
+      pattern: /gpt\/gpt-sections\.js$/ },
+    { name: 'finetune', module: path.join(web, 'page', 'finetune', 'finetune-sections.js'), exported: 'finetuneSections',
+      pattern: /finetune\/finetune-sections\.js$/ },
     // qkv.loadPretrained()'s import of dist/qkv-pretrained.js: in the core, a function that
     // fetches this add-on (web/qkv-lab.js calls it), which brings the weights and the GPT engine
     { name: 'pretrained', module: path.join(web, 'widget', 'pretrained-addon.js'), exported: 'pretrained',
       pattern: /dist\/qkv-pretrained\.js$/ },
     // the 预训练 section (its data; the weights come through the add-on above when it is seen)
-    { name: 'pretrained-section', module: path.join(web, 'page', 'pretrained', 'sections.js'), exported: 'pretrainedSections',
-      pattern: /pretrained\/sections\.js$/ },
+    { name: 'pretrained-section', module: path.join(web, 'page', 'pretrained', 'pretrained-sections.js'), exported: 'pretrainedSections',
+      pattern: /pretrained\/pretrained-sections\.js$/ },
   ];
   const loader = path.join(web, 'widget', 'addon.js');
   const rel = (file) => path.relative(root, file).split(path.sep).join('/');

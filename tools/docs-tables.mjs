@@ -259,10 +259,20 @@ function widgetFilesTable() {
 
 function webpackNote() {
   const { webpack: w } = json('docs/data/sizes.json');
-  return wrap(`Built with esbuild's minifier, as the consumer test builds them, a widget app's entry comes to about ` +
-    `${w.widgetEntryMinifiedKiB} KiB, the training sections' chunk to about ${w.trainingSectionsChunkMinifiedKiB} KiB ` +
-    `and the GPT sections' chunk to about ${w.gptSectionsChunkMinifiedKiB} KiB. webpack warns about each: its ` +
-    `production builds hint at any asset and any entrypoint above 250,000 bytes (printed as 244 KiB). What a page ` +
+  // webpack's production builds hint at any asset and any entrypoint above 250,000 bytes
+  const HINT_KIB = 250000 / 1024;
+  const files = [
+    [`a widget app's entry`, w.widgetEntryMinifiedKiB],
+    [`the training sections' chunk`, w.trainingSectionsChunkMinifiedKiB],
+    [`the GPT sections' chunk (their worker and the Tang quatrains)`, w.gptSectionsChunkMinifiedKiB],
+    [`the fine-tuning section's chunk (its worker and poems)`, w.poetSectionsChunkMinifiedKiB],
+  ];
+  const over = files.filter(([, kib]) => kib > HINT_KIB).map(([what]) => what.replace(/ \(.*\)$/, ''));
+  const list = (items) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+  return wrap(`Built with esbuild's minifier, as the consumer test builds them, ` +
+    `${list(files.map(([what, kib]) => `${what} comes to about ${kib} KiB`))}. ` +
+    `webpack's production builds hint at any asset and any entrypoint above 250,000 bytes (printed as 244 KiB), ` +
+    `so it warns about ${list(over)}. What a page ` +
     `transfers is the gzipped size in the table above, and the chunks come only when a post shows their sections. ` +
     `To raise the limits above them, in \`webpack.config.js\` (or \`performance: { hints: false }\` to turn ` +
     `the hints off):`) + '\n\n' +

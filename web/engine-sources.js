@@ -4,7 +4,7 @@
 //
 //   provideGPTEngine({ chunk, engine })   the GPT engine's two modules (dist/qkv-gpt.js's `gpt`
 //                                         and gpt.js), from the bundle that carries them (the
-//                                         classic widget's GPT add-on: web/page/gpt/sections.js)
+//                                         classic widget's GPT add-on: web/page/gpt/gpt-sections.js)
 //   provideGPTEngine(() => promise)       how to fetch such a bundle (the classic widget's core:
 //                                         it loads its GPT add-on), so that load({ gpt: true })
 //                                         works before any GPT section was shown

@@ -46,7 +46,7 @@ function ready(definition) {
 
 /**
  * An entry whose definition lives in a module loaded the first time one of its sections is asked
- * for: training-sections.js (the two training sections) or gpt/sections.js (the block, the writer
+ * for: training-sections.js (the two training sections) or gpt/gpt-sections.js (the block, the writer
  * and generation, with the GPT's worker and its data).
  */
 function onDemandFrom(importModule) {
@@ -60,12 +60,12 @@ function onDemandFrom(importModule) {
   });
 }
 const onDemand = onDemandFrom(() => import('./training-sections.js').then((m) => m.trainingSections()));
-const onDemandGPT = onDemandFrom(() => import('../gpt/sections.js').then((m) => m.gptSections()));
+const onDemandGPT = onDemandFrom(() => import('../gpt/gpt-sections.js').then((m) => m.gptSections()));
 // the 预训练 section: its data and code in a module of their own, the pretrained weights later
 // still (qkv.loadPretrained(), when the section is first seen)
-const onDemandPretrained = onDemandFrom(() => import('../pretrained/sections.js').then((m) => m.pretrainedSections()));
+const onDemandPretrained = onDemandFrom(() => import('../pretrained/pretrained-sections.js').then((m) => m.pretrainedSections()));
 // fine-tuning: its own module (the pretrained poet is loaded only when the section is seen)
-const onDemandFineTune = onDemandFrom(() => import('../finetune/sections.js').then((m) => m.finetuneSections()));
+const onDemandFineTune = onDemandFrom(() => import('../finetune/finetune-sections.js').then((m) => m.finetuneSections()));
 
 /** The page's story, in order. */
 export const PAGE_SECTIONS = Object.freeze([

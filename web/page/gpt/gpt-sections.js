@@ -1,4 +1,4 @@
-// gpt/sections.js: the three GPT sections (the Transformer block; a Transformer that writes;
+// gpt/gpt-sections.js: the three GPT sections (the Transformer block; a Transformer that writes;
 // generation token by token) and all that only they need: the training worker with the
 // quatrains. The registry (sections/index.js) loads this module on demand, so that a bundle can
 // keep it apart from the attention sections.

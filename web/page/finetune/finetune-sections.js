@@ -1,4 +1,4 @@
-// finetune/sections.js: the fine-tuning section and all that only it needs (its worker, the
+// finetune/finetune-sections.js: the fine-tuning section and all that only it needs (its worker, the
 // fine-tuning poems, the Tang validation poems, Chart.js). The registry (sections/index.js) loads
 // this module on demand; the classic widget fetches it as its own add-on
 // (qkv-lab-widget-finetune.js), and the pretrained poet's weights only when the section is seen.
