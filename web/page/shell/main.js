@@ -105,7 +105,7 @@ async function main() {
   // stayed in place for 1 s, or after 8 s. Meanwhile the section-in-view
   // observer keeps quiet, so it does not overwrite the jump with the sections passed on the way.
   let observerQuiet = false;
-  let holding = null;
+  let holding = null;   // the jump under way's stop()
   function holdAt(element, { smooth }) {
     holding?.();
     const marginTop = () => parseFloat(getComputedStyle(element).scrollMarginTop) || 0;
@@ -128,8 +128,9 @@ async function main() {
     let lastY = scrollY;
     let lastHeight = story.offsetHeight;
     let lastOff = offset();
-    let still = 0;
     let inPlaceSince = null;
+    let moved = false;   // whether the jump's own scroll has begun (a smooth one starts a frame or two late)
+    let frames = 0;
     const tick = (now) => {
       const y = scrollY;
       const height = story.offsetHeight;
@@ -142,7 +143,9 @@ async function main() {
       const off = offset();
       if (y !== lastY && Math.abs(off) > Math.abs(lastOff) + Math.abs(height - lastHeight) + 2) return stop();
       lastOff = off;
-      still = y === lastY && height === lastHeight ? still + 1 : 0;
+      const scrolling = y !== lastY;
+      if (scrolling) moved = true;
+      frames++;
       lastY = y;
       lastHeight = height;
       // in place: at the top, or as near it as the page's end allows
@@ -152,11 +155,9 @@ async function main() {
         if (now - inPlaceSince >= 1000) return stop();
       } else {
         inPlaceSince = null;
-        // a smooth scroll still under way moves scrollY every frame: let it finish first
-        if (still >= 3) {
-          element.scrollIntoView({ behavior: 'auto', block: 'start' });
-          still = 0;
-        }
+        // a smooth scroll still under way moves scrollY every frame: let it finish first; once it
+        // has, a section pushed off its place (the page grew or shrank above it) goes back at once
+        if (!scrolling && (moved || frames >= 3)) element.scrollIntoView({ behavior: 'auto', block: 'start' });
       }
       frame = requestAnimationFrame(tick);
     };
