@@ -36,7 +36,15 @@ while [ ! -s "$endpoint" ]; do
   kill -0 "$shared_browser" 2>/dev/null || { echo "the shared Chromium did not start" >&2; exit 1; }
   sleep 0.2
 done
-QKV_BROWSER_WS=$(cat "$endpoint") node --test --test-reporter=spec tests/*.test.js tests/browser/*.test.js
+# Two files at a time: one file alone leaves about a third of two cores idle (a page waiting on its
+# frames, a test on its browser); two keep both busy (measured: 2,293 s one at a time, 1,872 s two
+# at a time, on this 2-core machine: docs/reliability.md, "How long"). The longest file first, so
+# that it does not start last and run alone; then the browser files, then the rest.
+main=(tests/browser/page-a11y.test.js)
+for file in tests/browser/*.test.js tests/*.test.js; do
+  [ "$file" = tests/browser/page-a11y.test.js ] || main+=("$file")
+done
+QKV_BROWSER_WS=$(cat "$endpoint") node --test --test-concurrency=2 --test-reporter=spec "${main[@]}"
 
 # The kernels' other builds. tests/simd.test.js (main pass) holds SIMD128 and scalar to the same
 # bits on every kernel, at every edge of the tiles, and trains the model identically on both, so a
