@@ -8,19 +8,13 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(tests/*.test.js tests/browser/*.test.js)
-endpoint=$(mktemp)
 times=$(mktemp)
-node tests/browser/shared-browser.mjs "$endpoint" &
-shared_browser=$!
-trap 'kill "$shared_browser" 2>/dev/null; rm -f "$endpoint" "$times" "$times.out" "$times.t"' EXIT
-while [ ! -s "$endpoint" ]; do
-  kill -0 "$shared_browser" 2>/dev/null || { echo "the shared Chromium did not start" >&2; exit 1; }
-  sleep 0.2
-done
+source tests/browser/shared-browser.sh
+trap 'stop_shared_browser; rm -f "$times" "$times.out" "$times.t"' EXIT
 failed=0
 TIMEFORMAT='%R %U %S'   # bash's own time: wall, then the CPU of the file's processes (not Chromium's)
 for file in "${files[@]}"; do
-  if ! { time QKV_BROWSER_WS=$(cat "$endpoint") node --test --test-reporter=dot "$file" > "$times.out" 2>&1; } 2> "$times.t"; then
+  if ! { time QKV_BROWSER_WS=$QKV_BROWSER_WS node --test --test-reporter=dot "$file" > "$times.out" 2>&1; } 2> "$times.t"; then
     failed=1
     echo "FAILED: $file" >&2
     tail -40 "$times.out" >&2

@@ -27,15 +27,9 @@ echo "== PyTorch fixtures of LoRA are up to date (tests/fixtures/lora-torch.json
 # TypeScript declarations with each compiler: declarations.test.js) and the browser files, which
 # share one Chromium (a new browser file that opens it with harness.js's openBrowser() joins by itself).
 echo "== node --test (API, fixtures, model, browser; the SIMD128 kernels where the engine has them)"
-# one Chromium for all of them (tests/browser/shared-browser.mjs), stopped when this script ends
-endpoint=$(mktemp)
-node tests/browser/shared-browser.mjs "$endpoint" &
-shared_browser=$!
-trap 'kill "$shared_browser" 2>/dev/null; rm -f "$endpoint"' EXIT
-while [ ! -s "$endpoint" ]; do
-  kill -0 "$shared_browser" 2>/dev/null || { echo "the shared Chromium did not start" >&2; exit 1; }
-  sleep 0.2
-done
+# one Chromium for all of them (tests/browser/shared-browser.sh), stopped when this script ends
+source tests/browser/shared-browser.sh
+trap stop_shared_browser EXIT
 # Two files at a time: one file alone leaves about a third of two cores idle (a page waiting on its
 # frames, a test on its browser); two keep both busy (measured: 2,293 s one at a time, 1,872 s two
 # at a time, on this 2-core machine: docs/reliability.md, "How long"). The longest file first, so
@@ -44,7 +38,7 @@ main=(tests/browser/page-a11y.test.js)
 for file in tests/browser/*.test.js tests/*.test.js; do
   [ "$file" = tests/browser/page-a11y.test.js ] || main+=("$file")
 done
-QKV_BROWSER_WS=$(cat "$endpoint") node --test --test-concurrency=2 --test-reporter=spec "${main[@]}"
+QKV_BROWSER_WS=$QKV_BROWSER_WS node --test --test-concurrency=2 --test-reporter=spec "${main[@]}"
 
 # The kernels' other builds. tests/simd.test.js (main pass) holds SIMD128 and scalar to the same
 # bits on every kernel, at every edge of the tiles, and trains the model identically on both, so a
