@@ -74,10 +74,9 @@ for (const [label, chunkMs] of [['in chunks of 3 ms, the evaluation in pieces (t
     const order = messages.filter((m) => m.type === 'eval' || (m.type === 'progress' && m.loss !== null)).map((m) => `${m.type}:${m.step}`);
     assert.ok(order.indexOf(`eval:${EVAL_EVERY}`) < order.indexOf(`progress:${EVAL_EVERY + 1}`), 'the steps wait for the evaluation');
     const chunks = messages.filter((m) => m.type === 'chunk');
-    if (chunkMs > 0) {
-      // the message's form only (its number is the page's readout; how long a chunk takes is the benchmark's business)
-      assert.ok(chunks.length > 0 && chunks.every((c) => typeof c.ms === 'number'), 'each chunk posts a message with its measured time');
-    }
+    // a run in chunks reports each chunk (what the page's readout is drawn from; how long a chunk
+    // takes is the benchmark's business, and no test reads it); the worker's run has none
+    assert.equal(chunks.length > 0, chunkMs > 0, `${chunks.length} chunk messages`);
     if (chunkMs === 0.001) {
       // the evaluation at EVAL_EVERY took one chunk per window: as many as it has
       const from = messages.findIndex((m) => m.type === 'progress' && m.step === EVAL_EVERY && m.loss !== null);
