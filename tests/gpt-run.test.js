@@ -20,7 +20,7 @@ const LINES = Array.from({ length: 40 }, (_, i) => {
 const TEXT = LINES.join('\n');
 const OPTIONS = { layers: 1, heads: 2, dim: 8, context: 8, batch: 4, seed: 5, lr: 1e-2, steps: EVAL_EVERY + SAMPLE_EVERY };
 
-/** Runs the schedule through createRun → every message, once the last evaluation has come. */
+/** Runs the schedule through createRun → every message, once the run has said it is done. */
 function runAll(chunkMs) {
   return new Promise((resolve, reject) => {
     const messages = [];
@@ -30,7 +30,7 @@ function runAll(chunkMs) {
         messages.push(message);
         if (message.type === 'error') { run.stop(); reject(new Error(message.message)); }
         if (message.type === 'created') run.receive({ type: 'play' });
-        if (message.type === 'eval' && message.step === OPTIONS.steps) { run.stop(); resolve(messages); }
+        if (message.type === 'progress' && message.done) { run.stop(); resolve(messages); }
       },
     });
     run.receive({ type: 'create', options: OPTIONS, text: TEXT, form: true });
@@ -62,7 +62,11 @@ for (const [label, chunkMs] of [['in chunks of 3 ms, the evaluation in pieces (t
     const steps = messages.filter((m) => m.type === 'progress' && m.loss !== null);
     assert.deepEqual(steps.map((m) => m.step), Array.from({ length: OPTIONS.steps }, (_, i) => i + 1));
     assert.deepEqual(steps.map((m) => m.loss), want.losses, 'the batch losses');
-    assert.ok(steps[steps.length - 1].done && !steps[steps.length - 1].running);
+    // done is said once, last: after the end's sample and evaluation (a reader told "done" finds them)
+    assert.deepEqual(messages.filter((m) => m.type === 'progress' && m.done).map((m) => m.step), [OPTIONS.steps]);
+    const last = messages.filter((m) => m.type !== 'chunk').at(-1);
+    assert.ok(last.type === 'progress' && last.done && !last.running, `the last message is ${JSON.stringify(last).slice(0, 80)}`);
+    for (const type of ['sample', 'eval']) assert.equal(messages.filter((m) => m.type === type).at(-1).step, OPTIONS.steps, `the last ${type} is of the end`);
     const samples = messages.filter((m) => m.type === 'sample').map(({ step, poems, good }) => ({ step, poems, good }));
     assert.deepEqual(samples, want.samples);
     const evals = messages.filter((m) => m.type === 'eval');

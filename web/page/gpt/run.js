@@ -102,6 +102,15 @@ export function createRun({ post, api, chunkMs = 0 }) {
   }
 
   const done = () => !gpt || gpt.diverged || gpt.steps >= gpt.defaultSteps;
+  // what progress reports as done: the end reached and its last sample and evaluation written (a
+  // reader, or a test, told "done" finds them there); the end's own progress says not yet
+  const reported = () => done() && !sampling && !evaluation;
+  let endSaid = false;     // the run's end has been reported (once per model)
+  function sayEnd() {
+    if (endSaid || !gpt || !trainable || !reported()) return;
+    endSaid = true;
+    post({ type: 'progress', step: gpt.steps, loss: null, running: false, done: true });
+  }
 
   // one step, then its sample and evaluation when due; false when the run cannot go on
   function oneStep() {
@@ -111,13 +120,15 @@ export function createRun({ post, api, chunkMs = 0 }) {
       stepMs = now() - t;
       const finished = done();
       if (finished || step >= until) running = false;
-      post({ type: 'progress', step, loss, running, done: finished });
       if (step % SAMPLE_EVERY === 0 || finished) sample();
       if (step % EVAL_EVERY === 0 || finished) evaluate();
+      // the end's step is still at work (its sample and evaluation) until sayEnd()
+      post({ type: 'progress', step, loss, running: running || (finished && !reported()), done: reported() });
       return !finished;
     } catch (error) {
       running = false;
       fail('step', error);
+      endSaid = true;
       post({ type: 'progress', step: gpt.steps, loss: null, running: false, done: true });
       return false;
     }
@@ -149,6 +160,7 @@ export function createRun({ post, api, chunkMs = 0 }) {
       running = false;
       fail(op, error);
     }
+    sayEnd();
     if (chunkMs > 0) post({ type: 'chunk', ms: now() - start });
     if (running || evaluation || sampling || stepAsked) schedule();
   };
@@ -182,6 +194,7 @@ export function createRun({ post, api, chunkMs = 0 }) {
       gpt = next;
       quatrainForm = Boolean(form);
       trainable = true;
+      endSaid = false;
       post({ type: 'created', info: info(text, false) });
       sample();
     },
@@ -213,7 +226,7 @@ export function createRun({ post, api, chunkMs = 0 }) {
     },
     pause() {
       running = false;
-      if (gpt) post({ type: 'progress', step: gpt.steps, loss: null, running: false, done: done() });
+      if (gpt) post({ type: 'progress', step: gpt.steps, loss: null, running: false, done: reported() });
     },
     step() {
       if (!gpt || running || !trainable || done()) return;
