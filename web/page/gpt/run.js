@@ -20,6 +20,8 @@
 //                                              { type: 'saved', bytes, step }
 //                                              { type: 'chunk', ms }  (chunkMs > 0: how long a chunk
 //                                                took, its samples and evaluations included)
+// done: the schedule's end reached and its last sample and evaluation written (the end's own
+// progress says running until then; one progress with done: true follows them).
 // text: what to train on (the page sends the quatrains or the reader's text); form: whether the
 // samples are checked for the quatrain form. Every number comes from the GPT (WASM) but the
 // baselines (counts).
