@@ -85,8 +85,14 @@ export function trainingSettled(page) {
   return page.waitForSelector(`${TRAINING}:not([data-state="loading"]):not([data-state="replaying"])`, { timeout: 60000 });
 }
 
-/** The training section's observable state, all from the DOM. */
+/**
+ * The training section's observable state, all from the DOM, once its figures show its step: a
+ * slow Step (a busy machine) draws the status at once and the heat map and charts a frame later
+ * (web/page/sections/training/controller.js).
+ */
 export async function readState(section) {
+  await section.page().waitForFunction((el) => /^(loading|replaying|failed)$/.test(el.dataset.state || '')
+    || el.querySelector('.heatmap')?.dataset.step === el.dataset.step, await section.elementHandle(), { timeout: 30000 });
   return section.evaluate((el) => ({
     state: el.dataset.state,
     step: Number(el.dataset.step),

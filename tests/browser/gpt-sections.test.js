@@ -154,7 +154,7 @@ test('writer: the stepper walks the column of samples, each step showing that sa
   assert.equal((await shown()).position, 'step 1 of 1');
   // while it trains, a reader on the newest sample follows the new ones
   await page.click('#writer [data-role=play]');
-  await page.waitForFunction(() => document.querySelectorAll('#writer [data-role=samples] li').length >= 2);
+  await page.waitForFunction(() => document.querySelectorAll('#writer [data-role=samples] li').length >= 2, null, { timeout: 120000 });
   await page.click('#writer [data-role=play]');   // Pause
   await page.waitForFunction(() => document.querySelector('#writer [data-role=play]').dataset.state === 'paused');
   let now = await shown();
@@ -237,7 +237,7 @@ test('generate (the writer\'s model): the prefill matrix, then the K and V cache
   if (/All 16/.test(await endNote())) assert.equal(7 + k, 15, 'cut only when the context is full');
   // without a writer section (a widget, an iframe) generation trains the run itself, then takes it
   await page.click('#generate [data-role=train]');
-  await page.waitForFunction(() => /step 50 /.test(document.querySelector('#generate [data-role=writer-step]').textContent));
+  await page.waitForFunction(() => /step 50 /.test(document.querySelector('#generate [data-role=writer-step]').textContent), null, { timeout: 120000 });
   await page.click('#generate [data-role=take-model]');
   await page.waitForFunction(() => /at step 50 /.test(document.querySelector('#generate [data-role=model]').textContent));
   await page.click('#generate .step-first');   // the new model's prefill

@@ -46,7 +46,8 @@ test('every section of the page offers the three actions in its preamble', async
 
 test('a section that draws on a canvas exports a PNG at 2×: the training run at its step', async () => {
   const page = await openPage(env, { query: '?lang=en&section=training&step=30' });
-  await page.waitForFunction(() => document.querySelector('#training')?.dataset.state !== 'loading' && /30/.test(document.querySelector('#training .tr-status')?.textContent || ''), null, { timeout: 60000 });
+  // the run replayed to step 30 (while replaying, the status already says "… of 30")
+  await page.waitForSelector('#training[data-step="30"]:not([data-state="loading"]):not([data-state="replaying"])', { timeout: 60000 });
   const { name, bytes } = await downloaded(page, '#training .tool-export');
   assert.equal(name, 'qkv-lab-training-step-30.png');
   assert.equal(bytes.subarray(1, 4).toString('latin1'), 'PNG');

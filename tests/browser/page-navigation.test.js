@@ -61,6 +61,9 @@ for (const [width, kind] of [[1280, 'desktop'], [375, 'phone']]) {
     await page.click('.page-bar .lang-btn[data-lang="zh"]');
     assert.match(await page.textContent('#scores .section-title'), /为什么/);
     assert.match(await page.textContent('.toc-menu a[href="#scores"]'), /^4\. 为什么是 Q×Kᵀ/);
+    // where the reader is once the switch has settled: the page holds the section for 12 frames
+    // while sections redraw (web/page/shell/main.js), each frame's shift put back on the next
+    await frames(page, 13);
     const after = await page.evaluate(() => document.getElementById('scores').getBoundingClientRect().top);
     assert.ok(Math.abs(after - before) < 1, `switching the language moved the page by ${after - before}px`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);

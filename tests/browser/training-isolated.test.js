@@ -43,6 +43,11 @@ test('inside a shadow root: trains, and nothing leaks into the document', async 
     const el = section.element;
     el.querySelector('button[data-role="step"]').click();
     el.querySelector('button[data-role="step"]').click();
+    // a slow step (a busy machine) draws its figures a frame later: read once they show step 2
+    await new Promise((resolve) => {
+      const check = (left) => (el.querySelector('.heatmap').dataset.step === el.dataset.step || left === 0 ? resolve() : requestAnimationFrame(() => check(left - 1)));
+      check(600);
+    });
     return {
       inShadow: el.getRootNode() === root,
       lightDom: document.querySelectorAll('.qkv-training, .heat-row, canvas').length,

@@ -44,7 +44,7 @@ export async function openBlog(env, { name = 'blog-post.html', ...options } = {}
 }
 
 /** Waits until widget #id shows a section. */
-export async function waitForWidget(page, id, timeout = 10000) {
+export async function waitForWidget(page, id, timeout = 60000) {   // a busy machine: an add-on to fetch and compile
   await page.waitForFunction((id) => {
     const el = document.getElementById(id);
     return Boolean(el && el.shadowRoot && el.shadowRoot.querySelector('.qkv-section'));
