@@ -98,3 +98,26 @@ test('full: W now − W before and the share of parameters moved', async () => {
   assert.ok(fifth.delta.data.some((v) => v !== 0), 'W moved');
   run.stop();
 });
+
+test('the end: done is said once, last, after the end\'s sample and evaluation (the end\'s step says not yet)', async () => {
+  const base = qkv.createGPT({ text: TEXT, layers: 1, heads: 2, dim: 8, context: 6, batch: 2, seed: 3, steps: 20 });
+  const bytes = base.save();
+  base.dispose();
+  const { run, messages, until } = harness();
+  try {
+    run.receive({ type: 'base', bytes });
+    run.receive({ type: 'create', options: { method: 'lora', rank: 2, targets: ['Wq'], steps: 3, seed: 1 }, text: TUNE, preset: false, baseText: TEXT });
+    await until('created');
+    for (let k = 1; k <= 3; k++) { run.receive({ type: 'advance' }); await until('progress', (m) => m.step === k && m.loss !== null); }
+    run.receive({ type: 'advance' });   // the ticker may ask once more before it hears the end: nothing happens
+    await until('progress', (m) => m.done);
+    const progress = messages.filter((m) => m.type === 'progress');
+    assert.deepEqual(progress.filter((m) => m.loss !== null).map((m) => [m.step, m.done]), [[1, false], [2, false], [3, false]]);
+    assert.deepEqual(progress.filter((m) => m.done).map((m) => m.step), [3], 'done once, at the end');
+    const last = messages.at(-1);
+    assert.ok(last.type === 'progress' && last.done && last.loss === null, `the last message is ${JSON.stringify(last).slice(0, 80)}`);
+    for (const type of ['sample', 'eval']) assert.equal(messages.filter((m) => m.type === type).at(-1).step, 3, `the end's ${type} came before done`);
+  } finally {
+    run.stop();   // a failed assertion must not leave the run's channel holding the process open
+  }
+});

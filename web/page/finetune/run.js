@@ -15,6 +15,8 @@
 //   { type: 'merge', merged }                        { type: 'eval', step, val, baseVal }  (every EVAL_EVERY steps)
 //   { type: 'save' }                                 { type: 'compare', prompt, seed, base, tuned, merged, ms }
 //                                                    { type: 'merged', merged } | { type: 'saved', bytes }
+// progress's done: the schedule's end reached and its sample and evaluation written (one
+// progress with done: true and loss null follows them; the end's step itself says done: false).
 import { finetune } from '../../finetune.js';
 import { SAMPLE_EVERY, EVAL_EVERY, SAMPLE_POEMS, SAMPLE_TEMPERATURE, EVAL_WINDOWS, MOVED_THRESHOLD, MOVED_EVERY } from './constants.js';
 
@@ -33,6 +35,14 @@ export function createFineTuneRun({ post, api }) {
   const schedule = () => { if (!scheduled && !stopped) { scheduled = true; loop.port2.postMessage(0); } };
   const fail = (op, error) => post({ type: 'error', op, message: String(error?.message ?? error) });
   const done = () => !ft || ft.diverged || ft.steps >= ft.defaultSteps;
+  // progress says done once the end's sample and evaluation are written (as the writer's run
+  // does): a reader told the run is done finds them; the end's own progress says not yet
+  let endSaid = false;
+  function sayEnd() {
+    if (endSaid || !ft || !done() || jobs.length) return;
+    endSaid = true;
+    post({ type: 'progress', step: ft.steps, loss: null, done: true });
+  }
 
   function queueSample() {
     const step = ft.steps, poems = [];
@@ -95,7 +105,7 @@ export function createFineTuneRun({ post, api }) {
         if (!done() && !ft.merged) {
           const { step, loss } = ft.step();
           const finished = done();
-          post({ type: 'progress', step, loss, done: finished });
+          post({ type: 'progress', step, loss, done: false });   // the end: sayEnd(), after its sample and evaluation
           sendChange(ft.method === 'full' && (step % MOVED_EVERY === 0 || finished));
           if (step % SAMPLE_EVERY === 0 || finished) queueSample();
           if (step % EVAL_EVERY === 0 || finished) queueEvaluation();
@@ -105,8 +115,10 @@ export function createFineTuneRun({ post, api }) {
       jobs = [];
       stepAsked = false;
       fail('step', error);
+      endSaid = true;
       post({ type: 'progress', step: ft ? ft.steps : 0, loss: null, done: true });
     }
+    sayEnd();
     if (jobs.length || stepAsked) schedule();
   };
 
@@ -144,6 +156,7 @@ export function createFineTuneRun({ post, api }) {
       ft = next;
       jobs = [];
       stepAsked = false;
+      endSaid = false;
       if (!watch.target || (ft.method === 'lora' && !ft.targets.includes(watch.target))) watch = { target: ft.method === 'lora' ? ft.targets[0] : 'Wq', layer: watch.layer };
       post({ type: 'created', info: {
         method: ft.method, rank: ft.rank, alpha: ft.alpha, targets: ft.targets, seed: ft.seed, lr: ft.lr,
