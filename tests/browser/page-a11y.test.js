@@ -105,19 +105,28 @@ async function trainAndPause(page) {
   await page.waitForSelector('section[data-section="training"][data-state="paused"]');
   await settle(page);
   await section.locator('[data-role="step"]').scrollIntoViewIfNeeded();
-  // the step, then its flash (450 ms) held at its brightest from inside the page, on the first
-  // frame that has it: a round trip from the test could arrive after a busy machine let it end
-  const frozen = await page.evaluate(() => new Promise((resolve) => {
-    document.querySelector('section[data-section="training"] [data-role="step"]').click();
+  assert.ok(await stepAndHoldFlash(page) > 0, 'the step flashed no heat-map row');
+}
+
+/**
+ * Clicks the training section's Step (in the document, or in widget #host's shadow root), then
+ * holds its heat-map flash (450 ms) at its brightest from inside the page, on the first frame
+ * that has it: a round trip from the test could arrive after a busy machine let it end.
+ * → the number of flashes held.
+ */
+function stepAndHoldFlash(page, host = null) {
+  return page.evaluate((host) => new Promise((resolve) => {
+    // document.getAnimations() does not list a shadow root's: each root lists its own
+    const root = host ? document.getElementById(host).shadowRoot : document;
+    root.querySelector('section[data-section="training"] [data-role="step"]').click();
     const hold = (framesLeft) => {
-      const flashes = document.getAnimations().filter((a) => a.effect && a.effect.target && a.effect.target.classList.contains('heat-row'));
+      const flashes = root.getAnimations().filter((a) => a.effect && a.effect.target && a.effect.target.classList.contains('heat-row'));
       for (const a of flashes) { a.pause(); a.currentTime = 0; }
       if (flashes.length || framesLeft === 0) resolve(flashes.length);
       else requestAnimationFrame(() => hold(framesLeft - 1));
     };
     hold(60);
-  }));
-  assert.ok(frozen > 0, 'the step flashed no heat-map row');
+  }), host);
 }
 
 /**
@@ -220,21 +229,7 @@ test('axe: a training widget with theme="dark" in a light blog post has no serio
   await section.locator('[data-role="play"]').click();
   await settle(page);
   await section.locator('[data-role="step"]').scrollIntoViewIfNeeded();
-  // the step, then its flash (450 ms) held at its brightest from inside the page on the first
-  // frame that has it, as trainAndPause does: a round trip could arrive after the flash ended
-  const frozen = await page.evaluate(() => new Promise((resolve) => {
-    const root = document.getElementById('first').shadowRoot;
-    root.querySelector('section[data-section="training"] [data-role="step"]').click();
-    const hold = (framesLeft) => {
-      // document.getAnimations() does not list a shadow root's; the heat map's rows are in one
-      const flashes = root.getAnimations().filter((a) => a.effect && a.effect.target && a.effect.target.classList.contains('heat-row'));
-      for (const a of flashes) { a.pause(); a.currentTime = 0; }
-      if (flashes.length || framesLeft === 0) resolve(flashes.length);
-      else requestAnimationFrame(() => hold(framesLeft - 1));
-    };
-    hold(60);
-  }));
-  assert.ok(frozen > 0, 'the step flashed no heat-map row');
+  assert.ok(await stepAndHoldFlash(page, 'first') > 0, 'the step flashed no heat-map row');
   blocking.push(...report(`${label}, trained, a flash held at its brightest`, await audit(page, [['#first']])));
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
