@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openBrowser, screenshot, ROOT } from './harness.js';
 import { newBlogPage } from './widget-helpers.js';
+import { openPage, row, ARTICLE } from './page-helpers.js';
 
 const MAIN = fs.readFileSync(path.join(ROOT, 'web/page/shell/main.js'), 'utf8');
 
@@ -101,3 +102,25 @@ for (const [label, src, section, check] of [
     await page.closeAll();
   });
 }
+
+// An iframe shows one section, so it builds that one alone (a post with three iframes built the
+// whole page three times); a link inside it to another section (a data-flow stage, a "see" link)
+// builds that section then, and shows it in its place.
+test('iframe mode builds only the section it shows; a link to another builds and shows that one', async () => {
+  const page = await openPage(env, { query: '?embed=1&section=flow&lang=en' });
+  const built = () => page.$$eval('.qkv-section', (els) => els.map((el) => [el.id, el.getClientRects().length > 0]));
+  const shown = (id) => page.waitForFunction((id) => document.documentElement.dataset.embedSection === id, id);
+  assert.deepEqual(await built(), [['flow', true]]);
+  await page.click('#flow .flow-stage[data-stage="S"]');
+  await shown('scores');
+  assert.deepEqual(await built(), [['flow', false], ['scores', true]]);
+  assert.deepEqual(await row(page, 'scores', 'Q', 0), ARTICLE.Q0);
+  // the positions section, then its link to the embedding section: each built once
+  await page.evaluate(() => document.querySelector('#flow .flow-stage[data-stage="PE"]').click());
+  await shown('positions');
+  await page.click('#positions a[data-section-ref="embedding"]');
+  await shown('embedding');
+  assert.deepEqual(await built(), [['flow', false], ['scores', false], ['positions', false], ['embedding', true]]);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

@@ -9,11 +9,12 @@
 // the widget's default, the compact walkthrough X → … → output; with an unknown one, the same,
 // and `unknownSection` holds what was asked for so that the page can say so (in `notice`).
 //
-// Wiring (web/page/shell/main.js), once the sections are built:
+// Wiring (web/page/shell/main.js), once the asked-for section is built (iframe mode builds that
+// one alone; `sections` holds what is built):
 //   const embed = applyEmbedMode({ root: app, sections, ctx, fallback: await WALKTHROUGH.load(),
 //                                  params: new URLSearchParams(location.search) });
 //   if (embed.active) { /* skip the initial scrollIntoView and the section-in-view observer;
-//                         ctx.goTo(id) becomes embed.show(id) */ }
+//                         ctx.goTo(id) builds section id if it is not yet, then embed.show(id) */ }
 //
 // The host page's side: the iframe alone works (it scrolls inside its fixed height); this
 // optional script, once per page, makes every qkv-lab iframe as tall as its content:

@@ -203,7 +203,8 @@ async function main() {
 
   // The sections in view (and all through the one a link opens at) are built before the first
   // numbers show; the rest after the first paint, one per idle moment, so that the page answers
-  // between them. Iframe mode shows one section and builds them all first, as it always did.
+  // between them. Iframe mode shows one section and builds that one alone (the walkthrough, its
+  // default, is embed.js's); another is built when a link inside it asks for it (ctx.goTo).
   const embedded = isEmbedMode(params);
   const fromHash = decodeURIComponent(location.hash.slice(1));
   const linked = PAGE_SECTIONS.some((e) => e.id === fromHash) ? fromHash : state.get('section');
@@ -211,7 +212,9 @@ async function main() {
   let nextEntry = 0;
   let observer = null;   // the section-in-view observer, once it exists (below)
   async function buildNext() {
-    const entry = PAGE_SECTIONS[nextEntry++];
+    await build(PAGE_SECTIONS[nextEntry++]);
+  }
+  async function build(entry) {
     try {
       const definition = await entry.load();
       // a section whose sheet travels with it (the GPT sections): added to the page once
@@ -233,7 +236,12 @@ async function main() {
     }
   }
   const storyFillsView = () => story.getBoundingClientRect().bottom >= innerHeight;
-  while (nextEntry < PAGE_SECTIONS.length && (embedded || nextEntry <= linkedIndex || nextEntry === 0 || !storyFillsView())) await buildNext();
+  if (embedded) {
+    const asked = PAGE_SECTIONS.find((entry) => entry.id === params.get('section'));
+    if (asked) await build(asked);
+    nextEntry = PAGE_SECTIONS.length;
+  }
+  while (nextEntry < PAGE_SECTIONS.length && (nextEntry <= linkedIndex || nextEntry === 0 || !storyFillsView())) await buildNext();
   // the contents list every section from the start (the ones still to come by their title)
   const listed = () => PAGE_SECTIONS.map((entry) => sections.find((s) => s.id === entry.id) || entry);
   status.hidden = true;
@@ -241,7 +249,11 @@ async function main() {
   // ?embed=1&section=…: one section without the page chrome, for iframes (embed.js)
   const embed = applyEmbedMode({ root: app, sections, ctx, fallback: await WALKTHROUGH.load(), params, notice: embedNotice });
   if (embed.active) {
-    ctx.goTo = (id) => embed.show(id);
+    ctx.goTo = async (id) => {
+      const entry = PAGE_SECTIONS.find((e) => e.id === id);
+      if (entry && !sections.some((s) => s.id === id)) await build(entry);
+      embed.show(id);
+    };
     // what fell back, said where the reader of the iframe can see it ('walkthrough' is a section here)
     embedNotices = () => {
       const lines = [];
