@@ -100,7 +100,7 @@ async function framesRecorded(page) {
 
 /** Frame intervals (requestAnimationFrame timestamps) while training at `speed` steps/s. */
 async function trainingFrames(env, speed, seconds) {
-  const { page, section } = await openTraining(env);
+  const { page, section } = await openTraining(env, { alone: false });
   await section.locator('[data-role="speed"]').selectOption(String(speed));
   await recordFrames(page);
   const load = os.loadavg()[0];
@@ -153,7 +153,7 @@ export async function writerFrames(env, seconds, settings = {}) {
  * machine stretches every task) }.
  */
 export async function inputLongTasks(env) {
-  const { page, section } = await openTraining(env);
+  const { page, section } = await openTraining(env, { alone: false });
   await section.locator('[data-role="corpus-summary"]').click();
   await page.evaluate(() => {
     window.__long = [];

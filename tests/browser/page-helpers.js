@@ -86,14 +86,14 @@ function setValue(page, selector, value, event) {
 const DEFAULT_OF = Object.fromEntries(PROPERTIES.map((p) => [p.name, p.default]));
 
 /**
- * One load of the page (lang, width) for every [name, settings, selector, prepare] shot: before
- * each, the settings it names are set with the page's controls and every other one that an earlier
- * shot changed is put back to its default, so each shot sees the state a fresh load of its query
- * gives; then checkShot. onLoad(page) runs first, on the page as it opened. Returns the page
- * (for further checks on the same load); close it.
+ * One load of the page (lang, width, and `query`'s settings, such as quiz=1) for every [name,
+ * settings, selector, prepare] shot: before each, the settings it names are set with the page's
+ * controls and every other one that an earlier shot changed is put back to its default, so each
+ * shot sees the state a fresh load of its query gives; then checkShot. onLoad(page) runs first,
+ * on the page as it opened. Returns the page (for further checks on the same load); close it.
  */
-export async function screenshotShotsInOneLoad(env, shots, { prefix, lang, width, colorScheme = 'light', onLoad = async () => {} }) {
-  const page = await openPage(env, { query: `?lang=${lang}`, width, height: 800, colorScheme });
+export async function screenshotShotsInOneLoad(env, shots, { prefix, lang, width, colorScheme = 'light', query = '', onLoad = async () => {} }) {
+  const page = await openPage(env, { query: `?lang=${lang}${query ? `&${query}` : ''}`, width, height: 800, colorScheme });
   await onLoad(page);
   const current = {};
   for (const [name, settings, selector, prepare] of shots) {

@@ -258,11 +258,12 @@ test('axe: no serious or critical issue in a question, a numeric one, and their 
   }
 });
 
+// one load per language and width for both shots (each in a section of its own)
 test('screenshots: a question and its feedback, zh and en, 1280 and 375 px (tests/artifacts/quiz-*.png)', async () => {
-  const { screenshotShots } = await import('./page-helpers.js');
+  const { screenshotShotsInOneLoad } = await import('./page-helpers.js');
   const shots = [
-    ['softmax-question', '?quiz=1', '#softmax', async () => {}],
-    ['scores-feedback', '?quiz=1', '#scores', async (page) => {
+    ['softmax-question', {}, '#softmax', async () => {}],
+    ['scores-feedback', {}, '#scores', async (page) => {
       await forwardToQuestion(page, 'scores');
       await page.check(`${quizOf('scores')} [data-role=quiz-choice] >> nth=1`);
       await page.click(`${quizOf('scores')} [data-role=quiz-check]`);
@@ -270,7 +271,7 @@ test('screenshots: a question and its feedback, zh and en, 1280 and 375 px (test
     }],
   ];
   for (const lang of ['zh', 'en']) {
-    for (const width of [1280, 375]) await screenshotShots(env, shots, { prefix: 'quiz', lang, width });
+    for (const width of [1280, 375]) await (await screenshotShotsInOneLoad(env, shots, { prefix: 'quiz', lang, width, query: 'quiz=1' })).closeAll();
   }
 });
 

@@ -45,7 +45,7 @@ function expectedColumn(m, bool) {
 const pick = (cells, column) => Object.fromEntries(['catDog', 'catCar', 'gap', 'strict'].map((k) => [k, cells[k][column]]));
 
 test('default corpus, step 300: the run\'s own measures beside both counts and the 30-seed ranges, with the finding, in English and Chinese', async () => {
-  const { page, section } = await openTraining(env, { query: 'step=300' });
+  const { page, section } = await openTraining(env, { query: 'step=300', alone: false });   // the page's language button
   const ref = await referenceRun('', 300);
   const mine = measureGeometry(tableGeometry(ref.model.vocab, ref.model.embeddings()));
   const sum = tableGeometry(ref.model.vocab, ref.model.embeddings()).sum('男人', '国王', '女人').slice(0, 3);
@@ -112,7 +112,7 @@ test('default corpus, step 300: the run\'s own measures beside both counts and t
 
 test('on another corpus or with other settings the 30-seed ranges are left out, and the card says why; the counts are the corpus\'s own', async () => {
   const car = CORPUS_PRESETS.find((p) => p.id === 'car-with-animals');
-  const { page, section } = await openTraining(env, { query: 'corpus=car-with-animals' });
+  const { page, section } = await openTraining(env, { query: 'corpus=car-with-animals', alone: false });   // the page's language button
   const card = await readCard(section);
   assert.equal(card.heads.length, 4, 'no seeds column');
   assert.equal(card.heads[1], 'this run (step 0)');

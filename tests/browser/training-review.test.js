@@ -81,7 +81,7 @@ test('the intro\'s sentence on what a step changes follows the optimizer: SGD na
   assert.match(sgd, /every other row stays exactly as it was/);
   await page.closeAll();
 
-  const adam = await openTraining(env, { query: 'opt=adam' });
+  const adam = await openTraining(env, { query: 'opt=adam', alone: false });   // the page's language button
   for (let i = 0; i < 3; i++) await adam.section.locator('button[data-role="step"]').click();
   const state = await readState(adam.section);
   assert.equal(state.step, 3);
@@ -96,7 +96,7 @@ test('the intro\'s sentence on what a step changes follows the optimizer: SGD na
 });
 
 test('the intro\'s gaps are filled with the words the corpus puts there (一只＿在叫: 猫, 狗 and 鸟, not 兔)', async () => {
-  const { page, section } = await openTraining(env);
+  const { page, section } = await openTraining(env, { alone: false });   // the page's language button
   const text = await intro(section, 'Nobody tells the model');
   assert.match(text, /“一只＿在叫” \(a ＿ is calling\) with 猫 \(cat\), 狗 \(dog\) and 鸟 \(bird\)/);
   assert.match(text, /“我养了一只＿” \(I keep a ＿\) with 猫 \(cat\), 狗 \(dog\) and 兔 \(rabbit\)/);
@@ -178,7 +178,7 @@ test('a setting the engine refuses for this corpus (dim 64 with batch 32 and 5,1
 });
 
 test('a trained run replaced by a setting change is never lost silently: the page says so and Undo brings it back at its step', async () => {
-  const { page, section } = await openTraining(env);
+  const { page, section } = await openTraining(env, { alone: false });   // the page's language button
   for (let i = 0; i < 5; i++) await section.locator('button[data-role="step"]').click();
   const trained = await readState(section);
   assert.equal(trained.step, 5);

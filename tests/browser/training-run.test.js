@@ -239,7 +239,7 @@ test('reduced motion: rows are marked without animating', async () => {
 });
 
 test('switching the language rewrites the section, keeping the run', async () => {
-  const { page, section } = await openTraining(env, { lang: 'en' });
+  const { page, section } = await openTraining(env, { lang: 'en', alone: false });   // the page's language button
   await section.locator('button[data-role="step"]').click();
   const before = await readState(section);
   await page.locator('.lang-btn[data-lang="zh"]').click();
@@ -262,7 +262,7 @@ test('switching the language rewrites the section, keeping the run', async () =>
 // Chart.js's Legend and Tooltip plugins are not in the bundle: the line charts' legends are HTML
 // lists, and hovering a chart shows an HTML readout of the nearest point (aria-live="off").
 test('chart legends are translated HTML lists; hovering a chart reads out its nearest point', async () => {
-  const { page, section } = await openTraining(env, { lang: 'en' });
+  const { page, section } = await openTraining(env, { lang: 'en', alone: false });   // the page's language button
   const n = 5;
   for (let i = 0; i < n; i++) await section.locator('button[data-role="step"]').click();
   const { steps } = await referenceRun('', n);

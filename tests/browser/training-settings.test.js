@@ -91,7 +91,7 @@ test('Adam: rows outside the batch move too, they are marked apart, and a senten
 });
 
 test('the run has its own seed: the projections section\'s seed leaves it alone, and the page says which seed is whose', async () => {
-  const { page, section } = await openTraining(env);
+  const { page, section } = await openTraining(env, { alone: false });   // the projections section's seed, above it on the page
   for (let i = 0; i < 3; i++) await section.locator('button[data-role="step"]').click();
   const before = await readState(section);
   assert.match(await section.locator('.tr-seed-own').textContent(), /This seed is the run’s own; the attention examples above have theirs \(42\)\./);
@@ -112,7 +112,7 @@ test('the run has its own seed: the projections section\'s seed leaves it alone,
 });
 
 test('Step leaves Start as Start; only a pause makes it Resume; the narration says steps per second', async () => {
-  const { page, section } = await openTraining(env);
+  const { page, section } = await openTraining(env, { alone: false });   // the page's language button
   const play = section.locator('button[data-role="play"]');
   assert.equal(await play.textContent(), 'Start');
   await section.locator('button[data-role="step"]').click();

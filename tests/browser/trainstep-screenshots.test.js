@@ -1,7 +1,9 @@
 // trainstep-screenshots.test.js: the one-step walkthrough at every one of its eight stages, at
 // desktop (1280 px) and phone (375 px) widths, in Chinese and English, into
 // tests/artifacts/trainstep-<case>-<n>-<stage>.png for a person to look at; at each stage nothing
-// is wider than the phone's screen and no number reads NaN. Run after ./build.sh.
+// is wider than the phone's screen and no number reads NaN. In iframe mode, where it is the only
+// section (a load of under a second, and smaller paints; its place in the page is
+// training-review's and page-a11y's). Run after ./build.sh.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -25,7 +27,7 @@ for (const c of CASES) {
   test(`walkthrough screenshots, every stage: ${c.name}`, async () => {
     const page = await newPage(env, { width: c.width, height: 900, colorScheme: c.colorScheme || 'light', reducedMotion: 'reduce' });
     // a run part-way through training: step 0 and now differ
-    await page.goto(env.url(`index.html?lang=${c.lang}&step=120`));
+    await page.goto(env.url(`index.html?embed=1&section=trainstep&lang=${c.lang}&step=120`));
     await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
     const section = page.locator('section[data-section="trainstep"]');
     await section.scrollIntoViewIfNeeded();
