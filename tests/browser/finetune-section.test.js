@@ -30,7 +30,7 @@ test('the section draws in zh and en at 375 and 1280 px (screenshots)', async ()
     // a load a width: a page resized lays its other sections out again above this one, which then
     // moves for as long as they take
     for (const width of [1280, 375]) {
-      const page = await openPage(env, { query: q({ lang, section: 'finetune', ...SHORT }), width, height: 800 });
+      const page = await openPage(env, { query: q({ embed: 1, lang, section: 'finetune', ...SHORT }), width, height: 800 });
       await page.evaluate(() => document.getElementById('finetune').scrollIntoView());
       await page.waitForFunction(() => !document.querySelector('#finetune [data-role=play]').disabled, null, { timeout: 120000 });
       await page.waitForSelector('#finetune [data-role=poems] li');
@@ -146,7 +146,7 @@ test('the question (quiz=1): once the run is made the stepper holds before it; t
   const trainable = report.layers * 2 * 4 * (report.dim + report.dim);
   const share = Math.round(1000 * trainable / report.parameters) / 10;
   for (const [given, result] of [[share, 'right'], [share + 1, 'wrong']]) {
-    const page = await openPage(env, { query: q({ quiz: 1, lang: 'en', section: 'finetune', ...SHORT }) });
+    const page = await openPage(env, { query: q({ embed: 1, quiz: 1, lang: 'en', section: 'finetune', ...SHORT }) });
     await page.evaluate(() => document.getElementById('finetune').scrollIntoView());
     await page.waitForFunction(() => !document.querySelector('#finetune [data-role=play]').disabled, null, { timeout: 120000 });
     // asked once the run is made, before its first step: the stepper holds before the second sample

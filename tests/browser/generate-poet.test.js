@@ -43,7 +43,7 @@ async function drawsEverywhere(page, lang) {
 }
 
 test('the poet writes a 七绝 whose lines start with the acrostic; the rhyme marks are the metrics module\'s; the form\'s say is shown; zh at both widths and schemes', async () => {
-  const page = await openPage(env, { query: q({ section: 'generate', lang: 'zh', gform: 'qijue', gacro: '春夏秋冬', gprompt: '' }) });
+  const page = await openPage(env, { query: q({ embed: 1, section: 'generate', lang: 'zh', gform: 'qijue', gacro: '春夏秋冬', gprompt: '' }) });
   await page.locator('#generate').scrollIntoViewIfNeeded();
   await poetReady(page);
   const poem = await poemOf(page);
@@ -67,7 +67,7 @@ test('the poet writes a 七绝 whose lines start with the acrostic; the rhyme ma
 });
 
 test('refused acrostics are named in the page\'s language; a 五绝 from the default beginning is a 五绝 and its copied first line is shown with its source; en at both widths and schemes', async () => {
-  const page = await openPage(env, { query: q({ section: 'generate', lang: 'en', gform: 'wujue' }) });
+  const page = await openPage(env, { query: q({ embed: 1, section: 'generate', lang: 'en', gform: 'wujue' }) });
   await page.locator('#generate').scrollIntoViewIfNeeded();
   await poetReady(page);
   const poem = await poemOf(page);
@@ -91,7 +91,7 @@ test('refused acrostics are named in the page\'s language; a 五绝 from the def
   assert.deepEqual((await poemOf(page)).split(/[，。]/u).slice(0, 4).map((l) => Array.from(l)[0]), ['春', '夏', '秋', '冬']);
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
-  const zh = await openPage(env, { query: q({ section: 'generate', lang: 'zh', gform: 'wujue', gprompt: '', gacro: '春夏秋' }) });
+  const zh = await openPage(env, { query: q({ embed: 1, section: 'generate', lang: 'zh', gform: 'wujue', gprompt: '', gacro: '春夏秋' }) });
   await zh.locator('#generate').scrollIntoViewIfNeeded();
   await zh.waitForSelector(`${error}:not([hidden])`, { timeout: 120000 });
   assert.match(await zh.textContent(error), /^这个开头不能用：藏头有 3 个字，五绝有 4 行：一行一个字$/);

@@ -55,7 +55,7 @@ test('the section in zh and en at 375 and 1280 px: the table, the facts, the rhy
   for (const lang of ['zh', 'en']) {
     for (const width of [1280, 375]) {
       const label = `${lang} ${width}`;
-      const page = await openPage(env, { query: q({ section: 'pretrained', lang, quiz: 1 }), width, height: 900 });
+      const page = await openPage(env, { query: q({ embed: 1, section: 'pretrained', lang, quiz: 1 }), width, height: 900 });
       await page.waitForSelector(`${S} [data-role=comparison] tbody tr`);
       assert.equal(await page.locator(`${S} [data-role=comparison] tbody tr`).count(), 7, label);
       assert.doesNotMatch(await page.textContent(S), /\{\w+\}|pre\.|NaN|undefined/, `${label}: a placeholder or key left`);
