@@ -23,14 +23,32 @@ if echo 'int main(void){return 0;}' | "$CC" -m32 -fsanitize=address,undefined -x
 else
   echo "native -m32: skipped ($CC cannot build 32-bit sanitized programs here; on Debian amd64: apt-get install gcc-multilib)"
 fi
-status=0
-for arch in "${ARCHES[@]}"; do
+# Per architecture: the library compiled once into objects, each test linked against them and
+# run; the two architectures side by side (one core each). Their reports follow in order.
+build_and_run() {
+  local arch=$1 status=0 objects=() name
+  local ARCH_FLAGS=("-m$arch")
+  [ "$arch" = 32 ] && ARCH_FLAGS+=(-msse2 -mfpmath=sse)
+  mkdir -p "$OUT/obj-m$arch"
+  for source in "${LIB[@]}"; do
+    objects+=("$OUT/obj-m$arch/$(basename "$source" .c).o")
+    "$CC" "${ARCH_FLAGS[@]}" "${FLAGS[@]}" -c "$source" -o "${objects[-1]}" || return 1
+  done
   for test in tests/native/test_*.c; do
     name=$(basename "$test" .c)-m$arch
-    ARCH_FLAGS=("-m$arch")
-    [ "$arch" = 32 ] && ARCH_FLAGS+=(-msse2 -mfpmath=sse)
-    "$CC" "${ARCH_FLAGS[@]}" "${FLAGS[@]}" "${LIB[@]}" "$test" -lm -o "$OUT/$name"
+    "$CC" "${ARCH_FLAGS[@]}" "${FLAGS[@]}" "${objects[@]}" "$test" -lm -o "$OUT/$name" || return 1
     if "$OUT/$name"; then echo "native $name: ok"; else echo "native $name: FAILED"; status=1; fi
   done
+  return $status
+}
+status=0
+pids=()
+for arch in "${ARCHES[@]}"; do
+  build_and_run "$arch" > "$OUT/report-m$arch.txt" 2>&1 &
+  pids+=($!)
+done
+for k in "${!ARCHES[@]}"; do
+  wait "${pids[$k]}" || status=1
+  cat "$OUT/report-m${ARCHES[$k]}.txt"
 done
 exit $status
