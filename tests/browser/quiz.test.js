@@ -3,7 +3,9 @@
 // answer computed here from the numbers the page shows is marked right, another wrong, and the
 // feedback explains it; the whole exchange works with the keyboard alone; every section of the
 // registry asks at least one question; axe finds nothing serious in the question or its feedback.
-// Everything waits on the page's state, never on time.
+// Everything waits on the page's state, never on time. A check of one section's question opens
+// that section in iframe mode, where it is the only one built; the page's switch, the keyboard,
+// the registry's questions and axe use the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -51,7 +53,7 @@ async function softmaxExpected(page) {
 
 test('softmax: the stepper holds before the last row; a number from the page\'s S is right, another is wrong', async () => {
   for (const [given, result] of [[(x) => x.toFixed(2), 'right'], [(x) => (x + 0.1).toFixed(2), 'wrong']]) {
-    const page = await openPage(env, { query: '?quiz=1&lang=en' });
+    const page = await openPage(env, { query: '?embed=1&section=softmax&quiz=1&lang=en' });
     await page.locator('#softmax').scrollIntoViewIfNeeded();
     await forwardToQuestion(page, 'softmax');
     const held = await position(page, 'softmax');
@@ -95,7 +97,7 @@ test('softmax: the stepper holds before the last row; a number from the page\'s 
 
 test('scores: the sign of q·k from the page\'s Q and K tables is right, the other choice wrong (zh)', async () => {
   for (const pickRight of [true, false]) {
-    const page = await openPage(env, { query: '?quiz=1&lang=zh' });
+    const page = await openPage(env, { query: '?embed=1&section=scores&quiz=1&lang=zh' });
     await page.locator('#scores').scrollIntoViewIfNeeded();
     await forwardToQuestion(page, 'scores');
     const n = await page.$$eval('#scores [data-matrix="Q"] tbody tr', (trs) => trs.length);
@@ -322,7 +324,7 @@ async function writerSampleAt25() {
 test('writer: once the run has its second sample, the stepper holds before it; the count computed here is right, another wrong; the reveal shows it', async () => {
   const expected = await writerSampleAt25();
   for (const [given, result] of [[expected.good, 'right'], [expected.good + 1, 'wrong']]) {
-    const page = await openPage(env, { query: `?${new URLSearchParams({ quiz: 1, section: 'writer', lang: 'en', ...RUN })}` });
+    const page = await openPage(env, { query: `?${new URLSearchParams({ embed: 1, quiz: 1, section: 'writer', lang: 'en', ...RUN })}` });
     await page.locator('#writer').scrollIntoViewIfNeeded();
     await page.waitForSelector('#writer [data-role=samples] li');
     assert.equal(await page.isVisible(quizOf('writer')), false, 'no question before the run has a second sample');
@@ -358,7 +360,7 @@ test('generate: the stepper holds before the second generated character; the K c
   // the start token and the prompt fill the cache at the first character; one row more at the second
   const expected = 1 + Array.from(prompt).length + 1;
   for (const [given, result] of [[expected, 'right'], [expected - 1, 'wrong']]) {
-    const page = await openPage(env, { query: `?${new URLSearchParams({ quiz: 1, section: 'generate', lang: 'en', ...RUN, gctx: 16, gprompt: prompt })}` });
+    const page = await openPage(env, { query: `?${new URLSearchParams({ embed: 1, quiz: 1, section: 'generate', lang: 'en', ...RUN, gctx: 16, gprompt: prompt })}` });
     await page.locator('#generate').scrollIntoViewIfNeeded();
     await page.waitForSelector('#generate [data-role=distribution] tbody tr', { timeout: 60000 });
     const rows = () => page.getAttribute('#generate [data-role=cache]', 'data-rows');
