@@ -11,6 +11,8 @@
 //     its worker; from file:// and in iframe mode, in its worker given the page's WebAssembly;
 //   - generate: the KV cache grows a row per token, and the distribution shows what top-k cut;
 //   - axe: no serious or critical violation in the three sections, zh/en, light/dark, 1280/375.
+// A check of the block or the writer alone opens that section in iframe mode, where it is the one
+// built; generation on the writer's model, the widgets and axe use the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -36,7 +38,7 @@ const visibleRows = (page) => page.$$eval('#block .block-row', (rows) => rows.fi
 const status = (page) => page.locator('#writer [data-role=status]');
 
 test('block: stepping walks the token through the block, and every number shown is the API\'s', async () => {
-  const page = await openPage(env, { query: q({ section: 'block', lang: 'en', bdim: 8, bheads: 2, btok: 3 }) });
+  const page = await openPage(env, { query: q({ embed: 1, section: 'block', lang: 'en', bdim: 8, bheads: 2, btok: 3 }) });
   await page.waitForSelector('#block [data-matrix="ln1"] td.cell', { state: 'attached' });
   assert.equal(await stageOf(page), 'input');
   assert.deepEqual(await visibleRows(page), ['X']);
@@ -81,7 +83,7 @@ test('block: stepping walks the token through the block, and every number shown 
 });
 
 test('writer: refused text stays typed with the engine\'s message; training writes; a finished run is kept unless the reader says; a saved model loads and writes the same', async () => {
-  const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', ...TINY }) });
+  const page = await openPage(env, { query: q({ embed: 1, section: 'writer', lang: 'en', ...TINY }) });
   await page.locator('#writer').scrollIntoViewIfNeeded();   // the run starts when the section is seen
   await page.waitForSelector('#writer [data-role=samples] li');   // step 0: a sample at once
   // bad text: too few lines
@@ -138,7 +140,7 @@ test('writer: refused text stays typed with the engine\'s message; training writ
 test('writer: the stepper walks the column of samples, each step showing that sample\'s poem and share; a reader on an older sample is not pulled to new ones', async () => {
   const LAST = 150;   // samples at steps 0, 25, …, 150
   const N = LAST / 25 + 1;
-  const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', ...TINY, gsteps: LAST }) });
+  const page = await openPage(env, { query: q({ embed: 1, section: 'writer', lang: 'en', ...TINY, gsteps: LAST }) });
   await page.locator('#writer').scrollIntoViewIfNeeded();
   await page.waitForSelector('#writer [data-role=samples] li');
   // what the stepper and the column show, read at one moment
@@ -290,7 +292,7 @@ async function openUnder(policy, query, options = {}) {
 
 test('under a CSP that refuses blob: workers the writer trains on the page\'s own thread, says why, and keeps its controls', async () => {
   const LONG = 300;   // long enough that Pause lands before the end (then a Step adds exactly one)
-  const page = await openUnder(NO_BLOB_WORKERS, q({ section: 'writer', lang: 'en', ...TINY, gsteps: LONG }));
+  const page = await openUnder(NO_BLOB_WORKERS, q({ embed: 1, section: 'writer', lang: 'en', ...TINY, gsteps: LONG }));
   await page.locator('#writer').scrollIntoViewIfNeeded();
   await page.waitForSelector('#writer [data-role=samples] li');   // step 0's sample, computed here
   const notice = page.locator('#writer [data-role=thread]');
