@@ -11,10 +11,16 @@ export { TRAINING as SECTION, openTraining, trainingSettled as settled, readStat
 
 export const WALK = 'section[data-section="trainstep"]';
 
-/** Opens index.html?lang=…&query, scrolls to the one-step walkthrough and waits until it is ready. Returns { page, section }. */
-export async function openWalk(env, query = '', { lang = 'en', ...options } = {}) {
+/**
+ * Opens the one-step walkthrough at `query` (lang=…), scrolls to it and waits until it is ready.
+ * Returns { page, section }. As openTraining: alone (the default) in iframe mode with the author's
+ * tools, where it is the only section built; `alone: false` on the page, for a test that uses
+ * the training section beside it or the page's language buttons.
+ */
+export async function openWalk(env, query = '', { lang = 'en', alone = true, ...options } = {}) {
   const page = await newPage(env, options);
-  await page.goto(env.url(`index.html?lang=${lang}${query ? `&${query}` : ''}`));
+  const params = [`lang=${lang}`, ...(alone ? ['embed=1', 'tools=1', 'section=trainstep'] : []), ...(query ? [query] : [])];
+  await page.goto(env.url(`index.html?${params.join('&')}`));
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
   const section = page.locator(WALK);
   await section.scrollIntoViewIfNeeded();

@@ -56,7 +56,7 @@ test('glosses never nest parentheses: 果 (-ple; 苹果 = apple), 一本 (a; one
 const cutLabels = (locator) => locator.locator('.heat-word').evaluateAll((ls) => ls.filter((l) => l.scrollWidth > l.clientWidth + 1).map((l) => l.textContent));
 
 test('at 1280 px a table cut by its column says that it scrolls, and no heat-map row label is cut', async () => {
-  const { page, section } = await openWalk('section=trainstep');
+  const { page, section } = await openWalk('section=trainstep', { alone: false });   // the page's column width
   assert.deepEqual(await cutLabels(section), []);
   const figures = await section.locator('.matrix-figure').evaluateAll((fs) => fs.filter((f) => f.getClientRects().length)
     .map((f) => ({ cut: f.querySelector('.matrix-scroll').scrollWidth > f.querySelector('.matrix-scroll').clientWidth + 1,
@@ -112,7 +112,7 @@ test('the walkthrough says when its update is not the run\'s real step (Adam: th
   assert.match(sgdText, /The update is the step the run would take on this sentence/);
   assert.doesNotMatch(sgdText, /differs from the run’s real step/);
   await sgd.page.closeAll();
-  const adam = await openWalk('section=trainstep&opt=adam&batch=4');
+  const adam = await openWalk('section=trainstep&opt=adam&batch=4', { alone: false });   // the page's language button
   const text = await adam.section.locator('.section-intro').textContent();
   assert.match(text, /here the walkthrough differs from the run’s real step: the update is taken on a copy whose moments m and v start at 0/);
   assert.match(text, /average the gradients of 4 sentences/);

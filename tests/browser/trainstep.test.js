@@ -117,7 +117,7 @@ test('any corpus sentence can be picked (it goes into the link); one the corpus 
 });
 
 test('the run is shared: jumping to the trained model moves the training section too, and its steps move the walkthrough', async () => {
-  const { page, section } = await openWalk();
+  const { page, section } = await openWalk('', { alone: false });
   await section.locator('button[data-role="ts-end"]').click();
   await page.waitForFunction((sel) => {
     const el = document.querySelector(sel);
@@ -143,7 +143,7 @@ test('the run is shared: jumping to the trained model moves the training section
 });
 
 test('a link straight to the walkthrough (?section=trainstep) opens it without an error, before the training section is drawn', async () => {
-  const { page, section } = await openWalk('section=trainstep');
+  const { page, section } = await openWalk('section=trainstep', { alone: false });
   await section.locator('.step-forward').click();
   await page.waitForFunction((sel) => document.querySelector(sel).dataset.state === 'ready', WALK);
   // the training section, made after the walkthrough built the run, reads that run before drawing it
@@ -154,7 +154,7 @@ test('a link straight to the walkthrough (?section=trainstep) opens it without a
 });
 
 test('switching the language rewrites the walkthrough and its narration', async () => {
-  const { page, section } = await openWalk('step=20');
+  const { page, section } = await openWalk('step=20', { alone: false });
   await section.locator('.ts-flow button[data-stage="predict"]').click();
   assert.match(await section.locator('.narration').textContent(), /^Prediction: after “我 爱 吃 苹” the model gives 果/);
   await page.locator('.lang-btn[data-lang="zh"]').click();
