@@ -110,3 +110,30 @@ test('every label points at its own dot only: beside it, nearer it than any othe
     assert.ok(withOthers.filter(Boolean).length >= items.length - 2, `seed ${seed}: most labels found room (${withOthers.filter(Boolean).length} of ${items.length})`);
   }
 });
+
+// A label may stand for dots that touch (the scatter names them together, "兔 · 女人", from their
+// middle). Its leader line starts outside all of their discs, so a box must leave room for it
+// there: one placed nearer would have a line with nothing to draw (the scatter then drew none,
+// and the label sat as near a grey word's dot as its own).
+test('a label for dots that touch, pushed away, leaves room for its leader line outside all of them', () => {
+  let leaders = 0;
+  for (let seed = 1; seed <= 40; seed++) {
+    const rnd = random(seed);
+    const size = { width: 460, height: 460 };
+    const items = Array.from({ length: 12 }, () => {
+      const x = 200 + rnd() * 60, y = 200 + rnd() * 60, a = rnd() * 2 * Math.PI;
+      const dots = [{ x: x - 4 * Math.cos(a), y: y - 4 * Math.sin(a), r: DOT }, { x: x + 4 * Math.cos(a), y: y + 4 * Math.sin(a), r: DOT }];
+      return { x, y, w: 20 + Math.round(rnd() * 50), h: 16, dots };
+    });
+    const others = Array.from({ length: 30 }, () => ({ x: 150 + rnd() * 160, y: 150 + rnd() * 160, r: 3 }));
+    placeLabels(items, { ...size, others }).forEach((b, i) => {
+      if (!b || !b.leader) return;
+      leaders++;
+      const own = items[i];
+      const start = Math.max(...own.dots.map((d) => Math.hypot(d.x - own.x, d.y - own.y) + d.r)) + 1;
+      const room = boxDistance(b, own.x, own.y);
+      assert.ok(room > start, `seed ${seed}: label ${i}'s box is ${room.toFixed(1)} px from its dots' middle, its line would start at ${start.toFixed(1)}`);
+    });
+  }
+  assert.ok(leaders > 20, `leader lines were asked for (${leaders})`);
+});

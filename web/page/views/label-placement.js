@@ -119,6 +119,8 @@ export function placeLabels(items, { width, height, margin = 2, others = [] } = 
       for (const l of lines) if (segmentsCross(own.x, own.y, end.x, end.y, l[0], l[1], l[2], l[3])) return false;
     }
     const mine = boxDistance(box, own.x, own.y);
+    // a leader line starts outside the point's dots: there must be room for it before the box
+    if (leader && mine <= leaderStart(ownDots, own.x, own.y)) return false;
     for (const p of points) {
       if (p.owner === i) continue;
       // a box over another point hides it; a box beside two points names neither
@@ -172,6 +174,14 @@ export function placeLabels(items, { width, height, margin = 2, others = [] } = 
     }
   }
   return placed;
+}
+
+/**
+ * How far from (x, y), a point (the middle of the dots it stands for), its leader line starts:
+ * past the farthest of those dots' discs ({ x, y, r }; r defaults to 5), and a pixel more.
+ */
+export function leaderStart(dots, x, y) {
+  return Math.max(...dots.map((d) => Math.hypot(d.x - x, d.y - y) + (d.r ?? POINT_R))) + 1;
 }
 
 /** The point of box b nearest to (x, y): where a leader line from the point ends. */

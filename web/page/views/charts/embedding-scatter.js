@@ -2,7 +2,7 @@
 // labelled (labels that never overlap), with trails and the analogy's arrows.
 import { Chart, ChartBase, backgroundPlugin, baseOptions, applyTheme, fmt3, inArea } from './chart-base.js';
 import { HoverReadout } from './hover-readout.js';
-import { placeLabels, nearestOnBox } from '../label-placement.js';
+import { placeLabels, nearestOnBox, leaderStart } from '../label-placement.js';
 
 const LABEL_FONT = '600 13px system-ui, "Noto Sans CJK SC", sans-serif';
 const LABEL_HEIGHT = 16;
@@ -262,14 +262,17 @@ export class EmbeddingScatter extends ChartBase {
         dot: { x: it.x + area.left, y: it.y + area.top } };
     });
     // leader lines in the text's colour over a halo of the background: as clear as the labels,
-    // in either theme, from the dot's edge (the dot stays whole) to the label's nearest side
+    // in either theme, from the dots' edge (they stay whole: a label naming dots that touch starts
+    // its line outside all of them) to the label's nearest side. A label whose side is nearer
+    // than that has no room for a line: it is drawn without one, and says so (data-labels)
     const leaders = [];
-    for (const p of this.placed) {
+    for (const [k, p] of this.placed.entries()) {
       if (!p.box || !p.leader) continue;
       const end = nearestOnBox(p.box, p.dot.x, p.dot.y);
       const len = Math.hypot(end.x - p.dot.x, end.y - p.dot.y);
-      if (len <= DOT_RADIUS + 1) continue;
-      const f = (DOT_RADIUS + 1) / len;
+      const start = leaderStart(items[k].dots, p.dot.x - area.left, p.dot.y - area.top);
+      if (len <= start) { p.leader = false; continue; }
+      const f = start / len;
       leaders.push([p.dot.x + (end.x - p.dot.x) * f, p.dot.y + (end.y - p.dot.y) * f, end.x, end.y]);
     }
     ctx.lineCap = 'round';
