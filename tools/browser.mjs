@@ -69,6 +69,16 @@ export const q = (params) => `?${new URLSearchParams(params)}`;
 export const TRAINING = 'section[data-section="training"]';
 
 /**
+ * index.html's address for section `id` at `query` (a query string without '?') in `lang`:
+ * alone, in iframe mode with the author's tools, where it is the only section built; otherwise
+ * the page (which `query` may open at the section).
+ */
+export function sectionAddress(id, { query = '', lang = 'en', alone = true } = {}) {
+  const params = [`lang=${lang}`, ...(alone ? ['embed=1', 'tools=1', `section=${id}`] : []), ...(query ? [query] : [])];
+  return `index.html?${params.join('&')}`;
+}
+
+/**
  * Opens the training section at `query`, scrolls to it and waits for its model (built and
  * replayed). Returns { page, section }. `alone` (the default): in iframe mode with the author's
  * tools (?embed=1&tools=1&section=training), where it is the only section built, a load of under
@@ -77,8 +87,7 @@ export const TRAINING = 'section[data-section="training"]';
  */
 export async function openTraining(env, { query = '', lang = 'en', alone = true, ...pageOptions } = {}) {
   const page = await newPage(env, pageOptions);
-  const params = [`lang=${lang}`, ...(alone ? ['embed=1', 'tools=1', 'section=training'] : []), ...(query ? [query] : [])];
-  await page.goto(env.url(`index.html?${params.join('&')}`));
+  await page.goto(env.url(sectionAddress('training', { query, lang, alone })));
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
   const section = page.locator(TRAINING);
   await section.scrollIntoViewIfNeeded();

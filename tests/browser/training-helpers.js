@@ -8,6 +8,7 @@ import { modelOptions, resolveCorpus } from '../../web/page/training/settings.js
 
 // opening the page at the training section, and reading its state (tools/browser.mjs: the benchmark's too)
 export { TRAINING as SECTION, openTraining, trainingSettled as settled, readState } from '../../tools/browser.mjs';
+import { sectionAddress } from '../../tools/browser.mjs';
 
 export const WALK = 'section[data-section="trainstep"]';
 
@@ -19,8 +20,7 @@ export const WALK = 'section[data-section="trainstep"]';
  */
 export async function openWalk(env, query = '', { lang = 'en', alone = true, ...options } = {}) {
   const page = await newPage(env, options);
-  const params = [`lang=${lang}`, ...(alone ? ['embed=1', 'tools=1', 'section=trainstep'] : []), ...(query ? [query] : [])];
-  await page.goto(env.url(`index.html?${params.join('&')}`));
+  await page.goto(env.url(sectionAddress('trainstep', { query, lang, alone })));
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
   const section = page.locator(WALK);
   await section.scrollIntoViewIfNeeded();
