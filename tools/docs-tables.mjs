@@ -100,6 +100,9 @@ function pretrainedTraining() {
 // ---- the demo page's sections and the widget's attributes ----
 
 /** The page's sections in story order, each with what docs/data/sections.json says it shows. */
+/** A load average before and after a run, to one decimal: "0.3", or "0.3 to 0.6" when they differ. */
+const loadRange = (before, after) => (before.toFixed(1) === after.toFixed(1) ? before.toFixed(1) : `${before.toFixed(1)} to ${after.toFixed(1)}`);
+
 /** bench/pretrained-results.json (bench/pretrained.mjs, run by npm run bench): the poet's speed beside TF.js */
 function pretrainedSpeed() {
   const r = json('bench/pretrained-results.json');
@@ -112,7 +115,7 @@ function pretrainedSpeed() {
   return ['| with the KV cache, T = 0.8 | characters per second | ms per poem |', '| --- | --- | --- |', ...rows, '',
     wrap(`Measured on ${date} by \`npm run bench\` (\`bench/pretrained.mjs\`): ${r.rounds} interleaved rounds of ${r.poemsPerBatch} ` +
       `poems per row, the median of the process's CPU time, on ${r.machine.cpus} cores (${r.machine.cpu}) with a load average of ` +
-      `${r.machine.loadAverageBefore[0].toFixed(0)}–${r.machine.loadAverageAfter[0].toFixed(0)}.` +
+      `${loadRange(r.machine.loadAverageBefore[0], r.machine.loadAverageAfter[0])}.` +
       (ratio ? ` qkv-lab writes ${ratio.toFixed(1)}× as many characters per second as TF.js on the same weights.` : '') +
       ` From \`loadPretrained()\` to the first finished 五绝, in a fresh Node process: ${n(l.msToFirstPoem)} ms wall-clock, ` +
       `${n(l.cpuMsToFirstPoem)} ms of CPU (median of ${l.runs.length}).`)].join('\n');
