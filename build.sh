@@ -189,7 +189,7 @@ EXPORTS=(
   _qkv_error_message _qkv_alloc_floats _qkv_alloc_bytes _qkv_free _qkv_heap_used _qkv_rng_size
   _qkv_rng_seed _qkv_rng_randn _qkv_positional_encoding _qkv_multi_head_attention_forward
   _qkv_model_create _qkv_model_destroy _qkv_model_set_optimizer _qkv_model_tensor
-  _qkv_model_num_params _qkv_model_forward _qkv_model_loss_and_grad _qkv_model_update
+  _qkv_model_num_params _qkv_model_forward _qkv_model_loss_and_grad _qkv_model_loss_and_grad_range _qkv_model_update
   _qkv_model_shuffle _qkv_model_sentence_losses
   _qkv_model_state_bytes _qkv_model_save_state _qkv_model_load_state
   "${GPT_CORE_IMPORTS[@]/#/_}"

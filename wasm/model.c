@@ -60,6 +60,10 @@ struct qkv_model {
     int* inputs;   /* (L) */
     int* targets;  /* (L) */
     int last_n;    /* rows of the activations, 0 before any forward */
+    /* a batch's loss and gradients taken in ranges of sentences (qkv_model_loss_and_grad_range):
+       the next sentence due (-1: none under way) and the cross-entropy summed so far */
+    int part_next;
+    double part_sum;
 };
 
 /* ---- layers ---- */
@@ -206,6 +210,7 @@ int qkv_model_create(qkv_model** out, int vocab, int dim, int max_len, uint32_t 
     m->optimizer = QKV_OPTIMIZER_SGD;
     m->lr = 0.1f; m->beta1 = 0.9f; m->beta2 = 0.999f; m->eps = 1e-8f;
     m->last_loss = 0.0;
+    m->part_next = -1;
     m->loss_limit = QKV_DIVERGENCE_FACTOR * log((double)V);
     *out = m;
     return QKV_OK;
@@ -286,14 +291,22 @@ int qkv_model_forward(qkv_model* m, const int* tokens, int n) {
 
 int qkv_model_loss_and_grad(qkv_model* m, const int* tokens, const int* lengths, int count,
                             double* loss) {
+    return qkv_model_loss_and_grad_range(m, tokens, lengths, count, 0, count, loss);
+}
+
+int qkv_model_loss_and_grad_range(qkv_model* m, const int* tokens, const int* lengths, int count,
+                                  int from, int to, double* loss) {
     if (!m || !tokens || !lengths || !loss) return QKV_ERR_NULL;
     *loss = NAN;
     if (count <= 0) return QKV_ERR_SIZE;
+    /* a range inside the batch, starting where the last one stopped (or at the first sentence) */
+    if (from < 0 || to <= from || to > count || (from > 0 && from != m->part_next)) return QKV_ERR_ARGUMENT;
     /* 64-bit sums with the limit checked as they grow: `long` is 32 bits on wasm32, where
        741,919 sentences of 5,789 tokens once wrapped to 1,795 and let unchecked ids through */
-    int64_t total = 0;
+    int64_t total = 0, before = 0;
     for (int s = 0; s < count; s++) {
         if (lengths[s] <= 0 || lengths[s] > m->L - 1) return QKV_ERR_SIZE;  /* + <s> <= L */
+        if (s == from) before = total;
         total += lengths[s];
         if (total > (int64_t)QKV_MAX_ELEMENTS) return QKV_ERR_SIZE;
     }
@@ -301,12 +314,18 @@ int qkv_model_loss_and_grad(qkv_model* m, const int* tokens, const int* lengths,
     int status = check_tokens(m, tokens, (int)total);
     if (status) return status;
 
-    m->last_loss = NAN;  /* until this call succeeds, update refuses these gradients */
-    memset(m->grads, 0, m->num_params * sizeof(float));
+    /* update refuses these gradients until the whole batch has succeeded (part_next below while
+       ranges are left, last_loss NaN after a failure); until then last_loss stays the last
+       batch's, so that a state saved between the ranges is the state before the batch */
+    if (from == 0) {
+        memset(m->grads, 0, m->num_params * sizeof(float));
+        m->part_sum = 0.0;
+    }
+    m->part_next = -1;   /* a failure below leaves no range to go on from */
     float weight = (float)(1.0 / (double)predicted);  /* loss is the mean over predicted tokens */
-    double sum = 0.0;
-    const int* sentence = tokens;
-    for (int s = 0; s < count; s++) {
+    double sum = m->part_sum;
+    const int* sentence = tokens + before;
+    for (int s = from; s < to; s++) {
         int n = lengths[s] + 1;
         m->inputs[0] = 0;  /* <s> */
         for (int t = 0; t < lengths[s]; t++) {
@@ -317,15 +336,23 @@ int qkv_model_loss_and_grad(qkv_model* m, const int* tokens, const int* lengths,
         sentence += lengths[s];
         if (model_forward(m, m->inputs, n)) {
             *loss = NAN;
+            m->last_loss = NAN;
             return QKV_ERR_DIVERGED;
         }
         sum += crossentropy_forward(m->probs, m->logits, m->targets, n, m->V);
         if (!isfinite(sum)) {
             *loss = sum;
+            m->last_loss = NAN;
             return QKV_ERR_DIVERGED;
         }
         model_backward(m, m->inputs, m->targets, n, weight);
     }
+    m->part_sum = sum;
+    if (to < count) {
+        m->part_next = to;
+        return QKV_OK;
+    }
+    m->last_loss = NAN;
     *loss = sum / (double)predicted;
     if (!isfinite(*loss) || qkv_check_finite(m->grads, m->num_params)) return QKV_ERR_DIVERGED;
     m->last_loss = *loss;
@@ -338,7 +365,7 @@ int qkv_model_update(qkv_model* m, int* updated_rows, int* updated_count) {
     size_t N = m->num_params;
     /* divergence, caught early: gradients of a loss beyond QKV_DIVERGENCE_FACTOR * ln V (or of a
        failed loss_and_grad) are not applied, so the parameters stay those of the last good step */
-    if (!(m->last_loss <= m->loss_limit)) return QKV_ERR_DIVERGED;
+    if (!(m->last_loss <= m->loss_limit) || m->part_next >= 0) return QKV_ERR_DIVERGED;  /* or a batch half done */
     if (qkv_check_finite(m->grads, N)) return QKV_ERR_DIVERGED;
     float* next_p = m->next;
     float* next_m = m->next + N;
@@ -420,7 +447,10 @@ int qkv_model_load_state(qkv_model* m, const void* in, int bytes) {
     memcpy(m->params, params, m->num_params * sizeof(float));
     memcpy(m->moments, params + m->num_params, 2 * m->num_params * sizeof(float));
     m->t = head.t;
-    m->last_loss = head.last_loss;
+    /* a batch taken in parts does not go on across a load, and its half-made gradients are not
+       for update to apply */
+    m->last_loss = m->part_next >= 0 ? NAN : head.last_loss;
+    m->part_next = -1;
     m->rng = head.rng;
     return QKV_OK;
 }

@@ -177,6 +177,15 @@ int qkv_model_forward(qkv_model* m, const int* tokens, int n);
  * QKV_ERR_DIVERGED when the loss or a gradient is not finite. */
 int qkv_model_loss_and_grad(qkv_model* m, const int* tokens, const int* lengths, int count,
                             double* loss);
+/* the same in parts, for a caller that must not block for a whole batch: sentences from .. to-1
+ * of the batch (the same tokens, lengths and count on every call). from = 0 zeroes the
+ * gradients; a later call must start where the last one stopped (else QKV_ERR_ARGUMENT, as for
+ * 0 <= from < to <= count broken); any other loss_and_grad in between starts afresh. The call
+ * that reaches to = count gives *loss and the gradients bit for bit as qkv_model_loss_and_grad
+ * (the same sentences in the same order); before it *loss is NaN and update refuses
+ * (QKV_ERR_DIVERGED), and a state saved meanwhile is the state before the batch. */
+int qkv_model_loss_and_grad_range(qkv_model* m, const int* tokens, const int* lengths, int count,
+                                  int from, int to, double* loss);
 /* one optimizer step from the current gradients; updated_rows (capacity V) receives the
  * embedding rows whose values changed, ascending. QKV_ERR_DIVERGED (parameters untouched)
  * when the last qkv_model_loss_and_grad failed or gave a loss above

@@ -152,6 +152,7 @@ export class Model {
     this._loss = this._alloc(8);
     this._cursor = sentences.length;  // start with a shuffle
     this._orderJs = null;
+    this._partial = null;   // a step taken in parts, under way: { indices, encoded, next, before }
   }
 
   // ---- training ----
@@ -167,16 +168,62 @@ export class Model {
    * Throws a DivergenceError (and sets model.diverged) when the batch loss exceeds
    * DIVERGENCE_FACTOR × ln V (ln V: the loss of a uniform guess, where training starts) or the
    * loss, gradients or new parameters are not finite; that step is not applied.
+   *
+   * step({ deadline }): the same step taken in parts, for a page that must not block: the
+   * batch's sentences one at a time until performance.now() passes `deadline` (at least one per
+   * call). Returns null while sentences are left (model.stepping is then true); a later call goes
+   * on, and the call that finishes returns the step's result, bit for bit the one step() gives.
+   * Between the parts the model can be read as usual; saveState() gives the state before the
+   * step, loadState() drops it, and a call that computes gradients of its own (loss, gradients,
+   * stepOn, setParameter) makes it start again from its first sentence.
    */
-  step() {
+  step({ deadline } = {}) {
     this._alive('step');
     this._notDiverged('step');
-    const indices = this._nextBatch();
-    const batch = indices.map((i) => this.sentences[i]);
-    const loss = this._lossAndGrad('step', indices.map((i) => this._encoded[i]));
+    if (deadline !== undefined && (typeof deadline !== 'number' || Number.isNaN(deadline))) {
+      throw new TypeError(`step: deadline must be a time from performance.now() (or Infinity), got ${describe(deadline)}`);
+    }
+    if (deadline === undefined && !this._partial) {
+      const indices = this._nextBatch();
+      const loss = this._lossAndGrad('step', indices.map((i) => this._encoded[i]));
+      return this._finishStep(indices, loss);
+    }
+    // a step in parts: the batch's sentences a few at a time, until the deadline has passed (at
+    // least one per call); the gradients add up in the model, in the order one call would take
+    if (!this._partial) {
+      const shuffles = this._cursor >= this.sentences.length;
+      // what saveState() gives while the step is under way: the state before it (the batch
+      // schedule's place; at an epoch's start the generator too, which the shuffle moves on)
+      const before = shuffles ? this.saveState() : { cursor: this._cursor };
+      const indices = this._nextBatch();
+      this._partial = { indices, encoded: indices.map((i) => this._encoded[i]), next: 0, before };
+    }
+    const part = this._partial;
+    const limit = deadline ?? Infinity;
+    let loss = NaN;
+    do {
+      loss = this._lossAndGrad('step', part.encoded, part.next);
+      part.next++;
+    } while (part.next < part.encoded.length && performance.now() < limit);
+    if (part.next < part.encoded.length) return null;
+    this._partial = null;
+    return this._finishStep(part.indices, loss);
+  }
+
+  /** Whether a step taken in parts (step({ deadline })) is under way: begun, not yet applied. */
+  get stepping() {
+    return this._partial !== null;
+  }
+
+  _finishStep(indices, loss) {
     const { updatedRows, rowGradNorms } = this._applyUpdate('step', loss);
     this.steps++;
-    return { loss, batch, updatedRows, rowGradNorms, step: this.steps };
+    return { loss, batch: indices.map((i) => this.sentences[i]), updatedRows, rowGradNorms, step: this.steps };
+  }
+
+  /** A step under way goes back to its first sentence: its gradients were overwritten, or the parameters changed. */
+  _restartPartial() {
+    if (this._partial) this._partial.next = 0;
   }
 
   /**
@@ -228,6 +275,7 @@ export class Model {
       throw new RangeError(`setParameter: ${name} is ${t.rows}×${t.cols}, got ${m.rows}×${m.cols}`);
     }
     this._heap.writeFloats(t.ptr, m.data);
+    this._restartPartial();
   }
 
   // ---- checkpoints ----
@@ -241,6 +289,9 @@ export class Model {
    */
   saveState() {
     this._alive('saveState');
+    // during a step taken in parts, the state before it (the step is not applied yet)
+    if (this._partial && this._partial.before.bytes) return this._partial.before;
+    const cursor = this._partial ? this._partial.before.cursor : this._cursor;
     const heap = this._heap;
     this._lab._check('saveState', heap.call('qkv_model_state_bytes', this._model, this._count));
     const size = heap.readInt(this._count);
@@ -248,7 +299,7 @@ export class Model {
       const buffer = frame.bytes(size);
       this._lab._check('saveState', heap.call('qkv_model_save_state', this._model, buffer, size));
       return Object.freeze({
-        steps: this.steps, cursor: this._cursor, order: this._orderJs ? this._orderJs.slice() : null,
+        steps: this.steps, cursor, order: this._orderJs ? this._orderJs.slice() : null,
         axes: this._previousAxes, diverged: this.diverged, vocab: this.vocab.length, dim: this.dim,
         bytes: heap.readBytes(buffer, size),
       });
@@ -271,6 +322,7 @@ export class Model {
       heap.writeBytes(buffer, state.bytes);
       this._lab._check(op, heap.call('qkv_model_load_state', this._model, buffer, state.bytes.length));
     });
+    this._partial = null;   // a step under way belonged to the state replaced
     this.steps = state.steps;
     this._cursor = state.cursor;
     this._orderJs = state.order ? state.order.slice() : null;
@@ -587,8 +639,10 @@ export class Model {
     return batch;
   }
 
-  _lossAndGrad(op, encoded) {
+  /** Loss and gradients of the encoded sentences; with `sentence`, only that one of them (step({ deadline })'s parts). */
+  _lossAndGrad(op, encoded, sentence = null) {
     const heap = this._heap;
+    if (sentence === null) this._restartPartial();
     const total = encoded.reduce((s, x) => s + x.length, 0);
     if (op !== 'step') {
       const work = trainingWork(encoded.map((x) => x.length), this.dim, this.vocab.length);
@@ -604,7 +658,10 @@ export class Model {
         at += 4 * s.length;
       });
       heap.writeInts(lengths, encoded.map((s) => s.length));
-      const status = heap.call('qkv_model_loss_and_grad', this._model, tokens, lengths, encoded.length, this._loss);
+      const status = sentence === null
+        ? heap.call('qkv_model_loss_and_grad', this._model, tokens, lengths, encoded.length, this._loss)
+        : heap.call('qkv_model_loss_and_grad_range', this._model, tokens, lengths, encoded.length, sentence, sentence + 1, this._loss);
+      if (status === STATUS.DIVERGED) this._partial = null;
       const loss = heap.readDouble(this._loss);
       if (status === STATUS.DIVERGED && (op === 'step' || op === 'stepOn')) this._diverge(loss);
       this._lab._check(op, status);
@@ -643,6 +700,7 @@ export class Model {
   /** C's per-position losses of one encoded sentence (forward + backward): { loss, losses }. */
   _sentenceLosses(op, words) {
     const heap = this._heap;
+    this._restartPartial();   // the C side computes them as a loss_and_grad of their own
     return heap.frame(3 * words.length + 4, (frame) => {
       const tokens = frame.bytes(4 * words.length);
       const losses = frame.bytes(8 * (words.length + 1));

@@ -230,6 +230,13 @@ export declare class Model {
   /** One step on the next batch. Throws an Error named 'DivergenceError' when the loss is not
    *  finite or above lossLimit (the step is then not applied). */
   step(): StepResult;
+  /** The same step in parts, for a page that must not block: the batch's sentences one at a time
+   *  until performance.now() passes `deadline` (at least one a call). null while sentences are
+   *  left (stepping is then true); the call that finishes returns the result step() gives, bit for
+   *  bit. saveState() meanwhile gives the state before the step; loadState() drops it. */
+  step(options: { deadline: number }): StepResult | null;
+  /** True while a step taken in parts (step({ deadline })) is under way. */
+  readonly stepping: boolean;
   /** Runs `steps` steps and returns their losses; without an argument, the rest of the default
    *  schedule (defaultSteps − steps: what step() and stepOn() took counts). */
   train(steps?: number): number[];

@@ -518,7 +518,7 @@ Object.assign(DRIVERS, GPT.drivers);
 // the model's (and the GPT's) other functions run inside their sequences; they count as driven
 // when the sequence calls them
 const MODEL_FUNCTIONS = ['_qkv_model_destroy', '_qkv_model_set_optimizer', '_qkv_model_tensor',
-  '_qkv_model_num_params', '_qkv_model_forward', '_qkv_model_loss_and_grad', '_qkv_model_update',
+  '_qkv_model_num_params', '_qkv_model_forward', '_qkv_model_loss_and_grad', '_qkv_model_loss_and_grad_range', '_qkv_model_update',
   '_qkv_model_shuffle', '_qkv_model_sentence_losses', '_qkv_model_state_bytes', '_qkv_model_save_state',
   '_qkv_model_load_state', ...GPT.sequenceFunctions];
 
@@ -684,7 +684,7 @@ function modelSequence(ctx) {
   try {
     const steps = r.int(1, 24);
     for (let step = 0; step < steps; step++) {
-      const op = r.pick(['set_optimizer', 'tensor', 'num_params', 'forward', 'loss', 'loss', 'loss', 'update', 'update', 'shuffle',
+      const op = r.pick(['set_optimizer', 'tensor', 'num_params', 'forward', 'loss', 'loss', 'loss', 'ranges', 'update', 'update', 'shuffle',
         'sentence_losses', 'state', 'poke']);
       const t0 = performance.now();
       try {
@@ -882,6 +882,57 @@ const MODEL_OPS = {
       if (!finiteAll(grads)) throw new Failure(`${label}: OK with non-finite gradients`);
       state.lastLoss = loss;
       state.lastN = (fill ?? lengths[sentences - 1]) + 1;
+      state.lastBatch = new Set([0, ...tokens]);
+    }
+  },
+
+  // a batch in ranges of sentences: refused ranges change nothing, and the last range gives the
+  // loss and gradients of one whole call bit for bit; a batch left unfinished cannot be applied
+  ranges(ctx, m, state) {
+    const { r, core, heap, count } = ctx;
+    count('_qkv_model_loss_and_grad_range');
+    const { L, V, d } = state;
+    if (L < 2) return;   // no sentence fits (loss covers the refusals)
+    const sentences = r.int(1, 5);
+    const lengths = Int32Array.from({ length: sentences }, () => r.int(1, Math.max(1, Math.min(L - 1, 12))));
+    const total = lengths.reduce((a, b) => a + b, 0);
+    if (total > BUDGET || Math.max(...lengths) ** 2 * d * sentences > WORK_BUDGET) return;
+    const tokens = Int32Array.from({ length: total }, () => r.int(0, V - 1));
+    const pt = heap.alloc(total, tokens), pl = heap.alloc(sentences, lengths), slot = heap.alloc(2);
+    const n = 2 * V * d + 3 * d * d + V;
+    const label = `loss_and_grad_range(${sentences} sentences, L ${L})`;
+    state.lastN = null;
+    state.lastLoss = NaN;
+    state.gradsZero = false;
+    const whole = core._qkv_model_loss_and_grad(m, pt, pl, sentences, slot);
+    const wholeLoss = core.HEAPF64.slice(slot >> 3, (slot >> 3) + 1);
+    const wholeGrads = whole === STATUS.OK ? heap.words(tensorOf(ctx, m, 1, 0).ptr, n) : null;
+    // cut points, in order; now and then a range that does not follow on, or lies outside the batch
+    const cuts = [0, ...new Set(Array.from({ length: r.int(0, 3) }, () => r.int(1, sentences)))].sort((a, b) => a - b);
+    if (cuts.at(-1) !== sentences) cuts.push(sentences);
+    const stopAfter = r.chance(0.2) ? r.int(1, cuts.length - 1) : cuts.length - 1;
+    let status = STATUS.OK;
+    for (let k = 0; k < stopAfter && status === STATUS.OK; k++) {
+      if (r.chance(0.15)) {
+        const from = r.pick([cuts[k] + 1, -1, cuts[k + 1]]), to = r.pick([cuts[k + 1], sentences + 1, from]);
+        if (!(from === 0 && to > 0 && to <= sentences)) {
+          expectStatus(`${label} [${from}, ${to}) after ${cuts[k]}`, core._qkv_model_loss_and_grad_range(m, pt, pl, sentences, from, to, slot), STATUS.ARGUMENT);
+        }
+      }
+      status = core._qkv_model_loss_and_grad_range(m, pt, pl, sentences, cuts[k], cuts[k + 1], slot);
+      ctx.inputsUnchanged(label, [[pt, tokens], [pl, lengths]]);
+      const loss = core.HEAPF64[slot >> 3];
+      if (k + 1 < cuts.length - 1) {
+        if (whole === STATUS.OK) expectStatus(label, status, STATUS.OK);
+        if (status === STATUS.OK && !Number.isNaN(loss)) throw new Failure(`${label}: range [${cuts[k]}, ${cuts[k + 1]}) of ${sentences} gave a loss (${loss}) before the last`);
+        continue;
+      }
+      expectStatus(label, status, whole === STATUS.OK ? STATUS.OK : [STATUS.OK, STATUS.DIVERGED]);
+      if (status !== STATUS.OK) break;
+      if (whole !== STATUS.OK) throw new Failure(`${label}: ranges OK where the whole call said ${whole}`);
+      if (!sameWords(new Uint32Array(new Float64Array([loss]).buffer), new Uint32Array(wholeLoss.buffer))) throw new Failure(`${label}: loss ${loss} in ranges, ${wholeLoss[0]} whole`);
+      if (!sameWords(heap.words(tensorOf(ctx, m, 1, 0).ptr, n), wholeGrads)) throw new Failure(`${label}: gradients differ from the whole call's`);
+      state.lastLoss = loss;
       state.lastBatch = new Set([0, ...tokens]);
     }
   },

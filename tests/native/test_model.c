@@ -221,6 +221,48 @@ static void test_early_divergence(void) {
     }
 }
 
+/* a batch in ranges of sentences gives the whole call's loss and gradients bit for bit; ranges
+ * that do not follow on are refused, update refuses until the last range, a load starts afresh */
+static void test_ranges(void) {
+    qkv_model *whole = NULL, *parts = NULL;
+    CHECK_EQ_INT(qkv_model_create(&whole, VOCAB, DIM, MAXLEN, 9), QKV_OK);
+    CHECK_EQ_INT(qkv_model_create(&parts, VOCAB, DIM, MAXLEN, 9), QKV_OK);
+    int tokens[10] = {3, 4, 5, 4, 7, 1, 2, 9, 11, 6}, lengths[4] = {3, 2, 4, 1};
+    double a = 0, b = 0;
+    CHECK_EQ_INT(qkv_model_loss_and_grad(whole, tokens, lengths, 4, &a), QKV_OK);
+    CHECK_EQ_INT(qkv_model_loss_and_grad_range(parts, tokens, lengths, 4, 1, 2, &b), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_model_loss_and_grad_range(parts, tokens, lengths, 4, 0, 0, &b), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_model_loss_and_grad_range(parts, tokens, lengths, 4, 0, 5, &b), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_model_loss_and_grad_range(parts, tokens, lengths, 4, 0, 1, &b), QKV_OK);
+    CHECK(isnan(b));
+    int updated[VOCAB], count = 0;
+    CHECK_EQ_INT(qkv_model_update(parts, updated, &count), QKV_ERR_DIVERGED);  /* not the whole batch yet */
+    /* a range that skips one is refused and changes nothing: the batch goes on where it was */
+    CHECK_EQ_INT(qkv_model_loss_and_grad_range(parts, tokens, lengths, 4, 2, 3, &b), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_model_loss_and_grad_range(parts, tokens, lengths, 4, 1, 3, &b), QKV_OK);
+    CHECK_EQ_INT(qkv_model_loss_and_grad_range(parts, tokens, lengths, 4, 3, 4, &b), QKV_OK);
+    CHECK(memcmp(&a, &b, sizeof a) == 0);
+    float *ga = NULL, *gb = NULL;
+    int rows = 0, cols = 0;
+    for (int which = 0; which < 6; which++) {
+        CHECK_EQ_INT(qkv_model_tensor(whole, QKV_MODEL_GRADS, which, &ga, &rows, &cols), QKV_OK);
+        CHECK_EQ_INT(qkv_model_tensor(parts, QKV_MODEL_GRADS, which, &gb, &rows, &cols), QKV_OK);
+        CHECK(memcmp(ga, gb, sizeof(float) * (size_t)rows * (size_t)cols) == 0);
+    }
+    CHECK_EQ_INT(qkv_model_update(parts, updated, &count), QKV_OK);
+    /* a load in the middle of a batch: the batch cannot go on, it starts again */
+    int bytes = 0;
+    CHECK_EQ_INT(qkv_model_state_bytes(parts, &bytes), QKV_OK);
+    void* state = malloc((size_t)bytes);
+    CHECK_EQ_INT(qkv_model_save_state(parts, state, bytes), QKV_OK);
+    CHECK_EQ_INT(qkv_model_loss_and_grad_range(parts, tokens, lengths, 4, 0, 2, &b), QKV_OK);
+    CHECK_EQ_INT(qkv_model_load_state(parts, state, bytes), QKV_OK);
+    CHECK_EQ_INT(qkv_model_loss_and_grad_range(parts, tokens, lengths, 4, 2, 4, &b), QKV_ERR_ARGUMENT);
+    free(state);
+    qkv_model_destroy(whole);
+    qkv_model_destroy(parts);
+}
+
 int main(void) {
     test_underflowed_probability();
     test_arguments();
@@ -229,5 +271,6 @@ int main(void) {
     test_sentence_losses();
     test_count_overflow();
     test_early_divergence();
+    test_ranges();
     return check_report("test_model");
 }
