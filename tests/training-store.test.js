@@ -196,3 +196,35 @@ test('run.modelAt(k, { deadline }): a replay past its deadline stops after a ste
   assert.deepEqual(Array.from(model.embeddings().data), exact);
   run.dispose();
 });
+
+test('within a frame\'s budget a step that does not fit is taken in parts: no record until it is whole, the same numbers', async () => {
+  const { store } = setup('?batch=8&tseed=4');
+  const release = store.acquire();
+  try {
+    const run = await store.ensure();
+    const { model, losses } = reference('?batch=8&tseed=4', 3);
+    for (let k = 0; k < 3; k++) {
+      // a budget that has always run out: one sentence a call, so eight calls a step of 8
+      let calls = 0, records = [];
+      while (records.length === 0) {
+        records = store.advance(1, { budgetMs: 0 });
+        calls++;
+        if (records.length === 0) {
+          assert.equal(run.step, k, 'no step is counted while it is under way');
+          // what the views read meanwhile is the run at its last whole step
+          assert.equal(run.modelAt(k).steps, k);
+        }
+      }
+      assert.equal(calls, 8, `step ${k + 1}: one sentence a call`);
+      assert.equal(records[0].step, k + 1);
+      assert.equal(records[0].loss, losses[k], `step ${k + 1}: the loss of a whole step`);
+    }
+    assert.deepEqual(Array.from(run.model.embeddings().data), Array.from(model.embeddings().data));
+    // without a budget (the Step button) a step is taken whole
+    assert.equal(store.advance(1).length, 1);
+    model.dispose();
+  } finally {
+    release();
+    store.dispose();
+  }
+});

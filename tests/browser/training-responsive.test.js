@@ -66,3 +66,47 @@ test('a click sent right after Apply on the 9,000-word corpus is handled while t
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('the 9,000-word corpus pasted goes into the editor a piece a frame, Apply waits for it, and one Ctrl+Z takes it out', async () => {
+  const { page, section } = await openTraining(env);
+  await section.locator('[data-role="corpus-summary"]').click();
+  const editor = section.locator('textarea[data-role="corpus-text"]');
+  const apply = section.locator('button[data-role="corpus-apply"]');
+  const before = await editor.inputValue();
+  const text = bigCorpus();
+  // what the page saw while the text went in, recorded by the page itself: each input event's
+  // frame, the editor's length, and whether Apply could be pressed
+  await editor.evaluate((el) => {
+    window.__inputs = [];
+    let frame = 0;
+    const count = () => { frame++; requestAnimationFrame(count); };
+    requestAnimationFrame(count);
+    const button = el.closest('section').querySelector('button[data-role="corpus-apply"]');
+    el.addEventListener('input', () => window.__inputs.push({ frame, length: el.value.length, applyDisabled: button.disabled, pasting: el.dataset.pasting === 'true' }));
+  });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+  await editor.selectText();   // the paste replaces the editor's text, as a reader's would
+  await page.keyboard.press('Control+V');
+  await editor.evaluate((el) => new Promise((resolve) => { const poll = () => (el.dataset.pasting ? requestAnimationFrame(poll) : resolve()); poll(); }));
+  assert.equal(await editor.inputValue(), text, 'all of it went in, in order');
+  const inputs = await page.evaluate(() => window.__inputs);
+  // (a piece's line breaks may each fire an input event of their own: pieces are counted by frames)
+  const frames = new Set(inputs.map((i) => i.frame)).size;
+  assert.ok(frames >= 20, `the text went in over ${frames} frames (${text.length} characters)`);
+  assert.ok(inputs.every((i, k) => k === 0 || i.frame >= inputs[k - 1].frame), 'in order');
+  assert.ok(inputs.every((i, k) => k === 0 || i.length >= inputs[k - 1].length), 'the text only grows');
+  assert.ok(inputs.slice(0, -1).every((i) => i.applyDisabled && i.pasting), 'Apply waits while pieces are left');
+  assert.equal(await apply.isEnabled(), true, 'and can be pressed once the last is in');
+  // the pieces are one edit to undo
+  await editor.focus();
+  await page.keyboard.press('Control+Z');
+  assert.equal(await editor.inputValue(), before, 'one Ctrl+Z gives back the text before the paste');
+  // a short paste is the browser's own (one input event)
+  await page.evaluate(() => { window.__inputs = []; return navigator.clipboard.writeText('猫 在 睡觉\n'); });
+  await page.keyboard.press('Control+V');
+  await page.waitForFunction(() => window.__inputs.length > 0);
+  assert.equal((await page.evaluate(() => window.__inputs)).length, 1);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

@@ -166,3 +166,23 @@ test('switching the language rewrites the walkthrough and its narration', async 
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('on a corpus of more than 200 words the two heat maps draw their first 200 rows, and say so', async () => {
+  // 25 lines of 10 distinct single-character words: 250 words (+ <s>), short enough for the link
+  const words = Array.from({ length: 250 }, (_, i) => String.fromCodePoint(0x4e00 + i));
+  const corpus = Array.from({ length: 25 }, (_, l) => words.slice(10 * l, 10 * l + 10).join(' ')).join('\n');
+  const { page, section } = await openWalk(`corpus=${encodeURIComponent(corpus)}`);
+  const rows = (panel) => section.locator(`[data-panel="${panel}"] .heat-row`).count();
+  assert.equal(await rows('lookup'), 200);
+  assert.equal(await rows('backward'), 200);
+  for (const note of ['ts-table-shown', 'ts-grad-shown']) {
+    assert.equal(await section.locator(`[data-role="${note}"]`).textContent(),
+      'A large vocabulary: this picture draws the first 200 of its 251 rows; the rows left out are computed all the same.', note);
+  }
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+  // on the default corpus, every row and no note
+  const b = await openWalk();
+  assert.equal(await b.section.locator('[data-role="ts-table-shown"]').isHidden(), true);
+  await b.page.closeAll();
+});

@@ -132,8 +132,17 @@ function setupTraining(frame) {
     onRender(options = {}) {
       if (store.run) probes.setRun(store.run);
       if (store.run && !store.replaying) settleLayout();
-      probes.maybeRefresh(Boolean(options.probes));
-      counting.refresh(Boolean(options.probes));
+      // while playing (a frame with a part), and when a large run is first drawn (spread), the
+      // readings that go over the whole vocabulary (the neighbours, the counting table: 10-20 ms
+      // each on 9,000 words) wait for the next frame, so that they never add up with the
+      // scatter's projection and the page's layout in one task
+      const readings = () => {
+        probes.maybeRefresh(Boolean(options.probes));
+        counting.refresh(Boolean(options.probes));
+      };
+      if (options.spread && options.part === 0) { /* the scatter's frame, next, asks for them */ }
+      else if ((options.part >= 0 && !options.probes) || options.spread) options.later(readings);
+      else readings();
       exports.update();
     },
   });

@@ -11,7 +11,7 @@ import { TRAINSTEP_STRINGS } from '../strings/trainstep.js';
 import { defineSection, toggle } from '../shell/section-shell.js';
 import { createTrainStepSource } from '../training/step.js';
 import { createHeatTable } from '../views/heat-table.js';
-import { EmbeddingHeatmap } from '../views/embedding-heatmap.js';
+import { EmbeddingHeatmap, HEATMAP_ROWS } from '../views/embedding-heatmap.js';
 import { glossed, glossedShort, glossedSentence } from '../strings/glosses.js';
 import { themeOf } from '../views/charts/theme.js';
 
@@ -100,10 +100,17 @@ export const trainstepSection = defineSection({
     const lookupNote = h('p', { class: 'note' });
     const oneHot = h('p', { class: 'num ts-onehot', attrs: { 'data-role': 'ts-onehot' } });
     const rowsView = frame.view({ name: 'E[ids]', label: () => i18n.t('ts.rowsE', { n: snapNow()?.now?.tokens.length ?? 0 }), csv: false });
-    const tableE = new EmbeddingHeatmap({ reducedMotion: () => true });
+    const tableE = new EmbeddingHeatmap({ reducedMotion: () => true, maxRows: HEATMAP_ROWS });
     const tableETitle = texts.set(h('h3', { class: 'sub-title' }), 'ts.tableEShort');  // never an empty heading
+    // a large vocabulary's heat maps draw their first HEATMAP_ROWS rows, and say so here
+    const tableENote = h('p', { class: 'note', attrs: { 'data-role': 'ts-table-shown', hidden: '' } });
+    const gradHeatNote = h('p', { class: 'note', attrs: { 'data-role': 'ts-grad-shown', hidden: '' } });
+    const shownNote = (note, heat, rows) => {
+      note.hidden = heat.shownRows >= rows;
+      note.textContent = note.hidden ? '' : i18n.t('ts.heatShown', { shown: heat.shownRows, rows });
+    };
     panels.lookup.append(chips, lookupNote, oneHot, h('div', { class: 'ts-row' },
-      rowsView.element, h('div', { class: 'ts-table' }, tableETitle, tableE.element)));
+      rowsView.element, h('div', { class: 'ts-table' }, tableETitle, tableE.element, tableENote)));
     // positions
     const eView = frame.view({ name: 'E[ids]', label: 'E[ids]', csv: false });
     const pView = frame.view({ name: 'P', label: 'P', csv: false });
@@ -135,12 +142,12 @@ export const trainstepSection = defineSection({
     const normBars = h('div', { class: 'bars ts-bars', attrs: { 'data-role': 'ts-grad-rows' } });
     const zeroLine = h('p', { class: 'ts-zero', attrs: { 'data-role': 'ts-zero' } });
     const gView = frame.view({ name: '∂loss/∂E', label: () => i18n.t('ts.gradTable'), csv: false });
-    const gradHeat = new EmbeddingHeatmap({ reducedMotion: () => true });
+    const gradHeat = new EmbeddingHeatmap({ reducedMotion: () => true, maxRows: HEATMAP_ROWS });
     const gradHeatTitle = texts.set(h('h3', { class: 'sub-title' }), 'ts.gradHeatShort');
     // the backward pass starts at the logits: dlogits = p − onehot(target)
     const dlogitsLine = h('p', { class: 'note', attrs: { 'data-role': 'ts-dlogits' } });
     panels.backward.append(dlogitsLine, backwardNote, normBars, zeroLine, h('div', { class: 'ts-row' },
-      gView.element, h('div', { class: 'ts-table' }, gradHeatTitle, gradHeat.element)));
+      gView.element, h('div', { class: 'ts-table' }, gradHeatTitle, gradHeat.element, gradHeatNote)));
     // update
     const updateNote = h('p', { class: 'note' });
     const beforeView = frame.view({ name: 'E', label: () => i18n.t('ts.before'), csv: false });
@@ -265,6 +272,7 @@ export const trainstepSection = defineSection({
       tableE.draw(snap.table);
       tableE.flash(snap.step, [...new Set(now.ids)]);
       tableETitle.textContent = i18n.t('ts.tableE', { V, d });
+      shownNote(tableENote, tableE, V);
 
       // positions
       eView.update(now.embeddingRows, { rowLabels: labels, colLabels: dims });
@@ -319,6 +327,7 @@ export const trainstepSection = defineSection({
       gradHeat.draw(now.gradients.embedding);
       gradHeat.flash(snap.step, gRows);
       gradHeatTitle.textContent = i18n.t('ts.gradHeat', { V, d, k: gRows.length });
+      shownNote(gradHeatNote, gradHeat, V);
 
       // the start of the backward pass, at the last position: dlogits = p − onehot(target)
       {

@@ -87,7 +87,8 @@ export function createSeedSpread(qkv) {
       }
       const model = job.model;
       if (model.steps < model.defaultSteps && !model.diverged) {
-        try { model.step(); } catch { /* diverged: measured as it stands, NaN shows as — */ }
+        // in parts when the chunk's time runs out (a large corpus's step is longer than a chunk)
+        try { model.step({ deadline: until }); } catch { /* diverged: measured as it stands, NaN shows as — */ }
         continue;
       }
       job.rows.push(model.diverged ? DIVERGED : measureModel(model));

@@ -24,7 +24,7 @@
 // at most CHUNK_STEPS steps and CHUNK_MS per animation frame, reporting progress, and the first
 // chunk runs at once, so a short replay finishes before the call returns. The model is disposed when the last section
 // that acquired the store releases it, so a widget frees every byte it allocated.
-import { TrainingRun } from './run.js';
+import { TrainingRun, PENDING } from './run.js';
 import { createSeedSpread } from './seed-spread.js';
 import { RUN_KEYS, modelOptions, resolveCorpus, corpusValue, URL_CORPUS_CHARS } from './settings.js';
 import { DEFAULT_CORPUS } from '../../corpus.js';
@@ -173,7 +173,8 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
       const until = now() + CHUNK_MS;
       const stop = Math.min(goal, run.step + CHUNK_STEPS);
       while (run.step < stop && now() < until) {
-        if (!run.advance()) break;
+        const record = run.advance({ deadline: until });
+        if (!record || record === PENDING) break;
         if (run.step % AXIS_EVERY === 0) void run.projection;
       }
       keepReference();
@@ -259,15 +260,18 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
 
     /**
      * Up to n steps now; the records of the steps taken (fewer when the run ends, or when
-     * budgetMs is given and has passed: the first step is always taken).
+     * budgetMs is given and has passed). Within a budget, a step that does not fit is taken a few
+     * sentences at a time and finished by the next calls: [] until then.
      */
     advance(n = 1, { budgetMs = Infinity } = {}) {
       if (!run || replaying) return [];
       const records = [];
       const until = now() + budgetMs;
       for (let i = 0; i < n && (i === 0 || now() < until); i++) {
-        const record = run.advance();
-        if (!record) break;
+        // a step that does not fit in the budget goes on in the next call (its sentences a few
+        // at a time): then no record this time
+        const record = run.advance({ deadline: until });
+        if (!record || record === PENDING) break;
         records.push(record);
       }
       keepReference();

@@ -44,6 +44,13 @@ export function labelColumnEm(labels) {
   return Math.round(Math.min(15, Math.max(4.5, longest)) * 10) / 10;
 }
 
+/**
+ * The most rows the page's heat maps of an embedding table draw (the training section's and the
+ * walkthrough's two; the first rows, and a note says how many of how many): every preset fits, and
+ * a 9,000-word corpus does not cost the browser seconds of layout.
+ */
+export const HEATMAP_ROWS = 200;
+
 export class EmbeddingHeatmap {
   /**
    * options.reducedMotion(): true when flashes must not animate (they then show as a steady

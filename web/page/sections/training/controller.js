@@ -113,7 +113,7 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
     view.render(options);
     updateButtons();
     reportProgress();
-    onRender(options);
+    onRender({ ...options, later: (fn) => frames.request('readings', fn) });
   }
 
   const now = () => performance.now();
@@ -124,7 +124,8 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
 
   /**
    * Draws the run as new (its history, its words): at once, or for a large vocabulary over the
-   * next two frames (its words, then its numbers), the section 'loading' until then.
+   * frames after the next (its words, then its numbers, then its scatter and readings), the
+   * section 'loading' until its numbers are drawn.
    */
   function drawRun({ probes = false } = {}) {
     const r = run();
@@ -132,7 +133,9 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
     if (pendingDraw || r.vocab.length > DRAW_LATER_WORDS) {
       pendingDraw = { probes: probes || Boolean(pendingDraw && pendingDraw.probes), run: r, words: false };
       view.hold();
-      if (!frames.pending('run')) frames.request('run', drawPending);
+      // a frame later than the next: input is handled in the frame's own task (Chromium), so a
+      // run built on a click would otherwise be drawn in the same task as it was built
+      if (!frames.pending('run')) frames.request('run', () => frames.request('run', drawPending));
       updateButtons();
       return;
     }
@@ -152,7 +155,10 @@ export function createTrainingController({ ctx, layout, view, texts, events, rep
       return;
     }
     pendingDraw = null;
-    render({ probes: pending.probes });
+    // its numbers over three frames: the heat map and the charts, then the scatter (its
+    // projection goes over the whole table), then the readings over the whole vocabulary
+    render({ probes: pending.probes, spread: true, part: 0 });
+    frames.request('first-scatter', () => { if (run() === r && !pendingDraw) render({ probes: pending.probes, spread: true, part: 1 }); });
     if (r.error) showError(r.error);
   }
 

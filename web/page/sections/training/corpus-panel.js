@@ -12,10 +12,13 @@ import { addStrings } from '../../shell/i18n.js';
 import { TRAINING_CORPUS_PANEL_STRINGS } from '../../strings/training-corpus-panel.js';
 import { CORPUS_PRESETS, CORPUS_LIMITS, checkCorpus } from '../../../corpus.js';
 import { corpusText, errorsOf, URL_CORPUS_CHARS } from '../../training/settings.js';
+import { createFrameScheduler } from '../../shell/frames.js';
 
 addStrings(TRAINING_CORPUS_PANEL_STRINGS);
 
 const SHOWN_PROBLEMS = 8;
+/** A paste longer than two of these goes into the editor a piece (of at most this many characters) a frame. */
+export const PASTE_PIECE = 600;
 
 /** Words of a list of token arrays, <s> not counted. */
 const wordCount = (sentences) => new Set(sentences.flat()).size;
@@ -167,15 +170,51 @@ export function createCorpusPanel({ ctx, texts, events, uid, corpusButton, onApp
   events.on(editor, 'input', () => { counter(); revert.disabled = editor.value === shownText; });
   // text that would make the editor longer than any corpus can be is refused before it goes in:
   // a megabyte in a textarea costs the browser seconds of layout before anything could check it
+  // (true when refused)
   const refuseLong = (event, transfer) => {
     const added = transfer ? transfer.getData('text/plain').length : 0;
-    const kept = editor.value.length - Math.abs((editor.selectionEnd ?? 0) - (editor.selectionStart ?? 0));
-    if (kept + added <= CORPUS_LIMITS.maxChars) return;
+    // (a long paste still going in counts whole)
+    const kept = editor.value.length - Math.abs((editor.selectionEnd ?? 0) - (editor.selectionStart ?? 0)) +
+      pasting.pieces.reduce((n, piece) => n + piece.length, 0);
+    if (kept + added <= CORPUS_LIMITS.maxChars) return false;
     event.preventDefault();
     editor.setAttribute('aria-invalid', 'true');
     say({ errors: [{ line: 0, kind: 'too-many-chars', severity: 'error', message: '' }], chars: kept + added, pasted: true });
+    return true;
   };
-  events.on(editor, 'paste', (event) => refuseLong(event, event.clipboardData));
+  // A long paste goes in a piece a frame: the browser lays out all of a textarea's text when it
+  // changes, and 19,000 characters at once (a 9,000-word corpus) is one task of 110-250 ms here,
+  // in a bare textarea too. As "insert text" edits, the pieces are one paste to undo (Ctrl+Z),
+  // and each fires the editor's input event as typing does; Apply waits until the last is in.
+  const pasting = { pieces: [], frames: createFrameScheduler() };
+  function pasteNext() {
+    const piece = pasting.pieces.shift();
+    if (piece !== undefined && !document.execCommand('insertText', false, piece)) {
+      editor.setRangeText(piece, editor.selectionStart, editor.selectionEnd, 'end');   // no execCommand: not undoable, still in pieces
+      editor.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+    if (pasting.pieces.length) { pasting.frames.request('paste', pasteNext); return; }
+    delete editor.dataset.pasting;
+    apply.disabled = false;
+  }
+  events.on(editor, 'paste', (event) => {
+    if (refuseLong(event, event.clipboardData) || !event.clipboardData) return;
+    const text = event.clipboardData.getData('text/plain');
+    if (text.length <= 2 * PASTE_PIECE) return;   // the browser's own paste
+    event.preventDefault();
+    const going = pasting.pieces.length > 0;   // a paste while one is still going in follows it
+    for (let at = 0; at < text.length;) {
+      // a piece ends at a line's end where one is near, so that no piece splits a word
+      let end = Math.min(text.length, at + PASTE_PIECE);
+      const newline = text.lastIndexOf('\n', end - 1);
+      if (end < text.length && newline >= at + PASTE_PIECE / 2) end = newline + 1;
+      pasting.pieces.push(text.slice(at, end));
+      at = end;
+    }
+    editor.dataset.pasting = 'true';
+    apply.disabled = true;
+    if (!going) pasteNext();
+  });
   events.on(editor, 'drop', (event) => refuseLong(event, event.dataTransfer));
   events.on(presets, 'change', () => {
     const preset = CORPUS_PRESETS.find((p) => p.id === presets.value);
@@ -194,6 +233,6 @@ export function createCorpusPanel({ ctx, texts, events, uid, corpusButton, onApp
     element,
     refresh,
     setLanguage() { refresh(); },
-    destroy() { offStore(); },
+    destroy() { offStore(); pasting.frames.destroy(); },
   };
 }

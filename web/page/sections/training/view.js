@@ -11,7 +11,7 @@ import { TRAINING_VIEW_STRINGS } from '../../strings/training-view.js';
 import { createLossChart, createSimilarityChart } from '../../views/charts/step-chart.js';
 import { EmbeddingScatter } from '../../views/charts/embedding-scatter.js';
 import { THEMES, LOSS_SERIES, SIMILARITY_SERIES, styleSwatch, themeOf } from '../../views/charts/theme.js';
-import { EmbeddingHeatmap, divergingColour } from '../../views/embedding-heatmap.js';
+import { EmbeddingHeatmap, divergingColour, HEATMAP_ROWS } from '../../views/embedding-heatmap.js';
 import { PROBES } from '../../training/run.js';
 import { WORD_GROUPS, buildVocab } from '../../../corpus.js';
 import { glossed, glossedShort } from '../../strings/glosses.js';
@@ -24,11 +24,6 @@ export const PARALLELOGRAM = Object.freeze([['男人', '女人'], ['国王', '�
 
 export { SCATTER_WORDS } from '../../training/run.js';
 
-/**
- * The most rows the heat map draws (the first ones; the note says how many of how many): every
- * preset fits, and a 9,000-word corpus does not cost the browser seconds of layout.
- */
-export const HEATMAP_ROWS = 200;
 
 const sameWords = (a, b) => a === b || (a.length === b.length && a.every((w, i) => w === b[i]));
 
@@ -36,6 +31,9 @@ const sameWords = (a, b) => a === b || (a.length === b.length && a.every((w, i) 
 export function batchCount(run) {
   return run.last ? run.last.batch.length : run.batchSize;
 }
+
+/** The most words the "rows updated by this step" line names (then "… and N more"). */
+export const UPDATED_WORDS_SHOWN = 120;
 
 export function createTrainingView({ i18n, layout, element, reducedMotion }) {
   const media = (q) => (typeof matchMedia === 'function' ? matchMedia(q) : { matches: false, addEventListener() {}, removeEventListener() {} });
@@ -49,13 +47,16 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
   let wordsShown = null;   // the vocabulary the words' texts were last set for
   let held = false;        // a new run waits to be drawn (newRun): the one shown may be disposed already
 
+  const colourGroupSwatches = () => {
+    for (const { swatch, g } of groupsShown) swatch.style.background = theme.series[g % theme.series.length];
+  };
   function applyTheme() {
     theme = themeOf(element, darkScheme.matches);
     heatmap.setDark(theme.dark);
     const stops = [-1, -0.5, 0, 0.5, 1].map((v) => `rgb(${divergingColour(v, theme.dark).join(',')})`);
     layout.heat.legendBar.style.background = `linear-gradient(to right, ${stops.join(', ')})`;
     for (const { swatch, kind, i } of layout.lineSwatches) styleSwatch(swatch, theme, (kind === 'loss' ? LOSS_SERIES : SIMILARITY_SERIES)[i], i);
-    for (const { swatch, g } of groupsShown) swatch.style.background = theme.series[g % theme.series.length];
+    colourGroupSwatches();
     if (charts) for (const c of Object.values(charts)) c.setTheme(theme);
   }
   const onScheme = () => applyTheme();
@@ -90,7 +91,7 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
   }
 
   /** The texts that depend on the words (and the language): skipped for a run on the words already shown. */
-  function wordTexts({ force = true } = {}) {
+  function wordTexts({ force = true, draw = true } = {}) {
     if (!run) return;
     const plain = run.groups.filter((g, i) => i > 0 && !g).length;
     const plainShown = run.scatterWords.filter((i) => !run.groups[i]).length;
@@ -100,7 +101,7 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     if (words.drawn && !force) return;
     words.drawn = true;
     heatmap.setWords(run.vocab, words.labels);
-    charts.scatter.setLabels(words.labels);
+    charts.scatter.setLabels(words.labels, { draw });
     groupsShown = [];
     layout.groupLegend.replaceChildren(...WORD_GROUPS.map((group, g) => {
       if (!group.words.some((w) => run.vocab.includes(w))) return null;
@@ -113,7 +114,9 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     const missing = [PROBES.anchor, PROBES.near, PROBES.far].filter((w) => !run.vocab.includes(w));
     layout.simMissing.hidden = missing.length === 0;
     layout.simMissing.textContent = missing.length ? i18n.t('training.simMissing', { words: missing.join(' ') }) : '';
-    applyTheme();
+    // the new legend's swatches in the theme the view already has (applyTheme keeps it current);
+    // the whole theme again would redraw every chart
+    colourGroupSwatches();
   }
 
   /** A run that is new to the view (built, reset, replayed from the seed): everything from its history. */
@@ -127,14 +130,16 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     const drawn = new Set(run.scatterWords);
     const hidden = run.vocab.map((_, i) => i).filter((i) => !drawn.has(i));
     charts.scatter.setWords(run.vocab, run.groups, hidden, wordLabels().labels);
-    charts.scatter.setArrows(PARALLELOGRAM.map(([a, b]) => [index(a), index(b)]));
+    // each chart drawn once here (the scatter by the render that follows): on a 9,000-word corpus
+    // every Chart.js update is 10-20 ms
+    charts.scatter.setArrows(PARALLELOGRAM.map(([a, b]) => [index(a), index(b)]), { draw: false });
     // a run on the same words (a setting changed, a reset, a replay) keeps the rows and labels drawn for them
-    wordTexts({ force: false });
+    wordTexts({ force: false, draw: false });
+    charts.loss.setXMax(run.total, { draw: false });
+    charts.similarity.setXMax(run.total, { draw: false });
     charts.loss.update(run.history.map((r) => ({ step: r.step, values: [r.loss, r.average] })));
     charts.similarity.update([run.initialPoint(), ...run.history].map((r) => ({ step: r.step, values: [r.catDog, r.catCar] })));
-    charts.scatter.reset();
-    charts.loss.setXMax(run.total);
-    charts.similarity.setXMax(run.total);
+    charts.scatter.reset({ draw: false });
   }
 
   function push(records) {
@@ -152,7 +157,10 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     layout.batch.empty.hidden = Boolean(last);
     layout.batch.list.replaceChildren(...(last ? last.batch.map((tokens) => h('li', { text: tokens.map((w) => glossed(w, i18n.lang)).join(' '), dataset: { sentence: tokens.join(' ') } })) : []));
     if (!last) { layout.batch.updated.textContent = ''; return; }
-    const words = (rows) => rows.map((r) => glossed(run.vocab[r], i18n.lang)).join(' · ');
+    // a large batch on a large vocabulary updates a thousand rows: the list names the first
+    // UPDATED_WORDS_SHOWN (the count says how many), a line a reader can still read
+    const words = (rows) => rows.slice(0, UPDATED_WORDS_SHOWN).map((r) => glossed(run.vocab[r], i18n.lang)).join(' · ') +
+      (rows.length > UPDATED_WORDS_SHOWN ? ` ${i18n.t('training.moreWords', { n: rows.length - UPDATED_WORDS_SHOWN })}` : '');
     const own = new Set(last.batchRows);
     const others = last.updatedRows.filter((r) => !own.has(r));
     layout.batch.updated.textContent = others.length === 0

@@ -84,20 +84,20 @@ export class EmbeddingScatter extends ChartBase {
   }
 
   /** New labels for the same words (a language change). */
-  setLabels(labels) {
+  setLabels(labels, { draw = true } = {}) {
     this.labels = labels.slice();
-    this.chart.update('none');
+    if (draw) this.chart.update('none');
   }
 
   /**
    * Arrows drawn between words, as [from, to] pairs of word indices: the analogy's parallelogram
    * (国王 → 女王 beside 男人 → 女人). Dashed lines join the two arrows' tails and heads, closing
-   * the shape the analogy assumes. [] draws none.
+   * the shape the analogy assumes. [] draws none. draw: false leaves the drawing to the next update.
    */
-  setArrows(pairs) {
+  setArrows(pairs, { draw = true } = {}) {
     this.arrows = pairs.filter(([a, b]) => a >= 0 && b >= 0);
     this.chart.canvas.dataset.arrows = this.arrows.map(([a, b]) => `${this.words[a]}→${this.words[b]}`).join(' ');
-    this.chart.update('none');
+    if (draw) this.chart.update('none');
   }
 
   /**
@@ -183,11 +183,11 @@ export class EmbeddingScatter extends ChartBase {
     this.trails = this.words.map(() => []);
   }
 
-  reset() {
+  reset({ draw = true } = {}) {
     this.clearTrails();
     this.bound = 0;
     this.chart.data.datasets[0].data = [];
-    this.chart.update('none');
+    if (draw) this.chart.update('none');
   }
 
   _drawTrailsAndLabels(chart) {

@@ -67,9 +67,10 @@ class StepChart extends ChartBase {
   }
 
   /** The x axis ends at `max` (the schedule's length), whatever the points so far. */
-  setXMax(max) {
+  /** The x axis's end; draw: false leaves the drawing to the next update. */
+  setXMax(max, { draw = true } = {}) {
     this.chart.options.scales.x.max = max;
-    this.chart.update('none');
+    if (draw) this.chart.update('none');
   }
 
   /** Adds one step's values (non-finite values are skipped, never drawn). Call update() to draw. */
