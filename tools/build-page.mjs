@@ -136,6 +136,30 @@ const noGPT = {
   },
 };
 
+// The classic widget's core leaves out the trainable model (web/model.js, about 7 KiB gzipped):
+// only the training sections create one, and they come in the training add-on, which carries
+// model.js and provides it (engine-sources.js, provideModel). In the core, the API's createModel
+// builds the provided class, and says which script is missing when none was provided.
+const noModel = {
+  name: 'qkv-model-from-the-training-add-on',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/model\.js$/ }, (args) =>
+      (/[\\/]web[\\/]qkv-lab\.js$/.test(args.importer) ? { path: args.path, namespace: 'qkv-no-model' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'qkv-no-model' }, () => ({
+      resolveDir: path.join(root, 'web'), loader: 'js',
+      contents: `import { modelProvided } from './engine-sources.js';
+export class Model {
+  constructor(lab, options) {
+    const Provided = modelProvided();
+    if (!Provided) throw new Error('createModel: the trainable model comes with the training add-on (qkv-lab-widget-training.js), which has not loaded');
+    return new Provided(lab, options);
+  }
+}
+`,
+    }));
+  },
+};
+
 // The pretrained poet's weights (dist/qkv-pretrained.js, about 1.7 MB, imported only by
 // qkv.loadPretrained()) stay out of every bundle that would inline them: the single file and the
 // GPT worker's script (which never loads them) get this stand-in, whose loadPretrained() rejects
@@ -352,7 +376,7 @@ async function classicWidget({ minifyCSS, extraPlugins = [] }) {
   const entry = (contents) => ({ stdin: { contents, resolveDir: root, sourcefile: 'entry.js', loader: 'js' } });
 
   // the core script's build settings, for the pass that lists its modules (1) and the real one (3)
-  const coreScript = { ...options, format: 'iife', plugins: [chartjsPure, ...extraPlugins, stub, noRelaxed, noGPT, minifyCSS, sourcesHaveSideEffects] };
+  const coreScript = { ...options, format: 'iife', plugins: [chartjsPure, ...extraPlugins, stub, noRelaxed, noGPT, noModel, minifyCSS, sourcesHaveSideEffects] };
   // 1. what the core holds: a build of the bare element, read only for its list of inputs
   const bare = await build({ ...coreScript, ...entry(`import ${JSON.stringify(widgetEntry)};`) });
   const coreFiles = new Set(Object.keys(bare.metafile.inputs).filter((f) => !f.includes(':')));

@@ -22,6 +22,13 @@ export const WORD_GROUPS: ReadonlyArray<{ readonly id: 'animals' | 'vehicles' | 
 export const CORPUS_LIMITS: { readonly maxSentences: 500; readonly maxTokensPerSentence: 32; readonly maxChars: 20000 };
 /** The page's training defaults, and createModel's. */
 export const TRAINING_DEFAULTS: { readonly batchSize: number; readonly lr: number; readonly steps: number; readonly dim: number; readonly optimizer: 'sgd' | 'adam' };
+/** createModel's learning rate when none is given, by optimizer. */
+export const DEFAULT_LR: { readonly sgd: number; readonly adam: number };
+/** Defaults of createModel's options (lr: DEFAULT_LR, by optimizer). */
+export const MODEL_DEFAULTS: {
+  readonly dim: number; readonly seed: number; readonly optimizer: 'sgd' | 'adam'; readonly batchSize: number;
+  readonly steps: number; readonly beta1: number; readonly beta2: number; readonly eps: number;
+};
 
 /** One sentence's tokens: split on whitespace when it has any, else one token per character. */
 export function tokenize(sentence: string): string[];

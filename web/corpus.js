@@ -205,6 +205,20 @@ export const CORPUS_LIMITS = /* @__PURE__ */ Object.freeze({ maxSentences: 500, 
  */
 export const TRAINING_DEFAULTS = /* @__PURE__ */ Object.freeze({ batchSize: 1, lr: 0.3, steps: 1500, dim: 16, optimizer: 'sgd' });
 
+/** createModel's learning rate when none is given, by optimizer (model.js re-exports it). */
+export const DEFAULT_LR = /* @__PURE__ */ Object.freeze({ sgd: TRAINING_DEFAULTS.lr, adam: 0.01 });
+
+/**
+ * Defaults of createModel's options (lr depends on the optimizer: DEFAULT_LR). Here rather than in
+ * model.js, which re-exports them, so that what only reads them (the page's URL settings) does
+ * not bring the model with it: the classic widget's core leaves model.js to its training add-on.
+ */
+export const MODEL_DEFAULTS = /* @__PURE__ */ Object.freeze({
+  dim: TRAINING_DEFAULTS.dim, seed: 1, optimizer: TRAINING_DEFAULTS.optimizer,
+  batchSize: TRAINING_DEFAULTS.batchSize, steps: TRAINING_DEFAULTS.steps,
+  beta1: 0.9, beta2: 0.999, eps: 1e-8,
+});
+
 /**
  * Splits one sentence into tokens: on whitespace when it contains any ('一只 猫 在 叫'),
  * otherwise one token per character ('我爱吃苹果' → 我 爱 吃 苹 果).

@@ -8,6 +8,9 @@
 //   provideGPTEngine(() => promise)       how to fetch such a bundle (the classic widget's core:
 //                                         it loads its GPT add-on), so that load({ gpt: true })
 //                                         works before any GPT section was shown
+//   provideModel(Model)                   the trainable model's class (web/model.js), from the bundle
+//                                         that carries it (the classic widget's training add-on:
+//                                         its core leaves model.js out, tools/build-page.mjs)
 //   useCompiledModules(modules)           compiled WebAssembly modules the next load() instantiates
 //                                         instead of its own bytes ({ kernels, kernelModule,
 //                                         coreModule, gptModule }: the writer's worker gets the page's)
@@ -19,6 +22,7 @@
 // imports them. Every copy of the API in one bundle shares this module (the classic widget's
 // add-ons import it from the core: tools/build-page.mjs).
 
+let modelClass = null;
 let gptSource = null;
 const waiting = new Set();
 let compiled = null;
@@ -72,3 +76,11 @@ export function recordCompiledModules(instance, modules) {
 export function compiledModulesOf(qkv) {
   return instanceModules.get(qkv) ?? null;
 }
+
+/** Model (web/model.js) from a bundle that carries it, for a bundle that leaves it out. */
+export function provideModel(Model) {
+  modelClass = Model;
+}
+
+/** The Model class provided, or null. */
+export const modelProvided = () => modelClass;

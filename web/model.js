@@ -13,9 +13,7 @@ import {
   describe, MAX_ELEMENTS,
 } from './matrix.js';
 import { STATUS, OPTIMIZER, TENSOR_GROUP, MODEL_PARAMETERS, MODEL_ACTIVATIONS } from './heap.js';
-import { DEFAULT_CORPUS, BOUNDARY, TRAINING_DEFAULTS, tokenize, buildVocab } from './corpus.js';
-
-const DEFAULT_LR = { sgd: TRAINING_DEFAULTS.lr, adam: 0.01 };
+import { DEFAULT_CORPUS, BOUNDARY, MODEL_DEFAULTS, DEFAULT_LR, tokenize, buildVocab } from './corpus.js';
 
 /** Longest sentence createModel accepts, in tokens (its steps then stay well within MAX_WORK). */
 export const MAX_SENTENCE_TOKENS = 256;
@@ -27,13 +25,8 @@ export const DIVERGENCE_FACTOR = 100;
 /** Largest beta float32 holds below 1 (1 − 2^−24): a larger one rounds to 1 in the C model. */
 const BETA_MAX = 1 - 2 ** -24;
 
-/** Defaults of createModel's options (lr depends on the optimizer: DEFAULT_LR). */
-export const MODEL_DEFAULTS = Object.freeze({
-  dim: TRAINING_DEFAULTS.dim, seed: 1, optimizer: TRAINING_DEFAULTS.optimizer,
-  batchSize: TRAINING_DEFAULTS.batchSize, steps: TRAINING_DEFAULTS.steps,
-  beta1: 0.9, beta2: 0.999, eps: 1e-8,
-});
-export { DEFAULT_LR };
+/** Defaults of createModel's options (lr depends on the optimizer: DEFAULT_LR); defined in corpus.js. */
+export { MODEL_DEFAULTS, DEFAULT_LR };
 
 const OPTION_NAMES = ['corpus', 'dim', 'seed', 'optimizer', 'lr', 'batchSize', 'steps',
   'beta1', 'beta2', 'eps'];
@@ -180,34 +173,28 @@ export class Model {
   step({ deadline } = {}) {
     this._alive('step');
     this._notDiverged('step');
-    if (deadline !== undefined && (typeof deadline !== 'number' || Number.isNaN(deadline))) {
-      throw new TypeError(`step: deadline must be a time from performance.now() (or Infinity), got ${describe(deadline)}`);
-    }
     if (deadline === undefined && !this._partial) {
       const indices = this._nextBatch();
-      const loss = this._lossAndGrad('step', indices.map((i) => this._encoded[i]));
-      return this._finishStep(indices, loss);
+      return this._finishStep(indices, this._lossAndGrad('step', indices.map((i) => this._encoded[i])));
     }
-    // a step in parts: the batch's sentences a few at a time, until the deadline has passed (at
-    // least one per call); the gradients add up in the model, in the order one call would take
+    if ((deadline !== undefined && typeof deadline !== 'number') || Number.isNaN(deadline)) {
+      throw new TypeError(`step: deadline must be a time from performance.now() (or Infinity), got ${describe(deadline)}`);
+    }
+    // a step in parts: the batch's sentences one at a time until the deadline has passed (at least
+    // one a call); the gradients add up in the model in the order one call would take. What
+    // saveState() gives meanwhile is the state before the step (the schedule's place; at an epoch's
+    // start the generator too, which the shuffle moves on).
     if (!this._partial) {
-      const shuffles = this._cursor >= this.sentences.length;
-      // what saveState() gives while the step is under way: the state before it (the batch
-      // schedule's place; at an epoch's start the generator too, which the shuffle moves on)
-      const before = shuffles ? this.saveState() : { cursor: this._cursor };
+      const before = this._cursor >= this.sentences.length ? this.saveState() : { cursor: this._cursor };
       const indices = this._nextBatch();
       this._partial = { indices, encoded: indices.map((i) => this._encoded[i]), next: 0, before };
     }
     const part = this._partial;
-    const limit = deadline ?? Infinity;
-    let loss = NaN;
-    do {
-      loss = this._lossAndGrad('step', part.encoded, part.next);
-      part.next++;
-    } while (part.next < part.encoded.length && performance.now() < limit);
+    do part.loss = this._lossAndGrad('step', part.encoded, part.next++);
+    while (part.next < part.encoded.length && performance.now() < (deadline ?? Infinity));
     if (part.next < part.encoded.length) return null;
     this._partial = null;
-    return this._finishStep(part.indices, loss);
+    return this._finishStep(part.indices, part.loss);
   }
 
   /** Whether a step taken in parts (step({ deadline })) is under way: begun, not yet applied. */
@@ -658,12 +645,14 @@ export class Model {
         at += 4 * s.length;
       });
       heap.writeInts(lengths, encoded.map((s) => s.length));
-      const status = sentence === null
-        ? heap.call('qkv_model_loss_and_grad', this._model, tokens, lengths, encoded.length, this._loss)
-        : heap.call('qkv_model_loss_and_grad_range', this._model, tokens, lengths, encoded.length, sentence, sentence + 1, this._loss);
-      if (status === STATUS.DIVERGED) this._partial = null;
+      // the whole batch, or only its sentence `sentence` (a part of step({ deadline }))
+      const status = heap.call('qkv_model_loss_and_grad_range', this._model, tokens, lengths, encoded.length,
+        sentence ?? 0, sentence === null ? encoded.length : sentence + 1, this._loss);
       const loss = heap.readDouble(this._loss);
-      if (status === STATUS.DIVERGED && (op === 'step' || op === 'stepOn')) this._diverge(loss);
+      if (status === STATUS.DIVERGED) {
+        this._partial = null;
+        if (op === 'step' || op === 'stepOn') this._diverge(loss);
+      }
       this._lab._check(op, status);
       return loss;
     });

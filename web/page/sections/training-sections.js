@@ -8,9 +8,14 @@ import { trainingSection } from './training.js';
 import { TRAINING_CSS } from '../training/training-css.js';
 import { provideTrainingStore } from '../shell/context.js';
 import { createTrainingStore } from '../training/store.js';
+import { Model } from '../../model.js';
+import { provideModel } from '../../engine-sources.js';
 
 // the shared training run (ctx.training) lives with the sections that show it
 provideTrainingStore(createTrainingStore);
+// and so does the trainable model, which the classic widget's core leaves out (createModel there
+// builds the class provided here; everywhere else the API imports model.js itself)
+provideModel(Model);
 
 /** { [id]: registry entry } of the sections this module holds. */
 export function trainingSections() {

@@ -9,8 +9,7 @@
 // A corpus goes into the link only while it is short (URL_CORPUS_CHARS characters); a longer one
 // trains all the same, but the link then names the default corpus, and the page says so and
 // offers the corpus as a file instead.
-import { MODEL_DEFAULTS, DEFAULT_LR } from '../../model.js';
-import { CORPUS_PRESETS, checkCorpus, tokenize, TRAINING_DEFAULTS } from '../../corpus.js';
+import { CORPUS_PRESETS, checkCorpus, tokenize, TRAINING_DEFAULTS, MODEL_DEFAULTS, DEFAULT_LR } from '../../corpus.js';
 
 export { TRAINING_DEFAULTS };
 
