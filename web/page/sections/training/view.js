@@ -139,7 +139,7 @@ export function createTrainingView({ i18n, layout, element, reducedMotion }) {
     charts.similarity.setXMax(run.total, { draw: false });
     charts.loss.update(run.history.map((r) => ({ step: r.step, values: [r.loss, r.average] })));
     charts.similarity.update([run.initialPoint(), ...run.history].map((r) => ({ step: r.step, values: [r.catDog, r.catCar] })));
-    charts.scatter.reset({ draw: false });
+    charts.scatter.reset();
   }
 
   function push(records) {
