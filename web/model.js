@@ -373,20 +373,28 @@ export class Model {
     checkWork('project2d', { multiplyAdds: V * d * m + 100 * m ** 3, elements: V * d }, `PCA of the ${V}×${d} embedding table`);
     const mean = new Float64Array(d);
     for (let i = 0; i < V; i++) for (let j = 0; j < d; j++) mean[j] += e.data[i * d + j] / V;
-    const centred = new Float64Array(V * d);
-    for (let i = 0; i < V; i++) for (let j = 0; j < d; j++) centred[i * d + j] = e.data[i * d + j] - mean[j];
+    // a row of the centred table, made when needed (the same doubles a V×d copy would hold): a
+    // 9,000-word table's copy was 1.1 MB of garbage per projection, and the page projects every step
+    const data = e.data, row = new Float64Array(d);
+    const centredRow = (i) => {
+      for (let j = 0; j < d; j++) row[j] = data[i * d + j] - mean[j];
+      return row;
+    };
     let axes;
     if (d <= V) {
       const cov = new Float64Array(d * d);
       for (let i = 0; i < V; i++) {
+        const x = centredRow(i);
         for (let p = 0; p < d; p++) {
-          const xp = centred[i * d + p];
-          for (let q = p; q < d; q++) cov[p * d + q] += xp * centred[i * d + q];
+          const xp = x[p];
+          for (let q = p; q < d; q++) cov[p * d + q] += xp * x[q];
         }
       }
       for (let p = 0; p < d; p++) for (let q = 0; q < p; q++) cov[p * d + q] = cov[q * d + p];
       axes = topEigenvectors(cov, d, Math.min(2, d));
     } else {
+      const centred = new Float64Array(V * d);
+      for (let i = 0; i < V; i++) centred.set(centredRow(i), i * d);
       const gram = new Float64Array(V * V);
       for (let a = 0; a < V; a++) {
         for (let b = a; b < V; b++) {
@@ -421,9 +429,10 @@ export class Model {
     this._previousAxes = axes;
     const out = new Float32Array(V * 2);
     for (let i = 0; i < V; i++) {
+      const x = centredRow(i);
       for (let a = 0; a < 2; a++) {
         let s = 0;
-        for (let j = 0; j < d; j++) s += centred[i * d + j] * axes[a][j];
+        for (let j = 0; j < d; j++) s += x[j] * axes[a][j];
         out[i * 2 + a] = s;
       }
     }
