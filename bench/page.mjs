@@ -7,7 +7,7 @@
 //
 //   node bench/page.mjs [--runs N] [--seconds S] [--writer-seconds S] [--json FILE]
 //   import { benchPage } from './page.mjs'   →  { timeToNumbers, frames, writerFrames, inputs }
-import { openBrowser, newPage, openPage, q, openTraining, readState, bigCorpus } from '../tools/browser.mjs';
+import { openBrowser, newPage, openPage, q, openTraining, readState, bigCorpus, pasteDone } from '../tools/browser.mjs';
 import { GPT_DEFAULTS } from '../web/gpt-defaults.js';
 import os from 'node:os';
 import fs from 'node:fs';
@@ -191,10 +191,7 @@ export async function inputLongTasks(env) {
     await editor.focus();
     await page.keyboard.press('Control+V');
     // a long paste goes in a piece a frame (corpus-panel.js): the case lasts until the last is in
-    await editor.evaluate((el) => new Promise((resolve) => {
-      const poll = () => (el.dataset.pasting ? requestAnimationFrame(poll) : resolve());
-      poll();
-    }));
+    await pasteDone(editor);
   };
   // the controls' elements, found before any case: Playwright's selector engine runs in the page
   // and would take 30 ms and more of its main thread to find them in a 9,000-word page

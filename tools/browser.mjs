@@ -130,3 +130,14 @@ export async function readState(section) {
 export function bigCorpus() {
   return Array.from({ length: 300 }, (_, i) => Array.from({ length: 32 }, (_, j) => String.fromCodePoint(0x4e00 + ((i * 32 + j) % 9000))).join(' ')).join('\n');
 }
+
+/**
+ * Resolves once a paste into the training section's corpus editor is all in (a long one goes in
+ * a piece a frame: web/page/sections/training/corpus-panel.js marks the editor data-pasting).
+ */
+export function pasteDone(editor) {
+  return editor.evaluate((el) => new Promise((resolve) => {
+    const poll = () => (el.dataset.pasting ? requestAnimationFrame(poll) : resolve());
+    poll();
+  }));
+}

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser } from './harness.js';
 import { openTraining, readState, settled, SECTION } from './training-helpers.js';
-import { bigCorpus } from '../../tools/browser.mjs';
+import { bigCorpus, pasteDone } from '../../tools/browser.mjs';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -88,7 +88,7 @@ test('the 9,000-word corpus pasted goes into the editor a piece a frame, Apply w
   await page.evaluate((t) => navigator.clipboard.writeText(t), text);
   await editor.selectText();   // the paste replaces the editor's text, as a reader's would
   await page.keyboard.press('Control+V');
-  await editor.evaluate((el) => new Promise((resolve) => { const poll = () => (el.dataset.pasting ? requestAnimationFrame(poll) : resolve()); poll(); }));
+  await pasteDone(editor);
   assert.equal(await editor.inputValue(), text, 'all of it went in, in order');
   const inputs = await page.evaluate(() => window.__inputs);
   // (a piece's line breaks may each fire an input event of their own: pieces are counted by frames)

@@ -269,8 +269,8 @@ export function createTrainingStore({ qkv, state, extraOptions = {} }) {
       const until = now() + budgetMs;
       for (let i = 0; i < n && (i === 0 || now() < until); i++) {
         // a step that does not fit in the budget goes on in the next call (its sentences a few
-        // at a time): then no record this time
-        const record = run.advance({ deadline: until });
+        // at a time): then no record this time; without a budget (Step) a step is one call
+        const record = run.advance(until < Infinity ? { deadline: until } : {});
         if (!record || record === PENDING) break;
         records.push(record);
       }
