@@ -9,7 +9,9 @@
 //     with a message in the page's language (zh and en);
 //   - the section draws in zh and en at 375 and 1280 px, light and dark, without sideways scroll
 //     (on the same two loads; screenshots in tests/artifacts/generate-poet-*.png);
-//   - from file:// (no model in the single file) it says so and writes with the writer's model.
+//   - from file:// (no model in the single file) it says so and writes with the writer's model;
+//   - on the page the poem writes itself once when its line is first on screen, to its last
+//     character; not in iframe mode, not under reduced motion, not at a link's step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -96,6 +98,33 @@ test('refused acrostics are named in the page\'s language; a 五绝 from the def
   await zh.waitForSelector(`${error}:not([hidden])`, { timeout: 120000 });
   assert.match(await zh.textContent(error), /^这个开头不能用：藏头有 3 个字，五绝有 4 行：一行一个字$/);
   await zh.closeAll();
+});
+
+test('on the page the poem writes itself once, character by character, when first seen; not in iframe mode, under reduced motion or at a link\'s step', async () => {
+  // the page (not iframe mode), opened at the section: the poem plays by itself from its first step
+  const page = await openPage(env, { query: q({ section: 'generate', lang: 'en', gform: 'wujue' }) });
+  await page.locator('#generate').scrollIntoViewIfNeeded();
+  await poetReady(page);
+  await page.waitForFunction(() => document.querySelector('#generate').dataset.opening === 'played', null, { timeout: 60000 });
+  // it plays: the pause button is pressed and the step moves on without a click (4× to keep the test short)
+  assert.equal(await page.getAttribute('#generate .step-play', 'aria-pressed'), 'true');
+  await page.selectOption('#generate .step-speed', '4');
+  await page.waitForFunction(() => Number(document.querySelector('#generate').dataset.genStep) >= 2, null, { timeout: 60000 });
+  // …to the poem's end, where it stops, the whole poem written in the section's line of text
+  await page.waitForFunction(() => document.querySelector('#generate .step-forward').disabled
+    && document.querySelector('#generate .step-play').getAttribute('aria-pressed') === 'false', null, { timeout: 120000 });
+  const written = (await page.textContent('#generate [data-role=text]')).replaceAll('⏎', '');
+  assert.equal(written, (await poemOf(page)).replaceAll('\n', ''));
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+  // where it does not: reduced motion, a link's step, iframe mode (the author's embed code chooses autoplay)
+  for (const [options, query] of [[{ reducedMotion: 'reduce' }, { section: 'generate' }], [{}, { section: 'generate', step: 3 }],
+    [{}, { embed: 1, section: 'generate' }]]) {
+    const other = await openPage(env, { ...options, query: q({ lang: 'en', ...query }) });
+    await other.waitForSelector('#generate[data-opening]', { state: 'attached' });
+    assert.equal(await other.getAttribute('#generate', 'data-opening'), 'off', JSON.stringify({ options, query }));
+    await other.closeAll();
+  }
 });
 
 test('from file:// (the single-file page carries no model) the section says the poet cannot be loaded and writes with the writer\'s model', async () => {

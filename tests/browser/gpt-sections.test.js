@@ -209,7 +209,9 @@ test('writer: the stepper walks the column of samples, each step showing that sa
 });
 
 test('generate (the writer\'s model): the prefill matrix, then the K and V caches grow one row per token; top-k cuts visibly', async () => {
-  const page = await openPage(env, { query: q({ section: 'generate', lang: 'en', gmodel: 'writer', ...TINY, gctx: 16, gtopk: 3, gtopp: 1 }) });
+  // the section alone (iframe mode): on the page the poem would play itself when seen, and this
+  // test steps it; without a writer section beside it, generation trains the run itself (below)
+  const page = await openPage(env, { query: q({ embed: 1, section: 'generate', lang: 'en', gmodel: 'writer', ...TINY, gctx: 16, gtopk: 3, gtopp: 1 }) });
   await page.locator('#generate').scrollIntoViewIfNeeded();
   await page.waitForSelector('#generate [data-role=distribution] tbody tr');
   const rows = () => page.getAttribute('#generate [data-role=cache]', 'data-rows');

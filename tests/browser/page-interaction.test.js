@@ -27,6 +27,12 @@ test('every section steps forward and back, with buttons and with the keyboard',
     // generation opens on the pretrained poet, which it loads once seen (data-writing: loading,
     // then who writes): its steps are the poem's once the poet is there
     await page.waitForFunction((id) => !['loading', 'waiting'].includes(document.getElementById(id).dataset.writing), id, { timeout: 120000 });
+    // …and then writes it by itself (section-shell.js playsOnOpen): the reader takes over with ⏸
+    await page.waitForFunction((id) => document.getElementById(id).dataset.opening !== 'armed', id, { timeout: 60000 });
+    if (await page.getAttribute(`#${id} .step-play`, 'aria-pressed') === 'true') {
+      await page.click(`#${id} .step-play`);
+      assert.equal(await page.getAttribute(`#${id} .step-play`, 'aria-pressed'), 'false', `${id}: ⏸ stops the play it started by itself`);
+    }
     const start = await position(page, id);
     const narration = await page.textContent(`#${id} .narration`);
     const atEnd = await page.$eval(`#${id} .step-forward`, (b) => b.disabled);

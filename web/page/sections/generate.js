@@ -7,6 +7,7 @@
 // the character drawn; at a step the form decided, what the model wanted and what the form
 // required. Beside it the poem as the metrics read it (form, rhyme, 平/仄, lines found in the
 // training poems, with their source). A side note times a token with and without the cache, live.
+// On the page the poem plays itself once when first seen (playsOnOpen); ▶ plays it again.
 // gpt/generation.js computes every number; this file only draws.
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
@@ -342,6 +343,10 @@ export const generateSection = defineSection({
     return {
       count: (snap) => (snap.status === 'ready' && !snap.error ? Math.max(1, snap.steps.length) : 1),
       draw, render, stage: (i) => (i === 0 ? 'prefill' : `token-${i}`),
+      // on the page the poem writes itself once, character by character, when its line is first on
+      // screen with a model ready (section-shell.js: not under reduced motion, a link's scene, or
+      // once the reader has clicked or typed in the section)
+      playsOnOpen: { ready: (snap) => snap.status === 'ready' && !snap.error, watch: line },
       setLanguage: () => draw(snapNow()),
       destroy: () => resizes?.disconnect(),
       // the writer's trained model and an adapter are not in a link (section-tools.js shows this

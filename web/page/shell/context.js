@@ -52,8 +52,10 @@ const DROPPED_BY = { seed: ['Wq', 'Wk', 'Wv'], sentence: ['X'], dk: ['Wq', 'Wk',
  * refused lists what fell back ([{ name, value, fallback }], scene.js fitScene), for the host's notice.
  * sectionTools(options) → off: the host's actions added to each section's preamble (the page's
  * shell/section-tools.js; the widget has none).
+ * playsOnOpen: a section may play its steps once by itself the first time it is seen (the page;
+ * a widget and an iframe play only when their author says autoplay).
  */
-export function createSectionContext({ qkv, i18n, state, announce = () => {}, goTo = () => {}, onSnapshot = () => {}, trainingOptions = {}, scene = null, onSceneChecked = () => {}, sectionTools = null }) {
+export function createSectionContext({ qkv, i18n, state, announce = () => {}, goTo = () => {}, onSnapshot = () => {}, trainingOptions = {}, scene = null, onSceneChecked = () => {}, sectionTools = null, playsOnOpen = false }) {
   let overrides = {};
   const settings = () => Object.fromEntries(SNAPSHOT_KEYS.map((key) => [key, state.get(key)]));
   const choices = () => Object.freeze(Object.fromEntries(CHOICE_KEYS.map((key) => [key, state.get(key)])));
@@ -75,6 +77,8 @@ export function createSectionContext({ qkv, i18n, state, announce = () => {}, go
 
   return {
     qkv, i18n, state, announce, goTo, sectionTools,
+    /** Whether a section may play its steps once by itself when first seen (section-shell.js playsOnOpen): the page's choice. */
+    playsOnOpen,
     getSnapshot: () => snapshot,
     /** The scene for section `id` ({ step, range, loop, autoplay, outside }), or null when it has none. */
     sceneFor: (id) => (scene && scene.section === id ? sceneOf(state) : null),

@@ -183,6 +183,9 @@ async function main() {
   const ctx = createSectionContext({
     qkv, i18n, state, goTo,
     scene: sceneSection ? { section: sceneSection, live: false } : null,
+    // a section may play itself once when first seen (the generated poem): on the page, not in
+    // iframe mode, where the author's embed code chooses (autoplay), as in a widget
+    playsOnOpen: !isEmbedMode(params),
     // a step or range past the section's last step fell back (scene.js fitScene): the link's notice says so
     onSceneChecked(id, refused) {
       const names = refused.map((r) => r.name).filter((name) => !state.rejected.includes(name));

@@ -17,6 +17,8 @@
 //         stepAfter(snap, previous, index) { … },   // optional: the step to show after new data
 //                                                   // (default: stay at `index`)
 //         onStep(index) { … },            // optional: the reader moved the stepper (write state here)
+//         playsOnOpen: { ready(snap), watch },   // optional: on the page, play the steps once by
+//                                         // themselves when they are first on screen (below)
 //         ticker,                         // optional, with live: true: the ticker (shell/ticker.js) of
 //                                         // the live process whose steps the stepper walks (the
 //                                         // writer's run): space plays and pauses it, and the
@@ -119,6 +121,46 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
 }
 
 /**
+ * The opening play (parts.playsOnOpen, above): armed where the host asks for it and the link sets
+ * no scene for the section; disarmed by the reader's first click or key in the section, by a
+ * stepper that has left its first step, or by reduced motion; played once when `watch` is on
+ * screen and ready(snap). Checked again whenever the data or the stepper changes. Returns off().
+ */
+function playOnOpen(ctx, id, element, { ready, watch = element }, stepper, getSnap, events) {
+  const scene = ctx.sceneFor?.(id) ?? null;
+  const reduced = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+  let armed = Boolean(ctx.playsOnOpen) && !reduced && !(scene && (scene.step || scene.range || scene.autoplay))
+    && typeof IntersectionObserver === 'function';
+  // what became of it, for whoever checks (tests): off (not here), armed, played, reader (the reader led first)
+  element.dataset.opening = armed ? 'armed' : 'off';
+  if (!armed) return () => {};
+  let inView = false;
+  let observer = null;
+  const disarm = (why) => {
+    armed = false;
+    element.dataset.opening = why;
+    observer?.disconnect();
+    offStep();
+  };
+  const check = () => {
+    if (!armed) return;
+    if (stepper.index !== stepper.range.from || stepper.playing) { disarm('reader'); return; }
+    if (!inView || stepper.count < 2 || !ready(getSnap())) return;
+    disarm('played');
+    stepper.play();
+  };
+  // the stepper's count changes after the section has drawn new data, and its position when the reader moves it
+  const offStep = stepper.onChange(() => queueMicrotask(check));
+  for (const type of ['pointerdown', 'keydown']) events.on(element, type, () => { if (armed) disarm('reader'); });
+  observer = new IntersectionObserver((entries) => {
+    inView = entries.some((e) => e.isIntersecting);
+    check();
+  });
+  observer.observe(watch);
+  return () => { if (armed) disarm('off'); };
+}
+
+/**
  * defineSection({ id, titleKey, introKeys, className, source, choices, quiz, setup }) → { id, quiz, create(ctx) }.
  * choices: the keys of snapshot.choices (context.js, CHOICE_KEYS) the section draws.
  * properties: the URL properties (shell/state.js's form) this section owns: state.js reads them
@@ -137,6 +179,13 @@ export function bars(labels, values, { fmt, cls = '' } = {}) {
  * beside the copied code (what the code cannot carry).
  * Data with status 'waiting' or 'replaying' is still on its way: until other data arrives the
  * section is marked pending (dom.js pendingLayout), so its growth does not move the page.
+ * parts.playsOnOpen { ready(snap) → bool, watch: element }: the section plays its steps once, from
+ * its first, by itself (the generated poem writes itself): where the host asks for it
+ * (ctx.playsOnOpen: the page, not a widget nor an iframe, whose authors choose with `autoplay`),
+ * the first time `watch` is on screen with ready(snap) true. Not when the reader prefers reduced
+ * motion, when the link sets a scene for the section (a step or a range), nor once the reader has
+ * touched the section (a click, a key) or its stepper has left the first step: then the reader leads.
+ * Once started it is an ordinary play: the stepper's own buttons pause it.
  * create(ctx) returns the section object every host (page, widget, iframe) uses:
  *   { id, element, stepper, update(snapshot), setLanguage(lang), destroy(), onProgress(fn) → off }
  * onProgress(fn) calls fn({ section, kind: 'step', step, count, stage? }) whenever the stepper
@@ -242,6 +291,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     // the host's tools for this section (the page's embed code and exports), when it has any
     const offTools = ctx.sectionTools ? ctx.sectionTools({ id, element: shell.element, stage: shell.stage, toolbar: shell.tools, stepper, i18n, events, runStep: runStep ? () => (typeof runStep === 'function' ? runStep(snap) : typeof snap?.step === 'number' ? snap.step : ctx.state.get('step')) : null, scene: () => ctx.sceneFor?.(id) ?? null,
       settings, embedNote: parts.embedNote ? () => parts.embedNote(snap) : null }) : null;
+    const offOpening = parts.playsOnOpen ? playOnOpen(ctx, id, shell.element, parts.playsOnOpen, stepper, () => snap, events) : () => {};
     let offData = () => {};
     let observer = null;
     if (data) {
@@ -283,6 +333,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       destroy() {
         progress.clear();
         offScene();
+        offOpening();
         offTools?.();
         offQuiz();
         questions.destroy();
