@@ -287,7 +287,7 @@ if (fs.existsSync(widgetEntry)) {
     `dist/qkv-lab-widget-pretrained-section.js ${kib(addons["pretrained-section"])} (${gzkib(addons["pretrained-section"])} gzipped, fetched only for the pretrained section)`);
 
   // The ES-module widget (`import 'qkv-lab/widget'` in a bundler): every module of the API that
-  // the package ships (web/qkv-lab.js, heap.js, matrix.js, model.js, corpus.js, inflate.js, dist/qkv-core.js,
+  // the package ships (web/qkv-lab.js, heap.js, matrix.js, model.js, pca.js, corpus.js, inflate.js, dist/qkv-core.js,
   // dist/qkv-wasm.js) stays an
   // import of that same file, so a bundler sees one module where the app's own
   // `import { load } from 'qkv-lab'` and the widget meet: one copy of the API and of the WASM,

@@ -7,13 +7,14 @@
 // A Model owns its WebAssembly memory (the C model and a few buffers, allocated through the
 // instance's Heap, heap.js) and frees it in dispose(); every method afterwards throws. Everything it returns is a copy.
 // The C side computes (forward, hand-written backward, SGD / Adam); this side keeps the corpus,
-// the vocabulary and the batch schedule, and does the small geometry (cosines, PCA) in double.
+// the vocabulary and the batch schedule, and does the small geometry (cosines; PCA in pca.js) in double.
 import {
   Matrix, toMatrix, ReturnedMatrix, guard, readOptions, argumentError, checkPositiveFloat32, checkWork,
   describe, MAX_ELEMENTS,
 } from './matrix.js';
 import { STATUS, OPTIMIZER, TENSOR_GROUP, MODEL_PARAMETERS, MODEL_ACTIVATIONS } from './heap.js';
 import { DEFAULT_CORPUS, BOUNDARY, MODEL_DEFAULTS, DEFAULT_LR, tokenize, buildVocab } from './corpus.js';
+import { principalAxes, dot } from './pca.js';
 
 /** Longest sentence createModel accepts, in tokens (its steps then stay well within MAX_WORK). */
 export const MAX_SENTENCE_TOKENS = 256;
@@ -365,53 +366,11 @@ export class Model {
     this._alive('project2d');
     const e = this.embeddings();
     const V = e.rows, d = e.cols;
-    // the eigen-solver works on the smaller of the d×d covariance and the V×V Gram matrix
-    // (same non-zero eigenvalues; a Gram eigenvector u gives the axis Cᵀu / |Cᵀu|), so a wide
-    // table (dim 1024 over a small vocabulary) costs V³, not d³
+    // (pca.js: the solver works on the smaller of the covariance and the Gram matrix)
     const m = Math.min(V, d);
     // (the cyclic Jacobi solver takes a few sweeps of ~6·m³ operations each: ~100·m³ in all)
     checkWork('project2d', { multiplyAdds: V * d * m + 100 * m ** 3, elements: V * d }, `PCA of the ${V}×${d} embedding table`);
-    const mean = new Float64Array(d);
-    for (let i = 0; i < V; i++) for (let j = 0; j < d; j++) mean[j] += e.data[i * d + j] / V;
-    // a row of the centred table, made when needed (the same doubles a V×d copy would hold): a
-    // 9,000-word table's copy was 1.1 MB of garbage per projection, and the page projects every step
-    const data = e.data, row = new Float64Array(d);
-    const centredRow = (i) => {
-      for (let j = 0; j < d; j++) row[j] = data[i * d + j] - mean[j];
-      return row;
-    };
-    let axes;
-    if (d <= V) {
-      const cov = new Float64Array(d * d);
-      for (let i = 0; i < V; i++) {
-        const x = centredRow(i);
-        for (let p = 0; p < d; p++) {
-          const xp = x[p];
-          for (let q = p; q < d; q++) cov[p * d + q] += xp * x[q];
-        }
-      }
-      for (let p = 0; p < d; p++) for (let q = 0; q < p; q++) cov[p * d + q] = cov[q * d + p];
-      axes = topEigenvectors(cov, d, Math.min(2, d));
-    } else {
-      const centred = new Float64Array(V * d);
-      for (let i = 0; i < V; i++) centred.set(centredRow(i), i * d);
-      const gram = new Float64Array(V * V);
-      for (let a = 0; a < V; a++) {
-        for (let b = a; b < V; b++) {
-          let sum = 0;
-          for (let j = 0; j < d; j++) sum += centred[a * d + j] * centred[b * d + j];
-          gram[a * V + b] = sum;
-          gram[b * V + a] = sum;
-        }
-      }
-      axes = topEigenvectors(gram, V, Math.min(2, V)).map((u) => {
-        const axis = new Float64Array(d);
-        for (let i = 0; i < V; i++) for (let j = 0; j < d; j++) axis[j] += u[i] * centred[i * d + j];
-        const norm = Math.sqrt(dot(axis, axis));
-        for (let j = 0; j < d; j++) axis[j] = norm > 0 ? axis[j] / norm : 0;
-        return axis;
-      });
-    }
+    const { axes, centredRow } = principalAxes(e.data, V, d, 2);
     while (axes.length < 2) axes.push(new Float64Array(d));  // dim 1: the second axis is 0
     for (let a = 0; a < 2; a++) {
       const axis = axes[a];
@@ -906,12 +865,6 @@ function pickRows(m, rows) {
   return new Matrix(rows.length, m.cols, out);
 }
 
-function dot(a, b) {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-  return s;
-}
-
 /** cosine of row i of m with vector v (0 when either is the zero vector) */
 function cosine(m, i, v) {
   let ab = 0, aa = 0, bb = 0;
@@ -920,52 +873,4 @@ function cosine(m, i, v) {
     ab += a * v[j]; aa += a * a; bb += v[j] * v[j];
   }
   return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
-}
-
-/**
- * The k eigenvectors of the symmetric d×d matrix A with the largest eigenvalues (cyclic Jacobi).
- * Exported for tools/training-measures.mjs (its PPMI-SVD baseline); not part of the package's API.
- */
-export function topEigenvectors(A, d, k) {
-  const a = Float64Array.from(A);
-  const v = new Float64Array(d * d);
-  for (let i = 0; i < d; i++) v[i * d + i] = 1;
-  for (let sweep = 0; sweep < 50; sweep++) {
-    let off = 0, total = 0;
-    for (let p = 0; p < d; p++) for (let q = 0; q < d; q++) {
-      total += a[p * d + q] ** 2;
-      if (p !== q) off += a[p * d + q] ** 2;
-    }
-    if (off <= 1e-22 * total || off === 0) break;
-    for (let p = 0; p < d - 1; p++) {
-      for (let q = p + 1; q < d; q++) {
-        const apq = a[p * d + q];
-        if (apq === 0) continue;
-        const theta = (a[q * d + q] - a[p * d + p]) / (2 * apq);
-        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-        const c = 1 / Math.sqrt(t * t + 1), s = t * c;
-        for (let r = 0; r < d; r++) {  // A <- A J (columns p, q)
-          const arp = a[r * d + p], arq = a[r * d + q];
-          a[r * d + p] = c * arp - s * arq;
-          a[r * d + q] = s * arp + c * arq;
-        }
-        for (let r = 0; r < d; r++) {  // A <- J^T A (rows p, q)
-          const apr = a[p * d + r], aqr = a[q * d + r];
-          a[p * d + r] = c * apr - s * aqr;
-          a[q * d + r] = s * apr + c * aqr;
-        }
-        for (let r = 0; r < d; r++) {  // V <- V J
-          const vrp = v[r * d + p], vrq = v[r * d + q];
-          v[r * d + p] = c * vrp - s * vrq;
-          v[r * d + q] = s * vrp + c * vrq;
-        }
-      }
-    }
-  }
-  const order = Array.from({ length: d }, (_, i) => i).sort((x, y) => a[y * d + y] - a[x * d + x] || x - y);
-  return order.slice(0, k).map((col) => {
-    const out = new Float64Array(d);
-    for (let r = 0; r < d; r++) out[r] = v[r * d + col];
-    return out;
-  });
 }

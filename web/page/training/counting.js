@@ -14,7 +14,7 @@
 // Sizes: V the vocabulary. nextWordCounts is V × V (dense), ppmiSvd costs about 100·V³ (the
 // eigen-solver): countingOf() leaves out what is past COUNTING_LIMITS.
 import { BOUNDARY, TRAINING_DEFAULTS, buildVocab, tokenize } from '../../corpus.js';
-import { topEigenvectors } from '../../model.js';
+import { topEigenvectors } from '../../pca.js';
 
 export const ANIMALS = Object.freeze(['猫', '狗', '兔', '鸟']);
 export const VEHICLES = Object.freeze(['汽车', '卡车', '自行车']);
@@ -166,7 +166,7 @@ export function ppmiSvd(sentences, k = TRAINING_DEFAULTS.dim) {
     for (let j = 0; j < V; j++) dot += ppmi[a][j] * ppmi[b][j];
     gram[a * V + b] = gram[b * V + a] = dot;
   }
-  // the top k eigenvectors u of M·Mᵀ (model.js's solver, which project2d uses), λ = uᵀ(M·Mᵀ)u
+  // the top k eigenvectors u of M·Mᵀ (pca.js's solver, which project2d uses), λ = uᵀ(M·Mᵀ)u
   const axes = topEigenvectors(gram, V, Math.min(k, V)).map((u) => {
     let lambda = 0;
     for (let a = 0; a < V; a++) for (let b = 0; b < V; b++) lambda += u[a] * gram[a * V + b] * u[b];
