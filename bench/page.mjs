@@ -146,6 +146,34 @@ export async function writerFrames(env, seconds, settings = {}) {
 }
 
 /**
+ * The page's thread while the fine-tuning section (web/page/sections/finetune.js) adapts the
+ * pretrained poet in its Web Worker (LoRA, the section's defaults): frame intervals and long tasks
+ * (the main thread blocked > 50 ms) for `seconds` with the run paused, then for as long with it
+ * running, and the steps the worker took (wall-clock). The page as a reader opens it, at the section.
+ */
+export async function finetuneFrames(env, seconds) {
+  const page = await openPage(env, { query: q({ section: 'finetune', lang: 'en' }) });
+  await page.locator('#finetune').scrollIntoViewIfNeeded();   // the poet is loaded when the section is seen
+  await page.waitForFunction(() => !document.querySelector('#finetune [data-role=play]').disabled, null, { timeout: 180000 });
+  await page.waitForSelector('#finetune [data-role=poems] li', { timeout: 120000 });   // step 0's samples drawn
+  await recordFrames(page);
+  await page.waitForTimeout(seconds * 1000);   // a benchmark samples for a fixed time; tests never do
+  const idle = await framesRecorded(page);
+  await recordFrames(page);
+  const load = os.loadavg()[0];
+  const stepAt = () => page.getAttribute('#finetune [data-role=status]', 'data-step').then(Number);
+  const thread = await page.getAttribute('#finetune [data-role=thread]', 'data-thread');
+  const step0 = await stepAt();
+  await page.click('#finetune [data-role=play]');
+  const t0 = Date.now();
+  await page.waitForTimeout(seconds * 1000);
+  const f = await framesRecorded(page);
+  const steps = (await stepAt()) - step0, wall = (Date.now() - t0) / 1000;
+  await page.closeAll();
+  return { seconds, ...f, idle, steps, stepsPerSecond: +(steps / wall).toFixed(2), thread, loadAverage: +load.toFixed(2) };
+}
+
+/**
  * Long tasks (the main thread blocked > 50 ms) while the page takes in input it accepts or refuses
  * (issue 20 item 2): pasting 1 MB and 68 KB of text into the corpus editor (refused), pasting
  * bigCorpus() and applying it, then batch 32 on it. Each case: { longTasks, longestTask (ms),
@@ -240,7 +268,7 @@ export async function benchPage({ runs = 5, seconds = 4, writer = {}, log = cons
   const env = await openBrowser();
   const frames = [];
   const inputs = [];
-  let w = null;
+  let w = null, ft = null;
   try {
     for (const speed of [20, 100]) {
       const f = await trainingFrames(env, speed, seconds);
@@ -254,6 +282,10 @@ export async function benchPage({ runs = 5, seconds = 4, writer = {}, log = cons
       `max ${w.max} ms, ${w.longTasks} long tasks (longest ${w.longestTask} ms); paused beforehand for as long: p50 ${w.idle.p50} ms, ` +
       `p95 ${w.idle.p95} ms, ${w.idle.longTasks} long tasks (longest ${w.idle.longestTask} ms); the worker took ${w.steps} steps (${w.stepsPerSecond}/s, ` +
       `${w.charsPerSecond} characters/s, wall-clock), load average ${w.loadAverage}`);
+    ft = await finetuneFrames(env, writer.seconds ?? 2 * seconds);
+    log(`fine-tuning the poet (LoRA, the section's defaults) in its ${ft.thread || '?'} for ${ft.seconds} s: ${ft.frames} frames, p50 ${ft.p50} ms (${ft.fps} fps), ` +
+      `p95 ${ft.p95} ms, max ${ft.max} ms, ${ft.longTasks} long tasks (longest ${ft.longestTask} ms); paused beforehand for as long: p50 ${ft.idle.p50} ms, ` +
+      `${ft.idle.longTasks} long tasks (longest ${ft.idle.longestTask} ms); ${ft.steps} steps (${ft.stepsPerSecond}/s, wall-clock), load average ${ft.loadAverage}`);
     for (const c of await inputLongTasks(env)) {
       inputs.push(c);
       log(`${c.name}: ${c.longTasks} long tasks, longest ${c.longestTask} ms, ${c.totalBlocked} ms blocked beyond 50 ms each, load average ${c.loadAverage}`);
@@ -261,7 +293,7 @@ export async function benchPage({ runs = 5, seconds = 4, writer = {}, log = cons
   } finally {
     await env.close();
   }
-  return { timeToNumbers: timeToNumbersResult, frames, writerFrames: w, inputs };
+  return { timeToNumbers: timeToNumbersResult, frames, writerFrames: w, finetuneFrames: ft, inputs };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

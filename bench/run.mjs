@@ -685,6 +685,15 @@ function targets(r) {
   } else {
     notMeasured('the page at 60 fps while the writer trains the GPT in its Web Worker');
   }
+  const ft = r.page && r.page.finetuneFrames;
+  if (ft) {
+    add('no long task over 100 ms on the page while fine-tuning runs in the worker',
+      `${ft.longTasks} long tasks in ${ft.seconds} s, longest ${ft.longestTask} ms (paused beforehand: ${ft.idle.longTasks}, longest ${ft.idle.longestTask} ms); ` +
+      `median frame ${ft.p50} ms; ${ft.steps} steps in the ${ft.thread || '?'}`,
+      ft.longestTask <= 100 && ft.steps > 0 && ft.thread === 'worker');
+  } else {
+    notMeasured('no long task over 100 ms on the page while fine-tuning runs in the worker');
+  }
   return t;
 }
 
