@@ -34,6 +34,8 @@ const EXPECTED = [
   'web/inflate.js',
   'web/heap.js',
   'web/gpt.js',
+  'web/gpt-file.js',
+  'web/transformer-block.js',
   'web/finetune.js',
   'web/engine-sources.js',
   'web/poem-forms.js',
@@ -118,7 +120,7 @@ const GPT_ADDON_GZIP_BUDGET = 275 * 1024;
 // The modules of the API: what the ES-module widget imports instead of bundling, and what
 // package.json's "sideEffects" must leave out (so that bundlers drop what an app does not use).
 const API_MODULES = ['web/corpus.js', 'web/data/quatrain-form.js', 'web/data/quatrains.js', 'web/poem-forms.js', 'web/finetune.js', 'web/engine-sources.js', 'web/dist/qkv-core.js', 'web/dist/qkv-gpt.js', 'web/dist/qkv-pretrained.js', 'web/dist/qkv-relaxed.js', 'web/dist/qkv-scalar.js', 'web/dist/qkv-wasm.js',
-  'web/gpt.js', 'web/gpt-defaults.js', 'web/heap.js', 'web/inflate.js', 'web/matrix.js', 'web/model.js', 'web/pca.js', 'web/qkv-lab.js',
+  'web/gpt.js', 'web/gpt-file.js', 'web/transformer-block.js', 'web/gpt-defaults.js', 'web/heap.js', 'web/inflate.js', 'web/matrix.js', 'web/model.js', 'web/pca.js', 'web/qkv-lab.js',
   'web/poetry/metrics.js', 'web/poetry/ngram.js', 'web/data/poems-finetune.js', 'web/data/poems-val.js', 'web/data/rhyme-groups.js'];
 const WIDGET_BUILDS = EXPECTED.filter((f) => /^web\/dist\/qkv-lab-widget/.test(f));
 

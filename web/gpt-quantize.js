@@ -2,7 +2,7 @@
 // float32 scale per row; docs/gpt-generation.md, "GPT files"), on bytes alone: no WebAssembly.
 // tools/quantize-gpt.mjs uses it; loadGPT (web/gpt.js) reads the result. Kept apart from the
 // engine so that what a page loads to run a GPT does not carry the writer of a format it only reads.
-import { parameterLayout, int8Bytes, fnv1a } from './gpt.js';
+import { parameterLayout, int8Bytes, fnv1a } from './gpt-file.js';
 
 const HEAD = 8 + 4 * 9;
 

@@ -1,5 +1,6 @@
-// gpt.js: the GPT-2-style Transformer of wasm/gpt.c, trained and run from JavaScript, and one
-// Transformer block on given weights (transformerBlock).
+// gpt.js: the GPT-2-style Transformer of wasm/gpt.c, trained and run from JavaScript. Its file
+// format is gpt-file.js's, and one Transformer block on given weights is transformer-block.js's
+// (both re-exported here: the GPT engine's JavaScript side is this module, finetune.js on top).
 //
 //   const gpt = qkv.createGPT({ text: QUATRAINS.poems });   // web/data/quatrains.js
 //   gpt.train();                                            // the default schedule
@@ -24,191 +25,26 @@
 //     in generation, which starts from that token) and every context/2 tokens further while
 //     inside the line; a window is `context` inputs and the `context` next tokens.
 import {
-  ReturnedMatrix, readInput, readOptions, argumentError, checkPositiveFloat32, checkShape, checkWork, describe,
-  guard, MAX_WORK, workOf,
+  ReturnedMatrix, readOptions, argumentError, checkPositiveFloat32, checkWork, describe, MAX_WORK, workOf, trainSteps,
 } from './matrix.js';
 import {
   STATUS, GPT_TENSOR_GROUP, GPT_LAYER_ALL, GPT_OUTSIDE_PARAMETERS, GPT_OUTSIDE_ACTIVATIONS, BLOCK_PARAMETERS, BLOCK_ACTIVATIONS,
 } from './heap.js';
 
 import { GPT_LIMITS, GPT_DEFAULTS } from './gpt-defaults.js';
-import { trainSteps } from './model.js';
+import { transformerBlock, blockTrace, blockTraceFloats } from './transformer-block.js';
+import { encodeGPTFile, decodeGPTFile, parameterFloats, parameterLayout, int8Bytes, fnv1a } from './gpt-file.js';
 import { POEM_FORMS, POEM_FORM_NAMES, COMMA, FULL_STOP, isHanCharacter, formSlot, formLength } from './poem-forms.js';
 
-export { GPT_LIMITS, GPT_DEFAULTS, POEM_FORMS, POEM_FORM_NAMES };
+export { GPT_LIMITS, GPT_DEFAULTS, POEM_FORMS, POEM_FORM_NAMES, transformerBlock, parameterLayout, int8Bytes, fnv1a };
 /** AdamW's fixed settings, the warmup and the decay: wasm/gpt.c's qkv_gpt_set_optimizer. */
 const ADAMW = Object.freeze({ beta1: 0.9, beta2: 0.99, eps: 1e-8, weightDecay: 0.01, clip: 1 });
 const WARMUP_SHARE = 0.05;  // of the schedule's steps, linear
 const END = '\n';
 /** Most probable next tokens reported per generated token (QKV_GPT_TOP in wasm/qkv.h). */
 const TOP = 5;
-/** The save() format (docs/gpt.md, "GPT files"). */
-const MAGIC = [0x51, 0x4b, 0x56, 0x47, 0x50, 0x54, 0x0d, 0x0a];  // "QKVGPT\r\n"
-/** The versions loadGPT reads: 1 (float32), 2 (int8 matrices with a float32 scale per row). */
-const FORMAT_VERSIONS = [1, 2];
-const HEADER_INTS = 9;  // version, V, L, H, C, T, steps, seed, vocab bytes
 
 const OPTION_NAMES = ['text', 'layers', 'heads', 'dim', 'context', 'seed', 'lr', 'batch', 'steps'];
-
-// ---- the block on its own ----
-
-const BLOCK_WEIGHTS = {
-  ln1: ['gamma', 'beta'], attn: ['Wq', 'Wk', 'Wv', 'bq', 'bk', 'bv', 'Wo', 'bo'],
-  ln2: ['gamma', 'beta'], mlp: ['W1', 'b1', 'W2', 'b2'],
-};
-
-/**
- * One pre-LN GPT-2 block on X (n×d) — see QkvLab.transformerBlock in qkv-lab.js, which calls
- * this. weights: { ln1: { gamma, beta }, attn: { Wq, Wk, Wv, bq, bk, bv, Wo, bo },
- * ln2: { gamma, beta }, mlp: { W1, b1, W2, b2 } }.
- */
-export function transformerBlock(lab, X, weights, options = {}) {
-  const op = 'transformerBlock';
-  const { heads, causal = true, eps = 1e-5 } = readOptions(op, options, ['heads', 'causal', 'eps'],
-    '{ heads: 2, causal: true, eps: 1e-5 }');
-  const x = readInput(X, op, 'X');
-  const n = x.rows, d = x.cols;
-  const w = readOptions(op, weights, Object.keys(BLOCK_WEIGHTS), '{ ln1, attn, ln2, mlp }', 'weight');
-  const parts = {};
-  for (const [group, names] of Object.entries(BLOCK_WEIGHTS)) {
-    if (w[group] === undefined) throw argumentError(TypeError, `${op}: weights.${group} is missing; it holds ${names.join(', ')}`);
-    const g = readOptions(op, w[group], names, `{ ${names.join(', ')} }`, `weights.${group} entry`);
-    for (const name of names) {
-      if (g[name] === undefined) throw argumentError(TypeError, `${op}: weights.${group}.${name} is missing`);
-    }
-    parts[group] = g;
-  }
-  const W1 = readInput(parts.mlp.W1, op, 'weights.mlp.W1');
-  const hidden = W1.cols;
-  const matrix = (group, name, rows, cols) => {
-    const m = group === 'mlp' && name === 'W1' ? W1 : readInput(parts[group][name], op, `weights.${group}.${name}`);
-    if (m.rows !== rows || m.cols !== cols) {
-      throw argumentError(RangeError, `${op}: weights.${group}.${name} is ${m.rows}×${m.cols}, but X is ${n}×${d} ` +
-        `and W1 is ${W1.rows}×${hidden}: it must be ${rows}×${cols}`);
-    }
-    return m.data;
-  };
-  const vector = (group, name, length) => readVector(op, `weights.${group}.${name}`, parts[group][name], length);
-  if (typeof heads !== 'number' || !Number.isInteger(heads) || heads < 1 || heads > d) {
-    const Err = typeof heads === 'number' ? RangeError : TypeError;
-    throw argumentError(Err, `${op}: heads must be an integer from 1 to d = ${d} (X's columns), got ${describe(heads)}`);
-  }
-  if (d % heads) throw argumentError(RangeError, `${op}: heads is ${heads}, which does not divide d = ${d} (X is ${n}×${d})`);
-  if (typeof causal !== 'boolean') throw argumentError(TypeError, `${op}: causal must be true or false, got ${describe(causal)}`);
-  checkPositiveFloat32(op, 'eps', eps);
-  // the flat layout of wasm/qkv.h: ln1w ln1b qkvw qkvb attprojw attprojb ln2w ln2b fcw fcb fcprojw fcprojb
-  const qkvw = new Float32Array(d * 3 * d);
-  const [wq, wk, wv] = ['Wq', 'Wk', 'Wv'].map((name) => matrix('attn', name, d, d));
-  for (let i = 0; i < d; i++) {
-    qkvw.set(wq.subarray(i * d, (i + 1) * d), i * 3 * d);
-    qkvw.set(wk.subarray(i * d, (i + 1) * d), i * 3 * d + d);
-    qkvw.set(wv.subarray(i * d, (i + 1) * d), i * 3 * d + 2 * d);
-  }
-  const qkvb = new Float32Array(3 * d);
-  ['bq', 'bk', 'bv'].forEach((name, m) => qkvb.set(vector('attn', name, d), m * d));
-  const tensors = [
-    vector('ln1', 'gamma', d), vector('ln1', 'beta', d), qkvw, qkvb,
-    matrix('attn', 'Wo', d, d), vector('attn', 'bo', d), vector('ln2', 'gamma', d), vector('ln2', 'beta', d),
-    matrix('mlp', 'W1', d, hidden), vector('mlp', 'b1', hidden),
-    matrix('mlp', 'W2', hidden, d), vector('mlp', 'b2', d),
-  ];
-  checkShape(op, 'the score matrices', heads * n, n);
-  checkShape(op, 'Q, K and V together', n, 3 * d);
-  const paramFloats = tensors.reduce((sum, t) => sum + t.length, 0);
-  checkWork(op, {
-    multiplyAdds: n * d * (4 * d + 2 * hidden) + 2 * n * n * d,
-    exps: heads * n * n,
-    // in: the parameters and X; out: the trace (blockTraceFloats)
-    elements: paramFloats + n * d + blockTraceFloats(n, d, hidden, heads),
-  }, `a Transformer block over ${n} tokens of width ${d}`);
-  const heap = lab._heap;
-  const layout = blockLayout(lab, op, n, d, hidden, heads);
-  const { params: po, acts: ao } = layout;
-  return heap.frame(po[po.length - 1] + ao[ao.length - 1] + n * d, (frame) => {
-    const params = frame.floats(po[po.length - 1]);
-    const acts = frame.floats(ao[ao.length - 1]);
-    const xp = frame.floats(n * d);
-    tensors.forEach((t, i) => heap.writeFloats(params + 4 * po[i], t));
-    heap.writeFloats(xp, x.data);
-    lab._check(op, heap.call('qkv_transformer_block_forward', acts, params, xp, n, d, hidden, heads, causal ? 1 : 0, eps),
-      [[x, 'X']]);
-    return blockTrace(heap, (which) => acts + 4 * ao[which], n, d, hidden, heads);
-  });
-}
-
-/** { params, acts }: the offsets (floats) of qkv_transformer_block_layout, the totals last. */
-function blockLayout(lab, op, n, d, hidden, heads) {
-  const heap = lab._heap;
-  return heap.frame(BLOCK_PARAMETERS.length + BLOCK_ACTIVATIONS.length + 2, (frame) => {
-    const po = frame.bytes(4 * (BLOCK_PARAMETERS.length + 1));
-    const ao = frame.bytes(4 * (BLOCK_ACTIVATIONS.length + 1));
-    lab._check(op, heap.call('qkv_transformer_block_layout', po, ao, n, d, hidden, heads));
-    return { params: heap.readInts(po, BLOCK_PARAMETERS.length + 1), acts: heap.readInts(ao, BLOCK_ACTIVATIONS.length + 1) };
-  });
-}
-
-/** Floats one block's trace copies out: ln1, Q K V and the heads' outputs, concat, attn, resid1,
- * ln2, mlp, out (11 n d), hidden and gelu (2 n h), each head's scores and weights (2 H n²). */
-function blockTraceFloats(n, d, hidden, heads) {
-  return 11 * n * d + 2 * n * hidden + 2 * heads * n * n;
-}
-
-/** The trace transformerBlock returns, read from one block's activations (address(which)). */
-function blockTrace(heap, address, n, d, hidden, heads) {
-  const at = (name) => address(BLOCK_ACTIVATIONS.indexOf(name));
-  const read = (name, rows, cols, offset = 0) => heap.readMatrix(at(name) + 4 * offset, rows, cols);
-  const dk = d / heads;
-  return {
-    ln1: read('ln1', n, d),
-    // LayerNorm's row statistics: the mean and 1/√(biased variance + eps) of each row of its input
-    ln1Stats: { mean: read('ln1_mean', n, 1), rstd: read('ln1_rstd', n, 1) },
-    attention: {
-      heads: Array.from({ length: heads }, (_, h) => ({
-        Q: read('q', n, dk, h * n * dk), K: read('k', n, dk, h * n * dk), V: read('v', n, dk, h * n * dk),
-        scores: read('scores', n, n, h * n * n), weights: read('weights', n, n, h * n * n),
-        output: read('head_out', n, dk, h * n * dk),
-      })),
-      concat: read('concat', n, d),
-      output: read('attn', n, d),
-    },
-    resid1: read('resid1', n, d),
-    ln2: read('ln2', n, d),
-    ln2Stats: { mean: read('ln2_mean', n, 1), rstd: read('ln2_rstd', n, 1) },
-    hidden: read('hidden', n, hidden),
-    gelu: read('gelu', n, hidden),
-    mlp: read('mlp', n, d),
-    output: read('out', n, d),
-  };
-}
-
-/** A vector of `length` finite numbers: an array, a typed array, or a 1×length / length×1 matrix. */
-function readVector(op, name, value, length) {
-  return guard(op, name, () => {
-    let data;
-    if (Array.isArray(value) && value.every((v) => typeof v === 'number')) data = value;
-    else if (ArrayBuffer.isView(value) && !(value instanceof DataView) && typeof value[0] !== 'bigint') data = Array.from(value);
-    else {
-      const m = readInput(value, op, name);
-      if (m.rows !== 1 && m.cols !== 1) {
-        throw argumentError(RangeError, `${op}: ${name} is ${m.rows}×${m.cols}; a vector is an array or a 1×${length} matrix`);
-      }
-      data = m.data;
-    }
-    if (data.length !== length) {
-      throw argumentError(RangeError, `${op}: ${name} has ${data.length} entries; it must have ${length}`);
-    }
-    const out = new Float32Array(length);
-    for (let i = 0; i < length; i++) {
-      const v = data[i];
-      if (typeof v !== 'number') throw argumentError(TypeError, `${op}: ${name}[${i}] is ${describe(v)}, not a number`);
-      if (!Number.isFinite(v) || !Number.isFinite(Math.fround(v))) {
-        throw argumentError(RangeError, `${op}: ${name}[${i}] is ${v}; every entry must be a finite number float32 can hold`);
-      }
-      out[i] = v;
-    }
-    return out;
-  });
-}
 
 // ---- text → tokens ----
 
@@ -295,9 +131,6 @@ function addWork(into, more, times = 1) {
 }
 
 /** Floats of a GPT's parameters: wte, wpe, the blocks, the final LayerNorm. */
-function parameterFloats(V, layers, dim, context) {
-  return V * dim + context * dim + layers * (12 * dim * dim + 13 * dim) + 2 * dim;
-}
 
 /**
  * One training step's work: batch forwards over the context, the backward (twice a forward's
@@ -916,21 +749,9 @@ export class GPT {
   save() {
     const op = 'save';
     this._alive(op);
-    const vocabBytes = new TextEncoder().encode(this.vocab.join(''));
-    const pad = (4 - (vocabBytes.length % 4)) % 4;
     const params = this._tensor(GPT_TENSOR_GROUP.params, GPT_LAYER_ALL, 0);
-    const paramBytes = this._heap.readBytes(params.ptr, 4 * params.rows);
-    const head = MAGIC.length + 4 * HEADER_INTS;
-    const total = head + vocabBytes.length + pad + paramBytes.length + 4;
-    const bytes = new Uint8Array(total);
-    const view = new DataView(bytes.buffer);
-    bytes.set(MAGIC, 0);
-    [1, this.vocab.length, this.layers, this.heads, this.dim, this.context, this.steps, this.seed,
-      vocabBytes.length].forEach((v, i) => view.setUint32(MAGIC.length + 4 * i, v, true));
-    bytes.set(vocabBytes, head);
-    bytes.set(paramBytes, head + vocabBytes.length + pad);
-    view.setUint32(total - 4, fnv1a(bytes.subarray(0, total - 4)), true);
-    return bytes;
+    return encodeGPTFile({ vocab: this.vocab, layers: this.layers, heads: this.heads, dim: this.dim, context: this.context,
+      steps: this.steps, seed: this.seed }, this._heap.readBytes(params.ptr, 4 * params.rows));
   }
 
   /** Frees the GPT's WebAssembly memory, and its fine-tunes' (web/finetune.js: they read its
@@ -995,145 +816,25 @@ export class GPT {
   }
 }
 
-/** loadGPT(bytes): the GPT save() wrote (version 1 or 2), refusing truncated or foreign bytes. */
+/** loadGPT(bytes): the GPT save() wrote (version 1 or 2), refusing truncated or foreign bytes (gpt-file.js reads them). */
 export function loadGPT(lab, bytes) {
   const op = 'loadGPT';
-  if (!(bytes instanceof Uint8Array)) {
-    throw argumentError(TypeError, `${op}: bytes must be a Uint8Array (what gpt.save() returns), got ${describe(bytes)}`);
-  }
-  // a Proxy passes instanceof but is no view: the engine's own getters would throw on it
-  if (!ArrayBuffer.isView(bytes)) {
-    throw argumentError(TypeError, `${op}: bytes must be a Uint8Array itself (what gpt.save() returns), not a Proxy or ` +
-      `another object that only looks like one`);
-  }
-  const head = MAGIC.length + 4 * HEADER_INTS;
-  if (bytes.length < head + 4 || MAGIC.some((b, i) => bytes[i] !== b)) {
-    throw argumentError(RangeError, `${op}: these ${bytes.length} bytes are not a qkv-lab GPT file ` +
-      `(it starts with "QKVGPT\\r\\n" and a ${head}-byte header)`);
-  }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const ints = Array.from({ length: HEADER_INTS }, (_, i) => view.getUint32(MAGIC.length + 4 * i, true));
-  const [version, V, layers, heads, dim, context, steps, seed, vocabLength] = ints;
-  if (!FORMAT_VERSIONS.includes(version)) {
-    throw argumentError(RangeError, `${op}: file format version ${version}; this qkv-lab reads versions ${FORMAT_VERSIONS.join('–')}`);
-  }
-  // the header alone, before the bytes are hashed or anything is allocated: createGPT's limits
-  const config = { layers, heads, dim, context, seed, batch: 1 };
-  try {
-    checkConfig(op, config);
-  } catch (error) {
-    throw argumentError(RangeError, `${op}: the header describes an impossible GPT: ${error.message}`);
-  }
-  if (V < 2 || V > GPT_LIMITS.vocab) throw argumentError(RangeError, `${op}: the header's vocabulary of ${V} is outside 2 to ${GPT_LIMITS.vocab}`);
-  try {
-    checkWork(op, stepWorkOf({ ...config, vocab: V }), `one training step of the GPT the header describes (${layers} layers ` +
-      `of width ${dim}, context ${context}, vocabulary ${V})`);
-  } catch (error) {
-    throw argumentError(RangeError, `${op}: the header describes a GPT larger than createGPT makes: ${error.message.slice(op.length + 2)}`);
-  }
-  const pad = (4 - (vocabLength % 4)) % 4;
-  const layout = parameterLayout(V, layers, dim, context);
-  const paramsAt = head + vocabLength + pad;
-  const paramBytes = version === 1 ? 4 * parameterFloats(V, layers, dim, context) : int8Bytes(layout);
-  const expected = paramsAt + paramBytes + 4;
-  if (bytes.length !== expected) {
-    throw argumentError(RangeError, `${op}: the file has ${bytes.length} bytes; its header describes ${expected} ` +
-      `(${bytes.length < expected ? 'truncated' : 'trailing bytes'})`);
-  }
-  const sum = view.getUint32(expected - 4, true);
-  if (fnv1a(bytes.subarray(0, expected - 4)) !== sum) throw argumentError(RangeError, `${op}: the checksum does not match: the bytes were changed`);
-  let text;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(head, head + vocabLength));
-  } catch {
-    throw argumentError(RangeError, `${op}: the vocabulary is not valid UTF-8`);
-  }
-  const vocab = Array.from(text);
-  if (vocab.length !== V || vocab[0] !== END || new Set(vocab).size !== V) {
-    throw argumentError(RangeError, `${op}: the vocabulary holds ${vocab.length} characters, not the ${V} distinct ones ` +
-      `(the end-of-text '\\n' first) the header says`);
-  }
-  let params;
-  if (version === 1) {
-    params = bytes.slice(paramsAt, paramsAt + paramBytes);
-  } else {
-    params = new Uint8Array(dequantize(op, bytes.subarray(paramsAt, paramsAt + paramBytes), layout).buffer);
-  }
-  const floats = new Float32Array(params.buffer);
-  for (let i = 0; i < floats.length; i++) {
-    if (!Number.isFinite(floats[i])) throw argumentError(RangeError, `${op}: parameter ${i} is ${floats[i]}; a saved GPT has finite parameters`);
-  }
-  return new GPT(lab, null, { config, vocab, params, steps, version });
-}
-
-// ---- the version-2 file: int8 matrices with a float32 scale per row ----
-
-/**
- * The parameters in wasm/qkv.h's order, as tensors { name, rows, cols, matrix }: wte (V, C),
- * wpe (T, C), each block's (BLOCK_PARAMETERS), lnfw, lnfb (C). matrix: stored as int8 rows in
- * a version-2 file (wte, wpe, qkvw, attprojw, fcw, fcprojw); the rest as float32.
- */
-export function parameterLayout(V, layers, C, T) {
-  const h = 4 * C;
-  const block = {
-    ln1w: [1, C], ln1b: [1, C], qkvw: [C, 3 * C], qkvb: [1, 3 * C], attprojw: [C, C], attprojb: [1, C],
-    ln2w: [1, C], ln2b: [1, C], fcw: [C, h], fcb: [1, h], fcprojw: [h, C], fcprojb: [1, C],
-  };
-  const matrices = new Set(['qkvw', 'attprojw', 'fcw', 'fcprojw']);
-  const out = [{ name: 'wte', rows: V, cols: C, matrix: true }, { name: 'wpe', rows: T, cols: C, matrix: true }];
-  for (let l = 0; l < layers; l++) {
-    for (const name of BLOCK_PARAMETERS) {
-      const [rows, cols] = block[name];
-      out.push({ name: `blocks[${l}].${name}`, rows, cols, matrix: matrices.has(name) });
+  const loaded = decodeGPTFile(op, bytes, (config, V) => {
+    // the header alone, before the bytes are hashed or anything is allocated: createGPT's limits
+    try {
+      checkConfig(op, config);
+    } catch (error) {
+      throw argumentError(RangeError, `${op}: the header describes an impossible GPT: ${error.message}`);
     }
-  }
-  out.push({ name: 'lnfw', rows: 1, cols: C, matrix: false }, { name: 'lnfb', rows: 1, cols: C, matrix: false });
-  return out;
-}
-
-/** Bytes of a version-2 parameter section: per matrix its row scales (float32), its int8 rows,
- * zero padding to 4 bytes; per vector its float32 values. */
-export function int8Bytes(layout) {
-  let n = 0;
-  for (const t of layout) n += t.matrix ? 4 * t.rows + Math.ceil(t.rows * t.cols / 4) * 4 : 4 * t.rows * t.cols;
-  return n;
-}
-
-/** The version-2 section → float32 parameters (q × scale, rounded to float32), refusing what
- * web/gpt-quantize.js cannot write: a negative or non-finite scale, a value of −128, padding
- * that is not zero. */
-function dequantize(op, bytes, layout) {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const floats = new Float32Array(layout.reduce((n, t) => n + t.rows * t.cols, 0));
-  let at = 0, to = 0;
-  for (const t of layout) {
-    const count = t.rows * t.cols;
-    if (!t.matrix) {
-      for (let i = 0; i < count; i++) floats[to + i] = view.getFloat32(at + 4 * i, true);
-      at += 4 * count;
-      to += count;
-      continue;
+    if (V < 2 || V > GPT_LIMITS.vocab) throw argumentError(RangeError, `${op}: the header's vocabulary of ${V} is outside 2 to ${GPT_LIMITS.vocab}`);
+    try {
+      checkWork(op, stepWorkOf({ ...config, vocab: V }), `one training step of the GPT the header describes (${config.layers} layers ` +
+        `of width ${config.dim}, context ${config.context}, vocabulary ${V})`);
+    } catch (error) {
+      throw argumentError(RangeError, `${op}: the header describes a GPT larger than createGPT makes: ${error.message.slice(op.length + 2)}`);
     }
-    const values = at + 4 * t.rows;
-    for (let r = 0; r < t.rows; r++) {
-      const scale = view.getFloat32(at + 4 * r, true);
-      if (!(scale >= 0 && scale < Infinity)) {
-        throw argumentError(RangeError, `${op}: the scale of row ${r} of ${t.name} is ${scale}; a version-2 file has finite scales ≥ 0`);
-      }
-      for (let c = 0; c < t.cols; c++) {
-        const q = view.getInt8(values + r * t.cols + c);
-        if (q === -128) throw argumentError(RangeError, `${op}: ${t.name}[${r}][${c}] is −128; a version-2 file holds −127 to 127`);
-        floats[to + r * t.cols + c] = Math.fround(q * scale);
-      }
-    }
-    const end = values + Math.ceil(count / 4) * 4;
-    for (let i = values + count; i < end; i++) {
-      if (bytes[i] !== 0) throw argumentError(RangeError, `${op}: the padding after ${t.name} is not zero`);
-    }
-    at = end;
-    to += count;
-  }
-  return floats;
+  });
+  return new GPT(lab, null, loaded);
 }
 
 // ---- helpers ----
@@ -1163,13 +864,3 @@ function divergence(message) {
   error.code = 'QKV_DIVERGED';
   return error;
 }
-
-/** 32-bit FNV-1a (h: the hash of what came before, to hash in pieces) */
-export function fnv1a(bytes, h = 0x811c9dc5) {
-  for (let i = 0; i < bytes.length; i++) {
-    h ^= bytes[i];
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
-

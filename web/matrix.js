@@ -1,5 +1,6 @@
-// matrix.js: the Matrix type every qkv-lab call returns, and the checks every input goes through.
-// No WebAssembly here: pure JavaScript that the page and the tests can use on their own.
+// matrix.js: the Matrix type every qkv-lab call returns, the checks every input goes through, and
+// what the trainable models share (trainSteps). No WebAssembly here: pure JavaScript that the page
+// and the tests can use on their own.
 
 /** Largest number of entries in one matrix (2^26 floats = 256 MiB), as in wasm/qkv.h. */
 export const MAX_ELEMENTS = 2 ** 26;
@@ -374,4 +375,18 @@ export function describe(value) {
     // a revoked Proxy cannot be inspected
   }
   return tag === 'Object' ? 'an object' : `a ${tag}`;
+}
+
+/** Runs model.step() `steps` times → the steps' losses; an error thrown on the way carries the losses before it (error.losses). Model and GPT train with it. */
+export function trainSteps(model, steps) {
+  const losses = [];
+  for (let i = 0; i < steps; i++) {
+    try {
+      losses.push(model.step().loss);
+    } catch (error) {
+      error.losses = losses;
+      throw error;
+    }
+  }
+  return losses;
 }

@@ -10,7 +10,7 @@
 // the vocabulary and the batch schedule, and does the small geometry (cosines; PCA in pca.js) in double.
 import {
   Matrix, toMatrix, ReturnedMatrix, guard, readOptions, argumentError, checkPositiveFloat32, checkWork,
-  describe, MAX_ELEMENTS,
+  describe, MAX_ELEMENTS, trainSteps,
 } from './matrix.js';
 import { STATUS, OPTIMIZER, TENSOR_GROUP, MODEL_PARAMETERS, MODEL_ACTIVATIONS } from './heap.js';
 import { DEFAULT_CORPUS, BOUNDARY, MODEL_DEFAULTS, DEFAULT_LR, tokenize, buildVocab } from './corpus.js';
@@ -36,20 +36,6 @@ const OPTION_NAMES = ['corpus', 'dim', 'seed', 'optimizer', 'lr', 'batchSize', '
 export const PARAMETER_NAMES = MODEL_PARAMETERS;
 const GROUP = TENSOR_GROUP;
 const ACTIVATION = Object.fromEntries(MODEL_ACTIVATIONS.map((name, which) => [name, which]));
-
-/** Runs model.step() `steps` times → the steps' losses; an error thrown on the way carries the losses before it (error.losses). Model and GPT train with it. */
-export function trainSteps(model, steps) {
-  const losses = [];
-  for (let i = 0; i < steps; i++) {
-    try {
-      losses.push(model.step().loss);
-    } catch (error) {
-      error.losses = losses;
-      throw error;
-    }
-  }
-  return losses;
-}
 
 export class Model {
   /** Use QkvLab.createModel(options); see MODEL_DEFAULTS for the options. */
