@@ -63,6 +63,7 @@ const EXPECTED = [
   'web/pca.js',
   'web/qkv-lab.d.ts',
   'web/qkv-lab.js',
+  'web/loader.js',
   'web/widget/qkv-lab-widget.d.ts',
   // the poetry metrics and the data they and the pretrained poet's report read
   'web/poetry/metrics.js',
@@ -120,7 +121,7 @@ const GPT_ADDON_GZIP_BUDGET = 275 * 1024;
 // The modules of the API: what the ES-module widget imports instead of bundling, and what
 // package.json's "sideEffects" must leave out (so that bundlers drop what an app does not use).
 const API_MODULES = ['web/corpus.js', 'web/data/quatrain-form.js', 'web/data/quatrains.js', 'web/poem-forms.js', 'web/finetune.js', 'web/engine-sources.js', 'web/dist/qkv-core.js', 'web/dist/qkv-gpt.js', 'web/dist/qkv-pretrained.js', 'web/dist/qkv-relaxed.js', 'web/dist/qkv-scalar.js', 'web/dist/qkv-wasm.js',
-  'web/gpt.js', 'web/gpt-file.js', 'web/transformer-block.js', 'web/gpt-defaults.js', 'web/heap.js', 'web/inflate.js', 'web/matrix.js', 'web/model.js', 'web/pca.js', 'web/qkv-lab.js',
+  'web/gpt.js', 'web/gpt-file.js', 'web/transformer-block.js', 'web/gpt-defaults.js', 'web/heap.js', 'web/inflate.js', 'web/matrix.js', 'web/model.js', 'web/pca.js', 'web/qkv-lab.js', 'web/loader.js',
   'web/poetry/metrics.js', 'web/poetry/ngram.js', 'web/data/poems-finetune.js', 'web/data/poems-val.js', 'web/data/rhyme-groups.js'];
 const WIDGET_BUILDS = EXPECTED.filter((f) => /^web\/dist\/qkv-lab-widget/.test(f));
 
@@ -332,10 +333,10 @@ test('the pretrained poet: a module of its own, under 2 MiB gzipped, that only l
   const gzipped = zlib.gzipSync(module, { level: 9 }).length;
   console.log(`qkv-pretrained.js: ${(module.length / 1024).toFixed(1)} KiB, ${(gzipped / 1024).toFixed(1)} KiB gzipped`);
   assert.ok(gzipped <= PRETRAINED_GZIP_BUDGET, `dist/qkv-pretrained.js: ${(gzipped / 1024).toFixed(1)} KiB gzipped`);
-  // imported in one place, dynamically: qkv.loadPretrained()
+  // imported in one place, dynamically: loader.js's chunk('pretrained'), for qkv.loadPretrained()
   for (const rel of API_MODULES.filter((f) => f !== 'web/dist/qkv-pretrained.js')) {
     const imports = fs.readFileSync(path.join(ROOT, rel), 'utf8').match(/\bimport\s*\(?\s*['"][^'"]*qkv-pretrained\.js['"]|from\s*['"][^'"]*qkv-pretrained\.js['"]/g) || [];
-    assert.deepEqual(imports, rel === 'web/qkv-lab.js' ? ["import('./dist/qkv-pretrained.js'"] : [], rel);
+    assert.deepEqual(imports, rel === 'web/loader.js' ? ["import('./dist/qkv-pretrained.js'"] : [], rel);
   }
   // the model's stream is in its own module and the classic widget's add-on, nowhere else
   for (const rel of EXPECTED.filter((f) => /^web\/dist\/.+\.(m?js|html)$/.test(f))) {
