@@ -10,6 +10,10 @@
 //   - the section draws in zh and en at 375 and 1280 px, light and dark, without sideways scroll
 //     (on the same two loads; screenshots in tests/artifacts/generate-poet-*.png);
 //   - from file:// (no model in the single file) it says so and writes with the writer's model;
+//   - once the poet's whole training text has arrived (web/pretrained/tang-poet-train.bin), a
+//     seven-character line found in it is marked with its source poem, and the note says what
+//     was checked; without it (a widget, the single file, a failed request) the note says the
+//     page's quatrains were;
 //   - on the page the poem writes itself once when its line is first on screen, to its last
 //     character; not in iframe mode, not under reduced motion, not at a link's step.
 import { test, before, after } from 'node:test';
@@ -18,6 +22,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openBrowser, ARTIFACTS, frames } from './harness.js';
 import { openPage, q } from './page-helpers.js';
+import { newPage } from '../../tools/browser.mjs';
 import { poemForm } from '../../web/poem-forms.js';
 import { rhyme } from '../../web/poetry/metrics.js';
 
@@ -98,6 +103,30 @@ test('refused acrostics are named in the page\'s language; a 五绝 from the def
   await zh.waitForSelector(`${error}:not([hidden])`, { timeout: 120000 });
   assert.match(await zh.textContent(error), /^这个开头不能用：藏头有 3 个字，五绝有 4 行：一行一个字$/);
   await zh.closeAll();
+});
+
+test('the poet\'s lines are checked against its whole training text once it arrives: a seven-character line is marked with its source poem; the note says what was checked', async () => {
+  const page = await openPage(env, { query: q({ embed: 1, section: 'generate', lang: 'en', gform: 'qijue', gprompt: '洛阳亲友如相问，' }) });
+  await page.locator('#generate').scrollIntoViewIfNeeded();
+  await poetReady(page);
+  await page.waitForSelector('#generate [data-role=checked][data-checked=poet]', { timeout: 120000 });
+  assert.match(await page.textContent('#generate [data-role=checked]'), /^Checked against the poet's whole training text: 34,485 poems of all four forms \(a file served beside the page, 2\.\d MB compressed\)/);
+  // the prompt's line is in the poet's training text (王昌龄's 芙蓉楼送辛渐), not in the quatrains the page carries
+  assert.match(await page.textContent('#generate [data-role=reading-novelty]'),
+    /洛阳亲友如相问 \(a line of your beginning\) from “?寒雨连天夜入湖，平明送客楚山孤。洛阳亲友如相问，一片冰心在玉壶。/);
+  assert.ok(await page.$('#generate [data-role=poem] span.copied'), 'the copied line is marked in the poem');
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+  // where the text cannot be had (here: its request fails) the note says the quatrains the page carries were checked
+  const without = await newPage(env);
+  await without.route('**/tang-poet-train.bin', (route) => route.abort());
+  await without.goto(env.url(`index.html${q({ embed: 1, section: 'generate', lang: 'en', gform: 'qijue', gprompt: '洛阳亲友如相问，' })}`));
+  await without.locator('#generate').scrollIntoViewIfNeeded();
+  await poetReady(without);
+  await without.waitForSelector('#generate [data-role=checked][data-checked=poetSample]', { timeout: 120000 });
+  assert.match(await without.textContent('#generate [data-role=checked]'), /^Checked against the 3,710 五绝 the page carries/);
+  assert.match(await without.textContent('#generate [data-role=reading-novelty]'), /^Novelty: none of its 4 lines occurs verbatim/);
+  await without.closeAll();
 });
 
 test('on the page the poem writes itself once, character by character, when first seen; not in iframe mode, under reduced motion or at a link\'s step', async () => {

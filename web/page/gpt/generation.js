@@ -27,7 +27,8 @@
 import { Matrix } from '../../matrix.js';
 import { isHanCharacter, POEM_FORMS } from '../../poem-forms.js';
 import { acquireGPTStore, handedModel, onHandedModel } from './store.js';
-import { readPoem, shippedTraining } from './poem-reading.js';
+import { readPoem, shippedTraining, searchTraining } from './poem-reading.js';
+import { loadPoetText } from './poet-text.js';
 
 export const SHOW_TOP = 10;
 
@@ -312,13 +313,28 @@ export function generationSource(ctx) {
   // the text drawn from this model for this prompt, form and acrostic: kept while the reader
   // changes the sampling settings, drawn again for a new model, prompt, form or acrostic, or when
   // the reader asks (redraw)
-  let drawn = null, drawnBy = null, draws = 0, reading = null;
+  let drawn = null, drawnBy = null, draws = 0, reading = null, readWith = null;
+  // the poet's whole training text (gpt/poet-text.js), fetched once the poet has written: until it
+  // is there, or where it cannot be had, its poems are checked against the quatrains the page carries
+  const poetText = { status: 'idle', training: null, fileBytes: 0 };
+  function fetchPoetText() {
+    if (poetText.status !== 'idle') return;
+    if (!ctx.poetTextUrl) { poetText.status = 'error'; return; }
+    poetText.status = 'loading';
+    loadPoetText(ctx.poetTextUrl).then(({ text, fileBytes }) => { poetText.training = searchTraining(text); poetText.fileBytes = fileBytes; poetText.status = 'ready'; },
+      () => { poetText.status = 'error'; })
+      .then(() => { if (!destroyed) compute(); });
+  }
   function compute({ redraw = false } = {}) {
     const now = settings();
     const model = current();
+    const poetWrites = model.kind !== 'writer';
+    const training = poetWrites && poetText.training ? poetText.training : shippedTraining();
+    const checked = !poetWrites ? (writer.own ? 'writerOwn' : 'writer')
+      : poetText.training ? 'poet' : poetText.status === 'loading' ? 'poetLoading' : 'poetSample';
     const about = Object.freeze({ asked: now.who, kind: model.kind, name: model.name ?? null, fallback: model.fallback ?? null,
       poetStatus: poet.status, poetError: poet.error, adapterError, adapterLoading, adapterName: (handed ?? fileAdapter)?.name ?? null,
-      checked: model.kind === 'writer' ? (writer.own ? 'writerOwn' : 'writer') : 'poetSample' });
+      checked });
     const modelStep = model.kind === 'writer' ? model.step ?? null : null;
     if (!model.gpt) {
       snap = Object.freeze({ status: model.pending === 'error' ? 'error' : model.pending, message: writerModel.error, writing: about,
@@ -330,11 +346,18 @@ export function generationSource(ctx) {
     if (redraw || stale || drawn.error) {
       drawn = drawText(model.gpt, { ...now, seed: draws });
       drawnBy = model.gpt;
-      reading = drawn.error ? null : readPoem(drawn.prompt + drawn.text, shippedTraining(), Array.from(drawn.prompt).length);
+      readWith = null;
+    }
+    // read again when the text it is checked against changed (the poet's arrived)
+    if (readWith !== training) {
+      reading = drawn.error ? null : readPoem(drawn.prompt + drawn.text, training, Array.from(drawn.prompt).length);
+      readWith = training;
     }
     snap = Object.freeze({ status: 'ready', writing: about, modelStep, cost: costFor === model.gpt ? cost : null, takeError: writerModel.takeError,
-      settings: now, writer, draws, reading, training: shippedTraining().count, ...traceText(ctx.qkv, model.gpt, drawn, now) });
+      settings: now, writer, draws, reading, training: training.count, trainingFileBytes: training === poetText.training ? poetText.fileBytes : 0,
+      ...traceText(ctx.qkv, model.gpt, drawn, now) });
     publish();
+    if (poetWrites) fetchPoetText();
   }
 
   async function loadPoet() {

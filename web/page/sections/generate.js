@@ -223,7 +223,8 @@ export const generateSection = defineSection({
       }
       const checked = snap.writing.checked;
       readingBox.append(texts.set(h('h3', { class: 'sub-title' }), 'gen.readTitle'), marked, h('ul', { class: 'gen-read-list' }, items),
-        h('p', { class: 'note', text: i18n.t(`gen.checked.${checked}`, { n: snap.training.toLocaleString('en-US') }) }));
+        h('p', { class: 'note', attrs: { 'data-role': 'checked', 'data-checked': checked },
+          text: i18n.t(`gen.checked.${checked}`, { n: snap.training.toLocaleString('en-US'), mb: (snap.trainingFileBytes / 1e6).toFixed(1) }) }));
     }
 
     let index = 0;

@@ -54,8 +54,10 @@ const DROPPED_BY = { seed: ['Wq', 'Wk', 'Wv'], sentence: ['X'], dk: ['Wq', 'Wk',
  * shell/section-tools.js; the widget has none).
  * playsOnOpen: a section may play its steps once by itself the first time it is seen (the page;
  * a widget and an iframe play only when their author says autoplay).
+ * poetTextUrl: the address of the pretrained poet's training text (web/pretrained/tang-poet-train.bin),
+ * which the generation section checks the poet's lines against; the page served over HTTP has it.
  */
-export function createSectionContext({ qkv, i18n, state, announce = () => {}, goTo = () => {}, onSnapshot = () => {}, trainingOptions = {}, scene = null, onSceneChecked = () => {}, sectionTools = null, playsOnOpen = false }) {
+export function createSectionContext({ qkv, i18n, state, announce = () => {}, goTo = () => {}, onSnapshot = () => {}, trainingOptions = {}, scene = null, onSceneChecked = () => {}, sectionTools = null, playsOnOpen = false, poetTextUrl = null }) {
   let overrides = {};
   const settings = () => Object.fromEntries(SNAPSHOT_KEYS.map((key) => [key, state.get(key)]));
   const choices = () => Object.freeze(Object.fromEntries(CHOICE_KEYS.map((key) => [key, state.get(key)])));
@@ -79,6 +81,8 @@ export function createSectionContext({ qkv, i18n, state, announce = () => {}, go
     qkv, i18n, state, announce, goTo, sectionTools,
     /** Whether a section may play its steps once by itself when first seen (section-shell.js playsOnOpen): the page's choice. */
     playsOnOpen,
+    /** Where the pretrained poet's training text is served (gpt/poet-text.js), or null where the host has none. */
+    poetTextUrl,
     getSnapshot: () => snapshot,
     /** The scene for section `id` ({ step, range, loop, autoplay, outside }), or null when it has none. */
     sceneFor: (id) => (scene && scene.section === id ? sceneOf(state) : null),

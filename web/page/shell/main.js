@@ -186,6 +186,8 @@ async function main() {
     // a section may play itself once when first seen (the generated poem): on the page, not in
     // iframe mode, where the author's embed code chooses (autoplay), as in a widget
     playsOnOpen: !isEmbedMode(params),
+    // the poet's training text, served beside the page (not from file://: the single file carries no poet)
+    poetTextUrl: /^https?:$/.test(location.protocol) ? new URL('pretrained/tang-poet-train.bin', document.baseURI).href : null,
     // a step or range past the section's last step fell back (scene.js fitScene): the link's notice says so
     onSceneChecked(id, refused) {
       const names = refused.map((r) => r.name).filter((name) => !state.rejected.includes(name));
