@@ -13,7 +13,7 @@
 //   - once the poet's whole training text has arrived (web/pretrained/tang-poet-train.bin), a
 //     seven-character line found in it is marked with its source poem, and the note says what
 //     was checked; without it (a widget, the single file, a failed request) the note says the
-//     page's quatrains were;
+//     page's quatrains were; an adapter's note says its own fine-tuning text is not checked;
 //   - on the page the poem writes itself once when its line is first on screen, to its last
 //     character; not in iframe mode, not under reduced motion, not at a link's step.
 import { test, before, after } from 'node:test';
@@ -23,6 +23,7 @@ import path from 'node:path';
 import { openBrowser, ARTIFACTS, frames } from './harness.js';
 import { openPage, q } from './page-helpers.js';
 import { newPage } from '../../tools/browser.mjs';
+import { load } from '../../web/qkv-lab.js';
 import { poemForm } from '../../web/poem-forms.js';
 import { rhyme } from '../../web/poetry/metrics.js';
 
@@ -127,6 +128,19 @@ test('the poet\'s lines are checked against its whole training text once it arri
   assert.match(await without.textContent('#generate [data-role=checked]'), /^Checked against the 3,710 五绝 the page carries/);
   assert.match(await without.textContent('#generate [data-role=reading-novelty]'), /^Novelty: none of its 4 lines occurs verbatim/);
   await without.closeAll();
+  // an adapter on the poet (a file: 0 steps of LoRA, made here with the API) is checked against its base's text, and says its own is not
+  const qkv = await load({ gpt: true });
+  const base = await qkv.loadPretrained();
+  const ft = base.finetune({ text: '白日依山尽，黄河入海流。欲穷千里目，更上一层楼。\n'.repeat(40) });
+  const adapter = ft.saveAdapter();
+  ft.dispose(); base.dispose();
+  const withAdapter = await openPage(env, { query: q({ embed: 1, section: 'generate', lang: 'en', gmodel: 'adapter' }) });
+  await withAdapter.locator('#generate').scrollIntoViewIfNeeded();
+  await withAdapter.setInputFiles('#generate [data-role=adapter-file]', { name: 'test.qkvlora', mimeType: 'application/octet-stream', buffer: Buffer.from(adapter) });
+  await withAdapter.waitForSelector('#generate[data-writing=adapter] [data-role=checked][data-checked=adapter]', { timeout: 120000 });
+  assert.match(await withAdapter.textContent('#generate [data-role=checked]'), /^Checked against the base poet's whole training text: 34,485 poems .*the adapter's own fine-tuning text is not checked/);
+  assert.deepEqual(withAdapter.problems(), []);
+  await withAdapter.closeAll();
 });
 
 test('on the page the poem writes itself once, character by character, when first seen; not in iframe mode, under reduced motion or at a link\'s step', async () => {

@@ -331,7 +331,7 @@ export function generationSource(ctx) {
     const poetWrites = model.kind !== 'writer';
     const training = poetWrites && poetText.training ? poetText.training : shippedTraining();
     const checked = !poetWrites ? (writer.own ? 'writerOwn' : 'writer')
-      : poetText.training ? 'poet' : poetText.status === 'loading' ? 'poetLoading' : 'poetSample';
+      : poetText.training ? (model.kind === 'adapter' ? 'adapter' : 'poet') : poetText.status === 'loading' ? 'poetLoading' : 'poetSample';
     const about = Object.freeze({ asked: now.who, kind: model.kind, name: model.name ?? null, fallback: model.fallback ?? null,
       poetStatus: poet.status, poetError: poet.error, adapterError, adapterLoading, adapterName: (handed ?? fileAdapter)?.name ?? null,
       checked });
