@@ -7,7 +7,7 @@
 //
 //   node bench/page.mjs [--runs N] [--seconds S] [--writer-seconds S] [--json FILE]
 //   import { benchPage } from './page.mjs'   →  { timeToNumbers, frames, writerFrames, inputs }
-import { openBrowser, newPage, openPage, q, openTraining, readState, bigCorpus, pasteDone } from '../tools/browser.mjs';
+import { openBrowser, newPage, openPage, q, openTraining, readState, bigCorpus, pasteDone, STRICT_CSP } from '../tools/browser.mjs';
 import { GPT_DEFAULTS } from '../web/gpt-defaults.js';
 import os from 'node:os';
 import fs from 'node:fs';
@@ -119,10 +119,11 @@ async function trainingFrames(env, speed, seconds) {
  * progress. Before that, the same for the same time with the writer paused (`idle`), so that what
  * the machine's load does to frames is told from what training does. `settings`: the writer's URL settings (none: the defaults, the GPT of GPT_DEFAULTS on
  * the quatrains). Also the steps the worker took in that time, as a throughput in the browser
- * (wall-clock: the worker's thread shares the machine with everything else).
+ * (wall-clock: the worker's thread shares the machine with everything else). csp: the page under
+ * that Content-Security-Policy (STRICT_CSP refuses the worker: the run is on the page's thread).
  */
-export async function writerFrames(env, seconds, settings = {}) {
-  const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', ...settings }) });
+export async function writerFrames(env, seconds, settings = {}, { csp = null } = {}) {
+  const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', ...settings }), csp });
   await page.locator('#writer').scrollIntoViewIfNeeded();   // the run is made when the section is seen
   await page.waitForSelector('#writer [data-role=samples] li', { timeout: 120000 });   // created, step 0 sampled
   // the same page for the same time before it trains: what the machine's load alone does to frames
@@ -133,6 +134,7 @@ export async function writerFrames(env, seconds, settings = {}) {
   const load = os.loadavg()[0];
   const stepAt = () => page.getAttribute('#writer [data-role=status]', 'data-step').then(Number);
   const step0 = await stepAt();
+  const thread = await page.getAttribute('#writer [data-role=thread]', 'data-thread');
   await page.click('#writer [data-role=play]');
   const t0 = Date.now();
   await page.waitForTimeout(seconds * 1000);   // a benchmark samples for a fixed time; tests never do
@@ -142,7 +144,7 @@ export async function writerFrames(env, seconds, settings = {}) {
   // createGPT's batch (the writer has no setting for it) × the context
   const chars = GPT_DEFAULTS.batch * (settings.gctx ?? GPT_DEFAULTS.context);
   return { settings, seconds, ...f, idle, steps, stepsPerSecond: +(steps / wall).toFixed(2), charsPerSecond: Math.round((steps * chars) / wall),
-    loadAverage: +load.toFixed(2) };
+    thread, loadAverage: +load.toFixed(2) };
 }
 
 /**
@@ -268,7 +270,7 @@ export async function benchPage({ runs = 5, seconds = 4, writer = {}, log = cons
   const env = await openBrowser();
   const frames = [];
   const inputs = [];
-  let w = null, ft = null;
+  let w = null, wc = null, ft = null;
   try {
     for (const speed of [20, 100]) {
       const f = await trainingFrames(env, speed, seconds);
@@ -282,6 +284,11 @@ export async function benchPage({ runs = 5, seconds = 4, writer = {}, log = cons
       `max ${w.max} ms, ${w.longTasks} long tasks (longest ${w.longestTask} ms); paused beforehand for as long: p50 ${w.idle.p50} ms, ` +
       `p95 ${w.idle.p95} ms, ${w.idle.longTasks} long tasks (longest ${w.idle.longestTask} ms); the worker took ${w.steps} steps (${w.stepsPerSecond}/s, ` +
       `${w.charsPerSecond} characters/s, wall-clock), load average ${w.loadAverage}`);
+    // the same under the strict policy: the run on the page's own thread (gpt/local-run.js)
+    wc = await writerFrames(env, writer.seconds ?? 2 * seconds, writer.settings ?? {}, { csp: STRICT_CSP });
+    log(`the writer on the page's own thread under a strict CSP (no blob: workers) for ${wc.seconds} s: ${wc.frames} frames, p50 ${wc.p50} ms, ` +
+      `p95 ${wc.p95} ms, max ${wc.max} ms, ${wc.longTasks} long tasks (longest ${wc.longestTask} ms); ${wc.steps} steps (${wc.stepsPerSecond}/s) ` +
+      `in the ${wc.thread}, load average ${wc.loadAverage}`);
     ft = await finetuneFrames(env, writer.seconds ?? 2 * seconds);
     log(`fine-tuning the poet (LoRA, the section's defaults) in its ${ft.thread || '?'} for ${ft.seconds} s: ${ft.frames} frames, p50 ${ft.p50} ms (${ft.fps} fps), ` +
       `p95 ${ft.p95} ms, max ${ft.max} ms, ${ft.longTasks} long tasks (longest ${ft.longestTask} ms); paused beforehand for as long: p50 ${ft.idle.p50} ms, ` +
@@ -293,7 +300,7 @@ export async function benchPage({ runs = 5, seconds = 4, writer = {}, log = cons
   } finally {
     await env.close();
   }
-  return { timeToNumbers: timeToNumbersResult, frames, writerFrames: w, finetuneFrames: ft, inputs };
+  return { timeToNumbers: timeToNumbersResult, frames, writerFrames: w, writerFramesStrictCsp: wc, finetuneFrames: ft, inputs };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

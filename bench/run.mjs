@@ -685,6 +685,15 @@ function targets(r) {
   } else {
     notMeasured('the page at 60 fps while the writer trains the GPT in its Web Worker');
   }
+  const wc = r.page && r.page.writerFramesStrictCsp;
+  if (wc) {
+    add('no long task over 100 ms while the writer trains on the page\'s own thread under a strict CSP',
+      `${wc.longTasks} long tasks in ${wc.seconds} s, longest ${wc.longestTask} ms; median frame ${wc.p50} ms; ${wc.steps} steps on the ${wc.thread || '?'}'s thread` +
+      `${Object.keys(wc.settings).length ? ` on ${JSON.stringify(wc.settings)}` : ''}`,
+      wc.longestTask <= 100 && wc.steps > 0 && wc.thread === 'page');
+  } else {
+    notMeasured('no long task over 100 ms while the writer trains on the page\'s own thread under a strict CSP');
+  }
   const ft = r.page && r.page.finetuneFrames;
   if (ft) {
     add('no long task over 100 ms on the page while fine-tuning runs in the worker',

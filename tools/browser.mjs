@@ -4,6 +4,7 @@
 // the ways to open the page and its training section and read what they show. The tests' own
 // helpers (tests/browser/harness.js, page-helpers.js, training-helpers.js) re-export these.
 import { chromium } from 'playwright-core';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startServer } from './serve.js';
@@ -54,9 +55,18 @@ export async function newPage(env, { width = 1280, height = 900, locale = 'en-US
   return page;
 }
 
+/** "A strict CSP without unsafe-eval": no inline script or style, no eval, no blob: workers; WASM may compile. */
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+
 /** Opens the demo page (served, or from file:// with `file`) at `query` and waits until it is ready. */
-export async function openPage(env, { query = '', file = false, locale = 'en-US', ...options } = {}) {
+export async function openPage(env, { query = '', file = false, locale = 'en-US', csp = null, ...options } = {}) {
   const page = await newPage(env, { locale, ...options });
+  // csp: the served index.html with this Content-Security-Policy header
+  if (csp) {
+    const html = fs.readFileSync(path.join(ROOT, 'web', 'index.html'), 'utf8');
+    await page.route((url) => url.pathname === '/index.html', (route) => route.fulfill({
+      status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp }, body: html }));
+  }
   const url = file ? env.fileUrl('dist/qkv-lab.html') + query : env.url('index.html' + query);
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });

@@ -282,15 +282,7 @@ const NO_BLOB_WORKERS = STRICT_CSP;
 const REFUSED_WORKER = /^console error: Creating a worker from 'blob:[^']+' violates the following Content Security Policy directive/;
 
 /** The served page (index.html) under a Content-Security-Policy header. */
-async function openUnder(policy, query, options = {}) {
-  const page = await newPage(env, options);
-  const html = fs.readFileSync(path.join(ROOT, 'web', 'index.html'), 'utf8');
-  await page.route((url) => url.pathname === '/index.html', (route) => route.fulfill({
-    status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': policy }, body: html }));
-  await page.goto(env.url('index.html' + query));
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
-  return page;
-}
+const openUnder = (policy, query, options = {}) => openPage(env, { ...options, query, csp: policy });
 
 test('under a CSP that refuses blob: workers the writer trains on the page\'s own thread, says why, and keeps its controls', async () => {
   const LONG = 300;   // long enough that Pause lands before the end (then a Step adds exactly one)
@@ -301,6 +293,8 @@ test('under a CSP that refuses blob: workers the writer trains on the page\'s ow
   assert.equal(await notice.getAttribute('data-thread'), 'page');
   assert.ok(await notice.isVisible());
   assert.match(await notice.textContent(), /^This page's Content-Security-Policy does not let it start a background thread \(its worker-src leaves out blob:\), so the model trains on the page's own thread/);
+  // …on smaller batches than a worker's (gpt/local-run.js PAGE_BATCH), which it says
+  assert.match(await notice.textContent(), / Here each step learns from 4 windows of text instead of the 16 a background thread takes, so that a step, which cannot be split, stays short/);
   const stepOf = async () => Number(await status(page).getAttribute('data-step'));
   // Step: one step
   await page.click('#writer [data-role=step]');

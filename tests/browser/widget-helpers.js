@@ -7,8 +7,8 @@ import { ROOT, newPage } from './harness.js';
 
 export const FIXTURES = path.join(ROOT, 'tests', 'browser', 'fixtures');
 
-/** "A strict CSP without unsafe-eval": no inline script or style, no eval; WASM may compile. */
-export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+/** "A strict CSP without unsafe-eval" (tools/browser.mjs, which the benchmark shares). */
+export { STRICT_CSP } from '../../tools/browser.mjs';
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.css': 'text/css; charset=utf-8', '.js': 'text/javascript; charset=utf-8' };
 

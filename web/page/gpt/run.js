@@ -32,13 +32,15 @@ import { SAMPLE_EVERY, EVAL_EVERY, SAMPLE_POEMS, SAMPLE_TEMPERATURE, EVAL_PIECE_
 const now = () => performance.now();
 
 /**
- * createRun({ post, api, chunkMs }) → { receive(message) }
+ * createRun({ post, api, chunkMs, batch }) → { receive(message) }
  *   post(message, transfer)  how messages reach the page
  *   api()                    a promise of the qkv-lab API with the GPT engine (load({ gpt: true }))
  *   chunkMs                  0: one step per chunk; otherwise the steps of a chunk stop before it
  *                            would pass chunkMs (a step longer than that is a chunk of its own)
+ *   batch                    the windows a step learns from, in place of createGPT's default (the
+ *                            page's thread: a smaller batch keeps one step, which is one call, short)
  */
-export function createRun({ post, api, chunkMs = 0 }) {
+export function createRun({ post, api, chunkMs = 0, batch = null }) {
   // the evaluation's pieces: within chunkMs on the page's thread; in the worker (chunkMs 0, one
   // step a chunk) within EVAL_PIECE_MS, so a command waits for one piece, not the whole evaluation
   const pieceMs = chunkMs > 0 ? chunkMs : EVAL_PIECE_MS;
@@ -172,7 +174,7 @@ export function createRun({ post, api, chunkMs = 0 }) {
     const base = text === null ? null : baselines(text);
     return {
       loaded, steps: gpt.steps, defaultSteps: gpt.defaultSteps, vocab: gpt.vocab.length, parameterCount: gpt.parameterCount,
-      layers: gpt.layers, heads: gpt.heads, dim: gpt.dim, context: gpt.context, seed: gpt.seed, lr: gpt.lr,
+      layers: gpt.layers, heads: gpt.heads, dim: gpt.dim, context: gpt.context, seed: gpt.seed, lr: gpt.lr, batch: gpt.batch,
       unigram: base ? base.unigram : null, uniform: Math.log(gpt.vocab.length),
     };
   }
@@ -184,7 +186,7 @@ export function createRun({ post, api, chunkMs = 0 }) {
       if (stopped) return;
       let next;
       try {
-        next = qkv.createGPT({ ...options, text });
+        next = qkv.createGPT({ ...options, text, ...(batch ? { batch } : {}) });
       } catch (error) {
         fail('create', error, { running });
         return;

@@ -22,6 +22,7 @@ import { createLossPlot } from '../views/loss-plot.js';
 import { refusalText } from '../gpt/refusals.js';
 import { runRefusal, quatrainVocabulary } from '../gpt/limits.js';
 import { isWellFormedQuatrain } from '../../data/quatrain-form.js';
+import { GPT_DEFAULTS } from '../../gpt-defaults.js';
 
 addStrings(WRITER_STRINGS);
 addStrings(QUIZ_GPT_STRINGS);   // its questions' words travel with it
@@ -308,8 +309,13 @@ export const writerSection = defineSection({
       const onPage = snap.thread.where === 'page';
       threadNote.hidden = !onPage;
       threadNote.dataset.thread = snap.thread.where || '';
+      const gap = i18n.lang === 'zh' ? '' : ' ';
+      // a run made here learns from fewer windows a step than a worker's (gpt/local-run.js PAGE_BATCH)
+      const smaller = info && !info.loaded && info.batch < GPT_DEFAULTS.batch;
       threadNote.textContent = !onPage ? '' : i18n.t(/Content Security Policy|Content-Security-Policy/i.test(snap.thread.reason) ? 'writer.onPageCSP' : 'writer.onPage',
-        { reason: snap.thread.reason }) + (snap.longestChunkMs === null ? '' : `${i18n.lang === 'zh' ? '' : ' '}${i18n.t('writer.chunk', { ms: Math.round(snap.longestChunkMs) })}`);
+        { reason: snap.thread.reason })
+        + (smaller ? `${gap}${i18n.t('writer.pageBatch', { batch: info.batch, full: GPT_DEFAULTS.batch })}` : '')
+        + (snap.longestChunkMs === null ? '' : `${gap}${i18n.t('writer.chunk', { ms: Math.round(snap.longestChunkMs) })}`);
       threadNote.title = onPage ? snap.thread.reason : '';
       showPlaying();
       save.disabled = !info;
