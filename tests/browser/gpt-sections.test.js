@@ -137,6 +137,25 @@ test('writer: refused text stays typed with the engine\'s message; training writ
   await page.closeAll();
 });
 
+test('writer: Pause then Start before the worker has answered the pause keeps the run going (the pause\'s late report does not stop it)', async () => {
+  const page = await openPage(env, { query: q({ embed: 1, section: 'writer', lang: 'en', ...TINY, gsteps: 1000 }) });
+  await page.locator('#writer').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#writer [data-role=samples] li');
+  await page.click('#writer [data-role=play]');
+  await page.waitForFunction(() => Number(document.querySelector('#writer [data-role=status]').dataset.step) >= 3);
+  // both clicks in one task: the worker's answer to the pause can only arrive after the Start
+  const at = await page.evaluate(() => {
+    const play = document.querySelector('#writer [data-role=play]');
+    play.click();   // Pause
+    play.click();   // Start
+    return Number(document.querySelector('#writer [data-role=status]').dataset.step);
+  });
+  // it trains on (the old code stopped for good here: the Start was lost)
+  await page.waitForFunction((n) => Number(document.querySelector('#writer [data-role=status]').dataset.step) >= n + 20, at, { timeout: 60000 });
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});
+
 test('writer: the stepper walks the column of samples, each step showing that sample\'s poem and share; a reader on an older sample is not pulled to new ones', async () => {
   const LAST = 150;   // samples at steps 0, 25, …, 150
   const N = LAST / 25 + 1;

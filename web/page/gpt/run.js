@@ -12,7 +12,8 @@
 //
 // page → run                                 run → page
 //   { type: 'create', options, text, form }    { type: 'created', info } | { type: 'error', op, message }
-//   { type: 'play', until? }                   { type: 'progress', step, loss, running, done }
+//   { type: 'play', until?, seq? }             { type: 'progress', step, loss, running, done, seq }
+//   (seq: the page's number for its play and pause commands; progress says the last one received)
 //   { type: 'pause' | 'step' }                 (play with until: it pauses itself at that step)
 //   { type: 'attend', id, text }               { type: 'sample', step, poems, good }  (every SAMPLE_EVERY steps)
 //   { type: 'save' }                           { type: 'eval', step, train, val }     (every EVAL_EVERY steps)
@@ -59,6 +60,11 @@ export function createRun({ post, api, chunkMs = 0, batch = null }) {
   let scheduled = false;
   const loop = new MessageChannel();
   const schedule = () => { if (!scheduled) { scheduled = true; loop.port2.postMessage(0); } };
+
+  // the number of the last play or pause the page sent ({ type, seq }): every progress says it, so
+  // that the page can tell a report from before its reader's latest command (gpt/store.js)
+  let seq = 0;
+  const progress = (fields) => post({ type: 'progress', seq, ...fields });
 
   function fail(op, error, extra = {}) {
     post({ type: 'error', op, message: String(error && error.message ? error.message : error), name: error?.name, ...extra });
@@ -113,7 +119,7 @@ export function createRun({ post, api, chunkMs = 0, batch = null }) {
   function sayEnd() {
     if (endSaid || !gpt || !trainable || !reported()) return;
     endSaid = true;
-    post({ type: 'progress', step: gpt.steps, loss: null, running: false, done: true });
+    progress({ step: gpt.steps, loss: null, running: false, done: true });
   }
 
   // one step, then its sample and evaluation when due; false when the run cannot go on
@@ -127,13 +133,13 @@ export function createRun({ post, api, chunkMs = 0, batch = null }) {
       if (step % SAMPLE_EVERY === 0 || finished) sample();
       if (step % EVAL_EVERY === 0 || finished) evaluate();
       // the end's step is still at work (its sample and evaluation) until sayEnd()
-      post({ type: 'progress', step, loss, running: running || (finished && !reported()), done: reported() });
+      progress({ step, loss, running: running || (finished && !reported()), done: reported() });
       return !finished;
     } catch (error) {
       running = false;
       fail('step', error);
       endSaid = true;
-      post({ type: 'progress', step: gpt.steps, loss: null, running: false, done: true });
+      progress({ step: gpt.steps, loss: null, running: false, done: true });
       return false;
     }
   }
@@ -226,11 +232,11 @@ export function createRun({ post, api, chunkMs = 0, batch = null }) {
       until = to === null ? Infinity : to;
       if (!gpt || !trainable || done() || gpt.steps >= until) return;
       if (!running) { running = true; schedule(); }
-      post({ type: 'progress', step: gpt.steps, loss: null, running, done: false });
+      progress({ step: gpt.steps, loss: null, running, done: false });
     },
     pause() {
       running = false;
-      if (gpt) post({ type: 'progress', step: gpt.steps, loss: null, running: false, done: reported() });
+      if (gpt) progress({ step: gpt.steps, loss: null, running: false, done: reported() });
     },
     step() {
       if (!gpt || running || !trainable || done()) return;
@@ -262,7 +268,9 @@ export function createRun({ post, api, chunkMs = 0, batch = null }) {
     receive(message) {
       const command = commands[message?.type];
       if (!command || stopped) return;
-      queue = queue.then(() => command(message)).catch((error) => fail(message.type, error));
+      // a command's number counts from when it runs, in order with the others
+      queue = queue.then(() => { if (typeof message.seq === 'number') seq = message.seq; return command(message); })
+        .catch((error) => fail(message.type, error));
     },
     stop() { stopped = true; running = false; evaluation = sampling = null; loop.port1.close(); gpt?.dispose(); gpt = null; },
   };

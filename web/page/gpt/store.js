@@ -89,6 +89,7 @@ export function createGPTStore(ctx) {
   let replayAsked = ctx.sceneFor?.('writer')?.step || 0;   // a link's step, for the first run only
   let tickerPlays = false;       // the ticker (store.process) plays the run: it has not paused it since
   let tickerStarted = false;     // … and it started the run itself (the run was not running already)
+  let commandSeq = 0, lastCommand = null;   // the page's play and pause commands, numbered (play below)
 
   const makeSnap = () => Object.freeze({ ...s, thread, losses: s.losses.slice(), evals: s.evals.slice(), samples: s.samples.slice(),
     settings: Object.freeze(Object.fromEntries(RUN_KEYS.map((k) => [k, state.get(k)]))) });
@@ -138,14 +139,16 @@ export function createGPTStore(ctx) {
         if (replayAsked && !m.info.loaded && ownText === null) {
           const to = Math.min(replayAsked, m.info.defaultSteps);
           s.replay = { to, asked: replayAsked };
-          worker.postMessage({ type: 'play', until: to });
+          worker.postMessage({ type: 'play', until: to, seq: commandSeq });
         }
         replayAsked = 0;
         publish();
         if (line) watchLine(line);
         break;
       case 'progress': {
-        const patch = { running: m.running, done: m.done, step: m.step };
+        // a report from before the page's latest play or pause keeps the running state that command asked for
+        const current = typeof m.seq !== 'number' || m.seq >= commandSeq;
+        const patch = { running: current ? m.running : s.running, done: m.done, step: m.step };
         if (m.loss !== null) {
           patch.losses = [...s.losses, { step: m.step, loss: m.loss }];
           // the first reading after RATE_FIRST_MS of continuous running, then one per RATE_MS
@@ -244,15 +247,23 @@ export function createGPTStore(ctx) {
   };
   if (typeof addEventListener === 'function') addEventListener('beforeunload', beforeUnload);
 
-  const play = () => { worker?.postMessage({ type: 'play' }); set({ startedAt: s.startedAt ?? performance.now(), replay: null }); };
-  const pause = () => { worker?.postMessage({ type: 'pause' }); set({ replay: null }); };
+  // play and pause are numbered (run.js says the last one it took in every progress): a report from
+  // before the latest of them does not say whether the run runs now. Without this, Pause then Start
+  // faster than the run answers lost the Start: Start saw the run still running and sent nothing,
+  // then the pause's report stopped the ticker.
+  const play = () => {
+    lastCommand = 'play';
+    worker?.postMessage({ type: 'play', seq: ++commandSeq });
+    set({ startedAt: s.startedAt ?? performance.now(), replay: null });
+  };
+  const pause = () => { lastCommand = 'pause'; worker?.postMessage({ type: 'pause', seq: ++commandSeq }); set({ replay: null }); };
   const step = () => { worker?.postMessage({ type: 'step' }); set({ replay: null }); };
   // the run as a live process for the shell's ticker: it trains in its worker at its own pace, so
   // the ticker's play and pause start and stop it there, and advance takes a step only when
   // asked while paused (Step). A run that is already running (a link's replay, generation's
   // button) is not asked again, so what it was doing (its replay's end) stays.
   const process = Object.freeze({
-    play() { tickerPlays = true; if (!s.running) { tickerStarted = true; play(); } },
+    play() { tickerPlays = true; if (!s.running || lastCommand === 'pause') { tickerStarted = true; play(); } },
     pause() { if (tickerStarted || s.running) pause(); tickerPlays = tickerStarted = false; },
     advance() { if (!tickerPlays && !s.running) step(); return []; },
     get finished() { return !s.info || s.done || s.source === 'file'; },
