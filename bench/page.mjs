@@ -126,25 +126,10 @@ export async function writerFrames(env, seconds, settings = {}, { csp = null } =
   const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', ...settings }), csp });
   await page.locator('#writer').scrollIntoViewIfNeeded();   // the run is made when the section is seen
   await page.waitForSelector('#writer [data-role=samples] li', { timeout: 120000 });   // created, step 0 sampled
-  // the same page for the same time before it trains: what the machine's load alone does to frames
-  await recordFrames(page);
-  await page.waitForTimeout(seconds * 1000);
-  const idle = await framesRecorded(page);
-  await recordFrames(page);
-  const load = os.loadavg()[0];
-  const stepAt = () => page.getAttribute('#writer [data-role=status]', 'data-step').then(Number);
-  const step0 = await stepAt();
-  const thread = await page.getAttribute('#writer [data-role=thread]', 'data-thread');
-  await page.click('#writer [data-role=play]');
-  const t0 = Date.now();
-  await page.waitForTimeout(seconds * 1000);   // a benchmark samples for a fixed time; tests never do
-  const f = await framesRecorded(page);
-  const steps = (await stepAt()) - step0, wall = (Date.now() - t0) / 1000;
-  await page.closeAll();
+  const run = await pausedThenPlaying(page, '#writer', seconds);
   // createGPT's batch (the writer has no setting for it) × the context
   const chars = GPT_DEFAULTS.batch * (settings.gctx ?? GPT_DEFAULTS.context);
-  return { settings, seconds, ...f, idle, steps, stepsPerSecond: +(steps / wall).toFixed(2), charsPerSecond: Math.round((steps * chars) / wall),
-    thread, loadAverage: +load.toFixed(2) };
+  return { settings, ...run, charsPerSecond: Math.round((run.steps * chars) / run.wall) };
 }
 
 /**
@@ -158,21 +143,31 @@ export async function finetuneFrames(env, seconds) {
   await page.locator('#finetune').scrollIntoViewIfNeeded();   // the poet is loaded when the section is seen
   await page.waitForFunction(() => !document.querySelector('#finetune [data-role=play]').disabled, null, { timeout: 180000 });
   await page.waitForSelector('#finetune [data-role=poems] li', { timeout: 120000 });   // step 0's samples drawn
+  return pausedThenPlaying(page, '#finetune', seconds);
+}
+
+/**
+ * A section with a run (the writer, fine-tuning: its play button, its status's data-step and its
+ * thread note's data-thread), ready and paused: frames for `seconds` as it is (`idle`: what the
+ * machine's load alone does), then for as long after its play button is pressed. Closes the page.
+ * → { seconds, frames…(framesRecorded), idle, steps, wall (s), stepsPerSecond (wall-clock), thread, loadAverage }
+ */
+async function pausedThenPlaying(page, section, seconds) {
   await recordFrames(page);
   await page.waitForTimeout(seconds * 1000);   // a benchmark samples for a fixed time; tests never do
   const idle = await framesRecorded(page);
   await recordFrames(page);
   const load = os.loadavg()[0];
-  const stepAt = () => page.getAttribute('#finetune [data-role=status]', 'data-step').then(Number);
-  const thread = await page.getAttribute('#finetune [data-role=thread]', 'data-thread');
+  const stepAt = () => page.getAttribute(`${section} [data-role=status]`, 'data-step').then(Number);
+  const thread = await page.getAttribute(`${section} [data-role=thread]`, 'data-thread');
   const step0 = await stepAt();
-  await page.click('#finetune [data-role=play]');
+  await page.click(`${section} [data-role=play]`);
   const t0 = Date.now();
   await page.waitForTimeout(seconds * 1000);
   const f = await framesRecorded(page);
   const steps = (await stepAt()) - step0, wall = (Date.now() - t0) / 1000;
   await page.closeAll();
-  return { seconds, ...f, idle, steps, stepsPerSecond: +(steps / wall).toFixed(2), thread, loadAverage: +load.toFixed(2) };
+  return { seconds, ...f, idle, steps, wall, stepsPerSecond: +(steps / wall).toFixed(2), thread, loadAverage: +load.toFixed(2) };
 }
 
 /**

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { readPoem, indexTraining, searchTraining } from '../web/page/gpt/poem-reading.js';
+import { novelty, trainingIndex } from '../web/poetry/metrics.js';
 import { decodePoetText } from '../web/page/gpt/poet-text.js';
 import { QUATRAINS } from '../web/data/quatrains.js';
 import { POEMS_VAL } from '../web/data/poems-val.js';
@@ -18,7 +19,7 @@ import { mulberry32 } from '../tools/random.mjs';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-test('a poem reads the same against the indexed and the searched training text: copied lines and their sources, whole poems, the longest stretch', () => {
+test('a poem reads the same against the indexed and the searched training text: copied lines and their sources, whole poems, the longest stretch, metrics.js\'s novelty', () => {
   const text = QUATRAINS.poems;
   const indexed = indexTraining(text), searched = searchTraining(text);
   const poems = text.split('\n').filter(Boolean);
@@ -40,10 +41,13 @@ test('a poem reads the same against the indexed and the searched training text: 
     if (k % 2) { const chars = Array.from(poem); chars[Math.floor(random() * chars.length)] = pick(Array.from(pick(poems))); poem = chars.join(''); }
     cases.push(poem);
   }
+  const index = trainingIndex(text);
   let copiedLines = 0, wholePoems = 0;
   for (const poem of cases) {
     const a = readPoem(poem, indexed, 5), b = readPoem(poem, searched, 5);
     assert.deepEqual(b, a, poem);
+    // the reading's novelty is metrics.js's
+    assert.deepEqual(a.novelty, novelty([poem], index), poem);
     copiedLines += a.novelty.copiedLines;
     wholePoems += a.novelty.copiedPoems;
   }

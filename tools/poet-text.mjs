@@ -19,18 +19,12 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { POEMS_VAL } from '../web/data/poems-val.js';
+import { fnv1a } from '../web/gpt-file.js';   // the checksum of GPT files, and extract-poems.mjs's of the text
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TEXT = path.join(ROOT, '.build', 'pretrain', 'train.txt');
 export const POET_TEXT_FILE = path.join(ROOT, 'web', 'pretrained', 'tang-poet-train.bin');
 const MAGIC = Buffer.from('QKVTEXT1', 'latin1');
-
-/** 32-bit FNV-1a of bytes (extract-poems.mjs's checksum of the training text). */
-function fnv1a(bytes) {
-  let h = 0x811c9dc5;
-  for (const b of bytes) { h ^= b; h = Math.imul(h, 0x01000193) >>> 0; }
-  return h >>> 0;
-}
 
 /** What the text must be: POEMS_VAL.train's counts and checksum. Throws, saying what differs. */
 function checkText(bytes, where) {

@@ -11,7 +11,7 @@
 // web/data/quatrains.js, the writer's whole training text. The pretrained poet was trained on
 // 34,485 poems of all four forms (docs/pretrained.md): the page fetches them when the poet writes
 // (gpt/poet-text.js) and checks its poems against them, and the section says which was checked.
-import { formOf, rhyme, tones, novelty, longestCopied, trainingIndex } from '../../poetry/metrics.js';
+import { formOf, rhyme, tones, longestCopied, trainingIndex } from '../../poetry/metrics.js';
 import { QUATRAINS } from '../../data/quatrains.js';
 
 const LINE_SPLIT = /[\p{P}\s]+/u;   // metrics.js's: a line is a run of characters between marks
@@ -28,7 +28,7 @@ export function indexTraining(text) {
   return Object.freeze({
     count: poems.length,
     lineSource: (line) => sourceOf.get(line) ?? null,
-    novelty: (poem) => novelty([poem], index),
+    hasPoem: (poem) => index.poems.has(poem),
     longest(poem) {
       const l = longestCopied(poem, index);
       return { ...l, source: l.length ? poems.find((p) => p.includes(l.text)) ?? null : null };
@@ -61,7 +61,10 @@ export function searchTraining(text) {
     }
     return -1;
   };
-  const poemAt = (at) => text.slice(text.lastIndexOf('\n', at) + 1, text.indexOf('\n', at) < 0 ? text.length : text.indexOf('\n', at));
+  const poemAt = (at) => {
+    const end = text.indexOf('\n', at);
+    return text.slice(text.lastIndexOf('\n', at) + 1, end < 0 ? text.length : end);
+  };
   const lineAt = (line) => find(line, (ch) => BOUNDARY.test(ch));
   // longestCopied's stretch: for each start, the longest run of the poem found in one training poem
   // (no match crosses a poem's end: the runs hold no '\n'), the first start of the longest
@@ -78,12 +81,7 @@ export function searchTraining(text) {
   return Object.freeze({
     count,
     lineSource: (line) => { const at = lineAt(line); return at < 0 ? null : poemAt(at); },
-    novelty(poem) {
-      const lines = poem.split(LINE_SPLIT).filter(Boolean);
-      const copiedLines = lines.filter((l) => lineAt(l) >= 0).length;
-      return { poems: 1, lines: lines.length, copiedLines, lineShare: lines.length ? copiedLines / lines.length : 0,
-        copiedPoems: poem && find(poem, (ch) => ch === '\n') >= 0 ? 1 : 0, meanLongest: longest(poem).length };
-    },
+    hasPoem: (poem) => Boolean(poem) && find(poem, (ch) => ch === '\n') >= 0,
     longest,
   });
 }
@@ -103,7 +101,8 @@ export function shippedTraining() {
  *   lines: [{ text, at, source, given }] every run of characters between marks, source the training
  *     poem it occurs in verbatim (null when none), given when it lies in the first `given` code
  *     points (the reader's prompt: copied by the reader, not the model);
- *   novelty: metrics.novelty([poem], index) (lines, copiedLines, copiedPoems, meanLongest);
+ *   novelty: what metrics.novelty([poem], index) gives (lines, copiedLines, copiedPoems, meanLongest),
+ *     counted from the lines and the longest stretch found here;
  *   longest: { length, text, source }: the longest stretch shared with one training poem.
  */
 export function readPoem(poem, training = shippedTraining(), given = 0) {
@@ -123,12 +122,17 @@ export function readPoem(poem, training = shippedTraining(), given = 0) {
   const endOf = (line) => lines[line - 1]?.end ?? null;
   const r = rhyme(poem);
   const t = tones(poem);
+  const longest = training.longest(poem);
+  // metrics.js's novelty([poem], index), from what is found above (tests/poem-reading.test.js holds them equal)
+  const copiedLines = lines.filter((l) => l.source !== null).length;
+  const novelty = { poems: 1, lines: lines.length, copiedLines, lineShare: lines.length ? copiedLines / lines.length : 0,
+    copiedPoems: training.hasPoem(poem) ? 1 : 0, meanLongest: longest.length };
   return {
     form: formOf(poem),
     rhyme: r && { ...r, ends: r.ends.map((e) => ({ ...e, at: endOf(e.line) })) },
     tones: t && { ...t, positions: t.positions.map((p) => ({ ...p, at: endOf(p.line) })) },
     lines: lines.map(({ text, at, end, source }) => ({ text, at, source, given: end < given })),
-    novelty: training.novelty(poem),
-    longest: training.longest(poem),
+    novelty,
+    longest,
   };
 }

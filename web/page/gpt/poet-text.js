@@ -5,15 +5,9 @@
 // widget, on a blog's host; the single-file page; a server without the file) the section checks
 // what the page carries, saying so.
 import { inflate } from '../../inflate.js';
+import { fnv1a } from '../../gpt-file.js';
 
 const MAGIC = 'QKVTEXT1';
-
-/** 32-bit FNV-1a of bytes (tools/poet-text.mjs's). */
-function fnv1a(bytes) {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < bytes.length; i++) { h ^= bytes[i]; h = Math.imul(h, 0x01000193) >>> 0; }
-  return h >>> 0;
-}
 
 /** Raw DEFLATE → size bytes: the browser's DecompressionStream off the page's thread where it has one, else inflate.js. */
 async function inflateRaw(packed, size) {
