@@ -1,18 +1,19 @@
 // An accessibility audit with axe-core (node_modules/axe-core, injected from disk: no network).
-// The served page in en and zh, light and dark, desktop (1280) and phone (375): eight
-// configurations, one load of the page per language and scheme, the width changed in place (as a
-// reader's window changes: the page's CSS and its resize observers follow).
+// The served page in four configurations of language (en, zh), colour scheme (light, dark) and
+// width (desktop 1280, phone 375): en light desktop, en dark phone, zh light phone and zh dark
+// desktop, which hold every pair of the three (each language in each scheme and at each width,
+// each scheme at each width: an orthogonal array), one load of the page each.
 // Audited at four moments, in every configuration: as it opens; after every section has stepped
 // forward twice and the training section has trained, paused and taken one more step (its charts,
 // heat map, batch and probes drawn; the step's heat-map flash frozen at its brightest); with every
 // section at its last step (the filled tables and their highlights); and with every section back
-// at its first step. Every rule runs in two of the eight configurations, en light desktop and zh
-// dark phone, which between them have both languages, schemes and widths; the other six run the
-// rules whose answer depends on the colours and the layout (LAYOUT_RULES), as the rest read the
-// same DOM. Then <qkv-lab> widgets in blog posts, whose shadow roots axe audits too. Every
-// violation, whatever its impact, is printed with its targets; serious and critical ones fail the
-// test. No rule is disabled; a false positive would be excluded node by node in EXCLUDE below,
-// with the reason.
+// at its first step. Every rule runs in two of the four configurations, en light desktop and zh
+// light phone, which between them have both languages and both widths (the scheme changes only
+// colours); the other two run the rules whose answer depends on the colours and the layout
+// (LAYOUT_RULES), as the rest read the same DOM. Then <qkv-lab> widgets in blog posts, whose
+// shadow roots axe audits too. Every violation, whatever its impact, is printed with its targets;
+// serious and critical ones fail the test. No rule is disabled; a false positive would be
+// excluded node by node in EXCLUDE below, with the reason.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -164,65 +165,57 @@ function stepAndHoldFlash(page, host = null) {
 
 /**
  * The rules whose answer depends on the language's text, the colour scheme or the width: text
- * contrast (colours, and what overlaps what), and scrolling boxes reachable by keyboard (which
- * boxes scroll depends on the width). axe's other rules read the DOM's structure, names and roles,
- * the same in every configuration: they run in full in two (FULL below).
+ * contrast (colours, and what overlaps what), links told from the text around them (by colour or
+ * by more than colour), and scrolling boxes reachable by keyboard (which boxes scroll depends on
+ * the width). axe's other rules read the DOM's structure, names and roles, the same in every
+ * scheme: they run in full in the two configurations of FULL below.
  */
-const LAYOUT_RULES = ['color-contrast', 'scrollable-region-focusable'];
-const FULL = new Set(['en light desktop', 'zh dark phone']);
+const LAYOUT_RULES = ['color-contrast', 'link-in-text-block', 'scrollable-region-focusable'];
+const FULL = new Set(['en light desktop', 'zh light phone']);
 
-const CONFIGS = [];
-for (const locale of ['en-US', 'zh-CN']) {
-  for (const colorScheme of ['light', 'dark']) {
-    for (const [width, height, kind] of [[1280, 900, 'desktop'], [375, 800, 'phone']]) {
-      const name = `${locale.slice(0, 2)} ${colorScheme} ${kind}`;
-      CONFIGS.push({ locale, colorScheme, width, height, name, rules: FULL.has(name) ? null : LAYOUT_RULES });
-    }
-  }
-}
-const which = (rules) => (rules ? 'contrast and scrolling rules' : 'every rule');
+const SIZES = { desktop: [1280, 900], phone: [375, 800] };
+/** Every pair of language, scheme and width, in four configurations (see the top of the file). */
+const CONFIGS = [['en-US', 'light', 'desktop'], ['en-US', 'dark', 'phone'], ['zh-CN', 'light', 'phone'], ['zh-CN', 'dark', 'desktop']]
+  .map(([locale, colorScheme, kind]) => {
+    const name = `${locale.slice(0, 2)} ${colorScheme} ${kind}`;
+    const [width, height] = SIZES[kind];
+    return { locale, colorScheme, width, height, name, rules: FULL.has(name) ? null : LAYOUT_RULES };
+  });
+const which = (rules) => (rules ? 'colour and layout rules' : 'every rule');
 
-// One load per language and scheme; the width changes in place. (The scheme does not: the heat
-// map's flash, held at its brightest, keeps the colours of the scheme it started in, which a
-// reader never sees in the other.)
-for (const locale of ['en-US', 'zh-CN']) for (const colorScheme of ['light', 'dark']) {
-  const configs = CONFIGS.filter((c) => c.locale === locale && c.colorScheme === colorScheme);
-  test(`axe: the page, ${configs.map((c) => `${c.name} (${which(c.rules)})`).join(' and ')}, has no serious or critical violation`, async () => {
-    const page = await openPage(env, { locale, ...configs[0] });
+for (const { name, rules, ...config } of CONFIGS) {
+  test(`axe: the page, ${name} (${which(rules)}), has no serious or critical violation`, async () => {
+    const page = await openPage(env, config);
     const blocking = [];
-    // per configuration, the hashes of the sections audited in it (sectionHashes)
-    const seen = new Map(configs.map((c) => [c.name, new Set()]));
+    // the hashes of the sections audited so far (sectionHashes)
+    const seen = new Set();
     /**
-     * Audits the page in each configuration, changed in place; leaves it in the first. A section
-     * the configuration has audited in the same state already (back at its first step, say) is
-     * left out; the rest of the page and every other section are audited.
+     * Audits the page. A section audited in the same state already (back at its first step, say)
+     * is left out; the rest of the page and every other section are audited.
      */
-    async function auditEach(moment) {
-      for (const { name, rules, ...options } of [...configs.slice(1), configs[0]]) {
-        await showAs(page, options);
-        const hashes = await sectionHashes(page);
-        const done = Object.keys(hashes).filter((id) => seen.get(name).has(hashes[id]));
-        const label = `${name}, ${moment}${done.length ? ` (as audited before: ${done.join(', ')})` : ''}`;
-        blocking.push(...report(label, await audit(page, null, rules, done.map((id) => `#${id}`))));
-        for (const id of Object.keys(hashes)) seen.get(name).add(hashes[id]);
-      }
+    async function auditNow(moment) {
+      await frames(page, 2);   // what the last clicks scheduled has drawn
+      await settle(page);
+      const hashes = await sectionHashes(page);
+      const done = Object.keys(hashes).filter((id) => seen.has(hashes[id]));
+      const label = `${name}, ${moment}${done.length ? ` (as audited before: ${done.join(', ')})` : ''}`;
+      blocking.push(...report(label, await audit(page, null, rules, done.map((id) => `#${id}`))));
+      for (const id of Object.keys(hashes)) seen.add(hashes[id]);
     }
-    await auditEach('opened');
+    await auditNow('opened');
 
     await stepAll(page, 2);
     await trainAndPause(page);
-    await auditEach('stepped and trained');
+    await auditNow('stepped and trained');
 
     await page.evaluate(() => Promise.all(document.getAnimations().map((a) => { a.finish(); return a.finished; })));
     await stepAll(page, 80);
-    await settle(page);
-    await auditEach('every section at its last step');
+    await auditNow('every section at its last step');
 
     // back to the start: the softmax section opens at its last step, so its pending cards show only now
     // (a section with one step so far, such as the writer before its run starts, has nowhere to go back to)
     await stepAll(page, 1, 'step-first');
-    await settle(page);
-    await auditEach('every section back at its first step');
+    await auditNow('every section back at its first step');
 
     assert.deepEqual(page.problems(), []);
     await page.closeAll();
