@@ -12,6 +12,20 @@ import { TEMPERATURES } from '../../web/page/models/snapshot-derived.js';
 export { openPage, q } from '../../tools/browser.mjs';
 import { openPage } from '../../tools/browser.mjs';
 
+/** The exercise of section `id`, and its feedback line (?quiz=1, or the page's switch). */
+export const quizOf = (id) => `#${id} [data-role=quiz]`;
+export const feedback = (id) => `${quizOf(id)} [data-role=quiz-feedback]`;
+
+/** Steps forward with the ▶| button until the section's question shows (or the last step). */
+export async function forwardToQuestion(page, id) {
+  for (let k = 0; k < 60; k++) {
+    if (await page.isVisible(quizOf(id))) return;
+    if (!(await page.isEnabled(`#${id} .step-forward`))) break;
+    await page.click(`#${id} .step-forward`);
+  }
+  assert.ok(await page.isVisible(quizOf(id)), `${id}: no question shown`);
+}
+
 /** The texts of row i of the matrix `name` inside section `section`. */
 export function row(page, section, name, i) {
   return page.$$eval(`#${section} [data-matrix="${name}"] tbody tr:nth-child(${i + 1}) td.cell`, (tds) => tds.map((td) => td.textContent));
@@ -75,6 +89,7 @@ const SETTING_CONTROLS = {
   heads: (page, value) => page.check(`#multihead .heads-picker input[value="${value}"]`),
   ped: (page, value) => page.selectOption('#positions .ped-select', String(value)),
   sentence: (page, value) => page.selectOption('#embedding .sentence-select', value),
+  quiz: (page, value) => page.setChecked('[data-role=quiz-switch]', value),
 };
 /** Sets an input's value and sends the event its section listens to, as the reader's edit does. */
 function setValue(page, selector, value, event) {
@@ -87,7 +102,7 @@ const DEFAULT_OF = Object.fromEntries(PROPERTIES.map((p) => [p.name, p.default])
 
 /**
  * One load of the page (lang, width, and `query`'s settings, such as quiz=1) for every [name,
- * settings, selector, prepare] shot: before each, the settings it names are set with the page's
+ * settings, selector, prepare, prefix] shot (prefix: the picture's, if not the call's): before each, the settings it names are set with the page's
  * controls and every other one that an earlier shot changed is put back to its default, so each
  * shot sees the state a fresh load of its query gives; then checkShot. onLoad(page) runs first,
  * on the page as it opened. Returns the page (for further checks on the same load); close it.
@@ -96,7 +111,7 @@ export async function screenshotShotsInOneLoad(env, shots, { prefix, lang, width
   const page = await openPage(env, { query: `?lang=${lang}${query ? `&${query}` : ''}`, width, height: 800, colorScheme });
   await onLoad(page);
   const current = {};
-  for (const [name, settings, selector, prepare] of shots) {
+  for (const [name, settings, selector, prepare, shotPrefix = prefix] of shots) {
     const wanted = { ...Object.fromEntries(Object.keys(current).map((k) => [k, DEFAULT_OF[k]])), ...settings };
     for (const [key, value] of Object.entries(wanted)) {
       if ((current[key] ?? DEFAULT_OF[key]) === value) continue;
@@ -110,7 +125,7 @@ export async function screenshotShotsInOneLoad(env, shots, { prefix, lang, width
       current[key] = value;
     }
     await settle(page);
-    await checkShot(page, [name, selector, prepare], { prefix, lang, width });
+    await checkShot(page, [name, selector, prepare], { prefix: shotPrefix, lang, width });
   }
   return page;
 }

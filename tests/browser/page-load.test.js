@@ -1,6 +1,6 @@
 // The demo page loads (served and as the single file, zh and en) with no console error and no
 // request leaving the machine, and shows the article's numbers (its pictures are
-// page-screenshots.test.js's). How fast the numbers appear is a speed, so it lives in the
+// screenshots.test.js's). How fast the numbers appear is a speed, so it lives in the
 // benchmark (bench/page.mjs), not here.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -57,4 +57,4 @@ test('served and as the single file, the page runs the SIMD128 kernels, not rela
 });
 
 // The page at phone and desktop widths, in both languages and the dark scheme (no wider than the
-// window, and its pictures): page-screenshots.test.js, on its one load per language and width.
+// window, and its pictures): screenshots.test.js, on its one load per language and width.

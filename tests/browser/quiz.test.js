@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { openBrowser, ROOT } from './harness.js';
-import { openPage, row, position, goToLast } from './page-helpers.js';
+import { openPage, row, position, goToLast, quizOf, feedback, forwardToQuestion } from './page-helpers.js';
 import { openBlog, waitForWidget } from './widget-helpers.js';
 import { ALL_SECTIONS } from '../../web/page/sections/index.js';
 import { load } from '../../web/qkv-lab.js';
@@ -22,19 +22,6 @@ import { SAMPLE_POEMS, SAMPLE_TEMPERATURE } from '../../web/page/gpt/worker-cons
 let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env.close(); });
-
-const quizOf = (id) => `#${id} [data-role=quiz]`;
-const feedback = (id) => `${quizOf(id)} [data-role=quiz-feedback]`;
-
-/** Steps forward with the ▶| button until the section's question shows (or the last step). */
-async function forwardToQuestion(page, id) {
-  for (let k = 0; k < 60; k++) {
-    if (await page.isVisible(quizOf(id))) return;
-    if (!(await page.isEnabled(`#${id} .step-forward`))) break;
-    await page.click(`#${id} .step-forward`);
-  }
-  assert.ok(await page.isVisible(quizOf(id)), `${id}: no question shown`);
-}
 
 /** softmax of a row of numbers as the page prints them (3 decimals). */
 function softmax(row) {
@@ -257,23 +244,6 @@ test('axe: no serious or critical issue in a question, a numeric one, and their 
     for (const v of violations) console.log(`${lang} ${width}: ${v.id} (${v.impact}) ${v.nodes.join(', ')}`);
     assert.deepEqual(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), [], `${lang} ${width}`);
     await page.closeAll();
-  }
-});
-
-// one load per language and width for both shots (each in a section of its own)
-test('screenshots: a question and its feedback, zh and en, 1280 and 375 px (tests/artifacts/quiz-*.png)', async () => {
-  const { screenshotShotsInOneLoad } = await import('./page-helpers.js');
-  const shots = [
-    ['softmax-question', {}, '#softmax', async () => {}],
-    ['scores-feedback', {}, '#scores', async (page) => {
-      await forwardToQuestion(page, 'scores');
-      await page.check(`${quizOf('scores')} [data-role=quiz-choice] >> nth=1`);
-      await page.click(`${quizOf('scores')} [data-role=quiz-check]`);
-      await page.waitForSelector(`${feedback('scores')}[data-result]`);
-    }],
-  ];
-  for (const lang of ['zh', 'en']) {
-    for (const width of [1280, 375]) await (await screenshotShotsInOneLoad(env, shots, { prefix: 'quiz', lang, width, query: 'quiz=1' })).closeAll();
   }
 });
 
