@@ -5,7 +5,7 @@
 // snapshot's own matrices or an independent computation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser } from './harness.js';
+import { openBrowser, frames } from './harness.js';
 import { openPage, row, position, ARTICLE, goToStep, goToLast, q } from './page-helpers.js';
 
 let env;
@@ -333,6 +333,16 @@ test('the data flow: live tensors on hover and focus, a jump on click, and the n
   assert.ok(Math.abs(probs.reduce((a, b) => a + b, 0) - 1) <= 15 * 0.0005 + 1e-6, 'a row of probabilities sums to 1');
   assert.equal(await page.$$eval('#flow .tensor-extra .tops li', (els) => els.length), 4);
   assert.match(await page.textContent('#flow .tensor-extra'), /random \(untrained\)/);
+  // a redraw while the reader is on a stage (a setting changed elsewhere, the number of heads,
+  // chosen from a script so that the focus stays here) keeps the focus and its preview
+  for (const heads of ['4', '2']) {
+    await page.evaluate((heads) => document.querySelector(`#multihead .heads-picker input[value="${heads}"]`).click(), heads);
+    await page.waitForFunction((heads) => (new URLSearchParams(location.search).get('heads') ?? '2') === heads, heads);
+    await frames(page, 2);
+    assert.match(await page.textContent('#flow .flow-stage[data-stage="heads"]'), new RegExp(`^${heads} heads`), 'the data flow has redrawn');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.stage), 'P', `${heads} heads: the focus stays on the stage`);
+    assert.deepEqual((await preview()).tables, ['P'], `${heads} heads: its preview stays`);
+  }
   // stepping onto it narrates the shape [n, V]
   // (the prediction is the 10th stage: after the sine positions and the heads)
   await goToStep(page, 'flow', 9);

@@ -73,7 +73,13 @@ const EXPLORABLES = [
   ['softmax-whole', { temp: 0.2, scale: true }, '#softmax .softmax-whole', async () => {}],
   ['learnable-verdict', { seed: 123, sentence: '我 开 汽车 很 快', pull: 10 }, '#learnable .stage', async () => {}],
   ['symmetry-shared', { qk: true }, '#symmetry .stage', async () => {}],
-  ['flow-prediction', {}, '#flow .stage', async (page) => page.focus('#flow .flow-stage[data-stage="P"]')],
+  ['flow-prediction', {}, '#flow .stage', async (page) => {
+    // the pointer, where the last click left it, would preview the stage it ends up over (a
+    // hover wins over the focus) once the picture scrolls: out of the way, at the window's corner
+    const { width, height } = page.viewportSize();
+    await page.mouse.move(width - 1, height - 1);
+    await page.focus('#flow .flow-stage[data-stage="P"]');
+  }],
   ['code-panel', { scale: true }, '#softmax .code-panel', async (page) => page.evaluate(() => {
     for (const d of document.querySelectorAll('#softmax .code-panel, #softmax .code-panel details')) d.open = true;
   })],

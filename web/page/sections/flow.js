@@ -79,6 +79,8 @@ export const flowSection = defineSection({
     const code = codePanel(frame, 'flow');
     function build(snap) {
       code.draw(snap);
+      // a redraw replaces the buttons: the one a reader is on keeps the focus (and its preview)
+      const focused = focusedOr(-1);
       clear(list);
       buttons = stages(snap).map((st, k) => {
         const b = h('button', { class: `flow-stage${st.back ? ' back' : ''}`, attrs: { type: 'button' }, disabled: !st.target },
@@ -95,6 +97,7 @@ export const flowSection = defineSection({
         return b;
       });
       label();
+      if (focused >= 0 && buttons[focused]) buttons[focused].focus({ preventScroll: true });
     }
     function focusedOr(fallback) {
       const k = buttons.indexOf(list.getRootNode().activeElement);
@@ -135,7 +138,7 @@ export const flowSection = defineSection({
         b.classList.toggle('active', k === index);
         if (k === index) b.setAttribute('aria-current', 'step'); else b.removeAttribute('aria-current');
       });
-      show(index);
+      show(focusedOr(index));
       const st = stages(frame.snap)[index];
       return i18n.t(st.narrate || 'flow.step', { name: name(st), shape: st.shape, H: heads(), dk: D_MODEL_HEADS / heads() });
     }
