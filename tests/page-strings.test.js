@@ -8,9 +8,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createI18n, addStrings, translateParts } from '../web/page/shell/i18n.js';
 import '../web/page/sections/index.js';   // registers the sections' titles
-import { TRAINSTEP_STRINGS } from '../web/page/strings/trainstep.js';
-import { BLOCK_STRINGS } from '../web/page/strings/block.js';
-import { GENERATE_STRINGS } from '../web/page/strings/generate.js';
+import { TRAINSTEP_STRINGS } from '../web/page/sections/trainstep.strings.js';
+import { BLOCK_STRINGS } from '../web/page/sections/block.strings.js';
+import { GENERATE_STRINGS } from '../web/page/sections/generate.strings.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const STRINGS = path.join(ROOT, 'web/page/strings');

@@ -3,7 +3,7 @@
 // and the intro's gaps filled from the corpus itself.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { glossed, glossedShort, flatGloss } from '../web/page/strings/glosses.js';
+import { glossed, glossedShort, flatGloss } from '../web/page/sections/training/glosses.js';
 import { gapFillers, ARTICLE_CONTEXTS, GAP } from '../web/page/training/contexts.js';
 import { DEFAULT_CORPUS } from '../web/corpus.js';
 

@@ -162,8 +162,8 @@ test('under Trusted Types that do not allow the qkv-lab policy, the message name
 });
 
 test('on a page in a legacy encoding (windows-1252) the classic scripts still read as UTF-8 (their byte order mark): the core\'s and the training add-on\'s Chinese are right', async () => {
-  const { SOFTMAX_STRINGS } = await import('../../web/page/strings/softmax.js');
-  const { TRAINSTEP_STRINGS } = await import('../../web/page/strings/trainstep.js');
+  const { SOFTMAX_STRINGS } = await import('../../web/page/sections/softmax.strings.js');
+  const { TRAINSTEP_STRINGS } = await import('../../web/page/sections/trainstep.strings.js');
   const page = await newPage(env);
   const html = '<!doctype html><html><head><meta charset="windows-1252"><title>caf\xe9</title></head><body>' +
     '<qkv-lab id="a" section="softmax" lang="zh"></qkv-lab><qkv-lab id="b" section="trainstep" lang="zh"></qkv-lab>' +

@@ -1,6 +1,6 @@
 // gpt/refusals.js: the GPT engine's refusals (web/gpt.js) in the page's language. The engine
 // speaks English and names the operation, so the English page shows its message as it is; the
-// Chinese page says the same through its own strings (strings/gpt-refusals.js), as the training
+// Chinese page says the same through its own strings (refusals.strings.js), as the training
 // section does for checkCorpus's problems (sections/training/corpus-panel.js problemText): a
 // refusal this table does not know is shown in the engine's own words. No DOM.
 //
@@ -10,7 +10,7 @@
 // makes each refusal with the engine and checks that it is recognised, so a reworded message
 // fails there rather than falling back unnoticed.
 import { addStrings } from '../shell/i18n.js';
-import { GPT_REFUSAL_STRINGS } from '../strings/gpt-refusals.js';
+import { GPT_REFUSAL_STRINGS } from './refusals.strings.js';
 
 addStrings(GPT_REFUSAL_STRINGS);
 

@@ -6,8 +6,8 @@
 // parameter count and what the training sections' small model did without.
 import { h, s, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { QUIZ_GPT_STRINGS } from '../strings/quiz-gpt.js';
-import { BLOCK_STRINGS } from '../strings/block.js';
+import { QUIZ_GPT_STRINGS } from './quiz-gpt.strings.js';
+import { BLOCK_STRINGS } from './block.strings.js';
 import { defineSection, indexLabels, bars } from '../shell/section-shell.js';
 import { blockSource, rowOf } from '../gpt/block-model.js';
 import { GPT_CHOICES, BLOCK_LINE, BLOCK_KEYS } from '../gpt/settings.js';

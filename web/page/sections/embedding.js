@@ -2,7 +2,7 @@
 // row is the result), plus the position vector when switched on. The reader picks a sentence.
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { EMBEDDING_STRINGS } from '../strings/embedding.js';
+import { EMBEDDING_STRINGS } from './embedding.strings.js';
 import { defineSection, toggle } from '../shell/section-shell.js';
 import { SENTENCES, VOCABULARY } from '../models/attention.js';
 import { editsNote } from '../views/edits-note.js';

@@ -9,7 +9,7 @@
 // beginning, merged or not. Start / Pause / Step go through the shell's ticker (shell/ticker.js).
 import { h, clear, fmt, download } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { FINETUNE_STRINGS } from '../strings/finetune.js';
+import { FINETUNE_STRINGS } from './finetune.strings.js';
 import { defineSection, toggle } from '../shell/section-shell.js';
 import { createTicker } from '../shell/ticker.js';
 import { acquireFineTuneStore } from '../finetune/store.js';

@@ -6,7 +6,7 @@
 // (W_out untrained here: the training sections train one).
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { FLOW_STRINGS } from '../strings/flow.js';
+import { FLOW_STRINGS } from './flow.strings.js';
 import { defineSection, indexLabels } from '../shell/section-shell.js';
 import { VOCABULARY } from '../models/attention.js';
 import { D_MODEL_HEADS } from '../models/heads-positions.js';

@@ -11,8 +11,8 @@
 // gpt/generation.js computes every number; this file only draws.
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { QUIZ_GPT_STRINGS } from '../strings/quiz-gpt.js';
-import { GENERATE_STRINGS } from '../strings/generate.js';
+import { QUIZ_GPT_STRINGS } from './quiz-gpt.strings.js';
+import { GENERATE_STRINGS } from './generate.strings.js';
 import { defineSection, indexLabels, bars } from '../shell/section-shell.js';
 import { generationSource, generationOf } from '../gpt/generation.js';
 import { GPT_CHOICES, GENERATE_KEYS, GEN_MODELS, GEN_FORMS } from '../gpt/settings.js';

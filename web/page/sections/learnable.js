@@ -6,7 +6,7 @@
 // then the text says so and why; "the article's numbers" labels only the article's own setting.
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { LEARNABLE_STRINGS } from '../strings/learnable.js';
+import { LEARNABLE_STRINGS } from './learnable.strings.js';
 import { defineSection, bars } from '../shell/section-shell.js';
 import { wordChoices, argmax } from '../shell/quiz.js';
 import { PULL_VALUES } from '../models/snapshot-derived.js';

@@ -2,7 +2,7 @@
 // weights as the mixing amounts: O[i] = Σ_j A[i][j] · V[j].
 import { h, fmt, fmtTerm } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { MIXING_STRINGS } from '../strings/mixing.js';
+import { MIXING_STRINGS } from './mixing.strings.js';
 import { defineSection, indexLabels } from '../shell/section-shell.js';
 import { yesNo } from '../shell/quiz.js';
 import { codePanel } from '../views/code-panel.js';

@@ -5,7 +5,7 @@
 // snapshot (heads-positions.js, multiHead: the API's multiHeadAttention for each H).
 import { h, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { MULTIHEAD_STRINGS } from '../strings/multihead.js';
+import { MULTIHEAD_STRINGS } from './multihead.strings.js';
 import { defineSection, indexLabels } from '../shell/section-shell.js';
 import { createHeatTable } from '../views/heat-table.js';
 import { HEAD_COUNTS, DEFAULT_HEADS, D_MODEL_HEADS } from '../models/heads-positions.js';

@@ -6,7 +6,7 @@
 // positionalEncoding and selfAttention); this file lays them out and draws the two pictures.
 import { h, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { POSITIONS_STRINGS } from '../strings/positions.js';
+import { POSITIONS_STRINGS } from './positions.strings.js';
 import { defineSection, indexLabels } from '../shell/section-shell.js';
 import { yesNo } from '../shell/quiz.js';
 import { createSignedHeatmap, prefersDarkText } from '../views/signed-heatmap.js';

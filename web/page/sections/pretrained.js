@@ -5,7 +5,7 @@
 // report's average beside it. pretrained/poet.js computes every number; this file only draws.
 import { h, s, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { PRETRAINED_STRINGS } from '../strings/pretrained.js';
+import { PRETRAINED_STRINGS } from './pretrained.strings.js';
 import { defineSection, bars } from '../shell/section-shell.js';
 import { pretrainedSource } from '../pretrained/poet.js';
 import { PRETRAINED_PROPERTIES, PRETRAINED_KEYS } from '../pretrained/settings.js';

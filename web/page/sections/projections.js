@@ -3,7 +3,7 @@
 // The reader can change the seed or edit any cell of X or W; everything downstream recomputes.
 import { h, clear, fmt, fmtTerm } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { PROJECTIONS_STRINGS } from '../strings/projections.js';
+import { PROJECTIONS_STRINGS } from './projections.strings.js';
 import { defineSection, indexLabels } from '../shell/section-shell.js';
 import { yesNo } from '../shell/quiz.js';
 import { column, D_K_CHOICES } from '../models/attention.js';

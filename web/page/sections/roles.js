@@ -2,7 +2,7 @@
 // whose parts light up step by step. No numbers here (those start in the embedding section).
 import { h, s, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { ROLES_STRINGS } from '../strings/roles.js';
+import { ROLES_STRINGS } from './roles.strings.js';
 import { defineSection } from '../shell/section-shell.js';
 
 addStrings(ROLES_STRINGS);

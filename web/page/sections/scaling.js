@@ -6,7 +6,7 @@
 // seed's draws and the slider's d_k through the WebAssembly API); this file only lays them out.
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { SCALING_STRINGS } from '../strings/scaling.js';
+import { SCALING_STRINGS } from './scaling.strings.js';
 import { defineSection, bars } from '../shell/section-shell.js';
 import { scalingSource, DEFAULT_SCALING_DK, SCALING_DKS, SCALING_QUERIES, SCALING_KEYS, ROW_KEYS, HISTOGRAM } from '../models/scaling.js';
 import { createHistogram } from '../views/histogram.js';

@@ -3,7 +3,7 @@
 // cell. Hovering or focusing any score cell writes its dot product out term by term.
 import { h, clear, fmt, fmtTerm } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { SCORES_STRINGS } from '../strings/scores.js';
+import { SCORES_STRINGS } from './scores.strings.js';
 import { defineSection, indexLabels, toggle } from '../shell/section-shell.js';
 import { yesNo } from '../shell/quiz.js';
 import { createDotGeometry } from '../views/dot-geometry.js';

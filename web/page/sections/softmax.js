@@ -3,7 +3,7 @@
 // section "Why divide by √d_k" (scaling.js).
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { SOFTMAX_STRINGS } from '../strings/softmax.js';
+import { SOFTMAX_STRINGS } from './softmax.strings.js';
 import { defineSection, toggle, bars } from '../shell/section-shell.js';
 import { createSoftmaxWhole } from '../views/softmax-whole.js';
 import { codePanel } from '../views/code-panel.js';

@@ -3,7 +3,7 @@
 // identity for the article's one-hot X), and its diagonal dominates. Steps walk the mirror pairs.
 import { h, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { SYMMETRY_STRINGS } from '../strings/symmetry.js';
+import { SYMMETRY_STRINGS } from './symmetry.strings.js';
 import { defineSection, toggle } from '../shell/section-shell.js';
 import { yesNo } from '../shell/quiz.js';
 import { codePanel } from '../views/code-panel.js';

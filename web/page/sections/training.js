@@ -19,10 +19,10 @@
 //   const section = trainingSection.create(ctx);   host.append(section.element);   section.destroy();
 import { h, pendingLayout, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { QUIZ_TRAINING_STRINGS } from '../strings/quiz-training.js';
+import { QUIZ_TRAINING_STRINGS } from './quiz-training.strings.js';
 import { defineSection } from '../shell/section-shell.js';
-import { TRAINING_STRINGS } from '../strings/training.js';
-import { TRAINING_TIMELINE_STRINGS } from '../strings/training-timeline.js';
+import { TRAINING_STRINGS } from './training.strings.js';
+import { TRAINING_TIMELINE_STRINGS } from './training/timeline.strings.js';
 import { createTrainingLayout } from './training/layout.js';
 import { createTrainingView, batchCount } from './training/view.js';
 import { createTrainingController } from './training/controller.js';
@@ -37,7 +37,7 @@ import { RUN_KEYS } from '../training/settings.js';
 import { PROBES } from '../training/run.js';
 import { ARTICLE_CONTEXTS, gapFillers } from '../training/contexts.js';
 import { createCarReading } from './training/car-reading.js';
-import { glossed } from '../strings/glosses.js';
+import { glossed } from './training/glosses.js';
 import { DEFAULT_CORPUS } from '../../corpus.js';
 
 addStrings(TRAINING_STRINGS);

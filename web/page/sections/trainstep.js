@@ -6,13 +6,13 @@
 // attention and the prediction at step 0 and now.
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { QUIZ_TRAINING_STRINGS } from '../strings/quiz-training.js';
-import { TRAINSTEP_STRINGS } from '../strings/trainstep.js';
+import { QUIZ_TRAINING_STRINGS } from './quiz-training.strings.js';
+import { TRAINSTEP_STRINGS } from './trainstep.strings.js';
 import { defineSection, toggle } from '../shell/section-shell.js';
 import { createTrainStepSource } from '../training/step.js';
 import { createHeatTable } from '../views/heat-table.js';
 import { EmbeddingHeatmap, HEATMAP_ROWS } from '../views/embedding-heatmap.js';
-import { glossed, glossedShort, glossedSentence } from '../strings/glosses.js';
+import { glossed, glossedShort, glossedSentence } from './training/glosses.js';
 import { themeOf } from '../views/charts/theme.js';
 
 /** The stages, in order: the stepper's steps and the `stage` of its progress events. */

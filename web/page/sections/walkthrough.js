@@ -4,7 +4,7 @@
 // the same thing at length in the sections embedding to mixing). Same contract as every section (section-shell.js).
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { WALKTHROUGH_STRINGS } from '../strings/walkthrough.js';
+import { WALKTHROUGH_STRINGS } from './walkthrough.strings.js';
 import { defineSection, indexLabels as dims } from '../shell/section-shell.js';
 import { codePanel } from '../views/code-panel.js';
 import { wordChoices, argmax } from '../shell/quiz.js';

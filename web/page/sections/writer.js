@@ -11,8 +11,8 @@
 // starts or stops it (a link's replay, generation's button, the end of its schedule).
 import { h, clear, fmt, download } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { QUIZ_GPT_STRINGS } from '../strings/quiz-gpt.js';
-import { WRITER_STRINGS } from '../strings/writer.js';
+import { QUIZ_GPT_STRINGS } from './quiz-gpt.strings.js';
+import { WRITER_STRINGS } from './writer.strings.js';
 import { defineSection } from '../shell/section-shell.js';
 import { createTicker } from '../shell/ticker.js';
 import { gptSource, acquireGPTStore } from '../gpt/store.js';

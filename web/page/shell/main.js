@@ -8,7 +8,7 @@ import { addSheet } from './sheets.js';
 /** The sheets sections brought with them (definition.css), each added to the page's head once. */
 const sectionSheets = new Set();
 import { addStrings, createI18n, languageFromNavigator } from './i18n.js';
-import { PAGE_STRINGS } from '../strings/page.js';
+import { PAGE_STRINGS } from './main.strings.js';
 import { createState } from './state.js';
 import { createSectionContext } from './context.js';
 import { PAGE_SECTIONS, WALKTHROUGH } from '../sections/index.js';
@@ -17,7 +17,7 @@ import { sceneOf } from './scene.js';
 import { createSectionTools } from './section-tools.js';
 import { createNavigation } from './navigation.js';
 import { toggle } from './section-shell.js';
-import { QUIZ_STRINGS } from '../strings/quiz.js';
+import { QUIZ_STRINGS } from './quiz.strings.js';
 
 addStrings(PAGE_STRINGS);
 

@@ -9,7 +9,7 @@
 //   nav.setSections(sections); nav.setCurrent('scores'); nav.refresh();   // after a language change
 import { h, clear, listeners } from './dom.js';
 import { addStrings } from './i18n.js';
-import { NAVIGATION_STRINGS } from '../strings/navigation.js';
+import { NAVIGATION_STRINGS } from './navigation.strings.js';
 
 addStrings(NAVIGATION_STRINGS);
 

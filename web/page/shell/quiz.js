@@ -19,7 +19,7 @@
 // writes state.
 import { h, clear, fmt } from './dom.js';
 import { addStrings } from './i18n.js';
-import { QUIZ_STRINGS } from '../strings/quiz.js';
+import { QUIZ_STRINGS } from './quiz.strings.js';
 
 addStrings(QUIZ_STRINGS);
 

@@ -11,7 +11,7 @@
 //   createSectionContext({ …, sectionTools });
 import { h } from './dom.js';
 import { addStrings } from './i18n.js';
-import { SECTION_TOOLS_STRINGS } from '../strings/section-tools.js';
+import { SECTION_TOOLS_STRINGS } from './section-tools.strings.js';
 import { embedCode } from '../export/embed-code.js';
 import { stepToSvg, svgImage, rasterize, backgroundOf } from '../export/svg-step.js';
 

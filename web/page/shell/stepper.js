@@ -19,7 +19,7 @@
 // plays and pauses the process, as Start / Pause does.
 import { h, s, listeners } from './dom.js';
 import { addStrings } from './i18n.js';
-import { STEPPER_STRINGS } from '../strings/stepper.js';
+import { STEPPER_STRINGS } from './stepper.strings.js';
 
 addStrings(STEPPER_STRINGS);
 

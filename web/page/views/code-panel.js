@@ -5,7 +5,7 @@
 //   …  code.draw(snap, { pull });   // in the section's draw()
 import { h } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { CODE_PANEL_STRINGS } from '../strings/code-panel.js';
+import { CODE_PANEL_STRINGS } from './code-panel.strings.js';
 import { codeLines } from '../models/code-lines.js';
 
 addStrings(CODE_PANEL_STRINGS);

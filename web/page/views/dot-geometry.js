@@ -7,7 +7,7 @@
 //   frame.intro.append(picture.element);   …   picture.refresh();   // after a language change
 import { h, s, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { DOT_GEOMETRY_STRINGS } from '../strings/dot-geometry.js';
+import { DOT_GEOMETRY_STRINGS } from './dot-geometry.strings.js';
 
 addStrings(DOT_GEOMETRY_STRINGS);
 

@@ -5,7 +5,7 @@
 //   frame.controls.append(note.element);  …  note.draw(snap);   // in the section's draw()
 import { h, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { EDITS_NOTE_STRINGS } from '../strings/edits-note.js';
+import { EDITS_NOTE_STRINGS } from './edits-note.strings.js';
 
 addStrings(EDITS_NOTE_STRINGS);
 

@@ -10,7 +10,7 @@
 // and the cell keeps its previous value. A cell never shows NaN.
 import { h, clear, fmt, listeners, download } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { MATRIX_VIEW_STRINGS } from '../strings/matrix-view.js';
+import { MATRIX_VIEW_STRINGS } from './matrix-view.strings.js';
 
 addStrings(MATRIX_VIEW_STRINGS);
 

@@ -7,7 +7,7 @@
 // The slider does not keep T: it asks onTemperature, and the new snapshot brings T back.
 import { h, clear, fmt } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
-import { SOFTMAX_WHOLE_STRINGS } from '../strings/softmax-whole.js';
+import { SOFTMAX_WHOLE_STRINGS } from './softmax-whole.strings.js';
 import { bars } from '../shell/section-shell.js';
 import { TEMPERATURES } from '../models/snapshot-derived.js';
 

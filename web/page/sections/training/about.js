@@ -7,10 +7,10 @@
 //   const about = createAboutCorpus({ i18n, texts });   layout.slots.seeds.append(about.card);
 import { h } from '../../shell/dom.js';
 import { addStrings } from '../../shell/i18n.js';
-import { TRAINING_ABOUT_STRINGS } from '../../strings/training-about.js';
+import { TRAINING_ABOUT_STRINGS } from './about.strings.js';
 import { DEFAULT_CORPUS, tokenize } from '../../../corpus.js';
 import { TRAINING_CLAIMS } from '../../training/claims.js';
-import { glossed } from '../../strings/glosses.js';
+import { glossed } from './glosses.js';
 
 addStrings(TRAINING_ABOUT_STRINGS);
 

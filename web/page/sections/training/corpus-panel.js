@@ -9,7 +9,7 @@
 //   layout.slots.corpus.append(panel.element);   panel.refresh();
 import { h } from '../../shell/dom.js';
 import { addStrings } from '../../shell/i18n.js';
-import { TRAINING_CORPUS_PANEL_STRINGS } from '../../strings/training-corpus-panel.js';
+import { TRAINING_CORPUS_PANEL_STRINGS } from './corpus-panel.strings.js';
 import { CORPUS_PRESETS, CORPUS_LIMITS, checkCorpus } from '../../../corpus.js';
 import { corpusText, errorsOf, URL_CORPUS_CHARS } from '../../training/settings.js';
 import { createFrameScheduler } from '../../shell/frames.js';

@@ -12,11 +12,11 @@
 //   counting.refresh();  (each step drawn)   counting.setLanguage();
 import { h, fmt } from '../../shell/dom.js';
 import { addStrings } from '../../shell/i18n.js';
-import { TRAINING_COUNTING_STRINGS } from '../../strings/training-counting.js';
+import { TRAINING_COUNTING_STRINGS } from './counting.strings.js';
 import { TRAINING_CLAIMS } from '../../training/claims.js';
 import { countingOf, COUNTING_LIMITS, measureGeometry, tableGeometry } from '../../training/counting.js';
 import { DEFAULT_CORPUS, TRAINING_DEFAULTS } from '../../../corpus.js';
-import { glossed } from '../../strings/glosses.js';
+import { glossed } from './glosses.js';
 
 addStrings(TRAINING_COUNTING_STRINGS);
 

@@ -8,9 +8,9 @@
 //   probes.setRun(run);  probes.refresh();
 import { h, fmt } from '../../shell/dom.js';
 import { addStrings } from '../../shell/i18n.js';
-import { TRAINING_PROBES_STRINGS } from '../../strings/training-probes.js';
+import { TRAINING_PROBES_STRINGS } from './probes.strings.js';
 import { PROBES } from '../../training/run.js';
-import { glossed } from '../../strings/glosses.js';
+import { glossed } from './glosses.js';
 import { tableGeometry } from '../../training/counting.js';
 import { createFrameScheduler } from '../../shell/frames.js';
 

@@ -7,7 +7,7 @@
 //   layout.slots.seeds.append(spread.card);
 import { h, fmt } from '../../shell/dom.js';
 import { addStrings } from '../../shell/i18n.js';
-import { TRAINING_SEED_SPREAD_STRINGS } from '../../strings/training-seed-spread.js';
+import { TRAINING_SEED_SPREAD_STRINGS } from './seed-spread.strings.js';
 import { EXAMPLE, median } from '../../training/seed-spread.js';
 
 addStrings(TRAINING_SEED_SPREAD_STRINGS);

@@ -8,14 +8,14 @@
 //   host.append(timeline.element);   timeline.refresh();   timeline.destroy();
 import { h, s, clear, fmt } from '../../shell/dom.js';
 import { addStrings } from '../../shell/i18n.js';
-import { TRAINING_TIMELINE_STRINGS } from '../../strings/training-timeline.js';
+import { TRAINING_TIMELINE_STRINGS } from './timeline.strings.js';
 import { timelineAt, catchUp } from '../../training/timeline.js';
 import { createFrameScheduler } from '../../shell/frames.js';
 import { CHECKPOINT_EVERY } from '../../training/run.js';
 import { createHeatTable } from '../../views/heat-table.js';
 import { CORPUS_PRESETS, WORD_GROUPS } from '../../../corpus.js';
 import { placeLabels, nearestOnBox } from '../../views/label-placement.js';
-import { glossed, glossedShort } from '../../strings/glosses.js';
+import { glossed, glossedShort } from './glosses.js';
 
 addStrings(TRAINING_TIMELINE_STRINGS);
 

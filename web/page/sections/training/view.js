@@ -7,14 +7,14 @@
 //   view.newRun(run);  view.push(records);  view.render(run, { part });  view.setLanguage();
 import { h, fmt } from '../../shell/dom.js';
 import { addStrings } from '../../shell/i18n.js';
-import { TRAINING_VIEW_STRINGS } from '../../strings/training-view.js';
+import { TRAINING_VIEW_STRINGS } from './view.strings.js';
 import { createLossChart, createSimilarityChart } from '../../views/charts/step-chart.js';
 import { EmbeddingScatter } from '../../views/charts/embedding-scatter.js';
 import { THEMES, LOSS_SERIES, SIMILARITY_SERIES, styleSwatch, themeOf } from '../../views/charts/theme.js';
 import { EmbeddingHeatmap, divergingColour, HEATMAP_ROWS } from '../../views/embedding-heatmap.js';
 import { PROBES } from '../../training/run.js';
 import { WORD_GROUPS, buildVocab } from '../../../corpus.js';
-import { glossed, glossedShort } from '../../strings/glosses.js';
+import { glossed, glossedShort } from './glosses.js';
 
 addStrings(TRAINING_VIEW_STRINGS);
 

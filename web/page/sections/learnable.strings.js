@@ -1,0 +1,38 @@
+// learnable.strings.js: the words of the section "learnable", zh and en (web/page/sections/learnable.js uses them).
+// Written for this page in our own words; numbers and formulas come in through {placeholders}.
+export const LEARNABLE_STRINGS = {
+  zh: {
+    'learn.title': '注意力是可学习的',
+    'learn.intro1': 'Q 由 W_Q 算出，而 W_Q 是训练学出来的，所以“一个词爱看谁”也是学出来的。文章做了一个实验：把“{w}”的查询向量换成“{w}”自己的键向量乘 5，模拟“{w}想多看看自己”。拖动滑块改变这个倍数，看“{w}”这一行的注意力怎么变。',
+    'learn.intro2': '说明：文章这一节印出的 0.695 / 0.169 / 0.136，其实是打分除以 √d_k 之后的结果；按文章本章不缩放的算法，同样的实验得到 0.873 / 0.076 / 0.052。下面两种都由 WASM 现算。',
+    'learn.pull': '查询 = 键 × {pull}',
+    'learn.before': '原来的 Q（未改动），不缩放',
+    'learn.unscaled': '改动后，不缩放：softmax(打分)',
+    'learn.scaled': '改动后，缩放：softmax(打分 / √d_k)',
+    'learn.scaledArticle': '改动后，缩放：softmax(打分 / √d_k)（文章的数字）',
+    'learn.query': 'q_{w} = {pull} × k_{w} = [{q}]',
+    'learn.step': '倍数 {pull}：“{w}”对自己的权重，不缩放 {u}，缩放 {s}（原来是 {b}）。',
+    'learn.stepOther': '得到最多的是“{t}”：{ut}。',
+    'learn.zero': '倍数 0：查询是全零向量，所有打分都是 0，“{w}”把注意力平均分给每个词，各 {u}。',
+    'learn.self': '“{w}”现在最关注自己：不缩放 {u}，缩放 {s}（原来是 {b}）。它的查询和自己的键方向相同，而别的键和它的点积都不更大：k_{w}·k_{w} = {dself} 是 k_{w}·k_j 里最大的。',
+    'learn.other': '在这里，把查询拉向自己的键，并没有让“{w}”最关注自己：“{t}”得到 {ut}（缩放后 {st}），“{w}”自己只有 {u}（{s}）。打分是点积 q·k = |q| |k| cos θ，不只看方向，也看键的长度。“{t}”的键更长（|k_{t}| = {lt}，|k_{w}| = {lw}），方向也足够接近（cos θ = {c}），所以 k_{w}·k_{t} = {dt} 大过 k_{w}·k_{w} = {dself}。倍数越大，“{t}”占得越多。',
+    'learn.flat': '“{w}”的键是零向量：把查询拉向它，所有打分仍然是 0，权重保持均匀。',
+  },
+  en: {
+    'learn.title': 'Attention is learnable',
+    'learn.intro1': 'Q comes from W_Q, and W_Q is learned in training, so whom a token attends to is learned too. The article’s experiment: replace “{w}”’s query by “{w}”’s own key times 5, as if “{w}” wanted to look at itself. Drag the slider to change that factor and watch “{w}”’s attention row.',
+    'learn.intro2': 'A note: the 0.695 / 0.169 / 0.136 the article prints for this experiment are what you get after dividing the scores by √d_k; with the chapter’s own unscaled scores the same experiment gives 0.873 / 0.076 / 0.052. Both are computed below by the WASM module.',
+    'learn.pull': 'query = key × {pull}',
+    'learn.before': 'Original Q (unchanged), unscaled',
+    'learn.unscaled': 'Pulled, unscaled: softmax(scores)',
+    'learn.scaled': 'Pulled, scaled: softmax(scores / √d_k)',
+    'learn.scaledArticle': 'Pulled, scaled: softmax(scores / √d_k) (the article’s numbers)',
+    'learn.query': 'q_{w} = {pull} × k_{w} = [{q}]',
+    'learn.step': 'Factor {pull}: “{w}” gives itself {u} unscaled, {s} scaled (it was {b}).',
+    'learn.stepOther': 'The largest share goes to “{t}”: {ut}.',
+    'learn.zero': 'Factor 0: the query is all zeros, so every score is 0 and “{w}” spreads its attention evenly, {u} to each token.',
+    'learn.self': '“{w}” now looks at itself most: {u} unscaled, {s} scaled (it was {b}). Its query points along its own key, and no other key has a larger dot product with that key: k_{w}·k_{w} = {dself} is the largest of the k_{w}·k_j.',
+    'learn.other': 'Here, pulling the query onto its own key does not make “{w}” look at itself most: “{t}” gets {ut} ({st} scaled) and “{w}” only {u} ({s}). A score is a dot product, q·k = |q| |k| cos θ, so it depends on the key’s length as well as its direction. “{t}”’s key is longer (|k_{t}| = {lt} against |k_{w}| = {lw}) and points close enough (cos θ = {c}) that k_{w}·k_{t} = {dt} beats k_{w}·k_{w} = {dself}. The larger the factor, the larger “{t}”’s share.',
+    'learn.flat': '“{w}”’s key is the zero vector: pulling the query onto it leaves every score at 0, and the weights stay uniform.',
+  },
+};

@@ -1,0 +1,36 @@
+// seed-spread.strings.js: the words of the training section's the 30-seed spread card, zh and en (web/page/sections/training/seed-spread.js uses them).
+// Written for this page in our own words; numbers and formulas come in through {placeholders}.
+export const TRAINING_SEED_SPREAD_STRINGS = {
+  zh: {
+    'training.seeds.title': '换 30 个种子试试',
+    'training.seeds.note': '一个种子只是一次抽样。按下按钮，浏览器会用上面的设置和语料，从种子 0 到 29 各训练一遍（每次 {steps} 步），然后列出结果的范围。',
+    'training.seeds.run': '训练种子 0–29',
+    'training.seeds.stop': '停止',
+    'training.seeds.progress': '种子 {seed}（0–29），第 {step} / {steps} 步……',
+    'training.seeds.stopped': '已停止：完成了 {done} 个种子。',
+    'training.seeds.done': '{n} 个种子（0–{last}），每个 {steps} 步：',
+    'training.seeds.measure': '量', 'training.seeds.min': '最小', 'training.seeds.median': '中位数', 'training.seeds.max': '最大',
+    'training.seeds.loss': '语料损失',
+    'training.seeds.p': 'p({word} | {context})',
+    'training.seeds.closer': '动物彼此比跟交通工具更近：{k} / {n} 个种子',
+    'training.seeds.queen': '国王 − 男人 + 女人 的第一名是 女王：{k} / {n} 个种子',
+    'training.seeds.queenNear': '女王 本来就是离 国王 最近的词：{k} / {n} 个种子',
+    'training.seeds.missing': '（这份语料里没有 {words}，这一项不算。）',
+  },
+  en: {
+    'training.seeds.title': 'Thirty seeds, not one',
+    'training.seeds.note': 'A seed is one draw. This button trains the run once for each seed from 0 to 29, here in your browser, with the settings and corpus above ({steps} steps each), and lists the spread of the results.',
+    'training.seeds.run': 'Train seeds 0–29',
+    'training.seeds.stop': 'Stop',
+    'training.seeds.progress': 'Seed {seed} (of 0–29), step {step} of {steps}…',
+    'training.seeds.stopped': 'Stopped after {done} seeds.',
+    'training.seeds.done': '{n} seeds (0–{last}), {steps} steps each:',
+    'training.seeds.measure': 'measure', 'training.seeds.min': 'min', 'training.seeds.median': 'median', 'training.seeds.max': 'max',
+    'training.seeds.loss': 'corpus loss',
+    'training.seeds.p': 'p({word} | {context})',
+    'training.seeds.closer': 'animals closer to each other than to the vehicles: {k} of {n} seeds',
+    'training.seeds.queen': '女王 (queen) first for 国王 − 男人 + 女人: {k} of {n} seeds',
+    'training.seeds.queenNear': '女王 already 国王’s nearest word: {k} of {n} seeds',
+    'training.seeds.missing': '(This corpus has no {words}; not counted.)',
+  },
+};

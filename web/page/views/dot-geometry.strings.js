@@ -1,0 +1,36 @@
+// dot-geometry.strings.js: the words of dot-geometry.js (a view), zh and en (web/page/views/dot-geometry.js uses them).
+// Written for this page in our own words; numbers and formulas come in through {placeholders}.
+export const DOT_GEOMETRY_STRINGS = {
+  zh: {
+    'geo.title': '点积在量什么',
+    'geo.intro': '拖动 a、b 的箭头（触屏也可以；或用 Tab 选中箭头，按 ← → 旋转、↑ ↓ 改变长度）。点积把对应的分量相乘再相加；它也等于 |a| × |b| × cos θ：两个长度，再乘上两个方向有多一致。粗线是 b 落在 a 方向上的影子，a·b = |a| × 影子的长度（反向时为负）。',
+    'geo.same': '同一方向', 'geo.right': '互相垂直', 'geo.opposite': '方向相反',
+    'geo.handle': '向量 {v} 的箭头',
+    'geo.value': '{v} = [{x}, {y}]，长度 {len}，方向 {deg}°',
+    'geo.sum': 'a·b = {ax}×{bx} + {ay}×{by} = {dot}',
+    'geo.polar': '|a| = {la}，|b| = {lb}，cos θ = {cos}（θ = {deg}°），|a| |b| cos θ = {polar}',
+    'geo.v.same': '几乎同一方向（cos θ ≈ 1）：点积达到这两个长度所能给的最大值 |a| |b| = {max}。',
+    'geo.v.acute': '夹角小于直角：点积为正。',
+    'geo.v.right': '互相垂直（cos θ ≈ 0）：不管多长，点积都约等于 0。',
+    'geo.v.obtuse': '夹角大于直角：点积为负。',
+    'geo.v.opposite': '几乎方向相反（cos θ ≈ −1）：点积是这两个长度所能给的最负的值 −{max}。',
+    'geo.v.zero': '长度为 0 的向量没有方向：点积为 0。',
+    'geo.link': '下面打分表 S 的每一格都是同一件事：q_i · k_j，只是每个向量有 d_k 个分量，而不是 2 个。',
+  },
+  en: {
+    'geo.title': 'What a dot product measures',
+    'geo.intro': 'Drag the tips of a and b (touch works too; or Tab to a tip and turn it with ← →, lengthen it with ↑ ↓). A dot product multiplies matching components and adds them up; it is also |a| × |b| × cos θ: the two lengths, times how much the two point the same way. The thick segment is b’s shadow on a’s direction: a·b = |a| × the shadow’s length (negative when it points back).',
+    'geo.same': 'Same direction', 'geo.right': 'At right angles', 'geo.opposite': 'Opposite',
+    'geo.handle': 'tip of vector {v}',
+    'geo.value': '{v} = [{x}, {y}], length {len}, direction {deg}°',
+    'geo.sum': 'a·b = {ax}×{bx} + {ay}×{by} = {dot}',
+    'geo.polar': '|a| = {la}, |b| = {lb}, cos θ = {cos} (θ = {deg}°), and |a| |b| cos θ = {polar}',
+    'geo.v.same': 'Nearly the same direction (cos θ ≈ 1): the dot product is as large as these lengths allow, |a| |b| = {max}.',
+    'geo.v.acute': 'Less than a right angle apart: the dot product is positive.',
+    'geo.v.right': 'At right angles (cos θ ≈ 0): the dot product is about 0, whatever the lengths.',
+    'geo.v.obtuse': 'More than a right angle apart: the dot product is negative.',
+    'geo.v.opposite': 'Nearly opposite (cos θ ≈ −1): the dot product is as negative as these lengths allow, −{max}.',
+    'geo.v.zero': 'A vector of length 0 has no direction: the dot product is 0.',
+    'geo.link': 'Every cell of the score table S below is this same computation, q_i · k_j, with d_k components per vector instead of 2.',
+  },
+};
