@@ -1,4 +1,4 @@
-// gpt.mjs: the GPT's speed (issue 17's "Speed"), run by bench/run.mjs or alone:
+// gpt.mjs: the GPT's speed (docs/gpt.md, "Speed"), run by bench/run.mjs or alone:
 //   node bench/gpt.mjs [--smoke] [--rounds N] [--steps N] [--json FILE]
 // - training throughput (characters per second: batch × context predicted characters per step)
 //   of the default GPT on the Tang quatrains, side by side in one process: qkv-lab with its
@@ -6,7 +6,7 @@
 //   softmax and attention are the kernels of the instance it is attached to:
 //   load({ kernels, gpt: true })); the same C natively (gcc -O3 -march=native, bench/gpt-native.c,
 //   a process per round); the same model in TensorFlow.js's WebAssembly backend, one thread
-//   (tools/tfjs-gpt.mjs), with its autodiff and Adam (the issue's peer) and with the matrix
+//   (tools/tfjs-gpt.mjs), with its autodiff and Adam (the peer of the ≥ 10× target) and with the matrix
 //   products' gradients written by hand as XNNPACK's untransposed products ('xnnpack': what a
 //   TF.js user tuning this model would do);
 // - generation (tokens per second) with and without the KV cache after prompts of 8, 32 and 128
@@ -206,7 +206,7 @@ for (const promptLength of SMOKE ? [8, 32] : [8, 32, 128]) {
 gen.dispose();
 results.machine.loadAverageAfter = os.loadavg();
 
-// ---- the targets (issue 17): met or missed, never tuned to ----
+// ---- the targets (docs/gpt.md, "Speed"): met or missed, never tuned to ----
 const fastest = t.relaxed ? 'relaxed' : 'simd';
 const ratio = (a, b) => (t[a] && t[b] ? t[b].msPerStep / t[a].msPerStep : null);  // a's throughput ÷ b's
 results.ratios = {

@@ -2,7 +2,7 @@
 // playwright-core): how long after navigation the article's numbers are on screen (served and
 // from file://, a fresh browser each run), frame times while the training section trains at 20 and at
 // 100 steps per second, and frame times while the writer section trains its GPT in its Web Worker
-// (issue 17: the page keeps 60 fps while the GPT trains). These were assertions in the browser tests once; a speed belongs here,
+// (the target: the page keeps 60 fps while the GPT trains; docs/gpt.md). These were assertions in the browser tests once; a speed belongs here,
 // reported as medians, because CI runs on two cores that may be busy.
 //
 //   node bench/page.mjs [--runs N] [--seconds S] [--writer-seconds S] [--json FILE]
@@ -172,7 +172,7 @@ async function pausedThenPlaying(page, section, seconds) {
 
 /**
  * Long tasks (the main thread blocked > 50 ms) while the page takes in input it accepts or refuses
- * (issue 20 item 2): pasting 1 MB and 68 KB of text into the corpus editor (refused), pasting
+ * (the largest corpus it accepts and larger ones): pasting 1 MB and 68 KB of text into the corpus editor (refused), pasting
  * bigCorpus() and applying it, then batch 32 on it. Each case: { longTasks, longestTask (ms),
  * totalBlocked (ms over 50 per task), loadAverage (the machine's over the last minute: a busy
  * machine stretches every task) }.

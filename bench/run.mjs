@@ -588,7 +588,7 @@ function gflops(c, impl) {
 const fastest = (c) => (c.results['qkv-relaxed'] ? 'qkv-relaxed' : 'qkv-simd');
 const kernelOf = (impl) => (impl === 'qkv-relaxed' ? 'relaxed-kernel' : 'simd-kernel');
 
-/** The issue's targets (issue 21), each with the measured ratio; met or missed, never tuned to. */
+/** The targets (docs/performance.md, "The targets"), each with the measured ratio; met or missed, never tuned to. */
 function targets(r) {
   const find = (id) => r.cases.find((c) => c.id === id);
   const t = [];
@@ -678,7 +678,7 @@ function targets(r) {
   }
   const w = r.page && r.page.writerFrames;
   if (w) {
-    add('the page at 60 fps while the writer trains the GPT in its Web Worker (issue 17)',
+    add('the page at 60 fps while the writer trains the GPT in its Web Worker',
       `median frame ${w.p50} ms (${w.fps} fps), p95 ${w.p95} ms, ${w.longTasks} long tasks (longest ${w.longestTask} ms); ` +
       `the worker took ${w.steps} steps in ${w.seconds} s (${w.charsPerSecond} characters/s)${Object.keys(w.settings).length ? ` on ${JSON.stringify(w.settings)}` : ''}`,
       w.p50 !== null && w.p50 <= 1000 / 60 * 1.05 && w.steps > 0);
@@ -755,7 +755,7 @@ function printTables(r) {
 }
 
 await main();
-// the GPT's training and generation speeds (issue 17): its own file, its own process (with this
+// the GPT's training and generation speeds (docs/gpt.md, "Speed"): its own file, its own process (with this
 // one's flags: --experimental-wasm-relaxed-simd for its relaxed-SIMD row)
 log('');
 const GPT_OUT = option('gpt-json', SMOKE ? path.join(os.tmpdir(), `qkv-bench-gpt-smoke-${process.pid}.json`) : path.join(ROOT, 'bench', 'gpt-results.json'));

@@ -203,7 +203,7 @@ test('a user-made Matrix with a Float32Array is checked entry by entry (it is no
   assert.deepEqual(qkv.softmaxRows({ rows: 1, cols: 2, data: new Float32Array([0, -Infinity]) }).toArray(), [[1, 0]]);
 });
 
-// ---- issue 11: inputs that used to be accepted, messages that did not name the problem, sizes
+// ---- inputs that used to be accepted, messages that did not name the problem, sizes
 // checked after allocating ----
 
 test('a DataView row is refused by name (it has no entries to index)', () => {
@@ -309,7 +309,7 @@ test('one call does at most 2^30 multiply-adds of work: larger ones are refused 
   assert.equal(qkv.heapUsed(), heap);
 });
 
-// Issue 20's calls that the multiply-add count alone let through, each several times as long as
+// Calls that the multiply-add count alone used to let through, each several times as long as
 // matmul at the limit (positionalEncoding(2^20, 64) 7.5 ×, randn(8192, 8192) 6.2 ×, selfAttention
 // of 8192 tokens with d = 1 2 ×, transpose of 8192×8192 about 6 ×): the rule now counts every
 // float copied or written, softmax entry, table entry, random draw and optimizer update, weighted

@@ -5,7 +5,7 @@
 //     the speed ratios are the runs' steps per second), with today's FINETUNE_DEFAULTS;
 //   - the default run used exactly the defaults gpt.finetune applies (and reports), full the
 //     same steps and batch; the trainable counts and adapter sizes follow from the shapes;
-//   - the schedule it measured meets the issue's targets: at least 70 % 浣溪沙 form and at most
+//   - the schedule it measured meets the fine-tuning targets: at least 70 % 浣溪沙 form and at most
 //     60 s of CPU with LoRA r 4 on every seed measured, the base near 0 %; LoRA not slower than full;
 //   - the defaults documented in web/qkv-lab.d.ts are FINETUNE_DEFAULTS.
 // Nothing is measured here (the tool takes minutes): a tiny GPT checks what finetune applies.

@@ -1,7 +1,7 @@
-// A float64 reference of the GPT's forward pass (issue 17's model), written from the issue's
-// formulas and nothing else, for tests: the TF.js peer in tools/tfjs-gpt.mjs is checked against
-// it, and the C engine's tests can be. Checked itself against PyTorch (nn.TransformerEncoderLayer)
-// in tests/gpt-reference.test.js, with fixtures from tests/fixtures/make_gpt_fixtures.py.
+// A float64 reference of the GPT's forward pass (the model of docs/gpt.md), written from the
+// model's formulas (below) and nothing else, for tests: the TF.js peer in tools/tfjs-gpt.mjs is
+// checked against it, and the C engine's tests can be. Checked itself against PyTorch
+// (nn.TransformerEncoderLayer) in tests/gpt-reference.test.js, with fixtures from tests/fixtures/make_gpt_fixtures.py.
 //
 // Dimensions: V vocabulary, d model width, H heads, dk = d / H head width, T context (the longest
 // sequence), n tokens in this sequence (n ≤ T), L blocks.

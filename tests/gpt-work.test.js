@@ -1,7 +1,7 @@
-// Issue 20 item 7's work rule applied to the GPT engine: transformerBlock and createGPT (one
-// training step) count their softmax entries, the floats they copy and AdamW's updates with
-// WORK_WEIGHTS (web/matrix.js), not only multiply-adds, and refuse before allocating a call
-// whose multiply-adds alone fit the limit but whose whole work does not.
+// The work rule of web/matrix.js (MAX_WORK) applied to the GPT engine: transformerBlock and
+// createGPT (one training step) count their softmax entries, the floats they copy and AdamW's
+// updates with WORK_WEIGHTS (web/matrix.js), not only multiply-adds, and refuse before allocating
+// a call whose multiply-adds alone fit the limit but whose whole work does not.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../web/qkv-lab.js';

@@ -130,7 +130,7 @@ test('after dispose() every method throws, and dispose() again does nothing', ()
   assert.throws(() => model.setParameter('bout', [[0]]), disposed);
 });
 
-// ---- issue 11 ----
+// ---- large corpora, long sentences, oversized steps and models, float32-unsafe settings, divergence ----
 
 test('createModel with 130,000 sentences works (no Math.max(...array) stack overflow); a 10 MB one-line corpus is refused with the limit', () => {
   const corpus = [];

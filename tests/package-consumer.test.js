@@ -169,8 +169,9 @@ function page(title, ...body) {
 const kib = (bytes) => (bytes / 1024).toFixed(1);
 
 test('sizes: Matrix alone is tiny; API + widget costs no more than the widget (one API, one WASM)', () => {
-  // Matrix only: no glue, no WASM, no widget. The issue measured 27 KiB without "sideEffects"
-  // and 1.2 KiB with it; 4 KiB leaves room for Matrix to grow, not for the API to come back.
+  // Matrix only: no glue, no WASM, no widget. It measured 27 KiB without package.json's
+  // "sideEffects" and 1.2 KiB with it; 4 KiB leaves room for Matrix to grow, not for the API to
+  // come back.
   assert.ok(gzipped.matrix < 4 * 1024, `Matrix only: ${kib(gzipped.matrix)} KiB gzipped`);
   assert.ok(!/WebAssembly/.test(bundles.matrix), 'Matrix only: the WASM glue was bundled');
   assert.equal((bundles.matrix.match(WASM_MAGIC) || []).length, 0);

@@ -79,16 +79,16 @@ const EXPECTED = [
   ...fs.readdirSync(path.join(ROOT, 'web/data')).filter((f) => /^pretrained-.+\.json$/.test(f)).map((f) => `web/data/${f}`),
 ];
 
-// The issue asks for under 120 KiB gzipped for the widget, WASM included (see docs/widget.md, "Size",
-// for the breakdown). Since issue 8 added the training sections, Chart.js and they live in
+// The widget's limit: under 120 KiB gzipped, WASM included (a target in docs/performance.md, "The
+// targets"; docs/widget.md, "Size", has the breakdown). The training sections and Chart.js live in
 // the add-on, fetched only by a post that shows one; the core is what every post loads.
 const WIDGET_GZIP_BUDGET = 120 * 1024;
 // The add-on (Chart.js ≈ 42 KiB, the two training sections, heat maps and panels) measured
 // 82.0 KiB gzipped when it was split off; this guard catches growth, it is not a target. It was
-// 95 KiB until issue 20's counting card (94.7 KiB before it, 100.9 KiB after: its zh and en text,
+// 95 KiB until the counting card (94.7 KiB before it, 100.9 KiB after: its zh and en text,
 // 3.0 KiB, Chinese escaped as \uXXXX in a classic script; the two counting baselines and the
 // measures, computed in the page; the card and the analogy's A + C alone): the guard follows
-// the bytes the card added and still catches growth beyond them. Then 106 KiB: issue 20's scatter
+// the bytes the card added and still catches growth beyond them. Then 106 KiB: the scatter's
 // labels that point only at their own dot (the placement search, shared labels, the hover list)
 // and its large-corpus work (the heat map's first 200 rows, chunked word lists, one draw a frame)
 // came to 104.4 KiB, measured after the scripts became UTF-8 (which took 0.6 KiB off).
@@ -326,7 +326,7 @@ test('the pretrained section\'s add-on: a classic script under its budget that s
   assert.match(fs.readFileSync(path.join(ROOT, 'web/dist/qkv-lab-widget.js'), 'utf8'), /qkv-lab-widget-pretrained-section\.js/, 'the core knows its file');
 });
 
-// The issue's limit for the shipped model (issue 26, "Shipping it"): at most 2 MiB gzipped.
+// The size budget of the shipped pretrained model: at most 2 MiB gzipped (docs/pretrained.md, "Sizes").
 const PRETRAINED_GZIP_BUDGET = 2 * 1024 * 1024;
 
 test('the pretrained poet: a module of its own, under 2 MiB gzipped, that only loadPretrained() imports; the classic widget fetches it in an add-on, and no other script carries it', () => {

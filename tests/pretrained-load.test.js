@@ -16,8 +16,8 @@ import { load } from '../web/qkv-lab.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const MODEL = path.join(ROOT, 'web', 'pretrained', 'tang-poet.qkvgpt');
-// The shape issue 26 ships (docs/pretrained.md): 4 layers, 4 heads, width 128, context 72, and a
-// vocabulary of 6,509 characters with the end-of-text '\n' as token 0.
+// The shape of the shipped pretrained model (docs/pretrained.md): 4 layers, 4 heads, width 128,
+// context 72, and a vocabulary of 6,509 characters with the end-of-text '\n' as token 0.
 const SHAPE = { layers: 4, heads: 4, dim: 128, context: 72 };
 const VOCAB = 6509;
 const PROMPT = '白日依山尽，';

@@ -1,5 +1,6 @@
 // measure-baselines.mjs: what counting gives on the pretraining text, and what the real poems
-// score, in the numbers the pretrained GPT is measured against (issue "Pretrained", the targets).
+// score, in the numbers the pretrained GPT's targets are measured in (docs/pretrained.md,
+// docs/poetry-metrics.md).
 // Writes web/data/pretrained-baselines.json, which docs/poetry-metrics.md, the report tool and the
 // tests read. A measurement of a few minutes, not a test (CI has no training text).
 //

@@ -32,9 +32,9 @@
 // - Q, K and V come from one (d, 3d) matrix, as nanoGPT's c_attn: one matmul instead of three.
 //   weights() and the constructor take and give the three d×d matrices of the reference layout.
 //
-// matmulGradients: 'autodiff' (the default; the peer) differentiates every matrix product
-// by TF.js's autodiff. Its gradients are products with a transposed operand (dy·Wᵀ, aᵀ·dy), and
-// the WASM backend's BatchMatMul runs those, and every batched (3-D) product, in its own loop at
+// matmulGradients: 'autodiff' (the default; the peer of the ≥ 10× target in docs/gpt.md, "Speed")
+// differentiates every matrix product by TF.js's autodiff. Its gradients are products with a
+// transposed operand (dy·Wᵀ, aᵀ·dy), and the WASM backend's BatchMatMul runs those, and every batched (3-D) product, in its own loop at
 // about 2.5 GFLOP/s, while an untransposed 2-D product goes to XNNPACK at 20-36 GFLOP/s (measured
 // here, one thread): the tied output layer's two transposed products take 45% of a default step.
 // 'xnnpack' writes the gradients of the linear layers and of the tied output by hand (tf.customGrad)

@@ -91,7 +91,7 @@ export const DEFAULT_CORPUS = /* @__PURE__ */ Object.freeze([
   '女人 写 了 一本 书',
 ]);
 
-/** The corpus this project used before issue 8: every animal sentence has an identical twin. */
+/** The corpus this project used earlier (the 'twins' preset): every animal sentence has an identical twin. */
 const TWINS_CORPUS = /* @__PURE__ */ Object.freeze([
   '一只 猫 在 叫', '一只 狗 在 叫', '一只 鸟 在 叫',
   '我 养 了 一只 猫', '我 养 了 一只 狗', '我 养 了 一只 兔',

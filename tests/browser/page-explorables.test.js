@@ -1,4 +1,5 @@
-// page-explorables.test.js: what issue 9 asked an expert would add, used as a reader would: the
+// page-explorables.test.js: what a review asked for, the additions an expert would make, used as
+// a reader would: the
 // one-hot note and the d_k control (the projections section), K·Qᵀ = Sᵀ and the dot product as geometry
 // (the scores section), softmax shown whole with a temperature (the softmax section), a shared projection (the symmetry section)
 // and live tensors (the data flow). Every number is read off the page and checked against the

@@ -1,4 +1,4 @@
-// The page's share and export actions, in every section's preamble (issue 22, items 1–3):
+// The page's share and export actions, in every section's preamble:
 // "Copy embed code" writes a <qkv-lab> tag (with the step's picture inside it as the fallback)
 // and an iframe URL that reproduce what the reader sees, checked by pasting them into a fresh page
 // and comparing the numbers shown; "Export this step" gives an SVG that parses, is made of real

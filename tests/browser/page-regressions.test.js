@@ -1,6 +1,7 @@
-// page-regressions.test.js: the twelve defects that a full review of the sections roles to symmetry and flow found
-// (issue 9), one test each, used as a reader would: in zh and en, at 1280 and 375 px, by mouse,
-// keyboard and touch, in iframe mode. Each test is named after the defect it keeps fixed.
+// page-regressions.test.js: the twelve defects that a full review of the sections from roles to
+// symmetry and of the data flow found, one test each, used as a reader would: in zh and en, at
+// 1280 and 375 px, by mouse, keyboard and touch, in iframe mode. Each test is named after the
+// defect it keeps fixed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, frames } from './harness.js';
@@ -241,7 +242,7 @@ test('captions and shape lines use the names a reader knows (Kᵀ, not Kt; no na
     assert.ok(shapes.length > 10);
     for (const text of shapes) assert.doesNotMatch(text, INTERNAL, `${locale}: ${text}`);
     assert.match(await page.textContent('#scores [data-matrix="Kt"] .matrix-shape'), /^Kᵀ[:：] ?3×3$/);
-    // issue 9 reviewed the sections roles to symmetry and the data flow; the training sections have their own tests
+    // the review covered the sections from roles to symmetry and the data flow; the training sections have their own tests
     const captions = await page.$$eval('.qkv-section:not([data-section^="train"]) table.matrix caption', (els) => els.map((e) => e.textContent.trim()));
     assert.ok(captions.every(Boolean), `an empty caption: ${JSON.stringify(captions)}`);
     assert.match(await page.textContent('#mixing [data-matrix="mix"] caption'), /O\[我\] = Σⱼ A\[我\]\[j\] · V\[j\]/);

@@ -1,5 +1,5 @@
 // training-responsive.test.js: the training section keeps answering the reader while it takes in
-// the largest corpus it accepts (issue 20 item 2: 300 sentences × 32 words, 9,000 distinct words,
+// the largest corpus it accepts (300 sentences × 32 words, 9,000 distinct words,
 // bench/page.mjs bigCorpus()). Nothing here times anything (how long the page blocks is the
 // benchmark's, bench/page.mjs inputLongTasks): a click sent right behind the Apply click must be
 // handled while the section is still taking the corpus in (data-state "loading", the old rows on

@@ -1,4 +1,4 @@
-// training-review.test.js: what the outside review of issue 20 found in the two training sections
+// training-review.test.js: what an outside review of the two training sections found in them
 // (training, trainstep), one test per finding, named for what it keeps true, used as a reader would.
 // Run after ./build.sh.
 import { test, before, after } from 'node:test';

@@ -250,7 +250,7 @@ test('switching the language rewrites the section, keeping the run', async () =>
   assert.equal(after.step, before.step);
   assert.equal(after.loss, before.loss);
   assert.match(after.lossText, /^损失 \d+\.\d{3}$/);
-  // the narration of the step already taken is rewritten too (issue 9, defect 6)
+  // the narration of the step already taken is rewritten in the new language too
   assert.match(before.narration, /^Step 1\. (Sentence: |\d+ sentences: )/);
   assert.match(after.narration, /^第 1 步。(句子：|\d+ 句话：)/);
   assert.deepEqual(after.flashed, before.flashed);

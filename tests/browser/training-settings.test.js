@@ -1,9 +1,9 @@
 // training-settings.test.js: the run's settings in the training section (batch, learning rate,
 // dimension, optimizer, its own seed) as a reader uses them: in the link and back, the text always
 // says what a step does (one sentence, or the real count), the flash shows the rows that really
-// changed (with Adam, rows outside the batch too, marked and explained), and issue 9's and 11's
-// regressions: one seed no longer drives the whole page (defect 3), "per second" (defect 6), one
-// Step does not relabel Start as Resume (defect 12), and a link to step 1000000 replays in
+// changed (with Adam, rows outside the batch too, marked and explained), and defects found
+// earlier, kept fixed: one seed no longer drives the whole page, the narration says steps "per
+// second", one Step does not relabel Start as Resume, and a link to step 1000000 replays in
 // chunks with its progress shown instead of freezing the page. Run after ./build.sh.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

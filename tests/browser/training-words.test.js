@@ -79,7 +79,7 @@ function contrast(a, b) {
   return (hi + 0.05) / (lo + 0.05);
 }
 
-// Issue 20 item 18: in the car preset's dense cluster (seed 1, step 1,500) every label points at
+// In the car preset's dense cluster (seed 1, step 1,500) every label points at
 // its own dot only. Beside its dot, a label is nearer to it than to any other dot, grey words'
 // included; away from it, its leader line runs from its dot to the label without passing through
 // another dot (a grey dot whose disc touches the word's own cannot be told apart by any line: the

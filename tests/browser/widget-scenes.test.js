@@ -1,8 +1,8 @@
-// Scenes (issue 22, item 1): <qkv-lab step="3" steps="2-4" loop autoplay>, the same as page and
+// Scenes: <qkv-lab step="3" steps="2-4" loop autoplay>, the same as page and
 // iframe links. A scene opens at its step and its stepper stays in its range whatever moves it
 // (buttons, keys, next(), play); loop wraps from the range's end to its start; bad values get the
 // widget's one-line notice and fall back; a property set later moves the built widget. And the
-// static fallback (item 2): what the author puts inside <qkv-lab> shows where scripts never run,
+// static fallback: what the author puts inside <qkv-lab> shows where scripts never run,
 // and is replaced by the widget where they do. Every wait is on state (events, attributes, DOM).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -727,7 +727,7 @@ static void model_sequence(input* in) {
 }
 
 
-/* ---- the GPT (issue 17): a short call sequence on a small GPT ---- */
+/* ---- the GPT (wasm/gpt.c): a short call sequence on a small GPT ---- */
 static void gpt_sequence(input* in) {
     int H = 1 + byte(in) % 3, C = H * (1 + byte(in) % 3), V = 2 + byte(in) % 10;
     int L = 1 + byte(in) % 2, T = 1 + byte(in) % 8, B = 1 + byte(in) % 3;

@@ -1,4 +1,5 @@
-// gpt-drivers.js: the WASM fuzzer's drivers for issue 17's exports (wasm-harness.js calls them):
+// gpt-drivers.js: the WASM fuzzer's drivers for the GPT engine's exports (wasm/gpt.c; wasm-harness.js
+// calls them):
 // LayerNorm and GELU forward and backward, the Transformer block's layout and forward, and call
 // sequences on a GPT (create, set_optimizer, set_data, loss_and_grad, step, evaluate, forward,
 // generate, tensor, num_params, steps, destroy). Each call must return the status the contract

@@ -510,7 +510,8 @@ const DRIVERS = {
   _qkv_model_create: (ctx) => modelSequence(ctx),
 };
 
-// issue 17's LayerNorm, GELU, Transformer block and GPT (tests/fuzz/gpt-drivers.js)
+// the GPT engine's LayerNorm, GELU, Transformer block and GPT (wasm/gpt.c; the drivers are in
+// tests/fuzz/gpt-drivers.js)
 const GPT = gptDrivers({ STATUS, Failure, expectStatus, untouched, elements, floats, size, finiteAll, SPECIAL_FLOATS,
   MAX_ELEMENTS, BUDGET, WORK_BUDGET });
 Object.assign(DRIVERS, GPT.drivers);
