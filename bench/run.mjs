@@ -214,7 +214,7 @@ async function main() {
   const tools = buildTools();
   if (!simdSupported()) skipped['qkv-simd'] = skipped['simd-kernel'] = 'this engine has no WebAssembly SIMD128';
   const simd = skipped['qkv-simd'] ? null : await load({ kernels: 'simd128', fresh: true });
-  const scalar = await load({ kernels: 'scalar', fresh: true });
+  const scalar = await load({ kernels: 'scalar', fresh: true, model: true });
   let relaxed = null;
   try {
     relaxed = await load({ kernels: 'relaxed-simd', fresh: true });
