@@ -66,16 +66,15 @@ export class Model {
 
 /**
  * Imports web/model.js once and provides its class (engine-sources.js), unless a bundle that
- * carries it provided it already (the classic widget's training add-on, the page's training
- * sections). The classic widget's core has a stand-in for model.js whose Model is null.
+ * carries it provided it already (the page's and the widget's training sections). The classic
+ * widget's core has a stand-in for model.js whose Model is null: its provided() fetches the
+ * training add-on, which provides the class (tools/build-page.mjs).
  */
 let modelLoading = null;
 function loadModel() {
   if (modelProvided()) return Promise.resolve();
-  return modelLoading ||= import('./model.js').then((m) => {
-    if (!m.Model) throw new Error(m.missing);
-    provideModel(m.Model);
-  }).catch((error) => { modelLoading = null; throw error; });
+  return modelLoading ||= import('./model.js').then((m) => (m.Model ? provideModel(m.Model) : m.provided()))
+    .catch((error) => { modelLoading = null; throw error; });
 }
 
 /**
