@@ -15,7 +15,7 @@ import { load, Matrix } from 'qkv-lab';
 import * as ref from './fuzz/reference.js';
 import { MAX_WORK, workOf } from '../web/matrix.js';
 
-const qkv = await load({ gpt: true });
+const qkv = await load({ gpt: true, model: true });
 const SEED = Number(process.env.FC_SEED ?? 20240611);
 const RUNS = Number(process.env.FC_RUNS ?? 1);  // multiplier for longer local runs
 const FLT_MAX = 3.4028234663852886e38;

@@ -11,7 +11,7 @@ import {
 import { MODEL_DEFAULTS, DEFAULT_LR } from '../web/model.js';
 import { nextWordCounts } from '../tools/training-measures.mjs';
 
-const qkv = await load();
+const qkv = await load({ model: true });
 const sentences = DEFAULT_CORPUS.map(tokenize);
 const { vocab } = buildVocab(sentences);
 const ANIMALS = ['猫', '狗', '兔', '鸟'];

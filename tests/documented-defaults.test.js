@@ -10,7 +10,7 @@ import { TRAINING_DEFAULTS } from '../web/corpus.js';
 import { MODEL_DEFAULTS, DEFAULT_LR } from '../web/model.js';
 import { GENERATORS } from '../tools/docs-tables.mjs';
 
-const qkv = await load();
+const qkv = await load({ model: true });
 const read = (file) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
 
 /** What the code uses when an option is left out: every option but the corpus, lr per optimizer. */

@@ -7,7 +7,7 @@ import { load } from 'qkv-lab';
 import { MAX_WORK, WORK_WEIGHTS as W, workOf } from '../web/matrix.js';
 import { workRuleFacts } from '../tools/docs-tables.mjs';
 
-const qkv = await load();
+const qkv = await load({ model: true });
 const A23 = [[1, 2, 3], [4, 5, 6]];
 const B22 = [[1, 2], [3, 4]];
 const I3 = [[1, 0, 0], [0, 1, 0], [0, 0, 1]];
@@ -227,13 +227,14 @@ test('options must be plain objects: an array or a Date is refused, naming optio
 });
 
 test('load(null) and other bad options reject the promise; load never throws', async () => {
-  for (const [options, pattern] of [[null, /^load: options must be an object like \{ fresh: true, kernels: 'scalar', gpt: true \} \(a plain object\), got null$/],
+  for (const [options, pattern] of [[null, /^load: options must be an object like \{ fresh: true, kernels: 'scalar', gpt: true, model: true \} \(a plain object\), got null$/],
     [[], /got an array/], [{ fresh: 'yes' }, /^load: fresh must be true or false, got the string "yes"$/],
     [{ simd: 1 }, /^load: simd must be true or false, got 1$/],
+    [{ model: 1 }, /^load: model must be true or false, got 1$/],
     [{ kernels: 'sse' }, /^load: kernels must be 'relaxed-simd', 'simd128', 'scalar' or left out, got the string "sse"$/],
     [{ kernels: true }, /^load: kernels must be .* got true$/],
     [{ kernels: 'scalar', simd: true }, /^load: give kernels or simd, not both \(simd: true means kernels: 'simd128'\)$/],
-    [{ freshh: true }, /^load: unknown option "freshh"; the options are fresh, kernels, simd, gpt$/]]) {
+    [{ freshh: true }, /^load: unknown option "freshh"; the options are fresh, kernels, simd, gpt, model$/]]) {
     let promise;
     assert.doesNotThrow(() => { promise = load(options); });
     await assert.rejects(promise, (error) => error instanceof TypeError && pattern.test(error.message));

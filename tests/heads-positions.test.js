@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
 import { loadFixtures, fromFixture, toNested, checkMatrix, assertMatrix, maxAbs } from './helpers.js';
 
-const qkv = await load();
+const qkv = await load({ model: true });
 const fx = loadFixtures();
 
 // Same float32-against-float64 reasoning as attention.test.js: 1e-5 relative to the magnitude.

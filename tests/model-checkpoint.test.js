@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
 import { PARAMETER_NAMES } from '../web/model.js';
 
-const qkv = await load();
+const qkv = await load({ model: true });
 
 function run(model, n) {
   const out = [];

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
 
-const qkv = await load();
+const qkv = await load({ model: true });
 
 function withModel(options, fn) {
   const model = qkv.createModel(options);

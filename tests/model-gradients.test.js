@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
 import { checkMatrix, toNested } from './helpers.js';
 
-const qkv = await load();
+const qkv = await load({ model: true });
 const H = 1e-2;
 const TOL = { abs: 2e-5, rel: 1e-3 };
 const NAMES = ['embedding', 'Wq', 'Wk', 'Wv', 'Wout', 'bout'];

@@ -19,7 +19,7 @@ import { checkMatrix, toNested, maxAbs } from './helpers.js';
 import { referenceForward, readParameters } from './model-reference.js';
 import { TRAINING_DEFAULTS } from '../web/corpus.js';
 
-const qkv = await load();
+const qkv = await load({ model: true });
 const FIELDS = ['embeddingRows', 'positions', 'X', 'Q', 'K', 'V', 'scores', 'weights', 'attention', 'h', 'logits', 'probs'];
 const NAMES = ['embedding', 'Wq', 'Wk', 'Wv', 'Wout', 'bout'];
 const REL = 1e-5;

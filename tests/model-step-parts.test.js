@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
 import { PARAMETER_NAMES } from '../web/model.js';
 
-const qkv = await load();
+const qkv = await load({ model: true });
 const PAST = -Infinity;   // a deadline that has always passed: one sentence a call
 
 /** The step in parts, one sentence a call: [the parts it took, its result]. */

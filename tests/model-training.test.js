@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
 import { DEFAULT_CORPUS, tokenize, buildVocab, BOUNDARY } from '../web/corpus.js';
 
-const qkv = await load();
+const qkv = await load({ model: true });
 const SEEDS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
 
 const bits = (f32) => new Uint32Array(f32.buffer.slice(f32.byteOffset, f32.byteOffset + f32.byteLength));

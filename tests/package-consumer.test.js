@@ -74,6 +74,7 @@ const WEBPACK_HINT_BYTES = 250000;
 const lazyKernels = {};  // the kernel builds' chunks, loaded where they run
 const mainThread = {};  // the reachable code but the GPT sections' chunk (its worker's own copy)
 const lazyGPT = {};      // the GPT engine's chunks, loaded by load({ gpt: true })
+const lazyModel = {};    // the trainable model's chunks (web/model.js), loaded by load({ model: true })
 const chunksRaw = {};    // each on-demand file, minified, not compressed: { file, bytes, kind }
 // The sizes the docs state (docs/data/sizes.json, written into docs/widget.md by tools/docs-tables.mjs)
 const SIZES = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs/data/sizes.json'), 'utf8'));
@@ -123,6 +124,9 @@ before(async () => {
     const isPoetSections = (f) => !isGPTSections(f) && Object.keys(outputs[f].inputs)
       .some((i) => /web\/page\/(pretrained|finetune)\/|web\/poetry\/|web\/data\/rhyme-groups\.js$|web\/finetune\.js$|qkv-lab-widget-(pretrained|finetune)-sections-/.test(i));
     assert.ok(![...initial].some(isGPT), `${name}: the GPT engine is loaded at first`);
+    // the trainable model likewise (no attention call needs it): a chunk load({ model: true }) fetches
+    const isModel = (f) => Object.keys(outputs[f].inputs).some((i) => /web\/model\.js$/.test(i));
+    assert.ok(![...initial].some(isModel), `${name}: the trainable model is loaded at first`);
     // the pretrained poet's weights: a chunk of their own wherever the API is, never loaded at first
     const isPretrained = (f) => Object.keys(outputs[f].inputs).some((i) => /web\/dist\/qkv-pretrained\.js$/.test(i));
     assert.ok(![...initial].some(isPretrained), `${name}: the pretrained model is loaded at first`);
@@ -138,6 +142,7 @@ before(async () => {
     lazy[name] = size([...reachable].filter((f) => !initial.has(f) && !isKernels(f) && !isGPT(f) && !isGPTSections(f) && !isPretrained(f) && !isPoetSections(f)));
     lazyKernels[name] = size([...reachable].filter((f) => !initial.has(f) && isKernels(f)));
     lazyGPT[name] = size([...reachable].filter((f) => !initial.has(f) && isGPT(f)));
+    lazyModel[name] = size([...reachable].filter((f) => !initial.has(f) && isModel(f)));
     // what runs on the page's own thread (the GPT sections' chunk carries the writer's worker,
     // a second thread with its own API and WebAssembly, as text: docs/widget.md, "Size")
     mainThread[name] = [...reachable].filter((f) => !isGPTSections(f)).map((f) => fs.readFileSync(path.join(pack.app, f), 'utf8')).join('\n');
@@ -157,6 +162,7 @@ before(async () => {
     `on demand (the training sections' chunks): ${Object.entries(lazy).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}; ` +
     `the relaxed-SIMD and scalar kernels' chunks: ${Object.entries(lazyKernels).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}; ` +
     `the GPT engine's chunks: ${Object.entries(lazyGPT).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}; ` +
+    `the trainable model's chunks: ${Object.entries(lazyModel).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}; ` +
     `the pretrained model's chunk: ${Object.entries(lazyPretrained).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}`);
 });
 after(() => { pack?.remove(); });
@@ -198,7 +204,7 @@ test('sizes: Matrix alone is tiny; API + widget costs no more than the widget (o
 test('docs/data/sizes.json gives these sizes, which docs/widget.md states (within 10 % + 0.5 KiB: update it when they move)', () => {
   const stated = SIZES.bundles;
   const measured = { matrix: gzipped.matrix, api: gzipped.api, widget: gzipped.widget, both: gzipped.both,
-    trainingSections: lazy.widget, gptEngine: lazyGPT.api, kernels: lazyKernels.api };
+    trainingSections: lazy.widget, model: lazyModel.api, gptEngine: lazyGPT.api, kernels: lazyKernels.api };
   console.log(`measured, gzip -9: ${Object.entries(measured).map(([n, b]) => `${n} ${kib(b)} KiB`).join(', ')}`);
   assert.deepEqual(Object.keys(stated).sort(), Object.keys(measured).sort());
   for (const [name, bytes] of Object.entries(measured)) {

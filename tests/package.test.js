@@ -361,7 +361,7 @@ test('installed from the tarball: the API computes the article\'s numbers; every
   fs.writeFileSync(path.join(app, 'main.js'), `
     import { load } from 'qkv-lab';
     import { createRequire } from 'node:module';
-    const qkv = await load();
+    const qkv = await load({ model: true });
     const rng = qkv.rng(42);
     const [Wq, Wk, Wv] = [rng.randn(4, 3).scale(0.3), rng.randn(4, 3).scale(0.3), rng.randn(4, 3).scale(0.3)];
     const X = [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.2]];

@@ -18,14 +18,14 @@ import { mulberry32 } from './helpers.js';
 import { gamma, attentionBounds, worstRatio } from './error-bounds.js';
 
 const skip = simdSupported() ? false : 'this engine has no WebAssembly SIMD128';
-const simd = skip ? null : await load({ simd: true, fresh: true });
-const scalar = await load({ simd: false, fresh: true });
+const simd = skip ? null : await load({ simd: true, fresh: true, model: true });
+const scalar = await load({ simd: false, fresh: true, model: true });
 const RELAXED_PROBE = Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
   10, 19, 1, 17, 0, 65, 0, 253, 15, 65, 0, 253, 15, 65, 0, 253, 15, 253, 133, 2, 11);
 const skipRelaxed = !relaxedBuilt ? 'this build has no relaxed-SIMD kernels (build.sh needs clang-16 and lld-16)'
   : !WebAssembly.validate(RELAXED_PROBE) ? 'this engine does not validate relaxed SIMD (Node 20: run with --experimental-wasm-relaxed-simd, as tests/run-all.sh does)'
     : false;
-const relaxed = skipRelaxed ? null : await load({ kernels: 'relaxed-simd', fresh: true });
+const relaxed = skipRelaxed ? null : await load({ kernels: 'relaxed-simd', fresh: true, model: true });
 
 function sameBits(a, b, label) {
   assert.equal(a.rows, b.rows, `${label}: rows`);

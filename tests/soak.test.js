@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
 
-const qkv = await load({ fresh: true });
+const qkv = await load({ fresh: true, model: true });
 const memory = () => qkv._heap.memoryBytes();
 const MiB = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 

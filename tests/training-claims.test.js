@@ -17,7 +17,7 @@ import {
 } from '../tools/training-measures.mjs';
 import { DEFAULT_CORPUS, tokenize } from '../web/corpus.js';
 
-const qkv = await load();
+const qkv = await load({ model: true });
 const FINDINGS = JSON.parse(readFileSync(new URL('../docs/data/training-findings.json', import.meta.url), 'utf8'));
 /** Seeds 0–29 trained and measured once, for every test here that reads them. */
 let perSeed = null;

@@ -100,7 +100,7 @@ test('a corpus without the words gives null measures, never a throw or NaN; past
 });
 
 test('the run\'s column: the measures of the trained table agree with the model\'s own similarity and analogy', async () => {
-  const qkv = await load();
+  const qkv = await load({ model: true });
   const model = qkv.createModel({ ...TRAINING_DEFAULTS, seed: 4 });
   try {
     model.train(400);

@@ -11,7 +11,7 @@ import { createTrainingStore } from '../web/page/training/store.js';
 import { deriveTrainStep, chooseSentence, attentionSpread } from '../web/page/training/step.js';
 import { referenceForward } from './model-reference.js';
 
-const qkv = await load();
+const qkv = await load({ model: true });
 
 function maxDiff(actual, expected) {
   let worst = 0;

@@ -11,7 +11,7 @@ import { createState } from '../web/page/shell/state.js';
 import { createTrainingStore } from '../web/page/training/store.js';
 import { modelOptions, resolveCorpus, URL_CORPUS_CHARS } from '../web/page/training/settings.js';
 
-const qkv = await load();
+const qkv = await load({ model: true });
 
 function setup(search = '') {
   const state = createState({ search });
@@ -183,7 +183,7 @@ test('the 30-seed spread is a job of the store: chunks that yield, progress, 30 
 
 test('run.modelAt(k, { deadline }): a replay past its deadline stops after a step and goes on at the next call, to the same numbers as in one go', async () => {
   const { TrainingRun } = await import('../web/page/training/run.js');
-  const qkv = await load({ fresh: true });
+  const qkv = await load({ fresh: true, model: true });
   const run = new TrainingRun(qkv, { seed: 3 });
   for (let i = 0; i < 150; i++) run.advance();
   const exact = Array.from(run.modelAt(130).embeddings().data);

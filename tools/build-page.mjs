@@ -139,7 +139,9 @@ const noGPT = {
 // The classic widget's core leaves out the trainable model (web/model.js, about 7 KiB gzipped):
 // only the training sections create one, and they come in the training add-on, which carries
 // model.js and provides it (engine-sources.js, provideModel). In the core, the API's createModel
-// builds the provided class, and says which script is missing when none was provided.
+// builds the provided class; the model.js that its loadModelEngine() imports on demand is this
+// stand-in, whose Model is null and whose provided() fetches the training add-on (which provides
+// the class when it runs), as load({ gpt: true }) fetches the GPT add-on.
 const noModel = {
   name: 'qkv-model-from-the-training-add-on',
   setup(b) {
@@ -147,14 +149,9 @@ const noModel = {
       (/[\\/]web[\\/]qkv-lab\.js$/.test(args.importer) ? { path: args.path, namespace: 'qkv-no-model' } : undefined));
     b.onLoad({ filter: /.*/, namespace: 'qkv-no-model' }, () => ({
       resolveDir: path.join(root, 'web'), loader: 'js',
-      contents: `import { modelProvided } from './engine-sources.js';
-export class Model {
-  constructor(lab, options) {
-    const Provided = modelProvided();
-    if (!Provided) throw new Error('createModel: the trainable model comes with the training add-on (qkv-lab-widget-training.js), which has not loaded');
-    return new Provided(lab, options);
-  }
-}
+      contents: `import { loadAddon } from ${JSON.stringify(path.join(root, 'web', 'widget', 'addon.js'))};
+export const Model = null;
+export const provided = () => loadAddon('training');
 `,
     }));
   },

@@ -243,7 +243,8 @@ function bundleTable() {
     `| API only | \`import { load } from 'qkv-lab'\` | ${b.api} KiB |`,
     `| widget only | \`import 'qkv-lab/widget'\` | ${b.widget} KiB |`,
     `| API + widget | both | ${b.both} KiB |`,
-    `| training sections, on demand | the chunks the training sections fetch (the timeline's included) | ${b.trainingSections} KiB |`,
+    `| training sections, on demand | the chunks the training sections fetch (the timeline's and the trainable model's included) | ${b.trainingSections} KiB |`,
+    `| trainable model, on demand | the chunk \`load({ model: true })\` fetches (\`web/model.js\` with the corpus and the PCA; \`createModel\` needs it, no attention call does) | ${b.model} KiB |`,
     `| GPT engine, on demand | the chunks \`load({ gpt: true })\` fetches (its WebAssembly module and \`web/gpt.js\`) | ${b.gptEngine} KiB |`,
     `| other kernel builds, on demand | the relaxed-SIMD and the scalar kernels' chunks, each fetched only by an engine that runs it | ${b.kernels} KiB both |`,
   ].join('\n');

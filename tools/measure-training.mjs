@@ -20,7 +20,7 @@ import { TRAINING_DEFAULTS, DEFAULT_CORPUS, tokenize } from '../web/corpus.js';
 import { SEEDS, divergenceByLr, measureSeed, measureGeometry, ppmiSvd, measureModel, range, summarize, readmeTable, claimsModule } from './training-measures.mjs';
 
 const write = process.argv.includes('--write');
-const qkv = await load();
+const qkv = await load({ model: true });
 
 if (process.argv.includes('--defaults')) {
   chooseDefaults();

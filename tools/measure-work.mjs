@@ -11,7 +11,7 @@
 import { load } from '../web/qkv-lab.js';
 import { MAX_WORK, WORK_WEIGHTS, workOf } from '../web/matrix.js';
 
-const qkv = await load();
+const qkv = await load({ model: true });
 const RUNS = 5;
 const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 

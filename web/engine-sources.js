@@ -8,9 +8,11 @@
 //   provideGPTEngine(() => promise)       how to fetch such a bundle (the classic widget's core:
 //                                         it loads its GPT add-on), so that load({ gpt: true })
 //                                         works before any GPT section was shown
-//   provideModel(Model)                   the trainable model's class (web/model.js), from the bundle
-//                                         that carries it (the classic widget's training add-on:
-//                                         its core leaves model.js out, tools/build-page.mjs)
+//   provideModel(Model)                   the trainable model's class (web/model.js), which createModel
+//                                         builds: from the bundle that carries it (the training
+//                                         sections; the classic widget's training add-on, whose core
+//                                         leaves model.js out, tools/build-page.mjs), or from
+//                                         qkv-lab.js once loadModelEngine() has imported model.js
 //   useCompiledModules(modules)           compiled WebAssembly modules the next load() instantiates
 //                                         instead of its own bytes ({ kernels, kernelModule,
 //                                         coreModule, gptModule }: the writer's worker gets the page's)

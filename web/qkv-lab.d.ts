@@ -584,8 +584,14 @@ export declare class QkvLab {
   positionalEncoding(n: number, d: number, options?: PositionalEncodingOptions): Matrix;
   /** Multi-head self-attention of X (n × d). */
   multiHeadAttention(X: MatrixInput, weights: MultiHeadWeights, options: MultiHeadOptions): MultiHeadResult;
-  /** A tiny trainable language model; dispose() it when done. */
+  /** A tiny trainable language model; dispose() it when done. Needs the model's code
+   *  (load({ model: true }) or loadModelEngine()); without it, it throws an Error saying so. */
   createModel(options?: ModelOptions): Model;
+  /** Whether the trainable model's code is loaded (load({ model: true }) or loadModelEngine()):
+   *  once it is, for every instance. */
+  readonly modelLoaded: boolean;
+  /** Fetches the trainable model's code (once), which createModel needs → this instance. */
+  loadModelEngine(): Promise<QkvLab>;
   /** Whether the GPT engine is attached (load({ gpt: true }) or loadGPTEngine()). */
   readonly gptLoaded: boolean;
   /** Fetches the GPT engine and attaches it to this instance (once) → this instance. */
@@ -622,6 +628,9 @@ export interface LoadOptions {
   /** true: with the GPT engine (transformerBlock, createGPT, loadGPT), fetched on demand and
    *  attached to the instance (the shared one too). Default false. */
   gpt?: boolean;
+  /** true: with the trainable model's code (createModel), fetched on demand; it then serves
+   *  every instance. Default false. */
+  model?: boolean;
 }
 
 /** The three builds of the kernels (see docs/performance.md). */

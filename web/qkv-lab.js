@@ -20,11 +20,14 @@
 // web/gpt.js) is a third module on the same memory, loaded on demand: load({ gpt: true }) or
 // qkv.loadGPTEngine() imports dist/qkv-gpt.js and gpt.js and attaches it to the instance.
 // qkv.loadPretrained() imports dist/qkv-pretrained.js, the pretrained poet's weights, the same way.
+// The trainable model's JavaScript (web/model.js with corpus.js and pca.js; its C side is in the
+// core) is imported on demand too, by load({ model: true }) or qkv.loadModelEngine(): no attention
+// call needs it, and it is a fifth of what an app would otherwise load at first.
 import {
   Matrix, ReturnedMatrix, readInput, nonFiniteError, checkShape, checkWork, checkPositiveFloat32,
   readOptions as readPlainOptions, argumentError, describe, guard, MAX_ELEMENTS, MAX_SIDE,
 } from './matrix.js';
-import { Model } from './model.js';
+import { provideModel, modelProvided } from './engine-sources.js';
 import { STATUS } from './heap.js';
 import {
   KERNELS, hasWebAssembly, simdSupported, relaxedSupported, pickKernels, instantiate, chunk, decode, attachGPT,
@@ -38,12 +41,41 @@ const HEAD_KEYS = ['Q', 'K', 'V', 'scores', 'weights', 'output'];
 /** The options attend and multiHeadAttention take besides scale and causal. */
 const ATTEND_OPTIONS = ['outputs'], MULTI_HEAD_OPTIONS = ['heads'];
 
-export { Matrix, Model, simdSupported };
+export { Matrix, simdSupported };
 
 /** A new instance on the heap load() made (loader.js instantiate). */
 const makeLab = (heap, kernelsName) => new QkvLab(heap, kernelsName);
 
 const shared = new Map();  // kernels name -> Promise<QkvLab>
+
+/**
+ * The trainable model's class (web/model.js), which loads on demand (loadModelEngine): this
+ * stand-in keeps `import { Model }` and `model instanceof Model` working before and after.
+ */
+export class Model {
+  /** Use qkv.createModel(options). */
+  constructor(lab, options) {
+    return lab.createModel(options);
+  }
+
+  static [Symbol.hasInstance](value) {
+    const Loaded = modelProvided();
+    return Loaded !== null && value instanceof Loaded;
+  }
+}
+
+/**
+ * Imports web/model.js once and provides its class (engine-sources.js), unless a bundle that
+ * carries it provided it already (the page's and the widget's training sections). The classic
+ * widget's core has a stand-in for model.js whose Model is null: its provided() fetches the
+ * training add-on, which provides the class (tools/build-page.mjs).
+ */
+let modelLoading = null;
+function loadModel() {
+  if (modelProvided()) return Promise.resolve();
+  return modelLoading ||= import('./model.js').then((m) => (m.Model ? provideModel(m.Model) : m.provided()))
+    .catch((error) => { modelLoading = null; throw error; });
+}
 
 /**
  * Loads the WebAssembly modules once and returns the API object (shared by every caller:
@@ -55,15 +87,18 @@ const shared = new Map();  // kernels name -> Promise<QkvLab>
  *                  default scalar (the tests run every build);
  *   simd: boolean  the older spelling: true is 'simd128', false 'scalar';
  *   gpt: true      with the GPT engine (transformerBlock, createGPT, loadGPT), fetched on
- *                  demand and attached to the instance (to the shared one too: qkv.loadGPTEngine()).
+ *                  demand and attached to the instance (to the shared one too: qkv.loadGPTEngine());
+ *   model: true    with the trainable model's code (createModel), fetched on demand, for every
+ *                  instance (qkv.loadModelEngine()).
  */
 export function load(options = {}) {
-  let fresh, kernels, simd, gpt;
+  let fresh, kernels, simd, gpt, model;
   try {
-    ({ fresh = false, kernels, simd, gpt = false } = readPlainOptions('load', options, ['fresh', 'kernels', 'simd', 'gpt'],
-      "{ fresh: true, kernels: 'scalar', gpt: true }"));
-    if (typeof fresh !== 'boolean') throw argumentError(TypeError, `load: fresh must be true or false, got ${describe(fresh)}`);
-    if (typeof gpt !== 'boolean') throw argumentError(TypeError, `load: gpt must be true or false, got ${describe(gpt)}`);
+    ({ fresh = false, kernels, simd, gpt = false, model = false } = readPlainOptions('load', options, ['fresh', 'kernels', 'simd', 'gpt', 'model'],
+      "{ fresh: true, kernels: 'scalar', gpt: true, model: true }"));
+    for (const [name, value] of [['fresh', fresh], ['gpt', gpt], ['model', model]]) {
+      if (typeof value !== 'boolean') throw argumentError(TypeError, `load: ${name} must be true or false, got ${describe(value)}`);
+    }
     if (simd !== undefined && typeof simd !== 'boolean') {
       throw argumentError(TypeError, `load: simd must be true or false, got ${describe(simd)}`);
     }
@@ -96,7 +131,8 @@ export function load(options = {}) {
     }
     return shared.get(name);
   });
-  return gpt ? lab.then((instance) => instance.loadGPTEngine()) : lab;
+  const withModel = model ? lab.then((instance) => instance.loadModelEngine()) : lab;
+  return gpt ? withModel.then((instance) => instance.loadGPTEngine()) : withModel;
 }
 
 const C_MESSAGES = new Map();
@@ -151,6 +187,20 @@ export class QkvLab {
     const { deflated, size } = await chunk('pretrained');
     await this.loadGPTEngine();
     return this.loadGPT(decode(deflated, size));
+  }
+
+  /**
+   * Loads the trainable model's code (web/model.js), which createModel needs, fetching it on the
+   * first call (load({ model: true }) does this too) → Promise<this>. It then serves every
+   * instance; later calls return at once.
+   */
+  loadModelEngine() {
+    return loadModel().then(() => this);
+  }
+
+  /** Whether createModel can run: the trainable model's code is loaded (see loadModelEngine). */
+  get modelLoaded() {
+    return modelProvided() !== null;
   }
 
   /** Whether the GPT engine is attached (see loadGPTEngine). */
@@ -463,9 +513,15 @@ export class QkvLab {
   /**
    * A tiny language model whose embedding table is learned (see web/model.js):
    * createModel({ corpus, dim, seed, optimizer: 'sgd' | 'adam', lr, batchSize, steps, beta1, beta2, eps }).
+   * Needs the model's code: load({ model: true }) or loadModelEngine() first.
    */
   createModel(options = {}) {
-    return new Model(this, options);
+    const Loaded = modelProvided();
+    if (!Loaded) {
+      throw new Error('createModel: the trainable model is not loaded: get the instance with ' +
+        '`await load({ model: true })`, or call `await qkv.loadModelEngine()` first');
+    }
+    return new Loaded(this, options);
   }
 
   /**

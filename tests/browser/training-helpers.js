@@ -34,7 +34,7 @@ let qkvPromise = null;
  * query (a number is taken as the run's seed, tseed), then n steps: { steps: [step() results], model }.
  */
 export async function referenceRun(query, n) {
-  qkvPromise ||= load();
+  qkvPromise ||= load({ model: true });
   const qkv = await qkvPromise;
   const search = typeof query === 'number' ? `tseed=${query}` : query;
   const state = createState({ search });

@@ -304,7 +304,7 @@ test('the walkthrough\'s update shows every parameter\'s change, dlogits = p −
 });
 
 let qkvPromise = null;
-const qkvLoaded = () => (qkvPromise ||= import('../../web/qkv-lab.js').then((m) => m.load()));
+const qkvLoaded = () => (qkvPromise ||= import('../../web/qkv-lab.js').then((m) => m.load({ model: true })));
 
 /** What step.js computes, done here independently: stepOn on a copy, every parameter's change, E's step alone. */
 async function nodeUpdate(model, tokens) {

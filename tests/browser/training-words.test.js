@@ -172,7 +172,7 @@ test('Train seeds 0–29: measured in the browser, in chunks, equal to the same 
   const table = await card.locator('tbody tr').evaluateAll((rows) => rows.map((r) => [r.dataset.measure, ...[...r.querySelectorAll('td')].map((td) => td.textContent)]));
   const counts = await card.locator('li[data-count]').evaluateAll((ls) => Object.fromEntries(ls.map((l) => [l.dataset.count, l.textContent])));
 
-  const qkv = await load();
+  const qkv = await load({ model: true });
   const state = createState({ search: '' });
   const options = modelOptions(state, resolveCorpus(state.get('corpus')).sentences);
   const rows = SPREAD_SEEDS.map((seed) => {

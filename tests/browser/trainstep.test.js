@@ -40,7 +40,7 @@ function readWalk(section) {
 async function reference(step, sentence) {
   const { model } = await referenceRun('', step);
   const now = model.inspect(sentence);
-  const copy = (await load()).createModel({ corpus: model.sentences, dim: model.dim, seed: model.seed, optimizer: model.optimizer, lr: model.lr, batchSize: model.batchSize, steps: model.defaultSteps });
+  const copy = (await load({ model: true })).createModel({ corpus: model.sentences, dim: model.dim, seed: model.seed, optimizer: model.optimizer, lr: model.lr, batchSize: model.batchSize, steps: model.defaultSteps });
   for (const name of PARAMETER_NAMES) copy.setParameter(name, model.getParameter(name));
   const update = copy.stepOn(sentence);
   copy.dispose();

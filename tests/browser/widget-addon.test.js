@@ -183,3 +183,28 @@ test('on a page in a legacy encoding (windows-1252) the classic scripts still re
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('the classic script\'s API: createModel says what to call; load({ model: true }) fetches the training add-on once, and then createModel works', async () => {
+  const { page, seen } = await openPost();
+  await waitForWidget(page, 'first');
+  assert.equal(seen.filter((u) => ADDON.test(u)).length, 0);
+  const result = await page.evaluate(async () => {
+    const qkv = await window.QkvLab.load();
+    let create;
+    try { qkv.createModel({ seed: 1 }); } catch (error) { create = error.message; }
+    const before = qkv.modelLoaded;
+    const [a, b] = await Promise.all([window.QkvLab.load({ model: true }), qkv.loadModelEngine()]);
+    const model = qkv.createModel({ seed: 1 });
+    const { loss } = model.step();
+    model.dispose();
+    return { create, before, after: qkv.modelLoaded, same: a === qkv && b === qkv, loss };
+  });
+  assert.match(result.create, /^createModel: the trainable model is not loaded: .*load\(\{ model: true \}\)/);
+  assert.equal(result.before, false);
+  assert.equal(result.after, true);
+  assert.equal(result.same, true);
+  assert.ok(Number.isFinite(result.loss), String(result.loss));
+  assert.deepEqual(seen.filter((u) => ADDON.test(u)), [`${env.server.url}/dist/qkv-lab-widget-training.js`]);
+  assert.deepEqual(page.problems(), []);
+  await page.closeAll();
+});

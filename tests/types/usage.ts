@@ -42,6 +42,11 @@ async function main(): Promise<void> {
   const bytes: number = qkv.heapUsed();
   console.log(firstRow, total, bytes, Matrix.from([[1]]).toArray());
 
+  const withModel: QkvLab = await load({ model: true });   // createModel needs the model's code
+  const modelReady: boolean = withModel.modelLoaded && (await qkv.loadModelEngine()).modelLoaded;
+  console.log(modelReady);
+  // @ts-expect-error model is true or false
+  void load({ model: 'yes' });
   const model = qkv.createModel({ dim: 8, seed: 3, optimizer: 'sgd', lr: 0.5 });
   const { loss, updatedRows } = model.step();
   const losses: number[] = model.train();

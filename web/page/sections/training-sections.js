@@ -13,8 +13,8 @@ import { provideModel } from '../../engine-sources.js';
 
 // the shared training run (ctx.training) lives with the sections that show it
 provideTrainingStore(createTrainingStore);
-// and so does the trainable model, which the classic widget's core leaves out (createModel there
-// builds the class provided here; everywhere else the API imports model.js itself)
+// and so does the trainable model, which the API loads only on demand (loadModelEngine) and the
+// classic widget's core leaves out: createModel builds the class provided here
 provideModel(Model);
 
 /** { [id]: registry entry } of the sections this module holds. */
