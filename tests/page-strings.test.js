@@ -13,12 +13,15 @@ import { BLOCK_STRINGS } from '../web/page/sections/block.strings.js';
 import { GENERATE_STRINGS } from '../web/page/sections/generate.strings.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const STRINGS = path.join(ROOT, 'web/page/strings');
+const PAGE = path.join(ROOT, 'web/page');
 
 test('no text names a section by its number: it names it as [[id]], and that id exists', async () => {
   const { WIDGET_SECTION_IDS } = await import('../web/page/sections/index.js');
-  for (const file of fs.readdirSync(STRINGS)) {
-    const text = fs.readFileSync(path.join(STRINGS, file), 'utf8');
+  // every table of the page's text (x.strings.js, beside the module that shows it)
+  const tables = fs.readdirSync(PAGE, { recursive: true }).filter((f) => f.endsWith('.strings.js'));
+  assert.ok(tables.length >= 40, `${tables.length} tables found`);
+  for (const file of tables) {
+    const text = fs.readFileSync(path.join(PAGE, file), 'utf8');
     assert.doesNotMatch(text, /\b[Ss]ection \d|第 ?\d+ ?节/, `${file} names a section by number`);
     for (const [, id] of text.matchAll(/\[\[([a-z]+)\]\]/g)) assert.ok(WIDGET_SECTION_IDS.includes(id), `${file}: [[${id}]] is no section`);
   }
