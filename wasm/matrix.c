@@ -95,6 +95,30 @@ static void nn_mrx8(float* out, int ldo, const float* const* a, size_t cs, const
 }
 #define NN_TILE nn_mrx8
 
+/* nn_mrx8 for MR rows of A that lie side by side, row r of term p at pa[p * sp + r]: a block of A
+   packed by pack_a_block (sp = MR). One pointer, the rows at constant offsets from it: the 4-pointer
+   kernel spends 4 more additions per step, the same arithmetic in the same order. */
+static void nn_mrx8_adjacent(float* out, int ldo, const float* pa, size_t sp, const float* panel, int k, int acc) {
+    v128_t c0[MR], c1[MR];
+    for (int r = 0; r < MR; r++) {
+        c0[r] = acc ? wasm_v128_load(out + (size_t)r * ldo) : wasm_f32x4_splat(0.0f);
+        c1[r] = acc ? wasm_v128_load(out + (size_t)r * ldo + 4) : wasm_f32x4_splat(0.0f);
+    }
+    const float* b = panel;
+    for (int p = 0; p < k; p++, b += 8, pa += sp) {
+        v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
+        for (int r = 0; r < MR; r++) {
+            v128_t x = wasm_v128_load32_splat(pa + r);
+            c0[r] = MULADD(c0[r], x, b0);
+            c1[r] = MULADD(c1[r], x, b1);
+        }
+    }
+    for (int r = 0; r < MR; r++) {
+        wasm_v128_store(out + (size_t)r * ldo, c0[r]);
+        wasm_v128_store(out + (size_t)r * ldo + 4, c1[r]);
+    }
+}
+
 /* one row, cols <= 4 columns of B (unpacked), as lanes of a vector padded with zeros: the same lane
    arithmetic as the packed panels' (in the relaxed build, fused as there, so that one row and four
    give the same bits: generation with and without the KV cache). Size-optimised, as the other
@@ -200,6 +224,22 @@ static void nn_tile(float* out, int ldo, const float* A, size_t rs, size_t cs, c
     else nn_edge(out, ldo, a, cs, panel, k, rows, cols, acc);
 }
 
+/* Rows per block of a stored transpose of A packed by pack_a_block (tuning constant: the sums are
+   the same): 64 rows x GEMM_KB terms, 64 KiB on the kernels' stack (web/loader.js). */
+#define GEMM_IB_PACKED 64
+
+/* A stored transposed (rs 1: the MR rows of a tile are adjacent floats, a term's next value cs floats
+   on): rows i0.. of the block, `tiles` full tiles of MR rows, kb terms, copied tile by tile as
+   [p][MR], so that the kernel reads each tile's terms in order from one 4 KiB run instead of kb
+   rows a whole row of the stored matrix apart (the tied table's gradient: 512 rows of 3,644 floats,
+   read once here instead of once per panel of B) */
+static void pack_a_block(float* packed, const float* A, size_t cs, int kb, int tiles) {
+    for (int t = 0; t < tiles; t++) {
+        const float* a = A + (size_t)t * MR;
+        for (int p = 0; p < kb; p++, a += cs, packed += MR) wasm_v128_store(packed, wasm_v128_load(a));
+    }
+}
+
 static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
                     int m, int acc) {
     if (n < MR) {
@@ -207,16 +247,34 @@ static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const floa
         return;
     }
     float panel[GEMM_KB * PANEL];
+    /* a stored transpose read by more than one panel of B: packed once per block (Aᵀ·B: every
+       weight gradient, the tied table's among them) */
+    int packs_a = rs == 1 && cs != 1 && m > PANEL;
+    float a_block[GEMM_IB_PACKED * GEMM_KB];
+    int ib = packs_a ? GEMM_IB_PACKED : GEMM_IB;
     /* p0 == 0 once when k is 0: out is then zeroed (or kept) as without blocks */
     for (int p0 = 0; p0 < k || p0 == 0; p0 += GEMM_KB) {
         int kb = k - p0 < GEMM_KB ? k - p0 : GEMM_KB;
         int accumulate = acc || p0 > 0;
-        for (int i0 = 0; i0 < n; i0 += GEMM_IB) {
-            int i1 = n - i0 < GEMM_IB ? n : i0 + GEMM_IB;
+        for (int i0 = 0; i0 < n; i0 += ib) {
+            int i1 = n - i0 < ib ? n : i0 + ib;
+            int packed_rows = packs_a ? (i1 - i0) / MR * MR : 0;  /* full tiles; the edge reads A */
+            if (packs_a) pack_a_block(a_block, A + i0 + (size_t)p0 * cs, cs, kb, packed_rows / MR);
             for (int j = 0; j < m; j += PANEL) {
                 int cols = m - j < PANEL ? m - j : PANEL;
                 pack_panel(panel, B + (size_t)p0 * m + j, m, kb, cols);
-                for (int i = i0; i < i1; i += MR)
+                int i = i0;
+                for (; i < i0 + packed_rows; i += MR) {
+                    const float* pa = a_block + (size_t)(i - i0) * kb;
+                    if (cols == PANEL) {
+                        nn_mrx8_adjacent(out + (size_t)i * m + j, m, pa, MR, panel, kb, accumulate);
+                    } else {
+                        const float* a[MR];
+                        for (int r = 0; r < MR; r++) a[r] = pa + r;
+                        nn_edge(out + (size_t)i * m + j, m, a, MR, panel, kb, MR, cols, accumulate);
+                    }
+                }
+                for (; i < i1; i += MR)
                     nn_tile(out + (size_t)i * m + j, m, A + (size_t)i * rs + (size_t)p0 * cs, rs, cs, panel, kb,
                             i1 - i < MR ? i1 - i : MR, cols, accumulate);
             }
