@@ -80,8 +80,8 @@ static void nn_mrx8(float* out, int ldo, const float* pa, const float* panel, in
         c0[r] = acc ? wasm_v128_load(out + (size_t)r * ldo) : wasm_f32x4_splat(0.0f);
         c1[r] = acc ? wasm_v128_load(out + (size_t)r * ldo + 4) : wasm_f32x4_splat(0.0f);
     }
-    const float* b = panel;
-    for (int p = 0; p < k; p++, b += 8, pa += MR) {
+    /* the panel's end rather than a count of steps: one integer instruction less per step */
+    for (const float *b = panel, *end = panel + (size_t)k * 8; b < end; b += 8, pa += MR) {
         v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
         for (int r = 0; r < MR; r++) {
             v128_t x = wasm_v128_load32_splat(pa + r);
