@@ -71,9 +71,10 @@
 /* out rows 0..MR-1 (ldo apart), 8 columns (+)= MR rows of A packed by pack_a_block (term p of row r at
    pa[p * MR + r]) . the packed panel (the loops over r unroll: 2 x MR accumulators in registers).
    Both operands are read in order from one pointer each, so the addresses of a step are constant
-   offsets from two registers (matrix.c is compiled without loop strength reduction, build.sh, which
-   otherwise turns those offsets into an addition per load: 6 integer instructions per 8
-   multiply-adds, about a quarter of the loop) */
+   offsets from two registers, which V8 folds into the loads. That needs the kernels compiled
+   without loop strength reduction (emcc's default; build.sh asks clang 16 for it): with it, clang
+   gives every load a pointer of its own, an integer addition per load per step (6 per 8
+   multiply-adds, about a quarter of the relaxed build's loop). */
 static void nn_mrx8(float* out, int ldo, const float* pa, const float* panel, int k, int acc) {
     v128_t c0[MR], c1[MR];
     for (int r = 0; r < MR; r++) {
