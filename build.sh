@@ -164,6 +164,12 @@ CORE_SOURCES=(wasm/errors.c wasm/mathlib.c wasm/rng.c wasm/positions.c wasm/mult
   wasm/exports.c)
 GPT_SOURCES=(wasm/layernorm.c wasm/gelu.c wasm/gelu_kernel.c wasm/gpt.c)
 KERNEL_OPT=(-O3)          # tools/wasm-bundle.mjs prints the sizes that decided these levels
+# The relaxed kernels without loop strength reduction, as emcc compiles every file (it passes
+# -mllvm -disable-lsr itself): with it, clang 16 rewrites the GEMM micro-kernel's constant offsets
+# from its two pointers (a packed tile of A, a packed panel of B) into a pointer per load, an
+# integer addition each that V8 cannot fold into the load's address (6 per 8 multiply-adds);
+# without it they stay load offsets, which V8 folds. Integer addressing only: no float changes.
+RELAXED_FLAGS=(-mllvm -disable-lsr)
 KERNEL_SCALAR_OPT=(-Os)
 CORE_OPT=(-Oz)
 GPT_OPT=(-O3)
@@ -219,7 +225,7 @@ build_relaxed_kernels() {  # .build/qkv-kernels-relaxed.wasm
   for src in "${KERNEL_SOURCES[@]}"; do
     obj=.build/relaxed-$(basename "$src" .c).o
     "$RELAXED_CC" --target=wasm32-unknown-emscripten --sysroot="$sysroot" -std=c11 "${KERNEL_OPT[@]}" \
-      -msimd128 -mrelaxed-simd -mmutable-globals -fno-builtin -Wall -Wextra -Werror -c "$src" -o "$obj"
+      -msimd128 -mrelaxed-simd -mmutable-globals -fno-builtin -Wall -Wextra -Werror "${RELAXED_FLAGS[@]}" -c "$src" -o "$obj"
     objs+=("$obj")
   done
   "$RELAXED_LD" --no-entry --import-memory --strip-all $(printf -- '--export=%s ' "${KERNEL_EXPORTS[@]}") \

@@ -255,7 +255,8 @@ const PRODUCTS = [
   { name: 'matmul_atb_accumulate', form: 'C + Aᵀ·B', a: (n, k) => [k, n], b: (k, m) => [k, m], acc: true,
     term: (A, B, n, k, m, i, j, p) => A[p * n + i] * B[p * m + j] },
 ];
-const PRODUCT_SHAPES = [[1, 1, 1], [3, 5, 7], [4, 1, 8], [5, 300, 9], [17, 257, 33], [513, 65, 3644], [2, 6, 1037]];
+// [70, 300, 20]: Aᵀ·B packs A's blocks of 64 rows (the SIMD builds): a part block with full tiles and an edge, two k blocks
+const PRODUCT_SHAPES = [[1, 1, 1], [3, 5, 7], [4, 1, 8], [5, 300, 9], [17, 257, 33], [70, 300, 20], [513, 65, 3644], [2, 6, 1037]];
 
 /** Runs one product on one build: returns out (n × m) as a Float32Array copy. */
 function runProduct(lab, product, [n, k, m], inputs, offset) {

@@ -25,12 +25,14 @@
  * term (one fused multiply-add in the relaxed build): blocks, packing and tile widths change where
  * the numbers travel, not the sums, so the SIMD128 and portable builds stay bit for bit the same.
  *
- * The SIMD builds pack B first, a panel of 8 columns at a time (GEMM_KB rows x 8, contiguous, the
- * last columns padded with zeros), so that the micro-kernel reads it from L1 in order whatever
- * B's row length (the tied output layer is 3,644 columns wide: unpacked, every step p touched
- * another page); edge tiles (fewer than 4 rows or 8 columns) run the same micro-kernel on a copy
- * of the tile, rows beyond the edge reading row 0 (results dropped); fewer than 4 rows in all
- * (generation: 1 row) skip the packing, which would not pay. The portable build keeps B as it
+ * The SIMD builds pack both operands, BLIS-style: a block of A (64 rows x GEMM_KB terms) tile by
+ * tile as [p][4], then B a panel of 8 columns at a time (GEMM_KB rows x 8, contiguous, the last
+ * columns padded with zeros), so that the micro-kernel reads both in order from one pointer each,
+ * whatever A's layout (its rows, or a stored transpose: Aᵀ·B) and B's row length (the tied output
+ * layer is 3,644 columns wide: unpacked, every step p touched another page); edge tiles (fewer
+ * than 4 rows or 8 columns) run the same micro-kernel on a copy of the tile, rows beyond the edge
+ * packed as zeros (results dropped); fewer than 4 rows in all (generation: 1 row) skip the
+ * packing, which would not pay. The portable build keeps B as it
  * is, in cache blocks: gcc -O3 -march=native vectorises that loop nest well (the native trainer,
  * tools/pretrain.c), and vectorised the packed one badly (3.5 against 20 GFLOP/s measured).
  */
@@ -52,11 +54,9 @@
 /* KB terms of the sum at a time (tuning constant: the sums are the same): a later k block adds to
    the float32 partial sum the earlier one stored, as a register would hold it, so the blocks leave
    the bits alone. SIMD: the packed panel, KB x 8 floats (8 KiB), lives on the kernels' stack
-   (web/qkv-lab.js), and IB rows at a time keep A's block (IB x KB floats) in L2 while every panel
-   passes over it. (Packing 2 or 4 panels per pass over B's rows, or KB 64 or 128, measured no
-   faster here.) */
+   (web/loader.js), beside the packed block of A (GEMM_IB_PACKED below). (Packing 2 or 4 panels per
+   pass over B's rows, or KB 64 or 128, measured no faster here.) */
 #define GEMM_KB 256
-#define GEMM_IB 128
 
 /* paths that training does not take, optimised for size in the WebAssembly builds (clang) */
 #if defined(__clang__) && defined(__wasm__)
@@ -68,22 +68,24 @@
 #ifdef __wasm_simd128__
 #define MULADD(c, a, b) QKV_MADD((a), (b), (c))  /* c + a * b (see simd.h) */
 
-/* out rows 0..MR-1 (ldo apart), 8 columns (+)= rows a[0..MR-1] of A (terms cs apart) . the
-   packed panel (the loops over r unroll: 2 x MR accumulators in registers) */
-static void nn_mrx8(float* out, int ldo, const float* const* a, size_t cs, const float* panel, int k, int acc) {
+/* out rows 0..MR-1 (ldo apart), 8 columns (+)= MR rows of A packed by pack_a_block (term p of row r at
+   pa[p * MR + r]) . the packed panel (the loops over r unroll: 2 x MR accumulators in registers).
+   Both operands are read in order from one pointer each, so the addresses of a step are constant
+   offsets from two registers, which V8 folds into the loads. That needs the kernels compiled
+   without loop strength reduction (emcc's default; build.sh asks clang 16 for it): with it, clang
+   gives every load a pointer of its own, an integer addition per load per step (6 per 8
+   multiply-adds, about a quarter of the relaxed build's loop). */
+static void nn_mrx8(float* out, int ldo, const float* pa, const float* panel, int k, int acc) {
     v128_t c0[MR], c1[MR];
-    const float* ar[MR];
     for (int r = 0; r < MR; r++) {
         c0[r] = acc ? wasm_v128_load(out + (size_t)r * ldo) : wasm_f32x4_splat(0.0f);
         c1[r] = acc ? wasm_v128_load(out + (size_t)r * ldo + 4) : wasm_f32x4_splat(0.0f);
-        ar[r] = a[r];
     }
-    const float* b = panel;
-    for (int p = 0; p < k; p++, b += 8) {
+    /* the panel's end rather than a count of steps: one integer instruction less per step */
+    for (const float *b = panel, *end = panel + (size_t)k * 8; b < end; b += 8, pa += MR) {
         v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
         for (int r = 0; r < MR; r++) {
-            v128_t x = wasm_v128_load32_splat(ar[r]);
-            ar[r] += cs;
+            v128_t x = wasm_v128_load32_splat(pa + r);
             c0[r] = MULADD(c0[r], x, b0);
             c1[r] = MULADD(c1[r], x, b1);
         }
@@ -93,7 +95,6 @@ static void nn_mrx8(float* out, int ldo, const float* const* a, size_t cs, const
         wasm_v128_store(out + (size_t)r * ldo + 4, c1[r]);
     }
 }
-#define NN_TILE nn_mrx8
 
 /* one row, cols <= 4 columns of B (unpacked), as lanes of a vector padded with zeros: the same lane
    arithmetic as the packed panels' (in the relaxed build, fused as there, so that one row and four
@@ -180,25 +181,59 @@ static void pack_panel(float* panel, const float* B, int ldb, int kb, int cols) 
 }
 
 /* an edge tile: the same sums on a copy (+0 where out is not accumulated: the kernel starts there) */
-QKV_COLD static void nn_edge(float* out, int ldo, const float* const* a, size_t cs, const float* panel, int k,
-                             int rows, int cols, int acc) {
+QKV_COLD static void nn_edge(float* out, int ldo, const float* pa, const float* panel, int k, int rows, int cols,
+                             int acc) {
     float tile[MR * PANEL];
     for (int r = 0; r < MR; r++)
         for (int c = 0; c < PANEL; c++)
             tile[r * PANEL + c] = acc && r < rows && c < cols ? out[(size_t)r * ldo + c] : 0.0f;
-    NN_TILE(tile, PANEL, a, cs, panel, k, 1);
+    nn_mrx8(tile, PANEL, pa, panel, k, 1);
     for (int r = 0; r < rows; r++)
         for (int c = 0; c < cols; c++) out[(size_t)r * ldo + c] = tile[r * PANEL + c];
 }
 
-/* rows i..i+rows-1 (rows <= MR), the panel's cols columns (cols <= PANEL) */
-static void nn_tile(float* out, int ldo, const float* A, size_t rs, size_t cs, const float* panel, int k,
-                    int rows, int cols, int acc) {
-    const float* a[MR];
-    for (int r = 0; r < MR; r++) a[r] = r < rows ? A + r * rs : A;
-    if (rows == MR && cols == PANEL) NN_TILE(out, ldo, a, cs, panel, k, acc);
-    else nn_edge(out, ldo, a, cs, panel, k, rows, cols, acc);
+/* fewer than MR rows of A (the last tile of a block), as pack_a_block packs a tile, rows beyond
+   them zeros (their sums are dropped) */
+QKV_COLD static void pack_a_rows(float* packed, const float* A, size_t rs, size_t cs, int kb, int rows) {
+    for (int p = 0; p < kb; p++, packed += MR)
+        for (int r = 0; r < MR; r++) packed[r] = r < rows ? A[r * rs + (size_t)p * cs] : 0.0f;
 }
+
+/* rows 0..rows-1 of A (element (r, p) at A[r * rs + p * cs]), kb terms, packed tile by tile as
+   [p][MR] (a tile's MR values of term p side by side), so that the kernel reads every tile's terms
+   in order from one run of kb x MR floats, from L1 or L2, whatever A's layout: A's rows (rs k, cs 1:
+   4 x 4 blocks transposed in registers) or a stored transpose (rs 1: MR adjacent floats per term,
+   one load; the tied table's gradient read dlogits so, every term a row of 3,644 floats further,
+   once per panel of B before it was packed) */
+static void pack_a_block(float* packed, const float* A, size_t rs, size_t cs, int kb, int rows) {
+    int i = 0;
+    for (; i + MR <= rows; i += MR, packed += (size_t)MR * kb) {
+        const float* a = A + (size_t)i * rs;
+        float* d = packed;
+        int p = 0;
+        if (rs == 1) {
+            for (; p < kb; p++, a += cs, d += MR) wasm_v128_store(d, wasm_v128_load(a));
+        } else if (cs == 1) {
+            for (; p + 4 <= kb; p += 4, d += 4 * MR) {
+                v128_t r0 = wasm_v128_load(a + p), r1 = wasm_v128_load(a + rs + p);
+                v128_t r2 = wasm_v128_load(a + 2 * rs + p), r3 = wasm_v128_load(a + 3 * rs + p);
+                v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
+                v128_t t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+                wasm_v128_store(d, wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5));
+                wasm_v128_store(d + 4, wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7));
+                wasm_v128_store(d + 8, wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5));
+                wasm_v128_store(d + 12, wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7));
+            }
+        }
+        if (p < kb) pack_a_rows(d, a + (size_t)p * cs, rs, cs, kb - p, MR);
+    }
+    if (i < rows) pack_a_rows(packed, A + (size_t)i * rs, rs, cs, kb, rows - i);
+}
+
+/* Rows per packed block of A (tuning constant: the sums are the same): GEMM_IB_PACKED x GEMM_KB
+   floats, 64 KiB on the kernels' stack (web/loader.js), in L2 while every panel of B passes over it
+   (128 rows measured no faster). */
+#define GEMM_IB_PACKED 64
 
 static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
                     int m, int acc) {
@@ -207,18 +242,23 @@ static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const floa
         return;
     }
     float panel[GEMM_KB * PANEL];
+    float a_block[GEMM_IB_PACKED * GEMM_KB];
     /* p0 == 0 once when k is 0: out is then zeroed (or kept) as without blocks */
     for (int p0 = 0; p0 < k || p0 == 0; p0 += GEMM_KB) {
         int kb = k - p0 < GEMM_KB ? k - p0 : GEMM_KB;
         int accumulate = acc || p0 > 0;
-        for (int i0 = 0; i0 < n; i0 += GEMM_IB) {
-            int i1 = n - i0 < GEMM_IB ? n : i0 + GEMM_IB;
+        for (int i0 = 0; i0 < n; i0 += GEMM_IB_PACKED) {
+            int rows = n - i0 < GEMM_IB_PACKED ? n - i0 : GEMM_IB_PACKED;
+            pack_a_block(a_block, A + (size_t)i0 * rs + (size_t)p0 * cs, rs, cs, kb, rows);
             for (int j = 0; j < m; j += PANEL) {
                 int cols = m - j < PANEL ? m - j : PANEL;
                 pack_panel(panel, B + (size_t)p0 * m + j, m, kb, cols);
-                for (int i = i0; i < i1; i += MR)
-                    nn_tile(out + (size_t)i * m + j, m, A + (size_t)i * rs + (size_t)p0 * cs, rs, cs, panel, kb,
-                            i1 - i < MR ? i1 - i : MR, cols, accumulate);
+                for (int i = 0; i < rows; i += MR) {
+                    float* o = out + (size_t)(i0 + i) * m + j;
+                    const float* pa = a_block + (size_t)i * kb;
+                    if (rows - i >= MR && cols == PANEL) nn_mrx8(o, m, pa, panel, kb, accumulate);
+                    else nn_edge(o, m, pa, panel, kb, rows - i < MR ? rows - i : MR, cols, accumulate);
+                }
             }
         }
     }

@@ -98,9 +98,9 @@ async function wasmBytes(kernels) {
   return { core, kernels: decode(packed, size) };
 }
 
-/** Kernel stack: the SIMD builds' gemm_nn packs a panel of B there (8 KiB, wasm/matrix.c), and the
- * scalar build's local arrays may live there: twice what they need. */
-const KERNEL_STACK_BYTES = 32768;
+/** Kernel stack: the SIMD builds' gemm_nn packs a panel of B there (8 KiB, wasm/matrix.c) and a block of
+ * a stored transpose of A (64 KiB), and the scalar build's local arrays may live there: 24 KiB to spare. */
+const KERNEL_STACK_BYTES = 98304;
 /** The GPT engine's stack (its largest frame holds a few small arrays of offsets). */
 const GPT_STACK_BYTES = 16384;
 
