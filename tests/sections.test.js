@@ -175,21 +175,21 @@ test('no section keeps a copy of a setting: settings reach stepped sections in t
 test('the zh and en tables live in x.strings.js beside the module x.js that shows them, as data', () => {
   const dir = path.join(ROOT, 'web/page');
   const files = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.js'));
+  const source = new Map(files.map((f) => [f, fs.readFileSync(path.join(dir, f), 'utf8')]));   // each file read once
   const tables = files.filter((f) => f.endsWith('.strings.js'));
   for (const file of files.filter((f) => !f.endsWith('.strings.js'))) {
-    const text = fs.readFileSync(path.join(dir, file), 'utf8').replace(/\/\/.*$/gm, '');
+    const text = source.get(file).replace(/\/\/.*$/gm, '');
     assert.doesNotMatch(text, /addStrings\(\{/, `${file} holds a string table: move it to ${file.replace(/\.js$/, '.strings.js')}`);
   }
   assert.ok(tables.length >= 40, `${tables.length} tables found`);
   for (const file of tables) {
-    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    const text = source.get(file);
     assert.match(text, /export const \w+_STRINGS = /, `${file} exports a table`);
     assert.doesNotMatch(text, /^import /m, `${file} is data only`);
     // beside the module that shows it; a table that several modules of one folder show (the
     // exercises of the GPT sections, of the training sections) sits in that folder
     const folder = path.dirname(file);
-    const users = files.filter((f) => f !== file && fs.readFileSync(path.join(dir, f), 'utf8').includes(`'./${path.basename(file)}'`)
-      && path.dirname(f) === folder);
+    const users = files.filter((f) => f !== file && path.dirname(f) === folder && source.get(f).includes(`'./${path.basename(file)}'`));
     const owner = file.replace(/\.strings\.js$/, '.js');
     assert.ok(files.includes(owner) ? users.includes(owner) : users.length >= 2,
       `${file}: beside ${owner}, which shows it (or in the folder of the modules that share it)`);
