@@ -10,8 +10,8 @@
 import { h } from '../../shell/dom.js';
 import { addStrings } from '../../shell/i18n.js';
 import { TRAINING_CORPUS_PANEL_STRINGS } from './corpus-panel.strings.js';
-import { CORPUS_PRESETS, CORPUS_LIMITS, checkCorpus } from '../../../corpus.js';
-import { corpusText, errorsOf, URL_CORPUS_CHARS } from '../../training/settings.js';
+import { CORPUS_PRESETS, CORPUS_LIMITS } from '../../../corpus.js';
+import { corpusText, errorsOf, checkedCorpus, URL_CORPUS_CHARS } from '../../training/settings.js';
 import { createFrameScheduler } from '../../shell/frames.js';
 
 addStrings(TRAINING_CORPUS_PANEL_STRINGS);
@@ -20,8 +20,20 @@ const SHOWN_PROBLEMS = 8;
 /** A paste longer than two of these goes into the editor a piece (of at most this many characters) a frame. */
 export const PASTE_PIECE = 600;
 
-/** Words of a list of token arrays, <s> not counted. */
-const wordCount = (sentences) => new Set(sentences.flat()).size;
+const counted = new WeakMap();
+/**
+ * Distinct words of a list of token arrays, <s> not counted; counted once per list (the summary
+ * says it after every run, and a 9,000-word corpus takes milliseconds to count).
+ */
+function wordCount(sentences) {
+  let n = counted.get(sentences);
+  if (n === undefined) {
+    const seen = new Set();
+    for (const tokens of sentences) for (const w of tokens) seen.add(w);
+    counted.set(sentences, n = seen.size);
+  }
+  return n;
+}
 
 export function createCorpusPanel({ ctx, texts, events, uid, corpusButton, onApplied = () => {} }) {
   const { i18n } = ctx;
@@ -67,7 +79,8 @@ export function createCorpusPanel({ ctx, texts, events, uid, corpusButton, onApp
     presetNote.textContent = preset ? preset.description[i18n.lang] : '';
     // the editor follows the run's corpus, unless the reader has unsaved edits in it
     if (shownText === null || editor.value === shownText) {
-      editor.value = corpus.text;
+      // (assigned only when it differs: the browser lays out a textarea's whole text on every assignment)
+      if (editor.value !== corpus.text) editor.value = corpus.text;
       shownText = corpus.text;
     }
     counter();
@@ -128,7 +141,7 @@ export function createCorpusPanel({ ctx, texts, events, uid, corpusButton, onApp
   }
 
   function applyText(text) {
-    const checked = checkCorpus(text);
+    const checked = checkedCorpus(text);
     const errors = errorsOf(checked.problems);
     editor.setAttribute('aria-invalid', String(errors.length > 0));
     if (errors.length || !checked.sentences.length) {
@@ -147,11 +160,13 @@ export function createCorpusPanel({ ctx, texts, events, uid, corpusButton, onApp
       }
       return false;
     }
-    editor.value = clean;
+    if (editor.value !== clean) editor.value = clean;
     shownText = null;
+    // the store's corpus is now `clean`, checked: its sentences and problems are clean's
+    const { sentences, problems: warnings } = store.corpus;
     say({
-      applied: ['training.corpus.applied', { sentences: checked.sentences.length, words: wordCount(checked.sentences) }],
-      warnings: checkCorpus(clean).problems, chars: clean.length,
+      applied: ['training.corpus.applied', { sentences: sentences.length, words: wordCount(sentences) }],
+      warnings, chars: clean.length,
     });
     refresh();
     onApplied();

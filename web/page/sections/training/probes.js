@@ -166,7 +166,7 @@ export function createTrainingProbes({ i18n, texts, events, uid }) {
     /** The run to ask (a new run may bring a new vocabulary: the word list follows it). */
     setRun(next) {
       if (next === run) return;
-      const sameWords = run && run.vocab.join('\n') === next.vocab.join('\n');
+      const sameWords = run && (run.vocab === next.vocab || (run.vocab.length === next.vocab.length && run.vocab.every((w, i) => w === next.vocab[i])));
       run = next;
       if (!sameWords) {
         frames.cancel('fill');
