@@ -6,6 +6,10 @@
 //   --seconds N   time per target            --seed S     generator / libFuzzer seed (default 1;
 //   --target T    wasm, native, native32,                 "random" picks one and prints it)
 //                 or all (default)           --case C     replay one WASM case (with --seed)
+//   --jobs N      targets at a time (default 1), each in a process of its own, its output printed
+//                 whole when it ends: each still fuzzes for --seconds on a core of its own when
+//                 N is at most the machine's cores (./build.sh test runs 2: the three targets in
+//                 about 50 s instead of 80 on two cores)
 //
 // Targets:
 //   wasm      the built modules, instantiated as load() does, SIMD128 and scalar kernels
@@ -17,7 +21,7 @@
 // A libFuzzer corpus is kept in tests/fuzz/build/ (git-ignored) so that longer local runs build
 // on each other. Exits non-zero when any target finds a failure; crash inputs are written to
 // tests/fuzz/build/ and the command that reproduces each one is printed.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +30,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const BUILD = path.join(ROOT, 'tests/fuzz/build');
 
 function parseArgs(argv) {
-  const args = { seconds: 20, seed: '1', target: 'all', case: null };
+  const args = { seconds: 20, seed: '1', target: 'all', case: null, jobs: 1 };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=');
     const value = () => inline ?? argv[++i];
@@ -34,10 +38,12 @@ function parseArgs(argv) {
     else if (flag === '--seed') args.seed = value();
     else if (flag === '--target') args.target = value();
     else if (flag === '--case') args.case = Number(value());
-    else throw new Error(`run.mjs: unknown argument ${argv[i]} (use --seconds N, --seed S, --target T, --case C)`);
+    else if (flag === '--jobs') args.jobs = Number(value());
+    else throw new Error(`run.mjs: unknown argument ${argv[i]} (use --seconds N, --seed S, --target T, --case C, --jobs N)`);
   }
   if (!(args.seconds > 0)) throw new Error('run.mjs: --seconds must be a positive number');
   if (!['all', 'wasm', 'native', 'native32'].includes(args.target)) throw new Error(`run.mjs: unknown target ${args.target}`);
+  if (!Number.isInteger(args.jobs) || args.jobs < 1) throw new Error('run.mjs: --jobs must be a positive integer');
   args.seed = args.seed === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(args.seed);
   if (!Number.isInteger(args.seed) || args.seed < 0) throw new Error('run.mjs: --seed must be a non-negative integer or "random"');
   return args;
@@ -115,13 +121,56 @@ function fuzzNativeTarget(args, bits) {
   };
 }
 
-const args = parseArgs(process.argv.slice(2));
-console.log(`fuzz: ${args.seconds} s per target, seed ${args.seed}${args.case !== null ? `, case ${args.case}` : ''}`);
-const results = [];
-if (args.target === 'all' || args.target === 'wasm') results.push(await fuzzWasmTarget(args));
-if (args.case === null) {
-  if (args.target === 'all' || args.target === 'native') results.push(fuzzNativeTarget(args, 64));
-  if (args.target === 'all' || args.target === 'native32') results.push(fuzzNativeTarget(args, 32));
+/**
+ * Runs each target in a child process (this script with --target T), at most args.jobs at a
+ * time, the natives first (their builds take seconds), and prints each child's output whole
+ * when it ends. → the targets' results, from each child's summary line.
+ */
+async function inParallel(args, targets) {
+  const order = [...targets].sort((a, b) => (a === 'wasm') - (b === 'wasm'));
+  const results = new Map();
+  const runOne = (target) => new Promise((resolve) => {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--target', target, '--seconds', String(args.seconds),
+      '--seed', String(args.seed), '--quiet-summary'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { out += d; });
+    child.on('close', (code) => {
+      const lines = out.split('\n');
+      const summary = lines.find((l) => l.startsWith('fuzz result: '));
+      process.stdout.write(lines.filter((l) => l && !l.startsWith('fuzz result: ')).map((l) => `${l}\n`).join(''));
+      const parsed = summary ? JSON.parse(summary.slice('fuzz result: '.length)) : [];
+      results.set(target, parsed.length ? parsed : [{ target, failed: true, error: `the child process ended with status ${code} and no result` }]);
+      resolve();
+    });
+  });
+  const queue = order.slice();
+  await Promise.all(Array.from({ length: Math.min(args.jobs, queue.length) }, async () => {
+    while (queue.length) await runOne(queue.shift());
+  }));
+  return targets.flatMap((t) => results.get(t));
+}
+
+const rawArgs = process.argv.slice(2);
+const quietSummary = rawArgs.includes('--quiet-summary');  // a child of --jobs: its results as one JSON line
+const args = parseArgs(rawArgs.filter((a) => a !== '--quiet-summary'));
+if (!quietSummary) {
+  console.log(`fuzz: ${args.seconds} s per target, seed ${args.seed}${args.case !== null ? `, case ${args.case}` : ''}` +
+    `${args.jobs > 1 ? `, ${args.jobs} targets at a time` : ''}`);
+}
+const wanted = ['wasm', 'native', 'native32'].filter((t) => (args.target === 'all' || args.target === t) && (t === 'wasm' || args.case === null));
+let results = [];
+if (args.jobs > 1 && wanted.length > 1) {
+  results = await inParallel(args, wanted);
+} else {
+  if (wanted.includes('wasm')) results.push(await fuzzWasmTarget(args));
+  if (wanted.includes('native')) results.push(fuzzNativeTarget(args, 64));
+  if (wanted.includes('native32')) results.push(fuzzNativeTarget(args, 32));
+}
+if (quietSummary) {
+  // the parent prints the lines below for every target at the end
+  console.log(`fuzz result: ${JSON.stringify(results)}`);
+  process.exit(0);
 }
 for (const r of results) {
   if (r.skipped) console.log(`fuzz ${r.target}: skipped: ${r.skipped}`);
