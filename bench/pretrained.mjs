@@ -10,6 +10,11 @@
 //   decoding with a KV cache of its own (TfGpt.decoder), the same sampling written in
 //   JavaScript; rows interleaved with qkv-lab's in each round, and the ratio. At temperature 0
 //   both take the most likely token: how many tokens agree is reported as a check.
+// - the same generation in headless Chromium (Debian's, as the browser tests use it): the API
+//   imported as an ES module by a page served from web/, qkv.loadPretrained() there, the same
+//   poems at the same seeds; a page has no CPU clock, so its figure is wall-clock (on a quiet
+//   machine one busy thread's wall time is its CPU time: the Node rows give both to compare).
+//   Its batches are interleaved with the Node rows' in each round.
 // - loading: from qkv.loadPretrained() to the first finished 五绝, in a fresh Node process each
 //   time (the chunk import, inflating the file, the GPT engine, the first poem), median of 5,
 //   wall-clock and CPU time.
@@ -116,19 +121,60 @@ else {
   }
 }
 
-for (const r of rows) r.batch();  // warm up
+// ---- the same poems in Chromium ----
+let browserEnv = null;
+try {
+  const { openBrowser, newPage } = await import('../tools/browser.mjs');
+  browserEnv = await openBrowser();
+  const page = await newPage(browserEnv);
+  // a blank document of the served origin, from which the page imports the API as a reader's script would
+  const blank = browserEnv.url('bench-blank.html');
+  await page.route(blank, (route) => route.fulfill({ status: 200, headers: { 'content-type': 'text/html' }, body: '<!doctype html><title>bench</title>' }));
+  await page.goto(blank);
+  const info = await page.evaluate(async () => {
+    const { load } = await import('/qkv-lab.js');
+    const qkv = await load();
+    window.__poet = await qkv.loadPretrained();
+    return { kernels: qkv.kernels, userAgent: navigator.userAgent };
+  });
+  results.chromium = { kernels: info.kernels, version: browserEnv.browser.version() };
+  let seed = 0;
+  rows.push({
+    id: 'qkv-lab free, Chromium',
+    wallOnly: true,
+    async batch() {
+      const from = seed;
+      seed += POEMS;
+      const { chars, wall } = await page.evaluate(({ from, poems, temperature }) => {
+        let chars = 0;
+        const t0 = performance.now();
+        for (let i = 0; i < poems; i++) chars += window.__poet.generate('', { temperature, seed: from + i }).steps.length;
+        return { chars, wall: performance.now() - t0 };
+      }, { from, poems: POEMS, temperature: TEMPERATURE });
+      return { chars, cpu: wall, wall };
+    },
+  });
+  if (page.problems().length) throw new Error(page.problems().join('; '));
+} catch (error) {
+  results.skipped.chromium = `Chromium did not run: ${String(error.message).split('\n')[0]}`;
+}
+
+for (const r of rows) await r.batch();  // warm up
 const runs = new Map(rows.map((r) => [r.id, []]));
 for (let round = 0; round < ROUNDS; round++) {
   for (let i = 0; i < rows.length; i++) {
     const r = rows[(i + round) % rows.length];
-    runs.get(r.id).push(r.batch());
+    runs.get(r.id).push(await r.batch());
   }
 }
+if (browserEnv) await browserEnv.close();
 for (const r of rows) {
   const xs = runs.get(r.id);
   results.generation[r.id] = {
+    // a page's row: wall-clock (charsPerSecond and wallCharsPerSecond are the same figure)
     charsPerSecond: median(xs.map((x) => (1000 * x.chars) / x.cpu)),
     wallCharsPerSecond: median(xs.map((x) => (1000 * x.chars) / x.wall)),
+    ...(r.wallOnly ? { clock: 'wall' } : {}),
     msPerPoem: median(xs.map((x) => x.cpu / POEMS)),
     runs: xs.map((x) => +((1000 * x.chars) / x.cpu).toFixed(0)),
   };
@@ -150,6 +196,11 @@ add('the pretrained poet writes ≥ 1,000 characters per second with the KV cach
   `${free.toFixed(0)} characters/s free, ${g['qkv-lab wujue'].charsPerSecond.toFixed(0)} locked to 五绝 (${kernels} kernels, CPU time)` +
   (g['TF.js free'] ? `; TF.js on the same weights ${g['TF.js free'].charsPerSecond.toFixed(0)}/s (${results.ratio['qkv-lab ÷ TF.js, free poems (characters per second)'].toFixed(1)}×)` : ''),
   free >= 1000);
+const inChromium = g['qkv-lab free, Chromium'];
+add('the pretrained poet\'s characters per second with the KV cache in Chromium (reported beside Node\'s)',
+  inChromium ? `${inChromium.charsPerSecond.toFixed(0)} characters/s free (${results.chromium.kernels} kernels, wall-clock in the page), ` +
+    `Node ${g['qkv-lab free'].wallCharsPerSecond.toFixed(0)}/s wall-clock in the same rounds` : results.skipped.chromium,
+  null);
 add('loading it and writing the first poem ≤ 1 s (on a quiet machine)',
   `${results.load.msToFirstPoem.toFixed(0)} ms wall (${results.load.cpuMsToFirstPoem.toFixed(0)} ms CPU), median of ${LOADS} fresh processes, load average ${results.machine.loadAverageBefore[0].toFixed(1)}`,
   results.load.msToFirstPoem <= 1000);
@@ -157,7 +208,7 @@ results.targets = targets;
 
 console.log(`Pretrained poet (${poet.layers} layers, dim ${poet.dim}, V ${poet.vocab.length}), T = ${TEMPERATURE}, ${ROUNDS} rounds of ${POEMS} poems, ` +
   `median CPU time; load average ${results.machine.loadAverageBefore[0].toFixed(2)} → ${results.machine.loadAverageAfter[0].toFixed(2)}:`);
-for (const [id, x] of Object.entries(g)) console.log(`  ${id.padEnd(16)} ${x.charsPerSecond.toFixed(0).padStart(6)} characters/s (${x.msPerPoem.toFixed(1)} ms a poem; wall ${x.wallCharsPerSecond.toFixed(0)}/s)`);
+for (const [id, x] of Object.entries(g)) console.log(`  ${id.padEnd(24)} ${x.charsPerSecond.toFixed(0).padStart(6)} characters/s (${x.msPerPoem.toFixed(1)} ms a poem; wall ${x.wallCharsPerSecond.toFixed(0)}/s)`);
 for (const [k, v] of Object.entries(results.skipped)) console.log(`  skipped ${k}: ${v}`);
 for (const [k, v] of Object.entries(results.checks)) console.log(`  check: ${k}: ${v}`);
 console.log(`  loadPretrained() to the first 五绝: ${results.load.msToFirstPoem.toFixed(0)} ms wall, ${results.load.cpuMsToFirstPoem.toFixed(0)} ms CPU (load ${results.load.loadMs.toFixed(0)} ms, poem ${results.load.poemMs.toFixed(0)} ms; runs ${results.load.runs.join(', ')})`);

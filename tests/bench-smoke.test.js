@@ -116,12 +116,13 @@ test('bench/run.mjs --smoke runs every case through every implementation', { tim
   // the pretrained poet: qkv-lab and TF.js on the same weights in one run, and the load time
   assert.equal(p.smoke, true);
   assert.deepEqual(p.skipped, {});
-  assert.deepEqual(Object.keys(p.generation).sort(), ['TF.js free', 'qkv-lab free', 'qkv-lab wujue']);
+  assert.deepEqual(Object.keys(p.generation).sort(), ['TF.js free', 'qkv-lab free', 'qkv-lab free, Chromium', 'qkv-lab wujue']);
+  assert.equal(p.generation['qkv-lab free, Chromium'].clock, 'wall', 'a page has no CPU clock: its row says it is wall-clock');
   for (const [id, row] of Object.entries(p.generation)) {
     assert.ok(Number.isFinite(row.charsPerSecond) && row.charsPerSecond > 0 && row.runs.length === p.rounds, `${id}: ${JSON.stringify(row)}`);
   }
   assert.ok(Number.isFinite(p.ratio['qkv-lab ÷ TF.js, free poems (characters per second)']));
   assert.ok(Number.isFinite(p.load.msToFirstPoem) && [...p.load.poem].length === 24, JSON.stringify(p.load));
-  assert.equal(p.targets.length, 2);
+  assert.equal(p.targets.length, 3);
   assert.ok(p.targets.every((t) => t.met === null));
 });

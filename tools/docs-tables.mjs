@@ -108,13 +108,14 @@ function pretrainedSpeed() {
   const r = json('bench/pretrained-results.json');
   const g = r.generation, n = (x) => grouped(Math.round(x));
   const label = { 'qkv-lab free': `qkv-lab (${r.kernels} kernels), free poems`, 'qkv-lab wujue': `qkv-lab (${r.kernels} kernels), locked to 五绝`,
-    'TF.js free': `TF.js ${r.tfjsBackend ?? ''} backend, one thread, the same weights, free poems` };
+    'TF.js free': `TF.js ${r.tfjsBackend ?? ''} backend, one thread, the same weights, free poems`,
+    'qkv-lab free, Chromium': `qkv-lab in headless Chromium${r.chromium ? ` ${r.chromium.version.split('.')[0]}` : ''} (${r.chromium?.kernels ?? '?'} kernels), free poems, wall-clock` };
   const rows = Object.entries(g).map(([id, x]) => `| ${label[id] ?? id} | ${n(x.charsPerSecond)} | ${x.msPerPoem.toFixed(1)} |`);
   const ratio = r.ratio ? Object.values(r.ratio)[0] : null;
   const l = r.load, date = r.date.slice(0, 10);
   return ['| with the KV cache, T = 0.8 | characters per second | ms per poem |', '| --- | --- | --- |', ...rows, '',
     wrap(`Measured on ${date} by \`npm run bench\` (\`bench/pretrained.mjs\`): ${r.rounds} interleaved rounds of ${r.poemsPerBatch} ` +
-      `poems per row, the median of the process's CPU time, on ${r.machine.cpus} cores (${r.machine.cpu}) with a load average of ` +
+      `poems per row, the median of the process's CPU time (the page's wall-clock time in Chromium, which has no CPU clock), on ${r.machine.cpus} cores (${r.machine.cpu}) with a load average of ` +
       `${loadRange(r.machine.loadAverageBefore[0], r.machine.loadAverageAfter[0])}.` +
       (ratio ? ` qkv-lab writes ${ratio.toFixed(1)}× as many characters per second as TF.js on the same weights.` : '') +
       ` From \`loadPretrained()\` to the first finished 五绝, in a fresh Node process: ${n(l.msToFirstPoem)} ms wall-clock, ` +
