@@ -43,15 +43,31 @@ export const ARTICLE = {
 };
 
 
+/**
+ * Clicks section `id`'s stepper buttons inside the page, the section scrolled into view first (as
+ * a reader's click would bring it): |◀ first when `first`, then ▶| `times` times or until it is
+ * disabled. A click per round trip from the test cost about 60 ms each (57 clicks to put eight
+ * sections on their last step: 4.1 s, against 0.8 s here); a reader's own clicks on these buttons,
+ * pointer and keyboard, are page-interaction's and page-navigation's.
+ */
+async function clickStepper(page, id, { first = false, times = Infinity } = {}) {
+  await page.locator(`#${id} .step-forward`).scrollIntoViewIfNeeded();
+  await page.evaluate(([id, first, times]) => {
+    const button = (name) => document.querySelector(`#${id} .${name}`);
+    if (first && !button('step-first').disabled) button('step-first').click();
+    const forward = button('step-forward');
+    for (let k = 0; k < (times ?? 1e4) && !forward.disabled; k++) forward.click();
+  }, [id, first, Number.isFinite(times) ? times : null]);
+}
+
 /** Section `id`'s stepper on its last step, with its own button (▶| is the reader's way). */
-export async function goToLast(page, id) {
-  while (await page.isEnabled(`#${id} .step-forward`)) await page.click(`#${id} .step-forward`);
+export function goToLast(page, id) {
+  return clickStepper(page, id);
 }
 
 /** Puts section `id`'s stepper on step `index` (0-based) with its buttons, as a reader would. */
-export async function goToStep(page, id, index) {
-  if (await page.isEnabled(`#${id} .step-first`)) await page.click(`#${id} .step-first`);
-  for (let k = 0; k < index; k++) await page.click(`#${id} .step-forward`);
+export function goToStep(page, id, index) {
+  return clickStepper(page, id, { first: true, times: index });
 }
 
 /**
