@@ -175,9 +175,10 @@ async function pausedThenPlaying(page, section, seconds) {
  * (the largest corpus it accepts and larger ones): pasting 1 MB and 68 KB of text into the corpus editor (refused), pasting
  * bigCorpus() and applying it, then batch 32 on it. Each case: { longTasks, longestTask (ms),
  * totalBlocked (ms over 50 per task), loadAverage (the machine's over the last minute: a busy
- * machine stretches every task) }.
+ * machine stretches every task) }. restMs: the rest before each case; playMs: how long it plays
+ * (the smoke run, which only checks that every case runs, shortens both).
  */
-export async function inputLongTasks(env) {
+export async function inputLongTasks(env, { restMs = 1000, playMs = 3000 } = {}) {
   const { page, section } = await openTraining(env, { alone: false });
   await section.locator('[data-role="corpus-summary"]').click();
   await page.evaluate(() => {
@@ -199,7 +200,7 @@ export async function inputLongTasks(env) {
   const measure = async (name, action) => {
     // each case from a page at rest: what the last case left to draw a frame at a time (a 9,000-word
     // list fills over 18 frames) is over before this one starts (a benchmark may wait a fixed time)
-    await page.waitForTimeout(1000);
+    await page.waitForTimeout(restMs);
     await page.evaluate(() => { window.__long = []; });
     await action();
     await settled();
@@ -232,9 +233,9 @@ export async function inputLongTasks(env) {
   cases.push(await measure('apply 9,000-word corpus', () => applyButton.click()));
   cases.push(await measure('batch 32 on it', () => batchSelect.selectOption('32')));
   // playing: the section trains step after step for a while (a benchmark samples a fixed time)
-  cases.push(await measure('play 3 s at batch 32 on it', async () => {
+  cases.push(await measure(`play ${playMs / 1000} s at batch 32 on it`, async () => {
     await playButton.click();
-    await page.waitForTimeout(3000);
+    await page.waitForTimeout(playMs);
     await playButton.click();
   }));
   // (dim 32 at batch 32 on it is refused: one step would be over the engine's work limit per call)
@@ -247,7 +248,7 @@ export async function inputLongTasks(env) {
  * writer: { seconds, settings } of the writer's measurement (writerFrames): by default twice
  * `seconds` on the default GPT; bench/run.mjs --smoke gives a tiny GPT's settings.
  */
-export async function benchPage({ runs = 5, seconds = 4, writer = {}, log = console.log } = {}) {
+export async function benchPage({ runs = 5, seconds = 4, writer = {}, smoke = false, log = console.log } = {}) {
   const timeToNumbersResult = {};
   for (const [name, file] of [['served', false], ['file', true]]) {
     const measured = [];
@@ -288,7 +289,7 @@ export async function benchPage({ runs = 5, seconds = 4, writer = {}, log = cons
     log(`fine-tuning the poet (LoRA, the section's defaults) in its ${ft.thread || '?'} for ${ft.seconds} s: ${ft.frames} frames, p50 ${ft.p50} ms (${ft.fps} fps), ` +
       `p95 ${ft.p95} ms, max ${ft.max} ms, ${ft.longTasks} long tasks (longest ${ft.longestTask} ms); paused beforehand for as long: p50 ${ft.idle.p50} ms, ` +
       `${ft.idle.longTasks} long tasks (longest ${ft.idle.longestTask} ms); ${ft.steps} steps (${ft.stepsPerSecond}/s, wall-clock), load average ${ft.loadAverage}`);
-    for (const c of await inputLongTasks(env)) {
+    for (const c of await inputLongTasks(env, smoke ? { restMs: 250, playMs: 1000 } : {})) {
       inputs.push(c);
       log(`${c.name}: ${c.longTasks} long tasks, longest ${c.longestTask} ms, ${c.totalBlocked} ms blocked beyond 50 ms each, load average ${c.loadAverage}`);
     }

@@ -489,7 +489,7 @@ async function main() {
     log('the page (headless Chromium)');
     try {
       const { benchPage } = await import('./page.mjs');
-      page = await benchPage({ runs: SMOKE ? 1 : 5, seconds: SMOKE ? 1 : 4, log: (line) => log(`  ${line}`),
+      page = await benchPage({ runs: SMOKE ? 1 : 5, seconds: SMOKE ? 1 : 4, smoke: SMOKE, log: (line) => log(`  ${line}`),
         // smoke: the writer on a tiny GPT (the tests' tiny shape), for a second
         writer: SMOKE ? { seconds: 1, settings: { glayers: 1, gdim: 16, gheads: 2, gctx: 8 } } : {} });
     } catch (error) {
