@@ -76,13 +76,20 @@ export function widget(page, id) {
   }, id);
 }
 
-/** The texts of row i of matrix `name` (data-matrix) inside widget #id. */
-/** Widget #id's stepper on its last step, with its own ▶| button (as a reader would; every section opens at its first). */
+/**
+ * Widget #id's stepper on its last step, with its own ▶| button (as a reader would; every section
+ * opens at its first), clicked inside the page once the widget is in view (a round trip per click
+ * cost about 60 ms: page-helpers.js's goToLast).
+ */
 export async function widgetGoToLast(page, id) {
-  const forward = page.locator(`#${id} .step-forward`);
-  while (await forward.isEnabled()) await forward.click();
+  await page.locator(`#${id} .step-forward`).scrollIntoViewIfNeeded();
+  await page.evaluate((id) => {
+    const forward = document.getElementById(id).shadowRoot.querySelector('.step-forward');
+    for (let k = 0; k < 1e4 && !forward.disabled; k++) forward.click();
+  }, id);
 }
 
+/** The texts of row i of matrix `name` (data-matrix) inside widget #id. */
 export function widgetRow(page, id, name, i) {
   return page.evaluate(([id, name, i]) => {
     const root = document.getElementById(id).shadowRoot;
