@@ -9,6 +9,8 @@
 //   (tools/tfjs-gpt.mjs), with its autodiff and Adam (the peer of the ≥ 10× target) and with the matrix
 //   products' gradients written by hand as XNNPACK's untransposed products ('xnnpack': what a
 //   TF.js user tuning this model would do);
+// - the same training in headless Chromium: the API imported by a served page, the kernels the
+//   browser picks, wall-clock (a page has no CPU clock), its batches interleaved with the rows above;
 // - generation (tokens per second) with and without the KV cache after prompts of 8, 32 and 128
 //   characters (a GPT of the default shape with context 256 and batch 1, untrained: the cost
 //   depends on the shape only): the cost of each token after the first, the prefill apart.
@@ -148,18 +150,63 @@ else {
   }
 }
 
+// the same model trained in headless Chromium (Debian's, as the browser tests use it): the API
+// imported by a served page, the GPT of the same shape, text and seed; a page has no CPU clock, so
+// its figure is wall-clock (one busy thread on a quiet machine: the qkv-lab rows give both)
+let browserEnv = null;
+async function chromiumRow() {
+  const { openBrowser, newPage } = await import('../tools/browser.mjs');
+  browserEnv = await openBrowser();
+  const page = await newPage(browserEnv);
+  const blank = browserEnv.url('bench-blank.html');
+  await page.route(blank, (route) => route.fulfill({ status: 200, headers: { 'content-type': 'text/html' }, body: '<!doctype html><title>bench</title>' }));
+  await page.goto(blank);
+  const made = await page.evaluate(async (config) => {
+    const { load } = await import('/qkv-lab.js');
+    const { QUATRAINS } = await import('/data/quatrains.js');
+    const qkv = await load({ gpt: true });
+    window.__gpt = qkv.createGPT({ text: QUATRAINS.poems, ...config });
+    return { kernels: qkv.kernels, firstLoss: window.__gpt.step().loss, V: window.__gpt.vocab.length };
+  }, config);
+  if (made.V !== V) throw new Error(`Chromium's GPT has a vocabulary of ${made.V}, Node's ${V}`);
+  if (page.problems().length) throw new Error(page.problems().join('; '));
+  results.chromium = { kernels: made.kernels, version: browserEnv.browser.version() };
+  let loss = made.firstLoss;
+  return {
+    id: 'chromium', label: `qkv-lab in Chromium (${made.kernels}, wall)`, firstLoss: made.firstLoss, wallOnly: true,
+    async batch(n) {
+      const r = await page.evaluate((n) => {
+        const t0 = performance.now();
+        let loss;
+        for (let i = 0; i < n; i++) loss = window.__gpt.step().loss;
+        return { wall: (performance.now() - t0) / n, loss };
+      }, n);
+      loss = r.loss;
+      return { cpu: r.wall, wall: r.wall };
+    },
+    get loss() { return loss; },
+    dispose() {},
+  };
+}
+try {
+  rows.push(await chromiumRow());
+} catch (error) {
+  results.skipped.chromium = `Chromium did not run: ${String(error.message).split('\n')[0]}`;
+}
+
 const times = new Map(rows.map((r) => [r.id, []]));
 for (let round = 0; round < ROUNDS; round++) {
   for (let i = 0; i < rows.length; i++) {
     const r = rows[(i + round) % rows.length];
-    times.get(r.id).push(r.batch(STEPS));
+    times.get(r.id).push(await r.batch(STEPS));
   }
 }
+if (browserEnv) await browserEnv.close();
 for (const r of rows) {
   const runs = times.get(r.id), ms = median(runs.map((x) => x.cpu));
   const walls = runs.map((x) => x.wall).filter((x) => x !== null);
   results.training[r.id] = { label: r.label, msPerStep: ms, charsPerSecond: (chars * 1000) / ms, runs: runs.map((x) => +x.cpu.toFixed(3)),
-    ...(walls.length ? { wallMsPerStep: median(walls) } : {}),
+    ...(walls.length ? { wallMsPerStep: median(walls) } : {}), ...(r.wallOnly ? { clock: 'wall' } : {}),
     ...(r.firstLoss !== undefined ? { firstLoss: r.firstLoss, lastLoss: r.loss } : {}), ...(r.backend ? { backend: r.backend } : {}) };
 }
 // the kernels agree: SIMD128 and scalar sum in the same order (the same loss bit for bit after
@@ -168,6 +215,11 @@ const t = results.training;
 results.checks = { lnV: Math.log(V) };
 if (t.simd && t.scalar) results.checks['simd − scalar loss after the same steps'] = t.simd.lastLoss - t.scalar.lastLoss;
 if (t.simd && t.relaxed) results.checks['relaxed − simd loss after the same steps'] = t.relaxed.lastLoss - t.simd.lastLoss;
+// the page's first step against the same kernels' in Node: the same model
+if (t.chromium && t[results.chromium.kernels === 'relaxed-simd' ? 'relaxed' : results.chromium.kernels === 'simd128' ? 'simd' : 'scalar']) {
+  const same = t[results.chromium.kernels === 'relaxed-simd' ? 'relaxed' : results.chromium.kernels === 'simd128' ? 'simd' : 'scalar'];
+  results.checks['Chromium − Node first loss, the same kernels'] = t.chromium.firstLoss - same.firstLoss;
+}
 for (const r of rows) r.dispose();
 
 // ---- generation ----

@@ -97,7 +97,10 @@ test('bench/run.mjs --smoke runs every case through every implementation', { tim
   const relaxedGpt = g.skipped.relaxed ? [] : ['relaxed'];
   assert.deepEqual(Object.keys(g.skipped).filter((k) => k !== 'relaxed'), [], JSON.stringify(g.skipped));
   assert.equal(Boolean(g.skipped.relaxed), Boolean(r.skipped['qkv-relaxed']), 'relaxed SIMD runs in both or in neither');
-  assert.deepEqual(Object.keys(g.training).sort(), [...relaxedGpt, 'simd', 'scalar', 'native', 'tfjs', 'tfjs-xnnpack'].sort());
+  assert.deepEqual(Object.keys(g.training).sort(), [...relaxedGpt, 'simd', 'scalar', 'native', 'tfjs', 'tfjs-xnnpack', 'chromium'].sort());
+  // the page's GPT is the same model as Node's on the same kernels (its first loss, bit for bit)
+  assert.equal(g.checks['Chromium − Node first loss, the same kernels'], 0);
+  assert.equal(g.training.chromium.clock, 'wall');
   for (const [id, row] of Object.entries(g.training)) {
     assert.ok(Number.isFinite(row.msPerStep) && row.msPerStep > 0 && Number.isFinite(row.charsPerSecond), `${id}: ${JSON.stringify(row)}`);
     assert.equal(row.runs.length, g.rounds, `${id}: one batch a round`);
