@@ -16,13 +16,21 @@ import { openPage } from '../../tools/browser.mjs';
 export const quizOf = (id) => `#${id} [data-role=quiz]`;
 export const feedback = (id) => `${quizOf(id)} [data-role=quiz-feedback]`;
 
-/** Steps forward with the ▶| button until the section's question shows (or the last step). */
+/**
+ * Steps forward with the ▶| button until the section's question shows (or the last step): the
+ * section scrolled into view, then each click inside the page and a frame after it before the
+ * question is looked for again (three round trips a step from the test cost about 180 ms).
+ */
 export async function forwardToQuestion(page, id) {
-  for (let k = 0; k < 60; k++) {
-    if (await page.isVisible(quizOf(id))) return;
-    if (!(await page.isEnabled(`#${id} .step-forward`))) break;
-    await page.click(`#${id} .step-forward`);
-  }
+  await page.locator(`#${id} .step-forward`).scrollIntoViewIfNeeded();
+  await page.evaluate(async ([id, quiz]) => {
+    const shown = () => { const q = document.querySelector(quiz); return Boolean(q && !q.hidden && q.getClientRects().length); };
+    const forward = document.querySelector(`#${id} .step-forward`);
+    for (let k = 0; k < 60 && !shown() && !forward.disabled; k++) {
+      forward.click();
+      await new Promise((resolve) => requestAnimationFrame(() => resolve()));
+    }
+  }, [id, quizOf(id)]);
   assert.ok(await page.isVisible(quizOf(id)), `${id}: no question shown`);
 }
 
