@@ -340,7 +340,15 @@ case "$MODE" in
     say "serving web/ on http://localhost:${PORT:-8000}/ (Ctrl-C stops)"
     exec node tools/serve.js web "${PORT:-8000}" ;;
   test)
-    need_build_tools; need_test_tools; need_test_node; npm_install; bench_peers_install; build_wasm
+    need_build_tools; need_test_tools; need_test_node; npm_install; bench_peers_install
+    # The native fuzzers need only wasm/*.c and clang: they fuzz while the WebAssembly is built
+    # (which keeps about one core busy), and tests/run-all.sh waits for them and prints their report.
+    QKV_NATIVE_FUZZ_LOG=$(mktemp); QKV_NATIVE_FUZZ_STATUS=$(mktemp)
+    ( node tests/fuzz/run.mjs --seconds "${FUZZ_SECONDS:-20}" --seed 1 --jobs 2 --target native,native32 \
+        > "$QKV_NATIVE_FUZZ_LOG" 2>&1; echo $? > "$QKV_NATIVE_FUZZ_STATUS" ) &
+    QKV_NATIVE_FUZZ_PID=$!
+    export QKV_NATIVE_FUZZ_LOG QKV_NATIVE_FUZZ_STATUS QKV_NATIVE_FUZZ_PID
+    build_wasm
     say "Node.js $(node_version)"
     exec bash tests/run-all.sh ;;
   *) die "unknown command '$MODE' (use: build, serve, test, setup)" ;;

@@ -7,9 +7,13 @@ cd "$(dirname "$0")/.."
 
 # The fuzzers run for a fixed time each, two targets at a time (one core each), beside the native
 # C tests and the fixture checks below: about 50 s for all of it, where one after the other took 95.
-# Their report is printed after the fixture checks.
+# Under ./build.sh test the two native targets started while the WebAssembly was built
+# (QKV_NATIVE_FUZZ_*), and only the WASM target, which needs the build, starts here. Their report
+# is printed after the fixture checks.
+fuzz_targets=all
+[ -n "${QKV_NATIVE_FUZZ_PID:-}" ] && fuzz_targets=wasm
 fuzz_log=$(mktemp)
-node tests/fuzz/run.mjs --seconds "${FUZZ_SECONDS:-20}" --seed 1 --jobs 2 > "$fuzz_log" 2>&1 &
+node tests/fuzz/run.mjs --seconds "${FUZZ_SECONDS:-20}" --seed 1 --jobs 2 --target "$fuzz_targets" > "$fuzz_log" 2>&1 &
 fuzz_pid=$!
 # (a failure below ends this script: the fuzzers then stop with it)
 trap 'kill "$fuzz_pid" 2>/dev/null || true' EXIT
@@ -31,6 +35,14 @@ echo "== PyTorch fixtures of LoRA are up to date (tests/fixtures/lora-torch.json
 
 echo "== bounded fuzz of the C API: the WASM module, libFuzzer 64-bit and -m32 (20 s each, two at a time)"
 fuzz_status=0
+if [ -n "${QKV_NATIVE_FUZZ_PID:-}" ]; then
+  # (started by build.sh, which exec'd this script: not a job of this shell, so waited for by its pid)
+  tail --pid="$QKV_NATIVE_FUZZ_PID" -f /dev/null
+  cat "$QKV_NATIVE_FUZZ_LOG"
+  native_status=$(cat "$QKV_NATIVE_FUZZ_STATUS")
+  rm -f "$QKV_NATIVE_FUZZ_LOG" "$QKV_NATIVE_FUZZ_STATUS"
+  [ "$native_status" = 0 ] || fuzz_status=${native_status:-1}
+fi
 wait "$fuzz_pid" || fuzz_status=$?
 cat "$fuzz_log"
 rm -f "$fuzz_log"

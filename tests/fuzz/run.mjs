@@ -5,7 +5,8 @@
 //
 //   --seconds N   time per target            --seed S     generator / libFuzzer seed (default 1;
 //   --target T    wasm, native, native32,                 "random" picks one and prints it)
-//                 or all (default)           --case C     replay one WASM case (with --seed)
+//                 a list (native,native32)   --case C     replay one WASM case (with --seed)
+//                 or all (default)
 //   --jobs N      targets at a time (default 1), each in a process of its own, its output printed
 //                 whole when it ends: each still fuzzes for --seconds on a core of its own when
 //                 N is at most the machine's cores (./build.sh test runs 2: the three targets in
@@ -42,7 +43,9 @@ function parseArgs(argv) {
     else throw new Error(`run.mjs: unknown argument ${argv[i]} (use --seconds N, --seed S, --target T, --case C, --jobs N)`);
   }
   if (!(args.seconds > 0)) throw new Error('run.mjs: --seconds must be a positive number');
-  if (!['all', 'wasm', 'native', 'native32'].includes(args.target)) throw new Error(`run.mjs: unknown target ${args.target}`);
+  for (const t of args.target.split(',')) {
+    if (!['all', 'wasm', 'native', 'native32'].includes(t)) throw new Error(`run.mjs: unknown target ${t}`);
+  }
   if (!Number.isInteger(args.jobs) || args.jobs < 1) throw new Error('run.mjs: --jobs must be a positive integer');
   args.seed = args.seed === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(args.seed);
   if (!Number.isInteger(args.seed) || args.seed < 0) throw new Error('run.mjs: --seed must be a non-negative integer or "random"');
@@ -158,7 +161,8 @@ if (!quietSummary) {
   console.log(`fuzz: ${args.seconds} s per target, seed ${args.seed}${args.case !== null ? `, case ${args.case}` : ''}` +
     `${args.jobs > 1 ? `, ${args.jobs} targets at a time` : ''}`);
 }
-const wanted = ['wasm', 'native', 'native32'].filter((t) => (args.target === 'all' || args.target === t) && (t === 'wasm' || args.case === null));
+const asked = new Set(args.target.split(','));
+const wanted = ['wasm', 'native', 'native32'].filter((t) => (asked.has('all') || asked.has(t)) && (t === 'wasm' || args.case === null));
 let results = [];
 if (args.jobs > 1 && wanted.length > 1) {
   results = await inParallel(args, wanted);
