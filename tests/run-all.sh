@@ -5,9 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The fuzzers run for a fixed time each, two targets at a time (one core each), beside the native
-# C tests and the fixture checks below: about 50 s for all of it, where one after the other took 95.
-# Under ./build.sh test the two native targets started while the WebAssembly was built
+echo "== native C tests (gcc, AddressSanitizer + UndefinedBehaviorSanitizer, 64-bit and -m32)"
+bash tests/native/run.sh
+
+# The fuzzers run for a fixed time each, two targets at a time, each on a core of its own: after
+# the native tests (which keep both cores busy), beside the fixture checks (one core, a few
+# seconds). Under ./build.sh test the two native targets ran while the WebAssembly was built
 # (QKV_NATIVE_FUZZ_*), and only the WASM target, which needs the build, starts here. Their report
 # is printed after the fixture checks.
 fuzz_targets=all
@@ -17,9 +20,6 @@ node tests/fuzz/run.mjs --seconds "${FUZZ_SECONDS:-20}" --seed 1 --jobs 2 --targ
 fuzz_pid=$!
 # (a failure below ends this script: the fuzzers then stop with it)
 trap 'kill "$fuzz_pid" 2>/dev/null || true' EXIT
-
-echo "== native C tests (gcc, AddressSanitizer + UndefinedBehaviorSanitizer, 64-bit and -m32)"
-bash tests/native/run.sh
 
 echo "== numpy fixtures are up to date"
 /usr/bin/python3 tests/fixtures/make_fixtures.py --check
