@@ -155,12 +155,9 @@ else {
 // its figure is wall-clock (one busy thread on a quiet machine: the qkv-lab rows give both)
 let browserEnv = null;
 async function chromiumRow() {
-  const { openBrowser, newPage } = await import('../tools/browser.mjs');
+  const { openBrowser, blankPage } = await import('../tools/browser.mjs');
   browserEnv = await openBrowser();
-  const page = await newPage(browserEnv);
-  const blank = browserEnv.url('bench-blank.html');
-  await page.route(blank, (route) => route.fulfill({ status: 200, headers: { 'content-type': 'text/html' }, body: '<!doctype html><title>bench</title>' }));
-  await page.goto(blank);
+  const page = await blankPage(browserEnv);
   const made = await page.evaluate(async (config) => {
     const { load } = await import('/qkv-lab.js');
     const { QUATRAINS } = await import('/data/quatrains.js');

@@ -124,13 +124,9 @@ else {
 // ---- the same poems in Chromium ----
 let browserEnv = null;
 try {
-  const { openBrowser, newPage } = await import('../tools/browser.mjs');
+  const { openBrowser, blankPage } = await import('../tools/browser.mjs');
   browserEnv = await openBrowser();
-  const page = await newPage(browserEnv);
-  // a blank document of the served origin, from which the page imports the API as a reader's script would
-  const blank = browserEnv.url('bench-blank.html');
-  await page.route(blank, (route) => route.fulfill({ status: 200, headers: { 'content-type': 'text/html' }, body: '<!doctype html><title>bench</title>' }));
-  await page.goto(blank);
+  const page = await blankPage(browserEnv);
   const info = await page.evaluate(async () => {
     const { load } = await import('/qkv-lab.js');
     const qkv = await load();

@@ -55,6 +55,18 @@ export async function newPage(env, { width = 1280, height = 900, locale = 'en-US
   return page;
 }
 
+/**
+ * A new page (newPage) on an empty document of the served origin, from which a script can import
+ * the API as a reader's would (`await import('/qkv-lab.js')`): the benchmarks' Chromium rows.
+ */
+export async function blankPage(env) {
+  const page = await newPage(env);
+  const blank = env.url('blank.html');
+  await page.route(blank, (route) => route.fulfill({ status: 200, headers: { 'content-type': 'text/html' }, body: '<!doctype html><title>blank</title>' }));
+  await page.goto(blank);
+  return page;
+}
+
 /** "A strict CSP without unsafe-eval": no inline script or style, no eval, no blob: workers; WASM may compile. */
 export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
