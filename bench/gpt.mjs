@@ -213,10 +213,8 @@ results.checks = { lnV: Math.log(V) };
 if (t.simd && t.scalar) results.checks['simd − scalar loss after the same steps'] = t.simd.lastLoss - t.scalar.lastLoss;
 if (t.simd && t.relaxed) results.checks['relaxed − simd loss after the same steps'] = t.relaxed.lastLoss - t.simd.lastLoss;
 // the page's first step against the same kernels' in Node: the same model
-if (t.chromium && t[results.chromium.kernels === 'relaxed-simd' ? 'relaxed' : results.chromium.kernels === 'simd128' ? 'simd' : 'scalar']) {
-  const same = t[results.chromium.kernels === 'relaxed-simd' ? 'relaxed' : results.chromium.kernels === 'simd128' ? 'simd' : 'scalar'];
-  results.checks['Chromium − Node first loss, the same kernels'] = t.chromium.firstLoss - same.firstLoss;
-}
+const sameKernels = t.chromium && t[{ 'relaxed-simd': 'relaxed', simd128: 'simd', scalar: 'scalar' }[results.chromium.kernels]];
+if (sameKernels) results.checks['Chromium − Node first loss, the same kernels'] = t.chromium.firstLoss - sameKernels.firstLoss;
 for (const r of rows) r.dispose();
 
 // ---- generation ----

@@ -131,7 +131,7 @@ try {
     const { load } = await import('/qkv-lab.js');
     const qkv = await load();
     window.__poet = await qkv.loadPretrained();
-    return { kernels: qkv.kernels, userAgent: navigator.userAgent };
+    return { kernels: qkv.kernels };
   });
   results.chromium = { kernels: info.kernels, version: browserEnv.browser.version() };
   let seed = 0;

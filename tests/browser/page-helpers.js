@@ -58,14 +58,14 @@ export const ARTICLE = {
  * sections on their last step: 4.1 s, against 0.8 s here); a reader's own clicks on these buttons,
  * pointer and keyboard, are page-interaction's and page-navigation's.
  */
-async function clickStepper(page, id, { first = false, times = Infinity } = {}) {
+async function clickStepper(page, id, { first = false, times = 1e4 } = {}) {
   await page.locator(`#${id} .step-forward`).scrollIntoViewIfNeeded();
   await page.evaluate(([id, first, times]) => {
     const button = (name) => document.querySelector(`#${id} .${name}`);
     if (first && !button('step-first').disabled) button('step-first').click();
     const forward = button('step-forward');
-    for (let k = 0; k < (times ?? 1e4) && !forward.disabled; k++) forward.click();
-  }, [id, first, Number.isFinite(times) ? times : null]);
+    for (let k = 0; k < times && !forward.disabled; k++) forward.click();
+  }, [id, first, times]);
 }
 
 /** Section `id`'s stepper on its last step, with its own button (▶| is the reader's way). */
