@@ -338,8 +338,8 @@ test('A·B kernels: a row alone gives the bits it gets among other rows, in ever
 
 // ---- the softmax with the cross-entropy gradient (wasm/matrix.c), which the GPT's step runs in the
 // kernel module, at odd lengths and unaligned: it gives its build's softmaxRows bits (SIMD128: the
-// scalar build's) and its gradient exactly (probs − onehot) / rows, rounded as float32. (GELU's
-// loops, wasm/gelu_kernel.c, are the GPT module's: one build, held to PyTorch by gpt-block.)
+// scalar build's) and its gradient exactly (probs − onehot) / rows, rounded as float32. GELU's
+// loops (wasm/gelu_kernel.c) are kernels too: below, the same bits in every build.
 function runElementwise(lab, inputs, offset) {
   const heap = lab._heap, k = heap.kernels, mem = heap.allocations('elementwise');
   try {
@@ -379,6 +379,60 @@ test('the softmax with its cross-entropy gradient gives its build\'s softmaxRows
         });
         // SIMD128 = scalar bit for bit; the relaxed build's exp is fused (its bound: above)
         if (lab === relaxed) continue;
+        for (const key of Object.keys(want)) {
+          const a = new Uint32Array(got[key].buffer), b = new Uint32Array(want[key].buffer);
+          const i = a.findIndex((v, t) => v !== b[t]);
+          if (i >= 0) assert.fail(`${name} ${key} (${rows}×${cols}${offset ? ', unaligned' : ''}) entry ${i}: ${got[key][i]}, scalar ${want[key][i]}`);
+        }
+      }
+    }
+  }
+});
+
+// ---- GELU's loops (wasm/gelu_kernel.c), which the GPT's step runs in the kernel module: forward,
+// bias + GELU in one pass, and backward written or accumulated, at odd lengths and unaligned. Each
+// lane does the portable loop's float operations in its order, unfused in the relaxed build too, so
+// all three builds give the scalar build's bits (held to PyTorch by gpt-block and gpt).
+function runGelu(lab, inputs, offset) {
+  const heap = lab._heap, k = heap.kernels, mem = heap.allocations('gelu');
+  try {
+    const place = (values) => { const p = mem.floats(values.length + 4) + 4 * offset; heap.writeFloats(p, values); return p; };
+    const { rows, cols, x, bias, dout, dinp } = inputs, n = rows * cols;
+    const px = place(x), pout = place(new Float32Array(n)), pb = place(bias), pd = place(dout);
+    k.gelu_forward(pout, px, n);
+    const forward = heap.readFloats(pout, n);
+    const pin = place(x);
+    k.bias_gelu_forward(pout, pin, pb, rows, cols);
+    const biased = heap.readFloats(pout, n), summed = heap.readFloats(pin, n);
+    const pw = place(new Float32Array(n));
+    k.gelu_backward(pw, px, pd, n, 0);
+    const written = heap.readFloats(pw, n);
+    const pa = place(dinp);
+    k.gelu_backward(pa, px, pd, n, 1);
+    return { forward, biased, summed, written, accumulated: heap.readFloats(pa, n) };
+  } finally {
+    mem.freeAll();
+  }
+}
+
+test('GELU\'s kernels (forward, bias + GELU, backward written and accumulated) give the scalar build\'s bits in every build', () => {
+  const random = mulberry32(47);
+  for (const [rows, cols] of [[1, 1], [3, 7], [2, 257], [64, 256]]) {
+    const n = rows * cols;
+    // wide inputs: both signs, |u| past the exp's underflow (tanh exactly ±1), and exact zeros
+    const fill = (count, scale) => Float32Array.from({ length: count }, () => (random() < 0.05 ? 0 : scale * (2 * random() - 1)));
+    const inputs = { rows, cols, x: fill(n, 12), bias: fill(cols, 2), dout: fill(n, 1), dinp: fill(n, 1) };
+    for (const offset of [0, 1]) {
+      const want = runGelu(scalar, inputs, offset);
+      // the scalar build against its definition: x + bias, rounded as float32, and GELU of the sum
+      want.summed.forEach((v, t) => { if (!Object.is(v, Math.fround(inputs.x[t] + inputs.bias[t % cols]))) assert.fail(`scalar bias ${t}: ${v}`); });
+      for (let t = 0; t < n; t++) {
+        const g = 0.5 * want.summed[t] * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (want.summed[t] + 0.044715 * want.summed[t] ** 3)));
+        if (!(Math.abs(want.biased[t] - g) <= 1e-6 * (1 + Math.abs(g)))) assert.fail(`scalar GELU(${want.summed[t]}) = ${want.biased[t]}, float64 ${g}`);
+      }
+      for (const [name, lab] of [['simd128', simd], ['relaxed-simd', relaxed]]) {
+        if (!lab) continue;
+        const got = runGelu(lab, inputs, offset);
         for (const key of Object.keys(want)) {
           const a = new Uint32Array(got[key].buffer), b = new Uint32Array(want[key].buffer);
           const i = a.findIndex((v, t) => v !== b[t]);

@@ -6,8 +6,7 @@
  * not from the C library: the library's tanhf differs between musl (WebAssembly) and glibc
  * (native), and the same seed must give the same bits everywhere.
  * The checked layer; its loops (gelu_forward, gelu_backward, bias_gelu_forward) are in
- * gelu_kernel.c, built into the GPT module (plain WebAssembly) with it: docs/performance.md says
- * why they are not in the kernel module.
+ * gelu_kernel.c, in the kernel module (each kernel build has them; the GPT module imports them).
  */
 #include <math.h>
 

@@ -1,8 +1,8 @@
 /*
- * gelu_kernel.c: gelu.c's loops over whole activations, built into the GPT module (plain
- * WebAssembly: the portable loops; in the kernel module they cost the classic widget's script more
- * than its budget allowed, docs/performance.md). Where it is built with SIMD128 the loops run four
- * lanes at a time.
+ * gelu_kernel.c: gelu.c's loops over whole activations, kernels (build.sh's KERNEL_SOURCES) that
+ * the GPT module imports like the softmax: built three times with the other kernels, so that the
+ * SIMD128 and relaxed builds run four lanes at a time and the scalar build the portable loop
+ * (in the plain-WebAssembly GPT module they were 7 of a 44 ms step, docs/performance.md).
  * Legend: N entries (any shape, elementwise); N rows of M for the bias.
  *   u = sqrt(2/pi) (x + 0.044715 x^3),  out = 0.5 x (1 + tanh u),  tanh|u| = (1 - e) / (1 + e),
  *   e = exp(-2|u|) (simd.h's exp_nonpositive, not the C library's: the same bits everywhere)
