@@ -159,7 +159,7 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 # A third kernel build, relaxed SIMD (fused multiply-add; Chrome >= 114, Firefox >= 120, not
 # Safari), comes from clang 16 where it is installed (build_relaxed_kernels) and travels in a
 # module of its own, web/dist/qkv-relaxed.js, that load() imports only where it validates.
-KERNEL_SOURCES=(wasm/checks.c wasm/matrix.c wasm/attention.c wasm/gelu_kernel.c)
+KERNEL_SOURCES=(wasm/checks.c wasm/matrix.c wasm/attention.c wasm/gelu_kernel.c wasm/adamw_kernel.c)
 CORE_SOURCES=(wasm/errors.c wasm/mathlib.c wasm/rng.c wasm/positions.c wasm/multihead.c wasm/model.c
   wasm/exports.c)
 GPT_SOURCES=(wasm/layernorm.c wasm/gelu.c wasm/gpt.c)
@@ -182,7 +182,7 @@ CORE_IMPORTS=(
   matmul_abt matmul_accumulate matmul_atb_accumulate transpose_forward
 )
 # The unchecked kernels only the GPT module calls (internal, like CORE_IMPORTS: no public contract).
-GPT_KERNEL_IMPORTS=(softmax_crossentropy_rows gelu_forward bias_gelu_forward gelu_backward)
+GPT_KERNEL_IMPORTS=(softmax_crossentropy_rows gelu_forward bias_gelu_forward gelu_backward adamw_step)
 KERNEL_EXPORTS=(
   "${CORE_IMPORTS[@]}" "${GPT_KERNEL_IMPORTS[@]}"
   qkv_matmul qkv_transpose qkv_softmax_rows
@@ -253,7 +253,7 @@ build_kernels() {  # build_kernels NAME CFLAGS...: .build/qkv-kernels-NAME.wasm
 # The GPT engine (GPT_SOURCES): a module of its own, like the kernels sharing the core's memory,
 # owning nothing in it (no data, no C library: its undefined functions become imports, which
 # web/loader.js binds to the core's and the kernels' exports), its own stack pointed by the API
-# at space the core allocated. Plain WebAssembly (no SIMD: its products, softmax and GELU are the kernels'), so one
+# at space the core allocated. Plain WebAssembly (no SIMD: its products, softmax, GELU and AdamW are the kernels'), so one
 # build runs on every engine; it travels in web/dist/qkv-gpt.js, imported by load({ gpt: true }).
 build_gpt() {  # .build/qkv-gpt.wasm
   local objs=() src obj

@@ -7,6 +7,8 @@
 //     same steps and batch; the trainable counts and adapter sizes follow from the shapes;
 //   - the schedule it measured meets the fine-tuning targets: at least 70 % 浣溪沙 form and at most
 //     60 s of CPU with LoRA r 4 on every seed measured, the base near 0 %; LoRA not slower than full;
+//   - the memory each run adds is what today's engine allocates for it (created, not trained:
+//     it follows from the shapes and the texts; `measure-finetune.mjs memory` renews it);
 //   - the defaults documented in web/qkv-lab.d.ts are FINETUNE_DEFAULTS.
 // Nothing is measured here (the tool takes minutes): a tiny GPT checks what finetune applies.
 import { test } from 'node:test';
@@ -14,7 +16,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { load } from 'qkv-lab';
 import { FINETUNE_DEFAULTS } from '../web/finetune.js';
-import { assemble, RUNS } from '../tools/measure-finetune.mjs';
+import { assemble, RUNS, prepare, runMemory } from '../tools/measure-finetune.mjs';
 
 const read = (file) => readFileSync(new URL(`../${file}`, import.meta.url), 'utf8');
 const report = JSON.parse(read('web/data/finetune-report.json'));
@@ -52,6 +54,15 @@ test('the default run used gpt.finetune\'s defaults, full the same schedule; siz
       assert.equal(r.trainable, report.parameters);
     }
     assert.equal(r.share, r.trainable / report.parameters);
+  }
+});
+
+test('the memory each run adds is what today\'s engine allocates for it (the pretrained poet, each run created and disposed)', async () => {
+  const prepared = await prepare();
+  for (const name of Object.keys(report.summary)) {
+    const bytes = runMemory(prepared, name);
+    assert.equal(report.summary[name].memoryBytes, bytes, `${name}: the report says ${report.summary[name].memoryBytes} bytes, the engine allocates ${bytes} (node tools/measure-finetune.mjs memory renews them)`);
+    for (const r of report.runs.filter((x) => x.name === name)) assert.equal(r.memoryBytes, bytes, `${name} seed ${r.seed}`);
   }
 });
 

@@ -442,3 +442,62 @@ test('GELU\'s kernels (forward, bias + GELU, backward written and accumulated) g
     }
   }
 });
+
+// ---- AdamW over what the GPT trains (wasm/adamw_kernel.c): in place, every build the scalar
+// build's bits, the scalar build adamw.h's formula rounded as float32 at each operation (a
+// reference written here), and nothing written when a new value would not be finite.
+function runAdamw(lab, inputs, offset, hyper) {
+  const heap = lab._heap, mem = heap.allocations('adamw');
+  try {
+    const place = (values) => { const p = mem.floats(values.length + 4) + 4 * offset; heap.writeFloats(p, values); return p; };
+    const { p, m, v, grads, decay } = inputs, n = p.length;
+    const pp = place(p), pm = place(m), pv = place(v), pg = place(grads);
+    const pd = mem.bytes(n + 4) + offset;
+    heap.writeBytes(pd, decay);
+    const { lr, beta1, beta2, eps, wd, gscale, c1, c2 } = hyper;
+    const status = heap.kernels.adamw_step(pp, pm, pv, pg, pd, n, lr, beta1, beta2, eps, wd, gscale, c1, c2);
+    return { status, p: heap.readFloats(pp, n), m: heap.readFloats(pm, n), v: heap.readFloats(pv, n) };
+  } finally {
+    mem.freeAll();
+  }
+}
+
+test('AdamW\'s kernel: adamw.h\'s formula in float32, the same bits in every build, in place, and nothing written when a value would not be finite', () => {
+  const f = Math.fround, random = mulberry32(53);
+  const hyper = { lr: f(3e-3), beta1: f(0.9), beta2: f(0.99), eps: f(1e-8), wd: f(0.01), gscale: f(0.37), c1: f(1 - 0.9 ** 3), c2: f(1 - 0.99 ** 3) };
+  for (const n of [1, 7, 1029]) {
+    const fill = (scale, positive) => Float32Array.from({ length: n }, () => (positive ? scale * random() : scale * (2 * random() - 1)));
+    const inputs = { p: fill(1), m: fill(0.1), v: fill(0.01, true), grads: fill(2), decay: Uint8Array.from({ length: n }, () => (random() < 0.5 ? 1 : 0)) };
+    // the reference: adamw.h's operations, each rounded to float32
+    const h = hyper, want = { p: new Float32Array(n), m: new Float32Array(n), v: new Float32Array(n) };
+    for (let i = 0; i < n; i++) {
+      const g = f(inputs.grads[i] * h.gscale);
+      const m = f(f(h.beta1 * inputs.m[i]) + f(f(1 - h.beta1) * g));
+      const v = f(f(h.beta2 * inputs.v[i]) + f(f(f(1 - h.beta2) * g) * g));
+      const step = f(f(f(m / h.c1) / f(f(Math.sqrt(f(v / h.c2))) + h.eps)) + (inputs.decay[i] ? f(h.wd * inputs.p[i]) : 0));
+      want.p[i] = f(inputs.p[i] - f(h.lr * step)); want.m[i] = m; want.v[i] = v;
+    }
+    for (const offset of [0, 1]) {
+      for (const [name, lab] of [['scalar', scalar], ['simd128', simd], ['relaxed-simd', relaxed]]) {
+        if (!lab) continue;
+        const got = runAdamw(lab, inputs, offset, hyper);
+        assert.equal(got.status, 0, `${name} n ${n}: committed`);
+        for (const key of ['p', 'm', 'v']) {
+          const i = got[key].findIndex((x, t) => !Object.is(x, want[key][t]));
+          if (i >= 0) assert.fail(`${name} ${key} (n ${n}${offset ? ', unaligned' : ''}) entry ${i}: ${got[key][i]}, float32 formula ${want[key][i]}`);
+        }
+      }
+    }
+    // one gradient whose square overflows float32 (v' = inf), first, in the middle or last: refused, nothing written
+    for (const at of [0, n >> 1, n - 1]) {
+      const bad = { ...inputs, grads: Float32Array.from(inputs.grads) };
+      bad.grads[at] = 1e30;
+      for (const [name, lab] of [['scalar', scalar], ['simd128', simd], ['relaxed-simd', relaxed]]) {
+        if (!lab) continue;
+        const got = runAdamw(lab, bad, 1, { ...hyper, gscale: 1 });
+        assert.equal(got.status, 1, `${name} n ${n}, inf at ${at}: refused`);
+        for (const key of ['p', 'm', 'v']) assert.deepEqual(got[key], inputs[key], `${name} n ${n}: ${key} unchanged`);
+      }
+    }
+  }
+});

@@ -6,6 +6,8 @@
 //
 //   node tools/measure-finetune.mjs run [--seeds 0,1,2,3,4] [--runs lora-r4,full,...] [--samples 100] [--log FILE] [--steps N]
 //   node tools/measure-finetune.mjs report [--log FILE ...]      (assembles the report from the logs)
+//   node tools/measure-finetune.mjs memory     (renews the report's memoryBytes from today's engine:
+//                                              they follow from the shapes and texts, not from training)
 //
 // `run` appends one JSON line per (run, seed) to its log (default .build/finetune/runs.jsonl), so
 // a long measurement can be split across processes (one per core) and survives a stop; `report`
@@ -90,6 +92,45 @@ function wujueRhymeRate(model, samples) {
   return ok / samples;
 }
 
+/** The pretrained poet, the texts every run is given: its Tang poems (baseText) and each set's. */
+export async function prepare() {
+  const qkv = await load({ gpt: true });
+  const base = await qkv.loadPretrained();
+  const known = new Set(base.vocab);
+  const usable = (text) => text.split('\n').filter((l) => l && Array.from(l).every((c) => known.has(c)));
+  const baseText = ['wujue', 'qijue', 'wulv', 'qilv'].flatMap((form) => usable(POEMS_VAL[form])).join('\n');
+  const sets = Object.fromEntries(Object.entries(FINETUNE_SETS).map(([key, set]) => [key, {
+    name: set.name, train: usable(set.train), heldOut: usable(set.val),
+    of: { train: set.train.split('\n').filter(Boolean).length, heldOut: set.val.split('\n').filter(Boolean).length },
+  }]));
+  return { qkv, base, baseText, sets };
+}
+
+/** The memory a run of `name` adds (FineTune.memoryBytes), created as run() creates it: it follows
+ * from the shapes and the texts, not from training, so the report's can be checked and renewed. */
+export function runMemory(prepared, name, seed = 0) {
+  const { base, baseText, sets } = prepared;
+  const { set, options: changes } = RUNS[name];
+  const ft = base.finetune({ text: sets[set].train.join('\n'), baseText, seed, ...changes });
+  try {
+    return ft.memoryBytes;
+  } finally {
+    ft.dispose();
+  }
+}
+
+/** Renews the report's memoryBytes (every run and summary) from today's engine; nothing else changes. */
+async function renewMemory() {
+  const prepared = await prepare();
+  const report = JSON.parse(readFileSync(path.join(ROOT, REPORT), 'utf8'));
+  const bytes = Object.fromEntries(Object.keys(report.summary).map((name) => [name, runMemory(prepared, name)]));
+  for (const r of report.runs) r.memoryBytes = bytes[r.name];
+  for (const [name, s] of Object.entries(report.summary)) s.memoryBytes = bytes[name];
+  writeFileSync(path.join(ROOT, REPORT), JSON.stringify(report, null, 1) + '\n');
+  for (const [name, b] of Object.entries(bytes)) console.log(`${name}: ${(b / 2 ** 20).toFixed(1)} MiB`);
+  console.log(`wrote ${REPORT} (memoryBytes only)`);
+}
+
 async function run() {
   const seeds = option('--seeds', '0,1,2,3,4').split(',').map(Number);
   const names = option('--runs', Object.keys(RUNS).join(',')).split(',');
@@ -100,15 +141,7 @@ async function run() {
   mkdirSync(path.dirname(log), { recursive: true });
   const write = (record) => appendFileSync(log, JSON.stringify(record) + '\n');
 
-  const qkv = await load({ gpt: true });
-  const base = await qkv.loadPretrained();
-  const known = new Set(base.vocab);
-  const usable = (text) => text.split('\n').filter((l) => l && Array.from(l).every((c) => known.has(c)));
-  const baseText = ['wujue', 'qijue', 'wulv', 'qilv'].flatMap((form) => usable(POEMS_VAL[form])).join('\n');
-  const sets = Object.fromEntries(Object.entries(FINETUNE_SETS).map(([key, set]) => [key, {
-    name: set.name, train: usable(set.train), heldOut: usable(set.val),
-    of: { train: set.train.split('\n').filter(Boolean).length, heldOut: set.val.split('\n').filter(Boolean).length },
-  }]));
+  const { base, baseText, sets } = await prepare();
   const logged = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
   if (!logged.some((r) => r.kind === 'base' && r.samples === samples)) {
     const c0 = process.cpuUsage();
@@ -209,8 +242,10 @@ if (fileURLToPath(import.meta.url) !== path.resolve(process.argv[1] ?? '')) {
   // imported (the tests read RUNS and assemble): nothing runs
 } else if (command === 'run') await run();
 else if (command === 'report') writeReport(options('--log').length ? options('--log') : ['.build/finetune/runs.jsonl']);
+else if (command === 'memory') await renewMemory();
 else {
   console.error('usage: node tools/measure-finetune.mjs run [--seeds 0,1,2,3,4] [--runs lora-r4,full,...] [--samples 100] [--log FILE]\n' +
-    '       node tools/measure-finetune.mjs report [--log FILE ...]');
+    '       node tools/measure-finetune.mjs report [--log FILE ...]\n' +
+    '       node tools/measure-finetune.mjs memory   (the report\'s memoryBytes from today\'s engine)');
   process.exit(2);
 }

@@ -51,7 +51,6 @@ struct qkv_gpt {
     float* grads;   /* the same layout */
     float* m;       /* AdamW's first moments, the same layout */
     float* v;       /* second moments */
-    float* next;    /* update scratch: params | m | v, committed only when finite */
     unsigned char* decay;  /* (num_params) 1 where weight decay applies (matrices) */
 
     /* activations, sized for B windows of T tokens; laid out for the (B, n) of the last forward */
@@ -80,11 +79,11 @@ struct qkv_gpt {
     int* reference;  /* tokens | starts: split 2 of qkv_gpt_evaluate, NULL until set */
     int n_reference, n_reference_starts;
 
-    /* what a step trains: the parameters (params, grads, m, v, next, decay above), or for a LoRA
+    /* what a step trains: the parameters (params, grads, m, v, decay above), or for a LoRA
        run the adapters and their own gradients and moments */
-    struct trainable { size_t n; float *params, *grads, *m, *v, *next; unsigned char* decay; } tr;
+    struct trainable { size_t n; float *params, *grads, *m, *v; unsigned char* decay; } tr;
 
-    /* LoRA (qkv_gpt_create_lora): params is the base's, read only; grads, m, v, next, decay and
+    /* LoRA (qkv_gpt_create_lora): params is the base's, read only; grads, m, v, decay and
        the tied table's gradient scratch are NULL, nothing of the base is trained */
     const float* base_params;  /* NULL: not a LoRA run */
     int lora_targets, rank;    /* bit mask of 1 << QKV_LORA_*; r */
@@ -597,7 +596,6 @@ static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_
     int count = 0;
 #define PART(slot, n) (parts[count].at = &(slot), parts[count++].floats = (uint64_t)(n))
     PART(tr->params, trained); PART(tr->grads, trained); PART(tr->m, trained); PART(tr->v, trained);
-    PART(tr->next, 3 * trained);                 /* params | m | v of an update, until committed */
     PART(g->acts, (uint64_t)L * per_acts);
     PART(g->x0, BC); PART(g->lnf, BC); PART(g->lnf_mean, BT); PART(g->lnf_rstd, BT);
     PART(g->logits, BT * V); PART(g->probs, BT * V);
@@ -639,7 +637,7 @@ static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_
         g->base_params = base->params;
     } else {
         g->params = tr->params; g->grads = tr->grads; g->m = tr->m; g->v = tr->v;
-        g->next = tr->next; g->decay = tr->decay;
+        g->decay = tr->decay;
     }
     g->inputs = g->ints;
     g->targets = g->ints + BT;
@@ -888,13 +886,11 @@ static int gpt_update(qkv_gpt* g, double* grad_norm) {
     *grad_norm = norm;
     if (!isfinite(norm)) return QKV_ERR_DIVERGED;
     float gscale = norm > (double)g->clip ? (float)((double)g->clip / norm) : 1.0f;
-    float *np = tr->next, *nm = tr->next + N, *nv = tr->next + 2 * N;
-    adamw_update(np, nm, nv, tr->params, tr->grads, tr->m, tr->v, tr->decay, N, scheduled_lr(g, g->t),
-                 g->beta1, g->beta2, g->adam_eps, g->weight_decay, gscale, g->t + 1);
-    if (qkv_check_finite(tr->next, 3 * N)) return QKV_ERR_DIVERGED;
-    memcpy(tr->params, np, N * sizeof(float));
-    memcpy(tr->m, nm, N * sizeof(float));
-    memcpy(tr->v, nv, N * sizeof(float));
+    /* in place, or nothing written when a new value would not be finite (adamw_kernel.c) */
+    if (adamw_step(tr->params, tr->m, tr->v, tr->grads, tr->decay, (int)N, scheduled_lr(g, g->t),
+                   g->beta1, g->beta2, g->adam_eps, g->weight_decay, gscale,
+                   adam_correction(g->beta1, g->t + 1), adam_correction(g->beta2, g->t + 1)))
+        return QKV_ERR_DIVERGED;
     g->t++;
     return QKV_OK;
 }

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "adamw.h"
 #include "qkv_internal.h"
 
 /* out (B n, C) = wte[tokens] + pos[t]: a row of the table plus the row of its position t < n */
@@ -95,29 +96,18 @@ static inline float adam_correction(float beta, int t) {
 }
 
 /* Adam step t (1-based) on N parameters: next_p, next_m, next_v written from p, m, v and the
- * gradients times gscale (a clipping factor, 1 for none); the caller commits them when finite.
- *   m' = b1 m + (1 - b1) g,  v' = b2 v + (1 - b2) g^2,  m^ = m' / (1 - b1^t),  v^ = v' / (1 - b2^t)
- * decay NULL: plain Adam, p' = p - lr m^ / (sqrt v^ + eps)                               (model.c)
- * else AdamW, p' = p - lr (m^ / (sqrt v^ + eps) + weight_decay p [decay[i] set])         (gpt.c)
- * The two roundings of the last line are kept as each model has always computed them, so that
- * a seed gives the bits it gave before the layers were shared. */
+ * gradients times gscale (a clipping factor, 1 for none), the caller commits them when finite;
+ * decay NULL: plain Adam (model.c), else AdamW with decay[i] set where it applies. The formula:
+ * adamw.h (the GPT's step runs it as a kernel, adamw_kernel.c, in place). */
 static inline void adamw_update(float* next_p, float* next_m, float* next_v, const float* p,
                                 const float* grads, const float* m, const float* v,
                                 const unsigned char* decay, size_t N, float lr, float beta1,
                                 float beta2, float eps, float weight_decay, float gscale, int t) {
-    float correct1 = adam_correction(beta1, t), correct2 = adam_correction(beta2, t);
-    for (size_t i = 0; i < N; i++) {
-        float grad = grads[i] * gscale;
-        next_m[i] = beta1 * m[i] + (1.0f - beta1) * grad;
-        next_v[i] = beta2 * v[i] + (1.0f - beta2) * grad * grad;
-        float mhat = next_m[i] / correct1, vhat = next_v[i] / correct2;
-        if (!decay) {
-            next_p[i] = p[i] - lr * mhat / (sqrtf(vhat) + eps);
-        } else {
-            float d = decay[i] ? weight_decay * p[i] : 0.0f;
-            next_p[i] = p[i] - lr * (mhat / (sqrtf(vhat) + eps) + d);
-        }
-    }
+    struct adamw_hyper h = { lr, beta1, beta2, eps, weight_decay, adam_correction(beta1, t),
+                             adam_correction(beta2, t) };
+    for (size_t i = 0; i < N; i++)
+        next_p[i] = adamw_one(next_m + i, next_v + i, p[i], grads[i] * gscale, m[i], v[i],
+                              decay ? decay[i] != 0 : -1, &h);
 }
 
 /* LoRA (Hu et al. 2021) on a product y = x.W, in the row-vector convention:
