@@ -445,7 +445,7 @@ test('GELU\'s kernels (forward, bias + GELU, backward written and accumulated) g
 
 // ---- AdamW over what the GPT trains (wasm/adamw_kernel.c): in place, every build the scalar
 // build's bits, the scalar build adamw.h's formula rounded as float32 at each operation (a
-// reference written here), and nothing written when a new value would not be finite.
+// reference written here), and everything as it was when a new value would not be finite.
 function runAdamw(lab, inputs, offset, hyper) {
   const heap = lab._heap, mem = heap.allocations('adamw');
   try {
@@ -455,14 +455,15 @@ function runAdamw(lab, inputs, offset, hyper) {
     const pd = mem.bytes(n + 4) + offset;
     heap.writeBytes(pd, decay);
     const { lr, beta1, beta2, eps, wd, gscale, c1, c2 } = hyper;
-    const status = heap.kernels.adamw_step(pp, pm, pv, pg, pd, n, lr, beta1, beta2, eps, wd, gscale, c1, c2);
-    return { status, p: heap.readFloats(pp, n), m: heap.readFloats(pm, n), v: heap.readFloats(pv, n) };
+    const old = place(new Float32Array(3 * n));
+    const status = heap.kernels.adamw_step(pp, pm, pv, pg, pd, old, n, lr, beta1, beta2, eps, wd, gscale, c1, c2);
+    return { status, p: heap.readFloats(pp, n), m: heap.readFloats(pm, n), v: heap.readFloats(pv, n), old: heap.readFloats(old, 3 * n) };
   } finally {
     mem.freeAll();
   }
 }
 
-test('AdamW\'s kernel: adamw.h\'s formula in float32, the same bits in every build, in place, and nothing written when a value would not be finite', () => {
+test('AdamW\'s kernel: adamw.h\'s formula in float32, the same bits in every build, in place, and everything as it was when a value would not be finite', () => {
   const f = Math.fround, random = mulberry32(53);
   const hyper = { lr: f(3e-3), beta1: f(0.9), beta2: f(0.99), eps: f(1e-8), wd: f(0.01), gscale: f(0.37), c1: f(1 - 0.9 ** 3), c2: f(1 - 0.99 ** 3) };
   for (const n of [1, 7, 1029]) {
@@ -482,13 +483,15 @@ test('AdamW\'s kernel: adamw.h\'s formula in float32, the same bits in every bui
         if (!lab) continue;
         const got = runAdamw(lab, inputs, offset, hyper);
         assert.equal(got.status, 0, `${name} n ${n}: committed`);
+        assert.deepEqual(got.old, Float32Array.of(...inputs.p, ...inputs.m, ...inputs.v), `${name} n ${n}: the values replaced, kept`);
         for (const key of ['p', 'm', 'v']) {
           const i = got[key].findIndex((x, t) => !Object.is(x, want[key][t]));
           if (i >= 0) assert.fail(`${name} ${key} (n ${n}${offset ? ', unaligned' : ''}) entry ${i}: ${got[key][i]}, float32 formula ${want[key][i]}`);
         }
       }
     }
-    // one gradient whose square overflows float32 (v' = inf), first, in the middle or last: refused, nothing written
+    // one gradient whose square overflows float32 (v' = inf), first, in the middle or last: refused,
+    // what was written before it put back
     for (const at of [0, n >> 1, n - 1]) {
       const bad = { ...inputs, grads: Float32Array.from(inputs.grads) };
       bad.grads[at] = 1e30;

@@ -19,17 +19,18 @@
 
 struct adamw_hyper { float lr, beta1, beta2, eps, weight_decay, correct1, correct2; };
 
-/* p' of one parameter; its moments m', v' written to *m_out, *v_out */
+/* p' of one parameter; its moments m', v' written to *m_out, *v_out. h by value: a copy the
+   compiler knows no store to the parameters can change (vectorised loops, no reloads) */
 static inline float adamw_one(float* m_out, float* v_out, float p, float grad, float m, float v,
-                              int decayed, const struct adamw_hyper* h) {
-    float next_m = h->beta1 * m + (1.0f - h->beta1) * grad;
-    float next_v = h->beta2 * v + (1.0f - h->beta2) * grad * grad;
+                              int decayed, struct adamw_hyper h) {
+    float next_m = h.beta1 * m + (1.0f - h.beta1) * grad;
+    float next_v = h.beta2 * v + (1.0f - h.beta2) * grad * grad;
     *m_out = next_m;
     *v_out = next_v;
-    float mhat = next_m / h->correct1, vhat = next_v / h->correct2;
-    if (decayed < 0) return p - h->lr * mhat / (__builtin_sqrtf(vhat) + h->eps);
-    float d = decayed ? h->weight_decay * p : 0.0f;
-    return p - h->lr * (mhat / (__builtin_sqrtf(vhat) + h->eps) + d);
+    float mhat = next_m / h.correct1, vhat = next_v / h.correct2;
+    if (decayed < 0) return p - h.lr * mhat / (__builtin_sqrtf(vhat) + h.eps);
+    float d = decayed ? h.weight_decay * p : 0.0f;
+    return p - h.lr * (mhat / (__builtin_sqrtf(vhat) + h.eps) + d);
 }
 
 #endif

@@ -79,9 +79,10 @@ struct qkv_gpt {
     int* reference;  /* tokens | starts: split 2 of qkv_gpt_evaluate, NULL until set */
     int n_reference, n_reference_starts;
 
-    /* what a step trains: the parameters (params, grads, m, v, decay above), or for a LoRA
+    /* what a step trains: the parameters (params, grads, m, v, decay above; old, the values an
+       update replaces until it is known finite: params | m | v), or for a LoRA
        run the adapters and their own gradients and moments */
-    struct trainable { size_t n; float *params, *grads, *m, *v; unsigned char* decay; } tr;
+    struct trainable { size_t n; float *params, *grads, *m, *v, *old; unsigned char* decay; } tr;
 
     /* LoRA (qkv_gpt_create_lora): params is the base's, read only; grads, m, v, decay and
        the tied table's gradient scratch are NULL, nothing of the base is trained */
@@ -596,6 +597,7 @@ static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_
     int count = 0;
 #define PART(slot, n) (parts[count].at = &(slot), parts[count++].floats = (uint64_t)(n))
     PART(tr->params, trained); PART(tr->grads, trained); PART(tr->m, trained); PART(tr->v, trained);
+    PART(tr->old, 3 * trained);                  /* params | m | v an update replaces, until committed */
     PART(g->acts, (uint64_t)L * per_acts);
     PART(g->x0, BC); PART(g->lnf, BC); PART(g->lnf_mean, BT); PART(g->lnf_rstd, BT);
     PART(g->logits, BT * V); PART(g->probs, BT * V);
@@ -886,8 +888,8 @@ static int gpt_update(qkv_gpt* g, double* grad_norm) {
     *grad_norm = norm;
     if (!isfinite(norm)) return QKV_ERR_DIVERGED;
     float gscale = norm > (double)g->clip ? (float)((double)g->clip / norm) : 1.0f;
-    /* in place, or nothing written when a new value would not be finite (adamw_kernel.c) */
-    if (adamw_step(tr->params, tr->m, tr->v, tr->grads, tr->decay, (int)N, scheduled_lr(g, g->t),
+    /* in place, or all put back when a new value would not be finite (adamw_kernel.c) */
+    if (adamw_step(tr->params, tr->m, tr->v, tr->grads, tr->decay, tr->old, (int)N, scheduled_lr(g, g->t),
                    g->beta1, g->beta2, g->adam_eps, g->weight_decay, gscale,
                    adam_correction(g->beta1, g->t + 1), adam_correction(g->beta2, g->t + 1)))
         return QKV_ERR_DIVERGED;

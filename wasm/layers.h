@@ -107,7 +107,7 @@ static inline void adamw_update(float* next_p, float* next_m, float* next_v, con
                              adam_correction(beta2, t) };
     for (size_t i = 0; i < N; i++)
         next_p[i] = adamw_one(next_m + i, next_v + i, p[i], grads[i] * gscale, m[i], v[i],
-                              decay ? decay[i] != 0 : -1, &h);
+                              decay ? decay[i] != 0 : -1, h);
 }
 
 /* LoRA (Hu et al. 2021) on a product y = x.W, in the row-vector convention:

@@ -80,9 +80,10 @@ void gelu_forward(float* out, const float* inp, int N);
 void bias_gelu_forward(float* out, float* inp, const float* bias, int N, int M);
 void gelu_backward(float* dinp, const float* inp, const float* dout, int N, int accumulate);
 /* adamw_kernel.c (the kernel module): AdamW on N parameters in place, committed only when every new
-   value is finite (0 written, 1 nothing written): adamw.h's formula, corrections given */
-int adamw_step(float* p, float* m, float* v, const float* grads, const unsigned char* decay, int N,
-               float lr, float beta1, float beta2, float eps, float weight_decay, float gscale,
+   value is finite (0 written, 1 all as it was): adamw.h's formula, corrections given; old (3 N)
+   receives the values it replaces */
+int adamw_step(float* p, float* m, float* v, const float* grads, const unsigned char* decay, float* old,
+               int N, float lr, float beta1, float beta2, float eps, float weight_decay, float gscale,
                float correct1, float correct2);
 
 /* a*b as size_t with the QKV_MAX_ELEMENTS limit; 0 on overflow or beyond the limit */
