@@ -298,9 +298,9 @@ const bench = () => benchTables(json('bench/results.json'));
 
 // ---- the GPT step's kernels (bench/gpt-compare.mjs → bench/gpt-kernels.json, bench/gpt-profile.mjs → bench/gpt-profile.json) ----
 
-/** performance.md's before/after table of a GPT training step, from bench/gpt-kernels.json */
-function gptKernelsTable() {
-  const r = json('bench/gpt-kernels.json');
+/** performance.md's before/after table of a GPT training step, from bench/gpt-compare.mjs's JSON (round three's: bench/gpt-kernels.json) */
+function gptKernelsTable(file = 'bench/gpt-kernels.json') {
+  const r = json(file);
   const names = { 'relaxed-simd': 'relaxed SIMD (FMA)', simd128: 'SIMD128', scalar: 'scalar' };
   const lines = ['| build | before ms (5 rounds) | after ms (5 rounds) | before → after | GFLOP/s, share of its ceiling |', '|---|---|---|---|---|'];
   const builds = [...new Set(Object.keys(r.rows).map((id) => id.replace(/ (before|after)$/, '')))];
@@ -314,9 +314,9 @@ function gptKernelsTable() {
   return lines.join('\n');
 }
 
-/** performance.md's profile of a GPT step, before and after, from bench/gpt-profile.json */
-function gptProfileTable() {
-  const r = json('bench/gpt-profile.json');
+/** performance.md's profile of a GPT step, before and after, from bench/gpt-profile.mjs's JSON (round three's: bench/gpt-profile.json) */
+function gptProfileTable(file = 'bench/gpt-profile.json') {
+  const r = json(file);
   // one row per product whatever entry point ran it (C + A·B or A·B; matmul_backward's dA or matmul_abt)
   const canonical = (key) => key.replace(/^(dA|dB): /, '').replace(/^C\+/, '')
     .replace(/^(softmax rows (\d+×\d+)|softmax_crossentropy_rows)$/, 'softmax rows of the logits (after: with the cross-entropy gradient)');
@@ -536,8 +536,11 @@ export const GENERATORS = {
   'bench-resident': () => bench().resident,
   'bench-ratios': () => bench().ratios,
   'gpt-learning': gptLearning,
-  'gpt-kernels': gptKernelsTable,
-  'gpt-profile': gptProfileTable,
+  'gpt-kernels': () => gptKernelsTable(),
+  'gpt-profile': () => gptProfileTable(),
+  // the engine's own code as kernels (GELU, AdamW): bench/gpt-compare.mjs and bench/gpt-profile.mjs against the commit before
+  'gpt-own-code-kernels': () => gptKernelsTable('bench/gpt-own-code-compare.json'),
+  'gpt-own-code-profile': () => gptProfileTable('bench/gpt-own-code-profile.json'),
   'pretrained-table': pretrainedTable,
   'pretrained-training': pretrainedTraining,
   'rhyme-head': rhymeHead,
