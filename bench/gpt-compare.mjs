@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RELAXED_PROBE, rerunWithRelaxedSimd } from './relaxed.mjs';
+import { stepFlops, wasmCeilings } from './ceilings.mjs';
 
 rerunWithRelaxedSimd();
 
@@ -40,35 +41,12 @@ const text = QUATRAINS.poems;
 const BUILD = fs.mkdtempSync(path.join(os.tmpdir(), 'qkv-gpt-compare-'));
 const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts });
 
-/** FLOP of one training step: the products (forward, then twice that backward). */
-function stepFlops({ V, L, H, C, T, B }) {
-  const BT = B * T, hidden = 4 * C;
-  const layer = 2 * BT * C * (3 * C + C + hidden + hidden) + 2 * 2 * B * T * T * C;  // + QK^T and AV over H heads of C/H
-  return 3 * (L * layer + 2 * BT * C * V);
-}
-
-// ---- ceilings ----
+// ---- ceilings (bench/ceilings.mjs) ----
 const ceilings = {};
-const wasmCeiling = async (file) => {
-  const { instance } = await WebAssembly.instantiate(fs.readFileSync(file), {});
-  const iters = 2e6, best = {};
-  for (let r = 0; r < 5; r++) {
-    for (const acc of [8, 12, 16]) {
-      const c0 = cpuMs(); instance.exports[`mul_add_${acc}`](iters); const ms = cpuMs() - c0;
-      best[acc] = Math.max(best[acc] ?? 0, (acc * 4 * 2 * iters) / ms / 1e6);
-    }
-  }
-  return Math.max(...Object.values(best));  // the best of 5 (a ceiling: what the machine can reach)
-};
 if (!NATIVE_ONLY) {
-  const env = { ...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':') };
-  sh('emcc', ['-O3', '-msimd128', path.join(ROOT, 'bench', 'ceiling.c'), '-o', path.join(BUILD, 'ceiling.wasm'), '--no-entry', '-sSTANDALONE_WASM=1'], { env });
-  ceilings.simd128 = await wasmCeiling(path.join(BUILD, 'ceiling.wasm'));
-  if (WebAssembly.validate(RELAXED_PROBE)) {
-    sh('clang-16', ['--target=wasm32', '-O3', '-msimd128', '-mrelaxed-simd', '-c', path.join(ROOT, 'bench', 'ceiling.c'), '-o', path.join(BUILD, 'ceiling-relaxed.o')]);
-    sh('wasm-ld-16', ['--no-entry', path.join(BUILD, 'ceiling-relaxed.o'), '-o', path.join(BUILD, 'ceiling-relaxed.wasm')]);
-    ceilings.relaxed = await wasmCeiling(path.join(BUILD, 'ceiling-relaxed.wasm'));
-  }
+  const measured = await wasmCeilings(BUILD);
+  ceilings.simd128 = measured.simd128;
+  if (measured.relaxed !== null) ceilings.relaxed = measured.relaxed;
 }
 const sources = (tree) => fs.readdirSync(path.join(tree, 'wasm')).filter((f) => f.endsWith('.c') && f !== 'exports.c').map((f) => path.join(tree, 'wasm', f));
 sh('gcc', ['-std=c11', '-O3', '-march=native', '-I', path.join(ROOT, 'wasm'), path.join(ROOT, 'bench', 'native.c'), ...sources(ROOT), '-lm', '-o', path.join(BUILD, 'native-bench')]);

@@ -31,6 +31,7 @@ import { QUATRAINS } from '../web/data/quatrains.js';
 import { mulberry32 } from '../tools/random.mjs';
 import { ensurePeers } from './peers.mjs';
 import { RELAXED_PROBE, rerunWithRelaxedSimd } from './relaxed.mjs';
+import { stepFlops, wasmCeilings } from './ceilings.mjs';
 
 rerunWithRelaxedSimd();
 
@@ -217,6 +218,16 @@ const sameKernels = t.chromium && t[{ 'relaxed-simd': 'relaxed', simd128: 'simd'
 if (sameKernels) results.checks['Chromium − Node first loss, the same kernels'] = t.chromium.firstLoss - sameKernels.firstLoss;
 for (const r of rows) r.dispose();
 
+// ---- the share of the machine: each WebAssembly build's GFLOP/s of products against the ceiling
+// it can reach (bench/ceiling.c, measured here, after the rows) ----
+const flops = stepFlops({ V, L: config.layers, H: config.heads, C: config.dim, T: config.context, B: config.batch });
+const ceilingDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qkv-gpt-ceilings-'));
+const ceilings = await wasmCeilings(ceilingDir, SMOKE ? { iters: 2e5, rounds: 1 } : {});
+fs.rmSync(ceilingDir, { recursive: true, force: true });
+Object.assign(results.skipped, Object.fromEntries(Object.entries(ceilings.skipped).map(([k, v]) => [`ceiling ${k}`, v])));
+results.ceilings = { simd128: ceilings.simd128, relaxed: ceilings.relaxed, flopsPerStep: flops };
+const gflops = (id) => (t[id] ? flops / t[id].msPerStep / 1e6 : null);
+
 // ---- generation ----
 // The cost of a token after the prompt: generate(prompt, { maxTokens: NEW[cache] }) less
 // generate(prompt, { maxTokens: 1 }) (the prefill over the prompt and the first token), divided by
@@ -279,6 +290,18 @@ if (R['simd ÷ native'] !== null) {
   add('≥ 0.5× native (gcc -O3 -march=native)', `SIMD128 ${x(R['simd ÷ native'])}, relaxed ${x(R['relaxed ÷ native'])}`,
     Math.max(R['simd ÷ native'], R['relaxed ÷ native'] ?? 0) >= 0.5);
 } else add('≥ 0.5× native', 'not measured in this run', null);
+// round three's targets: the products' share of each build's own ceiling, 15× TF.js, 1.5× native
+for (const [id, ceiling, name, share] of [['relaxed', ceilings.relaxed, 'relaxed-SIMD FMA', 0.6], ['simd', ceilings.simd128, 'SIMD128 mul+add', 0.55]]) {
+  const label = `the ${id === 'relaxed' ? 'relaxed-SIMD' : 'SIMD128'} build's training step at ≥ ${Math.round(100 * share)}% of the ${name} ceiling`;
+  if (gflops(id) === null || !ceiling) add(label, 'not measured in this run', null);
+  else add(label, `${gflops(id).toFixed(1)} GFLOP/s of ${ceiling.toFixed(1)}: ${Math.round(100 * gflops(id) / ceiling)}% (${(flops / 1e9).toFixed(3)} GFLOP of products a step)`, gflops(id) / ceiling >= share);
+}
+if (R['fastest ÷ TF.js autodiff'] !== null) add('≥ 15× TensorFlow.js\'s training throughput (autodiff and Adam)', `${x(R['fastest ÷ TF.js autodiff'])} (${t[fastest].label})`, R['fastest ÷ TF.js autodiff'] >= 15);
+else add('≥ 15× TensorFlow.js\'s training throughput', 'not measured in this run', null);
+if (R['relaxed ÷ native'] !== null || R['simd ÷ native'] !== null) {
+  const best = Math.max(R['relaxed ÷ native'] ?? 0, R['simd ÷ native'] ?? 0);
+  add('≥ 1.5× the same C natively (gcc -O3 -march=native, strict)', `relaxed ${x(R['relaxed ÷ native'])}, SIMD128 ${x(R['simd ÷ native'])}`, best >= 1.5);
+} else add('≥ 1.5× native', 'not measured in this run', null);
 // the form after the default schedule is tools/measure-gpt.mjs's (bench/gpt-learning.json, seeds
 // 0–4, committed); its time here is this run's CPU time per step × the schedule's steps
 const learning = JSON.parse(fs.readFileSync(path.join(ROOT, 'bench', 'gpt-learning.json'), 'utf8'));

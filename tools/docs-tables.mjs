@@ -302,7 +302,7 @@ const bench = () => benchTables(json('bench/results.json'));
 function gptKernelsTable(file = 'bench/gpt-kernels.json') {
   const r = json(file);
   const names = { 'relaxed-simd': 'relaxed SIMD (FMA)', simd128: 'SIMD128', scalar: 'scalar' };
-  const lines = ['| build | before ms (5 rounds) | after ms (5 rounds) | before → after | GFLOP/s, share of its ceiling |', '|---|---|---|---|---|'];
+  const lines = [`| build | before ms (${r.rounds} rounds) | after ms (${r.rounds} rounds) | before → after | GFLOP/s, share of its ceiling |`, "|---|---|---|---|---|"];
   const builds = [...new Set(Object.keys(r.rows).map((id) => id.replace(/ (before|after)$/, '')))];
   for (const b of builds) {
     const x = r.rows[`${b} before`], y = r.rows[`${b} after`];
@@ -335,6 +335,28 @@ function gptProfileTable(file = 'bench/gpt-profile.json') {
     `|---|${builds.map(() => '---:').join('|')}|`,
     `| **the step** | ${builds.map((b) => `**${b.stepMs.toFixed(1)}**`).join(' | ')} |`];
   for (const key of keys) lines.push(`| ${key} | ${builds.map((b) => cell(b, key)).join(' | ')} |`);
+  return lines.join('\n');
+}
+
+/** gpt.md's "Speed": bench/gpt.mjs's last full run (bench/gpt-results.json), each row's median over its rounds and their range, and the targets as the benchmark judged them. */
+function gptSpeed() {
+  const r = json('bench/gpt-results.json');
+  const names = {
+    relaxed: 'qkv-lab, relaxed-SIMD kernels (FMA)', simd: 'qkv-lab, SIMD128 kernels', scalar: 'qkv-lab, scalar kernels',
+    native: 'the same C natively, gcc -O3 -march=native', tfjs: 'TF.js WASM, autodiff and Adam',
+    'tfjs-xnnpack': 'TF.js WASM, matrix-product gradients by hand', chromium: `qkv-lab in headless Chromium (${({ 'relaxed-simd': 'relaxed SIMD', simd128: 'SIMD128', scalar: 'scalar' })[r.chromium?.kernels] ?? r.chromium?.kernels}, wall-clock)`,
+  };
+  const grouped = (x) => Math.round(x).toLocaleString('en-US');
+  const load = r.machine.loadAverageBefore && r.machine.loadAverageAfter ? `, load average ${r.machine.loadAverageBefore[0]} → ${r.machine.loadAverageAfter[0]}` : '';
+  const lines = [`One run of \`node bench/gpt.mjs\`, ${r.date.slice(0, 10)}, ${r.machine.cpus} cores (${r.machine.cpu}${load}), ${r.rounds} rounds of ${r.stepsPerBatch} steps per row:`, '',
+    '| | ms per step (range over the rounds) | characters per second |', '| --- | --- | --- |'];
+  for (const [id, row] of Object.entries(r.training)) {
+    const range = row.runs ? ` (${Math.min(...row.runs).toFixed(1)}–${Math.max(...row.runs).toFixed(1)})` : '';
+    const bold = id === 'relaxed' || id === 'simd' ? (x) => `**${x}**` : (x) => x;
+    lines.push(`| ${names[id] ?? row.label} | ${row.msPerStep.toFixed(1)}${range} | ${bold(grouped(row.charsPerSecond))} |`);
+  }
+  lines.push('', '| target | measured in that run | |', '| --- | --- | --- |');
+  for (const t of r.targets) lines.push(`| ${t.target} | ${t.value} | ${t.met ? 'met' : '**missed**'} |`);
   return lines.join('\n');
 }
 
@@ -536,6 +558,7 @@ export const GENERATORS = {
   'bench-resident': () => bench().resident,
   'bench-ratios': () => bench().ratios,
   'gpt-learning': gptLearning,
+  'gpt-speed': gptSpeed,
   'gpt-kernels': () => gptKernelsTable(),
   'gpt-profile': () => gptProfileTable(),
   // the engine's own code as kernels (GELU, AdamW): bench/gpt-compare.mjs and bench/gpt-profile.mjs against the commit before

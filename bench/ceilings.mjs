@@ -1,0 +1,60 @@
+// ceilings.mjs: what bench/gpt.mjs and bench/gpt-compare.mjs share about the GPT step's share of
+// the machine: its FLOP count and the WebAssembly arithmetic ceilings (bench/ceiling.c, compiled
+// here as bench/run.mjs compiles it: emcc for SIMD128's multiply then add, clang-16 and wasm-ld-16
+// for relaxed SIMD's fused multiply-add), measured in the calling process.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RELAXED_PROBE } from './relaxed.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts });
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+
+/** FLOP of one training step of the GPT { V, L, H, C, T, B }: the products (forward, then twice that backward). */
+export function stepFlops({ V, L, C, T, B }) {
+  const BT = B * T, hidden = 4 * C;
+  const layer = 2 * BT * C * (3 * C + C + hidden + hidden) + 2 * 2 * B * T * T * C;  // + QK^T and AV over H heads of C/H
+  return 3 * (L * layer + 2 * BT * C * V);
+}
+
+/** GFLOP/s of a compiled ceiling module: the best of `rounds` over 8, 12 and 16 accumulators (what the machine can reach). */
+async function ceilingOf(file, iters, rounds) {
+  const { instance } = await WebAssembly.instantiate(fs.readFileSync(file), {});
+  const best = {};
+  for (let r = 0; r < rounds; r++) {
+    for (const acc of [8, 12, 16]) {
+      const c0 = cpuMs(); instance.exports[`mul_add_${acc}`](iters); const ms = Math.max(cpuMs() - c0, 1e-3);
+      best[acc] = Math.max(best[acc] ?? 0, (acc * 4 * 2 * iters) / ms / 1e6);
+    }
+  }
+  return Math.max(...Object.values(best));
+}
+
+/**
+ * { simd128, relaxed } GFLOP/s (relaxed null where Node does not run relaxed SIMD), compiled into
+ * `build` (a directory); `skipped` says why one could not be measured.
+ */
+export async function wasmCeilings(build, { iters = 2e6, rounds = 5 } = {}) {
+  const out = { simd128: null, relaxed: null, skipped: {} };
+  const env = { ...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':') };
+  try {
+    sh('emcc', ['-O3', '-msimd128', path.join(ROOT, 'bench', 'ceiling.c'), '-o', path.join(build, 'ceiling.wasm'), '--no-entry', '-sSTANDALONE_WASM=1'], { env });
+    out.simd128 = await ceilingOf(path.join(build, 'ceiling.wasm'), iters, rounds);
+  } catch (error) {
+    out.skipped.simd128 = `emcc failed: ${String(error.stderr || error.message).split('\n')[0]}`;
+  }
+  if (!WebAssembly.validate(RELAXED_PROBE)) {
+    out.skipped.relaxed = 'this Node does not run relaxed SIMD';
+    return out;
+  }
+  try {
+    sh('clang-16', ['--target=wasm32', '-O3', '-msimd128', '-mrelaxed-simd', '-c', path.join(ROOT, 'bench', 'ceiling.c'), '-o', path.join(build, 'ceiling-relaxed.o')]);
+    sh('wasm-ld-16', ['--no-entry', path.join(build, 'ceiling-relaxed.o'), '-o', path.join(build, 'ceiling-relaxed.wasm')]);
+    out.relaxed = await ceilingOf(path.join(build, 'ceiling-relaxed.wasm'), iters, rounds);
+  } catch (error) {
+    out.skipped.relaxed = `clang-16 / wasm-ld-16 failed: ${String(error.stderr || error.message).split('\n')[0]}`;
+  }
+  return out;
+}
