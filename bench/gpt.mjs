@@ -221,9 +221,10 @@ for (const r of rows) r.dispose();
 // ---- the share of the machine: each WebAssembly build's GFLOP/s of products against the ceiling
 // it can reach (bench/ceiling.c, measured here, after the rows) ----
 const flops = stepFlops({ V, L: config.layers, H: config.heads, C: config.dim, T: config.context, B: config.batch });
-const ceilingDir = fs.mkdtempSync(path.join(os.tmpdir(), 'qkv-gpt-ceilings-'));
+// (in bench/run.mjs's build directory: run by it, the modules it compiled are reused)
+const ceilingDir = path.join(ROOT, '.build', 'bench');
+fs.mkdirSync(ceilingDir, { recursive: true });
 const ceilings = await wasmCeilings(ceilingDir, SMOKE ? { iters: 2e5, rounds: 1 } : {});
-fs.rmSync(ceilingDir, { recursive: true, force: true });
 Object.assign(results.skipped, Object.fromEntries(Object.entries(ceilings.skipped).map(([k, v]) => [`ceiling ${k}`, v])));
 results.ceilings = { simd128: ceilings.simd128, relaxed: ceilings.relaxed, flopsPerStep: flops };
 const gflops = (id) => (t[id] ? flops / t[id].msPerStep / 1e6 : null);
