@@ -147,12 +147,12 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
 # The WebAssembly build is two modules sharing one memory, three with the GPT (web/loader.js
 # instantiates them):
-#  - the kernels (checks, products, softmax, attention): optimised for speed, built twice, with
+#  - the kernels (checks, products, softmax, attention, GELU's loops, AdamW): optimised for speed, built twice, with
 #    SIMD128 and without; the API picks one at load time by feature detection;
 #  - the core (RNG, positional encoding, multi-head attention, model, allocator, error messages, the small maths library): optimised for size, built once by emcc with its glue, importing
 #    the kernels it calls from "qkv_kernels" (multi-head attention runs each head through the
 #    kernels' attention; only its slicing is the core's);
-#  - the GPT engine (LayerNorm, GELU and its loops, the sampler's exps, the GPT; build_gpt), loaded only by load({ gpt: true }).
+#  - the GPT engine (LayerNorm, GELU's checked layer, the sampler's exps, the GPT; build_gpt), loaded only by load({ gpt: true }).
 # The pretrained poet's weights travel the same way (tools/pretrained-bundle.mjs: dist/qkv-pretrained.js),
 # imported only by qkv.loadPretrained().
 # Only the kernels are built twice, so the scalar fallback costs a few KiB, not a second copy.

@@ -45,6 +45,11 @@ const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8',
 const ceilings = {};
 if (!NATIVE_ONLY) {
   const measured = await wasmCeilings(BUILD);
+  // a ceiling that could not be measured stops the comparison here, with its reason (relaxed SIMD
+  // only where this Node runs it)
+  for (const [name, why] of Object.entries(measured.skipped)) {
+    if (name === 'simd128' || WebAssembly.validate(RELAXED_PROBE)) throw new Error(`gpt-compare: the ${name} ceiling: ${why}`);
+  }
   ceilings.simd128 = measured.simd128;
   if (measured.relaxed !== null) ceilings.relaxed = measured.relaxed;
 }

@@ -8,7 +8,7 @@
 // process's CPU time around each call to a counter keyed by the function and its shape;
 // matmul_backward is timed as its two halves (dA = dout.B^T, then dB = A^T.dout: each skips a NULL
 // gradient, so the halves do the same work as the whole). What no counter takes is the GPT
-// engine's own code (LayerNorm, cross-entropy, bias, embedding, AdamW, residual adds).
+// engine's own code (LayerNorm, cross-entropy, bias, embedding, the gradient norm, residual adds).
 // Copies under 64 KiB (the heads' layout, d_k floats a call) are not timed, their time left in
 // the engine's. The wrappers cost a little per call (measured here on an empty call, and subtracted): a profile,
 // not a benchmark; bench/gpt-compare.mjs measures steps unwrapped. Nothing passes or fails.
@@ -95,7 +95,7 @@ async function profile(tree, when, kernels) {
   const wrapped = rows.reduce((s, r) => s + r.ms, 0);
   const overheadMs = (calls / STEPS) * wrapperUs / 1000;
   const stepMs = totalUs / 1000 - overheadMs;
-  rows.push({ key: 'the GPT engine\'s own code (LayerNorm, cross-entropy, bias, AdamW, …)', ms: stepMs - wrapped, callsPerStep: null });
+  rows.push({ key: 'the GPT engine\'s own code (LayerNorm, cross-entropy, bias, the gradient norm, …)', ms: stepMs - wrapped, callsPerStep: null });
   rows.sort((a, b) => b.ms - a.ms);
   lab.dispose?.();
   return { kernels, when, stepMs, wrapperUsPerCall: wrapperUs, callsPerStep: calls / STEPS, rows };

@@ -116,7 +116,6 @@ test('bench/run.mjs --smoke runs every case through every implementation', { tim
   // both ceilings measured in the same run (the relaxed one where this Node runs relaxed SIMD)
   assert.ok(g.ceilings.simd128 > 0 && g.ceilings.flopsPerStep > 0, JSON.stringify(g.ceilings));
   if (relaxedGpt.length) assert.ok(g.ceilings.relaxed > 0, JSON.stringify(g.ceilings));
-  assert.deepEqual(Object.keys(g.skipped).filter((k) => k.startsWith('ceiling')), [], JSON.stringify(g.skipped));
   assert.equal(g.targets.length, 8, 'the eight GPT targets, reported (not judged) at smoke sizes');
   assert.ok(g.targets.every((t) => t.met === null));
 

@@ -490,16 +490,18 @@ test('AdamW\'s kernel: adamw.h\'s formula in float32, the same bits in every bui
         }
       }
     }
-    // one gradient whose square overflows float32 (v' = inf), first, in the middle or last: refused,
-    // what was written before it put back
-    for (const at of [0, n >> 1, n - 1]) {
-      const bad = { ...inputs, grads: Float32Array.from(inputs.grads) };
-      bad.grads[at] = 1e30;
+    // one value that would not be finite, first, in the middle or last: refused, what was written
+    // before it put back. v' (a gradient whose square overflows float32), or p' alone (v' = 0 with
+    // a large m': the step m^ / eps overflows while m' and v' stay finite)
+    for (const [at, kind] of [[0, 'v'], [n >> 1, 'v'], [n - 1, 'v'], [0, 'p'], [n - 1, 'p']]) {
+      const bad = { ...inputs, grads: Float32Array.from(inputs.grads), m: Float32Array.from(inputs.m), v: Float32Array.from(inputs.v) };
+      if (kind === 'v') bad.grads[at] = 1e30;
+      else { bad.grads[at] = 0; bad.v[at] = 0; bad.m[at] = 1e32; }
       for (const [name, lab] of [['scalar', scalar], ['simd128', simd], ['relaxed-simd', relaxed]]) {
         if (!lab) continue;
         const got = runAdamw(lab, bad, 1, { ...hyper, gscale: 1 });
-        assert.equal(got.status, 1, `${name} n ${n}, inf at ${at}: refused`);
-        for (const key of ['p', 'm', 'v']) assert.deepEqual(got[key], inputs[key], `${name} n ${n}: ${key} unchanged`);
+        assert.equal(got.status, 1, `${name} n ${n}, ${kind}' not finite at ${at}: refused`);
+        for (const key of ['p', 'm', 'v']) assert.deepEqual(got[key], bad[key], `${name} n ${n}: ${key} unchanged`);
       }
     }
   }

@@ -319,6 +319,7 @@ function gptProfileTable(file = 'bench/gpt-profile.json') {
   const r = json(file);
   // one row per product whatever entry point ran it (C + A·B or A·B; matmul_backward's dA or matmul_abt)
   const canonical = (key) => key.replace(/^(dA|dB): /, '').replace(/^C\+/, '')
+    .replace(/^the GPT engine's own code \(.*\)$/, 'the GPT engine\'s own code (all that no timer takes)')
     .replace(/^(softmax rows (\d+×\d+)|softmax_crossentropy_rows)$/, 'softmax rows of the logits (after: with the cross-entropy gradient)');
   const builds = r.builds.map((b) => {
     const rows = [];
