@@ -171,6 +171,9 @@ KERNEL_OPT=(-O3)          # tools/wasm-bundle.mjs prints the sizes that decided 
 # without it they stay load offsets, which V8 folds. Integer addressing only: no float changes.
 RELAXED_FLAGS=(-mllvm -disable-lsr)
 KERNEL_SCALAR_OPT=(-Os)
+# ...but for these, at KERNEL_OPT: at -Os GELU's loops took 10.3 ms of the GPT's scalar step, at
+# -O3 8.3 ms (bench/gpt-profile.mjs), for 0.1 KiB more deflated
+KERNEL_SCALAR_FAST=(wasm/gelu_kernel.c)
 CORE_OPT=(-Oz)
 GPT_OPT=(-O3)
 
@@ -240,9 +243,7 @@ build_kernels() {  # build_kernels NAME CFLAGS...: .build/qkv-kernels-NAME.wasm
     # -fno-builtin: no calls to memset & co. (this module has no C library); the kernels use
     # __builtin_floorf and friends, which stay single instructions.
     local flags=("$@")
-    # the scalar build is size-optimised, but at -Os GELU's loops took 10.3 ms of the GPT's
-    # scalar step, at -O3 8.3 ms (bench/gpt-profile.mjs), for 0.1 KiB more deflated
-    [ "$name" = scalar ] && [ "$src" = wasm/gelu_kernel.c ] && flags=(-O3)
+    [[ "$name" = scalar && " ${KERNEL_SCALAR_FAST[*]} " = *" $src "* ]] && flags=("${KERNEL_OPT[@]}")
     emcc -std=c11 "${flags[@]}" -fno-builtin -mmutable-globals -Wall -Wextra -Werror -c "$src" -o "$obj"
     objs+=("$obj")
   done

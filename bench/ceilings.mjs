@@ -1,7 +1,7 @@
-// ceilings.mjs: what bench/gpt.mjs and bench/gpt-compare.mjs share about the GPT step's share of
-// the machine: its FLOP count and the WebAssembly arithmetic ceilings (bench/ceiling.c, compiled
-// here as bench/run.mjs compiles it: emcc for SIMD128's multiply then add, clang-16 and wasm-ld-16
-// for relaxed SIMD's fused multiply-add), measured in the calling process.
+// ceilings.mjs: the WebAssembly arithmetic ceilings (bench/ceiling.c, compiled here for
+// bench/run.mjs, gpt.mjs and gpt-compare.mjs: emcc for SIMD128's multiply then add, clang-16 and
+// wasm-ld-16 for relaxed SIMD's fused multiply-add), measured in the calling process, and the
+// GPT step's FLOP count, which gpt.mjs and gpt-compare.mjs divide by them.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,37 +32,47 @@ async function ceilingOf(file, iters, rounds) {
   return Math.max(...Object.values(best));
 }
 
-/** true when `file` exists and is newer than bench/ceiling.c (bench/run.mjs compiled it into the same directory) */
+/** true when `file` exists and is newer than bench/ceiling.c (an earlier run compiled it into the same directory) */
 const fresh = (file) => fs.existsSync(file) && fs.statSync(file).mtimeMs >= fs.statSync(path.join(ROOT, 'bench', 'ceiling.c')).mtimeMs;
 
 /**
- * { simd128, relaxed } GFLOP/s (relaxed null where Node does not run relaxed SIMD), compiled into
- * `build` (a directory; a module already there and newer than bench/ceiling.c is used as it is);
- * `skipped` says why one could not be measured.
+ * bench/ceiling.c compiled into `build` (a directory), unless a module there is newer than it:
+ * { simd128, relaxed } the modules' paths (null where the compiler failed, `skipped` saying why).
+ * bench/run.mjs times them its own way; wasmCeilings below gives their GFLOP/s.
  */
-export async function wasmCeilings(build, { iters = 2e6, rounds = 5 } = {}) {
+export function compileCeilings(build) {
   const out = { simd128: null, relaxed: null, skipped: {} };
   const env = { ...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':') };
   try {
     const file = path.join(build, 'ceiling.wasm');
     if (!fresh(file)) sh('emcc', ['-O3', '-msimd128', path.join(ROOT, 'bench', 'ceiling.c'), '-o', file, '--no-entry', '-sSTANDALONE_WASM=1'], { env });
-    out.simd128 = await ceilingOf(file, iters, rounds);
+    out.simd128 = file;
   } catch (error) {
     out.skipped.simd128 = `emcc failed: ${String(error.stderr || error.message).split('\n')[0]}`;
   }
-  if (!WebAssembly.validate(RELAXED_PROBE)) {
-    out.skipped.relaxed = 'this Node does not run relaxed SIMD';
-    return out;
-  }
+  // the FMA ceiling: clang-16 and wasm-ld-16, as build.sh makes the relaxed kernels
   try {
     const file = path.join(build, 'ceiling-relaxed.wasm');
     if (!fresh(file)) {
       sh('clang-16', ['--target=wasm32', '-O3', '-msimd128', '-mrelaxed-simd', '-c', path.join(ROOT, 'bench', 'ceiling.c'), '-o', path.join(build, 'ceiling-relaxed.o')]);
       sh('wasm-ld-16', ['--no-entry', path.join(build, 'ceiling-relaxed.o'), '-o', file]);
     }
-    out.relaxed = await ceilingOf(file, iters, rounds);
+    out.relaxed = file;
   } catch (error) {
-    out.skipped.relaxed = `clang-16 / wasm-ld-16 failed: ${String(error.stderr || error.message).split('\n')[0]}`;
+    out.skipped.relaxed = `clang-16 / wasm-ld-16 failed (apt-get install clang-16 lld-16): ${String(error.stderr || error.message).split('\n')[0]}`;
   }
+  return out;
+}
+
+/**
+ * { simd128, relaxed } GFLOP/s (relaxed null where Node does not run relaxed SIMD), compiled into
+ * `build` by compileCeilings; `skipped` says why one could not be measured.
+ */
+export async function wasmCeilings(build, { iters = 2e6, rounds = 5 } = {}) {
+  const compiled = compileCeilings(build);
+  const out = { simd128: null, relaxed: null, skipped: { ...compiled.skipped } };
+  if (compiled.simd128) out.simd128 = await ceilingOf(compiled.simd128, iters, rounds);
+  if (!WebAssembly.validate(RELAXED_PROBE)) out.skipped.relaxed = 'this Node does not run relaxed SIMD';
+  else if (compiled.relaxed) out.relaxed = await ceilingOf(compiled.relaxed, iters, rounds);
   return out;
 }

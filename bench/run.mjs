@@ -43,6 +43,7 @@ import { load, simdSupported } from '../web/qkv-lab.js';
 import * as plain from './plain.mjs';
 import { ensurePeers } from './peers.mjs';
 import { rerunWithRelaxedSimd } from './relaxed.mjs';
+import { compileCeilings } from './ceilings.mjs';
 
 rerunWithRelaxedSimd();
 
@@ -103,24 +104,10 @@ function buildTools() {
       skipped[name] = `gcc failed: ${String(error.stderr || error.message).split('\n')[0]}`;
     }
   }
-  let ceiling = null, relaxedCeiling = null;
-  try {
-    const out = path.join(BUILD, 'ceiling.wasm');
-    sh('emcc', ['-O3', '-msimd128', path.join(ROOT, 'bench', 'ceiling.c'), '-o', out, '--no-entry', '-sSTANDALONE_WASM=1'],
-      { env: { ...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':') } });
-    ceiling = out;
-  } catch (error) {
-    skipped.ceiling = `emcc failed: ${String(error.stderr || error.message).split('\n')[0]}`;
-  }
-  // the FMA ceiling: clang-16 and wasm-ld-16, as build.sh makes the relaxed kernels
-  try {
-    const obj = path.join(BUILD, 'ceiling-relaxed.o'), out = path.join(BUILD, 'ceiling-relaxed.wasm');
-    sh('clang-16', ['--target=wasm32', '-O3', '-msimd128', '-mrelaxed-simd', '-c', path.join(ROOT, 'bench', 'ceiling.c'), '-o', obj]);
-    sh('wasm-ld-16', ['--no-entry', obj, '-o', out]);
-    relaxedCeiling = out;
-  } catch (error) {
-    skipped.relaxedCeiling = `clang-16 / wasm-ld-16 failed (apt-get install clang-16 lld-16): ${String(error.stderr || error.message).split('\n')[0]}`;
-  }
+  const compiled = compileCeilings(BUILD);
+  if (compiled.skipped.simd128) skipped.ceiling = compiled.skipped.simd128;
+  if (compiled.skipped.relaxed) skipped.relaxedCeiling = compiled.skipped.relaxed;
+  const ceiling = compiled.simd128, relaxedCeiling = compiled.relaxed;
   return { native, ceiling, relaxedCeiling };
 }
 

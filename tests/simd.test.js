@@ -258,12 +258,21 @@ const PRODUCTS = [
 // [70, 300, 20]: Aᵀ·B packs A's blocks of 64 rows (the SIMD builds): a part block with full tiles and an edge, two k blocks
 const PRODUCT_SHAPES = [[1, 1, 1], [3, 5, 7], [4, 1, 8], [5, 300, 9], [17, 257, 33], [70, 300, 20], [513, 65, 3644], [2, 6, 1037]];
 
+/**
+ * place(values) → the address of a copy of `values` in mem, `offset` floats past an aligned
+ * address (+4 floats of slack, so that the offset stays inside): the kernels on unaligned data.
+ */
+const placer = (heap, mem, offset) => (values) => {
+  const p = mem.floats(values.length + 4) + 4 * offset;
+  heap.writeFloats(p, values);
+  return p;
+};
+
 /** Runs one product on one build: returns out (n × m) as a Float32Array copy. */
 function runProduct(lab, product, [n, k, m], inputs, offset) {
   const heap = lab._heap, mem = heap.allocations(product.name);
   try {
-    // +4 floats of slack, so that `offset` floats past an aligned address stays inside
-    const place = (values) => { const p = mem.floats(values.length + 4) + 4 * offset; heap.writeFloats(p, values); return p; };
+    const place = placer(heap, mem, offset);
     const A = place(inputs.A), B = place(inputs.B), out = place(inputs.C);
     lab._heap.kernels[product.name](out, A, B, n, k, m);
     return heap.readFloats(out, n * m);
@@ -343,7 +352,7 @@ test('A·B kernels: a row alone gives the bits it gets among other rows, in ever
 function runElementwise(lab, inputs, offset) {
   const heap = lab._heap, k = heap.kernels, mem = heap.allocations('elementwise');
   try {
-    const place = (values) => { const p = mem.floats(values.length + 4) + 4 * offset; heap.writeFloats(p, values); return p; };
+    const place = placer(heap, mem, offset);
     const { rows, cols, logits, targets } = inputs;
     const out = {};
     const pz = place(logits), pp = place(new Float32Array(rows * cols)), pdl = place(new Float32Array(rows * cols));
@@ -396,7 +405,7 @@ test('the softmax with its cross-entropy gradient gives its build\'s softmaxRows
 function runGelu(lab, inputs, offset) {
   const heap = lab._heap, k = heap.kernels, mem = heap.allocations('gelu');
   try {
-    const place = (values) => { const p = mem.floats(values.length + 4) + 4 * offset; heap.writeFloats(p, values); return p; };
+    const place = placer(heap, mem, offset);
     const { rows, cols, x, bias, dout, dinp } = inputs, n = rows * cols;
     const px = place(x), pout = place(new Float32Array(n)), pb = place(bias), pd = place(dout);
     k.gelu_forward(pout, px, n);
@@ -449,7 +458,7 @@ test('GELU\'s kernels (forward, bias + GELU, backward written and accumulated) g
 function runAdamw(lab, inputs, offset, hyper) {
   const heap = lab._heap, mem = heap.allocations('adamw');
   try {
-    const place = (values) => { const p = mem.floats(values.length + 4) + 4 * offset; heap.writeFloats(p, values); return p; };
+    const place = placer(heap, mem, offset);
     const { p, m, v, grads, decay } = inputs, n = p.length;
     const pp = place(p), pm = place(m), pv = place(v), pg = place(grads);
     const pd = mem.bytes(n + 4) + offset;

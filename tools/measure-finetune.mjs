@@ -106,12 +106,16 @@ export async function prepare() {
   return { qkv, base, baseText, sets };
 }
 
+/** Run `name` of RUNS on seed `seed`, created (not trained) from prepare()'s poet and texts; `extra` options on top. */
+function createRun({ base, baseText, sets }, name, seed, extra = {}) {
+  const { set, options: changes } = RUNS[name];
+  return base.finetune({ text: sets[set].train.join('\n'), baseText, seed, ...changes, ...extra });
+}
+
 /** The memory a run of `name` adds (FineTune.memoryBytes), created as run() creates it: it follows
  * from the shapes and the texts, not from training, so the report's can be checked and renewed. */
 export function runMemory(prepared, name, seed = 0) {
-  const { base, baseText, sets } = prepared;
-  const { set, options: changes } = RUNS[name];
-  const ft = base.finetune({ text: sets[set].train.join('\n'), baseText, seed, ...changes });
+  const ft = createRun(prepared, name, seed);
   try {
     return ft.memoryBytes;
   } finally {
@@ -141,7 +145,7 @@ async function run() {
   mkdirSync(path.dirname(log), { recursive: true });
   const write = (record) => appendFileSync(log, JSON.stringify(record) + '\n');
 
-  const { base, baseText, sets } = await prepare();
+  const prepared = await prepare(), { base, sets } = prepared;
   const logged = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
   if (!logged.some((r) => r.kind === 'base' && r.samples === samples)) {
     const c0 = process.cpuUsage();
@@ -157,9 +161,8 @@ async function run() {
   }
   for (const seed of seeds) {
     for (const name of names) {
-      const { set, options: changes } = RUNS[name];
-      const s = sets[set];
-      const ft = base.finetune({ text: s.train.join('\n'), baseText, seed, ...changes, ...(steps ? { steps: Number(steps) } : {}) });
+      const { set } = RUNS[name], s = sets[set];
+      const ft = createRun(prepared, name, seed, steps ? { steps: Number(steps) } : {});
       const before = { ...ft.evaluate(), heldOut: ft.evaluatePoems(s.heldOut.join('\n')).loss };
       const c0 = process.cpuUsage();
       ft.train();

@@ -22,7 +22,7 @@
  * gradient at every step (through the logits, where every token's row is scored against every
  * position), while in model.c only the rows of the tokens in the batch are touched.
  *
- * Memory, llm.c style: parameters, gradients, AdamW's moments, the update scratch, the
+ * Memory, llm.c style: parameters, gradients, AdamW's moments, the values an update replaces, the
  * activations, the backward scratch and the KV cache live in one float block cut into named
  * tensors; token ids in one int block; the training text in one data block (set once). No step
  * allocates. Every public function checks its arguments and returns a qkv_status.
@@ -49,8 +49,6 @@ struct qkv_gpt {
     size_t block_param_offsets[QKV_BLOCK_PARAMS + 1];
     float* params;  /* wte (V, C) | wpe (T, C) | L blocks | lnfw (C) | lnfb (C) */
     float* grads;   /* the same layout */
-    float* m;       /* AdamW's first moments, the same layout */
-    float* v;       /* second moments */
     unsigned char* decay;  /* (num_params) 1 where weight decay applies (matrices) */
 
     /* activations, sized for B windows of T tokens; laid out for the (B, n) of the last forward */
@@ -79,9 +77,9 @@ struct qkv_gpt {
     int* reference;  /* tokens | starts: split 2 of qkv_gpt_evaluate, NULL until set */
     int n_reference, n_reference_starts;
 
-    /* what a step trains: the parameters (params, grads, m, v, decay above; old, the values an
-       update replaces until it is known finite: params | m | v), or for a LoRA
-       run the adapters and their own gradients and moments */
+    /* what a step trains: the parameters (params, grads and decay above; m and v, AdamW's moments
+       in the same layout; old, the values an update replaces until it is known finite: params |
+       m | v), or for a LoRA run the adapters and their own gradients and moments */
     struct trainable { size_t n; float *params, *grads, *m, *v, *old; unsigned char* decay; } tr;
 
     /* LoRA (qkv_gpt_create_lora): params is the base's, read only; grads, m, v, decay and
@@ -638,7 +636,7 @@ static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_
         g->params = base->params;  /* read, never written */
         g->base_params = base->params;
     } else {
-        g->params = tr->params; g->grads = tr->grads; g->m = tr->m; g->v = tr->v;
+        g->params = tr->params; g->grads = tr->grads;
         g->decay = tr->decay;
     }
     g->inputs = g->ints;
