@@ -185,7 +185,7 @@ CORE_IMPORTS=(
   matmul_abt matmul_accumulate matmul_atb_accumulate transpose_forward
 )
 # The unchecked kernels only the GPT module calls (internal, like CORE_IMPORTS: no public contract).
-GPT_KERNEL_IMPORTS=(softmax_crossentropy_rows gelu_forward bias_gelu_forward gelu_backward adamw_step)
+GPT_KERNEL_IMPORTS=(matmul_atb softmax_crossentropy_rows gelu_forward bias_gelu_forward gelu_backward adamw_step)
 KERNEL_EXPORTS=(
   "${CORE_IMPORTS[@]}" "${GPT_KERNEL_IMPORTS[@]}"
   qkv_matmul qkv_transpose qkv_softmax_rows

@@ -252,6 +252,8 @@ const PRODUCTS = [
     term: (A, B, n, k, m, i, j, p) => A[i * k + p] * B[p * m + j] },
   { name: 'matmul_abt', form: 'A·Bᵀ', a: (n, k) => [n, k], b: (k, m) => [m, k], acc: false,
     term: (A, B, n, k, m, i, j, p) => A[i * k + p] * B[j * k + p] },
+  { name: 'matmul_atb', form: 'Aᵀ·B', a: (n, k) => [k, n], b: (k, m) => [k, m], acc: false,
+    term: (A, B, n, k, m, i, j, p) => A[p * n + i] * B[p * m + j] },
   { name: 'matmul_atb_accumulate', form: 'C + Aᵀ·B', a: (n, k) => [k, n], b: (k, m) => [k, m], acc: true,
     term: (A, B, n, k, m, i, j, p) => A[p * n + i] * B[p * m + j] },
 ];
@@ -324,6 +326,22 @@ test('A·B, A·Bᵀ and Aᵀ·B kernels: relaxed SIMD within γ(k+1)·(|c0| + Σ
           }
         }
       }
+    }
+  }
+});
+
+test('Aᵀ·B written gives the bits of Aᵀ·B added to zeros, in every build (the GPT writes its gradients rather than zeroing them)', () => {
+  const written = PRODUCTS.find((p) => p.name === 'matmul_atb'), added = PRODUCTS.find((p) => p.name === 'matmul_atb_accumulate');
+  for (const [build, lab] of [['scalar', scalar], ['SIMD128', simd], ['relaxed SIMD', relaxed]]) {
+    if (!lab) continue;
+    for (const [s, shape] of PRODUCT_SHAPES.entries()) {
+      // zeros with a -0 among them would not do: C of +0 is what the zeroed buffers held
+      const inputs = { ...productInputs(written, shape, 60 + s), C: new Float32Array(shape[0] * shape[2]).fill(1) };
+      const x = runProduct(lab, written, shape, inputs, s % 2);
+      const y = runProduct(lab, added, shape, { ...inputs, C: new Float32Array(inputs.C.length) }, s % 2);
+      const bx = new Uint32Array(x.buffer), by = new Uint32Array(y.buffer);
+      const i = bx.findIndex((v, t) => v !== by[t]);
+      if (i >= 0) assert.fail(`${build} ${shape.join('×')}: entry ${i} written ${x[i]}, added to zeros ${y[i]}`);
     }
   }
 });

@@ -94,10 +94,10 @@ int attention_forward_unchecked(float* scores, float* weights, float* output,
 void attention_backward_unchecked(float* dQ, float* dK, float* dV, float* dscores,
                                   const float* doutput, const float* Q, const float* K,
                                   const float* V, const float* weights,
-                                  int n_q, int n_k, int d_k, int d_v, float scale, int causal) {
-    /* output = weights . V  ->  dweights = doutput . V^T (into dscores), dV += weights^T . doutput */
+                                  int n_q, int n_k, int d_k, int d_v, float scale, int causal, int acc) {
+    /* output = weights . V  ->  dweights = doutput . V^T (into dscores), dV (+)= weights^T . doutput */
     matmul_abt(dscores, doutput, V, n_q, d_v, n_k);
-    if (dV) matmul_atb_accumulate(dV, weights, doutput, n_k, n_q, d_v);
+    if (dV) (acc ? matmul_atb_accumulate : matmul_atb)(dV, weights, doutput, n_k, n_q, d_v);
     /* weights = softmax(z) -> dz; masked entries have weight 0, so their dz is 0 already */
     softmax_rows_backward(dscores, dscores, weights, n_q, n_k);
     /* z = scores / s -> dscores = dz / s */
@@ -109,9 +109,9 @@ void attention_backward_unchecked(float* dQ, float* dK, float* dV, float* dscore
 #endif
     for (; i < count; i++) dscores[i] *= inv;
     (void)causal;
-    /* scores = Q . K^T -> dQ += dscores . K, dK += dscores^T . Q */
-    if (dQ) matmul_accumulate(dQ, dscores, K, n_q, n_k, d_k);       /* (n_q, n_k) x (n_k, d_k) */
-    if (dK) matmul_atb_accumulate(dK, dscores, Q, n_k, n_q, d_k);   /* (n_k, n_q) x (n_q, d_k) */
+    /* scores = Q . K^T -> dQ (+)= dscores . K, dK (+)= dscores^T . Q */
+    if (dQ) (acc ? matmul_accumulate : matmul_forward)(dQ, dscores, K, n_q, n_k, d_k);  /* (n_q, n_k) x (n_k, d_k) */
+    if (dK) (acc ? matmul_atb_accumulate : matmul_atb)(dK, dscores, Q, n_k, n_q, d_k);  /* (n_k, n_q) x (n_q, d_k) */
 }
 
 static int check_attention(const float* Q, const float* K, const float* V,
@@ -164,7 +164,7 @@ int qkv_attention_backward(float* dQ, float* dK, float* dV, float* dscores,
         qkv_check_finite(dV, (size_t)n_k * d_v))
         return QKV_ERR_NONFINITE;
     attention_backward_unchecked(dQ, dK, dV, dscores, doutput, Q, K, V, weights, n_q, n_k, d_k,
-                                 d_v, scale, causal);
+                                 d_v, scale, causal, 1);
     /* finite inputs can still overflow in float32 (found by tests/fuzz): never hand back
        Infinity or NaN as a gradient */
     if (qkv_check_finite(dscores, (size_t)n_q * n_k) || qkv_check_finite(dQ, (size_t)n_q * d_k) ||

@@ -282,7 +282,7 @@ static void matmul_backward_written(float* dA, float* dB, const float* dout, con
     if (dB) matmul_backward(NULL, dB, dout, A, B, n, k, m);
 }
 
-/* reverses transformer_block_forward: dout (B, n, C) -> dx += ..., dp[...] += ... (dp NULL:
+/* reverses transformer_block_forward: dout (B, n, C) -> dx (written), dp[...] += ... (dp NULL:
    the block is frozen, no gradient of its parameters), the adapters' dA, dB += ...;
    d is scratch shaped like the activations (dscores (n, n) in d[QKV_BLOCK_ACT_SCORES]) */
 static void transformer_block_backward(float* dx, float** dp, const lora_block* lo, float** d,
@@ -317,9 +317,10 @@ static void transformer_block_backward(float* dx, float** dp, const lora_block* 
     lora_add_backward(lo, QKV_LORA_W1, dln2, dhidden, a[QKV_BLOCK_ACT_LN2], BT);
     /* ln2 = LN2(resid1) */
     layernorm_backward(dresid1, dw[QKV_BLOCK_LN2W], dw[QKV_BLOCK_LN2B], dln2, a[QKV_BLOCK_ACT_RESID1],
-                       p[QKV_BLOCK_LN2W], a[QKV_BLOCK_ACT_LN2_MEAN], a[QKV_BLOCK_ACT_LN2_RSTD], BT, C);
-    /* resid1 = x + attn: both receive dresid1 */
-    for (size_t i = 0; i < BC; i++) dx[i] += dresid1[i];
+                       p[QKV_BLOCK_LN2W], a[QKV_BLOCK_ACT_LN2_MEAN], a[QKV_BLOCK_ACT_LN2_RSTD], BT, C, 1);
+    /* resid1 = x + attn: both receive dresid1 (dx written here: 0 + dresid1, the bits of adding
+       it to a zeroed dx, a -0 made +0) */
+    for (size_t i = 0; i < BC; i++) dx[i] = 0.0f + dresid1[i];
     /* attn = concat . attprojw + attprojb */
     float* dconcat = d[QKV_BLOCK_ACT_CONCAT];
     matmul_backward_written(dconcat, dw[QKV_BLOCK_ATTPROJW], dresid1, a[QKV_BLOCK_ACT_CONCAT], p[QKV_BLOCK_ATTPROJW], BT, C, C);
@@ -329,16 +330,13 @@ static void transformer_block_backward(float* dx, float** dp, const lora_block* 
     float* dhead = d[QKV_BLOCK_ACT_HEAD_OUT];
     heads_copy(dhead, dconcat, B, n, H, dk, C, 0, 1);
     /* head j = attention(Q_j, K_j, V_j) */
-    float *dq = d[QKV_BLOCK_ACT_Q], *dk_ = d[QKV_BLOCK_ACT_K], *dv = d[QKV_BLOCK_ACT_V];
-    memset(dq, 0, BC * sizeof(float));
-    memset(dk_, 0, BC * sizeof(float));
-    memset(dv, 0, BC * sizeof(float));
+    float *dq = d[QKV_BLOCK_ACT_Q], *dk_ = d[QKV_BLOCK_ACT_K], *dv = d[QKV_BLOCK_ACT_V];  /* written */
     size_t nn = (size_t)n * n, nd = (size_t)n * dk;
     for (int bh = 0; bh < B * H; bh++)
         attention_backward_unchecked(dq + bh * nd, dk_ + bh * nd, dv + bh * nd, d[QKV_BLOCK_ACT_SCORES],
                                      dhead + bh * nd, a[QKV_BLOCK_ACT_Q] + bh * nd,
                                      a[QKV_BLOCK_ACT_K] + bh * nd, a[QKV_BLOCK_ACT_V] + bh * nd,
-                                     a[QKV_BLOCK_ACT_WEIGHTS] + bh * nn, n, n, dk, dk, scale, causal);
+                                     a[QKV_BLOCK_ACT_WEIGHTS] + bh * nn, n, n, dk, dk, scale, causal, 0);
     /* Q, K, V = columns of qkv */
     float* dqkv = d[QKV_BLOCK_ACT_QKV];
     for (int m = 0; m < 3; m++)
@@ -350,7 +348,7 @@ static void transformer_block_backward(float* dx, float** dp, const lora_block* 
     for (int t = QKV_LORA_WQ; t <= QKV_LORA_WV; t++) lora_add_backward(lo, t, dln1, dqkv, a[QKV_BLOCK_ACT_LN1], BT);
     /* ln1 = LN1(x) */
     layernorm_backward(dx, dw[QKV_BLOCK_LN1W], dw[QKV_BLOCK_LN1B], dln1, x, p[QKV_BLOCK_LN1W],
-                       a[QKV_BLOCK_ACT_LN1_MEAN], a[QKV_BLOCK_ACT_LN1_RSTD], BT, C);
+                       a[QKV_BLOCK_ACT_LN1_MEAN], a[QKV_BLOCK_ACT_LN1_RSTD], BT, C, 1);
 }
 
 /* ---- the standalone block (qkv.transformerBlock) ---- */
@@ -490,28 +488,26 @@ static int gpt_forward(qkv_gpt* g, const int* tokens, int B, int n) {
 }
 
 /* backward of the last forward, gpt_forward_grad with targets (B, n) (which wrote dlogits);
-   accumulates into g->grads, or for a LoRA run into the adapters' gradients alone (nothing else of
-   the base is computed) */
+   accumulates into g->grads (the tied table's written first, the rest zeroed by the caller), or for
+   a LoRA run into the adapters' gradients alone (nothing else of the base is computed) */
 static void gpt_backward(qkv_gpt* g, const int* tokens, int B, int n) {
     int frozen = g->base_params != NULL;
     int C = g->C, V = g->V, BT = B * n;
-    size_t BC = (size_t)BT * C;
     float* wte = wte_of(g, g->params);
     float* dwte = frozen ? NULL : wte_of(g, g->grads);
-    /* logits = lnf . wteT  ->  dlnf = dlogits . wte (written),  dwte += dlogits^T . lnf: every row
-       of wte receives a gradient, summed straight into the tied table's (zeroed by the step; the
-       embedding's share comes last) in the order p = 0, 1, ... the product through wte^T took */
+    /* logits = lnf . wteT  ->  dlnf = dlogits . wte (written),  dwte = dlogits^T . lnf: every row
+       of wte receives a gradient, written straight into the tied table's (the embedding's share is
+       added last) in the order p = 0, 1, ... the product through wte^T took */
     matmul_forward(g->dlnf, g->dlogits, wte, BT, V, C);              /* (BT, V) x (V, C) */
-    if (!frozen) matmul_atb_accumulate(dwte, g->dlogits, g->lnf, V, BT, C);  /* (V, BT) x (BT, C) */
+    if (!frozen) matmul_atb(dwte, g->dlogits, g->lnf, V, BT, C);  /* (V, BT) x (BT, C), written */
     /* lnf = LNf(x_L) */
     float* a[QKV_BLOCK_ACTS];
     block_acts_of(g, g->L - 1, B, n, a);
     const float* lnf = lnf_of(g, g->params);
     float* dlnfw = frozen ? g->lora_ln : lnf_of(g, g->grads);  /* frozen: computed and dropped */
     if (frozen) memset(dlnfw, 0, 2 * (size_t)C * sizeof(float));
-    memset(g->dres, 0, BC * sizeof(float));
     layernorm_backward(g->dres, dlnfw, dlnfw + C, g->dlnf, a[QKV_BLOCK_ACT_OUT], lnf,
-                       g->lnf_mean, g->lnf_rstd, BT, C);
+                       g->lnf_mean, g->lnf_rstd, BT, C, 0);  /* dres written */
     /* the blocks, last to first: dres holds d(out of block l), dx receives d(its input) */
     for (int l = g->L - 1; l >= 0; l--) {
         const float* p[QKV_BLOCK_PARAMS];
@@ -534,7 +530,6 @@ static void gpt_backward(qkv_gpt* g, const int* tokens, int B, int n) {
             block_acts_of(g, l - 1, B, n, prev);
             x = prev[QKV_BLOCK_ACT_OUT];
         }
-        memset(g->dx, 0, BC * sizeof(float));
         transformer_block_backward(g->dx, frozen ? NULL : dp, lo, g->dblock, g->dres, al, p, x, B, n,
                                    C, g->H, g->hidden, 1);
         float* swap = g->dres; g->dres = g->dx; g->dx = swap;
@@ -854,7 +849,10 @@ int qkv_gpt_loss_and_grad(qkv_gpt* g, const int* inputs, const int* targets, int
     if (qkv_check_finite(g->params, g->num_params) || qkv_check_finite(g->tr.params, g->tr.n))
         return QKV_ERR_NONFINITE;
     if (g->merged) return QKV_ERR_ARGUMENT;  /* the adapters are folded in: unmerge to train */
-    memset(g->tr.grads, 0, g->tr.n * sizeof(float));
+    /* the gradients backward adds to: all of a LoRA run's; the base's but the tied table's, which
+       backward writes first (0.93 of the default GPT's 1.34 MB: not zeroed to be overwritten) */
+    size_t table = g->base_params ? 0 : (size_t)g->V * g->C;
+    memset(g->tr.grads + table, 0, (g->tr.n - table) * sizeof(float));
     /* loss = mean -log probs[target]  ->  dlogits = (probs - onehot) / BT, with the softmax */
     if (gpt_forward_grad(g, inputs, targets, B, n)) return QKV_ERR_DIVERGED;
     double sum = crossentropy_forward(g->probs, g->logits, targets, B * n, g->V);

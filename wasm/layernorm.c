@@ -35,10 +35,11 @@ void layernorm_forward(float* out, float* mean, float* rstd, const float* inp,
 
 /* reverses out = norm * weight + bias, norm = (x - mean) * rstd:
  *   dbias += dout;  dweight += norm * dout;
- *   dx += rstd * (dnorm - mean_c(dnorm) - norm * mean_c(dnorm * norm)),  dnorm = dout * weight */
+ *   dx (+)= rstd * (dnorm - mean_c(dnorm) - norm * mean_c(dnorm * norm)),  dnorm = dout * weight
+ * dx added to (acc 1) or written (acc 0: 0 + the term, the bits of adding to a zeroed dx) */
 void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* dout,
                         const float* inp, const float* weight, const float* mean,
-                        const float* rstd, int N, int C) {
+                        const float* rstd, int N, int C, int acc) {
     for (int i = 0; i < N; i++) {
         const float* x = inp + (size_t)i * C;
         const float* g = dout + (size_t)i * C;
@@ -59,7 +60,7 @@ void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* 
             float dnorm = weight[c] * g[c];
             dbias[c] += g[c];
             dweight[c] += norm * g[c];
-            dx[c] += (dnorm - dnorm_mean - norm * dnorm_norm_mean) * s;
+            dx[c] = (acc ? dx[c] : 0.0f) + (dnorm - dnorm_mean - norm * dnorm_norm_mean) * s;
         }
     }
 }
@@ -95,7 +96,7 @@ int qkv_layernorm_backward(float* dinp, float* dweight, float* dbias, const floa
         qkv_check_finite(rstd, (size_t)N) || qkv_check_finite(dinp, count) ||
         qkv_check_finite(dweight, (size_t)C) || qkv_check_finite(dbias, (size_t)C))
         return QKV_ERR_NONFINITE;
-    layernorm_backward(dinp, dweight, dbias, dout, inp, weight, mean, rstd, N, C);
+    layernorm_backward(dinp, dweight, dbias, dout, inp, weight, mean, rstd, N, C, 1);
     if (qkv_check_finite(dinp, count) || qkv_check_finite(dweight, (size_t)C) ||
         qkv_check_finite(dbias, (size_t)C))
         return QKV_ERR_OVERFLOW;

@@ -479,6 +479,12 @@ void matmul_rows(float* out, const float* A, int lda, const float* B, int n, int
     gemm_nn(out, A, (size_t)lda, 1, B, n, k, m, 0);
 }
 
+/* out (n, m) = A (k, n)^T . B (k, m), written: the bits of matmul_atb_accumulate into zeros (both
+   start each sum at +0), without the zeros */
+void matmul_atb(float* out, const float* A, const float* B, int n, int k, int m) {
+    gemm_nn(out, A, 1, (size_t)n, B, n, k, m, 0);
+}
+
 /* out (n, m) += A (k, n)^T . B (k, m) */
 void matmul_atb_accumulate(float* out, const float* A, const float* B, int n, int k, int m) {
     gemm_nn(out, A, 1, (size_t)n, B, n, k, m, 1);

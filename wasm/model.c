@@ -116,12 +116,9 @@ static void model_backward(qkv_model* m, const int* tokens, const int* targets, 
     output_backward(m->dh, g[4], g[5], m->dlogits, m->h, m->tensors[4], n, d, V);
     /* h = X + att: the residual hands dh to both */
     memcpy(m->dX, m->dh, nd * sizeof(float));
-    /* att = attention(Q, K, Vv); dh is d att */
-    memset(m->dQ, 0, nd * sizeof(float));
-    memset(m->dK, 0, nd * sizeof(float));
-    memset(m->dVv, 0, nd * sizeof(float));
+    /* att = attention(Q, K, Vv); dh is d att; dQ, dK, dVv written */
     attention_backward_unchecked(m->dQ, m->dK, m->dVv, m->dscores, m->dh, m->Q, m->K, m->Vv,
-                                 m->weights, n, n, d, d, m->scale, 1);
+                                 m->weights, n, n, d, d, m->scale, 1, 0);
     /* Q = X.Wq, K = X.Wk, Vv = X.Wv */
     matmul_backward(m->dX, g[1], m->dQ, m->X, m->tensors[1], n, d, d);
     matmul_backward(m->dX, g[2], m->dK, m->X, m->tensors[2], n, d, d);

@@ -21,7 +21,8 @@ void matmul_backward(float* dA, float* dB, const float* dout, const float* A, co
 void matmul_abt(float* out, const float* A, const float* B, int n, int k, int m);
 /* out (n, m) = A (n, k) . B (k, m), A's rows lda floats apart (a block of a wider matrix) */
 void matmul_rows(float* out, const float* A, int lda, const float* B, int n, int k, int m);
-/* out (n, m) += A (k, n)^T . B (k, m), A read as stored */
+/* out (n, m) = A (k, n)^T . B (k, m), A read as stored, written (matmul_atb) or added to */
+void matmul_atb(float* out, const float* A, const float* B, int n, int k, int m);
 void matmul_atb_accumulate(float* out, const float* A, const float* B, int n, int k, int m);
 /* out (cols, rows) = A (rows, cols) transposed, in cache-sized blocks */
 void transpose_forward(float* out, const float* A, int rows, int cols);
@@ -41,10 +42,11 @@ void softmax_rows_backward(float* dZ, const float* dW, const float* W, int rows,
 int attention_forward_unchecked(float* scores, float* weights, float* output,
                                  const float* Q, const float* K, const float* V,
                                  int n_q, int n_k, int d_k, int d_v, float scale, int causal);
+/* dQ, dK, dV (each may be NULL) added to (acc 1) or written (acc 0: the bits of adding to zeros) */
 void attention_backward_unchecked(float* dQ, float* dK, float* dV, float* dscores,
                                   const float* doutput, const float* Q, const float* K,
                                   const float* V, const float* weights,
-                                  int n_q, int n_k, int d_k, int d_v, float scale, int causal);
+                                  int n_q, int n_k, int d_k, int d_v, float scale, int causal, int acc);
 
 /* mathlib.c: log, exp, sin, cos in double, within an ulp (|x| < 2^20 pi/2 for sin, cos) */
 double qkv_log(double x);
@@ -73,7 +75,7 @@ void layernorm_forward(float* out, float* mean, float* rstd, const float* inp,
                        const float* weight, const float* bias, int N, int C, float eps);
 void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* dout,
                         const float* inp, const float* weight, const float* mean,
-                        const float* rstd, int N, int C);
+                        const float* rstd, int N, int C, int acc);
 /* gelu_kernel.c (the kernel module): out = GELU(inp); inp (N, M) += bias then out = GELU(inp);
    dinp (+)= GELU'(inp) dout, accumulated or (accumulate 0) written */
 void gelu_forward(float* out, const float* inp, int N);
