@@ -147,8 +147,12 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
 # The WebAssembly build is two modules sharing one memory, three with the GPT (web/loader.js
 # instantiates them):
-#  - the kernels (checks, products, softmax, attention, GELU's loops, AdamW): optimised for speed, built twice, with
+#  - the kernels (checks, products, softmax, attention): optimised for speed, built twice, with
 #    SIMD128 and without; the API picks one at load time by feature detection;
+#  - the GPT kernels (GELU's loops, AdamW, the output layer's softmax with its gradient): built as
+#    the kernels are, each build into a module of its own (qkv-gpt-kernels-NAME.wasm) that travels
+#    with the GPT engine, so that an app's first load (the core and the SIMD128 kernels) leaves
+#    out what only the GPT runs;
 #  - the core (RNG, positional encoding, multi-head attention, model, allocator, error messages, the small maths library): optimised for size, built once by emcc with its glue, importing
 #    the kernels it calls from "qkv_kernels" (multi-head attention runs each head through the
 #    kernels' attention; only its slicing is the core's);
@@ -159,7 +163,8 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 # A third kernel build, relaxed SIMD (fused multiply-add; Chrome >= 114, Firefox >= 120, not
 # Safari), comes from clang 16 where it is installed (build_relaxed_kernels) and travels in a
 # module of its own, web/dist/qkv-relaxed.js, that load() imports only where it validates.
-KERNEL_SOURCES=(wasm/checks.c wasm/matrix.c wasm/attention.c wasm/gelu_kernel.c wasm/adamw_kernel.c)
+KERNEL_SOURCES=(wasm/checks.c wasm/matrix.c wasm/attention.c)
+GPT_KERNEL_SOURCES=(wasm/gelu_kernel.c wasm/adamw_kernel.c wasm/softmax_ce_kernel.c)
 CORE_SOURCES=(wasm/errors.c wasm/mathlib.c wasm/rng.c wasm/positions.c wasm/multihead.c wasm/model.c
   wasm/exports.c)
 GPT_SOURCES=(wasm/layernorm.c wasm/gelu.c wasm/gpt.c)
@@ -184,8 +189,10 @@ CORE_IMPORTS=(
   attention_forward_unchecked attention_backward_unchecked
   matmul_abt matmul_accumulate matmul_atb_accumulate transpose_forward
 )
-# The unchecked kernels only the GPT module calls (internal, like CORE_IMPORTS: no public contract).
-GPT_KERNEL_IMPORTS=(matmul_atb softmax_crossentropy_rows gelu_forward bias_gelu_forward gelu_backward adamw_step)
+# The unchecked kernels only the GPT module calls (internal, like CORE_IMPORTS: no public contract):
+# the products' from the kernels, the rest the GPT kernels' (GPT_KERNEL_SOURCES).
+GPT_KERNEL_IMPORTS=(matmul_atb)
+GPT_KERNEL_EXPORTS=(softmax_crossentropy_rows gelu_forward bias_gelu_forward gelu_backward adamw_step __stack_pointer)
 KERNEL_EXPORTS=(
   "${CORE_IMPORTS[@]}" "${GPT_KERNEL_IMPORTS[@]}"
   qkv_matmul qkv_transpose qkv_softmax_rows
@@ -222,37 +229,44 @@ GPT_EXPORTS=(
 # by wasm-ld-16 directly: the clang driver's link step would run Debian's wasm-opt (binaryen of
 # emcc 3.1.6), which cannot parse the relaxed opcodes ("invalid code after SIMD prefix"). The
 # same invariants hold (tools/wasm-bundle.mjs checks them): memory imported, no data, no libc.
-build_relaxed_kernels() {  # .build/qkv-kernels-relaxed.wasm
-  local sysroot objs=() src obj
+build_relaxed_kernels() {  # .build/qkv-kernels-relaxed.wasm, .build/qkv-gpt-kernels-relaxed.wasm
+  local sysroot src obj
+  local -A objs=()
   sysroot=$(emcc --cflags | tr ' ' '\n' | sed -n 's/^--sysroot=//p')
-  for src in "${KERNEL_SOURCES[@]}"; do
+  for src in "${KERNEL_SOURCES[@]}" "${GPT_KERNEL_SOURCES[@]}"; do
     obj=.build/relaxed-$(basename "$src" .c).o
     "$RELAXED_CC" --target=wasm32-unknown-emscripten --sysroot="$sysroot" -std=c11 "${KERNEL_OPT[@]}" \
       -msimd128 -mrelaxed-simd -mmutable-globals -fno-builtin -Wall -Wextra -Werror "${RELAXED_FLAGS[@]}" -c "$src" -o "$obj"
-    objs+=("$obj")
+    objs[$src]=$obj
   done
   "$RELAXED_LD" --no-entry --import-memory --strip-all $(printf -- '--export=%s ' "${KERNEL_EXPORTS[@]}") \
-    "${objs[@]}" -o .build/qkv-kernels-relaxed.wasm
+    $(for src in "${KERNEL_SOURCES[@]}"; do echo "${objs[$src]}"; done) -o .build/qkv-kernels-relaxed.wasm
+  "$RELAXED_LD" --no-entry --import-memory --strip-all $(printf -- '--export=%s ' "${GPT_KERNEL_EXPORTS[@]}") \
+    $(for src in "${GPT_KERNEL_SOURCES[@]}"; do echo "${objs[$src]}"; done) -o .build/qkv-gpt-kernels-relaxed.wasm
 }
 
-build_kernels() {  # build_kernels NAME CFLAGS...: .build/qkv-kernels-NAME.wasm
+build_kernels() {  # build_kernels NAME CFLAGS...: .build/qkv-kernels-NAME.wasm, .build/qkv-gpt-kernels-NAME.wasm
   local name=$1; shift
-  local objs=() src obj
-  for src in "${KERNEL_SOURCES[@]}"; do
+  local src obj module
+  local -A objs=()
+  for src in "${KERNEL_SOURCES[@]}" "${GPT_KERNEL_SOURCES[@]}"; do
     obj=.build/$name-$(basename "$src" .c).o
     # -fno-builtin: no calls to memset & co. (this module has no C library); the kernels use
     # __builtin_floorf and friends, which stay single instructions.
     local flags=("$@")
     [[ "$name" = scalar && " ${KERNEL_SCALAR_FAST[*]} " = *" $src "* ]] && flags=("${KERNEL_OPT[@]}")
     emcc -std=c11 "${flags[@]}" -fno-builtin -mmutable-globals -Wall -Wextra -Werror -c "$src" -o "$obj"
-    objs+=("$obj")
+    objs[$src]=$obj
   done
   # no C library, no data, no entry point; the memory is the core's. __stack_pointer is
   # exported so that the API can point it at stack space the core allocated.
   wasm-ld --no-entry --import-memory --strip-all $(printf -- '--export=%s ' "${KERNEL_EXPORTS[@]}") \
-    "${objs[@]}" -o ".build/qkv-kernels-$name.wasm"
-  wasm-opt --enable-simd --enable-mutable-globals "${@:1:1}" ".build/qkv-kernels-$name.wasm" \
-    -o ".build/qkv-kernels-$name.wasm"
+    $(for src in "${KERNEL_SOURCES[@]}"; do echo "${objs[$src]}"; done) -o ".build/qkv-kernels-$name.wasm"
+  wasm-ld --no-entry --import-memory --strip-all $(printf -- '--export=%s ' "${GPT_KERNEL_EXPORTS[@]}") \
+    $(for src in "${GPT_KERNEL_SOURCES[@]}"; do echo "${objs[$src]}"; done) -o ".build/qkv-gpt-kernels-$name.wasm"
+  for module in ".build/qkv-kernels-$name.wasm" ".build/qkv-gpt-kernels-$name.wasm"; do
+    wasm-opt --enable-simd --enable-mutable-globals "${@:1:1}" "$module" -o "$module"
+  done
 }
 
 # The GPT engine (GPT_SOURCES): a module of its own, like the kernels sharing the core's memory,
@@ -282,7 +296,7 @@ build_wasm() {
   build_kernels scalar "${KERNEL_SCALAR_OPT[@]}"
   build_gpt
   local relaxed=()
-  rm -f .build/qkv-kernels-relaxed.wasm
+  rm -f .build/qkv-kernels-relaxed.wasm .build/qkv-gpt-kernels-relaxed.wasm
   if want_relaxed_tools; then
     build_relaxed_kernels
     relaxed=(.build/qkv-kernels-relaxed.wasm)

@@ -62,25 +62,37 @@ async function profile(tree, when, kernels) {
   const wrap = (name, f) => (...args) => {
     const c0 = cpuUs(); const r = f(...args); add(SHAPES[name] ? SHAPES[name](args) : name, cpuUs() - c0); return r;
   };
-  const kernelsWrapped = {};
-  for (const [name, f] of Object.entries(heap.kernels)) {
-    if (typeof f !== 'function') { kernelsWrapped[name] = f; continue; }
+  const { gpt: chunk } = await import(path.join(path.resolve(tree), 'web', 'dist', 'qkv-gpt.js'));
+  const TIMED_CORE = new Set(['memset', 'memmove', 'calloc']);
+  // each function the engine imports, timed: the kernels (matmul_backward as its two products),
+  // the core's memset, memmove and calloc, and its memcpy of 64 KiB or more (the heads' layout
+  // copies d_k floats at a time, tens of thousands of calls a step, which the timer would swamp:
+  // those pass through untimed, their time stays in the engine's); the core's other functions
+  // (its maths, the RNG) as they are
+  const timed = (name, f) => {
     if (name === 'matmul_backward') {
-      kernelsWrapped[name] = (dA, dB, dout, A, B, n, k, m) => {
+      return (dA, dB, dout, A, B, n, k, m) => {
         if (dA) { const c0 = cpuUs(); f(dA, 0, dout, A, B, n, k, m); add(`A·Bᵀ ${n}×${m}·(${k}×${m})ᵀ`, cpuUs() - c0); }
         if (dB) { const c0 = cpuUs(); f(0, dB, dout, A, B, n, k, m); add(`Aᵀ·B (${n}×${k})ᵀ·${n}×${m}`, cpuUs() - c0); }
       };
-    } else kernelsWrapped[name] = wrap(name, f);
+    }
+    if (name === 'memcpy') { const t = wrap('memcpy', f); return (d, s, n) => (n >= 65536 ? t(d, s, n) : f(d, s, n)); }
+    if (name in chunk.core && !TIMED_CORE.has(name)) return f;
+    return wrap(name, f);
+  };
+  if ('importHook' in heap) {
+    // the loader passes every import of the engine through this (the GPT kernels included, which
+    // come with the engine)
+    heap.importHook = timed;
+  } else {
+    // an older tree (--before): the kernels' and the core's exports replaced before the engine binds them
+    const kernelsWrapped = {};
+    for (const [name, f] of Object.entries(heap.kernels)) kernelsWrapped[name] = typeof f === 'function' ? timed(name, f) : f;
+    heap.kernels = kernelsWrapped;
+    const asm = { ...core.asm };
+    for (const name of [...TIMED_CORE, 'memcpy']) asm[chunk.core[name]] = timed(name, core.asm[chunk.core[name]]);
+    core.asm = asm;
   }
-  heap.kernels = kernelsWrapped;
-  const { gpt: chunk } = await import(path.join(path.resolve(tree), 'web', 'dist', 'qkv-gpt.js'));
-  const asm = { ...core.asm };
-  for (const name of ['memset', 'memmove', 'calloc']) asm[chunk.core[name]] = wrap(name, core.asm[chunk.core[name]]);
-  // memcpy: the heads' layout copies d_k floats at a time (tens of thousands of calls a step),
-  // which the timer would swamp: those pass through untimed (their time stays in the engine's)
-  const memcpy = core.asm[chunk.core.memcpy], memcpyTimed = wrap('memcpy', memcpy);
-  asm[chunk.core.memcpy] = (d, s, n) => (n >= 65536 ? memcpyTimed(d, s, n) : memcpy(d, s, n));
-  core.asm = asm;
   await lab.loadGPTEngine();
   const gpt = lab.createGPT({ text: QUATRAINS.poems, ...GPT_DEFAULTS });
   gpt.step(); gpt.step();  // warm up (tiers up the WebAssembly)

@@ -26,6 +26,8 @@ const skipRelaxed = !relaxedBuilt ? 'this build has no relaxed-SIMD kernels (bui
   : !WebAssembly.validate(RELAXED_PROBE) ? 'this engine does not validate relaxed SIMD (Node 20: run with --experimental-wasm-relaxed-simd, as tests/run-all.sh does)'
     : false;
 const relaxed = skipRelaxed ? null : await load({ kernels: 'relaxed-simd', fresh: true, model: true });
+// the GPT kernels (GELU's loops, AdamW, the output layer's softmax: heap.gptKernels) come with the GPT engine
+for (const lab of [simd, scalar, relaxed]) if (lab) await lab.loadGPTEngine();
 
 function sameBits(a, b, label) {
   assert.equal(a.rows, b.rows, `${label}: rows`);
@@ -363,10 +365,10 @@ test('A·B kernels: a row alone gives the bits it gets among other rows, in ever
   }
 });
 
-// ---- the softmax with the cross-entropy gradient (wasm/matrix.c), which the GPT's step runs in the
-// kernel module, at odd lengths and unaligned: it gives its build's softmaxRows bits (SIMD128: the
+// ---- the softmax with the cross-entropy gradient (wasm/softmax_ce_kernel.c), which the GPT's step runs in
+// the GPT kernels, at odd lengths and unaligned: it gives its build's softmaxRows bits (SIMD128: the
 // scalar build's) and its gradient exactly (probs − onehot) / rows, rounded as float32. GELU's
-// loops (wasm/gelu_kernel.c) are kernels too: below, the same bits in every build.
+// loops (wasm/gelu_kernel.c) are GPT kernels too: below, the same bits in every build.
 function runElementwise(lab, inputs, offset) {
   const heap = lab._heap, k = heap.kernels, mem = heap.allocations('elementwise');
   try {
@@ -376,7 +378,7 @@ function runElementwise(lab, inputs, offset) {
     const pz = place(logits), pp = place(new Float32Array(rows * cols)), pdl = place(new Float32Array(rows * cols));
     const pt = mem.ints(rows);
     heap.writeInts(pt, targets);
-    assert.equal(k.softmax_crossentropy_rows(pp, pdl, pz, pt, rows, cols, 1 / rows), 0);
+    assert.equal(heap.gptKernels.softmax_crossentropy_rows(pp, pdl, pz, pt, rows, cols, 1 / rows), 0);
     out.probs = heap.readFloats(pp, rows * cols);
     out.dlogits = heap.readFloats(pdl, rows * cols);
     assert.equal(k.softmax_rows_forward(pp, pz, rows, cols), 0);
@@ -416,12 +418,12 @@ test('the softmax with its cross-entropy gradient gives its build\'s softmaxRows
   }
 });
 
-// ---- GELU's loops (wasm/gelu_kernel.c), which the GPT's step runs in the kernel module: forward,
+// ---- GELU's loops (wasm/gelu_kernel.c), which the GPT's step runs in the GPT kernels: forward,
 // bias + GELU in one pass, and backward written or accumulated, at odd lengths and unaligned. Each
 // lane does the portable loop's float operations in its order, unfused in the relaxed build too, so
 // all three builds give the scalar build's bits (held to PyTorch by gpt-block and gpt).
 function runGelu(lab, inputs, offset) {
-  const heap = lab._heap, k = heap.kernels, mem = heap.allocations('gelu');
+  const heap = lab._heap, k = heap.gptKernels, mem = heap.allocations('gelu');
   try {
     const place = placer(heap, mem, offset);
     const { rows, cols, x, bias, dout, dinp } = inputs, n = rows * cols;
@@ -483,7 +485,7 @@ function runAdamw(lab, inputs, offset, hyper) {
     heap.writeBytes(pd, decay);
     const { lr, beta1, beta2, eps, wd, gscale, c1, c2 } = hyper;
     const old = place(new Float32Array(3 * n));
-    const status = heap.kernels.adamw_step(pp, pm, pv, pg, pd, old, n, lr, beta1, beta2, eps, wd, gscale, c1, c2);
+    const status = heap.gptKernels.adamw_step(pp, pm, pv, pg, pd, old, n, lr, beta1, beta2, eps, wd, gscale, c1, c2);
     return { status, p: heap.readFloats(pp, n), m: heap.readFloats(pm, n), v: heap.readFloats(pv, n), old: heap.readFloats(old, 3 * n) };
   } finally {
     mem.freeAll();

@@ -79,11 +79,15 @@ const common = {
 // gains nothing measurable (a training step 18.2 against 18.8 µs, bench/results.json), and the
 // numbers they show stay bit for bit the ones the API gives in Node by default (the browser
 // tests compare them). An app's bundler still gets the relaxed chunk, loaded where it runs.
+// So do the GPT kernels' relaxed build in dist/qkv-gpt.js (withoutRelaxedGPTKernels).
+const RELAXED_GPT_KERNELS = /^ +"relaxed-simd": \{ size: \d+, deflated: "[^"]*" \},\n/m;
+const withoutRelaxedGPTKernels = (source) => source.replace(RELAXED_GPT_KERNELS, '');
 const noRelaxed = {
   name: 'qkv-no-relaxed-kernels',
   setup(b) {
     b.onResolve({ filter: /qkv-relaxed\.js$/ }, () => ({ path: 'qkv-relaxed', namespace: 'qkv-no-relaxed' }));
     b.onLoad({ filter: /.*/, namespace: 'qkv-no-relaxed' }, () => ({ contents: 'export const relaxed = null;\n', loader: 'js' }));
+    b.onLoad({ filter: /[\\/]dist[\\/]qkv-gpt\.js$/, namespace: 'file' }, (args) => ({ contents: withoutRelaxedGPTKernels(fs.readFileSync(args.path, 'utf8')), loader: 'js' }));
   },
 };
 
@@ -93,14 +97,18 @@ const noRelaxed = {
 // from file:// and the widget needs no file of its own for it. The worker instantiates the page's
 // compiled WebAssembly modules, which the page sends it (gpt/store.js), and trains on the text
 // the page sends: its copy of dist/qkv-wasm.js, qkv-gpt.js and qkv-scalar.js keeps their sizes and
-// names but not their bytes (deflated: null), 26 KiB gzipped less in every bundle.
+// names but not their bytes (deflated: null), 26 KiB gzipped less in every bundle. (qkv-gpt.js
+// holds the engine's stream and one per build of its kernels.)
 const noWasmBytes = {
   name: 'qkv-worker-no-wasm-bytes',
   setup(b) {
     b.onLoad({ filter: /[\\/]dist[\\/]qkv-(wasm|gpt|scalar)\.js$/ }, (args) => {
       let count = 0;
-      const contents = fs.readFileSync(args.path, 'utf8').replace(/\bdeflated: "[^"]*"/g, () => { count++; return 'deflated: null'; });
-      if (count !== 1) throw new Error(`build-page.mjs: ${args.path} must hold one deflated: "…" string (it has ${count})`);
+      // (listed before noRelaxed, so that this load of qkv-gpt.js is the one used: it drops the relaxed kernels too)
+      const source = withoutRelaxedGPTKernels(fs.readFileSync(args.path, 'utf8'));
+      const expected = /qkv-gpt\.js$/.test(args.path) ? 1 + (source.match(/^ +"[\w-]+": \{ size: \d+, deflated: "/gm) || []).length : 1;
+      const contents = source.replace(/\bdeflated: "[^"]*"/g, () => { count++; return 'deflated: null'; });
+      if (count !== expected) throw new Error(`build-page.mjs: ${args.path} must hold ${expected} deflated: "…" string(s) (it has ${count})`);
       return { contents, loader: 'js' };
     });
   },
@@ -115,7 +123,7 @@ const gptWorker = {
       const folder = path.basename(path.dirname(args.path));
       if (!workerTexts.has(folder)) {
         const worker = await build({ ...common, entryPoints: [path.join(web, 'page', folder, 'worker.js')], write: false, charset: 'utf8',
-          format: 'iife', metafile: true, plugins: [chartjsPure, noRelaxed, noWasmBytes, noPretrained(`the ${folder} worker carries no pretrained model`)] });
+          format: 'iife', metafile: true, plugins: [chartjsPure, noWasmBytes, noRelaxed, noPretrained(`the ${folder} worker carries no pretrained model`)] });
         checkNoPretrained(worker, `the ${folder} worker`);
         workerTexts.set(folder, worker.outputFiles[0].text);
       }

@@ -1,5 +1,5 @@
 /*
- * adamw_kernel.c: the GPT's AdamW step over all it trains, a kernel (build.sh's KERNEL_SOURCES)
+ * adamw_kernel.c: the GPT's AdamW step over all it trains, a GPT kernel (build.sh's GPT_KERNEL_SOURCES)
  * that the GPT module imports like GELU: SIMD lanes in the SIMD128 and relaxed builds, the
  * portable loop in the scalar build, the formula of adamw.h in every lane, unfused, so that every
  * build gives the same bits (tests/simd.test.js).

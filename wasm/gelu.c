@@ -6,7 +6,7 @@
  * not from the C library: the library's tanhf differs between musl (WebAssembly) and glibc
  * (native), and the same seed must give the same bits everywhere.
  * The checked layer; its loops (gelu_forward, gelu_backward, bias_gelu_forward) are in
- * gelu_kernel.c, in the kernel module (each kernel build has them; the GPT module imports them).
+ * gelu_kernel.c, in the GPT kernels (each kernel build has them; the GPT module imports them).
  */
 #include <math.h>
 

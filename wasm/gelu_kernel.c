@@ -1,6 +1,6 @@
 /*
- * gelu_kernel.c: gelu.c's loops over whole activations, kernels (build.sh's KERNEL_SOURCES) that
- * the GPT module imports like the softmax: built three times with the other kernels, so that the
+ * gelu_kernel.c: gelu.c's loops over whole activations, GPT kernels (build.sh's GPT_KERNEL_SOURCES)
+ * that the GPT module imports like the softmax: built three times like the other kernels, so that the
  * SIMD128 and relaxed builds run four lanes at a time and the scalar build the portable loop
  * (in the plain-WebAssembly GPT module they were 7 of a 44 ms step, docs/performance.md).
  * Legend: N entries (any shape, elementwise); N rows of M for the bias.

@@ -15,6 +15,7 @@
 
 #include "qkv_internal.h"
 #include "simd.h"
+#include "softmax.h"
 
 /* ---- gemm_nn: A's element (r, q) is A[r * rs + q * cs], so A may be a stored transpose ----
  *
@@ -492,42 +493,6 @@ void matmul_atb_accumulate(float* out, const float* A, const float* B, int n, in
 
 /* ---- softmax ---- */
 
-/* w (cols) = exp(z - max) of one row, -inf entries 0 -> 1 / their sum, rounded to float. The sum
-   runs in double, as 4 partial sums (j = l mod 4) combined as (s0 + s2) + (s1 + s3), then the
-   leftover entries in order. */
-static float softmax_row_exp(float* w, const float* z, int cols, float max) {
-    int j = 0;
-    double sum;
-#ifdef __wasm_simd128__
-    v128_t mx = wasm_f32x4_splat(max);
-    v128_t lo = wasm_f64x2_splat(0.0), hi = wasm_f64x2_splat(0.0);
-    for (; j + 4 <= cols; j += 4) {
-        v128_t e = qkv_exp4(wasm_f32x4_sub(wasm_v128_load(z + j), mx));
-        wasm_v128_store(w + j, e);
-        lo = wasm_f64x2_add(lo, wasm_f64x2_promote_low_f32x4(e));
-        hi = wasm_f64x2_add(hi, wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(e, e, 2, 3, 2, 3)));
-    }
-    /* lo = [s0, s1], hi = [s2, s3] */
-    v128_t s = wasm_f64x2_add(lo, hi);
-    sum = wasm_f64x2_extract_lane(s, 0) + wasm_f64x2_extract_lane(s, 1);
-#else
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    for (; j + 4 <= cols; j += 4) {
-        w[j] = exp_nonpositive(z[j] - max);
-        w[j + 1] = exp_nonpositive(z[j + 1] - max);
-        w[j + 2] = exp_nonpositive(z[j + 2] - max);
-        w[j + 3] = exp_nonpositive(z[j + 3] - max);
-        s0 += w[j]; s1 += w[j + 1]; s2 += w[j + 2]; s3 += w[j + 3];
-    }
-    sum = (s0 + s2) + (s1 + s3);
-#endif
-    for (; j < cols; j++) {
-        w[j] = exp_nonpositive(z[j] - max);
-        sum += w[j];
-    }
-    return (float)(1.0 / sum);  /* sum >= 1: the max entry contributes exp(0) = 1 */
-}
-
 /* w (cols) = softmax(z) of one row, -inf entries 0 */
 void softmax_row(float* w, const float* z, int cols, float max) {
     float inv = softmax_row_exp(w, z, cols, max);
@@ -539,48 +504,8 @@ void softmax_row(float* w, const float* z, int cols, float max) {
     for (; j < cols; j++) w[j] *= inv;
 }
 
-/* softmax_rows_forward, and in the same pass over each row (while it is in cache) the gradient of
-   loss = weight * sum_i -log probs[i][targets[i]]:  dlogits = weight * (probs - onehot), written.
-   probs and dlogits get the bits softmax_rows_forward and layers.h's crossentropy_backward give
-   (probs - 0 is probs). The output layer of the GPT: 512 rows of 3,644, read once instead of twice. */
-int softmax_crossentropy_rows(float* probs, float* dlogits, const float* logits, const int* targets,
-                              int rows, int cols, float weight) {
-    for (int i = 0; i < rows; i++) {
-        const float* z = logits + (size_t)i * cols;
-        float *w = probs + (size_t)i * cols, *d = dlogits + (size_t)i * cols;
-        float max = row_max(z, cols);
-        if (!isfinite(max)) return QKV_ERR_MASKED_ROW;
-        float inv = softmax_row_exp(w, z, cols, max);
-        int j = 0;
-#ifdef __wasm_simd128__
-        v128_t vinv = wasm_f32x4_splat(inv), vweight = wasm_f32x4_splat(weight);
-        for (; j + 4 <= cols; j += 4) {
-            v128_t p = wasm_f32x4_mul(wasm_v128_load(w + j), vinv);
-            wasm_v128_store(w + j, p);
-            wasm_v128_store(d + j, wasm_f32x4_mul(vweight, p));
-        }
-#endif
-        for (; j < cols; j++) {
-            w[j] *= inv;
-            d[j] = weight * w[j];
-        }
-        d[targets[i]] = weight * (w[targets[i]] - 1.0f);
-    }
-    return QKV_OK;
-}
-
-/* the largest entry of a row (-inf when every entry is -inf) */
-float row_max(const float* z, int cols) {
-    int j = 0;
-    float max = -INFINITY;
-#ifdef __wasm_simd128__
-    v128_t m = wasm_f32x4_splat(-INFINITY);
-    for (; j + 4 <= cols; j += 4) m = wasm_f32x4_pmax(m, wasm_v128_load(z + j));  /* maxps: no NaN here */
-    max = qkv_max4(m);
-#endif
-    for (; j < cols; j++) if (z[j] > max) max = z[j];
-    return max;
-}
+/* the largest entry of a row (-inf when every entry is -inf): softmax.h's */
+float row_max(const float* z, int cols) { return softmax_row_max(z, cols); }
 
 int softmax_rows_forward(float* out, const float* S, int rows, int cols) {
     for (int i = 0; i < rows; i++) {

@@ -15,7 +15,8 @@
 //                                         qkv-lab.js once loadModelEngine() has imported model.js
 //   useCompiledModules(modules)           compiled WebAssembly modules the next load() instantiates
 //                                         instead of its own bytes ({ kernels, kernelModule,
-//                                         coreModule, gptModule }: the writer's worker gets the page's)
+//                                         coreModule, gptModule, gptKernelModule }: the writer's
+//                                         worker gets the page's)
 //   compiledModulesOf(qkv)                the modules an instance was made from (what the page
 //                                         sends its worker), or null
 //
@@ -61,7 +62,7 @@ export function gptEngineProvided() {
   });
 }
 
-/** modules: { kernels, kernelModule, coreModule, gptModule? } that the next instantiation uses. */
+/** modules: { kernels, kernelModule, coreModule, gptModule?, gptKernelModule? } that the next instantiation uses. */
 export function useCompiledModules(modules) {
   compiled = modules;
 }
@@ -69,12 +70,12 @@ export function useCompiledModules(modules) {
 /** The modules given by useCompiledModules, or null (qkv-lab.js reads them when it instantiates). */
 export const compiledModulesGiven = () => compiled;
 
-/** Records the modules `instance` was made from (qkv-lab.js); gptModule is added when the engine is attached. */
+/** Records the modules `instance` was made from (qkv-lab.js); gptModule and gptKernelModule are added when the engine is attached. */
 export function recordCompiledModules(instance, modules) {
   instanceModules.set(instance, modules);
 }
 
-/** The modules the instance `qkv` was made from: { kernels, kernelModule, coreModule, gptModule }, or null. */
+/** The modules the instance `qkv` was made from: { kernels, kernelModule, coreModule, gptModule, gptKernelModule }, or null. */
 export function compiledModulesOf(qkv) {
   return instanceModules.get(qkv) ?? null;
 }

@@ -12,6 +12,8 @@
 //                                 returns what it returns (a status code, a pointer, a size)
 //   kernels                       the kernel module's exports, called directly on hot paths:
 //                                 heap.kernels.qkv_matmul(out, A, B, n, k, m) → status
+//   gptKernels                    the GPT kernels' exports, once the GPT engine is attached
+//                                 (loader.js attachGPT), else null
 //   writeFloats(ptr, values)      copies an array of numbers in as float32 (a Matrix: .data)
 //   copyInput(ptr, input)         copies a read input's data in, checking it on the way when
 //                                 readInput left that to the copy (matrix.js copyChecked)
@@ -83,6 +85,13 @@ export class Heap {
   constructor(core, kernels, memory = null) {
     this.core = core;
     this.kernels = kernels;
+    /** the GPT kernels' exports (GELU's loops, AdamW, the output layer's softmax), once the GPT engine is attached */
+    this.gptKernels = null;
+    /**
+     * null, or (name, function) → the function to bind: attachGPT (loader.js) passes each of the
+     * GPT engine's imports through it (bench/gpt-profile.mjs times the kernels so). Internal.
+     */
+    this.importHook = null;
     /** the WebAssembly.Memory the modules share (the GPT engine's instantiation needs it) */
     this.memory = memory;
     /**

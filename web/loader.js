@@ -103,6 +103,8 @@ async function wasmBytes(kernels) {
 const KERNEL_STACK_BYTES = 98304;
 /** The GPT engine's stack (its largest frame holds a few small arrays of offsets). */
 const GPT_STACK_BYTES = 16384;
+/** The GPT kernels' stack, where a build has one (their loops keep their values in locals). */
+const GPT_KERNEL_STACK_BYTES = 4096;
 
 /**
  * The engine's two modules: from a bundle that provides them (engine-sources.js: the classic
@@ -113,9 +115,12 @@ const gptModules = () => gptEngineProvided().then((given) => (given ? [given.chu
 
 /**
  * Instantiates the GPT engine on lab's memory (see build.sh, build_gpt): its imports are the
- * kernels the instance runs and the core's functions that dist/qkv-gpt.js names (by the core's
- * minified export names); the instance's Heap gives it its stack and makes its exports callable
- * (heap.call(name)). → web/finetune.js (web/gpt.js and fine-tuning), the engine's JavaScript side.
+ * kernels the instance runs, the GPT kernels of the same build (dist/qkv-gpt.js carries each
+ * build's; instantiated here, on the same memory, as heap.gptKernels) and the core's functions
+ * that dist/qkv-gpt.js names (by the core's minified export names); the instance's Heap gives it
+ * its stack and makes its exports callable (heap.call(name)). heap.importHook, when set, is given
+ * each import (name, function) and returns the function to bind (bench/gpt-profile.mjs times
+ * them so). → web/finetune.js (web/gpt.js and fine-tuning), the engine's JavaScript side.
  */
 export async function attachGPT(lab) {
   const [chunk, engine] = await gptModules();
@@ -124,17 +129,28 @@ export async function attachGPT(lab) {
       "import the package's ES modules (import { load } from 'qkv-lab') for it");
   }
   const heap = lab._heap, core = heap.core;
+  const given = compiledModulesGiven();
+  const gptKernels = chunk.kernels?.[lab.kernels];
+  if (!given?.gptKernelModule && !gptKernels) {
+    throw new Error(`loadGPTEngine: this build of the GPT engine has no GPT kernels for the ${lab.kernels} kernels (a build of another version?)`);
+  }
+  const gptKernelModule = given?.gptKernelModule || await WebAssembly.compile(decode(gptKernels.deflated, gptKernels.size));
+  const kernelInstance = await WebAssembly.instantiate(gptKernelModule, { env: { memory: heap.memory } });
+  if (kernelInstance.exports.__stack_pointer) heap.giveStack(kernelInstance.exports, GPT_KERNEL_STACK_BYTES, 'loadGPTEngine');
+  heap.gptKernels = kernelInstance.exports;
   const env = { memory: heap.memory };
-  for (const [name, value] of Object.entries(heap.kernels)) if (typeof value === 'function') env[name] = value;
+  const hook = heap.importHook || ((name, f) => f);
+  for (const exports of [heap.kernels, heap.gptKernels]) {
+    for (const [name, value] of Object.entries(exports)) if (typeof value === 'function') env[name] = hook(name, value);
+  }
   for (const [name, exported] of Object.entries(chunk.core)) {
     if (typeof core.asm[exported] !== 'function') throw new Error(`loadGPTEngine: the core does not export ${name} (a build of another version?)`);
-    env[name] = core.asm[exported];
+    env[name] = hook(name, core.asm[exported]);
   }
-  const given = compiledModulesGiven();
   const gptModule = given?.gptModule || await WebAssembly.compile(decode(chunk.deflated, chunk.size));
   const instance = await WebAssembly.instantiate(gptModule, { env });
   const own = compiledModulesOf(lab);
-  if (own) own.gptModule = gptModule;
+  if (own) Object.assign(own, { gptModule, gptKernelModule });
   heap.giveStack(instance.exports, GPT_STACK_BYTES, 'loadGPTEngine');
   heap.attach(instance.exports);
   return engine;
@@ -210,7 +226,7 @@ async function instantiateModules(kernelsName, makeLab) {
   const heap = new Heap(core, kernels, memory);
   heap.giveStack(kernels, KERNEL_STACK_BYTES, 'load');
   const lab = makeLab(heap, kernelsName);
-  recordCompiledModules(lab, { kernels: kernelsName, kernelModule, coreModule, gptModule: null });
+  recordCompiledModules(lab, { kernels: kernelsName, kernelModule, coreModule, gptModule: null, gptKernelModule: null });
   mark('instantiated');
   return lab;
 }
