@@ -344,7 +344,8 @@ function gptSpeed() {
   const r = json('bench/gpt-results.json');
   const names = {
     relaxed: 'qkv-lab, relaxed-SIMD kernels (FMA)', simd: 'qkv-lab, SIMD128 kernels', scalar: 'qkv-lab, scalar kernels',
-    native: 'the same C natively, gcc -O3 -march=native', tfjs: 'TF.js WASM, autodiff and Adam',
+    native: 'the same C natively, gcc -O3 -march=native', 'native-fast': 'the same C natively, gcc -O3 -march=native -ffast-math',
+    tfjs: 'TF.js WASM, autodiff and Adam',
     'tfjs-xnnpack': 'TF.js WASM, matrix-product gradients by hand', chromium: `qkv-lab in headless Chromium (${({ 'relaxed-simd': 'relaxed SIMD', simd128: 'SIMD128', scalar: 'scalar' })[r.chromium?.kernels] ?? r.chromium?.kernels}, wall-clock)`,
   };
   const grouped = (x) => Math.round(x).toLocaleString('en-US');
