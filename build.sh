@@ -145,8 +145,8 @@ bench_peers_install() { npm_ci_if_needed bench; }
 # cannot see Debian's acorn unless NODE_PATH points at Debian's node modules.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
-# The WebAssembly build is two modules sharing one memory, three with the GPT (web/loader.js
-# instantiates them):
+# The WebAssembly build is two modules sharing one memory, four with the GPT engine and its kernels
+# (web/loader.js instantiates them):
 #  - the kernels (checks, products, softmax, attention): optimised for speed, built twice, with
 #    SIMD128 and without; the API picks one at load time by feature detection;
 #  - the GPT kernels (GELU's loops, AdamW, the output layer's softmax with its gradient): built as

@@ -36,6 +36,7 @@ const SHAPES = {
   matmul_forward: (a) => `A·B ${a[3]}×${a[4]}·${a[4]}×${a[5]}`,
   matmul_accumulate: (a) => `A·B ${a[3]}×${a[4]}·${a[4]}×${a[5]}`,
   matmul_abt: (a) => `A·Bᵀ ${a[3]}×${a[4]}·(${a[5]}×${a[4]})ᵀ`,
+  matmul_atb: (a) => `Aᵀ·B (${a[4]}×${a[3]})ᵀ·${a[4]}×${a[5]}`,
   matmul_atb_accumulate: (a) => `Aᵀ·B (${a[4]}×${a[3]})ᵀ·${a[4]}×${a[5]}`,
   softmax_crossentropy_rows: (a) => `softmax rows ${a[4]}×${a[5]}`,
   transpose_forward: (a) => `transpose ${a[2]}×${a[3]}`,

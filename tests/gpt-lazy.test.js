@@ -4,6 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../web/qkv-lab.js';
+import { compiledModulesOf } from '../web/engine-sources.js';
+
+// a module of one relaxed-SIMD instruction: true where this engine runs relaxed SIMD
+const RELAXED_PROBE = Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
+  10, 19, 1, 17, 0, 65, 0, 253, 15, 65, 0, 253, 15, 65, 0, 253, 15, 253, 133, 2, 11);
 
 const X = [[1, 2], [3, 4]];
 const TEXT = Array.from({ length: 20 }, (_, i) => `ab${'cd'[i % 2]}`).join('\n');
@@ -62,4 +67,40 @@ test('load({ gpt }) takes true or false only, rejecting the promise otherwise', 
   }
   const qkv = await load({ fresh: true, gpt: false });
   assert.equal(qkv.gptLoaded, false);
+});
+
+// The GPT kernels (GELU's loops, AdamW, the output layer's softmax) travel with the engine, one
+// module per kernel build (dist/qkv-gpt.js's kernels): an instance must run its own build's (a
+// scalar instance given the SIMD128 ones would fail on the engines the scalar build is for; the
+// builds give the same bits, so only the bytes compiled tell them apart), on a stack the API
+// allocated (the module's own default would point into memory the core owns).
+test('the GPT engine runs the GPT kernels of the instance\'s own kernel build, on a stack of their own', async () => {
+  const { gpt: chunk } = await import('../web/dist/qkv-gpt.js');
+  const sizes = Object.fromEntries(Object.entries(chunk.kernels).map(([name, k]) => [name, k.size]));
+  assert.ok(sizes.simd128 && sizes.scalar && new Set(Object.values(sizes)).size === Object.keys(sizes).length, JSON.stringify(sizes));
+  const builds = ['simd128', 'scalar', ...(WebAssembly.validate(RELAXED_PROBE) && sizes['relaxed-simd'] ? ['relaxed-simd'] : [])];
+  for (const kernels of builds) {
+    const compiled = [];
+    const compile = WebAssembly.compile;
+    WebAssembly.compile = (bytes) => { compiled.push(bytes.byteLength); return compile.call(WebAssembly, bytes); };
+    let qkv;
+    try {
+      qkv = await load({ kernels, fresh: true });
+      compiled.length = 0;  // the core's and the kernels'
+      await qkv.loadGPTEngine();
+    } finally {
+      WebAssembly.compile = compile;
+    }
+    const gptKernels = Object.entries(sizes).filter(([, size]) => compiled.includes(size)).map(([name]) => name);
+    assert.deepEqual(gptKernels, [kernels], `${kernels}: compiled ${compiled.join(', ')} bytes; the GPT kernels are ${JSON.stringify(sizes)}`);
+    // the stack pointer the API set, against the module's own default (a fresh instance of it)
+    const heap = qkv._heap;
+    const own = new WebAssembly.Instance(compiledModulesOf(qkv).gptKernelModule, { env: { memory: heap.memory } });
+    const sp = heap.gptKernels.__stack_pointer.value;
+    assert.ok(sp !== own.exports.__stack_pointer.value && sp % 16 === 0, `${kernels}: the GPT kernels' stack pointer ${sp}, the module's default ${own.exports.__stack_pointer.value}`);
+    // and the engine computes with them
+    const g = qkv.createGPT({ text: TEXT, layers: 1, dim: 8, heads: 2, context: 4, batch: 2 });
+    assert.ok(Number.isFinite(g.step().loss));
+    g.dispose();
+  }
 });

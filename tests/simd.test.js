@@ -336,9 +336,13 @@ test('Aᵀ·B written gives the bits of Aᵀ·B added to zeros, in every build (
   const written = PRODUCTS.find((p) => p.name === 'matmul_atb'), added = PRODUCTS.find((p) => p.name === 'matmul_atb_accumulate');
   for (const [build, lab] of [['scalar', scalar], ['SIMD128', simd], ['relaxed SIMD', relaxed]]) {
     if (!lab) continue;
-    for (const [s, shape] of PRODUCT_SHAPES.entries()) {
-      // zeros with a -0 among them would not do: C of +0 is what the zeroed buffers held
-      const inputs = { ...productInputs(written, shape, 60 + s), C: new Float32Array(shape[0] * shape[2]).fill(1) };
+    // no terms at all (k = 0: the written sum is +0), and inputs a third +0 and a third −0, so
+    // that products of −0 occur: a sum of them starts at +0 in both (and adding to a zero gives +0)
+    for (const [s, shape] of [...PRODUCT_SHAPES, [3, 0, 5], [5, 0, 9]].entries()) {
+      const signed = (values) => values.map((v, i) => (i % 3 === 0 ? -0 : i % 3 === 1 ? 0 : v));
+      const random = productInputs(written, shape, 60 + s);
+      // C of ones for the written call: it must not be read (the zeroed buffers held +0)
+      const inputs = { A: signed(random.A), B: signed(random.B), C: new Float32Array(shape[0] * shape[2]).fill(1) };
       const x = runProduct(lab, written, shape, inputs, s % 2);
       const y = runProduct(lab, added, shape, { ...inputs, C: new Float32Array(inputs.C.length) }, s % 2);
       const bx = new Uint32Array(x.buffer), by = new Uint32Array(y.buffer);

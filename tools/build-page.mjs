@@ -461,6 +461,9 @@ async function classicWidget({ minifyCSS, extraPlugins = [] }) {
 function checkNoRelaxed(result, name) {
   const relaxed = Object.keys(result.metafile.inputs).filter((f) => /qkv-relaxed\.js$/.test(f));
   if (relaxed.length) throw new Error(`build-page.mjs: ${name} bundles the relaxed-SIMD kernels (${relaxed.join(', ')}); add the noRelaxed plugin to its build`);
+  // nor the GPT kernels' relaxed build, which dist/qkv-gpt.js carries (withoutRelaxedGPTKernels)
+  const carrying = (result.outputFiles || []).filter((f) => /"relaxed-simd":\{size:\d+,deflated:"/.test(f.text)).map((f) => path.basename(f.path));
+  if (carrying.length) throw new Error(`build-page.mjs: ${name} bundles the relaxed-SIMD GPT kernels (${carrying.join(', ')}); add the noRelaxed plugin to its build`);
 }
 
 /** The same check bundle() makes, for builds made directly. */

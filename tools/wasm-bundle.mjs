@@ -96,7 +96,7 @@ for (const path of Object.values(gptKernelPaths)) {
   const exports = new Map(WebAssembly.Module.exports(module).map((e) => [e.name, e.kind]));
   const { globals, data } = sections(bytes);
   if (data !== 0) fail(`has ${data} data segment(s); the GPT kernels must not own memory`);
-  if (globals > 1 || (globals === 1 && exports.get('__stack_pointer') !== 'global')) {
+  if (globals !== 1 || exports.get('__stack_pointer') !== 'global') {
     fail(`has ${globals} global(s); only an exported __stack_pointer is allowed (add it to GPT_KERNEL_EXPORTS in build.sh)`);
   }
   const names = [...exports].filter(([, kind]) => kind === 'function').map(([name]) => name).sort().join(' ');

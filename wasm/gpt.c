@@ -854,13 +854,16 @@ int qkv_gpt_loss_and_grad(qkv_gpt* g, const int* inputs, const int* targets, int
     size_t table = g->base_params ? 0 : (size_t)g->V * g->C;
     memset(g->tr.grads + table, 0, (g->tr.n - table) * sizeof(float));
     /* loss = mean -log probs[target]  ->  dlogits = (probs - onehot) / BT, with the softmax */
-    if (gpt_forward_grad(g, inputs, targets, B, n)) return QKV_ERR_DIVERGED;
+    if (gpt_forward_grad(g, inputs, targets, B, n)) goto no_backward;
     double sum = crossentropy_forward(g->probs, g->logits, targets, B * n, g->V);
     *loss = sum / (double)(B * n);
-    if (!isfinite(*loss)) return QKV_ERR_DIVERGED;
+    if (!isfinite(*loss)) goto no_backward;
     gpt_backward(g, inputs, B, n);
     if (qkv_check_finite(g->tr.grads, g->tr.n)) return QKV_ERR_DIVERGED;
     return QKV_OK;
+no_backward:  /* diverged before backward wrote the tied table's gradients: zeroed, as the rest */
+    memset(g->tr.grads, 0, table * sizeof(float));
+    return QKV_ERR_DIVERGED;
 }
 
 /* the learning rate of step t (0-based): linear warmup, then cosine decay to lr / 10 at total */

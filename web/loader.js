@@ -136,11 +136,9 @@ export async function attachGPT(lab) {
   }
   const gptKernelModule = given?.gptKernelModule || await WebAssembly.compile(decode(gptKernels.deflated, gptKernels.size));
   const kernelInstance = await WebAssembly.instantiate(gptKernelModule, { env: { memory: heap.memory } });
-  if (kernelInstance.exports.__stack_pointer) heap.giveStack(kernelInstance.exports, GPT_KERNEL_STACK_BYTES, 'loadGPTEngine');
-  heap.gptKernels = kernelInstance.exports;
   const env = { memory: heap.memory };
   const hook = heap.importHook || ((name, f) => f);
-  for (const exports of [heap.kernels, heap.gptKernels]) {
+  for (const exports of [heap.kernels, kernelInstance.exports]) {
     for (const [name, value] of Object.entries(exports)) if (typeof value === 'function') env[name] = hook(name, value);
   }
   for (const [name, exported] of Object.entries(chunk.core)) {
@@ -151,6 +149,9 @@ export async function attachGPT(lab) {
   const instance = await WebAssembly.instantiate(gptModule, { env });
   const own = compiledModulesOf(lab);
   if (own) Object.assign(own, { gptModule, gptKernelModule });
+  // the stacks once both instances exist (a failed attempt allocates none)
+  heap.giveStack(kernelInstance.exports, GPT_KERNEL_STACK_BYTES, 'loadGPTEngine');
+  heap.gptKernels = kernelInstance.exports;
   heap.giveStack(instance.exports, GPT_STACK_BYTES, 'loadGPTEngine');
   heap.attach(instance.exports);
   return engine;

@@ -192,6 +192,31 @@ static void test_gpt_gradients(int layers) {
     qkv_gpt_destroy(g);
 }
 
+/* qkv.h: the gradients are zeroed, then computed. A call that diverges before backward (the
+   forward's logits overflow) leaves them all zero, the tied table's too (backward writes those
+   rather than adding to zeros: they must not keep the last call's values) */
+static void test_gpt_diverged_gradients(void) {
+    enum { V = 5, C = 4, T = 4 };
+    qkv_gpt* g = NULL;
+    CHECK_EQ_INT(qkv_gpt_create(&g, V, 1, 1, C, T, 1, 7), QKV_OK);
+    int in[T] = { 0, 1, 2, 3 }, tg[T] = { 1, 2, 3, 4 };
+    double loss;
+    CHECK_EQ_INT(qkv_gpt_loss_and_grad(g, in, tg, 1, T, &loss), QKV_OK);
+    float *p, *dp;
+    int rows, cols;
+    CHECK_EQ_INT(qkv_gpt_tensor(g, QKV_GPT_PARAMS, -1, 0, &p, &rows, &cols), QKV_OK);
+    CHECK_EQ_INT(qkv_gpt_tensor(g, QKV_GPT_GRADS, -1, 0, &dp, &rows, &cols), QKV_OK);
+    int nonzero = 0;
+    for (int i = 0; i < V * C; i++) nonzero += dp[i] != 0.0f;
+    CHECK(nonzero > 0);  /* the first call's table gradients, to be cleared */
+    for (int i = 0; i < V * C; i++) p[i] = 3e38f;  /* finite, but the logits overflow */
+    CHECK_EQ_INT(qkv_gpt_loss_and_grad(g, in, tg, 1, T, &loss), QKV_ERR_DIVERGED);
+    nonzero = 0;
+    for (int i = 0; i < rows; i++) nonzero += dp[i] != 0.0f;
+    CHECK_EQ_INT(nonzero, 0);
+    qkv_gpt_destroy(g);
+}
+
 static void test_gpt_refusals(void) {
     qkv_gpt* g = NULL;
     CHECK_EQ_INT(qkv_gpt_create(&g, 5, 0, 2, 8, 4, 2, 0), QKV_ERR_SIZE);
@@ -402,6 +427,7 @@ int main(int argc, char** argv) {
     test_gpt_gradients(1);
     test_gpt_gradients(2);
     test_gpt_refusals();
+    test_gpt_diverged_gradients();
     test_gpt_cache();
     test_gpt_masked();
     unsigned a = gpt_checksum(10, 0), b = gpt_checksum(10, 0), c = gpt_checksum(10, 4);
