@@ -229,6 +229,9 @@ GPT_EXPORTS=(
 # by wasm-ld-16 directly: the clang driver's link step would run Debian's wasm-opt (binaryen of
 # emcc 3.1.6), which cannot parse the relaxed opcodes ("invalid code after SIMD prefix"). The
 # same invariants hold (tools/wasm-bundle.mjs checks them): memory imported, no data, no libc.
+# the objects of build_kernels' or build_relaxed_kernels' `objs` (source → object) for these sources
+objects_of() { local src; for src in "$@"; do echo "${objs[$src]}"; done; }
+
 build_relaxed_kernels() {  # .build/qkv-kernels-relaxed.wasm, .build/qkv-gpt-kernels-relaxed.wasm
   local sysroot src obj
   local -A objs=()
@@ -240,9 +243,9 @@ build_relaxed_kernels() {  # .build/qkv-kernels-relaxed.wasm, .build/qkv-gpt-ker
     objs[$src]=$obj
   done
   "$RELAXED_LD" --no-entry --import-memory --strip-all $(printf -- '--export=%s ' "${KERNEL_EXPORTS[@]}") \
-    $(for src in "${KERNEL_SOURCES[@]}"; do echo "${objs[$src]}"; done) -o .build/qkv-kernels-relaxed.wasm
+    $(objects_of "${KERNEL_SOURCES[@]}") -o .build/qkv-kernels-relaxed.wasm
   "$RELAXED_LD" --no-entry --import-memory --strip-all $(printf -- '--export=%s ' "${GPT_KERNEL_EXPORTS[@]}") \
-    $(for src in "${GPT_KERNEL_SOURCES[@]}"; do echo "${objs[$src]}"; done) -o .build/qkv-gpt-kernels-relaxed.wasm
+    $(objects_of "${GPT_KERNEL_SOURCES[@]}") -o .build/qkv-gpt-kernels-relaxed.wasm
 }
 
 build_kernels() {  # build_kernels NAME CFLAGS...: .build/qkv-kernels-NAME.wasm, .build/qkv-gpt-kernels-NAME.wasm
@@ -261,9 +264,9 @@ build_kernels() {  # build_kernels NAME CFLAGS...: .build/qkv-kernels-NAME.wasm,
   # no C library, no data, no entry point; the memory is the core's. __stack_pointer is
   # exported so that the API can point it at stack space the core allocated.
   wasm-ld --no-entry --import-memory --strip-all $(printf -- '--export=%s ' "${KERNEL_EXPORTS[@]}") \
-    $(for src in "${KERNEL_SOURCES[@]}"; do echo "${objs[$src]}"; done) -o ".build/qkv-kernels-$name.wasm"
+    $(objects_of "${KERNEL_SOURCES[@]}") -o ".build/qkv-kernels-$name.wasm"
   wasm-ld --no-entry --import-memory --strip-all $(printf -- '--export=%s ' "${GPT_KERNEL_EXPORTS[@]}") \
-    $(for src in "${GPT_KERNEL_SOURCES[@]}"; do echo "${objs[$src]}"; done) -o ".build/qkv-gpt-kernels-$name.wasm"
+    $(objects_of "${GPT_KERNEL_SOURCES[@]}") -o ".build/qkv-gpt-kernels-$name.wasm"
   for module in ".build/qkv-kernels-$name.wasm" ".build/qkv-gpt-kernels-$name.wasm"; do
     wasm-opt --enable-simd --enable-mutable-globals "${@:1:1}" "$module" -o "$module"
   done

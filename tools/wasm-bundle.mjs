@@ -55,9 +55,15 @@ const wanted = WebAssembly.Module.imports(core).filter((i) => i.module === 'qkv_
 if (!WebAssembly.Module.imports(core).some((i) => i.kind === 'memory')) {
   throw new Error(`${corePath} does not import its memory: build it with -sIMPORTED_MEMORY=1`);
 }
-for (const path of [simdPath, scalarPath, ...(relaxedPath ? [relaxedPath] : [])]) {
+/**
+ * A kernel module (the kernels, or the GPT kernels) at `path`, checked against the rules above:
+ * it imports env.memory alone, owns no data, and has no global but an exported __stack_pointer,
+ * which `stackRequired` (the GPT kernels always export it) requires, named in build.sh's
+ * `exportsList`. `relaxed`: a relaxed-SIMD build (this Node must validate it). → { exports, fail }.
+ */
+function checkKernelModule(path, { exportsList, stackRequired = false, relaxed = false }) {
   const bytes = fs.readFileSync(path);
-  if (path === relaxedPath && !WebAssembly.validate(bytes)) {
+  if (relaxed && !WebAssembly.validate(bytes)) {
     throw new Error(`${path}: this Node does not validate relaxed SIMD: run tools/wasm-bundle.mjs with node --experimental-wasm-relaxed-simd`);
   }
   const module = new WebAssembly.Module(bytes);
@@ -69,9 +75,15 @@ for (const path of [simdPath, scalarPath, ...(relaxedPath ? [relaxedPath] : [])]
   }
   const { globals, data } = sections(bytes);
   if (data !== 0) fail(`has ${data} data segment(s); the kernels must not own memory`);
-  if (globals > 1 || (globals === 1 && exports.get('__stack_pointer') !== 'global')) {
-    fail(`has ${globals} global(s); only an exported __stack_pointer is allowed`);
+  const stackExported = exports.get('__stack_pointer') === 'global';
+  if (globals > 1 || (globals === 1 && !stackExported) || (stackRequired && !stackExported)) {
+    fail(`has ${globals} global(s); only an exported __stack_pointer is allowed${stackRequired ? `, and it must be (add it to ${exportsList} in build.sh)` : ''}`);
   }
+  return { exports, fail };
+}
+
+for (const path of [simdPath, scalarPath, ...(relaxedPath ? [relaxedPath] : [])]) {
+  const { exports, fail } = checkKernelModule(path, { exportsList: 'KERNEL_EXPORTS', relaxed: path === relaxedPath });
   for (const name of wanted) {
     if (exports.get(name) !== 'function') fail(`does not export ${name}, which the core imports (add it to KERNEL_EXPORTS in build.sh)`);
   }
@@ -85,20 +97,8 @@ const gptKernelsPath = (kernelsPath) => {
 };
 const gptKernelPaths = { simd128: gptKernelsPath(simdPath), scalar: gptKernelsPath(scalarPath), ...(relaxedPath ? { 'relaxed-simd': gptKernelsPath(relaxedPath) } : {}) };
 let gptKernelNames = null;
-for (const path of Object.values(gptKernelPaths)) {
-  const bytes = fs.readFileSync(path);
-  const module = new WebAssembly.Module(bytes);
-  const imports = WebAssembly.Module.imports(module);
-  const fail = (why) => { throw new Error(`${path}: ${why}`); };
-  if (imports.length !== 1 || imports[0].module !== 'env' || imports[0].name !== 'memory') {
-    fail(`must import env.memory and nothing else, imports ${imports.map((i) => `${i.module}.${i.name}`).join(', ')}`);
-  }
-  const exports = new Map(WebAssembly.Module.exports(module).map((e) => [e.name, e.kind]));
-  const { globals, data } = sections(bytes);
-  if (data !== 0) fail(`has ${data} data segment(s); the GPT kernels must not own memory`);
-  if (globals !== 1 || exports.get('__stack_pointer') !== 'global') {
-    fail(`has ${globals} global(s); only an exported __stack_pointer is allowed (add it to GPT_KERNEL_EXPORTS in build.sh)`);
-  }
+for (const [build, path] of Object.entries(gptKernelPaths)) {
+  const { exports, fail } = checkKernelModule(path, { exportsList: 'GPT_KERNEL_EXPORTS', stackRequired: true, relaxed: build === 'relaxed-simd' });
   const names = [...exports].filter(([, kind]) => kind === 'function').map(([name]) => name).sort().join(' ');
   if (gptKernelNames !== null && names !== gptKernelNames) fail(`exports ${names}, another build ${gptKernelNames}`);
   gptKernelNames = names;

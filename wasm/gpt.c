@@ -82,8 +82,8 @@ struct qkv_gpt {
        m | v), or for a LoRA run the adapters and their own gradients and moments */
     struct trainable { size_t n; float *params, *grads, *m, *v, *old; unsigned char* decay; } tr;
 
-    /* LoRA (qkv_gpt_create_lora): params is the base's, read only; grads, m, v, decay and
-       the tied table's gradient scratch are NULL, nothing of the base is trained */
+    /* LoRA (qkv_gpt_create_lora): params is the base's, read only; grads and decay are NULL (tr
+       holds the adapters, their gradients, moments and old values): nothing of the base is trained */
     const float* base_params;  /* NULL: not a LoRA run */
     int lora_targets, rank;    /* bit mask of 1 << QKV_LORA_*; r */
     float lora_scale;          /* alpha / r */

@@ -32,7 +32,8 @@ float row_max(const float* z, int cols);
 void softmax_row(float* w, const float* z, int cols, float max);
 /* rows of S -> softmax; entries with -inf get 0; returns QKV_ERR_MASKED_ROW if a row has none finite */
 int softmax_rows_forward(float* out, const float* S, int rows, int cols);
-/* softmax_rows_forward, and dlogits = weight * (probs - onehot(targets)) (written) in the same pass */
+/* softmax_ce_kernel.c (the GPT kernels): softmax_rows_forward, and dlogits = weight * (probs -
+   onehot(targets)) (written) in the same pass */
 int softmax_crossentropy_rows(float* probs, float* dlogits, const float* logits, const int* targets,
                               int rows, int cols, float weight);
 /* reverses W = softmax_rows(Z):  dZ[i][j] = W[i][j] * (dW[i][j] - sum_k dW[i][k] W[i][k]), written */
@@ -76,12 +77,12 @@ void layernorm_forward(float* out, float* mean, float* rstd, const float* inp,
 void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* dout,
                         const float* inp, const float* weight, const float* mean,
                         const float* rstd, int N, int C, int acc);
-/* gelu_kernel.c (the kernel module): out = GELU(inp); inp (N, M) += bias then out = GELU(inp);
+/* gelu_kernel.c (the GPT kernels): out = GELU(inp); inp (N, M) += bias then out = GELU(inp);
    dinp (+)= GELU'(inp) dout, accumulated or (accumulate 0) written */
 void gelu_forward(float* out, const float* inp, int N);
 void bias_gelu_forward(float* out, float* inp, const float* bias, int N, int M);
 void gelu_backward(float* dinp, const float* inp, const float* dout, int N, int accumulate);
-/* adamw_kernel.c (the kernel module): AdamW on N parameters in place, committed only when every new
+/* adamw_kernel.c (the GPT kernels): AdamW on N parameters in place, committed only when every new
    value is finite (0 written, 1 all as it was): adamw.h's formula, corrections given; old (3 N)
    receives the values it replaces */
 int adamw_step(float* p, float* m, float* v, const float* grads, const unsigned char* decay, float* old,
