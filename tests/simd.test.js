@@ -26,8 +26,10 @@ const skipRelaxed = !relaxedBuilt ? 'this build has no relaxed-SIMD kernels (bui
   : !WebAssembly.validate(RELAXED_PROBE) ? 'this engine does not validate relaxed SIMD (Node 20: run with --experimental-wasm-relaxed-simd, as tests/run-all.sh does)'
     : false;
 const relaxed = skipRelaxed ? null : await load({ kernels: 'relaxed-simd', fresh: true, model: true });
+/** [name, instance] of every kernel build this engine runs (scalar first: the bit-exact reference) */
+const BUILDS = [['scalar', scalar], ['simd128', simd], ['relaxed-simd', relaxed]].filter(([, lab]) => lab);
 // the GPT kernels (GELU's loops, AdamW, the output layer's softmax: heap.gptKernels) come with the GPT engine
-for (const lab of [simd, scalar, relaxed]) if (lab) await lab.loadGPTEngine();
+for (const [, lab] of BUILDS) await lab.loadGPTEngine();
 
 function sameBits(a, b, label) {
   assert.equal(a.rows, b.rows, `${label}: rows`);
@@ -334,8 +336,7 @@ test('A·B, A·Bᵀ and Aᵀ·B kernels: relaxed SIMD within γ(k+1)·(|c0| + Σ
 
 test('Aᵀ·B written gives the bits of Aᵀ·B added to zeros, in every build (the GPT writes its gradients rather than zeroing them)', () => {
   const written = PRODUCTS.find((p) => p.name === 'matmul_atb'), added = PRODUCTS.find((p) => p.name === 'matmul_atb_accumulate');
-  for (const [build, lab] of [['scalar', scalar], ['SIMD128', simd], ['relaxed SIMD', relaxed]]) {
-    if (!lab) continue;
+  for (const [build, lab] of BUILDS) {
     // no terms at all (k = 0: the written sum is +0), and inputs a third +0 and a third −0, so
     // that products of −0 occur: a sum of them starts at +0 in both (and adding to a zero gives +0)
     for (const [s, shape] of [...PRODUCT_SHAPES, [3, 0, 5], [5, 0, 9]].entries()) {
@@ -355,8 +356,7 @@ test('Aᵀ·B written gives the bits of Aᵀ·B added to zeros, in every build (
 test('A·B kernels: a row alone gives the bits it gets among other rows, in every build (generation with and without the KV cache)', () => {
   // fewer than 4 rows skip the packed 4-row tiles: the columns past the last group of 4 must still
   // be summed as the packed panels sum them (fused in the relaxed build, as there)
-  for (const [name, lab] of [['simd128', simd], ['scalar', scalar], ['relaxed-simd', relaxed]]) {
-    if (!lab) continue;
+  for (const [name, lab] of BUILDS) {
     for (const [k, m] of [[5, 13], [64, 3647], [300, 7]]) {
       const inputs = productInputs(PRODUCTS[0], [6, k, m], 7 + m);
       const all = runProduct(lab, PRODUCTS[0], [6, k, m], inputs, 0);
@@ -401,8 +401,7 @@ test('the softmax with its cross-entropy gradient gives its build\'s softmaxRows
       targets: Int32Array.from({ length: rows }, () => Math.floor(random() * cols)) };
     for (const offset of [0, 1]) {
       const want = runElementwise(scalar, inputs, offset);
-      for (const [name, lab] of [['scalar', scalar], ['simd128', simd], ['relaxed-simd', relaxed]]) {
-        if (!lab) continue;
+      for (const [name, lab] of BUILDS) {
         const got = lab === scalar ? want : runElementwise(lab, inputs, offset);
         assert.deepEqual(new Uint32Array(got.probs.buffer), new Uint32Array(got.softmax.buffer), `${name} softmax ${rows}×${cols}: as softmaxRows`);
         const weight = Math.fround(1 / rows);
@@ -512,8 +511,7 @@ test('AdamW\'s kernel: adamw.h\'s formula in float32, the same bits in every bui
       want.p[i] = f(inputs.p[i] - f(h.lr * step)); want.m[i] = m; want.v[i] = v;
     }
     for (const offset of [0, 1]) {
-      for (const [name, lab] of [['scalar', scalar], ['simd128', simd], ['relaxed-simd', relaxed]]) {
-        if (!lab) continue;
+      for (const [name, lab] of BUILDS) {
         const got = runAdamw(lab, inputs, offset, hyper);
         assert.equal(got.status, 0, `${name} n ${n}: committed`);
         assert.deepEqual(got.old, Float32Array.of(...inputs.p, ...inputs.m, ...inputs.v), `${name} n ${n}: the values replaced, kept`);
@@ -530,8 +528,7 @@ test('AdamW\'s kernel: adamw.h\'s formula in float32, the same bits in every bui
       const bad = { ...inputs, grads: Float32Array.from(inputs.grads), m: Float32Array.from(inputs.m), v: Float32Array.from(inputs.v) };
       if (kind === 'v') bad.grads[at] = 1e30;
       else { bad.grads[at] = 0; bad.v[at] = 0; bad.m[at] = 1e32; }
-      for (const [name, lab] of [['scalar', scalar], ['simd128', simd], ['relaxed-simd', relaxed]]) {
-        if (!lab) continue;
+      for (const [name, lab] of BUILDS) {
         const got = runAdamw(lab, bad, 1, { ...hyper, gscale: 1 });
         assert.equal(got.status, 1, `${name} n ${n}, ${kind}' not finite at ${at}: refused`);
         for (const key of ['p', 'm', 'v']) assert.deepEqual(got[key], bad[key], `${name} n ${n}: ${key} unchanged`);
