@@ -12,8 +12,14 @@ import { startServer } from './serve.js';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
+// --proxy-server: every request but to this machine's loopback (which Chromium never sends through
+// a proxy) goes to a proxy that is not there (port 9, "discard") and fails, so nothing a page asks
+// for can leave the machine; newPage() records any such request as a problem. (Blocking them with a
+// route on every context, as before, sent each of a page load's requests through Playwright and
+// back: about 0.35 s of a full page's 1.8 s load, measured side by side.)
 export const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--proxy-server=http://127.0.0.1:9'];
 
 /**
  * Serves web/ (or root) on a free port and launches Chromium, or connects to the one the run
@@ -39,7 +45,8 @@ export async function openBrowser({ headers, root = path.join(ROOT, 'web') } = {
 
 /**
  * A new page that records problems: `problems()` lists console errors, uncaught page errors,
- * and requests to anything but our server, file:, data: or blob:.
+ * and requests to anything but our server, file:, data: or blob: (which the browser's ARGS make
+ * fail: see ARGS).
  */
 export async function newPage(env, { width = 1280, height = 900, locale = 'en-US', colorScheme = 'light', reducedMotion = 'no-preference' } = {}) {
   const context = await env.browser.newContext({ viewport: { width, height }, locale, colorScheme, reducedMotion });
@@ -49,7 +56,6 @@ export async function newPage(env, { width = 1280, height = 900, locale = 'en-US
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('request', (req) => { if (!allowed(req.url())) problems.push(`request left the machine: ${req.url()}`); });
-  await context.route('**/*', (route) => (allowed(route.request().url()) ? route.continue() : route.abort()));
   page.problems = () => problems.slice();
   page.closeAll = () => context.close();
   return page;

@@ -58,3 +58,17 @@ test('served and as the single file, the page runs the SIMD128 kernels, not rela
 
 // The page at phone and desktop widths, in both languages and the dark scheme (no wider than the
 // window, and its pictures): screenshots.test.js, on its one load per language and width.
+
+// What "no network" above rests on: a request for anything off this machine fails in the tests'
+// Chromium (tools/browser.mjs, ARGS), by host name or by address, and newPage() records it, so a
+// page that asked for a CDN's script would show it in problems() rather than load it.
+test('the tests\' browser lets no request leave the machine, and records any that tries', async () => {
+  const page = await openPage(env, { query: '?embed=1&section=bogus' });
+  const tried = ['https://cdn.jsdelivr.net/npm/chart.js', 'http://93.184.216.34/'];
+  const results = await page.evaluate((urls) => Promise.all(urls.map((u) => fetch(u, { mode: 'no-cors' })
+    .then(() => 'loaded', (e) => `failed: ${e.message}`))), tried);
+  assert.deepEqual(results, tried.map(() => 'failed: Failed to fetch'));
+  assert.deepEqual(page.problems().filter((p) => p.startsWith('request left the machine')),
+    tried.map((u) => `request left the machine: ${u}`));
+  await page.closeAll();
+});
