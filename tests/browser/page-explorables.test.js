@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, frames } from './harness.js';
-import { openPage, row, position, ARTICLE, goToStep, goToLast, q } from './page-helpers.js';
+import { openPage, row, position, ARTICLE, goToStep, goToLast, q, landedOn } from './page-helpers.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -351,6 +351,8 @@ test('the data flow: live tensors on hover and focus, a jump on click, and the n
   // a click jumps, as before
   await page.click('#flow .flow-stage[data-stage="S"]');
   await page.waitForFunction(() => /section=scores/.test(location.search));
+  // (landed: a smooth scroll still under way would move the stage from under the pointer below)
+  await landedOn(page, 'scores');
   await page.click('.lang-btn[data-lang="zh"]');
   await page.hover('#flow .flow-stage[data-stage="P"]');
   assert.match((await preview()).heading, /此刻的张量：预测下一个词/);

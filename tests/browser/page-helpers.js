@@ -17,6 +17,28 @@ export const quizOf = (id) => `#${id} [data-role=quiz]`;
 export const feedback = (id) => `${quizOf(id)} [data-role=quiz-feedback]`;
 
 /**
+ * Waits until section `id` sits just below the bar (or, for a section too near the end to reach
+ * the top, the page is scrolled to its end with the section below the bar), and has stopped there:
+ * a jump (the contents, a link, a data-flow stage) has landed, and nothing it scrolls moves any more.
+ */
+export async function landedOn(page, id) {
+  await page.evaluate(() => { window.__stillFrames = 0; window.__lastTop = NaN; });
+  return page.waitForFunction((id) => {
+    const top = document.getElementById(id).getBoundingClientRect().top;
+    const bar = document.querySelector('.page-bar').getBoundingClientRect().bottom;
+    // still: neither the scroll nor the section (the page growing or shrinking above it) has
+    // moved for three frames in a row
+    const same = window.__lastY === scrollY && window.__lastTop === top;
+    window.__stillFrames = same ? (window.__stillFrames || 0) + 1 : 0;
+    window.__lastY = scrollY;
+    window.__lastTop = top;
+    const still = window.__stillFrames >= 3;
+    const atEnd = scrollY + innerHeight >= document.documentElement.scrollHeight - 1;
+    return still && top >= bar - 1 && (top <= bar + 40 || (atEnd && top < innerHeight / 2));
+  }, id, { polling: 'raf', timeout: 20000 });
+}
+
+/**
  * Steps forward with the ▶| button until the section's question shows (or the last step): the
  * section scrolled into view, then each click inside the page and a frame after it before the
  * question is looked for again (three round trips a step from the test cost about 180 ms).

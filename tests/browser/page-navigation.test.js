@@ -5,33 +5,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, frames } from './harness.js';
-import { openPage } from './page-helpers.js';
+import { openPage, landedOn } from './page-helpers.js';
 import { SECTION_IDS } from '../../web/page/sections/index.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env.close(); });
-
-/**
- * Waits until section `id` sits just below the bar (or, for a section too near the end to reach
- * the top, the page is scrolled to its end with the section below the bar), and has stopped there.
- */
-async function landedOn(page, id) {
-  await page.evaluate(() => { window.__stillFrames = 0; window.__lastTop = NaN; });
-  return page.waitForFunction((id) => {
-    const top = document.getElementById(id).getBoundingClientRect().top;
-    const bar = document.querySelector('.page-bar').getBoundingClientRect().bottom;
-    // still: neither the scroll nor the section (the page growing or shrinking above it) has
-    // moved for three frames in a row
-    const same = window.__lastY === scrollY && window.__lastTop === top;
-    window.__stillFrames = same ? (window.__stillFrames || 0) + 1 : 0;
-    window.__lastY = scrollY;
-    window.__lastTop = top;
-    const still = window.__stillFrames >= 3;
-    const atEnd = scrollY + innerHeight >= document.documentElement.scrollHeight - 1;
-    return still && top >= bar - 1 && (top <= bar + 40 || (atEnd && top < innerHeight / 2));
-  }, id, { polling: 'raf', timeout: 20000 });
-}
 
 for (const [width, kind] of [[1280, 'desktop'], [375, 'phone']]) {
   test(`${kind}: the contents list every section and jump to it; the bar stays in reach`, async () => {
