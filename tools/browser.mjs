@@ -46,19 +46,92 @@ export async function openBrowser({ headers, root = path.join(ROOT, 'web') } = {
 /**
  * A new page that records problems: `problems()` lists console errors, uncaught page errors,
  * and requests to anything but our server, file:, data: or blob: (which the browser's ARGS make
- * fail: see ARGS).
+ * fail: see ARGS). `closeAll()` ends it: it closes the page's context, or gives the page back for
+ * the next newPage() of this file to reuse (see reusePage).
  */
 export async function newPage(env, { width = 1280, height = 900, locale = 'en-US', colorScheme = 'light', reducedMotion = 'no-preference' } = {}) {
-  const context = await env.browser.newContext({ viewport: { width, height }, locale, colorScheme, reducedMotion });
-  const page = await context.newPage();
+  // the settings a context is made with and a page cannot change
+  const key = `${locale}|${reducedMotion}`;
+  const pool = (env.idlePages ??= []);
+  const idle = pool.findIndex((entry) => entry.key === key);
+  let page;
+  if (idle >= 0) {
+    page = pool.splice(idle, 1)[0].page;
+    await page.setViewportSize({ width, height });
+    await page.emulateMedia({ colorScheme, reducedMotion, media: null, forcedColors: 'none' });
+  } else {
+    const context = await env.browser.newContext({ viewport: { width, height }, locale, colorScheme, reducedMotion });
+    page = await context.newPage();
+    watchForLastingChanges(page);
+  }
   const problems = [];
   const allowed = (u) => u.startsWith(env.server.url) || /^(data|blob|file|about):/.test(u);
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('request', (req) => { if (!allowed(req.url())) problems.push(`request left the machine: ${req.url()}`); });
   page.problems = () => problems.slice();
-  page.closeAll = () => context.close();
+  page.closeAll = () => reusePage(env, page, key);
   return page;
+}
+
+/**
+ * What a caller may do to a page or its context that outlives a navigation and cannot be undone
+ * (a script run in every document, a function exposed to it, permissions, a CDP session, a
+ * second page): each marks the page as one not to reuse.
+ */
+const LASTING = {
+  page: ['addInitScript', 'exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'routeFromHAR', 'routeWebSocket'],
+  context: ['addInitScript', 'exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'routeFromHAR', 'routeWebSocket',
+    'grantPermissions', 'clearPermissions', 'newCDPSession', 'newPage', 'setOffline', 'setGeolocation', 'setHTTPCredentials', 'addCookies', 'tracing'],
+};
+function watchForLastingChanges(page) {
+  const context = page.context();
+  const mark = (target, name) => {
+    const original = target[name];
+    if (typeof original !== 'function') return;
+    target[name] = function (...args) { page.lasting = true; return original.apply(this, args); };
+  };
+  for (const name of LASTING.page) mark(page, name);
+  for (const name of LASTING.context) mark(context, name);
+  mark(page.clock, 'install');
+  mark(page.clock, 'setFixedTime');
+  mark(page.clock, 'setSystemTime');
+}
+
+/** How many ended pages a test file keeps for reuse, per context settings. */
+const IDLE_PAGES = 2;
+
+/**
+ * Ends a page from newPage(). A new page costs Chromium about 0.3 s of CPU and 0.45 s before it
+ * can load anything (a tab and its renderer process, measured side by side against loading the
+ * same address again in a page that exists), which came to tens of seconds a test run. So a page
+ * whose context holds nothing but it, that nothing marked (watchForLastingChanges), and that
+ * leaves for about:blank is kept for the file's next newPage() with the same locale and reduced
+ * motion: as a new one would be, it has no listeners, no routes, no document (its workers, timers
+ * and animations end with it; the server sends everything `no-store`, so no cache carries over;
+ * the page stores nothing), the pointer outside the window, and newPage() sets its size and
+ * colour scheme. Anything else closes the context, as before.
+ */
+async function reusePage(env, page, key) {
+  const context = page.context();
+  const pool = env.idlePages;
+  if (page.lasting || page.isClosed() || context.pages().length !== 1
+    || pool.filter((entry) => entry.key === key).length >= IDLE_PAGES) return context.close();
+  try {
+    page.removeAllListeners();
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await context.unrouteAll({ behavior: 'ignoreErrors' });
+    // a page with a run it has not saved asks before it is left (web/page/gpt/store.js): leave it
+    page.on('dialog', (dialog) => dialog.accept().catch(() => {}));
+    await page.goto('about:blank', { timeout: 10000 });
+    page.removeAllListeners();
+    await page.mouse.move(-1, -1);
+    delete page.problems;
+    delete page.closeAll;
+    pool.push({ key, page });
+  } catch {
+    await context.close().catch(() => {});
+  }
 }
 
 /**
