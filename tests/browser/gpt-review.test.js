@@ -210,7 +210,9 @@ test('writer: the seed refuses what it cannot take inline, is a themed text box,
 });
 
 test('writer: one play control: space does what Start does, before any training too (the run is on the shell\'s ticker), and Step takes one step', async () => {
-  const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', ...TINY }) });
+  // the longest schedule offered: TINY's 50 steps take a fraction of a second on a quiet machine, and a run
+  // that has finished before the last Space reads "finished", not "paused"
+  const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', ...TINY, gsteps: 2000 }) });
   await page.locator('#writer').scrollIntoViewIfNeeded();
   await page.waitForSelector('#writer [data-role=samples] li');
   const playState = () => page.getAttribute('#writer [data-role=play]', 'data-state');
