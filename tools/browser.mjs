@@ -5,6 +5,7 @@
 // helpers (tests/browser/harness.js, page-helpers.js, training-helpers.js) re-export these.
 import { chromium } from 'playwright-core';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startServer } from './serve.js';
@@ -12,14 +13,28 @@ import { startServer } from './serve.js';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
-// --proxy-server: every request but to this machine's loopback (which Chromium never sends through
-// a proxy) goes to a proxy that is not there (port 9, "discard") and fails, so nothing a page asks
-// for can leave the machine; newPage() records any such request as a problem. (Blocking them with a
-// route on every context, as before, sent each of a page load's requests through Playwright and
-// back: about 0.35 s of a full page's 1.8 s load, measured side by side.)
 export const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--proxy-server=http://127.0.0.1:9'];
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/**
+ * Chromium's arguments for a browser whose requests cannot leave the machine: ARGS, and a proxy
+ * for everything but this machine's loopback (which Chromium never sends through a proxy) that
+ * is a port of ours closing every connection at once (startRefuser), so that any other request
+ * fails at once (net::ERR_PROXY_CONNECTION_FAILED, or empty); newPage() records each such request
+ * as a problem. (A route on every context did this before: it sent each request of a page load
+ * through Playwright and back, about 0.35 s of a full page's 1.8 s, measured side by side. A port
+ * nobody owns would do unless something listened there: then requests would hang.)
+ */
+export const argsWithProxy = (port) => [...ARGS, `--proxy-server=http://127.0.0.1:${port}`];
+
+/** A local port that accepts connections and closes them at once; → { port, close() }. */
+export function startRefuser() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer((socket) => socket.destroy());
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve({ port: server.address().port, close: () => new Promise((r) => server.close(r)) }));
+  });
+}
 
 /**
  * Serves web/ (or root) on a free port and launches Chromium, or connects to the one the run
@@ -29,8 +44,9 @@ export const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-fi
 export async function openBrowser({ headers, root = path.join(ROOT, 'web') } = {}) {
   const server = await startServer({ root, port: 0, headers });
   const shared = process.env.QKV_BROWSER_WS;
+  const refuser = shared ? null : await startRefuser();
   const browser = shared ? await chromium.connect(shared)
-    : await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+    : await chromium.launch({ executablePath: CHROMIUM, args: argsWithProxy(refuser.port), headless: true });
   return {
     server,
     browser,
@@ -39,50 +55,78 @@ export async function openBrowser({ headers, root = path.join(ROOT, 'web') } = {
     async close() {
       await browser.close();
       await server.close();
+      await refuser?.close();
     },
   };
 }
 
 /**
  * A new page that records problems: `problems()` lists console errors, uncaught page errors,
- * and requests to anything but our server, file:, data: or blob: (which the browser's ARGS make
- * fail: see ARGS). `closeAll()` ends it: it closes the page's context, or gives the page back for
- * the next newPage() of this file to reuse (see reusePage).
+ * and requests to anything but our server, file:, data: or blob: (which the browser's arguments
+ * make fail: see argsWithProxy). `closeAll()` ends it: it closes the page's context, or gives the page back for
+ * the next newPage() of this file to reuse (see reusePage). What newPage() returns is a handle on
+ * the page for one test: once ended, its `problems()` still answer for its time, a second
+ * `closeAll()` does nothing, and anything else throws (it would drive the next test's page).
  */
 export async function newPage(env, { width = 1280, height = 900, locale = 'en-US', colorScheme = 'light', reducedMotion = 'no-preference' } = {}) {
   // the settings a context is made with and a page cannot change
   const key = `${locale}|${reducedMotion}`;
   const pool = (env.idlePages ??= []);
-  const idle = pool.findIndex((entry) => entry.key === key);
-  let page;
-  if (idle >= 0) {
-    page = pool.splice(idle, 1)[0].page;
-    await page.setViewportSize({ width, height });
-    await page.emulateMedia({ colorScheme, reducedMotion, media: null, forcedColors: 'none' });
-  } else {
+  let page = null;
+  for (let i = pool.findIndex((entry) => entry.key === key); i >= 0 && !page; i = pool.findIndex((entry) => entry.key === key)) {
+    const idle = pool.splice(i, 1)[0].page;
+    try {
+      await idle.setViewportSize({ width, height });
+      await idle.emulateMedia({ colorScheme, reducedMotion, media: null, forcedColors: 'none', contrast: 'no-preference' });
+      page = idle;
+    } catch {
+      // closed or crashed while it waited
+      await idle.context().close().catch(() => {});
+    }
+  }
+  if (!page) {
     const context = await env.browser.newContext({ viewport: { width, height }, locale, colorScheme, reducedMotion });
     page = await context.newPage();
     watchForLastingChanges(page);
+    // Playwright's own listeners (a closed or crashed page ends what waits on it): kept on reuse
+    page.ownListeners = new Map(page.eventNames().map((name) => [name, new Set(page.rawListeners(name))]));
   }
   const problems = [];
   const allowed = (u) => u.startsWith(env.server.url) || /^(data|blob|file|about):/.test(u);
   page.on('console', (msg) => { if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`); });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('request', (req) => { if (!allowed(req.url())) problems.push(`request left the machine: ${req.url()}`); });
-  page.problems = () => problems.slice();
-  page.closeAll = () => reusePage(env, page, key);
-  return page;
+  let ended = false;
+  const own = {
+    problems: () => problems.slice(),
+    closeAll: async () => {
+      if (ended) return;
+      ended = true;
+      await reusePage(env, page, key);
+    },
+  };
+  return new Proxy(page, {
+    get(target, name) {
+      if (Object.hasOwn(own, name)) return own[name];
+      if (ended) throw new Error(`page.${String(name)}: this page was ended with closeAll(); open another`);
+      const value = Reflect.get(target, name, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /**
- * What a caller may do to a page or its context that outlives a navigation and cannot be undone
- * (a script run in every document, a function exposed to it, permissions, a CDP session, a
- * second page): each marks the page as one not to reuse.
+ * What a caller may do to a page or its context that outlives a navigation and that reusePage
+ * does not undo (a script run in every document, a function exposed to it, a fake clock,
+ * permissions, a CDP session, a second page, a default timeout, a listener on the context): each
+ * marks the page as one not to reuse.
  */
 const LASTING = {
-  page: ['addInitScript', 'exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'routeFromHAR', 'routeWebSocket'],
+  page: ['addInitScript', 'exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'routeFromHAR', 'routeWebSocket',
+    'addLocatorHandler', 'setDefaultTimeout', 'setDefaultNavigationTimeout'],
   context: ['addInitScript', 'exposeFunction', 'exposeBinding', 'setExtraHTTPHeaders', 'routeFromHAR', 'routeWebSocket',
-    'grantPermissions', 'clearPermissions', 'newCDPSession', 'newPage', 'setOffline', 'setGeolocation', 'setHTTPCredentials', 'addCookies', 'tracing'],
+    'grantPermissions', 'clearPermissions', 'newCDPSession', 'newPage', 'setOffline', 'setGeolocation', 'setHTTPCredentials',
+    'addCookies', 'setDefaultTimeout', 'setDefaultNavigationTimeout', 'on', 'once', 'addListener', 'prependListener'],
 };
 function watchForLastingChanges(page) {
   const context = page.context();
@@ -93,9 +137,10 @@ function watchForLastingChanges(page) {
   };
   for (const name of LASTING.page) mark(page, name);
   for (const name of LASTING.context) mark(context, name);
-  mark(page.clock, 'install');
-  mark(page.clock, 'setFixedTime');
-  mark(page.clock, 'setSystemTime');
+  // every method of the clock installs it (a fake Date and timers, in every document after)
+  for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(page.clock))) {
+    if (name !== 'constructor') mark(page.clock, name);
+  }
 }
 
 /** How many ended pages a test file keeps for reuse, per context settings. */
@@ -107,27 +152,32 @@ const IDLE_PAGES = 2;
  * same address again in a page that exists), which came to tens of seconds a test run. So a page
  * whose context holds nothing but it, that nothing marked (watchForLastingChanges), and that
  * leaves for about:blank is kept for the file's next newPage() with the same locale and reduced
- * motion: as a new one would be, it has no listeners, no routes, no document (its workers, timers
- * and animations end with it; the server sends everything `no-store`, so no cache carries over;
- * the page stores nothing), the pointer outside the window, and newPage() sets its size and
- * colour scheme. Anything else closes the context, as before.
+ * motion: as a new one would be, it has no listeners but Playwright's own, no routes, no document
+ * (its workers, timers and animations end with it; the server sends everything `no-store`, so no
+ * cache carries over; the page stores nothing), the pointer outside the window, and newPage() sets
+ * its size and media features. Anything else closes the context, as before.
  */
 async function reusePage(env, page, key) {
   const context = page.context();
   const pool = env.idlePages;
   if (page.lasting || page.isClosed() || context.pages().length !== 1
     || pool.filter((entry) => entry.key === key).length >= IDLE_PAGES) return context.close();
+  const dropAddedListeners = () => {
+    for (const name of page.eventNames()) {
+      for (const listener of page.rawListeners(name)) {
+        if (!page.ownListeners.get(name)?.has(listener)) page.removeListener(name, listener);
+      }
+    }
+  };
   try {
-    page.removeAllListeners();
+    dropAddedListeners();
     await page.unrouteAll({ behavior: 'ignoreErrors' });
     await context.unrouteAll({ behavior: 'ignoreErrors' });
     // a page with a run it has not saved asks before it is left (web/page/gpt/store.js): leave it
     page.on('dialog', (dialog) => dialog.accept().catch(() => {}));
     await page.goto('about:blank', { timeout: 10000 });
-    page.removeAllListeners();
+    dropAddedListeners();
     await page.mouse.move(-1, -1);
-    delete page.problems;
-    delete page.closeAll;
     pool.push({ key, page });
   } catch {
     await context.close().catch(() => {});

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export { ROOT, CHROMIUM, ARGS, openBrowser, newPage } from '../../tools/browser.mjs';
+export { ROOT, CHROMIUM, openBrowser, newPage } from '../../tools/browser.mjs';
 import { ROOT } from '../../tools/browser.mjs';
 
 export const ARTIFACTS = path.join(ROOT, 'tests', 'artifacts');

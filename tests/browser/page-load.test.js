@@ -59,15 +59,23 @@ test('served and as the single file, the page runs the SIMD128 kernels, not rela
 // The page at phone and desktop widths, in both languages and the dark scheme (no wider than the
 // window, and its pictures): screenshots.test.js, on its one load per language and width.
 
-// What "no network" above rests on: a request for anything off this machine fails in the tests'
-// Chromium (tools/browser.mjs, ARGS), by host name or by address, and newPage() records it, so a
-// page that asked for a CDN's script would show it in problems() rather than load it.
+// What "no network" above rests on: a request for anything off this machine goes to the tests'
+// Chromium's proxy, a port of ours that refuses it (tools/browser.mjs, argsWithProxy), by host
+// name or by address, and newPage() records it, so a page that asked for a CDN's script would show
+// it in problems() rather than load it. (The test asserts the proxy's refusal, not just a failure: on a
+// machine with no network at all, any fetch fails.)
 test('the tests\' browser lets no request leave the machine, and records any that tries', async () => {
   const page = await openPage(env, { query: '?embed=1&section=bogus' });
+  const failures = [];
+  page.on('requestfailed', (request) => failures.push(`${request.url()} ${request.failure()?.errorText}`));
   const tried = ['https://cdn.jsdelivr.net/npm/chart.js', 'http://93.184.216.34/'];
   const results = await page.evaluate((urls) => Promise.all(urls.map((u) => fetch(u, { mode: 'no-cors' })
     .then(() => 'loaded', (e) => `failed: ${e.message}`))), tried);
   assert.deepEqual(results, tried.map(() => 'failed: Failed to fetch'));
+  // the proxy closed them (as it does at once); without it, no network at all reads
+  // ERR_NAME_NOT_RESOLVED or ERR_ADDRESS_UNREACHABLE, and a network would load them
+  assert.equal(failures.length, tried.length, failures.join('; '));
+  for (const failure of failures) assert.match(failure, /net::ERR_(PROXY_CONNECTION_FAILED|SOCKET_NOT_CONNECTED|EMPTY_RESPONSE|CONNECTION_CLOSED|CONNECTION_RESET)$/);
   assert.deepEqual(page.problems().filter((p) => p.startsWith('request left the machine')),
     tried.map((u) => `request left the machine: ${u}`));
   await page.closeAll();

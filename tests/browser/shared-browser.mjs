@@ -7,10 +7,12 @@
 //   node tests/browser/shared-browser.mjs ENDPOINT_FILE
 import fs from 'node:fs';
 import { chromium } from 'playwright-core';
-import { CHROMIUM, ARGS } from './harness.js';
+import { CHROMIUM, argsWithProxy, startRefuser } from '../../tools/browser.mjs';
 
-const server = await chromium.launchServer({ executablePath: CHROMIUM, args: ARGS, headless: true });
+// (the port its requests off the machine are sent to, and refused: tools/browser.mjs, argsWithProxy)
+const refuser = await startRefuser();
+const server = await chromium.launchServer({ executablePath: CHROMIUM, args: argsWithProxy(refuser.port), headless: true });
 fs.writeFileSync(process.argv[2], server.wsEndpoint());
-const stop = async () => { await server.close(); process.exit(0); };
+const stop = async () => { await server.close(); await refuser.close(); process.exit(0); };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
