@@ -13,14 +13,15 @@ import { startServer } from './serve.js';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
-export const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /**
  * Chromium's arguments for a browser whose requests cannot leave the machine: ARGS, and a proxy
  * for everything but this machine's loopback (which Chromium never sends through a proxy) that
  * is a port of ours closing every connection at once (startRefuser), so that any other request
- * fails at once (net::ERR_PROXY_CONNECTION_FAILED, or empty); newPage() records each such request
+ * fails at once (net::ERR_SOCKET_NOT_CONNECTED here; page-load.test.js lists what a refusal
+ * reads as); newPage() records each such request
  * as a problem. (A route on every context did this before: it sent each request of a page load
  * through Playwright and back, about 0.35 s of a full page's 1.8 s, measured side by side. A port
  * nobody owns would do unless something listened there: then requests would hang.)
