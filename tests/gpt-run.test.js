@@ -2,7 +2,9 @@
 // where a CSP refuses the worker (chunks of chunkMs, the evaluation in pieces) and as the worker
 // runs it (one step a chunk): the same messages in the same order, and numbers equal to the same
 // GPT trained and evaluated here with the API (evaluation in pieces: to 1e-12). Samples and
-// evaluations are written in pieces, so that no chunk holds a step and its sample.
+// evaluations are written in pieces, so that no chunk holds a step and its sample. Then the
+// page's side (gpt/store.js) over a scripted worker: what its snapshot says while Start and Pause
+// cross the run's answers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../web/qkv-lab.js';
@@ -164,4 +166,93 @@ test('a Step sent while a sample is being written is taken once the sample is do
   });
   const order = messages.filter((m) => m.type === 'sample' || (m.type === 'progress' && m.loss !== null)).map((m) => `${m.type}:${m.step}`);
   assert.deepEqual(order, ['sample:0', 'progress:1']);
+});
+
+// ---- the page's side: gpt/store.js over a stand-in for the worker ----
+// openRunChannel makes the worker with `new Worker`; this stand-in speaks run.js's protocol (the
+// messages at the top of run.js, seq included) and takes a step only when the test says, and its
+// answers reach the page only when the test lets them through. So the order of a command, the
+// run's answer and the store's snapshot is the test's to choose, not the machine's. (The real run
+// cannot stand in here: in one Node thread its chunks would starve the store's timers.)
+class ScriptedWorker {
+  static last = null;
+  constructor() {
+    ScriptedWorker.last = this;
+    Object.assign(this, { seq: 0, step: 0, running: false, held: null, sent: [] });
+    setTimeout(() => this.onmessage?.({ data: { type: 'started' } }));
+  }
+  send(m) { this.sent.push(m); if (this.held) this.held.push(m); else setTimeout(() => this.onmessage?.({ data: m })); }
+  progress(loss = null) { this.send({ type: 'progress', seq: this.seq, step: this.step, loss, running: this.running, done: false }); }
+  postMessage(m) {
+    if (typeof m.seq === 'number') this.seq = m.seq;
+    if (m.type === 'create') this.send({ type: 'created', info: { loaded: false, steps: 0, defaultSteps: 1000 } });
+    if (m.type === 'play') { this.running = true; this.progress(); }
+    if (m.type === 'pause') { this.running = false; this.progress(); }
+  }
+  /** One step of the run, when it runs. */
+  tick() { if (this.running) { this.step++; this.progress(2.5); } }
+  hold() { this.held = []; }
+  release() { const held = this.held; this.held = null; for (const m of held) this.onmessage?.({ data: m }); }
+  terminate() {}
+}
+
+test('the store\'s snapshot says what the latest Start or Pause asked for: the Pause\'s answer, received just before a Start, does not stop the run again', async (t) => {
+  const { createGPTStore } = await import('../web/page/gpt/store.js');
+  const values = { glayers: 1, gheads: 2, gdim: 16, gctx: 8, glr: 0.01, gseed: 0, gsteps: 1000 };
+  const ctx = { state: { get: (k) => values[k], onChange: () => () => {} }, sceneFor: () => null };
+  const realWorker = globalThis.Worker;
+  globalThis.Worker = ScriptedWorker;
+  const store = createGPTStore(ctx);
+  t.after(() => { store.destroy(); globalThis.Worker = realWorker; });
+  const snapshots = [];
+  store.subscribe((snap) => snapshots.push(snap));
+  const until = (pred) => new Promise((resolve) => {
+    if (pred(store.get())) { resolve(store.get()); return; }
+    const off = store.subscribe((snap) => { if (pred(snap)) { off(); resolve(snap); } });
+  });
+  store.ensure();
+  await until((s) => s.info);
+  const run = ScriptedWorker.last;
+  store.play();
+  run.tick(); run.tick();
+  await until((s) => s.running && s.step === 2);
+  // Pause; the run's answer (running: false, seq 2) is held back
+  run.hold();
+  store.pause();
+  assert.deepEqual(run.held.map((m) => [m.seq, m.running]), [[2, false]]);
+  // the answer arrives and, before the store publishes it, the reader presses Start, whose answer is held back
+  const from = snapshots.length;
+  run.release();
+  run.hold();
+  store.play();
+  const next = await until(() => snapshots.length > from);
+  assert.equal(next.running, true, 'the first snapshot after Start says the run runs');
+  // the Start's answer, late, and the steps after it change nothing of that
+  run.release();
+  for (let k = 0; k < 3; k++) run.tick();
+  const later = await until((s) => s.step === 5);
+  assert.equal(later.running, true);
+  assert.deepEqual(snapshots.slice(from).map((s) => s.running).filter((r) => !r), [], 'no snapshot after Start says it stopped');
+  // a report from before a Pause does not say the run runs
+  run.hold();
+  run.tick();
+  store.pause();
+  run.release();   // step 6's report (seq 3, running), then the Pause's answer (seq 4)
+  const paused = await until((s) => s.step === 6);
+  assert.equal(paused.running, false);
+});
+
+test('a Start the run cannot take (its schedule ended) is answered, so the page never waits on it', async () => {
+  const answer = await new Promise((resolve) => {
+    const run = createRun({
+      api: async () => qkv,
+      post(m) {
+        if (m.type === 'progress' && m.done && m.seq === 0) run.receive({ type: 'play', seq: 7 });
+        if (m.type === 'progress' && m.seq === 7) { run.stop(); resolve(m); }
+      },
+    });
+    run.receive({ type: 'create', options: OPTIONS, text: TEXT, form: true });
+    run.receive({ type: 'play' });
+  });
+  assert.deepEqual(answer, { type: 'progress', seq: 7, step: OPTIONS.steps, loss: null, running: false, done: true });
 });

@@ -230,7 +230,11 @@ export function createRun({ post, api, chunkMs = 0, batch = null }) {
     },
     play({ until: to = null } = {}) {
       until = to === null ? Infinity : to;
-      if (!gpt || !trainable || done() || gpt.steps >= until) return;
+      // refused (nothing to train, the schedule's end, the link's step reached): the answer says so
+      if (!gpt || !trainable || done() || gpt.steps >= until) {
+        if (gpt) progress({ step: gpt.steps, loss: null, running: running || (done() && trainable && !reported()), done: reported() });
+        return;
+      }
       if (!running) { running = true; schedule(); }
       progress({ step: gpt.steps, loss: null, running, done: false });
     },

@@ -251,12 +251,22 @@ export function createGPTStore(ctx) {
   // before the latest of them does not say whether the run runs now. Without this, Pause then Start
   // faster than the run answers lost the Start: Start saw the run still running and sent nothing,
   // then the pause's report stopped the ticker.
+  // The snapshot says at once what the latest command asked for (running), and reports from
+  // before it keep that: otherwise a snapshot published between Start and the run's answer could
+  // carry the report of the Pause before it, and the writer's ticker, which follows the run, would
+  // stop again (the Start lost). The run answers every play and pause (run.js), so a play it
+  // refuses (the end of its schedule, a model from a file) is corrected by its answer.
+  const trains = () => Boolean(worker && s.info) && s.source !== 'file' && !s.done;
   const play = () => {
     lastCommand = 'play';
     worker?.postMessage({ type: 'play', seq: ++commandSeq });
-    set({ startedAt: s.startedAt ?? performance.now(), replay: null });
+    set({ startedAt: s.startedAt ?? performance.now(), replay: null, ...(trains() ? { running: true } : {}) });
   };
-  const pause = () => { lastCommand = 'pause'; worker?.postMessage({ type: 'pause', seq: ++commandSeq }); set({ replay: null }); };
+  const pause = () => {
+    lastCommand = 'pause';
+    worker?.postMessage({ type: 'pause', seq: ++commandSeq });
+    set({ replay: null, ...(worker && s.info ? { running: false } : {}) });
+  };
   const step = () => { worker?.postMessage({ type: 'step' }); set({ replay: null }); };
   // the run as a live process for the shell's ticker: it trains in its worker at its own pace, so
   // the ticker's play and pause start and stop it there, and advance takes a step only when
