@@ -48,13 +48,50 @@ cat "$fuzz_log"
 rm -f "$fuzz_log"
 [ "$fuzz_status" = 0 ] || { echo "fuzz: FAILED (status $fuzz_status)"; exit "$fuzz_status"; }
 
+# The kernels' other builds. tests/simd.test.js (main pass) holds SIMD128 and scalar to the same
+# bits on every kernel, at every edge of the tiles, and trains the model identically on both, so a
+# file that only uses the kernels' results gives the same answers on either. What runs again is
+# what checks numbers against an independent reference (numpy, PyTorch, float64, finite
+# differences, algebraic properties) or feeds the kernels non-finite values: NUMERICS, each kernel
+# build held to it on its own. A new file of that kind joins NUMERICS; any other new test file runs
+# once, in the main pass below, by being in tests/ or tests/browser/.
+NUMERICS=(tests/attention.test.js tests/article.test.js tests/properties.test.js tests/heads-positions.test.js
+  tests/model-gradients.test.js tests/model-training.test.js)
+# The relaxed-SIMD kernels: Node 20 validates them only with --experimental-wasm-relaxed-simd
+# (Node 22 runs them as they are and may not know the flag), so load() picks them only there.
+# simd.test.js holds them to the error bounds and to the other builds (it skips those tests without
+# the flag), then the numerics against their references. Skipped, and said, where build.sh could
+# not make them (no clang-16).
+relaxed_flag=()
+node --experimental-wasm-relaxed-simd -e 0 >/dev/null 2>&1 && relaxed_flag=(--experimental-wasm-relaxed-simd)
+other_builds() {
+  echo "== node --test again with the scalar kernels (QKV_LAB_SIMD=0): the numerics against their references"
+  QKV_LAB_SIMD=0 node --test --test-concurrency=2 --test-reporter=spec "${NUMERICS[@]}" tests/model-inspect.test.js tests/training-step.test.js \
+    tests/gpt-block.test.js tests/gpt.test.js tests/c-api.test.js tests/errors.test.js tests/api-properties.test.js || return
+  echo "== node --test once more with the relaxed-SIMD kernels (fused multiply-add): simd.test.js and the numerics"
+  if grep -q 'relaxed = null' web/dist/qkv-relaxed.js; then
+    echo "this build has no relaxed-SIMD kernels (build.sh found no clang-16 and lld-16): skipped"
+  else
+    node "${relaxed_flag[@]}" --test --test-concurrency=2 --test-reporter=spec tests/simd.test.js "${NUMERICS[@]}"
+  fi
+}
+# These two passes are Node alone (about 20 s of CPU). They run beside the main pass at the lowest
+# priority (nice 19), on what it leaves idle (it waits on frames and pages: vmstat finds 2-5% of two
+# cores idle), and their report is printed after it; after it, they took 13 s more. No test in them
+# waits on a clock, so a slow start cannot fail them. (setsid: a group of their own, stopped whole
+# if the main pass fails)
+other_log=$(mktemp)
+setsid nice -n 19 bash -c "$(declare -p NUMERICS relaxed_flag); $(declare -f other_builds); other_builds" > "$other_log" 2>&1 &
+other_pid=$!
+
 # Every test file, once, the SIMD128 kernels where the engine has them: the Node files (the
 # TypeScript declarations with each compiler: declarations.test.js) and the browser files, which
 # share one Chromium (a new browser file that opens it with harness.js's openBrowser() joins by itself).
 echo "== node --test (API, fixtures, model, browser; the SIMD128 kernels where the engine has them)"
 # one Chromium for all of them (tests/browser/shared-browser.sh), stopped when this script ends
+# (and the other builds' passes with it, if the main pass fails)
 source tests/browser/shared-browser.sh
-trap stop_shared_browser EXIT
+trap 'stop_shared_browser; kill -- -"$other_pid" 2>/dev/null; rm -f "$other_log"' EXIT
 # Two files at a time: one file alone leaves about a third of two cores idle (a page waiting on its
 # frames, a test on its browser); two keep both busy (measured: 2,293 s one at a time, 1,872 s two
 # at a time, on this 2-core machine: docs/reliability.md, "How long"; vmstat during a whole pass
@@ -64,30 +101,8 @@ trap stop_shared_browser EXIT
 main=(tests/browser/*.test.js tests/*.test.js)
 QKV_BROWSER_WS=$QKV_BROWSER_WS node --test --test-concurrency=2 --test-reporter=spec "${main[@]}"
 
-# The kernels' other builds. tests/simd.test.js (main pass) holds SIMD128 and scalar to the same
-# bits on every kernel, at every edge of the tiles, and trains the model identically on both, so a
-# file that only uses the kernels' results gives the same answers on either. What runs again is
-# what checks numbers against an independent reference (numpy, PyTorch, float64, finite
-# differences, algebraic properties) or feeds the kernels non-finite values: NUMERICS, each kernel
-# build held to it on its own. A new file of that kind joins NUMERICS; any other new test file runs
-# once, in the main pass above, by being in tests/ or tests/browser/.
-NUMERICS=(tests/attention.test.js tests/article.test.js tests/properties.test.js tests/heads-positions.test.js
-  tests/model-gradients.test.js tests/model-training.test.js)
-# (two files at a time, as in the main pass: these are Node alone, one core each; 16 s → 11 s here)
-echo "== node --test again with the scalar kernels (QKV_LAB_SIMD=0): the numerics against their references"
-QKV_LAB_SIMD=0 node --test --test-concurrency=2 --test-reporter=spec "${NUMERICS[@]}" tests/model-inspect.test.js tests/training-step.test.js \
-  tests/gpt-block.test.js tests/gpt.test.js tests/c-api.test.js tests/errors.test.js tests/api-properties.test.js
-
-# The relaxed-SIMD kernels: Node 20 validates them only with --experimental-wasm-relaxed-simd
-# (Node 22 runs them as they are and may not know the flag), so load() picks them only here.
-# simd.test.js holds them to the error bounds and to the other builds (it skips those tests without
-# the flag), then the numerics against their references. Skipped, and said, where build.sh could
-# not make them (no clang-16).
-echo "== node --test once more with the relaxed-SIMD kernels (fused multiply-add): simd.test.js and the numerics"
-relaxed_flag=()
-node --experimental-wasm-relaxed-simd -e 0 >/dev/null 2>&1 && relaxed_flag=(--experimental-wasm-relaxed-simd)
-if grep -q 'relaxed = null' web/dist/qkv-relaxed.js; then
-  echo "this build has no relaxed-SIMD kernels (build.sh found no clang-16 and lld-16): skipped"
-else
-  node "${relaxed_flag[@]}" --test --test-concurrency=2 --test-reporter=spec tests/simd.test.js "${NUMERICS[@]}"
-fi
+# the other builds' report, once their passes have ended
+other_status=0
+wait "$other_pid" || other_status=$?
+cat "$other_log"
+exit "$other_status"
