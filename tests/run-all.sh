@@ -91,7 +91,7 @@ echo "== node --test (API, fixtures, model, browser; the SIMD128 kernels where t
 # one Chromium for all of them (tests/browser/shared-browser.sh), stopped when this script ends
 # (and the other builds' passes with it, if the main pass fails)
 source tests/browser/shared-browser.sh
-trap 'stop_shared_browser; kill -- -"$other_pid" 2>/dev/null; rm -f "$other_log"' EXIT
+trap 'stop_shared_browser; kill -- -"$other_pid" 2>/dev/null || true; rm -f "$other_log"' EXIT
 # Two files at a time: one file alone leaves about a third of two cores idle (a page waiting on its
 # frames, a test on its browser); two keep both busy (measured: 2,293 s one at a time, 1,872 s two
 # at a time, on this 2-core machine: docs/reliability.md, "How long"; vmstat during a whole pass
