@@ -193,6 +193,8 @@ class ScriptedWorker {
   tick() { if (this.running) { this.step++; this.progress(2.5); } }
   hold() { this.held = []; }
   release() { const held = this.held; this.held = null; for (const m of held) this.onmessage?.({ data: m }); }
+  /** The oldest held message alone (the rest stay held). */
+  releaseOne() { this.onmessage?.({ data: this.held.shift() }); }
   terminate() {}
 }
 
@@ -233,26 +235,50 @@ test('the store\'s snapshot says what the latest Start or Pause asked for: the P
   const later = await until((s) => s.step === 5);
   assert.equal(later.running, true);
   assert.deepEqual(snapshots.slice(from).map((s) => s.running).filter((r) => !r), [], 'no snapshot after Start says it stopped');
-  // a report from before a Pause does not say the run runs
+  // a report from before a Pause, published before the Pause's answer, does not say the run runs
   run.hold();
   run.tick();
   store.pause();
-  run.release();   // step 6's report (seq 3, running), then the Pause's answer (seq 4)
+  assert.deepEqual(run.held.map((m) => [m.step, m.seq, m.running]), [[6, 3, true], [6, 4, false]]);
+  run.releaseOne();   // step 6's report alone
   const paused = await until((s) => s.step === 6);
-  assert.equal(paused.running, false);
+  assert.equal(paused.running, false, 'the report of step 6 came before the Pause: the snapshot says paused');
+  run.release();
 });
 
-test('a Start the run cannot take (its schedule ended) is answered, so the page never waits on it', async () => {
-  const answer = await new Promise((resolve) => {
-    const run = createRun({
-      api: async () => qkv,
-      post(m) {
-        if (m.type === 'progress' && m.done && m.seq === 0) run.receive({ type: 'play', seq: 7 });
-        if (m.type === 'progress' && m.seq === 7) { run.stop(); resolve(m); }
-      },
-    });
-    run.receive({ type: 'create', options: OPTIONS, text: TEXT, form: true });
-    run.receive({ type: 'play' });
+test('a Start the run cannot take, or a Pause, is answered without undoing what the page knows: done at the end, and for a model from a file', { timeout: 60000 }, async (t) => {
+  const answers = [];
+  const collect = (label, m) => answers.push([label, m]);
+  // the end of the schedule reached: a Start is answered, done
+  const ended = createRun({
+    api: async () => qkv,
+    post(m) {
+      if (m.type === 'progress' && m.done && m.seq === 0) ended.receive({ type: 'play', seq: 7 });
+      if (m.type === 'progress' && m.seq === 7) collect('play at the end', m);
+    },
   });
-  assert.deepEqual(answer, { type: 'progress', seq: 7, step: OPTIONS.steps, loss: null, running: false, done: true });
+  t.after(() => ended.stop());
+  ended.receive({ type: 'create', options: OPTIONS, text: TEXT, form: true });
+  ended.receive({ type: 'play' });
+  // a model saved a few steps into its schedule, loaded: it does not train, and its answers say done
+  let saved = null;
+  const file = createRun({
+    api: async () => qkv,
+    post(m) {
+      if (m.type === 'progress' && m.loss !== null && m.step === 3) { file.receive({ type: 'pause', seq: 1 }); file.receive({ type: 'save' }); }
+      if (m.type === 'saved' && saved === null) { saved = m.step; file.receive({ type: 'load', bytes: m.bytes }); }
+      if (m.type === 'created' && m.info.loaded) { file.receive({ type: 'play', seq: 8 }); file.receive({ type: 'pause', seq: 9 }); }
+      if (m.type === 'progress' && m.seq >= 8) collect(m.seq === 8 ? 'play on a file' : 'pause on a file', m);
+    },
+  });
+  t.after(() => file.stop());
+  file.receive({ type: 'create', options: OPTIONS, text: TEXT, form: true });
+  file.receive({ type: 'play', seq: 0 });
+  while (answers.length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok(saved > 0 && saved < OPTIONS.steps, `saved at step ${saved}`);
+  assert.deepEqual(answers.sort((x, y) => x[1].seq - y[1].seq), [
+    ['play at the end', { type: 'progress', seq: 7, step: OPTIONS.steps, loss: null, running: false, done: true }],
+    ['play on a file', { type: 'progress', seq: 8, step: saved, loss: null, running: false, done: true }],
+    ['pause on a file', { type: 'progress', seq: 9, step: saved, loss: null, running: false, done: true }],
+  ]);
 });

@@ -115,6 +115,9 @@ export function createRun({ post, api, chunkMs = 0, batch = null }) {
   // what progress reports as done: the end reached and its last sample and evaluation written (a
   // reader, or a test, told "done" finds them there); the end's own progress says not yet
   const reported = () => done() && !sampling && !evaluation;
+  // what the answer to a play or a pause says is done: that, or a model from a file, which does
+  // not train (the page shows it as done from its 'created'; an answer must not undo that)
+  const finishedForPage = () => reported() || !trainable;
   let endSaid = false;     // the run's end has been reported (once per model)
   function sayEnd() {
     if (endSaid || !gpt || !trainable || !reported()) return;
@@ -232,7 +235,7 @@ export function createRun({ post, api, chunkMs = 0, batch = null }) {
       until = to === null ? Infinity : to;
       // refused (nothing to train, the schedule's end, the link's step reached): the answer says so
       if (!gpt || !trainable || done() || gpt.steps >= until) {
-        if (gpt) progress({ step: gpt.steps, loss: null, running: running || (done() && trainable && !reported()), done: reported() });
+        if (gpt) progress({ step: gpt.steps, loss: null, running: running || (done() && trainable && !reported()), done: finishedForPage() });
         return;
       }
       if (!running) { running = true; schedule(); }
@@ -240,7 +243,7 @@ export function createRun({ post, api, chunkMs = 0, batch = null }) {
     },
     pause() {
       running = false;
-      if (gpt) progress({ step: gpt.steps, loss: null, running: false, done: reported() });
+      if (gpt) progress({ step: gpt.steps, loss: null, running: false, done: finishedForPage() });
     },
     step() {
       if (!gpt || running || !trainable || done()) return;

@@ -256,7 +256,7 @@ export function createGPTStore(ctx) {
   // carry the report of the Pause before it, and the writer's ticker, which follows the run, would
   // stop again (the Start lost). The run answers every play and pause (run.js), so a play it
   // refuses (the end of its schedule, a model from a file) is corrected by its answer.
-  const trains = () => Boolean(worker && s.info) && s.source !== 'file' && !s.done;
+  const trains = () => Boolean(worker && s.info) && s.source !== 'file' && !s.done && s.status !== 'error';
   const play = () => {
     lastCommand = 'play';
     worker?.postMessage({ type: 'play', seq: ++commandSeq });
@@ -276,7 +276,7 @@ export function createGPTStore(ctx) {
     play() { tickerPlays = true; if (!s.running || lastCommand === 'pause') { tickerStarted = true; play(); } },
     pause() { if (tickerStarted || s.running) pause(); tickerPlays = tickerStarted = false; },
     advance() { if (!tickerPlays && !s.running) step(); return []; },
-    get finished() { return !s.info || s.done || s.source === 'file'; },
+    get finished() { return !s.info || s.done || s.source === 'file' || s.status === 'error'; },
   });
 
   return {
