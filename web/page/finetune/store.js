@@ -56,6 +56,7 @@ export function createFineTuneStore(ctx) {
   let snap = null;
   let channel = null;
   let ownText = null, pendingText = null;
+  const asking = [];             // the texts of the runs asked for and not yet answered (created or refused), in order
   let runSettings = null, pendingSettings = null;
   let inFlight = false;          // a step asked of the run and not yet reported
   let thread = Object.freeze({ where: null, reason: null });
@@ -102,6 +103,7 @@ export function createFineTuneStore(ctx) {
         create(ownText);
         break;
       case 'created':
+        asking.shift();
         ownText = pendingText;
         runSettings = pendingSettings;
         inFlight = false;
@@ -135,8 +137,10 @@ export function createFineTuneStore(ctx) {
         break;
       case 'error':
         inFlight = false;
-        if (m.op === 'create') set({ error: { op: m.op, message: m.message }, status: s.info ? 'ready' : 'error' });
-        else if (m.op === 'step') set({ error: { op: m.op, message: m.message }, done: true });
+        if (m.op === 'create') {
+          asking.shift();
+          set({ error: { op: m.op, message: m.message }, status: s.info ? 'ready' : 'error' });
+        } else if (m.op === 'step') set({ error: { op: m.op, message: m.message }, done: true });
         else set({ error: { op: m.op, message: m.message }, status: s.info || m.op !== 'base' ? s.status : 'error', busy: false });
         break;
       default:
@@ -146,6 +150,7 @@ export function createFineTuneStore(ctx) {
   function create(text) {
     const c = open();
     pendingText = text;
+    asking.push(text);
     pendingSettings = finetuneOptions(state);
     const preset = state.get('ftset');
     set({ status: s.info ? s.status : 'starting', error: null });
@@ -197,6 +202,11 @@ export function createFineTuneStore(ctx) {
     restart() { if (s.base) create(ownText); },
     /** The reader's text (null: back to the preset). */
     useText(text) { if (s.base) create(text); },
+    /**
+     * Whether the latest run asked for is on the reader's text: the run there, or one still being
+     * built (the snapshot says 'own' only once it is built).
+     */
+    asksOwnText: () => (asking.length ? asking[asking.length - 1] : ownText) !== null,
     watch(target, layer) {
       watchAsked = { target, layer };
       channel?.postMessage({ type: 'watch', target, layer });

@@ -72,8 +72,9 @@ export const finetuneSection = defineSection({
       return { el, label: h('label', { class: 'gpt-choice' }, texts.set(h('span'), `finetune.${key}`), el) };
     };
     const setSel = select('ftset', [...FINETUNE_PRESETS.map((p) => [p, `finetune.set.${p}`]), ['own', 'finetune.set.own']]);
-    // a preset chosen while the reader's own text trains: back to the presets (the text stays in its box)
-    events.on(setSel.el, 'change', () => { if (snapNow().source === 'own') { askedOwn = false; ticker.pause(); store.useText(null); } });
+    // a preset chosen while the reader's own text trains, or is still being built: back to the
+    // presets (the text stays in its box)
+    events.on(setSel.el, 'change', () => { if (snapNow().source === 'own' || store.asksOwnText()) { askedOwn = false; ticker.pause(); store.useText(null); } });
     setSel.el.querySelector('option[value=own]').disabled = true;
     const methodSel = select('ftmethod', [['lora', 'finetune.method.lora'], ['full', 'finetune.method.full']]);
     const rankSel = h('select', { attrs: { 'data-setting': 'ftrank' } }, FINETUNE_CHOICES.ftrank.map((r) => h('option', { value: String(r), text: String(r) })));
