@@ -178,14 +178,14 @@ class ScriptedWorker {
   static last = null;
   constructor() {
     ScriptedWorker.last = this;
-    Object.assign(this, { seq: 0, step: 0, running: false, held: null, sent: [] });
+    Object.assign(this, { seq: 0, step: 0, running: false, held: null, sent: [], creates: [] });
     setTimeout(() => this.onmessage?.({ data: { type: 'started' } }));
   }
   send(m) { this.sent.push(m); if (this.held) this.held.push(m); else setTimeout(() => this.onmessage?.({ data: m })); }
   progress(loss = null) { this.send({ type: 'progress', seq: this.seq, step: this.step, loss, running: this.running, done: false }); }
   postMessage(m) {
     if (typeof m.seq === 'number') this.seq = m.seq;
-    if (m.type === 'create') this.send({ type: 'created', info: { loaded: false, steps: 0, defaultSteps: 1000 } });
+    if (m.type === 'create') { this.creates.push(m); this.send({ type: 'created', info: { loaded: false, steps: 0, defaultSteps: 1000 } }); }
     if (m.type === 'play') { this.running = true; this.progress(); }
     if (m.type === 'pause') { this.running = false; this.progress(); }
   }
@@ -244,6 +244,33 @@ test('the store\'s snapshot says what the latest Start or Pause asked for: the P
   const paused = await until((s) => s.step === 6);
   assert.equal(paused.running, false, 'the report of step 6 came before the Pause: the snapshot says paused');
   run.release();
+});
+
+test('a setting changed while the reader\'s own text is still being built keeps that text: the new run is on it, with the new setting', async (t) => {
+  const { createGPTStore } = await import('../web/page/gpt/store.js');
+  const values = { glayers: 1, gheads: 2, gdim: 16, gctx: 8, glr: 0.01, gseed: 0, gsteps: 1000 };
+  const listeners = [];
+  const ctx = { state: { get: (k) => values[k], onChange: (fn) => { listeners.push(fn); return () => {}; } }, sceneFor: () => null };
+  const realWorker = globalThis.Worker;
+  globalThis.Worker = ScriptedWorker;
+  const store = createGPTStore(ctx);
+  t.after(() => { store.destroy(); globalThis.Worker = realWorker; });
+  const until = (pred) => new Promise((resolve) => {
+    if (pred(store.get())) { resolve(store.get()); return; }
+    const off = store.subscribe((snap) => { if (pred(snap)) { off(); resolve(snap); } });
+  });
+  store.ensure();
+  await until((s) => s.info && s.source === 'quatrains');
+  const run = ScriptedWorker.last;
+  // the reader's text asked for; before the page hears that its run is built, the seed changes
+  run.hold();
+  store.retrain('own text');
+  values.gseed = 1;
+  for (const fn of listeners) fn('gseed');
+  assert.deepEqual(run.creates.map((m) => [m.form ? 'quatrains' : m.text, m.options.seed]), [['quatrains', 0], ['own text', 0], ['own text', 1]]);
+  run.release();
+  const last = await until((s) => s.info && s.source === 'own' && !s.stale);
+  assert.equal(last.settings.gseed, 1);
 });
 
 test('a Start the run cannot take, or a Pause, is answered without undoing what the page knows: done at the end, and for a model from a file', { timeout: 60000 }, async (t) => {

@@ -77,9 +77,13 @@ export function createGPTStore(ctx) {
   let snap = EMPTY;
   let queued = false;
   let ownText = null;            // the reader's text the current run trains on (null: the quatrains)
-  let pendingText = null;        // the text of the run asked for, until the worker has built it
+  // the runs asked for and not yet answered ('created', or the create refused), in order: { text,
+  // settings }. Each answer is its run's, so a run is named by its own text even when the reader
+  // asked for another one before it was built.
+  const asked = [];
+  // the text of the latest run asked for: a new run with other settings keeps it
+  const latestText = () => (asked.length ? asked[asked.length - 1].text : ownText);
   let runSettings = null;        // the settings (gptOptions) of the current run
-  let pendingSettings = null;    // those of the run asked for, until the worker has built it
   let line = '';                 // the reader's line whose attention is shown
   let attendId = 0, lastAttend = 0;
   const waiting = new Map();     // 'saved' → resolvers
@@ -132,7 +136,7 @@ export function createGPTStore(ctx) {
     switch (m.type) {
       case 'created':
         tickerPlays = tickerStarted = false;
-        if (!m.info.loaded) { ownText = pendingText; runSettings = pendingSettings; }
+        if (!m.info.loaded && asked.length) { const run = asked.shift(); ownText = run.text; runSettings = run.settings; }
         s = { ...EMPTY, status: 'ready', info: m.info, step: m.info.steps, done: m.info.loaded || m.info.steps >= m.info.defaultSteps,
           source: m.info.loaded ? 'file' : (ownText === null ? 'quatrains' : 'own'), savedStep: m.info.loaded ? m.info.steps : null,
           startedAt: now, attention: null };
@@ -184,6 +188,7 @@ export function createGPTStore(ctx) {
         waiting.delete('saved');
         break;
       case 'error':
+        if (m.op === 'create') asked.shift();
         if (m.op === 'create' || m.op === 'load') {
           for (const fn of waiting.get('saved') || []) fn({ bytes: null, error: m.message });
           waiting.delete('saved');
@@ -203,10 +208,10 @@ export function createGPTStore(ctx) {
   function create(text) {
     const w = startWorker();
     if (!w) return;
-    pendingSettings = gptOptions(state);
-    pendingText = text;
+    const settings = gptOptions(state);
+    asked.push({ text, settings });
     set({ status: s.info ? s.status : 'starting', error: null });
-    w.postMessage({ type: 'create', options: pendingSettings, text: text === null ? QUATRAINS.poems : text, form: text === null });
+    w.postMessage({ type: 'create', options: settings, text: text === null ? QUATRAINS.poems : text, form: text === null });
   }
 
   function watchLine(text) {
@@ -233,7 +238,7 @@ export function createGPTStore(ctx) {
     if (!s.info) { publish(); return; }
     const changed = JSON.stringify(gptOptions(state)) !== JSON.stringify(runSettings);
     // a run that has not moved yet is simply replaced; one with steps is kept until the reader says
-    if (changed && s.step === 0 && !s.running && s.source !== 'file') create(ownText);
+    if (changed && s.step === 0 && !s.running && s.source !== 'file') create(latestText());
     else set({ stale: changed });
   });
 
@@ -287,7 +292,7 @@ export function createGPTStore(ctx) {
     /** A new run: on `text` (the reader's; null for the quatrains), with the URL's settings. */
     retrain(text) { create(text); },
     /** A new run with the current settings and the current text. */
-    restart() { create(ownText); },
+    restart() { create(latestText()); },
     watchLine,
     unsaved,
     async save() {
