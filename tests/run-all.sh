@@ -85,7 +85,6 @@ cat "$fuzz_log"
 rm -f "$fuzz_log"
 [ "$fuzz_status" = 0 ] || { echo "fuzz: FAILED (status $fuzz_status)"; exit "$fuzz_status"; }
 
-
 # Every test file, once, the SIMD128 kernels where the engine has them: the Node files (the
 # TypeScript declarations with each compiler: declarations.test.js) and the browser files, which
 # share one Chromium (a new browser file that opens it with harness.js's openBrowser() joins by itself).

@@ -74,7 +74,7 @@ export async function newPage(env, { width = 1280, height = 900, locale = 'en-US
   const key = `${locale}|${reducedMotion}`;
   const pool = (env.idlePages ??= []);
   let page = null;
-  for (let i = pool.findIndex((entry) => entry.key === key); i >= 0 && !page; i = pool.findIndex((entry) => entry.key === key)) {
+  for (let i; !page && (i = pool.findIndex((entry) => entry.key === key)) >= 0;) {
     const idle = pool.splice(i, 1)[0].page;
     try {
       await idle.setViewportSize({ width, height });

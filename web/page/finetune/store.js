@@ -55,9 +55,12 @@ export function createFineTuneStore(ctx) {
   let s = { ...EMPTY };
   let snap = null;
   let channel = null;
-  let ownText = null, pendingText = null;
-  const asking = [];             // the texts of the runs asked for and not yet answered (created or refused), in order
-  let runSettings = null, pendingSettings = null;
+  let ownText = null;            // the reader's text the current run trains on (null: the preset's)
+  let runSettings = null;        // the settings (finetuneOptions) of the current run
+  // the runs asked for and not yet answered ('created', or the create refused), in order: { text,
+  // settings }, as the writer's store keeps them (gpt/store.js): each answer is its own run's
+  const asked = [];
+  const latestText = () => (asked.length ? asked[asked.length - 1].text : ownText);
   let inFlight = false;          // a step asked of the run and not yet reported
   let thread = Object.freeze({ where: null, reason: null });
   let watchAsked = { target: null, layer: 0 };
@@ -103,9 +106,7 @@ export function createFineTuneStore(ctx) {
         create(ownText);
         break;
       case 'created':
-        asking.shift();
-        ownText = pendingText;
-        runSettings = pendingSettings;
+        if (asked.length) { const run = asked.shift(); ownText = run.text; runSettings = run.settings; }
         inFlight = false;
         s = { ...EMPTY, base: s.base, status: 'ready', info: m.info, step: m.info.steps, done: m.info.steps >= m.info.defaultSteps,
           source: ownText === null ? 'preset' : 'own', compare: null };
@@ -138,7 +139,7 @@ export function createFineTuneStore(ctx) {
       case 'error':
         inFlight = false;
         if (m.op === 'create') {
-          asking.shift();
+          asked.shift();
           set({ error: { op: m.op, message: m.message }, status: s.info ? 'ready' : 'error' });
         } else if (m.op === 'step') set({ error: { op: m.op, message: m.message }, done: true });
         else set({ error: { op: m.op, message: m.message }, status: s.info || m.op !== 'base' ? s.status : 'error', busy: false });
@@ -149,12 +150,11 @@ export function createFineTuneStore(ctx) {
 
   function create(text) {
     const c = open();
-    pendingText = text;
-    asking.push(text);
-    pendingSettings = finetuneOptions(state);
+    const settings = finetuneOptions(state);
+    asked.push({ text, settings });
     const preset = state.get('ftset');
     set({ status: s.info ? s.status : 'starting', error: null });
-    c.postMessage({ type: 'create', options: pendingSettings, text: text ?? FINETUNE_SETS[preset].train, preset: text === null, baseText: BASE_TEXT });
+    c.postMessage({ type: 'create', options: settings, text: text ?? FINETUNE_SETS[preset].train, preset: text === null, baseText: BASE_TEXT });
     if (watchAsked.target) c.postMessage({ type: 'watch', ...watchAsked });
   }
 
@@ -206,7 +206,7 @@ export function createFineTuneStore(ctx) {
      * Whether the latest run asked for is on the reader's text: the run there, or one still being
      * built (the snapshot says 'own' only once it is built).
      */
-    asksOwnText: () => (asking.length ? asking[asking.length - 1] : ownText) !== null,
+    asksOwnText: () => latestText() !== null,
     watch(target, layer) {
       watchAsked = { target, layer };
       channel?.postMessage({ type: 'watch', target, layer });
