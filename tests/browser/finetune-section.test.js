@@ -199,9 +199,11 @@ test('a preset chosen while the reader\'s own text is still being built goes bac
   await page.selectOption('#finetune [data-setting=ftset]', 'poet');
   await page.evaluate(() => { window.__holdCreated = false; for (const deliver of window.__held.splice(0)) deliver(); });
   // a third run, the poet preset's, at step 0: the own text's run was replaced, not kept under the preset's name
+  // (each run's snapshot is drawn in turn, at most every 250 ms: the own text's run shows 'own'
+  // first, then the third run shows the preset)
   await page.waitForFunction(() => window.__created === 3, null, { timeout: 60000 });
-  await page.waitForFunction(() => document.querySelector('#finetune [data-role=status]').dataset.step === '0');
-  await frames(page, 2);
+  await page.waitForFunction(() => document.querySelector('#finetune [data-setting=ftset]').value === 'poet'
+    && document.querySelector('#finetune [data-role=status]').dataset.step === '0', null, { timeout: 60000 });
   assert.equal(await page.inputValue('#finetune [data-setting=ftset]'), 'poet');
   assert.equal(new URL(page.url()).searchParams.get('ftset'), 'poet');
   assert.deepEqual(page.problems(), []);
