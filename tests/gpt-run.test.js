@@ -273,6 +273,39 @@ test('a setting changed while the reader\'s own text is still being built keeps 
   assert.equal(last.settings.gseed, 1);
 });
 
+test('a setting changed while a new run is being built, and the old run has steps, is not lost: the new run, at step 0, is made again with it', async (t) => {
+  const { createGPTStore } = await import('../web/page/gpt/store.js');
+  const values = { glayers: 1, gheads: 2, gdim: 16, gctx: 8, glr: 0.01, gseed: 0, gsteps: 1000 };
+  const listeners = [];
+  const ctx = { state: { get: (k) => values[k], onChange: (fn) => { listeners.push(fn); return () => {}; } }, sceneFor: () => null };
+  const realWorker = globalThis.Worker;
+  globalThis.Worker = ScriptedWorker;
+  const store = createGPTStore(ctx);
+  t.after(() => { store.destroy(); globalThis.Worker = realWorker; });
+  const until = (pred) => new Promise((resolve) => {
+    if (pred(store.get())) { resolve(store.get()); return; }
+    const off = store.subscribe((snap) => { if (pred(snap)) { off(); resolve(snap); } });
+  });
+  store.ensure();
+  await until((s) => s.info && s.source === 'quatrains');
+  const run = ScriptedWorker.last;
+  store.play();
+  run.tick(); run.tick();
+  store.pause();
+  await until((s) => s.step === 2 && !s.running);
+  // the reader's text asked for; before the page hears that its run is built, the seed changes:
+  // the run with steps is kept for now (stale), the one being built has the old seed
+  run.hold();
+  store.retrain('own text');
+  values.gseed = 1;
+  for (const fn of listeners) fn('gseed');
+  assert.deepEqual(run.creates.map((m) => [m.form ? 'quatrains' : m.text, m.options.seed]), [['quatrains', 0], ['own text', 0]]);
+  run.release();
+  const last = await until((s) => s.info && s.source === 'own' && s.step === 0 && !s.stale && run.creates.length === 3);
+  assert.deepEqual(run.creates.map((m) => [m.form ? 'quatrains' : m.text, m.options.seed]), [['quatrains', 0], ['own text', 0], ['own text', 1]]);
+  assert.equal(last.settings.gseed, 1);
+});
+
 test('a Start the run cannot take, or a Pause, is answered without undoing what the page knows: done at the end, and for a model from a file', { timeout: 60000 }, async (t) => {
   const answers = [];
   const collect = (label, m) => answers.push([label, m]);

@@ -163,7 +163,7 @@ test('the question (quiz=1): once the run is made the stepper holds before it; t
   }
 });
 
-test('a preset chosen while the reader\'s own text is still being built goes back to the presets (the choice is not lost to the run being built)', async () => {
+test('a preset or a setting chosen while the reader\'s own text is still being built is not lost to the run being built: a preset goes back to the presets, a setting is the new run\'s', async () => {
   const page = await openPage(env, { query: q({ embed: 1, lang: 'en', section: 'finetune', ...SHORT }) });
   // the run's 'created' messages are held while window.__holdCreated is set: the reader's next
   // choice then comes before the page knows the run it asked for
@@ -206,6 +206,22 @@ test('a preset chosen while the reader\'s own text is still being built goes bac
     && document.querySelector('#finetune [data-role=status]').dataset.step === '0', null, { timeout: 60000 });
   assert.equal(await page.inputValue('#finetune [data-setting=ftset]'), 'poet');
   assert.equal(new URL(page.url()).searchParams.get('ftset'), 'poet');
+  // the same for a setting other than the preset: the rank changed while the own text's run is
+  // being built (the poet's run has a step, so it is kept for now) is the built run's rank, and
+  // the text stays the reader's
+  await page.click('#finetune [data-role=step]');
+  await page.waitForFunction(() => document.querySelector('#finetune [data-role=status]').dataset.step === '1');
+  await page.evaluate(() => { window.__holdCreated = true; });
+  await page.click('#finetune [data-role=train-own]');
+  await page.waitForFunction(() => window.__held.length === 1, null, { timeout: 60000 });
+  await page.selectOption('#finetune [data-setting=ftrank]', '16');
+  await page.evaluate(() => { window.__holdCreated = false; for (const deliver of window.__held.splice(0)) deliver(); });
+  await page.waitForFunction(() => window.__created === 5, null, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelector('#finetune [data-role=status]').textContent.includes('r = 16')
+    && document.querySelector('#finetune [data-role=status]').dataset.step === '0', null, { timeout: 60000 });
+  assert.equal(await page.inputValue('#finetune [data-setting=ftset]'), 'own');
+  assert.equal(await page.isHidden('#finetune [data-role=stale]'), true);
+  assert.equal(new URL(page.url()).searchParams.get('ftrank'), '16');
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });

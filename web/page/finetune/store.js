@@ -57,6 +57,7 @@ export function createFineTuneStore(ctx) {
   let channel = null;
   let ownText = null;            // the reader's text the current run trains on (null: the preset's)
   let runSettings = null;        // the settings (finetuneOptions) of the current run
+  let runPreset = null;          // … and its preset (ftset), when it trains on one
   // the runs asked for and not yet answered ('created', or the create refused), in order: { text,
   // settings }, as the writer's store keeps them (gpt/store.js): each answer is its own run's
   const asked = [];
@@ -106,8 +107,11 @@ export function createFineTuneStore(ctx) {
         create(ownText);
         break;
       case 'created':
-        if (asked.length) { const run = asked.shift(); ownText = run.text; runSettings = run.settings; }
+        if (asked.length) { const run = asked.shift(); ({ text: ownText, settings: runSettings, preset: runPreset } = run); }
         inFlight = false;
+        // a setting changed while this run was being built (and no later run asked for has it):
+        // the run has not moved, so it is made again with the settings the page now shows
+        if (!asked.length && settingsDiffer()) { create(ownText); return; }
         s = { ...EMPTY, base: s.base, status: 'ready', info: m.info, step: m.info.steps, done: m.info.steps >= m.info.defaultSteps,
           source: ownText === null ? 'preset' : 'own', compare: null };
         publish();
@@ -148,11 +152,15 @@ export function createFineTuneStore(ctx) {
     }
   }
 
+  /** Whether the current run's settings, or its preset, are not the ones the page shows. */
+  const settingsDiffer = () => JSON.stringify(finetuneOptions(state)) !== JSON.stringify(runSettings)
+    || (ownText === null && runPreset !== state.get('ftset'));
+
   function create(text) {
     const c = open();
     const settings = finetuneOptions(state);
-    asked.push({ text, settings });
     const preset = state.get('ftset');
+    asked.push({ text, settings, preset: text === null ? preset : null });
     set({ status: s.info ? s.status : 'starting', error: null });
     c.postMessage({ type: 'create', options: settings, text: text ?? FINETUNE_SETS[preset].train, preset: text === null, baseText: BASE_TEXT });
     if (watchAsked.target) c.postMessage({ type: 'watch', ...watchAsked });
@@ -176,8 +184,8 @@ export function createFineTuneStore(ctx) {
   const offState = state.onChange((name) => {
     if (!FT_RUN_KEYS.includes(name)) { if (name === 'ftprompt') publish(); return; }
     if (!s.info) { publish(); return; }
-    const changed = JSON.stringify(finetuneOptions(state)) !== JSON.stringify(runSettings) || (ownText === null && name === 'ftset');
-    if (changed && s.step === 0) create(name === 'ftset' ? null : ownText);
+    const changed = settingsDiffer();
+    if (changed && s.step === 0) create(name === 'ftset' ? null : latestText());
     else set({ stale: changed });
   });
 
@@ -199,7 +207,7 @@ export function createFineTuneStore(ctx) {
     setVisible(visible) { for (const fn of [...visibility]) fn(visible); },
     onVisible(fn) { visibility.add(fn); return () => visibility.delete(fn); },
     /** A new run with the current settings (and text: the preset's, or the reader's). */
-    restart() { if (s.base) create(ownText); },
+    restart() { if (s.base) create(latestText()); },
     /** The reader's text (null: back to the preset). */
     useText(text) { if (s.base) create(text); },
     /**

@@ -137,6 +137,13 @@ export function createGPTStore(ctx) {
       case 'created':
         tickerPlays = tickerStarted = false;
         if (!m.info.loaded && asked.length) { const run = asked.shift(); ownText = run.text; runSettings = run.settings; }
+        // a setting changed while this run was being built (and no later run asked for has it):
+        // the run has not moved, so it is made again with the settings the page now shows
+        if (!m.info.loaded && !asked.length && JSON.stringify(gptOptions(state)) !== JSON.stringify(runSettings)) {
+          replayAsked = 0;
+          create(ownText);
+          return;
+        }
         s = { ...EMPTY, status: 'ready', info: m.info, step: m.info.steps, done: m.info.loaded || m.info.steps >= m.info.defaultSteps,
           source: m.info.loaded ? 'file' : (ownText === null ? 'quatrains' : 'own'), savedStep: m.info.loaded ? m.info.steps : null,
           startedAt: now, attention: null };
