@@ -259,15 +259,14 @@ export function createGPTStore(ctx) {
   };
   if (typeof addEventListener === 'function') addEventListener('beforeunload', beforeUnload);
 
-  // play and pause are numbered (run.js says the last one it took in every progress): a report from
-  // before the latest of them does not say whether the run runs now. Without this, Pause then Start
-  // faster than the run answers lost the Start: Start saw the run still running and sent nothing,
-  // then the pause's report stopped the ticker.
-  // The snapshot says at once what the latest command asked for (running), and reports from
-  // before it keep that: otherwise a snapshot published between Start and the run's answer could
-  // carry the report of the Pause before it, and the writer's ticker, which follows the run, would
-  // stop again (the Start lost). The run answers every play and pause (run.js), so a play it
-  // refuses (the end of its schedule, a model from a file) is corrected by its answer.
+  // Play and pause are numbered; run.js says the last one it took in every progress, so a report
+  // from before the latest command does not say whether the run runs now. The snapshot says at
+  // once what that command asked for (running), and such reports keep it. Without this, a Pause's
+  // report published after a quick Start said the run had stopped, and the writer's ticker, which
+  // follows the run, paused it again: the Start was lost. The run answers every play and pause
+  // (run.js), so a play it refuses (the end of its schedule, a model from a file) is corrected by
+  // its answer. (The ticker's play below also sends a Start after a Pause that is not answered
+  // yet, lastCommand, rather than trust a run that still says it runs.)
   const trains = () => Boolean(worker && s.info) && s.source !== 'file' && !s.done && s.status !== 'error';
   const play = () => {
     lastCommand = 'play';
