@@ -200,9 +200,14 @@ export async function blankPage(env) {
 /** "A strict CSP without unsafe-eval": no inline script or style, no eval, no blob: workers; WASM may compile. */
 export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
-/** Opens the demo page (served, or from file:// with `file`) at `query` and waits until it is ready. */
-export async function openPage(env, { query = '', file = false, locale = 'en-US', csp = null, ...options } = {}) {
+/**
+ * Opens the demo page (served, or from file:// with `file`) at `query` and waits until it is
+ * ready. `init`: a function run in the page before its own scripts (page.addInitScript; the page
+ * is then not reused).
+ */
+export async function openPage(env, { query = '', file = false, locale = 'en-US', csp = null, init = null, ...options } = {}) {
   const page = await newPage(env, { locale, ...options });
+  if (init) await page.addInitScript(init);
   // csp: the served index.html with this Content-Security-Policy header
   if (csp) {
     const html = fs.readFileSync(path.join(ROOT, 'web', 'index.html'), 'utf8');

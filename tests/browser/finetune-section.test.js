@@ -17,7 +17,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
 import { openBrowser, newPage, downloadBytes, frames, ARTIFACTS, ROOT } from './harness.js';
-import { openPage, q } from './page-helpers.js';
+import { openPage, q, holdWorkerMessages } from './page-helpers.js';
 import { newBlogPage, waitForWidget, STRICT_CSP } from './widget-helpers.js';
 import { QUATRAINS } from '../../web/data/quatrains.js';
 
@@ -164,44 +164,26 @@ test('the question (quiz=1): once the run is made the stepper holds before it; t
 });
 
 test('a preset or a setting chosen while the reader\'s own text is still being built is not lost to the run being built: a preset goes back to the presets, a setting is the new run\'s', async () => {
-  const page = await openPage(env, { query: q({ embed: 1, lang: 'en', section: 'finetune', ...SHORT }) });
-  // the run's 'created' messages are held while window.__holdCreated is set: the reader's next
-  // choice then comes before the page knows the run it asked for
-  await page.addInitScript(() => {
-    const Real = window.Worker;
-    window.__held = [];
-    window.__created = 0;   // the runs the page has been told of
-    window.Worker = class extends Real {
-      set onmessage(fn) {
-        super.onmessage = (event) => {
-          const created = event.data?.type === 'created';
-          const deliver = () => { if (created) window.__created++; fn(event); };
-          if (window.__holdCreated && created) window.__held.push(deliver);
-          else deliver();
-        };
-      }
-      get onmessage() { return super.onmessage; }
-    };
-  });
-  await page.reload();
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 60000 });
+  // the run's 'created' messages are held while the test says: the reader's next choice then
+  // comes before the page knows the run it asked for
+  const page = await openPage(env, { query: q({ embed: 1, lang: 'en', section: 'finetune', ...SHORT }), init: holdWorkerMessages });
   await page.evaluate(() => document.getElementById('finetune').scrollIntoView());
   await page.waitForFunction(() => !document.querySelector('#finetune [data-role=step]').disabled, null, { timeout: 120000 });
   assert.equal(await page.getAttribute('#finetune [data-role=thread]', 'data-thread'), 'worker');
-  assert.equal(await page.evaluate(() => window.__created), 1);
+  assert.equal(await page.evaluate(() => window.__seen.created), 1);
   // a run with a step: a preset changed now is pending, not a new run at once
   await page.click('#finetune [data-role=step]');
   await page.waitForFunction(() => document.querySelector('#finetune [data-role=status]').dataset.step === '1');
   await page.fill('#finetune [data-role=own-text]', QUATRAINS.poems.split('\n').slice(0, 40).join('\n'));
-  await page.evaluate(() => { window.__holdCreated = true; });
+  await page.evaluate(() => { window.__holdTypes.add('created'); });
   await page.click('#finetune [data-role=train-own]');
   await page.waitForFunction(() => window.__held.length === 1, null, { timeout: 60000 });   // the own text's run is built, its answer held
   await page.selectOption('#finetune [data-setting=ftset]', 'poet');
-  await page.evaluate(() => { window.__holdCreated = false; for (const deliver of window.__held.splice(0)) deliver(); });
+  await page.evaluate(() => { window.__holdTypes.clear(); window.__release(); });
   // a third run, the poet preset's, at step 0: the own text's run was replaced, not kept under the preset's name
   // (each run's snapshot is drawn in turn, at most every 250 ms: the own text's run shows 'own'
   // first, then the third run shows the preset)
-  await page.waitForFunction(() => window.__created === 3, null, { timeout: 60000 });
+  await page.waitForFunction(() => window.__seen.created === 3, null, { timeout: 60000 });
   await page.waitForFunction(() => document.querySelector('#finetune [data-setting=ftset]').value === 'poet'
     && document.querySelector('#finetune [data-role=status]').dataset.step === '0', null, { timeout: 60000 });
   assert.equal(await page.inputValue('#finetune [data-setting=ftset]'), 'poet');
@@ -211,12 +193,12 @@ test('a preset or a setting chosen while the reader\'s own text is still being b
   // the text stays the reader's
   await page.click('#finetune [data-role=step]');
   await page.waitForFunction(() => document.querySelector('#finetune [data-role=status]').dataset.step === '1');
-  await page.evaluate(() => { window.__holdCreated = true; });
+  await page.evaluate(() => { window.__holdTypes.add('created'); });
   await page.click('#finetune [data-role=train-own]');
   await page.waitForFunction(() => window.__held.length === 1, null, { timeout: 60000 });
   await page.selectOption('#finetune [data-setting=ftrank]', '16');
-  await page.evaluate(() => { window.__holdCreated = false; for (const deliver of window.__held.splice(0)) deliver(); });
-  await page.waitForFunction(() => window.__created === 5, null, { timeout: 60000 });
+  await page.evaluate(() => { window.__holdTypes.clear(); window.__release(); });
+  await page.waitForFunction(() => window.__seen.created === 5, null, { timeout: 60000 });
   await page.waitForFunction(() => document.querySelector('#finetune [data-role=status]').textContent.includes('r = 16')
     && document.querySelector('#finetune [data-role=status]').dataset.step === '0', null, { timeout: 60000 });
   assert.equal(await page.inputValue('#finetune [data-setting=ftset]'), 'own');

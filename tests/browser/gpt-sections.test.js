@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openBrowser, newPage, ROOT, frames, settle } from './harness.js';
-import { openPage, q } from './page-helpers.js';
+import { openPage, q, holdWorkerMessages } from './page-helpers.js';
 import { newBlogPage, waitForWidget, STRICT_CSP } from './widget-helpers.js';
 import { load } from '../../web/qkv-lab.js';
 import { computeBlock, rowOf } from '../../web/page/gpt/block-model.js';
@@ -137,8 +137,8 @@ test('writer: refused text stays typed with the engine\'s message; training writ
   await page.closeAll();
 });
 
-test('writer: Pause then Start before the worker has answered the pause keeps the run going (the pause\'s late report does not stop it)', async () => {
-  const page = await openPage(env, { query: q({ embed: 1, section: 'writer', lang: 'en', ...TINY, gsteps: 1000 }) });
+test('writer: Pause then Start before the worker has answered the pause, or after its answer came and before it was drawn, keeps the run going', async () => {
+  const page = await openPage(env, { query: q({ embed: 1, section: 'writer', lang: 'en', ...TINY, gsteps: 1000 }), init: holdWorkerMessages });
   await page.locator('#writer').scrollIntoViewIfNeeded();
   await page.waitForSelector('#writer [data-role=samples] li');
   await page.click('#writer [data-role=play]');
@@ -152,6 +152,26 @@ test('writer: Pause then Start before the worker has answered the pause keeps th
   });
   // it trains on (the old code stopped for good here: the Start was lost)
   await page.waitForFunction((n) => Number(document.querySelector('#writer [data-role=status]').dataset.step) >= n + 20, at, { timeout: 60000 });
+  // the order CI once met (the run's reports held, so it is the same every time): Pause; its
+  // answer reaches the page, and before the page has drawn it the reader presses Start. The
+  // writer's clock follows the run, so the drawn answer must not stop it again.
+  const drawnStep = () => page.evaluate(() => Number(document.querySelector('#writer [data-role=status]').dataset.step));
+  await page.evaluate(() => window.__holdTypes.add('progress'));
+  await page.waitForFunction((drawn) => window.__held.some((m) => m.data.step > drawn), await drawnStep());
+  await page.click('#writer [data-role=play]');   // Pause
+  await page.waitForFunction(() => window.__held.some((m) => m.data.running === false));
+  const paused = await page.evaluate(() => {
+    const answer = window.__held.find((m) => m.data.running === false).data;
+    window.__release();   // the reports up to the Pause's answer (the Start's answer will be held)
+    document.querySelector('#writer [data-role=play]').click();   // Start, in the same task
+    return answer.step;
+  });
+  // the snapshot with the Pause's answer is drawn (its step is past what was drawn before)
+  await page.waitForFunction((n) => Number(document.querySelector('#writer [data-role=status]').dataset.step) === n, paused);
+  assert.equal(await page.getAttribute('#writer [data-role=play]', 'data-state'), 'running', 'the drawn Pause answer did not stop the clock');
+  await page.evaluate(() => { window.__holdTypes.clear(); window.__release(); });
+  await page.waitForFunction((n) => Number(document.querySelector('#writer [data-role=status]').dataset.step) >= n + 20, paused, { timeout: 60000 });
+  assert.equal(await page.getAttribute('#writer [data-role=play]', 'data-state'), 'running');
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });

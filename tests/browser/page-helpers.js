@@ -12,6 +12,29 @@ import { TEMPERATURES } from '../../web/page/models/snapshot-derived.js';
 export { openPage, q } from '../../tools/browser.mjs';
 import { openPage } from '../../tools/browser.mjs';
 
+/**
+ * An init script (openPage's `init`) that lets a test choose the order of a run's messages: the
+ * messages of the page's workers whose type is in window.__holdTypes (a Set, empty at first) are
+ * held in window.__held, each { data, deliver }, until window.__release() delivers them in order;
+ * window.__seen counts the messages of each type the page has been given.
+ */
+export function holdWorkerMessages() {
+  const Real = window.Worker;
+  Object.assign(window, { __holdTypes: new Set(), __held: [], __seen: {} });
+  window.__release = () => { for (const { deliver } of window.__held.splice(0)) deliver(); };
+  window.Worker = class extends Real {
+    set onmessage(fn) {
+      super.onmessage = (event) => {
+        const type = event.data?.type;
+        const deliver = () => { window.__seen[type] = (window.__seen[type] || 0) + 1; fn(event); };
+        if (window.__holdTypes.has(type)) window.__held.push({ data: event.data, deliver });
+        else deliver();
+      };
+    }
+    get onmessage() { return super.onmessage; }
+  };
+}
+
 /** The exercise of section `id`, and its feedback line (?quiz=1, or the page's switch). */
 export const quizOf = (id) => `#${id} [data-role=quiz]`;
 export const feedback = (id) => `${quizOf(id)} [data-role=quiz-feedback]`;
