@@ -4,8 +4,10 @@
 // desktop, which hold every pair of the three (each language in each scheme and at each width,
 // each scheme at each width: an orthogonal array), one load of the page each.
 // Audited at four moments, in every configuration: as it opens; after every section has stepped
-// forward twice and the training section has trained, paused and taken one more step (its charts,
-// heat map, batch and probes drawn; the step's heat-map flash frozen at its brightest); with every
+// forward twice (the GPT sections first drawn: the writer's first sample, generation's table) and
+// the training section has trained, paused and taken one more step (its charts, heat map, batch
+// and probes drawn; the step's heat-map flash frozen at its brightest), where the page must not
+// scroll sideways either; with every
 // section at its last step (the filled tables and their highlights); and with every section back
 // at its first step. Every rule runs in two of the four configurations, en light desktop and zh
 // light phone, which between them have both languages and both widths (the scheme changes only
@@ -209,8 +211,15 @@ for (const { name, rules, ...config } of CONFIGS) {
     }
     await auditNow('opened');
 
+    // the GPT sections drawn (they build once seen): the writer's first sample, generation's table
+    // of next characters; then every section stepped
+    for (const id of ['block', 'writer', 'generate']) await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+    await page.waitForSelector('#writer [data-role=samples] li', { timeout: 60000 });
+    await page.waitForSelector('#generate [data-role=distribution] tbody tr', { timeout: 60000 });
     await stepAll(page, 2);
     await trainAndPause(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `${name}: with every section drawn and stepped, the page scrolls sideways by ${overflow} px`);
     await auditNow('stepped and trained');
 
     await page.evaluate(() => Promise.all(document.getAnimations().map((a) => { a.finish(); return a.finished; })));
