@@ -42,6 +42,24 @@ test('the section draws in zh and en at 375 and 1280 px (screenshots)', async ()
       assert.ok(overflow <= 0, `${lang} ${width}: the page scrolls sideways by ${overflow} px`);
       const sticking = await page.evaluate(() => [...document.querySelectorAll('#finetune *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map((e) => e.tagName));
       assert.deepEqual(sticking, [], `${lang} ${width}: parts of the section reach past the window`);
+      // each line of a sample stays inside its card; a line longer than the card wraps (a model
+      // that has not learned the form writes such lines: one of 32 characters, wider than any
+      // card, is added to the first card)
+      await page.evaluate(() => {
+        const line = document.querySelector('#finetune [data-role=poems] .poem-line');
+        const long = line.cloneNode(false);
+        long.dataset.test = 'long';
+        long.textContent = '湖流年华市楼应唱早行悬山光日照频看雪雾晴春冬梅絮晚春开恐失枫枝。';
+        line.parentNode.append(long);
+      });
+      const outside = await page.evaluate(() => [...document.querySelectorAll('#finetune [data-role=poems] .poem-line')].filter((line) => {
+        const card = line.closest('li');
+        const style = getComputedStyle(card);
+        const inner = card.getBoundingClientRect().right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight);
+        return line.getBoundingClientRect().right > inner + 0.5 || line.scrollWidth > line.clientWidth;
+      }).map((line) => line.textContent));
+      assert.deepEqual(outside, [], `${lang} ${width}: sample lines reach past their cards`);
+      await page.evaluate(() => document.querySelector('#finetune [data-test=long]').remove());
       if (width === 1280) {
         // the reader's own text: refused with the engine's reason in the page's language; the run stays
         await page.fill('#finetune [data-role=own-text]', Array.from({ length: 12 }, (_, i) => `hello world ${i}`).join('\n'));

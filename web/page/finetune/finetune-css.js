@@ -10,8 +10,9 @@ export const FINETUNE_CSS = `
 .qkv .ft-chart canvas { width: 100%; height: 100%; }
 .qkv .ft-grid { grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); }
 .qkv [data-section="finetune"] .stepper .step-play, .qkv [data-section="finetune"] .stepper .speed { display: none; }
-.qkv .poem-set.ft-poems { grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); }
-.qkv .ft-poems .poem-line, .qkv .ft-col .poem-line { display: block; white-space: nowrap; }
+/* a card fits a line of 浣溪沙 (seven characters and a stop); a longer line wraps, its rest indented */
+.qkv .poem-set.ft-poems { grid-template-columns: repeat(auto-fill, minmax(10.5rem, 1fr)); }
+.qkv .ft-poems .poem-line, .qkv .ft-col .poem-line { display: block; padding-left: 1em; text-indent: -1em; overflow-wrap: anywhere; }
 .qkv .ft-poems mark, .qkv .ft-col mark { background: transparent; border-bottom: 2px solid var(--muted); color: inherit; }
 .qkv .ft-poems mark.rhyme, .qkv .ft-col mark.rhyme { border-bottom-color: var(--accent); font-weight: 700; }
 .qkv .ft-matrices { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4rem 0.6rem; margin: 0.5rem 0; }
