@@ -181,14 +181,22 @@ test('the question (quiz=1): once the run is made the stepper holds before it; t
   }
 });
 
-test('a preset or a setting chosen while the reader\'s own text is still being built is not lost to the run being built: a preset goes back to the presets, a setting is the new run\'s', async () => {
+test('a preset or a setting chosen while the reader\'s own text is still being built is not lost to the run being built: a preset goes back to the presets, a setting is the new run\'s; the embed code carries no step', async () => {
   // the run's 'created' messages are held while the test says: the reader's next choice then
   // comes before the page knows the run it asked for
-  const page = await openPage(env, { query: q({ embed: 1, lang: 'en', section: 'finetune', ...SHORT }), init: holdWorkerMessages });
+  const page = await openPage(env, { query: q({ embed: 1, tools: 1, lang: 'en', section: 'finetune', ...SHORT }), init: holdWorkerMessages });
   await page.evaluate(() => document.getElementById('finetune').scrollIntoView());
   await page.waitForFunction(() => !document.querySelector('#finetune [data-role=step]').disabled, null, { timeout: 120000 });
   assert.equal(await page.getAttribute('#finetune [data-role=thread]', 'data-thread'), 'worker');
   assert.equal(await page.evaluate(() => window.__seen.created), 1);
+  // the embed code: the settings and the seed, no step (a link fine-tunes again from step 0; the
+  // stepper's steps are this run's samples), and the note that says so
+  await page.click('#finetune .tool-embed');
+  await page.waitForFunction(() => document.querySelector('#finetune .embed-code').value.includes('</qkv-lab>'));
+  const code = await page.inputValue('#finetune .embed-code');
+  assert.match(code, /<qkv-lab section="finetune"[^>]* ftsteps="25"/);
+  assert.doesNotMatch(code, /\sstep(s)?="/, code);
+  assert.match(await page.textContent('#finetune [data-role=embed-note]'), /^A link carries the settings and the seed, not the weights/);
   // a run with a step: a preset changed now is pending, not a new run at once
   await page.click('#finetune [data-role=step]');
   await page.waitForFunction(() => document.querySelector('#finetune [data-role=status]').dataset.step === '1');

@@ -55,7 +55,7 @@ function fineTuneSource(ctx) {
 }
 
 export const finetuneSection = defineSection({
-  id: 'finetune', quiz: FINETUNE_QUIZ, titleKey: 'finetune.title', properties: FINETUNE_PROPERTIES, settings: FT_KEYS,
+  id: 'finetune', linkScene: false, quiz: FINETUNE_QUIZ, titleKey: 'finetune.title', properties: FINETUNE_PROPERTIES, settings: FT_KEYS,
   introKeys: [['finetune.intro1', (snap) => ({ params: snap.base ? grouped(snap.base.parameterCount) : PARAMS_TEXT })],
     ['finetune.intro2', (snap) => ({ dim: snap.base ? snap.base.dim : 128 })], 'finetune.intro3'],
   source: fineTuneSource,

@@ -174,6 +174,9 @@ function playOnOpen(ctx, id, element, { ready, watch = element }, stepper, getSn
  * runStep (with a source whose data is a training run's, the walkthrough's): the scene's `step`
  * is the run's training step, not the stepper's (which then opens where it opens by itself); a
  * function (snap) → step says which step a link can reproduce (0: none).
+ * linkScene (default true): false for a section whose steps a link cannot bring back (fine-tuning:
+ * its stepper walks the samples of a run that a link makes again from step 0); its embed code
+ * then carries no step and no range.
  * settings (optional): the state properties the section uses; its embed code carries only those
  * (default: every setting in effect). parts.embedNote(snap) → text|null: a line the page shows
  * beside the copied code (what the code cannot carry).
@@ -191,7 +194,7 @@ function playOnOpen(ctx, id, element, { ready, watch = element }, stepper, getSn
  * onProgress(fn) calls fn({ section, kind: 'step', step, count, stage? }) whenever the stepper
  * moves or changes length, whoever moved it.
  */
-export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, live = false, runStep = false, settings = null, choices = [], properties = [], quiz = [], shell: shared = true, setup }) {
+export function defineSection({ id, titleKey, introKeys = [], className = '', source = null, live = false, runStep = false, linkScene = true, settings = null, choices = [], properties = [], quiz = [], shell: shared = true, setup }) {
   function create(ctx) {
     if (!shared) return createOwnFrame(ctx);
     const { i18n } = ctx;
@@ -290,7 +293,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
     }
     // the host's tools for this section (the page's embed code and exports), when it has any
     const offTools = ctx.sectionTools ? ctx.sectionTools({ id, element: shell.element, stage: shell.stage, toolbar: shell.tools, stepper, i18n, events, runStep: runStep ? () => (typeof runStep === 'function' ? runStep(snap) : typeof snap?.step === 'number' ? snap.step : ctx.state.get('step')) : null, scene: () => ctx.sceneFor?.(id) ?? null,
-      settings, embedNote: parts.embedNote ? () => parts.embedNote(snap) : null }) : null;
+      settings, linkScene, embedNote: parts.embedNote ? () => parts.embedNote(snap) : null }) : null;
     const offOpening = parts.playsOnOpen ? playOnOpen(ctx, id, shell.element, parts.playsOnOpen, stepper, () => snap, events) : () => {};
     let offData = () => {};
     let observer = null;

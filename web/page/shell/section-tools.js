@@ -43,8 +43,9 @@ export function createSectionTools({ state, getSnapshot = () => null, pageUrl = 
    * the elements "Export this step" draws (default: the title, the narration and the stage).
    * settings: the state properties the section uses (its tag carries those only; null: all);
    * embedNote(): a line shown beside the code, saying what it cannot carry (null: nothing).
+   * linkScene: false when a link cannot bring the stepper's steps back (the code has no step, no range).
    */
-  return function sectionTools({ id, element, stage, toolbar, stepper, i18n, events, runStep = null, scene = () => null, pictureParts = null, settings = null, embedNote = null }) {
+  return function sectionTools({ id, element, stage, toolbar, stepper, i18n, events, runStep = null, scene = () => null, pictureParts = null, settings = null, embedNote = null, linkScene = true }) {
     const texts = i18n.binder();
     const embedButton = texts.set(h('button', { class: 'tool-btn tool-embed', attrs: { type: 'button', 'aria-expanded': 'false' } }), 'tools.embed');
     const exportButton = texts.set(h('button', { class: 'tool-btn tool-export', attrs: { type: 'button' } }), 'tools.export');
@@ -83,11 +84,11 @@ export function createSectionTools({ state, getSnapshot = () => null, pageUrl = 
     async function copyEmbed() {
       const own = scene();
       const range = stepper ? stepper.range : { from: 0, to: 0 };
-      const full = !stepper || (range.from === 0 && range.to === stepper.count - 1);
+      const full = !linkScene || !stepper || (range.from === 0 && range.to === stepper.count - 1);
       const image = fileName(canvasDrawn() ? 'png' : 'svg');
       const result = embedCode({
-        section: id, lang: i18n.lang, values: state.values(), keys: settings, step: shownStep(),
-        scene: { range: full ? null : { from: range.from + 1, to: range.to + 1 }, loop: Boolean(stepper?.loop), autoplay: Boolean(own?.autoplay) },
+        section: id, lang: i18n.lang, values: state.values(), keys: settings, step: linkScene ? shownStep() : 0,
+        scene: { range: full ? null : { from: range.from + 1, to: range.to + 1 }, loop: linkScene && Boolean(stepper?.loop), autoplay: Boolean(own?.autoplay) },
         pageUrl: pageUrl(), image, alt: alt(), height: element.getBoundingClientRect().height + 24,
       });
       const iframe = iframeKind.checked;
