@@ -200,6 +200,14 @@ test('a preset or a setting chosen while the reader\'s own text is still being b
   // a run with a step: a preset changed now is pending, not a new run at once
   await page.click('#finetune [data-role=step]');
   await page.waitForFunction(() => document.querySelector('#finetune [data-role=status]').dataset.step === '1');
+  // another preset chosen for a run with steps: the run stays until the reader starts over, and
+  // its samples are still read against its own preset's form (浣溪沙), not the one chosen since
+  assert.equal(await page.inputValue('#finetune [data-setting=ftset]'), 'huanxisha');
+  await page.selectOption('#finetune [data-setting=ftset]', 'poet');
+  await page.waitForSelector('#finetune [data-role=stale]:not([hidden])');
+  assert.match(await page.textContent('#finetune .narration'), /^Step 0: \d of 4 poems are 浣溪沙\./);
+  await page.selectOption('#finetune [data-setting=ftset]', 'huanxisha');
+  await page.waitForSelector('#finetune [data-role=stale][hidden]', { state: 'attached' });
   await page.fill('#finetune [data-role=own-text]', QUATRAINS.poems.split('\n').slice(0, 40).join('\n'));
   await page.evaluate(() => { window.__holdTypes.add('created'); });
   await page.click('#finetune [data-role=train-own]');

@@ -12,6 +12,8 @@
 //   store.process                  // { advance(), finished }: what the shell's ticker plays
 //   store.restart()  store.useText(text | null)  store.watch(target, layer)
 //   store.compare()  store.setMerged(bool)  store.saveAdapter() → Promise<Uint8Array>
+// A snapshot's source is 'preset' or 'own' (the reader's text), and preset the run's preset (null
+// for own text): the settings in the URL may have changed since (stale).
 // Samples are read (form, rhyme) here, once, with web/poetry/metrics.js (finetune/poems.js).
 import { WORKER_SOURCE, workerURL } from './worker-source.js';
 import { createLocalFineTuneRun } from './local-run.js';
@@ -46,7 +48,7 @@ export function acquireFineTuneStore(ctx) {
 
 const EMPTY = Object.freeze({
   status: 'idle', base: null, info: null, step: 0, done: false, losses: [], evals: [], samples: [], change: null,
-  compare: null, merged: false, error: null, source: 'preset', stale: false, savedStep: null, busy: false,
+  compare: null, merged: false, error: null, source: 'preset', preset: null, stale: false, savedStep: null, busy: false,
 });
 
 export function createFineTuneStore(ctx) {
@@ -113,7 +115,7 @@ export function createFineTuneStore(ctx) {
         // the run has not moved, so it is made again with the settings the page now shows
         if (!asked.length && settingsDiffer()) { create(ownText); return; }
         s = { ...EMPTY, base: s.base, status: 'ready', info: m.info, step: m.info.steps, done: m.info.steps >= m.info.defaultSteps,
-          source: ownText === null ? 'preset' : 'own', compare: null };
+          source: ownText === null ? 'preset' : 'own', preset: runPreset, compare: null };
         publish();
         break;
       case 'progress':

@@ -31,7 +31,8 @@ const percent = (x, digits = 2) => `${(100 * x).toFixed(digits)}%`;
 const grouped = (n) => n.toLocaleString('en-US');
 /** The form a sample is held to: 浣溪沙 for its preset; for 李白's a 绝句; for the reader's text, any Tang form. */
 const TARGET_FORMS = { huanxisha: ['huanxisha'], poet: ['wujue', 'qijue'], own: ['wujue', 'qijue', 'wulv', 'qilv', 'huanxisha'] };
-const targetOf = (snap) => (snap.source === 'own' ? 'own' : snap.settings.ftset);
+/** What the run's samples are read against: its own preset's form (not a preset chosen since), or a Tang form. */
+const targetOf = (snap) => (snap.source === 'own' ? 'own' : snap.preset ?? snap.settings.ftset);
 
 /** Asked before the second sample is shown: the trainable share, from the run's own counts (hidden until answered). */
 export const FINETUNE_QUIZ = [{
@@ -121,7 +122,7 @@ export const finetuneSection = defineSection({
     const restart = button('finetune.restart', 'restart', () => { askedOwn = false; ticker.pause(); store.restart(); });
     const save = button('finetune.save', 'save', async () => {
       const bytes = await store.saveAdapter();
-      download(frame.element.ownerDocument, new Blob([bytes], { type: 'application/octet-stream' }), `qkv-lora-${snapNow().settings.ftset}-step${snapNow().step}.qkvlora`);
+      download(frame.element.ownerDocument, new Blob([bytes], { type: 'application/octet-stream' }), `qkv-lora-${targetOf(snapNow())}-step${snapNow().step}.qkvlora`);
     });
     const offTicker = ticker.onChange(() => draw(snapNow()));
     frame.controls.append(settingsRow, targets, h('div', { class: 'writer-controls' }, play, stepBtn, restart, save));
@@ -362,7 +363,7 @@ export const finetuneSection = defineSection({
         ? i18n.t('finetune.forgetting', { from: fmt(e0.baseVal), to: fmt(eN.baseVal), delta: `${eN.baseVal >= e0.baseVal ? '+' : ''}${fmt(eN.baseVal - e0.baseVal)}`, vFrom: fmt(e0.val), vTo: fmt(eN.val), windows: EVAL_WINDOWS })
         : '';
       drawChart(snap);
-      once('sample', [snap.samples.length, current, snap.source, snap.settings.ftset], () => drawSample(snap));
+      once('sample', [snap.samples.length, current, snap.source, targetOf(snap)], () => drawSample(snap));
       once('change', [snap.change, snap.info, frame.quizHides('share')], () => drawChange(snap));
       once('compare', [snap.compare, snap.merged, snap.busy, snap.info, ticker.playing, snap.settings.ftprompt], () => drawCompare(snap));
     }
