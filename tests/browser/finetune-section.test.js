@@ -126,7 +126,16 @@ test('a widget fine-tunes in its worker: the held-out loss falls, the adapter dr
   // Compare: both models write from the same beginning
   await inFt((root) => root.querySelector('[data-role=compare]').click());
   await page.waitForFunction(() => document.getElementById('ft').shadowRoot.querySelector('[data-role=compare-tuned] li'), null, { timeout: 60000 });
+  const noteNow = () => inFt((root) => root.querySelector('[data-role=compare-note]').textContent);
+  assert.match(await noteNow(), /^each character written: original \d+\.\d\d ms, fine-tuned \d+\.\d\d ms \(not merged\)$/);
+  const tunedPoem = await inFt((root) => root.querySelector('[data-role=compare-tuned] li').textContent);
+  // merged: both write again, and the note under them says so (the same characters)
+  await inFt((root) => root.querySelector('[data-role=merge]').click());
+  await page.waitForFunction(() => /^Merged, /.test(document.getElementById('ft').shadowRoot.querySelector('[data-role=compare-note]').textContent), null, { timeout: 60000 });
+  assert.equal(await inFt((root) => root.querySelector('[data-role=compare-tuned] li').textContent), tunedPoem);
   await page.locator('#ft').screenshot({ path: path.join(ARTIFACTS, 'finetune-widget-en-after.png') });
+  await inFt((root) => root.querySelector('[data-role=merge]').click());
+  await page.waitForFunction(() => /\(not merged\)$/.test(document.getElementById('ft').shadowRoot.querySelector('[data-role=compare-note]').textContent), null, { timeout: 60000 });
   // the section goes (another section shown): its worker is terminated; the widget goes: so is the next one's
   await page.evaluate(() => document.getElementById('ft').setAttribute('section', 'softmax'));
   await page.waitForFunction(() => window.workerLog.join() === 'made,terminated');

@@ -13,7 +13,7 @@
 //   { type: 'watch', target, layer }                 { type: 'change', step, target, layer, W, A, B, delta, moved }
 //   { type: 'compare', prompt, seed }                { type: 'sample', step, poems }  (every SAMPLE_EVERY steps)
 //   { type: 'merge', merged }                        { type: 'eval', step, val, baseVal }  (every EVAL_EVERY steps)
-//   { type: 'save' }                                 { type: 'compare', prompt, seed, base, tuned, merged, ms }
+//   { type: 'save' }                                 { type: 'compare', prompt, seed, base, tuned, merged, msPerChar }
 //                                                    { type: 'merged', merged } | { type: 'saved', bytes }
 // progress's done: the schedule's end reached and its sample and evaluation written (one
 // progress with done: true and loss null follows them; the end's step itself says done: false).
@@ -181,14 +181,18 @@ export function createFineTuneRun({ post, api }) {
     compare({ prompt, seed }) {
       if (!ft) return;
       try {
+        // each model writes its text once, then again timed (the same text: the same seed), and the
+        // time is given per character written: a fine-tuned model that writes longer poems (浣溪沙's
+        // six lines) takes longer for each, and that is not the adapters' cost
         const options = { temperature: SAMPLE_TEMPERATURE, seed };
-        let t = performance.now();
-        const baseText = base.generate(prompt, options).text;
-        const baseMs = performance.now() - t;
-        t = performance.now();
-        const tuned = ft.generate(prompt, options).text;
-        const tunedMs = performance.now() - t;
-        post({ type: 'compare', prompt, seed, base: baseText, tuned, merged: ft.merged, step: ft.steps, ms: { base: baseMs, tuned: tunedMs } });
+        const timed = (model) => {
+          const { text, steps } = model.generate(prompt, options);
+          const t = performance.now();
+          model.generate(prompt, options);
+          return { text, msPerChar: (performance.now() - t) / steps.length };
+        };
+        const b = timed(base), f = timed(ft);
+        post({ type: 'compare', prompt, seed, base: b.text, tuned: f.text, merged: ft.merged, step: ft.steps, msPerChar: { base: b.msPerChar, tuned: f.msPerChar } });
       } catch (error) { fail('compare', error); }
     },
     merge({ merged }) {

@@ -137,6 +137,8 @@ export function createFineTuneStore(ctx) {
         break;
       case 'merged':
         set({ merged: m.merged, busy: false });
+        // the two models' poems, written again: the note under them says merged or not, and the time
+        if (s.compare) store.compare(s.compare.seed, s.compare.prompt);
         break;
       case 'saved':
         for (const fn of waiting.splice(0)) fn(m);
@@ -201,7 +203,7 @@ export function createFineTuneStore(ctx) {
     get finished() { return !s.info || s.done || s.merged || s.status === 'error'; },
   };
 
-  return {
+  const store = {
     get: () => snap,
     subscribe(fn) { watchers.add(fn); return () => watchers.delete(fn); },
     ensure() { if (!channel && !destroyed) start(); },
@@ -221,10 +223,11 @@ export function createFineTuneStore(ctx) {
       watchAsked = { target, layer };
       channel?.postMessage({ type: 'watch', target, layer });
     },
-    compare(seed = 0) {
+    /** Both models write from `prompt` (default: the URL's ftprompt) with `seed`. */
+    compare(seed = 0, prompt = state.get('ftprompt')) {
       if (!channel || !s.info) return;
       set({ busy: true });
-      channel.postMessage({ type: 'compare', prompt: state.get('ftprompt'), seed });
+      channel.postMessage({ type: 'compare', prompt, seed });
     },
     setMerged(merged) {
       if (!channel || !s.info) return;
@@ -247,4 +250,5 @@ export function createFineTuneStore(ctx) {
       visibility.clear();
     },
   };
+  return store;
 }

@@ -302,9 +302,10 @@ export const finetuneSection = defineSection({
         poemItem({ text, reading }, c.seed, TARGET_FORMS[targetOf(snap)]));
       col(baseCol, i18n.t('finetune.baseModel'), c.base, c.baseReading);
       col(tunedCol, i18n.t('finetune.tunedModel', { step: c.step }), c.tuned, c.tunedReading);
+      const ms = { base: c.msPerChar.base.toFixed(2), tuned: c.msPerChar.tuned.toFixed(2) };
       compareNote.textContent = c.merged
-        ? i18n.t('finetune.mergeNote', { base: Math.round(c.ms.base), tuned: Math.round(c.ms.tuned) })
-        : i18n.t('finetune.compareMs', { base: Math.round(c.ms.base), tuned: Math.round(c.ms.tuned), state: i18n.t(lora ? 'finetune.stateUnmerged' : 'finetune.method.full') });
+        ? i18n.t('finetune.mergeNote', ms)
+        : i18n.t('finetune.compareMs', { ...ms, state: i18n.t(lora ? 'finetune.stateUnmerged' : 'finetune.method.full') });
     }
 
     function draw(snap) {
