@@ -191,38 +191,38 @@ test('writer: the stepper walks the column of samples, each step showing that sa
       narration: w.querySelector('.narration').textContent, share: w.querySelector('[data-role=share]').textContent,
     };
   });
-  assert.equal((await shown()).position, 'step 1 of 1');
+  assert.equal((await shown()).position, 'sample 1 of 1');
   // while it trains, a reader on the newest sample follows the new ones
   await page.click('#writer [data-role=play]');
   await page.waitForFunction(() => document.querySelectorAll('#writer [data-role=samples] li').length >= 2, null, { timeout: 120000 });
   await page.click('#writer [data-role=play]');   // Pause
   await page.waitForFunction(() => document.querySelector('#writer [data-role=play]').dataset.state === 'paused');
   let now = await shown();
-  assert.equal(now.position, `step ${now.count} of ${now.count}`, 'on the newest sample');
+  assert.equal(now.position, `sample ${now.count} of ${now.count}`, 'on the newest sample');
   assert.deepEqual(now.current, [25 * (now.count - 1)]);
   // back to the first sample: it stays there while the run goes on to the end
   await page.click('#writer .step-first');
-  await page.waitForFunction(() => document.querySelector('#writer .step-position').textContent.startsWith('step 1 of'));
+  await page.waitForFunction(() => document.querySelector('#writer .step-position').textContent.startsWith('sample 1 of'));
   const before = (await shown()).count;
   assert.ok(before < N, `paused with ${before} of the ${N} samples`);
   await page.click('#writer [data-role=play]');
   await page.waitForFunction(() => document.querySelector('#writer [data-role=status]').dataset.done === 'true', null, { timeout: 120000 });
   await page.waitForFunction((n) => document.querySelectorAll('#writer [data-role=samples] li').length === n, N);
   now = await shown();
-  assert.equal(now.position, `step 1 of ${N}`, 'not pulled to the new samples');
+  assert.equal(now.position, `sample 1 of ${N}`, 'not pulled to the new samples');
   assert.deepEqual(now.current, [0]);
   // each step forward: the next sample, its poem in the narration, its share
   const poems = await page.$$eval('#writer [data-role=samples] li', (lis) => Object.fromEntries(lis.map((li) => [li.dataset.step, li.querySelector('.sample-poem').textContent])));
   for (let k = 0; k < N; k++) {
     if (k > 0) {
       await page.click('#writer .step-forward');
-      await page.waitForFunction(([k, n]) => document.querySelector('#writer .step-position').textContent === `step ${k} of ${n}`, [k + 1, N]);
+      await page.waitForFunction(([k, n]) => document.querySelector('#writer .step-position').textContent === `sample ${k} of ${n}`, [k + 1, N]);
     }
     now = await shown();
     const step = 25 * k;
     assert.deepEqual(now.current, [step], `sample ${k} highlighted`);
     assert.equal(now.poem, poems[step]);
-    assert.ok(now.narration.startsWith(`At step ${step}, seed 0 wrote: ${poems[step]}`), now.narration);
+    assert.ok(now.narration.startsWith(`At step ${step}, seed 0 wrote “${poems[step]}”. `), now.narration);
     assert.match(now.share, new RegExp(`^Step ${step}: of 8 poems written at temperature 0\\.8, \\d+ have`));
     // all eight poems of this sample, each by its lines (ending at ，or 。), the well-formed ones as many as the share says
     const eight = await page.$$eval('#writer [data-role=poems] li', (lis) => lis.map((li) => ({
@@ -240,7 +240,7 @@ test('writer: the stepper walks the column of samples, each step showing that sa
   // the keyboard: ← from the stage goes back one sample
   await page.focus('#writer .stage');
   await page.keyboard.press('ArrowLeft');
-  await page.waitForFunction((n) => document.querySelector('#writer .step-position').textContent === `step ${n - 1} of ${n}`, N);
+  await page.waitForFunction((n) => document.querySelector('#writer .step-position').textContent === `sample ${n - 1} of ${n}`, N);
   assert.deepEqual((await shown()).current, [LAST - 25]);
   assert.deepEqual(page.problems(), []);
   await page.closeAll();

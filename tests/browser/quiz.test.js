@@ -303,12 +303,12 @@ test('writer: once the run has its second sample, the stepper holds before it; t
     await page.waitForSelector(`${quizOf('writer')}:not([hidden])`);
     // the page trained the GPT trained here: its step-25 poem is the first computed here
     assert.equal(await page.textContent('#writer [data-role=samples] li[data-step="25"] .sample-poem'), expected.poems[0]);
-    assert.equal(await position(page, 'writer'), 'step 1 of 2', 'held on the first sample');
+    assert.equal(await position(page, 'writer'), 'sample 1 of 2', 'held on the first sample');
     assert.match(await page.textContent(`${quizOf('writer')} .quiz-prompt`), /^Of the 8 poems written at step 25, how many are well formed \(four lines of 5 characters/);
     // the answer is not on screen: the share line is the held sample's (step 0)
     assert.match(await page.textContent('#writer [data-role=share]'), /^Step 0: /);
     await page.click('#writer .step-forward');
-    assert.equal(await position(page, 'writer'), 'step 1 of 2', '▶| goes no further');
+    assert.equal(await position(page, 'writer'), 'sample 1 of 2', '▶| goes no further');
 
     await page.fill(`${quizOf('writer')} [data-role=quiz-input]`, String(given));
     await page.click(`${quizOf('writer')} [data-role=quiz-check]`);
@@ -317,7 +317,7 @@ test('writer: once the run has its second sample, the stepper holds before it; t
     assert.match(text, result === 'right' ? /^Right/ : /^Not quite/);
     assert.ok(text.includes(`${expected.good} of them are well formed`), text);
     await page.click(`${quizOf('writer')} [data-role=quiz-reveal]`);
-    assert.equal(await position(page, 'writer'), 'step 2 of 2');
+    assert.equal(await position(page, 'writer'), 'sample 2 of 2');
     assert.ok((await page.textContent('#writer .narration')).includes(`${expected.good} of the 8 poems of this sample have the form`));
     assert.ok((await page.textContent('#writer [data-role=share]')).startsWith(`Step 25: of 8 poems written at temperature ${SAMPLE_TEMPERATURE}, ${expected.good} `));
     assert.deepEqual(page.problems(), []);

@@ -390,7 +390,7 @@ export const finetuneSection = defineSection({
     }
 
     return {
-      count: (snap) => Math.max(1, snap.samples.length), draw, render,
+      count: (snap) => Math.max(1, snap.samples.length), positionKey: 'stepper.positionSample', draw, render,
       stage: (i) => `sample-${i}`,
       embedNote: (snap) => i18n.t(snap.source === 'own' ? 'finetune.embedOwn' : 'finetune.embedNote'),
       setLanguage: () => { matrixKey = ''; drawnPoints = ''; darkText = null; drawn.clear(); draw(snapNow()); },

@@ -420,7 +420,7 @@ export const writerSection = defineSection({
     }
 
     return {
-      count: (snap) => Math.max(1, snap.samples.length), draw, render, embedNote, ticker,
+      count: (snap) => Math.max(1, snap.samples.length), positionKey: 'stepper.positionSample', draw, render, embedNote, ticker,
       stage: (i) => `sample-${i}`,
       setLanguage: () => draw(snapNow()),
       destroy() { offRun(); ticker.destroy(); release(); },

@@ -63,8 +63,8 @@ export const WRITER_STRINGS = {
     'writer.ownTitle': '用你自己的文本训练',
     'writer.ownNote': '任何语言都行：一行一篇（至少 10 行，每第 10 行留作验证）。字数、种类太多或太少时，引擎会说明原因，你输入的内容不会丢。',
     'writer.trainOwn': '用这段文本训练', 'writer.quatrains': '换回唐诗',
-    'writer.narrate': '第 {step} 步，种子 0 写的是：{poem}　这一批 {total} 首里 {good} 首格律正确。',
-    'writer.narrateOwn': '第 {step} 步，种子 0 写的是：{poem}',
+    'writer.narrate': '第 {step} 步，种子 0 写的是「{poem}」。这一批 {total} 首里 {good} 首格律正确。',
+    'writer.narrateOwn': '第 {step} 步，种子 0 写的是「{poem}」。',
     'writer.narrateNone': '还没有样本。',
   },
   en: {
@@ -129,8 +129,8 @@ export const WRITER_STRINGS = {
     'writer.ownTitle': 'Train on your own text',
     'writer.ownNote': 'Any language: one document per line (at least 10 lines; every 10th is held out for validation). When the text is too short, too long or too varied, the engine says why, and nothing you typed is lost.',
     'writer.trainOwn': 'Train on this text', 'writer.quatrains': 'Back to the Tang poems',
-    'writer.narrate': 'At step {step}, seed 0 wrote: {poem}   {good} of the {total} poems of this sample have the form.',
-    'writer.narrateOwn': 'At step {step}, seed 0 wrote: {poem}',
+    'writer.narrate': 'At step {step}, seed 0 wrote “{poem}”. {good} of the {total} poems of this sample have the form.',
+    'writer.narrateOwn': 'At step {step}, seed 0 wrote “{poem}”.',
     'writer.narrateNone': 'No sample yet.',
   },
 };

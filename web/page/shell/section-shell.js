@@ -178,7 +178,8 @@ function playOnOpen(ctx, id, element, { ready, watch = element }, stepper, getSn
  * its stepper walks the samples of a run that a link makes again from step 0); its embed code
  * then carries no step and no range.
  * settings (optional): the state properties the section uses; its embed code carries only those
- * (default: every setting in effect). parts.embedNote(snap) → text|null: a line the page shows
+ * (default: every setting in effect). parts.positionKey: the string of the stepper's position
+ * (default 'stepper.position', "step i of n"). parts.embedNote(snap) → text|null: a line the page shows
  * beside the copied code (what the code cannot carry).
  * Data with status 'waiting' or 'replaying' is still on its way: until other data arrives the
  * section is marked pending (dom.js pendingLayout), so its growth does not move the page.
@@ -243,7 +244,7 @@ export function defineSection({ id, titleKey, introKeys = [], className = '', so
       count: parts.count(snap),
       render: (index, options) => parts.render(index, options),
       initial: scene.initial ?? (typeof parts.initial === 'function' ? parts.initial(snap) : parts.initial ?? 0),
-      range: scene.range, loop: scene.loop, live: parts.ticker ?? null,
+      range: scene.range, loop: scene.loop, live: parts.ticker ?? null, positionKey: parts.positionKey,
     });
     // predict-then-reveal: the stepper waits before a step whose question is open (quiz.js)
     questions = createQuiz({ id, i18n, events, questions: quiz, stepper, getSnap: () => snap, enabled: Boolean(ctx.state.get('quiz')) });

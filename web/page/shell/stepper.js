@@ -16,7 +16,9 @@
 // A section whose steps come from a live process (the writer's samples, made as its run trains)
 // passes that process's ticker as `live`: the stepper then only walks the steps that exist (no ▶
 // nor speed of its own, so the section's Start / Pause is the one play control), and space
-// plays and pauses the process, as Start / Pause does.
+// plays and pauses the process, as Start / Pause does. positionKey names what its position counts
+// ('stepper.positionSample' where the steps are a run's samples, beside a status that counts the
+// run's training steps).
 import { h, s, listeners } from './dom.js';
 import { addStrings } from './i18n.js';
 import { STEPPER_STRINGS } from './stepper.strings.js';
@@ -52,7 +54,7 @@ export function stepKeys(events, host, { toggle, forward, back }) {
 }
 const BASE_DELAY_MS = 900;
 
-export function createStepper({ i18n, host, count, render, initial = 0, range = null, loop = false, live = null }) {
+export function createStepper({ i18n, host, count, render, initial = 0, range = null, loop = false, live = null, positionKey = 'stepper.position' }) {
   const texts = i18n.binder();
   const events = listeners();
   let total = count;
@@ -112,7 +114,7 @@ export function createStepper({ i18n, host, count, render, initial = 0, range = 
   function draw(animate) {
     const text = render(index, { animate: animate && !reducedMotion.matches });
     narration.textContent = text || '';
-    position.textContent = i18n.t('stepper.position', { i: index + 1, n: total });
+    position.textContent = i18n.t(positionKey, { i: index + 1, n: total });
     back.disabled = index <= lo();
     first.disabled = index <= lo();
     forward.disabled = index >= hi();
