@@ -83,6 +83,12 @@ test('the section in zh and en at 375 and 1280 px: the table, the facts, the rhy
       assert.equal(values[expected.rhyme], expected.weight, `${label}: the marked weight is gpt.forward's`);
       const narration = await page.textContent(`${S} .narration`);
       assert.ok(narration.includes(String(expected.rank)) && narration.includes(String(expected.count)), `${label}: ${narration}`);
+      // the rhyme head's weight, in the table and the sentence, reads apart from every other head's
+      // (a head ranked above it must not show the same number)
+      const cells = await page.$$eval(`${S} td[data-layer]`, (tds) => tds.map((td) => ({ best: td.classList.contains('pre-best'), w: td.textContent.split(' ')[0] })));
+      const best = cells.find((c) => c.best).w;
+      assert.deepEqual(cells.filter((c) => !c.best && c.w === best), [], `${label}: another head shows the rhyme head's ${best}`);
+      assert.ok(narration.includes(best), `${label}: the sentence gives ${best}: ${narration}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `${label}: the page scrolls sideways by ${overflow} px`);
       await shot(page, `pretrained-${lang}-${width}-head`);

@@ -19,6 +19,17 @@ const pctFine = (x) => (x > 0 && x < 0.01 ? `${(100 * x).toFixed(2)} %` : pct(x)
 const number = (x) => x.toLocaleString('en-US');
 /** A multiple: where the other positions get next to nothing it runs into the thousands, and its digits say nothing more. */
 const RATIO_CAP = 1000;
+/**
+ * Digits that tell the rhyme head's weight on this poem from every other head's: three, or more
+ * where another head's agrees with it to three (1.000 and 1.000 would read as a tie the rank
+ * beside them does not have).
+ */
+function weightDigits(snap) {
+  const best = snap.readings[snap.best.layer][snap.best.head].toRhyme;
+  const others = snap.readings.flat().map((r) => r.toRhyme).filter((w) => w !== best);
+  for (let d = 3; d < 6; d++) if (others.every((w) => fmt(w, d) !== fmt(best, d))) return d;
+  return 6;
+}
 const ratioText = (x) => (x >= RATIO_CAP ? `> ${number(RATIO_CAP)}` : x >= 100 ? fmt(x, 0) : fmt(x, 1));
 const rowVars = (of) => Object.fromEntries(Object.entries(of).map(([k, v]) => [k, k === 'temperature' ? v : number(v)]));
 
@@ -195,11 +206,12 @@ export const pretrainedSection = defineSection({
       rowTitle.textContent = i18n.t('pre.rowTitle', vars);
       clear(rowBox).append(bars(snap.chars.slice(0, query + 1), Array.from(weights.data.subarray(query * weights.cols, query * weights.cols + query + 1)), { fmt, cls: 'pre-bars' }));
       rowBox.querySelectorAll('.bar-row')[rhyme]?.classList.add('pre-rhyme');
+      const digits = weightDigits(snap);
       clear(grid).append(h('caption', { text: i18n.t('pre.gridCaption') }),
         h('thead', {}, h('tr', {}, h('td'), Array.from({ length: H }, (_, k) => h('th', { attrs: { scope: 'col' }, text: i18n.t('pre.headN', { k: k + 1 }) })))),
         h('tbody', {}, snap.readings.map((row, l) => h('tr', {}, h('th', { attrs: { scope: 'row' }, text: i18n.t('pre.layerN', { k: l + 1 }) }),
           row.map((r, hh) => h('td', { class: `num${l === snap.best.layer && hh === snap.best.head ? ' pre-best' : ''}${l === at.layer && hh === at.head ? ' pre-shown' : ''}`,
-            attrs: { 'data-layer': l, 'data-head': hh }, text: `${fmt(r.toRhyme)} (${fmt(a.heads[l][hh].toRhyme)})` }))))));
+            attrs: { 'data-layer': l, 'data-head': hh }, text: `${fmt(r.toRhyme, digits)} (${fmt(a.heads[l][hh].toRhyme)})` }))))));
     }
 
     function draw(snap) {
@@ -228,7 +240,7 @@ export const pretrainedSection = defineSection({
       const at = snap.best;
       const r = snap.readings[at.layer][at.head];
       const { query, rhyme } = snap.positions;
-      return i18n.t('pre.stepHead', { layer: at.layer + 1, head: at.head + 1, qc: snap.chars[query], kc: snap.chars[rhyme], w: fmt(r.toRhyme),
+      return i18n.t('pre.stepHead', { layer: at.layer + 1, head: at.head + 1, qc: snap.chars[query], kc: snap.chars[rhyme], w: fmt(r.toRhyme, weightDigits(snap)),
         ratio: ratioText(r.ratio), rank: snap.bestRank, count: snap.ranked.length, line: snap.line });
     }
 
