@@ -57,7 +57,8 @@ function fineTuneSource(ctx) {
 
 export const finetuneSection = defineSection({
   id: 'finetune', linkScene: false, quiz: FINETUNE_QUIZ, titleKey: 'finetune.title', properties: FINETUNE_PROPERTIES, settings: FT_KEYS,
-  introKeys: [['finetune.intro1', (snap) => ({ params: snap.base ? grouped(snap.base.parameterCount) : PARAMS_TEXT })],
+  introKeys: [['finetune.intro1', (snap) => ({ params: snap.base ? grouped(snap.base.parameterCount) : PARAMS_TEXT,
+    steps: FINETUNE_PROPERTIES.find((p) => p.name === 'ftsteps').default })],
     ['finetune.intro2', (snap) => ({ dim: snap.base ? snap.base.dim : 128 })], 'finetune.intro3'],
   source: fineTuneSource,
   setup(frame) {
