@@ -198,20 +198,31 @@ class ScriptedWorker {
   terminate() {}
 }
 
-test('the store\'s snapshot says what the latest Start or Pause asked for: the Pause\'s answer, received just before a Start, does not stop the run again', async (t) => {
+/**
+ * The writer's store (gpt/store.js) over a ScriptedWorker, on a tiny GPT's settings; until(pred)
+ * waits for a snapshot pred accepts; change(name, value) changes a setting as the page's state does.
+ */
+async function scriptedStore(t) {
   const { createGPTStore } = await import('../web/page/gpt/store.js');
   const values = { glayers: 1, gheads: 2, gdim: 16, gctx: 8, glr: 0.01, gseed: 0, gsteps: 1000 };
-  const ctx = { state: { get: (k) => values[k], onChange: () => () => {} }, sceneFor: () => null };
+  const listeners = [];
+  const ctx = { state: { get: (k) => values[k], onChange: (fn) => { listeners.push(fn); return () => {}; } }, sceneFor: () => null };
   const realWorker = globalThis.Worker;
   globalThis.Worker = ScriptedWorker;
   const store = createGPTStore(ctx);
   t.after(() => { store.destroy(); globalThis.Worker = realWorker; });
-  const snapshots = [];
-  store.subscribe((snap) => snapshots.push(snap));
   const until = (pred) => new Promise((resolve) => {
     if (pred(store.get())) { resolve(store.get()); return; }
     const off = store.subscribe((snap) => { if (pred(snap)) { off(); resolve(snap); } });
   });
+  const change = (name, value) => { values[name] = value; for (const fn of listeners) fn(name); };
+  return { store, until, change };
+}
+
+test('the store\'s snapshot says what the latest Start or Pause asked for: the Pause\'s answer, received just before a Start, does not stop the run again', async (t) => {
+  const { store, until } = await scriptedStore(t);
+  const snapshots = [];
+  store.subscribe((snap) => snapshots.push(snap));
   store.ensure();
   await until((s) => s.info);
   const run = ScriptedWorker.last;
@@ -247,26 +258,14 @@ test('the store\'s snapshot says what the latest Start or Pause asked for: the P
 });
 
 test('a setting changed while the reader\'s own text is still being built keeps that text: the new run is on it, with the new setting', async (t) => {
-  const { createGPTStore } = await import('../web/page/gpt/store.js');
-  const values = { glayers: 1, gheads: 2, gdim: 16, gctx: 8, glr: 0.01, gseed: 0, gsteps: 1000 };
-  const listeners = [];
-  const ctx = { state: { get: (k) => values[k], onChange: (fn) => { listeners.push(fn); return () => {}; } }, sceneFor: () => null };
-  const realWorker = globalThis.Worker;
-  globalThis.Worker = ScriptedWorker;
-  const store = createGPTStore(ctx);
-  t.after(() => { store.destroy(); globalThis.Worker = realWorker; });
-  const until = (pred) => new Promise((resolve) => {
-    if (pred(store.get())) { resolve(store.get()); return; }
-    const off = store.subscribe((snap) => { if (pred(snap)) { off(); resolve(snap); } });
-  });
+  const { store, until, change } = await scriptedStore(t);
   store.ensure();
   await until((s) => s.info && s.source === 'quatrains');
   const run = ScriptedWorker.last;
   // the reader's text asked for; before the page hears that its run is built, the seed changes
   run.hold();
   store.retrain('own text');
-  values.gseed = 1;
-  for (const fn of listeners) fn('gseed');
+  change('gseed', 1);
   assert.deepEqual(run.creates.map((m) => [m.form ? 'quatrains' : m.text, m.options.seed]), [['quatrains', 0], ['own text', 0], ['own text', 1]]);
   run.release();
   const last = await until((s) => s.info && s.source === 'own' && !s.stale);
@@ -274,18 +273,7 @@ test('a setting changed while the reader\'s own text is still being built keeps 
 });
 
 test('a setting changed while a new run is being built, and the old run has steps, is not lost: the new run, at step 0, is made again with it', async (t) => {
-  const { createGPTStore } = await import('../web/page/gpt/store.js');
-  const values = { glayers: 1, gheads: 2, gdim: 16, gctx: 8, glr: 0.01, gseed: 0, gsteps: 1000 };
-  const listeners = [];
-  const ctx = { state: { get: (k) => values[k], onChange: (fn) => { listeners.push(fn); return () => {}; } }, sceneFor: () => null };
-  const realWorker = globalThis.Worker;
-  globalThis.Worker = ScriptedWorker;
-  const store = createGPTStore(ctx);
-  t.after(() => { store.destroy(); globalThis.Worker = realWorker; });
-  const until = (pred) => new Promise((resolve) => {
-    if (pred(store.get())) { resolve(store.get()); return; }
-    const off = store.subscribe((snap) => { if (pred(snap)) { off(); resolve(snap); } });
-  });
+  const { store, until, change } = await scriptedStore(t);
   store.ensure();
   await until((s) => s.info && s.source === 'quatrains');
   const run = ScriptedWorker.last;
@@ -297,8 +285,7 @@ test('a setting changed while a new run is being built, and the old run has step
   // the run with steps is kept for now (stale), the one being built has the old seed
   run.hold();
   store.retrain('own text');
-  values.gseed = 1;
-  for (const fn of listeners) fn('gseed');
+  change('gseed', 1);
   assert.deepEqual(run.creates.map((m) => [m.form ? 'quatrains' : m.text, m.options.seed]), [['quatrains', 0], ['own text', 0]]);
   run.release();
   const last = await until((s) => s.info && s.source === 'own' && s.step === 0 && !s.stale && run.creates.length === 3);
