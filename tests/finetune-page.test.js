@@ -13,6 +13,8 @@ import { ownTextProblem } from '../web/page/finetune/refusals.js';
 import { FINETUNE_SETS } from '../web/data/poems-finetune.js';
 import { rhyme } from '../web/poetry/metrics.js';
 import { CORPUS_LIMITS } from '../web/corpus.js';
+import { BASE_SHAPE } from '../web/page/finetune/constants.js';
+import REPORT from '../web/data/pretrained-report.json' with { type: 'json' };
 
 const defaults = Object.fromEntries(FINETUNE_PROPERTIES.map((p) => [p.name, p.default]));
 
@@ -48,4 +50,8 @@ test('the reader\'s own text: the corpus editor\'s limit, said before anything i
   assert.equal(ownTextProblem('  \n ').key, 'finetune.own.empty');
   const long = ownTextProblem('山'.repeat(CORPUS_LIMITS.maxChars + 1));
   assert.equal(long.key, 'finetune.own.tooLong');
+});
+
+test('the introduction\'s shape of the base before it is loaded is the shipped poet\'s (its report\'s model)', () => {
+  assert.deepEqual({ ...BASE_SHAPE }, { layers: REPORT.model.layers, dim: REPORT.model.dim, parameters: REPORT.model.parameters });
 });

@@ -14,7 +14,7 @@ import { defineSection, toggle } from '../shell/section-shell.js';
 import { createTicker } from '../shell/ticker.js';
 import { acquireFineTuneStore } from '../finetune/store.js';
 import { FINETUNE_PROPERTIES, FINETUNE_CHOICES, FINETUNE_PRESETS, FINETUNE_TARGETS, FT_KEYS, parseTargets } from '../finetune/settings.js';
-import { SAMPLE_EVERY, SAMPLE_TEMPERATURE, EVAL_WINDOWS, MOVED_THRESHOLD } from '../finetune/constants.js';
+import { SAMPLE_EVERY, SAMPLE_TEMPERATURE, EVAL_WINDOWS, MOVED_THRESHOLD, BASE_SHAPE } from '../finetune/constants.js';
 import { FORM_LABELS } from '../finetune/poems.js';
 import { createAdapterView } from '../finetune/adapter-view.js';
 import { fineTuneRefusal, ownTextProblem } from '../finetune/refusals.js';
@@ -25,7 +25,6 @@ import { CORPUS_LIMITS } from '../../corpus.js';
 
 addStrings(FINETUNE_STRINGS);
 
-const PARAMS_TEXT = '1,635,712';   // the intro's figure before the base is loaded: replaced by the base's own count
 const kib = (bytes) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`);
 const percent = (x, digits = 2) => `${(100 * x).toFixed(digits)}%`;
 const grouped = (n) => n.toLocaleString('en-US');
@@ -57,9 +56,9 @@ function fineTuneSource(ctx) {
 
 export const finetuneSection = defineSection({
   id: 'finetune', linkScene: false, quiz: FINETUNE_QUIZ, titleKey: 'finetune.title', properties: FINETUNE_PROPERTIES, settings: FT_KEYS,
-  introKeys: [['finetune.intro1', (snap) => ({ params: snap.base ? grouped(snap.base.parameterCount) : PARAMS_TEXT,
-    steps: FINETUNE_PROPERTIES.find((p) => p.name === 'ftsteps').default })],
-    ['finetune.intro2', (snap) => ({ dim: snap.base ? snap.base.dim : 128 })], 'finetune.intro3'],
+  introKeys: [['finetune.intro1', (snap) => ({ layers: snap.base?.layers ?? BASE_SHAPE.layers, dim: snap.base?.dim ?? BASE_SHAPE.dim,
+    params: grouped(snap.base?.parameterCount ?? BASE_SHAPE.parameters), steps: FINETUNE_PROPERTIES.find((p) => p.name === 'ftsteps').default })],
+    ['finetune.intro2', (snap) => ({ dim: snap.base?.dim ?? BASE_SHAPE.dim })], 'finetune.intro3'],
   source: fineTuneSource,
   setup(frame) {
     const { i18n, ctx, texts, events } = frame;

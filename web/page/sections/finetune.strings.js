@@ -3,7 +3,7 @@
 export const FINETUNE_STRINGS = {
   zh: {
     'finetune.title': '微调：让预训练的诗人学一种新词牌',
-    'finetune.intro1': '从零训练要读几十万字、算很久。微调换一种省法：拿一个已经会写唐诗的模型（4 层，宽 128，{params} 个参数），只用几百首新诗、几百步（这里默认 {steps} 步），就让它学会一种它没见过的体裁，或者一位诗人的口气。',
+    'finetune.intro1': '从零训练要读几十万字、算很久。微调换一种省法：拿一个已经会写唐诗的模型（{layers} 层，宽 {dim}，{params} 个参数），只用几百首新诗、几百步（这里默认 {steps} 步），就让它学会一种它没见过的体裁，或者一位诗人的口气。',
     'finetune.intro2': 'LoRA 不动原来的权重 W。它在选中的矩阵旁边各放两块小矩阵 A（{dim}×r）和 B（r×{dim}），模型实际用的是 W + (α/r)·A·B。B 从 0 开始，所以第 0 步的模型和原模型一模一样；训练只改 A 和 B。对照组是“全量微调”：每一个参数都训练。',
     'finetune.intro3': '曲线上有两种验证损失：新诗的（学到了多少）和唐诗的（忘掉了多少）。后者往上走，就是常说的“灾难性遗忘”。',
     'finetune.ftset': '微调文本', 'finetune.set.huanxisha': '浣溪沙（新词牌：六句七言）', 'finetune.set.poet': '李白的绝句（一种风格）', 'finetune.set.own': '你自己的文本',
@@ -73,7 +73,7 @@ export const FINETUNE_STRINGS = {
   },
   en: {
     'finetune.title': 'Fine-tuning: teaching the pretrained poet a new tune',
-    'finetune.intro1': 'Training from scratch means reading hundreds of thousands of characters for a long time. Fine-tuning is the cheap way: take a model that already writes Tang poems (4 layers, width 128, {params} parameters) and, with a few hundred new poems and a few hundred steps ({steps} here by default), teach it a form it has never seen, or one poet\'s voice.',
+    'finetune.intro1': 'Training from scratch means reading hundreds of thousands of characters for a long time. Fine-tuning is the cheap way: take a model that already writes Tang poems ({layers} layers, width {dim}, {params} parameters) and, with a few hundred new poems and a few hundred steps ({steps} here by default), teach it a form it has never seen, or one poet\'s voice.',
     'finetune.intro2': 'LoRA leaves the original weights W alone. Beside each chosen matrix it puts two small ones, A ({dim}×r) and B (r×{dim}), and the model uses W + (α/r)·A·B. B starts at zero, so at step 0 the model is exactly the original; training changes A and B only. The comparison is full fine-tuning, which trains every parameter.',
     'finetune.intro3': 'The chart has two held-out losses: on the new poems (what it learns) and on Tang poems (what it forgets). When the second climbs, that is the forgetting people call catastrophic.',
     'finetune.ftset': 'Text', 'finetune.set.huanxisha': '浣溪沙 (a new tune: six lines of seven)', 'finetune.set.poet': '李白\'s quatrains (a style)', 'finetune.set.own': 'Your own text',
