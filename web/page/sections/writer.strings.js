@@ -63,7 +63,7 @@ export const WRITER_STRINGS = {
     'writer.ownTitle': '用你自己的文本训练',
     'writer.ownNote': '任何语言都行：一行一篇（至少 10 行，每第 10 行留作验证）。字数、种类太多或太少时，引擎会说明原因，你输入的内容不会丢。',
     'writer.trainOwn': '用这段文本训练', 'writer.quatrains': '换回唐诗',
-    'writer.narrate': '第 {step} 步，种子 0 写的是「{poem}」。这一批 {total} 首里 {good} 首格律正确。',
+    'writer.narrate': '第 {step} 步，种子 0 写的是「{poem}」；这一批 {total} 首里 {good} 首格律正确。',
     'writer.narrateOwn': '第 {step} 步，种子 0 写的是「{poem}」。',
     'writer.narrateNone': '还没有样本。',
   },
