@@ -258,7 +258,9 @@ function widgetFilesTable() {
     `| \`qkv-lab-widget.js\` | the element, every attention and data-flow section, the API and its WebAssembly (the GPT engine and the trainable model aside) | ${w.core.raw} KiB | ${kib(w.core.gzip)} KiB |`,
     `| \`qkv-lab-widget-training.js\` | \`trainstep\` and \`training\`, the trainable model (\`createModel\`), with Chart.js; fetched the first time a post shows one | ${w.training.raw} KiB | ${kib(w.training.gzip)} KiB |`,
     `| \`qkv-lab-widget-gpt.js\` | \`block\`, \`writer\` and \`generate\`, the writer's worker and the Tang quatrains; fetched the first time a post shows one | ${w.gpt.raw} KiB | ${kib(w.gpt.gzip)} KiB |`,
-    `| \`qkv-lab-widget-finetune.js\` | \`finetune\`, its worker, the fine-tuning poems and the Tang validation poems, with Chart.js; fetched the first time a post shows it (the pretrained weights come from \`qkv-lab-widget-pretrained.js\` when the section is seen) | ${w.finetune.raw} KiB | ${kib(w.finetune.gzip)} KiB |`,
+    `| \`qkv-lab-widget-finetune.js\` | \`finetune\`, its worker, the fine-tuning poems and the Tang validation poems, with Chart.js; fetched the first time a post shows it | ${w.finetune.raw} KiB | ${kib(w.finetune.gzip)} KiB |`,
+    `| \`qkv-lab-widget-pretrained-section.js\` | \`pretrained\` and the measurements it shows (the training report, the baselines, the rhyme head); fetched the first time a post shows it | ${w['pretrained-section'].raw} KiB | ${kib(w['pretrained-section'].gzip)} KiB |`,
+    `| \`qkv-lab-widget-pretrained.js\` | the pretrained poet's weights and the GPT engine: fetched by \`qkv.loadPretrained()\`, which \`pretrained\`, \`finetune\` and \`generate\` (with its default model, the poet) call when first seen | ${w.pretrained.raw} KiB | ${kib(w.pretrained.gzip)} KiB |`,
   ].join('\n');
 }
 

@@ -34,7 +34,7 @@ export const ADDONS = Object.freeze({
   gpt: Object.freeze({ file: 'qkv-lab-widget-gpt.js', holds: 'the GPT sections (block, writer, generate)' }),
   finetune: Object.freeze({ file: 'qkv-lab-widget-finetune.js', holds: 'the fine-tuning section (its worker and poems)' }),
   pretrained: Object.freeze({ file: 'qkv-lab-widget-pretrained.js', holds: 'the pretrained poet\'s weights and the GPT engine' }),
-  'pretrained-section': Object.freeze({ file: 'qkv-lab-widget-pretrained-section.js', holds: 'the pretraining section (预训练)' }),
+  'pretrained-section': Object.freeze({ file: 'qkv-lab-widget-pretrained-section.js', holds: 'the pretraining section (预训练) and its measurements' }),
 });
 export const ADDON_FILE = ADDONS.training.file;
 
