@@ -122,7 +122,10 @@ export interface QkvLabElement extends HTMLElement {
   gmodel: 'poet' | 'writer' | 'adapter';
   /** Section 'generate': the form the poem is held to, or none (default 'free'). */
   gform: 'free' | 'wujue' | 'qijue' | 'wulv' | 'qilv';
-  /** Section 'generate': the acrostic (藏头诗), one character a line of the form, at most 8 (default ''). */
+  /**
+   * Section 'generate': the acrostic (藏头诗), one character a line of the form, at most 8 (default '').
+   * Needs a form, and a beginning that fits it: gprompt '' or one whose lines start with its characters.
+   */
   gacro: string;
   /** Section 'generate': the prompt, one line of at most 60 characters (default '白日依山尽，'). */
   gprompt: string;
