@@ -99,6 +99,33 @@ test('data-training-src points the core elsewhere; a missing add-on shows a mess
   await page.closeAll();
 });
 
+test('the pretrained poet\'s file missing: fine-tuning and generation say so in the widget and fire qkv-error, as a missing add-on does', async () => {
+  const { page } = await openPost({ transform: (html) => html
+    .replace('<qkv-lab id="first" lang="zh" seed="42">', '<qkv-lab id="first" section="finetune" lang="en" ftsteps="25">')
+    .replace('<qkv-lab id="second" section="softmax" lang="en">', '<qkv-lab id="second" section="generate" lang="en">')
+    .replace(CORE_TAG, '<script src="/dist/qkv-lab-widget.js" data-pretrained-src="/nowhere/pretrained.js"></script>') },
+  (p) => p.addInitScript(() => {
+    window.__errors = [];
+    document.addEventListener('qkv-error', (e) => window.__errors.push({ target: e.target.id, message: e.detail.message }));
+  }));
+  await waitForWidget(page, 'first', 60000);
+  await page.locator('#second').scrollIntoViewIfNeeded();
+  await waitForWidget(page, 'second', 60000);
+  await page.waitForFunction(() => window.__errors.length === 2, null, { timeout: 60000 });
+  const errors = await page.evaluate(() => window.__errors);
+  assert.deepEqual(errors.map((e) => e.target).sort(), ['first', 'second']);
+  for (const e of errors) assert.match(e.message, /\/nowhere\/pretrained\.js/);
+  // the section draws what its store says at its own pace: wait for the message
+  await page.waitForFunction(() => /could not be loaded/.test(document.getElementById('first').shadowRoot.querySelector('.qkv').innerText), null, { timeout: 60000 });
+  const first = (await widget(page, 'first')).text;
+  assert.match(first, /The pretrained model could not be loaded, so this section cannot fine-tune/);
+  assert.match(first, /Without the pretrained model there are no samples/);
+  assert.doesNotMatch(first, /Loading the pretrained/);
+  // the failed loads are the only problems: the browser reports the 404s, nothing throws
+  assert.deepEqual(page.problems().filter((p) => !/404|Failed to load resource/.test(p)), []);
+  await page.closeAll();
+});
+
 const GPT_ADDON = /\/qkv-lab-widget-gpt\.js(\?|$)/;
 /** The blog post with its first widget showing the Transformer block (an add-on section), in English. */
 const block = (html) => html.replace('<qkv-lab id="first" lang="zh" seed="42">', '<qkv-lab id="first" section="block" lang="en">');

@@ -18,8 +18,9 @@
 //   qkv-ready  { section, lang }               the section is drawn
 //   qkv-step   { section, step, count, stage } the reader (or play) moved the stepper
 //   qkv-train  { section, step, total, loss }  the training run advanced or went back
-//   qkv-error  { message }                     the WebAssembly module, or a section that is
-//                                              loaded on demand, could not be loaded
+//   qkv-error  { message }                     the WebAssembly module, a section that is loaded
+//                                              on demand, or what a section loads when first
+//                                              seen (the pretrained poet), could not be loaded
 import { load } from '../qkv-lab.js';
 import { h, clear } from '../page/shell/dom.js';
 import { createI18n, languageFromNavigator } from '../page/shell/i18n.js';
@@ -236,6 +237,8 @@ export class QkvLabElement extends Base {
       // the data-flow section links to other sections: the widget shows the one asked for
       goTo: (id) => { if (sectionById(id)) this.setAttribute('section', id); },
       onSnapshot: (snapshot) => { if (built.section && built.section.update) built.section.update(snapshot); },
+      // the section shows its own message; the post's listeners hear it as for a missing add-on
+      onLoadError: (message) => { if (this._built === built) this._emit('error', { message }); },
       // a step or range past the section's last step fell back (scene.js fitScene): a notice like any bad attribute's
       onSceneChecked: (id, refused) => {
         built.sceneNotices = refused.map((r) => ({ name: r.name, value: shown(this.getAttribute(r.name) ?? r.value), fallback: String(r.fallback) }));

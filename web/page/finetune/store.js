@@ -181,7 +181,9 @@ export function createFineTuneStore(ctx) {
       if (destroyed) return;
       c.postMessage({ type: 'base', bytes }, [bytes.buffer]);
     } catch (error) {
-      set({ status: 'error', error: { op: 'base', message: String(error?.message ?? error) } });
+      const message = String(error?.message ?? error);
+      set({ status: 'error', error: { op: 'base', message } });
+      ctx.loadFailed?.(message);
     }
   }
 

@@ -373,6 +373,7 @@ export function generationSource(ctx) {
       if (destroyed) return;
       poet.status = 'error';
       poet.error = String(error.message || error);
+      ctx.loadFailed?.(poet.error);
       // the writer's run writes instead: take its model
       useWriterModel();
     }

@@ -77,7 +77,9 @@ export function pretrainedSource(ctx) {
       gpt = model;
       compute();
     }, (error) => {
-      if (!gone) publish({ ...base, status: 'error', poem: poemNow(), message: error.message });
+      if (gone) return;
+      publish({ ...base, status: 'error', poem: poemNow(), message: error.message });
+      ctx.loadFailed?.(error.message);
     });
   }
   const off = ctx.state.onChange((name) => {

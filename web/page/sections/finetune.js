@@ -383,7 +383,7 @@ export const finetuneSection = defineSection({
       drawSample(snap);
       counts.hidden = frame.quizHides('share');
       const sm = snap.samples[i];
-      if (!sm) return i18n.t(snap.info ? 'finetune.narrateNone' : snap.base ? 'finetune.starting' : 'finetune.loading');
+      if (!sm) return i18n.t(snap.info ? 'finetune.narrateNone' : snap.base ? 'finetune.starting' : snap.status === 'error' ? 'finetune.narrateNoBase' : 'finetune.loading');
       const target = TARGET_FORMS[targetOf(snap)];
       return i18n.t('finetune.narrate', { step: sm.step, n: sm.poems.length, good: sm.poems.filter((p) => target.includes(p.reading.form)).length,
         target: i18n.t(`finetune.target.${targetOf(snap)}`), poem: sm.poems[0]?.text || '—' });

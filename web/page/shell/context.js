@@ -56,8 +56,11 @@ const DROPPED_BY = { seed: ['Wq', 'Wk', 'Wv'], sentence: ['X'], dk: ['Wq', 'Wk',
  * a widget and an iframe play only when their author says autoplay).
  * poetTextUrl: the address of the pretrained poet's training text (web/pretrained/tang-poet-train.bin),
  * which the generation section checks the poet's lines against; the page served over HTTP has it.
+ * onLoadError(message): something a section loads on demand could not be had (the pretrained
+ * poet's weights): the section says so itself; the host may tell its own listeners (the widget's
+ * qkv-error).
  */
-export function createSectionContext({ qkv, i18n, state, announce = () => {}, goTo = () => {}, onSnapshot = () => {}, trainingOptions = {}, scene = null, onSceneChecked = () => {}, sectionTools = null, playsOnOpen = false, poetTextUrl = null }) {
+export function createSectionContext({ qkv, i18n, state, announce = () => {}, goTo = () => {}, onSnapshot = () => {}, trainingOptions = {}, scene = null, onSceneChecked = () => {}, sectionTools = null, playsOnOpen = false, poetTextUrl = null, onLoadError = () => {} }) {
   let overrides = {};
   const settings = () => Object.fromEntries(SNAPSHOT_KEYS.map((key) => [key, state.get(key)]));
   const choices = () => Object.freeze(Object.fromEntries(CHOICE_KEYS.map((key) => [key, state.get(key)])));
@@ -83,6 +86,8 @@ export function createSectionContext({ qkv, i18n, state, announce = () => {}, go
     playsOnOpen,
     /** Where the pretrained poet's training text is served (gpt/poet-text.js), or null where the host has none. */
     poetTextUrl,
+    /** A section could not load what it loads on demand (its message is on screen already): the host's listeners hear it. */
+    loadFailed: (message) => onLoadError(message),
     getSnapshot: () => snapshot,
     /** The scene for section `id` ({ step, range, loop, autoplay, outside }), or null when it has none. */
     sceneFor: (id) => (scene && scene.section === id ? sceneOf(state) : null),
