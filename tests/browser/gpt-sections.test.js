@@ -136,10 +136,13 @@ test('writer: refused text stays typed with the engine\'s message; training writ
   await page.closeAll();
 });
 
-test('writer: Pause then Start before the worker has answered the pause, or after its answer came and before it was drawn, keeps the run going', async () => {
-  const page = await openPage(env, { query: q({ embed: 1, section: 'writer', lang: 'en', ...TINY, gsteps: 1000 }), init: holdWorkerMessages });
+test('writer: Pause then Start before the worker has answered the pause, or after its answer came and before it was drawn, keeps the run going; a schedule the menu does not list shows in it', async () => {
+  // a schedule the menu does not list (it offers 50, 100, 300, …): the menu shows it, not a blank
+  const page = await openPage(env, { query: q({ embed: 1, section: 'writer', lang: 'en', ...TINY, gsteps: 1200 }), init: holdWorkerMessages });
   await page.locator('#writer').scrollIntoViewIfNeeded();
   await page.waitForSelector('#writer [data-role=samples] li');
+  assert.equal(await page.inputValue('#writer select[data-setting=gsteps]'), '1200');
+  assert.deepEqual(await page.$$eval('#writer select[data-setting=gsteps] option', (os) => os.map((o) => o.textContent)), ['50', '100', '300', '600', '1000', '1200', '2000']);
   await page.click('#writer [data-role=play]');
   await page.waitForFunction(() => Number(document.querySelector('#writer [data-role=status]').dataset.step) >= 3);
   // both clicks in one task: the worker's answer to the pause can only arrive after the Start

@@ -69,7 +69,8 @@ export interface QkvLabElement extends HTMLElement {
    * The step the section opens at, as its stepper counts them (1 is "step 1 of n"); 0, the
    * default, opens it at its first step ('learnable' at its `pull`). In 'trainstep' and 'training', the training step
    * (0 … 1000000, clamped to the schedule). A step outside `steps` shows a notice and opens at its start;
-   * one past the section's last step shows a notice and opens at its first.
+   * one past the section's last step shows a notice and opens at its first. It reads back the
+   * attribute, not where the stepper is now: that is each `qkv-step` event's `detail.step` (0-based).
    */
   step: number;
   /** 'a-b' (1 ≤ a ≤ b): the steps the stepper keeps to, e.g. '2-5'; null (the default): every step. A range that ends past the section's last step shows a notice and falls back to every step. */

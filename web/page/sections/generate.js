@@ -9,7 +9,7 @@
 // training poems, with their source). A side note times a token with and without the cache, live.
 // On the page the poem plays itself once when first seen (playsOnOpen); ▶ plays it again.
 // gpt/generation.js computes every number; this file only draws.
-import { h, clear, fmt } from '../shell/dom.js';
+import { h, clear, fmt, selectNumber } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { QUIZ_GPT_STRINGS } from './quiz-gpt.strings.js';
 import { GENERATE_STRINGS } from './generate.strings.js';
@@ -50,7 +50,7 @@ export const generateSection = defineSection({
     const choice = (key, values, format = String) => {
       const el = h('select', { attrs: { 'data-setting': key } },
         values.map((v) => h('option', { value: String(v), text: format(v) })));
-      choices.push([key, el]);
+      choices.push([key, el, format]);
       events.on(el, 'change', () => ctx.setSetting(key, Number(el.value)));
       return h('label', { class: 'gpt-choice' }, texts.set(h('span'), `gen.${key}`), el);
     };
@@ -230,7 +230,7 @@ export const generateSection = defineSection({
     let index = 0;
     const SETTING_OF = { gtemp: 'temperature', gtopk: 'topK', gtopp: 'topP' };
     function draw(snap) {
-      for (const [key, el] of choices) el.value = String(snap.settings[SETTING_OF[key]]);
+      for (const [key, el, format] of choices) selectNumber(el, snap.settings[SETTING_OF[key]], format);
       const focused = prompt.getRootNode().activeElement;
       if (focused !== prompt) prompt.value = snap.settings.prompt;
       if (focused !== acrostic) acrostic.value = snap.settings.acrostic;

@@ -9,7 +9,7 @@
 // process on the shell's ticker (shell/ticker.js, over store.process): Start / Pause, Step and
 // the space key play, pause and step it, and the ticker follows the run when something else
 // starts or stops it (a link's replay, generation's button, the end of its schedule).
-import { h, clear, fmt, download } from '../shell/dom.js';
+import { h, clear, fmt, download, selectNumber } from '../shell/dom.js';
 import { addStrings } from '../shell/i18n.js';
 import { QUIZ_GPT_STRINGS } from './quiz-gpt.strings.js';
 import { WRITER_STRINGS } from './writer.strings.js';
@@ -295,7 +295,7 @@ export const writerSection = defineSection({
       sampleCount = count;
       const info = snap.info;
       for (const [key, el, pending] of selects) {
-        el.value = String(snap.settings[key]);
+        selectNumber(el, snap.settings[key]);
         // heads are clamped to divide the width (settings.js gptOptions): only a real difference is pending
         const runs = info ? info[RUN_VALUE[key]] : null;
         const wanted = key === 'gheads' ? clampHeads(snap.settings.gdim, snap.settings.gheads) : snap.settings[key];

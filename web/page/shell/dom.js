@@ -48,6 +48,20 @@ function append(el, children) {
   }
 }
 
+/**
+ * Shows `value` in a <select> of numbers. A setting may take values its menu does not list (a
+ * link's or an attribute's gsteps=25 where the menu offers 50, 100, …): such a value gets an
+ * option of its own, in order, so the menu shows what is in effect instead of a blank.
+ */
+export function selectNumber(select, value, format = String) {
+  const text = String(value);
+  if (![...select.options].some((o) => o.value === text)) {
+    const after = [...select.options].find((o) => Number(o.value) > value);
+    select.insertBefore(h('option', { value: text, text: format(value) }), after ?? null);
+  }
+  select.value = text;
+}
+
 /** Removes every child. */
 export function clear(el) {
   while (el.firstChild) el.removeChild(el.firstChild);
