@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from 'qkv-lab';
-import { MAX_WORK, WORK_WEIGHTS as W, workOf } from '../web/matrix.js';
+import { MAX_WORK, WORK_WEIGHTS as W, workOf, Matrix } from '../web/matrix.js';
 import { workRuleFacts } from '../tools/docs-tables.mjs';
 
 const qkv = await load({ model: true });
@@ -76,6 +76,21 @@ test('ragged rows, empty matrices and non-numbers', () => {
   throwsWith(() => qkv.matmul({ rows: 2, cols: 2, data: [1, 2, 3] }, B22), RangeError, /data has 3 entries, not 4/);
   throwsWith(() => qkv.matmul({ rows: 0, cols: 2, data: [] }, B22), RangeError, /must not be empty/);
   throwsWith(() => qkv.matmul({ rows: 1.5, cols: 2, data: [1, 2] }, B22), TypeError, /integer rows and cols/);
+});
+
+test('a Matrix made by hand: its sides, its data\'s length and get()\'s indices are checked', () => {
+  throwsWith(() => new Matrix(-1, 2), RangeError, /^new Matrix\(rows, cols, data\?\): rows must be an integer from 0 to 16777216, got -1$/);
+  throwsWith(() => new Matrix(), TypeError, /rows must be an integer from 0 to 16777216, got undefined/);
+  throwsWith(() => new Matrix(2, 1.5), RangeError, /cols must be an integer/);
+  throwsWith(() => new Matrix(2, 2, [1, 2, 3]), RangeError, /data has 3 entries; a 2×2 matrix has 4/);
+  throwsWith(() => new Matrix(2 ** 14, 2 ** 13), RangeError, /has more than 67108864 entries/);
+  const m = new Matrix(2, 3, [1, 2, 3, 4, 5, 6]);
+  assert.equal(m.get(1, 2), 6);
+  assert.deepEqual(new Matrix(2, 2).toArray(), [[0, 0], [0, 0]]);
+  throwsWith(() => m.get(5, 5), RangeError, /^get\(i, j\): \(5, 5\) is outside this 2×3 matrix \(rows 0 to 1, columns 0 to 2\)$/);
+  throwsWith(() => m.get(0, 3), RangeError, /outside this 2×3 matrix/);
+  throwsWith(() => m.get(0.5, 0), RangeError, /outside/);
+  assert.deepEqual(qkv.matmul(m, [[1], [0], [0]]).toArray(), [[1], [4]]);
 });
 
 test('options are checked', () => {

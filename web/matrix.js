@@ -9,13 +9,27 @@ export const MAX_SIDE = 2 ** 24;
 
 /** A row-major float32 matrix: `data[i * cols + j]` is row i, column j. */
 export class Matrix {
-  constructor(rows, cols, data = new Float32Array(rows * cols)) {
+  /** rows × cols (integers from 0, at most MAX_ELEMENTS entries), zeros unless `data` (rows · cols numbers) is given. */
+  constructor(rows, cols, data) {
+    for (const [name, n] of [['rows', rows], ['cols', cols]]) {
+      if (!Number.isInteger(n) || n < 0 || n > MAX_SIDE) {
+        throw argumentError(typeof n === 'number' ? RangeError : TypeError, `new Matrix(rows, cols, data?): ${name} must be an integer from 0 to ${MAX_SIDE}, got ${describe(n)}`);
+      }
+    }
+    if (rows * cols > MAX_ELEMENTS) throw argumentError(RangeError, `new Matrix(rows, cols, data?): ${rows}×${cols} has more than ${MAX_ELEMENTS} entries`);
     this.rows = rows;
     this.cols = cols;
-    this.data = data instanceof Float32Array ? data : Float32Array.from(data);
+    this.data = data === undefined ? new Float32Array(rows * cols) : data instanceof Float32Array ? data : Float32Array.from(data);
+    if (this.data.length !== rows * cols) {
+      throw argumentError(RangeError, `new Matrix(rows, cols, data?): data has ${this.data.length} entries; a ${rows}×${cols} matrix has ${rows * cols}`);
+    }
   }
 
+  /** Entry (i, j); a RangeError outside the matrix. */
   get(i, j) {
+    if (!(Number.isInteger(i) && i >= 0 && i < this.rows && Number.isInteger(j) && j >= 0 && j < this.cols)) {
+      throw argumentError(RangeError, `get(i, j): (${describe(i)}, ${describe(j)}) is outside this ${this.rows}×${this.cols} matrix (rows 0 to ${this.rows - 1}, columns 0 to ${this.cols - 1})`);
+    }
     return this.data[i * this.cols + j];
   }
 

@@ -3,10 +3,12 @@
 
 /** A row-major float32 matrix: `data[i * cols + j]` is row i, column j. */
 export declare class Matrix {
+  /** rows × cols, zeros unless data (rows · cols numbers) is given; a RangeError for a bad side or a data of another length. */
   constructor(rows: number, cols: number, data?: Float32Array | ArrayLike<number>);
   readonly rows: number;
   readonly cols: number;
   readonly data: Float32Array;
+  /** Entry (i, j); a RangeError outside the matrix. */
   get(i: number, j: number): number;
   row(i: number): number[];
   /** Nested arrays, one per row. */
