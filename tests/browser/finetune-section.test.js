@@ -127,7 +127,10 @@ test('a widget fine-tunes in its worker: the held-out loss falls, the adapter dr
   await inFt((root) => root.querySelector('[data-role=compare]').click());
   await page.waitForFunction(() => document.getElementById('ft').shadowRoot.querySelector('[data-role=compare-tuned] li'), null, { timeout: 60000 });
   const noteNow = () => inFt((root) => root.querySelector('[data-role=compare-note]').textContent);
-  assert.match(await noteNow(), /^each character written: original \d+\.\d\d ms, fine-tuned \d+\.\d\d ms \(not merged\)$/);
+  // the note's wording: a figure per character for each model, and the merge state (how large the
+  // figures are is the machine's business: the benchmark's, not this test's)
+  const [, baseFigure, tunedFigure] = /^each character written: original (\S+) ms, fine-tuned (\S+) ms \(not merged\)$/.exec(await noteNow()) ?? [];
+  assert.ok(Number.isFinite(Number(baseFigure)) && Number.isFinite(Number(tunedFigure)), `the note gives both figures: ${await noteNow()}`);
   const tunedPoem = await inFt((root) => root.querySelector('[data-role=compare-tuned] li').textContent);
   // merged: both write again, and the note under them says so (the same characters)
   await inFt((root) => root.querySelector('[data-role=merge]').click());

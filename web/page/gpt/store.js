@@ -84,6 +84,8 @@ export function createGPTStore(ctx) {
   // the text of the latest run asked for: a new run with other settings keeps it
   const latestText = () => (asked.length ? asked[asked.length - 1].text : ownText);
   let runSettings = null;        // the settings (gptOptions) of the current run
+  /** Whether the current run's settings are not the ones the page shows. */
+  const settingsDiffer = () => JSON.stringify(gptOptions(state)) !== JSON.stringify(runSettings);
   let line = '';                 // the reader's line whose attention is shown
   let attendId = 0, lastAttend = 0;
   const waiting = new Map();     // 'saved' → resolvers
@@ -139,7 +141,7 @@ export function createGPTStore(ctx) {
         if (!m.info.loaded && asked.length) { const run = asked.shift(); ownText = run.text; runSettings = run.settings; }
         // a setting changed while this run was being built (and no later run asked for has it):
         // the run has not moved, so it is made again with the settings the page now shows
-        if (!m.info.loaded && !asked.length && JSON.stringify(gptOptions(state)) !== JSON.stringify(runSettings)) {
+        if (!m.info.loaded && !asked.length && settingsDiffer()) {
           replayAsked = 0;
           create(ownText);
           return;
@@ -243,7 +245,7 @@ export function createGPTStore(ctx) {
   const offState = state.onChange((name) => {
     if (!RUN_KEYS.includes(name)) return;
     if (!s.info) { publish(); return; }
-    const changed = JSON.stringify(gptOptions(state)) !== JSON.stringify(runSettings);
+    const changed = settingsDiffer();
     // a run that has not moved yet is simply replaced; one with steps is kept until the reader says
     if (changed && s.step === 0 && !s.running && s.source !== 'file') create(latestText());
     else set({ stale: changed });

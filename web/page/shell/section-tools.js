@@ -84,11 +84,15 @@ export function createSectionTools({ state, getSnapshot = () => null, pageUrl = 
     async function copyEmbed() {
       const own = scene();
       const range = stepper ? stepper.range : { from: 0, to: 0 };
-      const full = !linkScene || !stepper || (range.from === 0 && range.to === stepper.count - 1);
+      const full = !stepper || (range.from === 0 && range.to === stepper.count - 1);
+      // where the stepper is: the step, its range and loop (none when a link cannot bring them back)
+      const at = linkScene
+        ? { step: shownStep(), range: full ? null : { from: range.from + 1, to: range.to + 1 }, loop: Boolean(stepper?.loop) }
+        : { step: 0, range: null, loop: false };
       const image = fileName(canvasDrawn() ? 'png' : 'svg');
       const result = embedCode({
-        section: id, lang: i18n.lang, values: state.values(), keys: settings, step: linkScene ? shownStep() : 0,
-        scene: { range: full ? null : { from: range.from + 1, to: range.to + 1 }, loop: linkScene && Boolean(stepper?.loop), autoplay: Boolean(own?.autoplay) },
+        section: id, lang: i18n.lang, values: state.values(), keys: settings, step: at.step,
+        scene: { range: at.range, loop: at.loop, autoplay: Boolean(own?.autoplay) },
         pageUrl: pageUrl(), image, alt: alt(), height: element.getBoundingClientRect().height + 24,
       });
       const iframe = iframeKind.checked;
