@@ -15,20 +15,33 @@
 #include "simd.h"
 
 #ifdef __wasm_simd128__
+/* adamw.h's constants as lanes, splatted once before the loop. (With the struct passed to each
+   call instead, clang 16 stored its seven floats to the stack and reloaded them as vectors in every
+   step of the relaxed build's loop, a store-to-load forwarding stall: AdamW ran at half the
+   SIMD128 build's speed.) */
+struct adamw_lanes { v128_t lr, beta1, one_minus_beta1, beta2, one_minus_beta2, eps, weight_decay, correct1, correct2; };
+
+static inline struct adamw_lanes adamw_splat(struct adamw_hyper h) {
+    struct adamw_lanes c = {
+        wasm_f32x4_splat(h.lr), wasm_f32x4_splat(h.beta1), wasm_f32x4_splat(1.0f - h.beta1),
+        wasm_f32x4_splat(h.beta2), wasm_f32x4_splat(1.0f - h.beta2), wasm_f32x4_splat(h.eps),
+        wasm_f32x4_splat(h.weight_decay), wasm_f32x4_splat(h.correct1), wasm_f32x4_splat(h.correct2) };
+    return c;
+}
+
 /* adamw_one on four lanes (decayed: all-ones lanes where decay applies) */
 static inline v128_t adamw_four(v128_t* m_out, v128_t* v_out, v128_t p, v128_t grad, v128_t m,
-                                v128_t v, v128_t decayed, struct adamw_hyper h) {
-    v128_t next_m = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(h.beta1), m),
-                                   wasm_f32x4_mul(wasm_f32x4_splat(1.0f - h.beta1), grad));
-    v128_t next_v = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(h.beta2), v),
-                                   wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_splat(1.0f - h.beta2), grad), grad));
+                                v128_t v, v128_t decayed, const struct adamw_lanes* c) {
+    v128_t next_m = wasm_f32x4_add(wasm_f32x4_mul(c->beta1, m), wasm_f32x4_mul(c->one_minus_beta1, grad));
+    v128_t next_v = wasm_f32x4_add(wasm_f32x4_mul(c->beta2, v),
+                                   wasm_f32x4_mul(wasm_f32x4_mul(c->one_minus_beta2, grad), grad));
     *m_out = next_m;
     *v_out = next_v;
-    v128_t mhat = wasm_f32x4_div(next_m, wasm_f32x4_splat(h.correct1));
-    v128_t vhat = wasm_f32x4_div(next_v, wasm_f32x4_splat(h.correct2));
-    v128_t d = wasm_v128_and(wasm_f32x4_mul(wasm_f32x4_splat(h.weight_decay), p), decayed);  /* +0 where not */
-    v128_t step = wasm_f32x4_add(wasm_f32x4_div(mhat, wasm_f32x4_add(wasm_f32x4_sqrt(vhat), wasm_f32x4_splat(h.eps))), d);
-    return wasm_f32x4_sub(p, wasm_f32x4_mul(wasm_f32x4_splat(h.lr), step));
+    v128_t mhat = wasm_f32x4_div(next_m, c->correct1);
+    v128_t vhat = wasm_f32x4_div(next_v, c->correct2);
+    v128_t d = wasm_v128_and(wasm_f32x4_mul(c->weight_decay, p), decayed);  /* +0 where not */
+    v128_t step = wasm_f32x4_add(wasm_f32x4_div(mhat, wasm_f32x4_add(wasm_f32x4_sqrt(vhat), c->eps)), d);
+    return wasm_f32x4_sub(p, wasm_f32x4_mul(c->lr, step));
 }
 
 /* decay[i .. i+4) as lanes: all ones where set */
@@ -60,10 +73,11 @@ int adamw_step(float* restrict p, float* restrict m, float* restrict v, const fl
     int i = 0, finite = 1;
 #ifdef __wasm_simd128__
     v128_t scale = wasm_f32x4_splat(gscale), max = wasm_f32x4_splat(FLT_MAX), ok = wasm_i32x4_splat(-1);
+    const struct adamw_lanes lanes = adamw_splat(h);
     for (; i + 4 <= N; i += 4) {
         v128_t pi = wasm_v128_load(p + i), mi = wasm_v128_load(m + i), vi = wasm_v128_load(v + i), nm, nv;
         v128_t np = adamw_four(&nm, &nv, pi, wasm_f32x4_mul(wasm_v128_load(grads + i), scale), mi, vi,
-                               decay_lanes(decay + i), h);
+                               decay_lanes(decay + i), &lanes);
         ok = wasm_v128_and(ok, wasm_v128_and(wasm_f32x4_le(wasm_f32x4_abs(np), max),
              wasm_v128_and(wasm_f32x4_le(wasm_f32x4_abs(nm), max), wasm_f32x4_le(wasm_f32x4_abs(nv), max))));
         wasm_v128_store(old + i, pi);
