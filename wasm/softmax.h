@@ -29,10 +29,12 @@ static inline float softmax_row_exp(float* w, const float* z, int cols, float ma
     double sum;
 #ifdef __wasm_simd128__
     v128_t mx = wasm_f32x4_splat(max);
+    for (; j + 4 <= cols; j += 4) wasm_v128_store(w + j, qkv_exp4(wasm_f32x4_sub(wasm_v128_load(z + j), mx)));
+    /* the sum in a pass of its own over the row just written (in L1): in the exp loop its two
+       accumulators were spilled beside the polynomial's constants, a chain through memory */
     v128_t lo = wasm_f64x2_splat(0.0), hi = wasm_f64x2_splat(0.0);
-    for (; j + 4 <= cols; j += 4) {
-        v128_t e = qkv_exp4(wasm_f32x4_sub(wasm_v128_load(z + j), mx));
-        wasm_v128_store(w + j, e);
+    for (int i = 0; i + 4 <= j; i += 4) {
+        v128_t e = wasm_v128_load(w + i);
         lo = wasm_f64x2_add(lo, wasm_f64x2_promote_low_f32x4(e));
         hi = wasm_f64x2_add(hi, wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(e, e, 2, 3, 2, 3)));
     }
