@@ -380,11 +380,17 @@ function runElementwise(lab, inputs, offset) {
     const { rows, cols, logits, targets } = inputs;
     const out = {};
     const pz = place(logits), pp = place(new Float32Array(rows * cols)), pdl = place(new Float32Array(rows * cols));
-    const pt = mem.ints(rows);
+    const pt = mem.ints(rows), ptp = place(new Float32Array(rows));
     heap.writeInts(pt, targets);
-    assert.equal(heap.gptKernels.softmax_crossentropy_rows(pp, pdl, pz, pt, rows, cols, 1 / rows), 0);
+    assert.equal(heap.gptKernels.softmax_crossentropy_rows(pp, pdl, ptp, pz, pt, rows, cols, 1 / rows), 0);
     out.probs = heap.readFloats(pp, rows * cols);
     out.dlogits = heap.readFloats(pdl, rows * cols);
+    out.targetProbs = heap.readFloats(ptp, rows);
+    // without probs (the training step's call): the exponentials pass through dlogits
+    const pdl2 = place(new Float32Array(rows * cols).fill(NaN)), ptp2 = place(new Float32Array(rows));
+    assert.equal(heap.gptKernels.softmax_crossentropy_rows(0, pdl2, ptp2, pz, pt, rows, cols, 1 / rows), 0);
+    out.dlogitsAlone = heap.readFloats(pdl2, rows * cols);
+    out.targetProbsAlone = heap.readFloats(ptp2, rows);
     assert.equal(k.softmax_rows_forward(pp, pz, rows, cols), 0);
     out.softmax = heap.readFloats(pp, rows * cols);
     return out;
@@ -393,7 +399,7 @@ function runElementwise(lab, inputs, offset) {
   }
 }
 
-test('the softmax with its cross-entropy gradient gives its build\'s softmaxRows and (p − onehot) / rows in every build', () => {
+test('the softmax with its cross-entropy gradient gives its build\'s softmaxRows and (p − onehot) / rows in every build, with or without writing the probabilities', () => {
   const random = mulberry32(31);
   for (const [rows, cols] of [[1, 1], [3, 7], [5, 3647]]) {
     const fill = (n, scale) => Float32Array.from({ length: n }, () => scale * (2 * random() - 1));
@@ -404,6 +410,11 @@ test('the softmax with its cross-entropy gradient gives its build\'s softmaxRows
       for (const [name, lab] of BUILDS) {
         const got = lab === scalar ? want : runElementwise(lab, inputs, offset);
         assert.deepEqual(new Uint32Array(got.probs.buffer), new Uint32Array(got.softmax.buffer), `${name} softmax ${rows}×${cols}: as softmaxRows`);
+        // without probs: the same dlogits, and each row's target probability, bit for bit
+        assert.deepEqual(new Uint32Array(got.dlogitsAlone.buffer), new Uint32Array(got.dlogits.buffer), `${name} ${rows}×${cols}: dlogits without probs`);
+        const targetProbs = Float32Array.from(inputs.targets, (t, i) => got.probs[i * cols + t]);
+        assert.deepEqual(new Uint32Array(got.targetProbs.buffer), new Uint32Array(targetProbs.buffer), `${name} ${rows}×${cols}: target probabilities`);
+        assert.deepEqual(new Uint32Array(got.targetProbsAlone.buffer), new Uint32Array(targetProbs.buffer), `${name} ${rows}×${cols}: target probabilities without probs`);
         const weight = Math.fround(1 / rows);
         got.dlogits.forEach((d, t) => {
           const i = Math.floor(t / cols), onehot = t % cols === inputs.targets[i] ? 1 : 0;

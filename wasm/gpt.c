@@ -56,6 +56,9 @@ struct qkv_gpt {
     float* acts;        /* L blocks | x0 (BT, C) | lnf (BT, C) | lnf_mean, lnf_rstd (BT) |
                            logits (BT, V) | probs (BT, V) */
     float *x0, *lnf, *lnf_mean, *lnf_rstd, *logits, *probs;
+    float* target_probs;  /* (BT) the training step's probs[i][targets[i]], for its loss */
+    int probs_stale;      /* 1 after a training step's forward, which leaves probs unwritten: the
+                             tensor API computes them from the logits when read (same bits) */
     /* backward scratch */
     float* wteT;  /* wte^T (C, V) for the logits' product */
     float *dres, *dx, *dlnf, *dlogits;
@@ -449,8 +452,8 @@ static const lora_block* lora_block_of(qkv_gpt* g, int l, int B, int n, lora_blo
 }
 
 /* tokens (B, n) -> logits, probs (B n, V), and with targets (B, n) the gradient of the mean loss,
-   dlogits = (probs - onehot) / (B n), in the softmax's pass; QKV_OK or QKV_ERR_OVERFLOW (parameters
-   too large) */
+   dlogits = (probs - onehot) / (B n), in the softmax's pass, and target_probs instead of probs;
+   QKV_OK or QKV_ERR_OVERFLOW (parameters too large) */
 static int gpt_forward_grad(qkv_gpt* g, const int* tokens, const int* targets, int B, int n) {
     int C = g->C, V = g->V, BT = B * n;
     g->last_B = g->last_n = 0;
@@ -476,8 +479,10 @@ static int gpt_forward_grad(qkv_gpt* g, const int* tokens, const int* targets, i
     matmul_forward(g->logits, g->lnf, g->wteT, BT, C, V);
     /* a non-finite logit makes the loss non-finite (training reports divergence); forward and
        generation check their rows themselves */
-    if (targets) softmax_crossentropy_rows(g->probs, g->dlogits, g->logits, targets, BT, V, 1.0f / (float)BT);
+    if (targets)  /* the probabilities only through the loss (target_probs): not written */
+        softmax_crossentropy_rows(NULL, g->dlogits, g->target_probs, g->logits, targets, BT, V, 1.0f / (float)BT);
     else softmax_rows_forward(g->probs, g->logits, BT, V);
+    g->probs_stale = targets != NULL;
     g->last_B = B;
     g->last_n = n;
     return QKV_OK;
@@ -599,6 +604,7 @@ static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_
         PART(g->dblock[i], i == QKV_BLOCK_ACT_SCORES ? (uint64_t)T * T : as[i]);
     PART(g->kcache, (uint64_t)L * T * C); PART(g->vcache, (uint64_t)L * T * C);
     PART(g->wteT, (uint64_t)V * C);
+    PART(g->target_probs, BT);  /* last: the buffers before it keep the offsets they had without it */
     if (base) {   /* x.A of every adapter, the adapters' scratch */
         PART(g->lora_xa, (uint64_t)L * QKV_LORA_TARGETS * BT * rank);
         PART(g->lora_tmp, BT * h); PART(g->lora_dxa, BT * rank); PART(g->lora_ln, 2 * (uint64_t)C);
@@ -855,7 +861,9 @@ int qkv_gpt_loss_and_grad(qkv_gpt* g, const int* inputs, const int* targets, int
     memset(g->tr.grads + table, 0, (g->tr.n - table) * sizeof(float));
     /* loss = mean -log probs[target]  ->  dlogits = (probs - onehot) / BT, with the softmax */
     if (gpt_forward_grad(g, inputs, targets, B, n)) goto no_backward;
-    double sum = crossentropy_forward(g->probs, g->logits, targets, B * n, g->V);
+    double sum = 0.0;
+    for (int i = 0; i < B * n; i++)
+        sum += qkv_crossentropy_of(g->target_probs[i], g->logits + (size_t)i * g->V, targets[i], g->V);
     *loss = sum / (double)(B * n);
     if (!isfinite(*loss)) goto no_backward;
     gpt_backward(g, inputs, B, n);
@@ -1298,6 +1306,10 @@ int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float** data, in
             float* at[QKV_GPT_OUTSIDE_ACTS] = { g->x0, g->lnf, g->logits, g->probs };
             int w[QKV_GPT_OUTSIDE_ACTS] = { C, C, V, V };
             if (which < 0 || which >= QKV_GPT_OUTSIDE_ACTS) return QKV_ERR_ARGUMENT;
+            if (which == QKV_GPT_ACT_PROBS && g->probs_stale) {  /* a training step's: from its logits */
+                if (softmax_rows_forward(g->probs, g->logits, BT, V)) return QKV_ERR_OVERFLOW;
+                g->probs_stale = 0;
+            }
             *data = at[which]; *rows = BT; *cols = w[which];
             return QKV_OK;
         }

@@ -32,10 +32,11 @@ float row_max(const float* z, int cols);
 void softmax_row(float* w, const float* z, int cols, float max);
 /* rows of S -> softmax; entries with -inf get 0; returns QKV_ERR_MASKED_ROW if a row has none finite */
 int softmax_rows_forward(float* out, const float* S, int rows, int cols);
-/* softmax_ce_kernel.c (the GPT kernels): softmax_rows_forward, and dlogits = weight * (probs -
-   onehot(targets)) (written) in the same pass */
-int softmax_crossentropy_rows(float* probs, float* dlogits, const float* logits, const int* targets,
-                              int rows, int cols, float weight);
+/* softmax_ce_kernel.c (the GPT kernels): softmax_rows_forward (into probs, unless NULL), and dlogits =
+   weight * (probs - onehot(targets)) (written) in the same pass; target_probs (rows, or NULL)
+   receives probs[i][targets[i]] */
+int softmax_crossentropy_rows(float* probs, float* dlogits, float* target_probs, const float* logits,
+                              const int* targets, int rows, int cols, float weight);
 /* reverses W = softmax_rows(Z):  dZ[i][j] = W[i][j] * (dW[i][j] - sum_k dW[i][k] W[i][k]), written */
 void softmax_rows_backward(float* dZ, const float* dW, const float* W, int rows, int cols);
 
@@ -53,17 +54,20 @@ void attention_backward_unchecked(float* dQ, float* dK, float* dV, float* dscore
 double qkv_log(double x);
 double qkv_exp(double x);
 
-/* -log softmax(z)[target] of one row of V logits, in double, from the probabilities forward
-   computed (one log instead of V exps); a probability that underflowed to 0 is recomputed from
-   the logits as logsumexp - logit, so the loss stays finite and exact there (model.c, gpt.c) */
-static inline double qkv_crossentropy_row(const float* probs, const float* z, int target, int V) {
-    float p = probs[target];
+/* -log softmax(z)[target] of one row of V logits, in double, from the probability p of the target
+   forward computed (one log instead of V exps); a probability that underflowed to 0 is recomputed
+   from the logits as logsumexp - logit, so the loss stays finite and exact there (model.c, gpt.c).
+   qkv_crossentropy_row: the same from the row of probabilities */
+static inline double qkv_crossentropy_of(float p, const float* z, int target, int V) {
     if (p > 0.0f) return -qkv_log((double)p);
     float max = z[0];
     for (int j = 1; j < V; j++) if (z[j] > max) max = z[j];
     double sum = 0.0;
     for (int j = 0; j < V; j++) sum += qkv_exp((double)z[j] - (double)max);
     return (double)max + qkv_log(sum) - (double)z[target];
+}
+static inline double qkv_crossentropy_row(const float* probs, const float* z, int target, int V) {
+    return qkv_crossentropy_of(probs[target], z, target, V);
 }
 double qkv_sin(double x);
 double qkv_cos(double x);

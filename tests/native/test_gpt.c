@@ -192,6 +192,44 @@ static void test_gpt_gradients(int layers) {
     qkv_gpt_destroy(g);
 }
 
+/* the training step leaves the probabilities unwritten (only its loss reads them, one per row):
+   read through qkv_gpt_tensor after it, they are computed from its logits, and are the bits a
+   forward without targets writes; its loss is -log of them at the targets */
+static void test_gpt_probs_after_training(void) {
+    enum { V = 7, H = 2, C = 8, T = 4, B = 2 };
+    qkv_gpt* g = NULL;
+    CHECK_EQ_INT(qkv_gpt_create(&g, V, 1, H, C, T, B, 11), QKV_OK);
+    float *p, *probs, *logits;
+    int rows, cols;
+    CHECK_EQ_INT(qkv_gpt_tensor(g, QKV_GPT_PARAMS, -1, 0, &p, &rows, &cols), QKV_OK);
+    for (int i = 0; i < rows; i++) p[i] += 0.5f * urand();
+    int in[B * T] = { 0, 1, 2, 3, 4, 5, 6, 1 }, tg[B * T] = { 1, 2, 3, 6, 5, 4, 1, 0 };
+    double loss;
+    CHECK_EQ_INT(qkv_gpt_loss_and_grad(g, in, tg, B, T, &loss), QKV_OK);
+    CHECK_EQ_INT(qkv_gpt_tensor(g, QKV_GPT_ACTIVATIONS, 1, QKV_GPT_ACT_PROBS, &probs, &rows, &cols), QKV_OK);
+    CHECK_EQ_INT(rows, B * T);
+    CHECK_EQ_INT(cols, V);
+    float after_step[B * T * V];
+    memcpy(after_step, probs, sizeof after_step);
+    double from_probs = 0.0;
+    for (int i = 0; i < B * T; i++) from_probs -= log((double)after_step[i * V + tg[i]]);
+    CHECK(fabs(from_probs / (B * T) - loss) <= 1e-12 * fabs(loss));
+    /* each row a softmax */
+    for (int i = 0; i < B * T; i++) {
+        double s = 0.0;
+        for (int j = 0; j < V; j++) s += after_step[i * V + j];
+        CHECK(fabs(s - 1.0) < 1e-6);
+    }
+    /* a forward of the same windows, one at a time (B = 1), writes them: the same bits */
+    for (int b = 0; b < B; b++) {
+        CHECK_EQ_INT(qkv_gpt_forward(g, in + b * T, T), QKV_OK);
+        CHECK_EQ_INT(qkv_gpt_tensor(g, QKV_GPT_ACTIVATIONS, 1, QKV_GPT_ACT_PROBS, &probs, &rows, &cols), QKV_OK);
+        CHECK_EQ_INT(qkv_gpt_tensor(g, QKV_GPT_ACTIVATIONS, 1, QKV_GPT_ACT_LOGITS, &logits, &rows, &cols), QKV_OK);
+        CHECK(memcmp(probs, after_step + b * T * V, (size_t)T * V * sizeof(float)) == 0);
+    }
+    qkv_gpt_destroy(g);
+}
+
 /* qkv.h: the gradients are zeroed, then computed. A call that diverges before backward (the
    forward's logits overflow) leaves them all zero, the tied table's too (backward writes those
    rather than adding to zeros: they must not keep the last call's values) */
@@ -428,6 +466,7 @@ int main(int argc, char** argv) {
     test_gpt_gradients(2);
     test_gpt_refusals();
     test_gpt_diverged_gradients();
+    test_gpt_probs_after_training();
     test_gpt_cache();
     test_gpt_masked();
     unsigned a = gpt_checksum(10, 0), b = gpt_checksum(10, 0), c = gpt_checksum(10, 4);
