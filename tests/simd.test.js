@@ -486,6 +486,94 @@ test('GELU\'s kernels (forward, bias + GELU, backward written and accumulated) g
   }
 });
 
+// ---- LayerNorm's loops (wasm/layernorm_kernel.c), which the GPT's step runs in the GPT kernels: the
+// SIMD builds take four rows at a time (each row's sums in a lane, in its order), the scalar build
+// the portable loop; every build gives the bits of the definition rounded as float32 at each
+// operation (a reference written here), at row counts and widths off the multiples of four.
+function runLayernorm(lab, inputs, offset) {
+  const heap = lab._heap, k = heap.gptKernels, mem = heap.allocations('layernorm');
+  try {
+    const place = placer(heap, mem, offset);
+    const { rows, cols, x, weight, bias, dout, dinp, dweight, dbias } = inputs, n = rows * cols;
+    const px = place(x), pw = place(weight), pb = place(bias);
+    const pout = place(new Float32Array(n)), pm = place(new Float32Array(rows)), ps = place(new Float32Array(rows));
+    k.layernorm_forward(pout, pm, ps, px, pw, pb, rows, cols, 1e-5);
+    const out = { out: heap.readFloats(pout, n), mean: heap.readFloats(pm, rows), rstd: heap.readFloats(ps, rows) };
+    for (const acc of [0, 1]) {
+      const pdx = place(dinp), pdw = place(dweight), pdb = place(dbias), pg = place(dout);
+      k.layernorm_backward(pdx, pdw, pdb, pg, px, pw, pm, ps, rows, cols, acc);
+      out[`dx${acc}`] = heap.readFloats(pdx, n);
+      out[`dweight${acc}`] = heap.readFloats(pdw, cols);
+      out[`dbias${acc}`] = heap.readFloats(pdb, cols);
+    }
+    return out;
+  } finally {
+    mem.freeAll();
+  }
+}
+
+// the portable loop's operations in its order, each rounded to float32
+function layernormReference({ rows, cols, x, weight, bias, dout, dinp, dweight, dbias }) {
+  const f = Math.fround, C = f(cols), eps = f(1e-5);
+  const ref = { out: new Float32Array(rows * cols), mean: new Float32Array(rows), rstd: new Float32Array(rows) };
+  for (let i = 0; i < rows; i++) {
+    let m = 0;
+    for (let c = 0; c < cols; c++) m = f(m + x[i * cols + c]);
+    m = f(m / C);
+    let v = 0;
+    for (let c = 0; c < cols; c++) { const d = f(x[i * cols + c] - m); v = f(v + f(d * d)); }
+    v = f(v / C);
+    const s = f(1 / f(Math.sqrt(f(v + eps))));
+    for (let c = 0; c < cols; c++) ref.out[i * cols + c] = f(f(f(f(x[i * cols + c] - m) * s) * weight[c]) + bias[c]);
+    ref.mean[i] = m;
+    ref.rstd[i] = s;
+  }
+  for (const acc of [0, 1]) {
+    const dx = Float32Array.from(dinp), dw = Float32Array.from(dweight), db = Float32Array.from(dbias);
+    for (let i = 0; i < rows; i++) {
+      const m = ref.mean[i], s = ref.rstd[i];
+      let dm = 0, dnm = 0;
+      for (let c = 0; c < cols; c++) {
+        const norm = f(f(x[i * cols + c] - m) * s), dnorm = f(weight[c] * dout[i * cols + c]);
+        dm = f(dm + dnorm);
+        dnm = f(dnm + f(dnorm * norm));
+      }
+      dm = f(dm / C);
+      dnm = f(dnm / C);
+      for (let c = 0; c < cols; c++) {
+        const t = i * cols + c, g = dout[t];
+        const norm = f(f(x[t] - m) * s), dnorm = f(weight[c] * g);
+        db[c] = f(db[c] + g);
+        dw[c] = f(dw[c] + f(norm * g));
+        dx[t] = f((acc ? dx[t] : 0) + f(f(f(dnorm - dm) - f(norm * dnm)) * s));
+      }
+    }
+    Object.assign(ref, { [`dx${acc}`]: dx, [`dweight${acc}`]: dw, [`dbias${acc}`]: db });
+  }
+  return ref;
+}
+
+test('LayerNorm\'s kernels (forward; backward written and accumulated) give the float32 definition\'s bits in every build', () => {
+  const random = mulberry32(53);
+  for (const [rows, cols] of [[1, 1], [3, 7], [4, 4], [5, 65], [9, 64], [16, 3]]) {
+    const n = rows * cols;
+    const fill = (count, scale, shift = 0) => Float32Array.from({ length: count }, () => shift + scale * (2 * random() - 1));
+    const inputs = { rows, cols, x: fill(n, 3, 0.5), weight: fill(cols, 1, 1), bias: fill(cols, 0.5),
+      dout: fill(n, 1), dinp: fill(n, 1), dweight: fill(cols, 1), dbias: fill(cols, 1) };
+    const want = layernormReference(inputs);
+    for (const offset of [0, 1]) {
+      for (const [name, lab] of BUILDS) {
+        const got = runLayernorm(lab, inputs, offset);
+        for (const key of Object.keys(want)) {
+          const a = new Uint32Array(got[key].buffer), b = new Uint32Array(want[key].buffer);
+          const i = a.findIndex((v, t) => v !== b[t]);
+          if (i >= 0) assert.fail(`${name} ${key} (${rows}×${cols}${offset ? ', unaligned' : ''}) entry ${i}: ${got[key][i]}, float32 definition ${want[key][i]}`);
+        }
+      }
+    }
+  }
+});
+
 // ---- AdamW over what the GPT trains (wasm/adamw_kernel.c): in place, every build the scalar
 // build's bits, the scalar build adamw.h's formula rounded as float32 at each operation (a
 // reference written here), and everything as it was when a new value would not be finite.
