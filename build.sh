@@ -164,7 +164,7 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 # Safari), comes from clang 16 where it is installed (build_relaxed_kernels) and travels in a
 # module of its own, web/dist/qkv-relaxed.js, that load() imports only where it validates.
 KERNEL_SOURCES=(wasm/checks.c wasm/matrix.c wasm/attention.c)
-GPT_KERNEL_SOURCES=(wasm/gelu_kernel.c wasm/adamw_kernel.c wasm/softmax_ce_kernel.c wasm/layernorm_kernel.c)
+GPT_KERNEL_SOURCES=(wasm/gelu_kernel.c wasm/adamw_kernel.c wasm/softmax_ce_kernel.c)
 CORE_SOURCES=(wasm/errors.c wasm/mathlib.c wasm/rng.c wasm/positions.c wasm/multihead.c wasm/model.c
   wasm/exports.c)
 GPT_SOURCES=(wasm/layernorm.c wasm/gelu.c wasm/gpt.c)
@@ -177,9 +177,8 @@ KERNEL_OPT=(-O3)          # tools/wasm-bundle.mjs prints the sizes that decided 
 RELAXED_FLAGS=(-mllvm -disable-lsr)
 KERNEL_SCALAR_OPT=(-Os)
 # ...but for these, at KERNEL_OPT: at -Os GELU's loops took 10.3 ms of the GPT's scalar step, at
-# -O3 8.3 ms (bench/gpt-profile.mjs), for 0.1 KiB more deflated; LayerNorm's loops were compiled at
-# the GPT module's -O3 before they became kernels, and stay there
-KERNEL_SCALAR_FAST=(wasm/gelu_kernel.c wasm/layernorm_kernel.c)
+# -O3 8.3 ms (bench/gpt-profile.mjs), for 0.1 KiB more deflated
+KERNEL_SCALAR_FAST=(wasm/gelu_kernel.c)
 CORE_OPT=(-Oz)
 GPT_OPT=(-O3)
 
@@ -193,8 +192,7 @@ CORE_IMPORTS=(
 # The unchecked kernels only the GPT module calls (internal, like CORE_IMPORTS: no public contract):
 # the products' from the kernels, the rest the GPT kernels' (GPT_KERNEL_SOURCES).
 GPT_KERNEL_IMPORTS=(matmul_atb)
-GPT_KERNEL_EXPORTS=(softmax_crossentropy_rows gelu_forward bias_gelu_forward gelu_backward adamw_step
-  layernorm_forward layernorm_backward __stack_pointer)
+GPT_KERNEL_EXPORTS=(softmax_crossentropy_rows gelu_forward bias_gelu_forward gelu_backward adamw_step __stack_pointer)
 KERNEL_EXPORTS=(
   "${CORE_IMPORTS[@]}" "${GPT_KERNEL_IMPORTS[@]}"
   qkv_matmul qkv_transpose qkv_softmax_rows

@@ -75,8 +75,7 @@ double qkv_cos(double x);
 /* positions.c: out (n, d) = the sinusoidal table (qkv_positional_encoding, unchecked) */
 void positional_encoding_forward(float* out, int n, int d, double base);
 
-/* layernorm_kernel.c (the GPT kernels): the unchecked layer (see qkv.h); backward adds to dinp (acc 1)
-   or writes it (acc 0) */
+/* layernorm.c: the unchecked layer (see qkv.h) */
 void layernorm_forward(float* out, float* mean, float* rstd, const float* inp,
                        const float* weight, const float* bias, int N, int C, float eps);
 void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* dout,
