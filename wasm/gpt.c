@@ -451,6 +451,17 @@ static const lora_block* lora_block_of(qkv_gpt* g, int l, int B, int n, lora_blo
     return lo;
 }
 
+/* the summed loss of the last forward's N rows, -log p_i, in double (layers.h's crossentropy_forward,
+   once in this module): p_i from the rows of probabilities (rows 1: probs[i][targets[i]]) or from
+   the training step's target probabilities (rows 0: target_probs[i]) */
+__attribute__((noinline)) static double gpt_loss_sum(const qkv_gpt* g, const float* p, int rows, const int* targets, int N) {
+    double total = 0.0;
+    for (int i = 0; i < N; i++)
+        total += qkv_crossentropy_of(rows ? p[(size_t)i * g->V + targets[i]] : p[i], g->logits + (size_t)i * g->V,
+                                     targets[i], g->V);
+    return total;
+}
+
 /* tokens (B, n) -> logits, probs (B n, V), and with targets (B, n) the gradient of the mean loss,
    dlogits = (probs - onehot) / (B n), in the softmax's pass, and target_probs instead of probs;
    QKV_OK or QKV_ERR_OVERFLOW (parameters too large) */
@@ -861,9 +872,7 @@ int qkv_gpt_loss_and_grad(qkv_gpt* g, const int* inputs, const int* targets, int
     memset(g->tr.grads + table, 0, (g->tr.n - table) * sizeof(float));
     /* loss = mean -log probs[target]  ->  dlogits = (probs - onehot) / BT, with the softmax */
     if (gpt_forward_grad(g, inputs, targets, B, n)) goto no_backward;
-    double sum = 0.0;
-    for (int i = 0; i < B * n; i++)
-        sum += qkv_crossentropy_of(g->target_probs[i], g->logits + (size_t)i * g->V, targets[i], g->V);
+    double sum = gpt_loss_sum(g, g->target_probs, 0, targets, B * n);
     *loss = sum / (double)(B * n);
     if (!isfinite(*loss)) goto no_backward;
     gpt_backward(g, inputs, B, n);
@@ -943,7 +952,7 @@ int qkv_gpt_evaluate(qkv_gpt* g, int split, int first, int count, double* loss_s
             memcpy(g->targets + (size_t)b * T, w + 1, (size_t)T * sizeof(int));
         }
         if (gpt_forward(g, g->inputs, B, T)) return QKV_ERR_DIVERGED;
-        sum += crossentropy_forward(g->probs, g->logits, g->targets, B * T, g->V);
+        sum += gpt_loss_sum(g, g->probs, 1, g->targets, B * T);
     }
     *loss_sum = sum;
     return isfinite(sum) ? QKV_OK : QKV_ERR_DIVERGED;
@@ -967,7 +976,7 @@ int qkv_gpt_score(qkv_gpt* g, const int* inputs, const int* targets, int B, int 
     if (check_ids(inputs, B * n, g->V) || check_ids(targets, B * n, g->V)) return QKV_ERR_TOKEN;
     if (qkv_check_finite(g->params, g->num_params)) return QKV_ERR_NONFINITE;
     if (gpt_forward(g, inputs, B, n)) return QKV_ERR_OVERFLOW;
-    *loss_sum = crossentropy_forward(g->probs, g->logits, targets, B * n, g->V);
+    *loss_sum = gpt_loss_sum(g, g->probs, 1, targets, B * n);
     return isfinite(*loss_sum) ? QKV_OK : QKV_ERR_OVERFLOW;
 }
 
