@@ -28,11 +28,14 @@
  * allocates. Every public function checks its arguments and returns a qkv_status.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "exp_double.h"
 #include "layers.h"
+
+#define QKV_LINE_FLOATS 16  /* a 64-byte cache line */
 
 struct qkv_gpt {
     int V, L, H, C, T, B, hidden;
@@ -65,7 +68,8 @@ struct qkv_gpt {
     float* dblock[QKV_BLOCK_ACTS];  /* the d of one block's activations, reused by every layer */
     float* kcache;  /* (L, H, T, d_k) */
     float* vcache;
-    float* floats;  /* the one float block */
+    float* floats;  /* the one float block, on a 64-byte line; each part too */
+    void* floats_allocated;  /* what malloc gave (the block rounded up to a line inside it) */
     int last_B, last_n;  /* shape of the last forward, 0 before any */
 
     int* inputs;   /* (B, T) */
@@ -621,13 +625,18 @@ static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_
         PART(g->lora_tmp, BT * h); PART(g->lora_dxa, BT * rank); PART(g->lora_ln, 2 * (uint64_t)C);
     }
 #undef PART
+    /* every part starts on a 64-byte line: its rows' vector loads never straddle two (a block 8
+       bytes off a line, as malloc may place it, made every 16-byte access of the step unaligned
+       and a quarter of them split across lines: about 1 ms of a step, docs/performance.md) */
+    for (int i = 0; i < count; i++) parts[i].floats = (parts[i].floats + QKV_LINE_FLOATS - 1) / QKV_LINE_FLOATS * QKV_LINE_FLOATS;
     uint64_t floats = 0;
     for (int i = 0; i < count; i++) floats += parts[i].floats;
-    if (floats > QKV_MAX_BYTES / sizeof(float)) {
+    if (floats + QKV_LINE_FLOATS > QKV_MAX_BYTES / sizeof(float)) {
         free(g);
         return QKV_ERR_SIZE;
     }
-    g->floats = malloc((size_t)floats * sizeof(float));
+    g->floats_allocated = malloc((size_t)(floats + QKV_LINE_FLOATS) * sizeof(float));
+    g->floats = g->floats_allocated ? (float*)(((uintptr_t)g->floats_allocated + 63) & ~(uintptr_t)63) : NULL;
     g->ints = malloc(2 * (size_t)BT * sizeof(int));
     tr->decay = malloc((size_t)trained);
     g->ranked = malloc((size_t)V * sizeof(*g->ranked));
@@ -653,7 +662,7 @@ static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_
     }
     g->inputs = g->ints;
     g->targets = g->ints + BT;
-    g->bytes = (size_t)floats * sizeof(float) + 2 * (size_t)BT * sizeof(int) + (size_t)trained +
+    g->bytes = (size_t)(floats + QKV_LINE_FLOATS) * sizeof(float) + 2 * (size_t)BT * sizeof(int) + (size_t)trained +
                (size_t)V * (sizeof(*g->ranked) + 2 * sizeof(double));
     g->lr = 3e-3f; g->beta1 = 0.9f; g->beta2 = 0.99f; g->adam_eps = 1e-8f;
     g->weight_decay = 0.01f; g->clip = 1.0f; g->warmup = 0; g->total_steps = 0;
@@ -781,7 +790,7 @@ int qkv_gpt_lora_merge(qkv_gpt* g, int merge) {
 
 void qkv_gpt_destroy(qkv_gpt* g) {
     if (!g) return;
-    free(g->floats); free(g->ints); free(g->tr.decay); free(g->ranked); free(g->weights_d);
+    free(g->floats_allocated); free(g->ints); free(g->tr.decay); free(g->ranked); free(g->weights_d);
     free(g->data); free(g->reference); free(g->merged);
     free(g);
 }

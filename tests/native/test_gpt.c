@@ -7,6 +7,7 @@
  * with the WebAssembly builds'.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,6 +190,25 @@ static void test_gpt_gradients(int layers) {
            layers, N, worst_ratio);
     CHECK(worst_ratio <= 1.0);
     free(analytic);
+    qkv_gpt_destroy(g);
+}
+
+/* every buffer of the float block starts on a 64-byte line, whatever the shapes (sizes here are
+   not multiples of 16 floats): the step's vector loads would otherwise straddle lines */
+static void test_gpt_buffers_aligned(void) {
+    qkv_gpt* g = NULL;
+    CHECK_EQ_INT(qkv_gpt_create(&g, 7, 1, 2, 6, 3, 2, 5), QKV_OK);
+    int in[3] = { 0, 1, 2 }, rows, cols;
+    CHECK_EQ_INT(qkv_gpt_forward(g, in, 3), QKV_OK);
+    float* p;
+    CHECK_EQ_INT(qkv_gpt_tensor(g, QKV_GPT_PARAMS, QKV_GPT_LAYER_ALL, 0, &p, &rows, &cols), QKV_OK);
+    CHECK((uintptr_t)p % 64 == 0);
+    CHECK_EQ_INT(qkv_gpt_tensor(g, QKV_GPT_GRADS, QKV_GPT_LAYER_ALL, 0, &p, &rows, &cols), QKV_OK);
+    CHECK((uintptr_t)p % 64 == 0);
+    for (int which = 0; which < QKV_GPT_OUTSIDE_ACTS; which++) {
+        CHECK_EQ_INT(qkv_gpt_tensor(g, QKV_GPT_ACTIVATIONS, 1, which, &p, &rows, &cols), QKV_OK);
+        CHECK((uintptr_t)p % 64 == 0);
+    }
     qkv_gpt_destroy(g);
 }
 
@@ -467,6 +487,7 @@ int main(int argc, char** argv) {
     test_gpt_refusals();
     test_gpt_diverged_gradients();
     test_gpt_probs_after_training();
+    test_gpt_buffers_aligned();
     test_gpt_cache();
     test_gpt_masked();
     unsigned a = gpt_checksum(10, 0), b = gpt_checksum(10, 0), c = gpt_checksum(10, 4);
