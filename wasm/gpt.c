@@ -35,7 +35,8 @@
 #include "exp_double.h"
 #include "layers.h"
 
-#define QKV_LINE_FLOATS 16  /* a 64-byte cache line */
+#define QKV_LINE_BYTES 64   /* a cache line */
+#define QKV_LINE_FLOATS (QKV_LINE_BYTES / (int)sizeof(float))
 
 struct qkv_gpt {
     int V, L, H, C, T, B, hidden;
@@ -56,8 +57,7 @@ struct qkv_gpt {
 
     /* activations, sized for B windows of T tokens; laid out for the (B, n) of the last forward */
     size_t block_acts;  /* floats of one block's activations */
-    float* acts;        /* L blocks | x0 (BT, C) | lnf (BT, C) | lnf_mean, lnf_rstd (BT) |
-                           logits (BT, V) | probs (BT, V) */
+    float* acts;        /* L blocks, one after another (block_acts floats each) */
     float *x0, *lnf, *lnf_mean, *lnf_rstd, *logits, *probs;
     float* target_probs;  /* (BT) the training step's probs[i][targets[i]], for its loss */
     int probs_stale;      /* 1 after a training step's forward, which leaves probs unwritten: the
@@ -492,11 +492,16 @@ static int gpt_forward_grad(qkv_gpt* g, const int* tokens, const int* targets, i
        gemm_nn's register tiles run several times faster than dot products of 64-float rows */
     transpose_forward(g->wteT, wte, V, C);
     matmul_forward(g->logits, g->lnf, g->wteT, BT, C, V);
-    /* a non-finite logit makes the loss non-finite (training reports divergence); forward and
-       generation check their rows themselves */
-    if (targets)  /* the probabilities only through the loss (target_probs): not written */
-        softmax_crossentropy_rows(NULL, g->dlogits, g->target_probs, g->logits, targets, BT, V, 1.0f / (float)BT);
-    else softmax_rows_forward(g->probs, g->logits, BT, V);
+    /* training: the probabilities only through the loss (target_probs), not written. A row whose
+       largest logit is not finite stops the kernel there, the rows after it holding the last
+       step's values: the step diverged (its loss is not computed from them). Forward and
+       generation check their rows themselves. */
+    if (targets) {
+        if (softmax_crossentropy_rows(NULL, g->dlogits, g->target_probs, g->logits, targets, BT, V, 1.0f / (float)BT))
+            return QKV_ERR_OVERFLOW;
+    } else {
+        softmax_rows_forward(g->probs, g->logits, BT, V);
+    }
     g->probs_stale = targets != NULL;
     g->last_B = B;
     g->last_n = n;
@@ -619,15 +624,16 @@ static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_
         PART(g->dblock[i], i == QKV_BLOCK_ACT_SCORES ? (uint64_t)T * T : as[i]);
     PART(g->kcache, (uint64_t)L * T * C); PART(g->vcache, (uint64_t)L * T * C);
     PART(g->wteT, (uint64_t)V * C);
-    PART(g->target_probs, BT);  /* last: the buffers before it keep the offsets they had without it */
+    PART(g->target_probs, BT);
     if (base) {   /* x.A of every adapter, the adapters' scratch */
         PART(g->lora_xa, (uint64_t)L * QKV_LORA_TARGETS * BT * rank);
         PART(g->lora_tmp, BT * h); PART(g->lora_dxa, BT * rank); PART(g->lora_ln, 2 * (uint64_t)C);
     }
 #undef PART
-    /* every part starts on a 64-byte line: its rows' vector loads never straddle two (a block 8
-       bytes off a line, as malloc may place it, made every 16-byte access of the step unaligned
-       and a quarter of them split across lines: about 1 ms of a step, docs/performance.md) */
+    /* every part starts on a 64-byte line (the tensors inside a part, such as one block's
+       activations or one parameter matrix, start where their sizes put them): a block 8 bytes off
+       a line, as malloc may place it, made every 16-byte access of the step unaligned and a
+       quarter of them split across lines, about 1 ms of a step (docs/performance.md) */
     for (int i = 0; i < count; i++) parts[i].floats = (parts[i].floats + QKV_LINE_FLOATS - 1) / QKV_LINE_FLOATS * QKV_LINE_FLOATS;
     uint64_t floats = 0;
     for (int i = 0; i < count; i++) floats += parts[i].floats;
@@ -636,7 +642,7 @@ static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_
         return QKV_ERR_SIZE;
     }
     g->floats_allocated = malloc((size_t)(floats + QKV_LINE_FLOATS) * sizeof(float));
-    g->floats = g->floats_allocated ? (float*)(((uintptr_t)g->floats_allocated + 63) & ~(uintptr_t)63) : NULL;
+    g->floats = g->floats_allocated ? (float*)(((uintptr_t)g->floats_allocated + QKV_LINE_BYTES - 1) & ~(uintptr_t)(QKV_LINE_BYTES - 1)) : NULL;
     g->ints = malloc(2 * (size_t)BT * sizeof(int));
     tr->decay = malloc((size_t)trained);
     g->ranked = malloc((size_t)V * sizeof(*g->ranked));

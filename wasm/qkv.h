@@ -331,8 +331,9 @@ int qkv_gpt_generate_masked(qkv_gpt* g, const int* prompt, int n_prompt, int max
  * the whole block (num_params, 1); layer L: QKV_GPT_WTE, _WPE, _LNFW, _LNFB; layer 0..L-1:
  * QKV_BLOCK_* (vectors 1 x k). ACTIVATIONS of the last forward: layer 0..L-1: QKV_BLOCK_ACT_*
  * (head tensors as (B H n, d_k) and (B H n, n)); layer L: QKV_GPT_ACT_X0, _LNF (B n, C),
- * _LOGITS, _PROBS (B n, V) (after a training step, which does not write them, _PROBS are
- * computed from its logits by this call: the bits a forward writes). */
+ * _LOGITS, _PROBS (B n, V). A training step does not write _PROBS: this call computes them from
+ * its logits (the bits a forward writes), so ask again after each step rather than keep the
+ * pointer. */
 int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float** data, int* rows,
                    int* cols);
 int qkv_gpt_num_params(const qkv_gpt* g);
