@@ -45,21 +45,27 @@ test('the section draws in zh and en at 375 and 1280 px (screenshots)', async ()
       // each line of a sample stays inside its card; a line longer than the card wraps (a model
       // that has not learned the form writes such lines: one of 32 characters, wider than any
       // card, is added to the first card)
-      await page.evaluate(() => {
+      // (added, measured and removed in one task: a sample arriving in between redraws the cards)
+      const { outside, measuredLong } = await page.evaluate(() => {
         const line = document.querySelector('#finetune [data-role=poems] .poem-line');
         const long = line.cloneNode(false);
-        long.dataset.test = 'long';
         long.textContent = '湖流年华市楼应唱早行悬山光日照频看雪雾晴春冬梅絮晚春开恐失枫枝。';
         line.parentNode.append(long);
+        const lines = [...document.querySelectorAll('#finetune [data-role=poems] .poem-line')];
+        const result = {
+          measuredLong: lines.includes(long),
+          outside: lines.filter((l) => {
+            const card = l.closest('li');
+            const style = getComputedStyle(card);
+            const inner = card.getBoundingClientRect().right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight);
+            return l.getBoundingClientRect().right > inner + 0.5 || l.scrollWidth > l.clientWidth;
+          }).map((l) => l.textContent),
+        };
+        long.remove();
+        return result;
       });
-      const outside = await page.evaluate(() => [...document.querySelectorAll('#finetune [data-role=poems] .poem-line')].filter((line) => {
-        const card = line.closest('li');
-        const style = getComputedStyle(card);
-        const inner = card.getBoundingClientRect().right - parseFloat(style.borderRightWidth) - parseFloat(style.paddingRight);
-        return line.getBoundingClientRect().right > inner + 0.5 || line.scrollWidth > line.clientWidth;
-      }).map((line) => line.textContent));
+      assert.ok(measuredLong, `${lang} ${width}: the long line was measured`);
       assert.deepEqual(outside, [], `${lang} ${width}: sample lines reach past their cards`);
-      await page.evaluate(() => document.querySelector('#finetune [data-test=long]').remove());
       if (width === 1280) {
         // the reader's own text: refused with the engine's reason in the page's language; the run stays
         await page.fill('#finetune [data-role=own-text]', Array.from({ length: 12 }, (_, i) => `hello world ${i}`).join('\n'));
