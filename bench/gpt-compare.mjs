@@ -1,5 +1,5 @@
 // gpt-compare.mjs: the GPT training step of two trees side by side in one process, interleaved:
-//   node bench/gpt-compare.mjs --before DIR [--rounds N] [--steps N] [--json FILE]
+//   node bench/gpt-compare.mjs --before DIR [--rounds N] [--steps N] [--json FILE] [--kernels LIST] [--no-native]
 //   node bench/gpt-compare.mjs --before DIR --native-only --shape "V L H C T B" [--rounds N] [--steps N]
 // DIR holds another tree's web/ (built: web/dist/) and wasm/, for example the commit before a
 // kernel change:  git stash; ./build.sh; mkdir -p DIR; cp -r web wasm DIR; git stash pop; ./build.sh
@@ -30,6 +30,9 @@ if (!BEFORE || !fs.existsSync(path.join(BEFORE, 'web', 'dist')) || !fs.existsSyn
   process.exit(2);
 }
 const NATIVE_ONLY = argv.includes('--native-only');
+// --kernels relaxed-simd,simd128 and --no-native: fewer rows, so more rounds fit in a quiet spell
+const KERNEL_ROWS = option('kernels', 'relaxed-simd,simd128,scalar').split(',');
+const NATIVE = !argv.includes('--no-native');
 const ROUNDS = Number(option('rounds', 5));
 const STEPS = Number(option('steps', 5));
 const OUT = option('json', null);
@@ -68,7 +71,7 @@ for (const [tree, when] of [[BEFORE, 'before'], [ROOT, 'after']]) {
   let V;
   if (!NATIVE_ONLY) {
     const { load } = await import(path.join(path.resolve(tree), 'web', 'qkv-lab.js'));
-    for (const kernels of ['relaxed-simd', 'simd128', 'scalar']) {
+    for (const kernels of ['relaxed-simd', 'simd128', 'scalar'].filter((k) => KERNEL_ROWS.includes(k))) {
       if (kernels === 'relaxed-simd' && !WebAssembly.validate(RELAXED_PROBE)) continue;
       const lab = await load({ kernels, fresh: true, gpt: true });
       const gpt = lab.createGPT({ text, ...GPT_DEFAULTS });
@@ -83,7 +86,7 @@ for (const [tree, when] of [[BEFORE, 'before'], [ROOT, 'after']]) {
     const [V0, L, H, C, T, B] = (shapeArg || '').split(/\s+/).map(Number);
     shape = { V: V0, L, H, C, T, B };
   }
-  for (const [name, extra] of [['native strict', []], ['native -ffast-math', ['-ffast-math']]]) {
+  for (const [name, extra] of NATIVE ? [['native strict', []], ['native -ffast-math', ['-ffast-math']]] : []) {
     const exe = path.join(BUILD, `gpt-native-${when}-${extra.length}`);
     sh('gcc', ['-std=c11', '-O3', '-march=native', ...extra, '-I', path.join(tree, 'wasm'), path.join(ROOT, 'bench', 'gpt-native.c'), ...sources(tree), '-lm', '-o', exe]);
     rows.push({ id: `${name} ${when}`, kernels: name, when, batch(n) {
@@ -125,6 +128,11 @@ for (const kernels of [...new Set(rows.map((r) => r.kernels))]) {
 for (const kernels of ['relaxed-simd', 'simd128', 'scalar']) {
   const b = results.rows[`${kernels} before`], a = results.rows[`${kernels} after`];
   if (b && a) console.log(`${kernels}: loss after the same steps, before ${b.lastLoss} after ${a.lastLoss}${b.lastLoss === a.lastLoss ? ' (the same)' : ''}`);
+}
+// the fastest round of each row: on a machine whose speed drifts, the rounds least disturbed
+for (const kernels of [...new Set(rows.map((r) => r.kernels))]) {
+  const b = results.rows[`${kernels} before`], a = results.rows[`${kernels} after`];
+  console.log(`${kernels}: fastest round ${Math.min(...b.runs).toFixed(2)} ms before, ${Math.min(...a.runs).toFixed(2)} after`);
 }
 if (OUT) fs.writeFileSync(OUT, JSON.stringify(results, null, 1));
 fs.rmSync(BUILD, { recursive: true, force: true });
