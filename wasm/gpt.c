@@ -637,11 +637,12 @@ static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_
     for (int i = 0; i < count; i++) parts[i].floats = (parts[i].floats + QKV_LINE_FLOATS - 1) / QKV_LINE_FLOATS * QKV_LINE_FLOATS;
     uint64_t floats = 0;
     for (int i = 0; i < count; i++) floats += parts[i].floats;
-    if (floats + QKV_LINE_FLOATS > QKV_MAX_BYTES / sizeof(float)) {
+    const uint64_t allocated = floats + QKV_LINE_FLOATS;  /* room to start the block on a line */
+    if (allocated > QKV_MAX_BYTES / sizeof(float)) {
         free(g);
         return QKV_ERR_SIZE;
     }
-    g->floats_allocated = malloc((size_t)(floats + QKV_LINE_FLOATS) * sizeof(float));
+    g->floats_allocated = malloc((size_t)allocated * sizeof(float));
     g->floats = g->floats_allocated ? (float*)(((uintptr_t)g->floats_allocated + QKV_LINE_BYTES - 1) & ~(uintptr_t)(QKV_LINE_BYTES - 1)) : NULL;
     g->ints = malloc(2 * (size_t)BT * sizeof(int));
     tr->decay = malloc((size_t)trained);
@@ -668,7 +669,7 @@ static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_
     }
     g->inputs = g->ints;
     g->targets = g->ints + BT;
-    g->bytes = (size_t)(floats + QKV_LINE_FLOATS) * sizeof(float) + 2 * (size_t)BT * sizeof(int) + (size_t)trained +
+    g->bytes = (size_t)allocated * sizeof(float) + 2 * (size_t)BT * sizeof(int) + (size_t)trained +
                (size_t)V * (sizeof(*g->ranked) + 2 * sizeof(double));
     g->lr = 3e-3f; g->beta1 = 0.9f; g->beta2 = 0.99f; g->adam_eps = 1e-8f;
     g->weight_decay = 0.01f; g->clip = 1.0f; g->warmup = 0; g->total_steps = 0;

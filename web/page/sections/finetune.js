@@ -32,6 +32,8 @@ const grouped = (n) => n.toLocaleString('en-US');
 const TARGET_FORMS = { huanxisha: ['huanxisha'], poet: ['wujue', 'qijue'], own: ['wujue', 'qijue', 'wulv', 'qilv', 'huanxisha'] };
 /** What the run's samples are read against: its own preset's form (not a preset chosen since), or a Tang form. */
 const targetOf = (snap) => (snap.source === 'own' ? 'own' : snap.preset ?? snap.settings.ftset);
+/** The schedule's default length, which the introduction quotes. */
+const DEFAULT_STEPS = FINETUNE_PROPERTIES.find((p) => p.name === 'ftsteps').default;
 
 /** Asked before the second sample is shown: the trainable share, from the run's own counts (hidden until answered). */
 export const FINETUNE_QUIZ = [{
@@ -57,7 +59,7 @@ function fineTuneSource(ctx) {
 export const finetuneSection = defineSection({
   id: 'finetune', linkScene: false, quiz: FINETUNE_QUIZ, titleKey: 'finetune.title', properties: FINETUNE_PROPERTIES, settings: FT_KEYS,
   introKeys: [['finetune.intro1', (snap) => ({ layers: snap.base?.layers ?? BASE_SHAPE.layers, dim: snap.base?.dim ?? BASE_SHAPE.dim,
-    params: grouped(snap.base?.parameterCount ?? BASE_SHAPE.parameters), steps: FINETUNE_PROPERTIES.find((p) => p.name === 'ftsteps').default })],
+    params: grouped(snap.base?.parameterCount ?? BASE_SHAPE.parameters), steps: DEFAULT_STEPS })],
     ['finetune.intro2', (snap) => ({ dim: snap.base?.dim ?? BASE_SHAPE.dim })], 'finetune.intro3'],
   source: fineTuneSource,
   setup(frame) {
