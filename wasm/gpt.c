@@ -914,8 +914,20 @@ static float scheduled_lr(const qkv_gpt* g, int t) {
 static int gpt_update(qkv_gpt* g, double* grad_norm) {
     struct trainable* tr = &g->tr;
     size_t N = tr->n;
-    double sq = 0.0;
-    for (size_t i = 0; i < N; i++) sq += (double)tr->grads[i] * (double)tr->grads[i];
+    /* the sum of squares in double, as 4 partial sums (i = l mod 4) combined as (s0 + s2) + (s1 + s3),
+       then the leftover entries in order (simd.h's order): one chain of additions in order, each
+       waiting for the last, took a third of a millisecond of the default GPT's step */
+    const float* gr = tr->grads;
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    size_t i = 0;
+    for (; i + 4 <= N; i += 4) {
+        s0 += (double)gr[i] * (double)gr[i];
+        s1 += (double)gr[i + 1] * (double)gr[i + 1];
+        s2 += (double)gr[i + 2] * (double)gr[i + 2];
+        s3 += (double)gr[i + 3] * (double)gr[i + 3];
+    }
+    double sq = (s0 + s2) + (s1 + s3);
+    for (; i < N; i++) sq += (double)gr[i] * (double)gr[i];
     double norm = sqrt(sq);
     *grad_norm = norm;
     if (!isfinite(norm)) return QKV_ERR_DIVERGED;

@@ -86,6 +86,31 @@ static void test_layernorm(void) {
     CHECK(worst_ratio <= 1.0);
 }
 
+/* LayerNorm forward gives the bits of its definition with each row's sums in index order, in
+   float32 (layernorm.c runs rows in groups; 7 rows leave a partial group) */
+static void test_layernorm_in_order(void) {
+    enum { N = 7, C = 13 };
+    float x[N * C], w[C], b[C], out[N * C], mean[N], rstd[N];
+    for (int i = 0; i < N * C; i++) x[i] = 3 * urand() - 1.0f;
+    for (int c = 0; c < C; c++) { w[c] = 1 + 0.5f * urand(); b[c] = 0.3f * urand(); }
+    CHECK_EQ_INT(qkv_layernorm_forward(out, mean, rstd, x, w, b, N, C, 1e-5f), QKV_OK);
+    int same = 1;
+    for (int i = 0; i < N; i++) {
+        const float* r = x + i * C;
+        float m = 0.0f, v = 0.0f;
+        for (int c = 0; c < C; c++) m += r[c];
+        m = m / (float)C;
+        for (int c = 0; c < C; c++) v += (r[c] - m) * (r[c] - m);
+        float s = 1.0f / sqrtf(v / (float)C + 1e-5f);
+        same &= memcmp(&m, &mean[i], sizeof m) == 0 && memcmp(&s, &rstd[i], sizeof s) == 0;
+        for (int c = 0; c < C; c++) {
+            float o = (r[c] - m) * s * w[c] + b[c];
+            same &= memcmp(&o, &out[i * C + c], sizeof o) == 0;
+        }
+    }
+    CHECK(same);
+}
+
 static void test_gelu(void) {
     enum { N = 40 };
     float x[N], out[N], dx[N] = { 0 }, probe[N];
@@ -501,6 +526,7 @@ int main(int argc, char** argv) {
         return checks_failed ? 1 : 0;
     }
     test_layernorm();
+    test_layernorm_in_order();
     test_gelu();
     test_block_refusals();
     test_gpt_gradients(1);
