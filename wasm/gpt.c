@@ -35,6 +35,15 @@
 #include "exp_double.h"
 #include "layers.h"
 
+/* set-up and inspection (creating, loading, layouts, reading a tensor): no training step or token
+   runs through them, so the WebAssembly build optimises them for size, not speed (this module
+   travels in the GPT add-on, under its budget) */
+#if defined(__clang__) && defined(__wasm__)
+#define QKV_SETUP __attribute__((minsize))
+#else
+#define QKV_SETUP
+#endif
+
 #define QKV_LINE_BYTES 64   /* a cache line */
 #define QKV_LINE_FLOATS (QKV_LINE_BYTES / (int)sizeof(float))
 
@@ -372,7 +381,7 @@ static int check_block_shape(int n, int C, int hidden, int heads) {
 
 /* one block over one sequence of n: its parameters' and activations' offsets (po, ao, each with
    the total at the end) and totals (np, na), or the status of a bad shape or size */
-static int one_block_offsets(size_t* po, size_t* ao, size_t* np, size_t* na, int n, int C,
+QKV_SETUP static int one_block_offsets(size_t* po, size_t* ao, size_t* np, size_t* na, int n, int C,
                              int hidden, int heads) {
     int status = check_block_shape(n, C, hidden, heads);
     if (status) return status;
@@ -384,7 +393,7 @@ static int one_block_offsets(size_t* po, size_t* ao, size_t* np, size_t* na, int
     return *np > QKV_MAX_ELEMENTS || *na > QKV_MAX_ELEMENTS ? QKV_ERR_SIZE : QKV_OK;
 }
 
-int qkv_transformer_block_layout(int* param_offsets, int* act_offsets, int n, int C, int hidden,
+QKV_SETUP int qkv_transformer_block_layout(int* param_offsets, int* act_offsets, int n, int C, int hidden,
                                  int heads) {
     if (!param_offsets || !act_offsets) return QKV_ERR_NULL;
     size_t po[QKV_BLOCK_PARAMS + 1], ao[QKV_BLOCK_ACTS + 1], np, na;
@@ -395,7 +404,7 @@ int qkv_transformer_block_layout(int* param_offsets, int* act_offsets, int n, in
     return QKV_OK;
 }
 
-int qkv_transformer_block_forward(float* acts, const float* params, const float* x, int n, int C,
+QKV_SETUP int qkv_transformer_block_forward(float* acts, const float* params, const float* x, int n, int C,
                                   int hidden, int heads, int causal, float eps) {
     if (!acts || !params || !x) return QKV_ERR_NULL;
     size_t po[QKV_BLOCK_PARAMS + 1], ao[QKV_BLOCK_ACTS + 1], np, na;
@@ -582,7 +591,7 @@ static uint64_t lora_layout(size_t at[][QKV_LORA_TARGETS], int L, int C, int tar
 /* a GPT's memory, for B windows of T tokens: its own parameters with their gradients and AdamW
    state, or (base given) base's frozen parameters and the adapters of `targets` at `rank` with
    theirs. Shapes are checked by the callers. */
-static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_gpt* base,
+QKV_SETUP static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_gpt* base,
                    int targets, int rank) {
     int h = 4 * C;
     size_t ps[QKV_BLOCK_PARAMS], po[QKV_BLOCK_PARAMS + 1], as[QKV_BLOCK_ACTS], ao[QKV_BLOCK_ACTS + 1];
@@ -678,7 +687,7 @@ static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_
     return QKV_OK;
 }
 
-int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int context,
+QKV_SETUP int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int context,
                    int batch, uint32_t seed) {
     if (!out) return QKV_ERR_NULL;
     *out = NULL;
@@ -725,7 +734,7 @@ int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int
     return QKV_OK;
 }
 
-int qkv_gpt_create_lora(qkv_gpt** out, qkv_gpt* base, int batch, int targets, int rank,
+QKV_SETUP int qkv_gpt_create_lora(qkv_gpt** out, qkv_gpt* base, int batch, int targets, int rank,
                         float alpha, uint32_t seed) {
     if (!out || !base) return QKV_ERR_NULL;
     *out = NULL;
@@ -755,7 +764,7 @@ int qkv_gpt_create_lora(qkv_gpt** out, qkv_gpt* base, int batch, int targets, in
     return QKV_OK;
 }
 
-int qkv_gpt_lora_merge(qkv_gpt* g, int merge) {
+QKV_SETUP int qkv_gpt_lora_merge(qkv_gpt* g, int merge) {
     if (!g) return QKV_ERR_NULL;
     if (!g->base_params) return QKV_ERR_ARGUMENT;
     if (!merge) {
@@ -802,7 +811,7 @@ void qkv_gpt_destroy(qkv_gpt* g) {
     free(g);
 }
 
-int qkv_gpt_set_optimizer(qkv_gpt* g, float lr, float beta1, float beta2, float eps,
+QKV_SETUP int qkv_gpt_set_optimizer(qkv_gpt* g, float lr, float beta1, float beta2, float eps,
                           float weight_decay, float clip, int warmup, int total_steps) {
     if (!g) return QKV_ERR_NULL;
     if (!isfinite(lr) || !(lr > 0.0f)) return QKV_ERR_ARGUMENT;
@@ -828,7 +837,7 @@ static int check_starts(const int* starts, int count, int n_tokens, int T) {
     return QKV_OK;
 }
 
-int qkv_gpt_set_data(qkv_gpt* g, const int* train, int n_train, const int* train_starts,
+QKV_SETUP int qkv_gpt_set_data(qkv_gpt* g, const int* train, int n_train, const int* train_starts,
                      int n_train_starts, const int* val, int n_val, const int* val_starts,
                      int n_val_starts) {
     if (!g || !train || !train_starts || !val || !val_starts) return QKV_ERR_NULL;
@@ -853,7 +862,7 @@ int qkv_gpt_set_data(qkv_gpt* g, const int* train, int n_train, const int* train
     return QKV_OK;
 }
 
-int qkv_gpt_set_reference(qkv_gpt* g, const int* tokens, int n_tokens, const int* starts,
+QKV_SETUP int qkv_gpt_set_reference(qkv_gpt* g, const int* tokens, int n_tokens, const int* starts,
                           int n_starts) {
     if (!g || !tokens || !starts) return QKV_ERR_NULL;
     if (n_tokens <= g->T || n_starts <= 0 || (int64_t)n_tokens + n_starts > (int64_t)QKV_MAX_ELEMENTS)
@@ -1288,7 +1297,7 @@ int qkv_gpt_generate(qkv_gpt* g, const int* prompt, int n_prompt, int max_new, f
 
 /* ---- tensors for JavaScript ---- */
 
-int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float** data, int* rows,
+QKV_SETUP int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float** data, int* rows,
                    int* cols) {
     if (!g || !data || !rows || !cols) return QKV_ERR_NULL;
     int V = g->V, C = g->C, T = g->T;
