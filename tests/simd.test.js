@@ -452,7 +452,21 @@ function runGelu(lab, inputs, offset) {
     const written = heap.readFloats(pw, n);
     const pa = place(dinp);
     k.gelu_backward(pa, px, pd, n, 1);
-    return { forward, biased, summed, written, accumulated: heap.readFloats(pa, n) };
+    const accumulated = heap.readFloats(pa, n);
+    // the training step's way: the forward keeps each tanh, backward reads it back
+    const pt = place(new Float32Array(n)), pk = place(new Float32Array(n));
+    k.gelu_forward(pk, px, n, pt);
+    const tanh = heap.readFloats(pt, n), forwardKeeping = heap.readFloats(pk, n);
+    const pbk = place(x), ptb = place(new Float32Array(n));
+    k.bias_gelu_forward(pk, pbk, pb, rows, cols, ptb);
+    const biasedKeeping = heap.readFloats(pk, n), biasedTanh = heap.readFloats(ptb, n);
+    const pwk = place(new Float32Array(n));
+    k.gelu_backward(pwk, px, pd, n, 0, pt);
+    const writtenFromTanh = heap.readFloats(pwk, n);
+    const pak = place(dinp);
+    k.gelu_backward(pak, pbk, pd, n, 1, ptb);
+    return { forward, biased, summed, written, accumulated, tanh, forwardKeeping, biasedKeeping, biasedTanh,
+      writtenFromTanh, accumulatedFromTanh: heap.readFloats(pak, n), accumulatedOfSummed: (() => { const q = place(dinp); k.gelu_backward(q, pbk, pd, n, 1); return heap.readFloats(q, n); })() };
   } finally {
     mem.freeAll();
   }
@@ -467,6 +481,17 @@ test('GELU\'s kernels (forward, bias + GELU, backward written and accumulated) g
     const inputs = { rows, cols, x: fill(n, 12), bias: fill(cols, 2), dout: fill(n, 1), dinp: fill(n, 1) };
     for (const offset of [0, 1]) {
       const want = runGelu(scalar, inputs, offset);
+      // keeping the tanh changes no output, and backward from the kept tanh gives the bits of
+      // backward computing it again (each build against itself; the builds against scalar below)
+      for (const [name, lab] of [['scalar', scalar], ['simd128', simd], ['relaxed-simd', relaxed]]) {
+        if (!lab) continue;
+        const got = name === 'scalar' ? want : runGelu(lab, inputs, offset);
+        for (const [a, b] of [['forwardKeeping', 'forward'], ['biasedKeeping', 'biased'], ['writtenFromTanh', 'written'], ['accumulatedFromTanh', 'accumulatedOfSummed']]) {
+          const x = new Uint32Array(got[a].buffer), y = new Uint32Array(got[b].buffer);
+          const i = x.findIndex((v, t) => v !== y[t]);
+          if (i >= 0) assert.fail(`${name} ${a} ≠ ${b} (${rows}×${cols}${offset ? ', unaligned' : ''}) entry ${i}: ${got[a][i]}, ${got[b][i]}`);
+        }
+      }
       // the scalar build against its definition: x + bias, rounded as float32, and GELU of the sum
       want.summed.forEach((v, t) => { if (!Object.is(v, Math.fround(inputs.x[t] + inputs.bias[t % cols]))) assert.fail(`scalar bias ${t}: ${v}`); });
       for (let t = 0; t < n; t++) {

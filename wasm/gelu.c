@@ -16,7 +16,7 @@ int qkv_gelu_forward(float* out, const float* inp, int N) {
     if (!out || !inp) return QKV_ERR_NULL;
     if (!qkv_elements(N, 1)) return QKV_ERR_SIZE;
     if (qkv_check_finite(inp, (size_t)N)) return QKV_ERR_NONFINITE;
-    gelu_forward(out, inp, N);
+    gelu_forward(out, inp, N, NULL);
     /* x^3 of a large finite x overflows; gelu(x) = x there, but x^3 = inf gives inf * 0 = NaN */
     if (qkv_check_finite(out, (size_t)N)) return QKV_ERR_OVERFLOW;
     return QKV_OK;
@@ -28,7 +28,7 @@ int qkv_gelu_backward(float* dinp, const float* inp, const float* dout, int N) {
     if (qkv_check_finite(inp, (size_t)N) || qkv_check_finite(dout, (size_t)N) ||
         qkv_check_finite(dinp, (size_t)N))
         return QKV_ERR_NONFINITE;
-    gelu_backward(dinp, inp, dout, N, 1);
+    gelu_backward(dinp, inp, dout, N, 1, NULL);
     if (qkv_check_finite(dinp, (size_t)N)) return QKV_ERR_OVERFLOW;
     return QKV_OK;
 }

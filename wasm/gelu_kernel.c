@@ -41,8 +41,9 @@ static inline float gelu_local(float x, float t) {
     return 0.5f * (1.0f + t) + 0.5f * x * sech2 * GELU_SCALE * (1.0f + 3.0f * GELU_CUBE * x * x);
 }
 
-/* out (M) = GELU(inp), inp += bias first when bias is given (then written back: backward reads it) */
-static void gelu_span(float* out, float* inp, const float* bias, int M) {
+/* out (M) = GELU(inp), inp += bias first when bias is given (then written back: backward reads it);
+   tanh_out, when given, receives each tanh u (backward's, if it is handed them back) */
+static void gelu_span(float* out, float* inp, const float* bias, int M, float* tanh_out) {
     int j = 0;
 #ifdef __wasm_simd128__
     v128_t half = wasm_f32x4_splat(0.5f), one = wasm_f32x4_splat(1.0f);
@@ -52,35 +53,41 @@ static void gelu_span(float* out, float* inp, const float* bias, int M) {
             x = wasm_f32x4_add(x, wasm_v128_load(bias + j));
             wasm_v128_store(inp + j, x);
         }
-        wasm_v128_store(out + j, wasm_f32x4_mul(wasm_f32x4_mul(half, x), wasm_f32x4_add(one, gelu_tanh4(x))));
+        v128_t t = gelu_tanh4(x);
+        if (tanh_out) wasm_v128_store(tanh_out + j, t);
+        wasm_v128_store(out + j, wasm_f32x4_mul(wasm_f32x4_mul(half, x), wasm_f32x4_add(one, t)));
     }
 #endif
     for (; j < M; j++) {
         float x = inp[j];
         if (bias) inp[j] = x = x + bias[j];
-        out[j] = 0.5f * x * (1.0f + gelu_tanh(x));
+        float t = gelu_tanh(x);
+        if (tanh_out) tanh_out[j] = t;
+        out[j] = 0.5f * x * (1.0f + t);
     }
 }
 
-void gelu_forward(float* out, const float* inp, int N) {
-    gelu_span(out, (float*)inp, NULL, N);  /* without a bias inp is only read */
+void gelu_forward(float* out, const float* inp, int N, float* tanh_out) {
+    gelu_span(out, (float*)inp, NULL, N, tanh_out);  /* without a bias inp is only read */
 }
 
 /* inp (N, M) += bias (M) on every row, then out = GELU(inp): the bias and the activation after
    W1 in one pass over the hidden rows (the same sums as bias_forward, then gelu_forward) */
-void bias_gelu_forward(float* out, float* inp, const float* bias, int N, int M) {
-    for (int i = 0; i < N; i++) gelu_span(out + (size_t)i * M, inp + (size_t)i * M, bias, M);
+void bias_gelu_forward(float* out, float* inp, const float* bias, int N, int M, float* tanh_out) {
+    for (int i = 0; i < N; i++)
+        gelu_span(out + (size_t)i * M, inp + (size_t)i * M, bias, M, tanh_out ? tanh_out + (size_t)i * M : NULL);
 }
 
 /* reverses out = 0.5 x (1 + tanh u):
  *   dx (+)= dout * (0.5 (1 + tanh u) + 0.5 x (1 - tanh^2 u) sqrt(2/pi) (1 + 3 * 0.044715 x^2))
- * accumulate 0: dinp written (no zeroing pass before it) */
-void gelu_backward(float* dinp, const float* inp, const float* dout, int N, int accumulate) {
+ * accumulate 0: dinp written (no zeroing pass before it). tanh_in: the forward's tanh u of these
+ * inputs (its tanh_out), read instead of computed again, the same bits; NULL: computed */
+void gelu_backward(float* dinp, const float* inp, const float* dout, int N, int accumulate, const float* tanh_in) {
     int i = 0;
 #ifdef __wasm_simd128__
     v128_t half = wasm_f32x4_splat(0.5f), one = wasm_f32x4_splat(1.0f);
     for (; i + 4 <= N; i += 4) {
-        v128_t x = wasm_v128_load(inp + i), t = gelu_tanh4(x);
+        v128_t x = wasm_v128_load(inp + i), t = tanh_in ? wasm_v128_load(tanh_in + i) : gelu_tanh4(x);
         v128_t sech2 = wasm_f32x4_sub(one, wasm_f32x4_mul(t, t));
         v128_t inner = wasm_f32x4_add(one, wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_splat(3.0f * GELU_CUBE), x), x));
         v128_t right = wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_mul(half, x), sech2),
@@ -92,7 +99,7 @@ void gelu_backward(float* dinp, const float* inp, const float* dout, int N, int 
 #endif
     for (; i < N; i++) {
         float x = inp[i];
-        float d = gelu_local(x, gelu_tanh(x)) * dout[i];
+        float d = gelu_local(x, tanh_in ? tanh_in[i] : gelu_tanh(x)) * dout[i];
         dinp[i] = accumulate ? dinp[i] + d : d;
     }
 }

@@ -69,6 +69,7 @@ struct qkv_gpt {
     float* acts;        /* L blocks, one after another (block_acts floats each) */
     float *x0, *lnf, *lnf_mean, *lnf_rstd, *logits, *probs;
     float* target_probs;  /* (BT) the training step's probs[i][targets[i]], for its loss */
+    float* gelu_tanh;     /* (L, BT, hidden) the training forward's tanh inside each GELU, for backward */
     int probs_stale;      /* 1 after a training step's forward, which leaves probs unwritten: the
                              tensor API computes them from the logits when read (same bits) */
     /* backward scratch */
@@ -260,7 +261,7 @@ static int block_attention_forward(float** a, const float** p, const lora_block*
 
 /* The MLP half of a block on its resid1 (BT rows): ln2, hidden, gelu, mlp, out */
 static void block_mlp_forward(float** a, const float** p, const lora_block* lo, int BT, int C, int h,
-                              float eps) {
+                              float eps, float* gelu_tanh) {
     layernorm_forward(a[QKV_BLOCK_ACT_LN2], a[QKV_BLOCK_ACT_LN2_MEAN], a[QKV_BLOCK_ACT_LN2_RSTD],
                       a[QKV_BLOCK_ACT_RESID1], p[QKV_BLOCK_LN2W], p[QKV_BLOCK_LN2B], BT, C, eps);
     /* (BT, C) x (C, h) -> (BT, h) */
@@ -268,9 +269,9 @@ static void block_mlp_forward(float** a, const float** p, const lora_block* lo, 
     if (lo && lo->A[QKV_LORA_W1]) {  /* the adapter adds after the bias, before GELU */
         bias_forward(a[QKV_BLOCK_ACT_HIDDEN], p[QKV_BLOCK_FCB], BT, h);
         lora_add(lo, QKV_LORA_W1, a[QKV_BLOCK_ACT_HIDDEN], a[QKV_BLOCK_ACT_LN2], BT);
-        gelu_forward(a[QKV_BLOCK_ACT_GELU], a[QKV_BLOCK_ACT_HIDDEN], BT * h);
+        gelu_forward(a[QKV_BLOCK_ACT_GELU], a[QKV_BLOCK_ACT_HIDDEN], BT * h, gelu_tanh);
     } else {  /* hidden += fcb and gelu = GELU(hidden) in one pass */
-        bias_gelu_forward(a[QKV_BLOCK_ACT_GELU], a[QKV_BLOCK_ACT_HIDDEN], p[QKV_BLOCK_FCB], BT, h);
+        bias_gelu_forward(a[QKV_BLOCK_ACT_GELU], a[QKV_BLOCK_ACT_HIDDEN], p[QKV_BLOCK_FCB], BT, h, gelu_tanh);
     }
     /* (BT, h) x (h, C) -> (BT, C) */
     matmul_forward(a[QKV_BLOCK_ACT_MLP], a[QKV_BLOCK_ACT_GELU], p[QKV_BLOCK_FCPROJW], BT, h, C);
@@ -281,12 +282,14 @@ static void block_mlp_forward(float** a, const float** p, const lora_block* lo, 
         a[QKV_BLOCK_ACT_OUT][i] = a[QKV_BLOCK_ACT_RESID1][i] + a[QKV_BLOCK_ACT_MLP][i];
 }
 
-/* x (B, n, C) -> a[...]; QKV_OK, or QKV_ERR_OVERFLOW when attention overflowed */
+/* x (B, n, C) -> a[...]; QKV_OK, or QKV_ERR_OVERFLOW when attention overflowed. gelu_tanh (B n, h),
+   when given, keeps GELU's tanh for the block's backward (training) */
 static int transformer_block_forward(float** a, const float** p, const lora_block* lo, const float* x,
-                                     int B, int n, int C, int H, int h, float eps, int causal) {
+                                     int B, int n, int C, int H, int h, float eps, int causal,
+                                     float* gelu_tanh) {
     int status = block_attention_forward(a, p, lo, x, NULL, B, n, C, H, eps, causal);
     if (status) return status;
-    block_mlp_forward(a, p, lo, B * n, C, h, eps);
+    block_mlp_forward(a, p, lo, B * n, C, h, eps, gelu_tanh);
     return QKV_OK;
 }
 
@@ -300,11 +303,13 @@ static void matmul_backward_written(float* dA, float* dB, const float* dout, con
 
 /* reverses transformer_block_forward: dout (B, n, C) -> dx (written), dp[...] += ... (dp NULL:
    the block is frozen, no gradient of its parameters), the adapters' dA, dB += ...;
-   d is scratch shaped like the activations (dscores (n, n) in d[QKV_BLOCK_ACT_SCORES]) */
+   d is scratch shaped like the activations (dscores (n, n) in d[QKV_BLOCK_ACT_SCORES]);
+   gelu_tanh: what the forward kept */
 static void transformer_block_backward(float* dx, float** dp, const lora_block* lo, float** d,
                                        const float* dout, float** a,
                                        const float** p, const float* x,
-                                       int B, int n, int C, int H, int h, int causal) {
+                                       int B, int n, int C, int H, int h, int causal,
+                                       const float* gelu_tanh) {
     float* none[QKV_BLOCK_PARAMS] = { 0 };
     float** dw = dp ? dp : none;  /* matmul_backward skips a NULL gradient */
     if (!dp) {  /* the LayerNorms' gradients, computed and dropped */
@@ -325,7 +330,7 @@ static void transformer_block_backward(float* dx, float** dp, const lora_block* 
     lora_add_backward(lo, QKV_LORA_W2, dgelu, dout, a[QKV_BLOCK_ACT_GELU], BT);
     /* gelu = GELU(hidden) */
     float* dhidden = d[QKV_BLOCK_ACT_HIDDEN];
-    gelu_backward(dhidden, a[QKV_BLOCK_ACT_HIDDEN], dgelu, BT * h, 0);  /* written */
+    gelu_backward(dhidden, a[QKV_BLOCK_ACT_HIDDEN], dgelu, BT * h, 0, gelu_tanh);  /* written */
     /* hidden = ln2 . fcw + fcb */
     float* dln2 = d[QKV_BLOCK_ACT_LN2];
     matmul_backward_written(dln2, dw[QKV_BLOCK_FCW], dhidden, a[QKV_BLOCK_ACT_LN2], p[QKV_BLOCK_FCW], BT, C, h);
@@ -416,7 +421,7 @@ QKV_SETUP int qkv_transformer_block_forward(float* acts, const float* params, co
     float* a[QKV_BLOCK_ACTS];
     for (int i = 0; i < QKV_BLOCK_PARAMS; i++) p[i] = params + po[i];
     for (int i = 0; i < QKV_BLOCK_ACTS; i++) a[i] = acts + ao[i];
-    status = transformer_block_forward(a, p, NULL, x, 1, n, C, heads, hidden, eps, causal ? 1 : 0);
+    status = transformer_block_forward(a, p, NULL, x, 1, n, C, heads, hidden, eps, causal ? 1 : 0, NULL);
     if (status) return status;
     /* finite inputs can overflow (a huge weight); never hand back Infinity or NaN */
     if (qkv_check_finite(acts, na)) return QKV_ERR_OVERFLOW;
@@ -492,7 +497,9 @@ static int gpt_forward_grad(qkv_gpt* g, const int* tokens, const int* targets, i
         block_acts_of(g, l, B, n, a);
         lora_block lb;
         const lora_block* lo = lora_block_of(g, l, B, n, &lb);
-        if (transformer_block_forward(a, p, lo, x, B, n, C, g->H, g->hidden, g->eps, 1)) return QKV_ERR_OVERFLOW;
+        /* training keeps GELU's tanh for backward (read back, not computed again: the same bits) */
+        float* gelu_tanh = targets ? g->gelu_tanh + (size_t)l * g->B * g->T * g->hidden : NULL;
+        if (transformer_block_forward(a, p, lo, x, B, n, C, g->H, g->hidden, g->eps, 1, gelu_tanh)) return QKV_ERR_OVERFLOW;
         x = a[QKV_BLOCK_ACT_OUT];
     }
     const float* lnf = lnf_of(g, g->params);
@@ -565,7 +572,7 @@ static void gpt_backward(qkv_gpt* g, const int* tokens, int B, int n) {
             x = prev[QKV_BLOCK_ACT_OUT];
         }
         transformer_block_backward(g->dx, frozen ? NULL : dp, lo, g->dblock, g->dres, al, p, x, B, n,
-                                   C, g->H, g->hidden, 1);
+                                   C, g->H, g->hidden, 1, g->gelu_tanh + (size_t)l * g->B * g->T * g->hidden);
         float* swap = g->dres; g->dres = g->dx; g->dx = swap;
     }
     /* x0 = wte[tokens] + wpe[t]  ->  the token's row and the position's row */
@@ -634,6 +641,7 @@ QKV_SETUP static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, i
     PART(g->kcache, (uint64_t)L * T * C); PART(g->vcache, (uint64_t)L * T * C);
     PART(g->wteT, (uint64_t)V * C);
     PART(g->target_probs, BT);
+    PART(g->gelu_tanh, (uint64_t)L * BT * h);
     if (base) {   /* x.A of every adapter, the adapters' scratch */
         PART(g->lora_xa, (uint64_t)L * QKV_LORA_TARGETS * BT * rank);
         PART(g->lora_tmp, BT * h); PART(g->lora_dxa, BT * rank); PART(g->lora_ln, 2 * (uint64_t)C);
@@ -1034,7 +1042,7 @@ static int gpt_decode(qkv_gpt* g, int token, int pos) {
         lora_block lb;
         const lora_block* lo = lora_block_of(g, l, 1, 1, &lb);
         if (block_attention_forward(a, p, lo, x, &cache, 1, 1, C, g->H, g->eps, 0)) return QKV_ERR_OVERFLOW;
-        block_mlp_forward(a, p, lo, 1, C, g->hidden, g->eps);
+        block_mlp_forward(a, p, lo, 1, C, g->hidden, g->eps, NULL);
         x = a[QKV_BLOCK_ACT_OUT];
     }
     const float* lnf = lnf_of(g, g->params);

@@ -82,10 +82,11 @@ void layernorm_backward(float* dinp, float* dweight, float* dbias, const float* 
                         const float* inp, const float* weight, const float* mean,
                         const float* rstd, int N, int C, int acc);
 /* gelu_kernel.c (the GPT kernels): out = GELU(inp); inp (N, M) += bias then out = GELU(inp);
-   dinp (+)= GELU'(inp) dout, accumulated or (accumulate 0) written */
-void gelu_forward(float* out, const float* inp, int N);
-void bias_gelu_forward(float* out, float* inp, const float* bias, int N, int M);
-void gelu_backward(float* dinp, const float* inp, const float* dout, int N, int accumulate);
+   dinp (+)= GELU'(inp) dout, accumulated or (accumulate 0) written. tanh_out (NULL: not kept)
+   receives the forward's tanh of each entry, which backward reads as tanh_in (NULL: computes) */
+void gelu_forward(float* out, const float* inp, int N, float* tanh_out);
+void bias_gelu_forward(float* out, float* inp, const float* bias, int N, int M, float* tanh_out);
+void gelu_backward(float* dinp, const float* inp, const float* dout, int N, int accumulate, const float* tanh_in);
 /* adamw_kernel.c (the GPT kernels): AdamW on N parameters in place, committed only when every new
    value is finite (0 written, 1 all as it was): adamw.h's formula, corrections given; old (3 N)
    receives the values it replaces */
