@@ -104,6 +104,16 @@ test('matmul, transpose and softmaxRows: SIMD and scalar agree bit for bit on ed
   }
 });
 
+// the row's max runs on four accumulators in the SIMD builds, the scalar loop in order: where +0
+// and -0 tie for the largest entry either may come out, and every output must still be the same
+test('softmaxRows: rows whose largest entries are +0 and −0 give the same bits in every build', { skip }, () => {
+  for (const cols of [5, 16, 37, 3644]) {
+    const rows = [0, 1, 2, 3].map((r) => Array.from({ length: cols }, (_, j) => ((j + r) % 7 === 0 ? -0 : (j + 2 * r) % 5 === 0 ? 0 : -1 - ((j * 13 + r) % 11))));
+    const want = scalar.softmaxRows(rows);
+    sameBits(simd.softmaxRows(rows), want, `softmaxRows 4×${cols} with ±0 maxima (SIMD128)`);
+  }
+});
+
 test('attend and selfAttention: SIMD and scalar agree bit for bit (scale none / √d_k / 3, causal)', { skip }, () => {
   for (let t = 0; t < 60; t++) {
     const n = side(), d = side(), dk = side(), dv = side();

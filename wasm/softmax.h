@@ -13,8 +13,18 @@ static inline float softmax_row_max(const float* z, int cols) {
     int j = 0;
     float max = -INFINITY;
 #ifdef __wasm_simd128__
-    v128_t m = wasm_f32x4_splat(-INFINITY);
-    for (; j + 4 <= cols; j += 4) m = wasm_f32x4_pmax(m, wasm_v128_load(z + j));  /* maxps: no NaN here */
+    /* maxps (no NaN here), on four accumulators: one took a maxps's latency per four entries. The
+       largest entry is the same in any order (a tie of +0 and -0 may come out as either, which
+       gives the same z - max and exponentials) */
+    v128_t m = wasm_f32x4_splat(-INFINITY), m1 = m, m2 = m, m3 = m;
+    for (; j + 16 <= cols; j += 16) {
+        m = wasm_f32x4_pmax(m, wasm_v128_load(z + j));
+        m1 = wasm_f32x4_pmax(m1, wasm_v128_load(z + j + 4));
+        m2 = wasm_f32x4_pmax(m2, wasm_v128_load(z + j + 8));
+        m3 = wasm_f32x4_pmax(m3, wasm_v128_load(z + j + 12));
+    }
+    m = wasm_f32x4_pmax(wasm_f32x4_pmax(m, m1), wasm_f32x4_pmax(m2, m3));
+    for (; j + 4 <= cols; j += 4) m = wasm_f32x4_pmax(m, wasm_v128_load(z + j));
     max = qkv_max4(m);
 #endif
     for (; j < cols; j++) if (z[j] > max) max = z[j];
