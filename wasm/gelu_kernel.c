@@ -28,6 +28,24 @@ static inline v128_t gelu_tanh4(v128_t x) {
 }
 #endif
 
+#ifdef __wasm_simd128__
+/* gelu_tanh4 of two vectors, interleaved (as qkv_exp4x2_with: two chains in view; each lane the
+   same operations, the same bits) */
+static inline void gelu_tanh4x2(v128_t x0, v128_t x1, v128_t* t0, v128_t* t1) {
+    v128_t c = wasm_f32x4_splat(GELU_CUBE), k = wasm_f32x4_splat(GELU_SCALE);
+    v128_t u0 = wasm_f32x4_mul(k, wasm_f32x4_add(x0, wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_mul(c, x0), x0), x0)));
+    v128_t u1 = wasm_f32x4_mul(k, wasm_f32x4_add(x1, wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_mul(c, x1), x1), x1)));
+    v128_t e0 = wasm_f32x4_mul(wasm_f32x4_splat(-2.0f), wasm_f32x4_abs(u0));
+    v128_t e1 = wasm_f32x4_mul(wasm_f32x4_splat(-2.0f), wasm_f32x4_abs(u1));
+    qkv_exp4x2_with(&e0, &e1, 0);
+    v128_t one = wasm_f32x4_splat(1.0f), zero = wasm_f32x4_splat(0.0f);
+    v128_t a0 = wasm_f32x4_div(wasm_f32x4_sub(one, e0), wasm_f32x4_add(one, e0));
+    v128_t a1 = wasm_f32x4_div(wasm_f32x4_sub(one, e1), wasm_f32x4_add(one, e1));
+    *t0 = wasm_v128_bitselect(wasm_f32x4_neg(a0), a0, wasm_f32x4_lt(u0, zero));
+    *t1 = wasm_v128_bitselect(wasm_f32x4_neg(a1), a1, wasm_f32x4_lt(u1, zero));
+}
+#endif
+
 static inline float gelu_tanh(float x) {
     float u = GELU_SCALE * (x + GELU_CUBE * x * x * x);
     float a = u < 0.0f ? -u : u;
@@ -47,6 +65,22 @@ static void gelu_span(float* out, float* inp, const float* bias, int M, float* t
     int j = 0;
 #ifdef __wasm_simd128__
     v128_t half = wasm_f32x4_splat(0.5f), one = wasm_f32x4_splat(1.0f);
+    for (; j + 8 <= M; j += 8) {  /* two vectors a step, interleaved */
+        v128_t x0 = wasm_v128_load(inp + j), x1 = wasm_v128_load(inp + j + 4), t0, t1;
+        if (bias) {
+            x0 = wasm_f32x4_add(x0, wasm_v128_load(bias + j));
+            x1 = wasm_f32x4_add(x1, wasm_v128_load(bias + j + 4));
+            wasm_v128_store(inp + j, x0);
+            wasm_v128_store(inp + j + 4, x1);
+        }
+        gelu_tanh4x2(x0, x1, &t0, &t1);
+        if (tanh_out) {
+            wasm_v128_store(tanh_out + j, t0);
+            wasm_v128_store(tanh_out + j + 4, t1);
+        }
+        wasm_v128_store(out + j, wasm_f32x4_mul(wasm_f32x4_mul(half, x0), wasm_f32x4_add(one, t0)));
+        wasm_v128_store(out + j + 4, wasm_f32x4_mul(wasm_f32x4_mul(half, x1), wasm_f32x4_add(one, t1)));
+    }
     for (; j + 4 <= M; j += 4) {
         v128_t x = wasm_v128_load(inp + j);
         if (bias) {

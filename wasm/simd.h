@@ -90,6 +90,39 @@ static inline v128_t qkv_exp4_with(v128_t x, int fused) {
 }
 
 static inline v128_t qkv_exp4(v128_t x) { return qkv_exp4_with(x, 1); }
+
+/* qkv_exp4_with of two vectors, their operations interleaved in the code: one vector's chain of
+   about 20 dependent operations kept the processor waiting (its scheduler holds only so many), two
+   side by side keep it busy (the softmax's exponentials 1.1x faster). Each lane: the operations of
+   qkv_exp4_with, in its order: the same bits. */
+static inline void qkv_exp4x2_with(v128_t* a, v128_t* b, int fused) {
+#define QKV_EXP_MADD(p, q, c) (fused ? QKV_MADD(p, q, c) : wasm_f32x4_add(wasm_f32x4_mul((p), (q)), (c)))
+#define QKV_SPLAT(c) wasm_f32x4_splat(c)
+    v128_t xa = *a, xb = *b;
+    v128_t ta = wasm_f32x4_add(wasm_f32x4_mul(xa, QKV_SPLAT(1.44269504088896341f)), QKV_SPLAT(12582912.0f));
+    v128_t tb = wasm_f32x4_add(wasm_f32x4_mul(xb, QKV_SPLAT(1.44269504088896341f)), QKV_SPLAT(12582912.0f));
+    v128_t fa = wasm_f32x4_sub(ta, QKV_SPLAT(12582912.0f)), fb = wasm_f32x4_sub(tb, QKV_SPLAT(12582912.0f));
+    v128_t ra = wasm_f32x4_sub(xa, wasm_f32x4_mul(fa, QKV_SPLAT(0.693359375f)));
+    v128_t rb = wasm_f32x4_sub(xb, wasm_f32x4_mul(fb, QKV_SPLAT(0.693359375f)));
+    ra = wasm_f32x4_sub(ra, wasm_f32x4_mul(fa, QKV_SPLAT(-2.12194440e-4f)));
+    rb = wasm_f32x4_sub(rb, wasm_f32x4_mul(fb, QKV_SPLAT(-2.12194440e-4f)));
+    v128_t za = wasm_f32x4_mul(ra, ra), zb = wasm_f32x4_mul(rb, rb);
+    v128_t ya = QKV_SPLAT(1.9875691500e-4f), yb = ya;
+    ya = QKV_EXP_MADD(ya, ra, QKV_SPLAT(1.3981999507e-3f)); yb = QKV_EXP_MADD(yb, rb, QKV_SPLAT(1.3981999507e-3f));
+    ya = QKV_EXP_MADD(ya, ra, QKV_SPLAT(8.3334519073e-3f)); yb = QKV_EXP_MADD(yb, rb, QKV_SPLAT(8.3334519073e-3f));
+    ya = QKV_EXP_MADD(ya, ra, QKV_SPLAT(4.1665795894e-2f)); yb = QKV_EXP_MADD(yb, rb, QKV_SPLAT(4.1665795894e-2f));
+    ya = QKV_EXP_MADD(ya, ra, QKV_SPLAT(1.6666665459e-1f)); yb = QKV_EXP_MADD(yb, rb, QKV_SPLAT(1.6666665459e-1f));
+    ya = QKV_EXP_MADD(ya, ra, QKV_SPLAT(5.0000001201e-1f)); yb = QKV_EXP_MADD(yb, rb, QKV_SPLAT(5.0000001201e-1f));
+    ya = wasm_f32x4_add(QKV_EXP_MADD(ya, za, ra), QKV_SPLAT(1.0f));
+    yb = wasm_f32x4_add(QKV_EXP_MADD(yb, zb, rb), QKV_SPLAT(1.0f));
+    v128_t sa = wasm_i32x4_shl(wasm_i32x4_add(ta, wasm_i32x4_splat(127 - 0x4b400000)), 23);
+    v128_t sb = wasm_i32x4_shl(wasm_i32x4_add(tb, wasm_i32x4_splat(127 - 0x4b400000)), 23);
+    *a = wasm_v128_andnot(wasm_f32x4_mul(ya, sa), wasm_f32x4_lt(xa, QKV_SPLAT(-87.33654475f)));
+    *b = wasm_v128_andnot(wasm_f32x4_mul(yb, sb), wasm_f32x4_lt(xb, QKV_SPLAT(-87.33654475f)));
+#undef QKV_SPLAT
+#undef QKV_EXP_MADD
+}
+
 #endif
 
 /*
