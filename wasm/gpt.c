@@ -896,7 +896,9 @@ int qkv_gpt_loss_and_grad(qkv_gpt* g, const int* inputs, const int* targets, int
     *loss = NAN;
     if (B < 1 || B > g->B || n < 1 || n > g->T) return QKV_ERR_SIZE;
     if (check_ids(inputs, B * n, g->V) || check_ids(targets, B * n, g->V)) return QKV_ERR_TOKEN;
-    if (qkv_check_finite(g->params, g->num_params) || qkv_check_finite(g->tr.params, g->tr.n))
+    /* the weights, and a LoRA run's adapters (for any other run they are the weights: once) */
+    if (qkv_check_finite(g->params, g->num_params) ||
+        (g->tr.params != g->params && qkv_check_finite(g->tr.params, g->tr.n)))
         return QKV_ERR_NONFINITE;
     if (g->merged) return QKV_ERR_ARGUMENT;  /* the adapters are folded in: unmerge to train */
     /* the gradients backward adds to: all of a LoRA run's; the base's but the tied table's, which
