@@ -35,9 +35,11 @@
 #include "exp_double.h"
 #include "layers.h"
 
-/* set-up and inspection (creating, loading, layouts, reading a tensor): no training step or token
-   runs through them, so the WebAssembly build optimises them for size, not speed (this module
-   travels in the GPT add-on, under its budget) */
+/* set-up and inspection, marked QKV_SETUP below (creating a GPT or a LoRA run, merging adapters,
+   setting the optimiser, the data and the reference text, the standalone block's layout and its
+   one forward, reading a tensor): no training step or generated token runs through them, so the
+   WebAssembly build optimises them for size, not speed (this module travels in the GPT add-on,
+   under its budget) */
 #if defined(__clang__) && defined(__wasm__)
 #define QKV_SETUP __attribute__((minsize))
 #else

@@ -10,7 +10,8 @@
  *     combine them as (s0 + s2) + (s1 + s3), then add the k mod 4 leftover terms in order;
  *   - a*b + c is always a rounded product then a rounded sum (WebAssembly has no fused
  *     multiply-add, and FP_CONTRACT is off below for compilers that would fuse);
- *   - exp() is one polynomial, written twice (exp_nonpositive below), not the C library's.
+ *   - exp() is one polynomial, not the C library's, written three times with the same operations:
+ *     exp_nonpositive (one float), qkv_exp4_with (four lanes), qkv_exp4x2_with (two vectors).
  */
 #ifndef QKV_SIMD_H
 #define QKV_SIMD_H

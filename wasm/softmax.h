@@ -14,8 +14,8 @@ static inline float softmax_row_max(const float* z, int cols) {
     float max = -INFINITY;
 #ifdef __wasm_simd128__
     /* maxps (no NaN here), on four accumulators: one took a maxps's latency per four entries. The
-       largest entry is the same in any order (a tie of +0 and -0 may come out as either, which
-       gives the same z - max and exponentials) */
+       largest entry is the same in any order; a tie of +0 and -0 may come out as either, and then
+       z - max may differ in the sign of a zero, which the exponential turns into the same bits */
     v128_t m = wasm_f32x4_splat(-INFINITY), m1 = m, m2 = m, m3 = m;
     for (; j + 16 <= cols; j += 16) {
         m = wasm_f32x4_pmax(m, wasm_v128_load(z + j));

@@ -171,7 +171,9 @@ static double gpt_loss(qkv_gpt* g, const int* in, const int* tg, int B, int n) {
     return loss;
 }
 
-static void test_gpt_gradients(int layers) {
+/* windows of n <= T tokens: n < T leaves part of every buffer shaped for B x T unused (each layer's
+   saved tensors are laid out for B x T: forward and backward must agree on where) */
+static void test_gpt_gradients(int layers, int n) {
     enum { V = 5, H = 2, C = 8, T = 4, B = 2 };
     qkv_gpt* g = NULL;
     CHECK_EQ_INT(qkv_gpt_create(&g, V, layers, H, C, T, B, 7), QKV_OK);
@@ -185,7 +187,7 @@ static void test_gpt_gradients(int layers) {
     for (int i = 0; i < N; i++) p[i] += 0.3f * urand();
     int in[B * T] = { 0, 1, 2, 3, 4, 3, 2, 1 }, tg[B * T] = { 1, 2, 3, 0, 3, 2, 1, 0 };
     double loss;
-    CHECK_EQ_INT(qkv_gpt_loss_and_grad(g, in, tg, B, T, &loss), QKV_OK);
+    CHECK_EQ_INT(qkv_gpt_loss_and_grad(g, in, tg, B, n, &loss), QKV_OK);
     float* analytic = malloc((size_t)N * sizeof(float));
     memcpy(analytic, dp, (size_t)N * sizeof(float));
     worst_ratio = 0;
@@ -194,9 +196,9 @@ static void test_gpt_gradients(int layers) {
         float keep = p[i];
         const float h = 1e-2f;
         p[i] = keep + h;
-        double up = gpt_loss(g, in, tg, B, T);
+        double up = gpt_loss(g, in, tg, B, n);
         p[i] = keep - h;
-        double down = gpt_loss(g, in, tg, B, T);
+        double down = gpt_loss(g, in, tg, B, n);
         p[i] = keep;
         /* float32 forward: loss noise about 1e-6 over 2h; h^2 f''' terms of a few 1e-5 */
         compare(analytic[i], (up - down) / (2 * h), 3e-4, 2e-2);
@@ -211,8 +213,8 @@ static void test_gpt_gradients(int layers) {
         if (s == 0) zero_rows++;
     }
     CHECK_EQ_INT(zero_rows, 0);
-    printf("gpt (L=%d) gradient vs finite differences over %d parameters: worst %.2f of the tolerance\n",
-           layers, N, worst_ratio);
+    printf("gpt (L=%d, windows of %d) gradient vs finite differences over %d parameters: worst %.2f of the tolerance\n",
+           layers, n, N, worst_ratio);
     CHECK(worst_ratio <= 1.0);
     free(analytic);
     qkv_gpt_destroy(g);
@@ -529,8 +531,9 @@ int main(int argc, char** argv) {
     test_layernorm_in_order();
     test_gelu();
     test_block_refusals();
-    test_gpt_gradients(1);
-    test_gpt_gradients(2);
+    test_gpt_gradients(1, 4);
+    test_gpt_gradients(2, 4);
+    test_gpt_gradients(2, 3);
     test_gpt_refusals();
     test_gpt_diverged_gradients();
     test_gpt_probs_after_training();
