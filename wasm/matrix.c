@@ -231,9 +231,10 @@ static void pack_a_block(float* packed, const float* A, size_t rs, size_t cs, in
     if (i < rows) pack_a_rows(packed, A + (size_t)i * rs, rs, cs, kb, rows - i);
 }
 
-/* Rows per packed block of A (tuning constant: the sums are the same): GEMM_IB_PACKED x GEMM_KB
-   floats, 64 KiB on the kernels' stack (web/loader.js), in L2 while every panel of B passes over it
-   (128 rows measured no faster). */
+/* Rows per packed block of A at the full GEMM_KB terms (tuning constant: the sums are the same):
+   GEMM_IB_PACKED x GEMM_KB floats, 64 KiB on the kernels' stack (web/loader.js), in L2 while every
+   panel of B passes over it (128 rows measured no faster). A shorter sum fills the same buffer with
+   more rows (gemm_nn's ib), so that B's panels are packed fewer times. */
 #define GEMM_IB_PACKED 64
 
 static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
@@ -248,8 +249,11 @@ static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const floa
     for (int p0 = 0; p0 < k || p0 == 0; p0 += GEMM_KB) {
         int kb = k - p0 < GEMM_KB ? k - p0 : GEMM_KB;
         int accumulate = acc || p0 > 0;
-        for (int i0 = 0; i0 < n; i0 += GEMM_IB_PACKED) {
-            int rows = n - i0 < GEMM_IB_PACKED ? n - i0 : GEMM_IB_PACKED;
+        /* rows per packed block: as many as its buffer holds at this kb (the logits' 64 terms: 256
+           rows), so that each panel of B is packed fewer times; the sums are the same */
+        int ib = GEMM_IB_PACKED * GEMM_KB / (kb > 0 ? kb : 1) / MR * MR;
+        for (int i0 = 0; i0 < n; i0 += ib) {
+            int rows = n - i0 < ib ? n - i0 : ib;
             pack_a_block(a_block, A + (size_t)i0 * rs + (size_t)p0 * cs, rs, cs, kb, rows);
             for (int j = 0; j < m; j += PANEL) {
                 int cols = m - j < PANEL ? m - j : PANEL;
