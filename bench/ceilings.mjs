@@ -68,6 +68,16 @@ export function compileCeilings(build) {
 }
 
 /**
+ * A build's ceiling over samples of wasmCeilings taken through a run (after each round): the best
+ * of them, null where none measured it. A sample in a slow spell of this shared machine can then
+ * only lower the shares computed against it, never inflate them (bench/gpt.mjs, gpt-compare.mjs).
+ */
+export function bestCeiling(samples, key) {
+  const measured = samples.map((c) => c[key]).filter((x) => x);
+  return measured.length ? Math.max(...measured) : null;
+}
+
+/**
  * { simd128, relaxed } GFLOP/s (relaxed null where Node does not run relaxed SIMD), compiled into
  * `build` by compileCeilings; `skipped` says why one could not be measured.
  */

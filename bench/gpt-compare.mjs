@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RELAXED_PROBE, rerunWithRelaxedSimd } from './relaxed.mjs';
-import { stepFlops, wasmCeilings } from './ceilings.mjs';
+import { bestCeiling, stepFlops, wasmCeilings } from './ceilings.mjs';
 
 rerunWithRelaxedSimd();
 
@@ -47,8 +47,10 @@ const sh = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8',
 
 // ---- ceilings (bench/ceilings.mjs) ----
 const ceilings = {};
+const ceilingSamples = [];  // the WebAssembly ceilings' samples: before the rows, after each round
 if (!NATIVE_ONLY) {
   const measured = await wasmCeilings(BUILD);
+  ceilingSamples.push(measured);
   // a ceiling that could not be measured stops the comparison here, with its reason (relaxed SIMD
   // only where this Node runs it)
   for (const [name, why] of Object.entries(measured.skipped)) {
@@ -103,11 +105,10 @@ for (let round = 0; round < ROUNDS; round++) {
     const r = rows[(i + round) % rows.length];
     times.get(r.id).push(r.batch(STEPS));
   }
-  // the WebAssembly ceilings sampled again after each round, each the best sample (as bench/gpt.mjs):
-  // one sample in a slow spell of this shared machine would otherwise inflate every share
+  // the WebAssembly ceilings sampled again after each round, each the best sample (bestCeiling)
   if (!NATIVE_ONLY) {
-    const again = await wasmCeilings(BUILD, { rounds: 2 });
-    for (const key of ['simd128', 'relaxed']) if (again[key] && ceilings[key] !== undefined) ceilings[key] = Math.max(ceilings[key], again[key]);
+    ceilingSamples.push(await wasmCeilings(BUILD, { rounds: 2 }));
+    for (const key of ['simd128', 'relaxed']) if (ceilings[key] !== undefined) ceilings[key] = bestCeiling(ceilingSamples, key);
   }
   progress(`round ${round + 1} of ${ROUNDS}`);
 }

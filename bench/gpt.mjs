@@ -31,7 +31,7 @@ import { QUATRAINS } from '../web/data/quatrains.js';
 import { mulberry32 } from '../tools/random.mjs';
 import { ensurePeers } from './peers.mjs';
 import { RELAXED_PROBE, rerunWithRelaxedSimd } from './relaxed.mjs';
-import { stepFlops, wasmCeilings } from './ceilings.mjs';
+import { bestCeiling, stepFlops, wasmCeilings } from './ceilings.mjs';
 
 rerunWithRelaxedSimd();
 
@@ -198,8 +198,8 @@ try {
 }
 
 // the ceilings (bench/ceiling.c) are measured after every round and once more after the rows, and
-// each build's is the best of those samples: one measurement after the rows once fell in a spell
-// when this shared machine ran slowly (27 GFLOP/s against 57-59) and put a step at 116% of it
+// each build's is the best of those samples (bestCeiling): one measurement after the rows once fell
+// in a spell when this shared machine ran slowly (27 GFLOP/s against 57-59) and put a step at 116%
 const ceilingDir = path.join(ROOT, '.build', 'bench');  // bench/run.mjs's: the modules it compiled are reused
 fs.mkdirSync(ceilingDir, { recursive: true });
 const ceilingSamples = [];
@@ -235,8 +235,7 @@ for (const r of rows) r.dispose();
 // after the rows) ----
 const flops = stepFlops({ V, L: config.layers, H: config.heads, C: config.dim, T: config.context, B: config.batch });
 ceilingSamples.push(await wasmCeilings(ceilingDir, SMOKE ? { iters: 2e5, rounds: 1 } : {}));
-const best = (key) => (ceilingSamples.every((c) => c[key] === null) ? null : Math.max(...ceilingSamples.map((c) => c[key] ?? 0)));
-const ceilings = { simd128: best('simd128'), relaxed: best('relaxed'), skipped: ceilingSamples.at(-1).skipped };
+const ceilings = { simd128: bestCeiling(ceilingSamples, 'simd128'), relaxed: bestCeiling(ceilingSamples, 'relaxed'), skipped: ceilingSamples.at(-1).skipped };
 const ceilingRange = (key) => { const v = ceilingSamples.map((c) => c[key]).filter((x) => x); return `${Math.min(...v).toFixed(1)}–${Math.max(...v).toFixed(1)}`; };
 Object.assign(results.skipped, Object.fromEntries(Object.entries(ceilings.skipped).map(([k, v]) => [`ceiling ${k}`, v])));
 results.ceilings = { simd128: ceilings.simd128, relaxed: ceilings.relaxed, flopsPerStep: flops,

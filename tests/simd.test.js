@@ -477,10 +477,11 @@ function runGelu(lab, inputs, offset) {
     const pwk = place(new Float32Array(n));
     k.gelu_backward(pwk, px, pd, n, 0, pt);
     const writtenFromTanh = heap.readFloats(pwk, n);
-    const pak = place(dinp);
+    const pak = place(dinp), pas = place(dinp);
     k.gelu_backward(pak, pbk, pd, n, 1, ptb);
+    k.gelu_backward(pas, pbk, pd, n, 1);
     return { forward, biased, summed, written, accumulated, tanh, forwardKeeping, biasedKeeping, biasedTanh,
-      writtenFromTanh, accumulatedFromTanh: heap.readFloats(pak, n), accumulatedOfSummed: (() => { const q = place(dinp); k.gelu_backward(q, pbk, pd, n, 1); return heap.readFloats(q, n); })() };
+      writtenFromTanh, accumulatedFromTanh: heap.readFloats(pak, n), accumulatedOfSummed: heap.readFloats(pas, n) };
   } finally {
     mem.freeAll();
   }
@@ -496,30 +497,27 @@ test('GELU\'s kernels (forward, bias + GELU, backward written and accumulated) g
     const inputs = { rows, cols, x: fill(n, 12), bias: fill(cols, 2), dout: fill(n, 1), dinp: fill(n, 1) };
     for (const offset of [0, 1]) {
       const want = runGelu(scalar, inputs, offset);
-      // keeping the tanh changes no output, and backward from the kept tanh gives the bits of
-      // backward computing it again (each build against itself; the builds against scalar below)
-      for (const [name, lab] of [['scalar', scalar], ['simd128', simd], ['relaxed-simd', relaxed]]) {
-        if (!lab) continue;
-        const got = name === 'scalar' ? want : runGelu(lab, inputs, offset);
-        for (const [a, b] of [['forwardKeeping', 'forward'], ['biasedKeeping', 'biased'], ['writtenFromTanh', 'written'], ['accumulatedFromTanh', 'accumulatedOfSummed']]) {
-          const x = new Uint32Array(got[a].buffer), y = new Uint32Array(got[b].buffer);
-          const i = x.findIndex((v, t) => v !== y[t]);
-          if (i >= 0) assert.fail(`${name} ${a} ≠ ${b} (${rows}×${cols}${offset ? ', unaligned' : ''}) entry ${i}: ${got[a][i]}, ${got[b][i]}`);
-        }
-      }
+      const where = `(${rows}×${cols}${offset ? ', unaligned' : ''})`;
+      const firstDiff = (a, b) => { const x = new Uint32Array(a.buffer), y = new Uint32Array(b.buffer); return x.findIndex((v, t) => v !== y[t]); };
       // the scalar build against its definition: x + bias, rounded as float32, and GELU of the sum
       want.summed.forEach((v, t) => { if (!Object.is(v, Math.fround(inputs.x[t] + inputs.bias[t % cols]))) assert.fail(`scalar bias ${t}: ${v}`); });
       for (let t = 0; t < n; t++) {
         const g = 0.5 * want.summed[t] * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (want.summed[t] + 0.044715 * want.summed[t] ** 3)));
         if (!(Math.abs(want.biased[t] - g) <= 1e-6 * (1 + Math.abs(g)))) assert.fail(`scalar GELU(${want.summed[t]}) = ${want.biased[t]}, float64 ${g}`);
       }
-      for (const [name, lab] of [['simd128', simd], ['relaxed-simd', relaxed]]) {
+      for (const [name, lab] of [['scalar', scalar], ['simd128', simd], ['relaxed-simd', relaxed]]) {
         if (!lab) continue;
-        const got = runGelu(lab, inputs, offset);
+        const got = lab === scalar ? want : runGelu(lab, inputs, offset);
+        // keeping the tanh changes no output, and backward from the kept tanh gives the bits of
+        // backward computing it again (each build against itself)
+        for (const [a, b] of [['forwardKeeping', 'forward'], ['biasedKeeping', 'biased'], ['writtenFromTanh', 'written'], ['accumulatedFromTanh', 'accumulatedOfSummed']]) {
+          const i = firstDiff(got[a], got[b]);
+          if (i >= 0) assert.fail(`${name} ${a} ≠ ${b} ${where} entry ${i}: ${got[a][i]}, ${got[b][i]}`);
+        }
+        // and every output the scalar build's bits
         for (const key of Object.keys(want)) {
-          const a = new Uint32Array(got[key].buffer), b = new Uint32Array(want[key].buffer);
-          const i = a.findIndex((v, t) => v !== b[t]);
-          if (i >= 0) assert.fail(`${name} ${key} (${rows}×${cols}${offset ? ', unaligned' : ''}) entry ${i}: ${got[key][i]}, scalar ${want[key][i]}`);
+          const i = firstDiff(got[key], want[key]);
+          if (i >= 0) assert.fail(`${name} ${key} ${where} entry ${i}: ${got[key][i]}, scalar ${want[key][i]}`);
         }
       }
     }

@@ -29,18 +29,19 @@ static inline v128_t gelu_tanh4(v128_t x) {
 #endif
 
 #ifdef __wasm_simd128__
-/* gelu_tanh4 of two vectors, interleaved (as qkv_exp4x2_with: two chains in view; each lane the
-   same operations, the same bits) */
+/* gelu_tanh4 of two vectors, interleaved (as qkv_exp4n_with: two chains in view; each lane the
+   same operations, the same bits; written out rather than as a loop over the two, which V8 ran
+   16% slower) */
 static inline void gelu_tanh4x2(v128_t x0, v128_t x1, v128_t* t0, v128_t* t1) {
     v128_t c = wasm_f32x4_splat(GELU_CUBE), k = wasm_f32x4_splat(GELU_SCALE);
     v128_t u0 = wasm_f32x4_mul(k, wasm_f32x4_add(x0, wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_mul(c, x0), x0), x0)));
     v128_t u1 = wasm_f32x4_mul(k, wasm_f32x4_add(x1, wasm_f32x4_mul(wasm_f32x4_mul(wasm_f32x4_mul(c, x1), x1), x1)));
-    v128_t e0 = wasm_f32x4_mul(wasm_f32x4_splat(-2.0f), wasm_f32x4_abs(u0));
-    v128_t e1 = wasm_f32x4_mul(wasm_f32x4_splat(-2.0f), wasm_f32x4_abs(u1));
-    qkv_exp4x2_with(&e0, &e1, 0);
+    v128_t e[2] = { wasm_f32x4_mul(wasm_f32x4_splat(-2.0f), wasm_f32x4_abs(u0)),
+                    wasm_f32x4_mul(wasm_f32x4_splat(-2.0f), wasm_f32x4_abs(u1)) };
+    qkv_exp4n_with(e, 2, 0);
     v128_t one = wasm_f32x4_splat(1.0f), zero = wasm_f32x4_splat(0.0f);
-    v128_t a0 = wasm_f32x4_div(wasm_f32x4_sub(one, e0), wasm_f32x4_add(one, e0));
-    v128_t a1 = wasm_f32x4_div(wasm_f32x4_sub(one, e1), wasm_f32x4_add(one, e1));
+    v128_t a0 = wasm_f32x4_div(wasm_f32x4_sub(one, e[0]), wasm_f32x4_add(one, e[0]));
+    v128_t a1 = wasm_f32x4_div(wasm_f32x4_sub(one, e[1]), wasm_f32x4_add(one, e[1]));
     *t0 = wasm_v128_bitselect(wasm_f32x4_neg(a0), a0, wasm_f32x4_lt(u0, zero));
     *t1 = wasm_v128_bitselect(wasm_f32x4_neg(a1), a1, wasm_f32x4_lt(u1, zero));
 }

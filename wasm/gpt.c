@@ -447,6 +447,8 @@ static void block_acts_of(const qkv_gpt* g, int l, int B, int n, float** out) {
 }
 
 static float* wte_of(const qkv_gpt* g, float* base) { (void)g; return base; }
+/* layer l's GELU tanh kept by the training forward for its backward (laid out for B x T rows) */
+static float* gelu_tanh_of(const qkv_gpt* g, int l) { return g->gelu_tanh + (size_t)l * g->B * g->T * g->hidden; }
 static float* wpe_of(const qkv_gpt* g, float* base) { return base + (size_t)g->V * g->C; }
 static float* lnf_of(const qkv_gpt* g, float* base) { return base + g->num_params - 2 * (size_t)g->C; }
 
@@ -500,8 +502,8 @@ static int gpt_forward_grad(qkv_gpt* g, const int* tokens, const int* targets, i
         lora_block lb;
         const lora_block* lo = lora_block_of(g, l, B, n, &lb);
         /* training keeps GELU's tanh for backward (read back, not computed again: the same bits) */
-        float* gelu_tanh = targets ? g->gelu_tanh + (size_t)l * g->B * g->T * g->hidden : NULL;
-        if (transformer_block_forward(a, p, lo, x, B, n, C, g->H, g->hidden, g->eps, 1, gelu_tanh)) return QKV_ERR_OVERFLOW;
+        if (transformer_block_forward(a, p, lo, x, B, n, C, g->H, g->hidden, g->eps, 1, targets ? gelu_tanh_of(g, l) : NULL))
+            return QKV_ERR_OVERFLOW;
         x = a[QKV_BLOCK_ACT_OUT];
     }
     const float* lnf = lnf_of(g, g->params);
@@ -574,7 +576,7 @@ static void gpt_backward(qkv_gpt* g, const int* tokens, int B, int n) {
             x = prev[QKV_BLOCK_ACT_OUT];
         }
         transformer_block_backward(g->dx, frozen ? NULL : dp, lo, g->dblock, g->dres, al, p, x, B, n,
-                                   C, g->H, g->hidden, 1, g->gelu_tanh + (size_t)l * g->B * g->T * g->hidden);
+                                   C, g->H, g->hidden, 1, gelu_tanh_of(g, l));
         float* swap = g->dres; g->dres = g->dx; g->dx = swap;
     }
     /* x0 = wte[tokens] + wpe[t]  ->  the token's row and the position's row */

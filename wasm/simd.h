@@ -10,8 +10,8 @@
  *     combine them as (s0 + s2) + (s1 + s3), then add the k mod 4 leftover terms in order;
  *   - a*b + c is always a rounded product then a rounded sum (WebAssembly has no fused
  *     multiply-add, and FP_CONTRACT is off below for compilers that would fuse);
- *   - exp() is one polynomial, not the C library's, written three times with the same operations:
- *     exp_nonpositive (one float), qkv_exp4_with (four lanes), qkv_exp4x2_with (two vectors).
+ *   - exp() is one polynomial, not the C library's, written twice with the same operations:
+ *     exp_nonpositive (one float) and qkv_exp4n_with (vectors of four lanes).
  */
 #ifndef QKV_SIMD_H
 #define QKV_SIMD_H
@@ -66,64 +66,45 @@ static inline float qkv_max4(v128_t x) {
     return m;
 }
 
-/* exp(x) for x <= 0 (and -inf), four at a time: see exp_nonpositive. fused 0: the polynomial's
-   multiply-adds rounded twice in every build, relaxed included, so that each lane gives
-   exp_nonpositive's bits (GELU, whose numbers the builds share); fused 1: QKV_MADD's (softmax) */
-static inline v128_t qkv_exp4_with(v128_t x, int fused) {
+/* exp(x) for x <= 0 (and -inf), four lanes a vector, for n (1 or 2) vectors in place: see
+   exp_nonpositive. fused 0: the polynomial's multiply-adds rounded twice in every build, relaxed
+   included, so that each lane gives exp_nonpositive's bits (GELU, whose numbers the builds share);
+   fused 1: QKV_MADD's (softmax). Each step runs over the n vectors before the next, so two vectors'
+   chains of about 20 dependent operations sit side by side in the code: V8 emits them as written,
+   and one chain alone kept the processor waiting (its scheduler holds only so many; the softmax's
+   exponentials 1.1x faster with two). Each lane does the same operations in the same order
+   whatever n: the same bits. */
+__attribute__((always_inline)) static inline void qkv_exp4n_with(v128_t* x, int n, int fused) {
 #define QKV_EXP_MADD(a, b, c) (fused ? QKV_MADD(a, b, c) : wasm_f32x4_add(wasm_f32x4_mul((a), (b)), (c)))
-    v128_t t = wasm_f32x4_add(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504088896341f)),
-                              wasm_f32x4_splat(12582912.0f));
-    v128_t fx = wasm_f32x4_sub(t, wasm_f32x4_splat(12582912.0f));
-    v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(fx, wasm_f32x4_splat(0.693359375f)));
-    r = wasm_f32x4_sub(r, wasm_f32x4_mul(fx, wasm_f32x4_splat(-2.12194440e-4f)));
-    v128_t z = wasm_f32x4_mul(r, r);
-    v128_t y = wasm_f32x4_splat(1.9875691500e-4f);
-    y = QKV_EXP_MADD(y, r, wasm_f32x4_splat(1.3981999507e-3f));
-    y = QKV_EXP_MADD(y, r, wasm_f32x4_splat(8.3334519073e-3f));
-    y = QKV_EXP_MADD(y, r, wasm_f32x4_splat(4.1665795894e-2f));
-    y = QKV_EXP_MADD(y, r, wasm_f32x4_splat(1.6666665459e-1f));
-    y = QKV_EXP_MADD(y, r, wasm_f32x4_splat(5.0000001201e-1f));
-    y = wasm_f32x4_add(QKV_EXP_MADD(y, z, r), wasm_f32x4_splat(1.0f));
+#define QKV_EACH for (int q = 0; q < n; q++)
+    v128_t t[2], fx[2], r[2], z[2], y[2];
+    QKV_EACH t[q] = wasm_f32x4_add(wasm_f32x4_mul(x[q], wasm_f32x4_splat(1.44269504088896341f)), wasm_f32x4_splat(12582912.0f));
+    QKV_EACH fx[q] = wasm_f32x4_sub(t[q], wasm_f32x4_splat(12582912.0f));
+    QKV_EACH r[q] = wasm_f32x4_sub(x[q], wasm_f32x4_mul(fx[q], wasm_f32x4_splat(0.693359375f)));
+    QKV_EACH r[q] = wasm_f32x4_sub(r[q], wasm_f32x4_mul(fx[q], wasm_f32x4_splat(-2.12194440e-4f)));
+    QKV_EACH z[q] = wasm_f32x4_mul(r[q], r[q]);
+    QKV_EACH y[q] = wasm_f32x4_splat(1.9875691500e-4f);
+    QKV_EACH y[q] = QKV_EXP_MADD(y[q], r[q], wasm_f32x4_splat(1.3981999507e-3f));
+    QKV_EACH y[q] = QKV_EXP_MADD(y[q], r[q], wasm_f32x4_splat(8.3334519073e-3f));
+    QKV_EACH y[q] = QKV_EXP_MADD(y[q], r[q], wasm_f32x4_splat(4.1665795894e-2f));
+    QKV_EACH y[q] = QKV_EXP_MADD(y[q], r[q], wasm_f32x4_splat(1.6666665459e-1f));
+    QKV_EACH y[q] = QKV_EXP_MADD(y[q], r[q], wasm_f32x4_splat(5.0000001201e-1f));
+    QKV_EACH y[q] = wasm_f32x4_add(QKV_EXP_MADD(y[q], z[q], r[q]), wasm_f32x4_splat(1.0f));
+    QKV_EACH {
+        v128_t scale = wasm_i32x4_shl(wasm_i32x4_add(t[q], wasm_i32x4_splat(127 - 0x4b400000)), 23);
+        v128_t tiny = wasm_f32x4_lt(x[q], wasm_f32x4_splat(-87.33654475f));
+        x[q] = wasm_v128_andnot(wasm_f32x4_mul(y[q], scale), tiny);
+    }
+#undef QKV_EACH
 #undef QKV_EXP_MADD
-    v128_t scale = wasm_i32x4_shl(wasm_i32x4_add(t, wasm_i32x4_splat(127 - 0x4b400000)), 23);
-    v128_t tiny = wasm_f32x4_lt(x, wasm_f32x4_splat(-87.33654475f));
-    return wasm_v128_andnot(wasm_f32x4_mul(y, scale), tiny);
+}
+
+static inline v128_t qkv_exp4_with(v128_t x, int fused) {
+    qkv_exp4n_with(&x, 1, fused);
+    return x;
 }
 
 static inline v128_t qkv_exp4(v128_t x) { return qkv_exp4_with(x, 1); }
-
-/* qkv_exp4_with of two vectors, their operations interleaved in the code: one vector's chain of
-   about 20 dependent operations kept the processor waiting (its scheduler holds only so many), two
-   side by side keep it busy (the softmax's exponentials 1.1x faster). Each lane: the operations of
-   qkv_exp4_with, in its order: the same bits. */
-static inline void qkv_exp4x2_with(v128_t* a, v128_t* b, int fused) {
-#define QKV_EXP_MADD(p, q, c) (fused ? QKV_MADD(p, q, c) : wasm_f32x4_add(wasm_f32x4_mul((p), (q)), (c)))
-#define QKV_SPLAT(c) wasm_f32x4_splat(c)
-    v128_t xa = *a, xb = *b;
-    v128_t ta = wasm_f32x4_add(wasm_f32x4_mul(xa, QKV_SPLAT(1.44269504088896341f)), QKV_SPLAT(12582912.0f));
-    v128_t tb = wasm_f32x4_add(wasm_f32x4_mul(xb, QKV_SPLAT(1.44269504088896341f)), QKV_SPLAT(12582912.0f));
-    v128_t fa = wasm_f32x4_sub(ta, QKV_SPLAT(12582912.0f)), fb = wasm_f32x4_sub(tb, QKV_SPLAT(12582912.0f));
-    v128_t ra = wasm_f32x4_sub(xa, wasm_f32x4_mul(fa, QKV_SPLAT(0.693359375f)));
-    v128_t rb = wasm_f32x4_sub(xb, wasm_f32x4_mul(fb, QKV_SPLAT(0.693359375f)));
-    ra = wasm_f32x4_sub(ra, wasm_f32x4_mul(fa, QKV_SPLAT(-2.12194440e-4f)));
-    rb = wasm_f32x4_sub(rb, wasm_f32x4_mul(fb, QKV_SPLAT(-2.12194440e-4f)));
-    v128_t za = wasm_f32x4_mul(ra, ra), zb = wasm_f32x4_mul(rb, rb);
-    v128_t ya = QKV_SPLAT(1.9875691500e-4f), yb = ya;
-    ya = QKV_EXP_MADD(ya, ra, QKV_SPLAT(1.3981999507e-3f)); yb = QKV_EXP_MADD(yb, rb, QKV_SPLAT(1.3981999507e-3f));
-    ya = QKV_EXP_MADD(ya, ra, QKV_SPLAT(8.3334519073e-3f)); yb = QKV_EXP_MADD(yb, rb, QKV_SPLAT(8.3334519073e-3f));
-    ya = QKV_EXP_MADD(ya, ra, QKV_SPLAT(4.1665795894e-2f)); yb = QKV_EXP_MADD(yb, rb, QKV_SPLAT(4.1665795894e-2f));
-    ya = QKV_EXP_MADD(ya, ra, QKV_SPLAT(1.6666665459e-1f)); yb = QKV_EXP_MADD(yb, rb, QKV_SPLAT(1.6666665459e-1f));
-    ya = QKV_EXP_MADD(ya, ra, QKV_SPLAT(5.0000001201e-1f)); yb = QKV_EXP_MADD(yb, rb, QKV_SPLAT(5.0000001201e-1f));
-    ya = wasm_f32x4_add(QKV_EXP_MADD(ya, za, ra), QKV_SPLAT(1.0f));
-    yb = wasm_f32x4_add(QKV_EXP_MADD(yb, zb, rb), QKV_SPLAT(1.0f));
-    v128_t sa = wasm_i32x4_shl(wasm_i32x4_add(ta, wasm_i32x4_splat(127 - 0x4b400000)), 23);
-    v128_t sb = wasm_i32x4_shl(wasm_i32x4_add(tb, wasm_i32x4_splat(127 - 0x4b400000)), 23);
-    *a = wasm_v128_andnot(wasm_f32x4_mul(ya, sa), wasm_f32x4_lt(xa, QKV_SPLAT(-87.33654475f)));
-    *b = wasm_v128_andnot(wasm_f32x4_mul(yb, sb), wasm_f32x4_lt(xb, QKV_SPLAT(-87.33654475f)));
-#undef QKV_SPLAT
-#undef QKV_EXP_MADD
-}
-
 #endif
 
 /*

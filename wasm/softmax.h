@@ -39,12 +39,12 @@ static inline float softmax_row_exp(float* w, const float* z, int cols, float ma
     double sum;
 #ifdef __wasm_simd128__
     v128_t mx = wasm_f32x4_splat(max);
-    /* two vectors a step, their exponentials interleaved (qkv_exp4x2_with) */
+    /* two vectors a step, their exponentials interleaved (qkv_exp4n_with) */
     for (; j + 8 <= cols; j += 8) {
-        v128_t a = wasm_f32x4_sub(wasm_v128_load(z + j), mx), b = wasm_f32x4_sub(wasm_v128_load(z + j + 4), mx);
-        qkv_exp4x2_with(&a, &b, 1);
-        wasm_v128_store(w + j, a);
-        wasm_v128_store(w + j + 4, b);
+        v128_t e[2] = { wasm_f32x4_sub(wasm_v128_load(z + j), mx), wasm_f32x4_sub(wasm_v128_load(z + j + 4), mx) };
+        qkv_exp4n_with(e, 2, 1);
+        wasm_v128_store(w + j, e[0]);
+        wasm_v128_store(w + j + 4, e[1]);
     }
     for (; j + 4 <= cols; j += 4) wasm_v128_store(w + j, qkv_exp4(wasm_f32x4_sub(wasm_v128_load(z + j), mx)));
     /* the sum in a pass of its own over the row just written (in L1): in the exp loop its two
