@@ -18,7 +18,7 @@
 //             results against float64 references
 //   native    tests/fuzz/fuzz_api.c under libFuzzer + ASan + UBSan, 64-bit (clang)
 //   native32  the same with -m32: long and size_t are 32 bits, as on wasm32 (needs Debian's
-//             gcc-multilib; skipped, and said so, where it cannot link)
+//             gcc-multilib; skipped, and said so, where it cannot link or this kernel cannot run 32-bit programs)
 // A libFuzzer corpus is kept in tests/fuzz/build/ (git-ignored) so that longer local runs build
 // on each other. Exits non-zero when any target finds a failure; crash inputs are written to
 // tests/fuzz/build/ and the command that reproduces each one is printed.
@@ -94,6 +94,13 @@ function buildNative(cc, bits) {
   return { binary: out };
 }
 
+/** Whether a 32-bit program runs here: some virtual machines' kernels leave IA-32 emulation out. */
+function runs32(cc) {
+  const probe = path.join(BUILD, 'm32-probe');
+  const built = spawnSync(cc, ['-m32', '-x', 'c', '-', '-o', probe], { input: '#include <stdio.h>\nint main(void) { puts("ok"); return 0; }\n', encoding: 'utf8' });
+  return built.status === 0 && spawnSync(probe, [], { encoding: 'utf8' }).stdout === 'ok\n';
+}
+
 function fuzzNativeTarget(args, bits) {
   const target = bits === 32 ? 'native32' : 'native';
   const cc = findClang();
@@ -104,6 +111,7 @@ function fuzzNativeTarget(args, bits) {
     if (bits === 32) return { target, skipped: `${cc} -m32 cannot build it here${hint}: ${built.error}` };
     return { target, failed: true, error: `build failed${hint}: ${built.error}` };
   }
+  if (bits === 32 && !runs32(cc)) return { target, skipped: 'this machine builds 32-bit programs but cannot run them (its kernel has no IA-32 emulation)' };
   const corpus = path.join(BUILD, `corpus-m${bits}`);
   mkdirSync(corpus, { recursive: true });
   const started = Date.now();

@@ -4,8 +4,9 @@
 # program and once with -m32, where `long` and size_t are 32 bits as on wasm32 (so overflows
 # that only WebAssembly would hit show up here too). Every wasm/*.c is plain C11 (exports.c
 # leaves emscripten.h out without Emscripten).
-# The -m32 build needs Debian's gcc-multilib (./build.sh test installs it on amd64); where
-# it cannot link, this says so and runs the 64-bit build alone. It computes in SSE2
+# The -m32 build needs Debian's gcc-multilib (./build.sh test installs it on amd64), and a kernel
+# that runs 32-bit programs (some virtual machines' kernels leave IA-32 emulation out); where it
+# cannot link or run, this says which and runs the 64-bit build alone. It computes in SSE2
 # (-mfpmath=sse), as WebAssembly does: x87's 80-bit intermediates would round differently.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,10 +19,13 @@ FLAGS=(-std=c11 -g -O1 -Wall -Wextra -Wpedantic -Werror -fno-omit-frame-pointer
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ARCHES=(64)
-if echo 'int main(void){return 0;}' | "$CC" -m32 -fsanitize=address,undefined -x c - -o "$OUT/m32-probe" 2>/dev/null; then
-  ARCHES+=(32)
-else
+if ! printf '#include <stdio.h>\nint main(void){puts("ok");return 0;}\n' |
+     "$CC" -m32 -fsanitize=address,undefined -x c - -o "$OUT/m32-probe" 2>/dev/null; then
   echo "native -m32: skipped ($CC cannot build 32-bit sanitized programs here; on Debian amd64: apt-get install gcc-multilib)"
+elif [ "$("$OUT/m32-probe" 2>/dev/null || true)" != ok ]; then
+  echo "native -m32: skipped (this machine builds 32-bit programs but cannot run them: its kernel has no IA-32 emulation)"
+else
+  ARCHES+=(32)
 fi
 # Per architecture: the library compiled once into objects, each test linked against them and
 # run; the two architectures side by side (one core each). Their reports follow in order.
