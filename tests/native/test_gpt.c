@@ -173,8 +173,11 @@ static double gpt_loss(qkv_gpt* g, const int* in, const int* tg, int B, int n) {
 
 /* windows of n <= T tokens: n < T leaves part of every buffer shaped for B x T unused (each layer's
    saved tensors are laid out for B x T: forward and backward must agree on where) */
-static void test_gpt_gradients(int layers, int n) {
-    enum { V = 5, H = 2, C = 8, T = 4, B = 2 };
+/* B windows of n tokens in a GPT of context T: with more than 32 rows (B n), the output layer's
+   backward runs in blocks of rows (gpt.c, OUT_ROWS), the tied table's gradient added to block by
+   block */
+static void test_gpt_gradients(int layers, int B, int T, int n) {
+    enum { V = 5, H = 2, C = 8 };
     qkv_gpt* g = NULL;
     CHECK_EQ_INT(qkv_gpt_create(&g, V, layers, H, C, T, B, 7), QKV_OK);
     float *p, *dp;
@@ -185,7 +188,13 @@ static void test_gpt_gradients(int layers, int n) {
     CHECK_EQ_INT(N, qkv_gpt_num_params(g));
     /* larger weights than the 0.02 of the initialisation, so that every path carries signal */
     for (int i = 0; i < N; i++) p[i] += 0.3f * urand();
-    int in[B * T] = { 0, 1, 2, 3, 4, 3, 2, 1 }, tg[B * T] = { 1, 2, 3, 0, 3, 2, 1, 0 };
+    static const int in8[8] = { 0, 1, 2, 3, 4, 3, 2, 1 }, tg8[8] = { 1, 2, 3, 0, 3, 2, 1, 0 };
+    int* in = malloc((size_t)B * T * sizeof(int));
+    int* tg = malloc((size_t)B * T * sizeof(int));
+    for (int i = 0; i < B * T; i++) {
+        in[i] = i < 8 ? in8[i] : (7 * i + 3) % V;
+        tg[i] = i < 8 ? tg8[i] : (5 * i + 1) % V;
+    }
     double loss;
     CHECK_EQ_INT(qkv_gpt_loss_and_grad(g, in, tg, B, n, &loss), QKV_OK);
     float* analytic = malloc((size_t)N * sizeof(float));
@@ -213,10 +222,12 @@ static void test_gpt_gradients(int layers, int n) {
         if (s == 0) zero_rows++;
     }
     CHECK_EQ_INT(zero_rows, 0);
-    printf("gpt (L=%d, windows of %d) gradient vs finite differences over %d parameters: worst %.2f of the tolerance\n",
-           layers, n, N, worst_ratio);
+    printf("gpt (L=%d, %d windows of %d) gradient vs finite differences over %d parameters: worst %.2f of the tolerance\n",
+           layers, B, n, N, worst_ratio);
     CHECK(worst_ratio <= 1.0);
     free(analytic);
+    free(in);
+    free(tg);
     qkv_gpt_destroy(g);
 }
 
@@ -531,9 +542,10 @@ int main(int argc, char** argv) {
     test_layernorm_in_order();
     test_gelu();
     test_block_refusals();
-    test_gpt_gradients(1, 4);
-    test_gpt_gradients(2, 4);
-    test_gpt_gradients(2, 3);
+    test_gpt_gradients(1, 2, 4, 4);
+    test_gpt_gradients(2, 2, 4, 4);
+    test_gpt_gradients(2, 2, 4, 3);
+    test_gpt_gradients(1, 3, 16, 13);  /* 39 rows: the output layer in blocks of 32 and 7 */
     test_gpt_refusals();
     test_gpt_diverged_gradients();
     test_gpt_probs_after_training();
