@@ -487,7 +487,8 @@ __attribute__((noinline)) static double gpt_loss_sum(const qkv_gpt* g, const flo
 /* Rows of the output layer's gradient at a time (a tuning constant: the bits are the same): the
    softmax writes a block's dlogits, and both products read it at once, while it is in cache;
    32 rows of the default GPT's 3,644 columns are 466 KB, where all 512 were 7.5 MB, written and
-   read back from memory (16, 64 and 128 rows measured no faster; the whole 1.03x slower) */
+   read back from memory (64 and 128 rows measured the same, 16 slower; all 512 at once up to
+   1.04x slower a step) */
 #define OUT_ROWS 32
 
 /* the output layer's backward with its softmax, a block of OUT_ROWS rows at a time: target_probs,
@@ -931,7 +932,8 @@ int qkv_gpt_loss_and_grad(qkv_gpt* g, const int* inputs, const int* targets, int
         return QKV_ERR_NONFINITE;
     if (g->merged) return QKV_ERR_ARGUMENT;  /* the adapters are folded in: unmerge to train */
     /* the gradients backward adds to: all of a LoRA run's; the base's but the tied table's, which
-       backward writes first (0.93 of the default GPT's 1.34 MB: not zeroed to be overwritten) */
+       the output layer's backward writes first (output_layer_grad; 0.93 of the default GPT's
+       1.34 MB: not zeroed to be overwritten) */
     size_t table = g->base_params ? 0 : (size_t)g->V * g->C;
     memset(g->tr.grads + table, 0, (g->tr.n - table) * sizeof(float));
     /* loss = mean -log probs[target]  ->  dlogits = (probs - onehot) / BT, with the softmax */

@@ -171,11 +171,10 @@ static double gpt_loss(qkv_gpt* g, const int* in, const int* tg, int B, int n) {
     return loss;
 }
 
-/* windows of n <= T tokens: n < T leaves part of every buffer shaped for B x T unused (each layer's
-   saved tensors are laid out for B x T: forward and backward must agree on where) */
-/* B windows of n tokens in a GPT of context T: with more than 32 rows (B n), the output layer's
-   backward runs in blocks of rows (gpt.c, OUT_ROWS), the tied table's gradient added to block by
-   block */
+/* B windows of n <= T tokens in a GPT of context T: n < T leaves part of every buffer shaped for
+   B x T unused (each layer's saved tensors are laid out for B x T: forward and backward must agree
+   on where); more than 32 rows (B n) run the output layer's backward in blocks of rows (gpt.c,
+   OUT_ROWS), the tied table's gradient added to block by block */
 static void test_gpt_gradients(int layers, int B, int T, int n) {
     enum { V = 5, H = 2, C = 8 };
     qkv_gpt* g = NULL;
