@@ -94,11 +94,15 @@ function buildNative(cc, bits) {
   return { binary: out };
 }
 
-/** Whether a 32-bit program runs here: some virtual machines' kernels leave IA-32 emulation out. */
-function runs32(cc) {
+/** Why a 32-bit program does not run here (some virtual machines' kernels leave IA-32 emulation
+    out), or null when it runs. */
+function cannotRun32(cc) {
   const probe = path.join(BUILD, 'm32-probe');
   const built = spawnSync(cc, ['-m32', '-x', 'c', '-', '-o', probe], { input: '#include <stdio.h>\nint main(void) { puts("ok"); return 0; }\n', encoding: 'utf8' });
-  return built.status === 0 && spawnSync(probe, [], { encoding: 'utf8' }).stdout === 'ok\n';
+  if (built.status !== 0) return `the probe did not build: ${(built.stderr || '').trim().split('\n')[0]}`;
+  // through bash, which says why an exec failed (Node's spawn hands a binary it cannot exec to /bin/sh)
+  const ran = spawnSync('bash', ['-c', 'exec "$0"', probe], { encoding: 'utf8' });
+  return ran.stdout === 'ok\n' ? null : ((ran.stderr || String(ran.error || '')).trim().split('\n')[0] || `exit status ${ran.status}`);
 }
 
 function fuzzNativeTarget(args, bits) {
@@ -111,7 +115,8 @@ function fuzzNativeTarget(args, bits) {
     if (bits === 32) return { target, skipped: `${cc} -m32 cannot build it here${hint}: ${built.error}` };
     return { target, failed: true, error: `build failed${hint}: ${built.error}` };
   }
-  if (bits === 32 && !runs32(cc)) return { target, skipped: 'this machine builds 32-bit programs but cannot run them (its kernel has no IA-32 emulation)' };
+  const why32 = bits === 32 ? cannotRun32(cc) : null;
+  if (why32) return { target, skipped: `this machine builds 32-bit programs but cannot run them, as on a kernel without IA-32 emulation: ${why32}` };
   const corpus = path.join(BUILD, `corpus-m${bits}`);
   mkdirSync(corpus, { recursive: true });
   const started = Date.now();

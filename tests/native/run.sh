@@ -22,8 +22,8 @@ ARCHES=(64)
 if ! printf '#include <stdio.h>\nint main(void){puts("ok");return 0;}\n' |
      "$CC" -m32 -fsanitize=address,undefined -x c - -o "$OUT/m32-probe" 2>/dev/null; then
   echo "native -m32: skipped ($CC cannot build 32-bit sanitized programs here; on Debian amd64: apt-get install gcc-multilib)"
-elif [ "$("$OUT/m32-probe" 2>/dev/null || true)" != ok ]; then
-  echo "native -m32: skipped (this machine builds 32-bit programs but cannot run them: its kernel has no IA-32 emulation)"
+elif m32_ran=$("$OUT/m32-probe" 2>&1 || true); [ "$m32_ran" != ok ]; then
+  echo "native -m32: skipped (this machine builds 32-bit programs but cannot run them, as on a kernel without IA-32 emulation: ${m32_ran%%$'\n'*})"
 else
   ARCHES+=(32)
 fi
