@@ -944,7 +944,8 @@ int qkv_gpt_loss_and_grad(qkv_gpt* g, const int* inputs, const int* targets, int
     gpt_backward(g, inputs, B, n);
     if (qkv_check_finite(g->tr.grads, g->tr.n)) return QKV_ERR_DIVERGED;
     return QKV_OK;
-no_backward:  /* diverged before backward wrote the tied table's gradients: zeroed, as the rest */
+no_backward:  /* diverged: the tied table's gradients, which the output layer may have written in
+                 part, zeroed as the rest */
     memset(g->tr.grads, 0, table * sizeof(float));
     return QKV_ERR_DIVERGED;
 }
