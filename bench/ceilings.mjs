@@ -73,9 +73,18 @@ export function compileCeilings(build) {
  * only lower the shares computed against it, never inflate them (bench/gpt.mjs, gpt-compare.mjs).
  */
 export function bestCeiling(samples, key) {
-  const measured = samples.map((c) => c[key]).filter((x) => x);
+  const measured = measuredOf(samples, key);
   return measured.length ? Math.max(...measured) : null;
 }
+
+/** The spread of those samples, 'lowest–highest' GFLOP/s, as the benchmarks print it. */
+export function ceilingRange(samples, key) {
+  const measured = measuredOf(samples, key);
+  return `${Math.min(...measured).toFixed(1)}–${Math.max(...measured).toFixed(1)}`;
+}
+
+/** The samples that measured `key` (a build Node cannot run has none). */
+function measuredOf(samples, key) { return samples.map((c) => c[key]).filter((x) => x); }
 
 /**
  * { simd128, relaxed } GFLOP/s (relaxed null where Node does not run relaxed SIMD), compiled into

@@ -31,7 +31,7 @@ import { QUATRAINS } from '../web/data/quatrains.js';
 import { mulberry32 } from '../tools/random.mjs';
 import { ensurePeers } from './peers.mjs';
 import { RELAXED_PROBE, rerunWithRelaxedSimd } from './relaxed.mjs';
-import { bestCeiling, stepFlops, wasmCeilings } from './ceilings.mjs';
+import { bestCeiling, ceilingRange, stepFlops, wasmCeilings } from './ceilings.mjs';
 
 rerunWithRelaxedSimd();
 
@@ -236,7 +236,6 @@ for (const r of rows) r.dispose();
 const flops = stepFlops({ V, L: config.layers, H: config.heads, C: config.dim, T: config.context, B: config.batch });
 ceilingSamples.push(await wasmCeilings(ceilingDir, SMOKE ? { iters: 2e5, rounds: 1 } : {}));
 const ceilings = { simd128: bestCeiling(ceilingSamples, 'simd128'), relaxed: bestCeiling(ceilingSamples, 'relaxed'), skipped: ceilingSamples.at(-1).skipped };
-const ceilingRange = (key) => { const v = ceilingSamples.map((c) => c[key]).filter((x) => x); return `${Math.min(...v).toFixed(1)}–${Math.max(...v).toFixed(1)}`; };
 Object.assign(results.skipped, Object.fromEntries(Object.entries(ceilings.skipped).map(([k, v]) => [`ceiling ${k}`, v])));
 results.ceilings = { simd128: ceilings.simd128, relaxed: ceilings.relaxed, flopsPerStep: flops,
   samples: ceilingSamples.map((c) => ({ simd128: c.simd128, relaxed: c.relaxed })) };
@@ -310,7 +309,7 @@ if (R['simd ÷ native'] !== null) {
 for (const [id, ceiling, name, share] of [['relaxed', ceilings.relaxed, 'relaxed-SIMD FMA', 0.6], ['simd', ceilings.simd128, 'SIMD128 mul+add', 0.55]]) {
   const label = `the ${id === 'relaxed' ? 'relaxed-SIMD' : 'SIMD128'} build's training step at ≥ ${Math.round(100 * share)}% of the ${name} ceiling`;
   if (gflops(id) === null || !ceiling) add(label, 'not measured in this run', null);
-  else add(label, `${gflops(id).toFixed(1)} GFLOP/s of ${ceiling.toFixed(1)} (the best of ${ceilingSamples.length} samples in this run, ${ceilingRange(id === 'relaxed' ? 'relaxed' : 'simd128')}): ${Math.round(100 * gflops(id) / ceiling)}% (${(flops / 1e9).toFixed(3)} GFLOP of products a step)`, gflops(id) / ceiling >= share);
+  else add(label, `${gflops(id).toFixed(1)} GFLOP/s of ${ceiling.toFixed(1)} (the best of ${ceilingSamples.length} samples in this run, ${ceilingRange(ceilingSamples, id === 'relaxed' ? 'relaxed' : 'simd128')}): ${Math.round(100 * gflops(id) / ceiling)}% (${(flops / 1e9).toFixed(3)} GFLOP of products a step)`, gflops(id) / ceiling >= share);
 }
 if (R['fastest ÷ TF.js autodiff'] !== null) add('≥ 15× TensorFlow.js\'s training throughput (autodiff and Adam)', `${x(R['fastest ÷ TF.js autodiff'])} (${t[fastest].label})`, R['fastest ÷ TF.js autodiff'] >= 15);
 else add('≥ 15× TensorFlow.js\'s training throughput', 'not measured in this run', null);
