@@ -4,11 +4,13 @@
 // says how to make one); node tools/docs-tables.mjs writes docs/performance.md's profile table from
 // the JSON (bench/gpt-profile.json).
 // Every function the GPT engine imports (the kernels' products, softmax, attention, transposes,
-// finiteness checks; the core's memset, memcpy, calloc) is wrapped in JavaScript that adds the
+// finiteness checks; the core's calloc; the core's memset and memcpy in a tree from before the
+// engine zeroed and copied with memory.fill and memory.copy, inline) is wrapped in JavaScript that adds the
 // process's CPU time around each call to a counter keyed by the function and its shape;
 // matmul_backward is timed as its two halves (dA = dout.B^T, then dB = A^T.dout: each skips a NULL
 // gradient, so the halves do the same work as the whole). What no counter takes is the GPT
-// engine's own code (LayerNorm, cross-entropy, bias, embedding, the gradient norm, residual adds).
+// engine's own code (LayerNorm, cross-entropy, bias, embedding, the gradient norm, residual adds,
+// and now its zeroing and copies).
 // Copies under 64 KiB (the heads' layout, d_k floats a call) are not timed, their time left in
 // the engine's. The wrappers cost a little per call (measured here on an empty call, and subtracted): a profile,
 // not a benchmark; bench/gpt-compare.mjs measures steps unwrapped. Nothing passes or fails.

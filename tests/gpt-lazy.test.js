@@ -104,3 +104,30 @@ test('the GPT engine runs the GPT kernels of the instance\'s own kernel build, o
     g.dispose();
   }
 });
+
+// The engine zeroes and copies with memory.fill and memory.copy (bulk memory), inline, not through
+// the core's memset and memcpy (byte loops in its -Oz C library). An engine that cannot compile it
+// (older than Chrome 75, Firefox 79, Safari 15) is simulated by a compile that refuses its bytes.
+test('the GPT engine imports no memset or memcpy, and an engine that cannot compile it rejects loadGPTEngine() saying why; a later call attaches it', async () => {
+  const { gpt: chunk } = await import('../web/dist/qkv-gpt.js');
+  const qkv = await load({ fresh: true });
+  const compile = WebAssembly.compile;
+  WebAssembly.compile = async (bytes) => {
+    if (bytes.byteLength === chunk.size) throw new WebAssembly.CompileError('invalid opcode 0xfc0b');
+    return compile.call(WebAssembly, bytes);
+  };
+  try {
+    await assert.rejects(qkv.loadGPTEngine(), (error) => error.constructor === Error &&
+      error.message.startsWith('loadGPTEngine: this engine cannot compile the GPT engine, which needs WebAssembly bulk memory') &&
+      error.message.endsWith(': invalid opcode 0xfc0b') && error.cause instanceof WebAssembly.CompileError);
+    assert.equal(qkv.gptLoaded, false);
+  } finally {
+    WebAssembly.compile = compile;
+  }
+  await qkv.loadGPTEngine();
+  const imports = WebAssembly.Module.imports(compiledModulesOf(qkv).gptModule).map((i) => i.name);
+  for (const name of ['memset', 'memcpy', 'memmove']) assert.ok(!imports.includes(name), `imports ${name}`);
+  const g = qkv.createGPT({ text: TEXT, layers: 1, dim: 8, heads: 2, context: 4, batch: 2 });
+  assert.ok(Number.isFinite(g.step().loss));
+  g.dispose();
+});

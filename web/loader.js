@@ -145,7 +145,11 @@ export async function attachGPT(lab) {
     if (typeof core.asm[exported] !== 'function') throw new Error(`loadGPTEngine: the core does not export ${name} (a build of another version?)`);
     env[name] = hook(name, core.asm[exported]);
   }
-  const gptModule = given?.gptModule || await WebAssembly.compile(decode(chunk.deflated, chunk.size));
+  // memory.fill and memory.copy (bulk memory: Chrome 75, Firefox 79, Safari 15) do its zeroing
+  // and copies: an older engine's compile error is named
+  const gptModule = given?.gptModule || await WebAssembly.compile(decode(chunk.deflated, chunk.size)).catch((error) => {
+    throw new Error(`loadGPTEngine: this engine cannot compile the GPT engine, which needs WebAssembly bulk memory (Chrome 75, Firefox 79, Safari 15): ${error.message}`, { cause: error });
+  });
   const instance = await WebAssembly.instantiate(gptModule, { env });
   const own = compiledModulesOf(lab);
   if (own) Object.assign(own, { gptModule, gptKernelModule });
