@@ -212,7 +212,8 @@ EXPORTS=(
 )
 # The GPT module (GPT_SOURCES): what JavaScript calls (load({ gpt: true }) puts each on the core's
 # module object as _name, beside the core's own), and what it imports from the core (the
-# allocator, the C library's copies, the maths library, the RNG; the core exports them for it).
+# allocator, the maths library, the RNG; the core exports them for it; its zeroing and copies are
+# memory.fill and memory.copy: build_gpt).
 # Its kernels come from the kernel module the instance runs.
 GPT_EXPORTS=(
   qkv_layernorm_forward qkv_layernorm_backward qkv_gelu_forward qkv_gelu_backward
@@ -278,7 +279,7 @@ build_kernels() {  # build_kernels NAME CFLAGS...: .build/qkv-kernels-NAME.wasm,
 # at space the core allocated. Plain WebAssembly (no SIMD: its products, softmax, GELU and AdamW are the kernels'), so one
 # build runs on every engine; it travels in web/dist/qkv-gpt.js, imported by load({ gpt: true }).
 # -mbulk-memory: its memset and memcpy become memory.fill and memory.copy, inline (the core's, from
-# emcc's -Oz C library, are byte loops: a default GPT's creation 45 -> 40 ms, a step 1% faster;
+# emcc's -Oz C library, are byte loops: a default GPT's creation 46-54 -> 39-44 ms, a step 1% faster;
 # Chrome 75, Firefox 79, Safari 15; web/loader.js names the feature where the compile fails).
 build_gpt() {  # .build/qkv-gpt.wasm
   local objs=() src obj
