@@ -218,7 +218,7 @@ EXPORTS=(
 GPT_EXPORTS=(
   qkv_layernorm_forward qkv_layernorm_backward qkv_gelu_forward qkv_gelu_backward
   qkv_transformer_block_layout qkv_transformer_block_forward
-  qkv_gpt_create qkv_gpt_destroy qkv_gpt_set_optimizer qkv_gpt_set_data qkv_gpt_loss_and_grad
+  qkv_gpt_create qkv_gpt_create_inference qkv_gpt_destroy qkv_gpt_set_optimizer qkv_gpt_set_data qkv_gpt_loss_and_grad
   qkv_gpt_step qkv_gpt_evaluate qkv_gpt_forward qkv_gpt_score qkv_gpt_generate qkv_gpt_generate_masked qkv_gpt_tensor
   qkv_gpt_num_params qkv_gpt_steps
   qkv_gpt_create_lora qkv_gpt_lora_merge qkv_gpt_trainable_count qkv_gpt_memory_bytes qkv_gpt_set_reference

@@ -174,7 +174,16 @@ test('loadGPT(gpt.save()) reproduces the logits and the generations bit for bit;
   const bytes = gpt.save();
   assert.ok(bytes instanceof Uint8Array);
   assert.equal(String.fromCharCode(...bytes.subarray(0, 8)), 'QKVGPT\r\n');
+  // a loaded GPT (batch 1) holds no training state: less memory than a trainable twin of its shape
+  // by at least the gradients, moments and an update's copies (6 floats a parameter)
+  let used = qkv.heapUsed();
+  const twin = qkv.createGPT({ ...TINY, layers: 2, batch: 1 });
+  const twinBytes = qkv.heapUsed() - used;
+  used = qkv.heapUsed();
   const copy = qkv.loadGPT(bytes);
+  const copyBytes = qkv.heapUsed() - used;
+  twin.dispose();
+  assert.ok(copyBytes <= twinBytes - 6 * 4 * gpt.parameterCount, `loaded ${copyBytes} bytes, trainable ${twinBytes}, ${gpt.parameterCount} parameters`);
   assert.deepEqual(copy.vocab, gpt.vocab);
   assert.equal(copy.parameterCount, gpt.parameterCount);
   assert.equal(copy.steps, 10);
@@ -182,6 +191,7 @@ test('loadGPT(gpt.save()) reproduces the logits and the generations bit for bit;
   assert.deepEqual(copy.generate('b', { seed: 1 }), gpt.generate('b', { seed: 1 }));
   assert.deepEqual(copy.save(), bytes);
   throwsWith(() => copy.step(), Error, /loaded from bytes, which hold no training text/);
+  throwsWith(() => copy.gradients('abc'), Error, /^gradients: this GPT was loaded from bytes and is made without training state/);
   // lr, as the GPT type declares it: the learning rate it was created with, none for a loaded one
   assert.equal(gpt.lr, TINY.lr);
   assert.equal(copy.lr, null);

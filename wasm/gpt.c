@@ -626,9 +626,11 @@ static uint64_t lora_layout(size_t at[][QKV_LORA_TARGETS], int L, int C, int tar
 
 /* a GPT's memory, for B windows of T tokens: its own parameters with their gradients and AdamW
    state, or (base given) base's frozen parameters and the adapters of `targets` at `rank` with
-   theirs. Shapes are checked by the callers. */
+   theirs. train 0 (no base): the parameters and what a forward uses only, none of what training
+   adds (gradients, moments, the copies an update keeps, backward's buffers, GELU's kept tanh):
+   tr.grads is then NULL, which the training functions refuse. Shapes are checked by the callers. */
 QKV_SETUP static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, int B, qkv_gpt* base,
-                   int targets, int rank) {
+                   int targets, int rank, int train) {
     int h = 4 * C;
     size_t ps[QKV_BLOCK_PARAMS], po[QKV_BLOCK_PARAMS + 1], as[QKV_BLOCK_ACTS], ao[QKV_BLOCK_ACTS + 1];
     block_param_sizes(ps, C, h);
@@ -659,19 +661,24 @@ QKV_SETUP static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, i
     struct { float** at; uint64_t floats; } parts[40 + QKV_BLOCK_ACTS];
     int count = 0;
 #define PART(slot, n) (parts[count].at = &(slot), parts[count++].floats = (uint64_t)(n))
-    PART(tr->params, trained); PART(tr->grads, trained); PART(tr->m, trained); PART(tr->v, trained);
-    PART(tr->old, 3 * trained);                  /* params | m | v an update replaces, until committed */
+    PART(tr->params, trained);
+    if (train) {
+        PART(tr->grads, trained); PART(tr->m, trained); PART(tr->v, trained);
+        PART(tr->old, 3 * trained);              /* params | m | v an update replaces, until committed */
+    }
     PART(g->acts, (uint64_t)L * per_acts);
     PART(g->x0, BC); PART(g->lnf, BC); PART(g->lnf_mean, BT); PART(g->lnf_rstd, BT);
     PART(g->logits, BT * V); PART(g->probs, BT * V);
-    PART(g->dres, BC); PART(g->dx, BC); PART(g->dlnf, BC);
-    PART(g->dlogits, (BT < OUT_ROWS ? BT : OUT_ROWS) * V);  /* output_layer_grad's block */
-    for (int i = 0; i < QKV_BLOCK_ACTS; i++)        /* one block's d; dscores: one head's (T, T) */
-        PART(g->dblock[i], i == QKV_BLOCK_ACT_SCORES ? (uint64_t)T * T : as[i]);
+    if (train) {
+        PART(g->dres, BC); PART(g->dx, BC); PART(g->dlnf, BC);
+        PART(g->dlogits, (BT < OUT_ROWS ? BT : OUT_ROWS) * V);  /* output_layer_grad's block */
+        for (int i = 0; i < QKV_BLOCK_ACTS; i++)    /* one block's d; dscores: one head's (T, T) */
+            PART(g->dblock[i], i == QKV_BLOCK_ACT_SCORES ? (uint64_t)T * T : as[i]);
+        PART(g->target_probs, BT);
+        PART(g->gelu_tanh, (uint64_t)L * BT * h);
+    }
     PART(g->kcache, (uint64_t)L * T * C); PART(g->vcache, (uint64_t)L * T * C);
     PART(g->wteT, (uint64_t)V * C);
-    PART(g->target_probs, BT);
-    PART(g->gelu_tanh, (uint64_t)L * BT * h);
     if (base) {   /* x.A of every adapter, the adapters' scratch */
         PART(g->lora_xa, (uint64_t)L * QKV_LORA_TARGETS * BT * rank);
         PART(g->lora_tmp, BT * h); PART(g->lora_dxa, BT * rank); PART(g->lora_ln, 2 * (uint64_t)C);
@@ -692,10 +699,10 @@ QKV_SETUP static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, i
     g->floats_allocated = malloc((size_t)allocated * sizeof(float));
     g->floats = g->floats_allocated ? (float*)(((uintptr_t)g->floats_allocated + QKV_LINE_BYTES - 1) & ~(uintptr_t)(QKV_LINE_BYTES - 1)) : NULL;
     g->ints = malloc(2 * (size_t)BT * sizeof(int));
-    tr->decay = malloc((size_t)trained);
+    tr->decay = train ? malloc((size_t)trained) : NULL;
     g->ranked = malloc((size_t)V * sizeof(*g->ranked));
     g->weights_d = malloc(2 * (size_t)V * sizeof(double));
-    if (!g->floats || !g->ints || !tr->decay || !g->ranked || !g->weights_d) {
+    if (!g->floats || !g->ints || (train && !tr->decay) || !g->ranked || !g->weights_d) {
         qkv_gpt_destroy(g);
         return QKV_ERR_ALLOC;
     }
@@ -716,7 +723,7 @@ QKV_SETUP static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, i
     }
     g->inputs = g->ints;
     g->targets = g->ints + BT;
-    g->bytes = (size_t)allocated * sizeof(float) + 2 * (size_t)BT * sizeof(int) + (size_t)trained +
+    g->bytes = (size_t)allocated * sizeof(float) + 2 * (size_t)BT * sizeof(int) + (train ? (size_t)trained : 0) +
                (size_t)V * (sizeof(*g->ranked) + 2 * sizeof(double));
     g->lr = 3e-3f; g->beta1 = 0.9f; g->beta2 = 0.99f; g->adam_eps = 1e-8f;
     g->weight_decay = 0.01f; g->clip = 1.0f; g->warmup = 0; g->total_steps = 0;
@@ -725,18 +732,32 @@ QKV_SETUP static int gpt_new(qkv_gpt** out, int V, int L, int H, int C, int T, i
     return QKV_OK;
 }
 
-QKV_SETUP int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int context,
-                   int batch, uint32_t seed) {
-    if (!out) return QKV_ERR_NULL;
-    *out = NULL;
+/* the shape checks of qkv_gpt_create and qkv_gpt_create_inference */
+QKV_SETUP static int check_gpt_shape(int vocab, int layers, int heads, int dim, int context, int batch) {
     if (vocab < 2 || vocab > QKV_GPT_MAX_VOCAB || layers < 1 || layers > QKV_GPT_MAX_LAYERS ||
         dim < 1 || dim > QKV_GPT_MAX_DIM || context < 1 || context > QKV_GPT_MAX_CONTEXT ||
         batch < 1 || batch > QKV_GPT_MAX_BATCH || heads < 1 || heads > dim)
         return QKV_ERR_SIZE;
-    if (dim % heads) return QKV_ERR_SHAPE;
+    return dim % heads ? QKV_ERR_SHAPE : QKV_OK;
+}
+
+QKV_SETUP int qkv_gpt_create_inference(qkv_gpt** out, int vocab, int layers, int heads, int dim,
+                                       int context, int batch) {
+    if (!out) return QKV_ERR_NULL;
+    *out = NULL;
+    int status = check_gpt_shape(vocab, layers, heads, dim, context, batch);
+    return status ? status : gpt_new(out, vocab, layers, heads, dim, context, batch, NULL, 0, 0, 0);
+}
+
+QKV_SETUP int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int context,
+                   int batch, uint32_t seed) {
+    if (!out) return QKV_ERR_NULL;
+    *out = NULL;
+    int status = check_gpt_shape(vocab, layers, heads, dim, context, batch);
+    if (status) return status;
     int V = vocab, L = layers, C = dim, T = context;
     qkv_gpt* g;
-    int status = gpt_new(&g, V, L, heads, C, T, batch, NULL, 0, 0);
+    status = gpt_new(&g, V, L, heads, C, T, batch, NULL, 0, 0, 1);
     if (status) return status;
     size_t ps[QKV_BLOCK_PARAMS];
     block_param_sizes(ps, C, g->hidden);
@@ -781,7 +802,7 @@ QKV_SETUP int qkv_gpt_create_lora(qkv_gpt** out, qkv_gpt* base, int batch, int t
     if (targets <= 0 || targets >= 1 << QKV_LORA_TARGETS) return QKV_ERR_ARGUMENT;
     if (!isfinite(alpha) || !(alpha > 0.0f)) return QKV_ERR_ARGUMENT;
     qkv_gpt* g;
-    int status = gpt_new(&g, base->V, base->L, base->H, base->C, base->T, batch, base, targets, rank);
+    int status = gpt_new(&g, base->V, base->L, base->H, base->C, base->T, batch, base, targets, rank, 1);
     if (status) return status;
     g->lora_targets = targets;
     g->rank = rank;
@@ -924,6 +945,7 @@ int qkv_gpt_loss_and_grad(qkv_gpt* g, const int* inputs, const int* targets, int
                           double* loss) {
     if (!g || !inputs || !targets || !loss) return QKV_ERR_NULL;
     *loss = NAN;
+    if (!g->tr.grads) return QKV_ERR_ARGUMENT;  /* qkv_gpt_create_inference's: no gradients */
     if (B < 1 || B > g->B || n < 1 || n > g->T) return QKV_ERR_SIZE;
     if (check_ids(inputs, B * n, g->V) || check_ids(targets, B * n, g->V)) return QKV_ERR_TOKEN;
     /* the weights, and a LoRA run's adapters (for any other run they are the weights: once) */
@@ -1446,12 +1468,14 @@ static size_t gpt_state_size(const qkv_gpt* g) {
 
 int qkv_gpt_state_bytes(const qkv_gpt* g, double* bytes) {
     if (!g || !bytes) return QKV_ERR_NULL;
+    if (!g->tr.m) return QKV_ERR_ARGUMENT;  /* qkv_gpt_create_inference's: no training state */
     *bytes = (double)gpt_state_size(g);
     return QKV_OK;
 }
 
 int qkv_gpt_save_state(const qkv_gpt* g, void* out, double bytes) {
     if (!g || !out) return QKV_ERR_NULL;
+    if (!g->tr.m) return QKV_ERR_ARGUMENT;
     if (bytes != (double)gpt_state_size(g)) return QKV_ERR_SIZE;
     gpt_state_header head = { g->V, g->L, g->H, g->C, g->T, g->t, g->rng };
     unsigned char* at = out;
@@ -1465,6 +1489,7 @@ int qkv_gpt_save_state(const qkv_gpt* g, void* out, double bytes) {
 
 int qkv_gpt_load_state(qkv_gpt* g, const void* in, double bytes) {
     if (!g || !in) return QKV_ERR_NULL;
+    if (!g->tr.m) return QKV_ERR_ARGUMENT;
     if (bytes != (double)gpt_state_size(g)) return QKV_ERR_SIZE;
     gpt_state_header head;
     const unsigned char* at = in;

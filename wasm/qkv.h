@@ -277,6 +277,13 @@ enum { QKV_GPT_ACT_X0, QKV_GPT_ACT_LNF, QKV_GPT_ACT_LOGITS, QKV_GPT_ACT_PROBS, Q
  * wte (V, C) | wpe (T, C) | L blocks (layout above) | lnfw, lnfb (C). */
 int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int context,
                    int batch, uint32_t seed);
+/* *out = a GPT of that shape for weights the caller writes (a saved model loaded): parameters
+ * zero, and none of what training adds (gradients, AdamW's moments and the copies an update keeps,
+ * backward's buffers): it runs forward, evaluation, scoring and generation, and is a LoRA run's base;
+ * qkv_gpt_loss_and_grad, qkv_gpt_step and the state functions return QKV_ERR_ARGUMENT, and its
+ * gradients (QKV_GPT_GRADS) are not there. The same checks as qkv_gpt_create. */
+int qkv_gpt_create_inference(qkv_gpt** out, int vocab, int layers, int heads, int dim, int context,
+                             int batch);
 void qkv_gpt_destroy(qkv_gpt* g);
 /* AdamW (decay on matrices only: wte, wpe, qkvw, attprojw, fcw, fcprojw), global gradient norm
  * clipped to clip; lr warms up linearly over warmup steps, then decays by a cosine to lr / 10 at

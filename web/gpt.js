@@ -226,7 +226,11 @@ export class GPT {
       this._loss = slots + 8;
       this._norm = slots + 16;
       this._tensorSlot = this._memory.bytes(12);
-      const status = heap.call('qkv_gpt_create', slots, c.vocab, c.layers, c.heads, c.dim, c.context, c.batch, c.seed >>> 0);
+      // a loaded GPT cannot train (no text): its weights are the file's, and it has no training
+      // state (the poet: 39 MB less, and no random initialisation to overwrite)
+      const status = loaded
+        ? heap.call('qkv_gpt_create_inference', slots, c.vocab, c.layers, c.heads, c.dim, c.context, c.batch)
+        : heap.call('qkv_gpt_create', slots, c.vocab, c.layers, c.heads, c.dim, c.context, c.batch, c.seed >>> 0);
       if (status === STATUS.SIZE) {
         throw new RangeError(`${op}: a GPT of ${c.layers} layers, width ${c.dim}, context ${c.context}, batch ${c.batch} and ` +
           `vocabulary ${c.vocab} needs more memory than the engine allows (1 GiB)`);
@@ -690,6 +694,10 @@ export class GPT {
   gradients(text) {
     const op = 'gradients';
     this._alive(op);
+    if (!this._hasText) {
+      throw new Error(`${op}: this GPT was loaded from bytes and is made without training state (no gradients: ` +
+        `docs/gpt.md); fine-tune it (gpt.finetune) or create one with createGPT({ text }) for gradients`);
+    }
     const ids = this._encode(op, text, 'text', this.context - 1);
     const inputs = [0, ...ids], targets = [...ids, 0], n = inputs.length;
     const forward = forwardWork(this._config, n);

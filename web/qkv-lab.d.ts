@@ -472,7 +472,8 @@ export interface GPT {
   forward(text: string): { tokens: number[]; logits: Matrix; blocks: TransformerBlockResult[] };
   generate(prompt?: string, options?: GenerateOptions): GenerateResult;
   parameters(): GPTParameters;
-  /** The loss of one document (inputs '\n' + text, targets text + '\n') and its gradients. */
+  /** The loss of one document (inputs '\n' + text, targets text + '\n') and its gradients; a
+   *  GPT from loadGPT() has no gradients (made without training state): it throws. */
   gradients(text: string): { loss: number; grads: GPTParameters };
   /** Version 1 of the file format (float32, exact); tools/quantize-gpt.mjs makes version 2 (int8). */
   save(): Uint8Array;

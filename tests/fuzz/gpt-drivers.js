@@ -233,14 +233,20 @@ export function gptDrivers({ STATUS, Failure, expectStatus, untouched, elements,
     const H = edge(3), V = r.chance(0.9) ? r.int(2, 12) : r.pick([1, 0, 65537]);
     const C = r.chance(0.9) ? H * r.int(1, 3) + (r.chance(0.05) ? 1 : 0) : edge(8);
     const L = edge(2), T = edge(8), B = edge(3), seed = r.int(0, 0xffffffff);
-    const label = `gpt_create(V ${V}, L ${L}, H ${H}, C ${C}, T ${T}, B ${B})`;
+    // a quarter of the sequences on a GPT for loaded weights (parameters zero, no training state:
+    // loss_and_grad and step refuse it, it has no gradients), the rest on a trainable one
+    const inference = r.chance(0.25);
+    const create = inference
+      ? (out) => { count('_qkv_gpt_create_inference'); return core._qkv_gpt_create_inference(out, V, L, H, C, T, B); }
+      : (out) => core._qkv_gpt_create(out, V, L, H, C, T, B, seed);
+    const label = `gpt_create${inference ? '_inference' : ''}(V ${V}, L ${L}, H ${H}, C ${C}, T ${T}, B ${B})`;
     const want = createStatus(V, L, H, C, T, B);
     const slot = heap.alloc(1, new Int32Array([12345]));
-    if (r.chance(0.03)) return expectStatus(label, core._qkv_gpt_create(0, V, L, H, C, T, B, seed), STATUS.NULL);
+    if (r.chance(0.03)) return expectStatus(label, create(0), STATUS.NULL);
     if (want === STATUS.OK && (V * C + T * C + L * (12 * C * C + 13 * C)) * 7 + L * B * T * (30 * C + 2 * H * T) + 3 * B * T * V > 4 * BUDGET) {
-      return expectStatus(`${label} (too large to run)`, core._qkv_gpt_create(0, V, L, H, C, T, B, seed), STATUS.NULL);
+      return expectStatus(`${label} (too large to run)`, create(0), STATUS.NULL);
     }
-    const status = core._qkv_gpt_create(slot, V, L, H, C, T, B, seed);
+    const status = create(slot);
     const g = heap.i32[slot >> 2];
     if (want !== STATUS.OK) {
       expectStatus(label, status, want);
@@ -249,7 +255,7 @@ export function gptDrivers({ STATUS, Failure, expectStatus, untouched, elements,
     }
     expectStatus(label, status, [STATUS.OK, STATUS.ALLOC]);
     if (status !== STATUS.OK) return;
-    const state = { V, L, H, C, T, B, data: null, steps: 0, forward: false, poked: false };
+    const state = { V, L, H, C, T, B, data: null, steps: 0, forward: false, poked: false, inference };
     try {
       const steps = r.int(1, 12);
       for (let k = 0; k < steps; k++) {
@@ -326,6 +332,7 @@ export function gptDrivers({ STATUS, Failure, expectStatus, untouched, elements,
       const pi = heap.alloc(cnt, inputs), pt = heap.alloc(cnt, targets), loss = heap.alloc(2);
       const status = core._qkv_gpt_loss_and_grad(g, pi, pt, b, n, loss);
       const label = `gpt_loss_and_grad(${b}, ${n})`;
+      if (state.inference) return expectStatus(`${label} of an inference GPT`, status, STATUS.ARGUMENT);
       if (cnt === 4 && !(b > 0 && n > 0 && b <= B && n <= T)) return expectStatus(label, status, STATUS.SIZE);
       if (!inRange(inputs, V) || !inRange(targets, V)) return expectStatus(label, status, STATUS.TOKEN);
       if (state.poked) return expectStatus(label, status, STATUS.NONFINITE);
@@ -342,7 +349,7 @@ export function gptDrivers({ STATUS, Failure, expectStatus, untouched, elements,
       const slots = heap.alloc(4);
       const status = core._qkv_gpt_step(g, slots, slots + 8);
       const label = 'gpt_step';
-      if (!state.data) return expectStatus(label, status, STATUS.ARGUMENT);
+      if (!state.data || state.inference) return expectStatus(label, status, STATUS.ARGUMENT);
       if (state.poked) return expectStatus(label, status, STATUS.NONFINITE);
       expectStatus(label, status, [STATUS.OK, STATUS.DIVERGED]);
       state.forward = true;
@@ -444,6 +451,7 @@ export function gptDrivers({ STATUS, Failure, expectStatus, untouched, elements,
       const status = core._qkv_gpt_tensor(g, group, layer, which, r.chance(0.03) ? 0 : slots, slots + 4, slots + 8);
       const label = `gpt_tensor(${group}, ${layer}, ${which})`;
       expectStatus(label, status, [STATUS.OK, STATUS.ARGUMENT, STATUS.NULL]);
+      if (status === STATUS.OK && state.inference && group === 1) throw new Failure(`${label}: gradients of an inference GPT`);
       if (status !== STATUS.OK) return;
       const [ptr, rows, cols] = heap.ints(slots, 3);
       if (!(ptr > 0 && rows > 0 && cols > 0)) throw new Failure(`${label}: ${ptr}, ${rows}×${cols}`);
@@ -466,7 +474,7 @@ export function gptDrivers({ STATUS, Failure, expectStatus, untouched, elements,
     },
   };
 
-  const sequenceFunctions = ['_qkv_gpt_destroy', '_qkv_gpt_set_optimizer', '_qkv_gpt_set_data', '_qkv_gpt_loss_and_grad', '_qkv_gpt_step',
+  const sequenceFunctions = ['_qkv_gpt_destroy', '_qkv_gpt_create_inference', '_qkv_gpt_set_optimizer', '_qkv_gpt_set_data', '_qkv_gpt_loss_and_grad', '_qkv_gpt_step',
     '_qkv_gpt_evaluate', '_qkv_gpt_forward', '_qkv_gpt_generate', '_qkv_gpt_tensor', '_qkv_gpt_num_params', '_qkv_gpt_steps'];
   return { drivers, sequenceFunctions };
 }

@@ -365,6 +365,68 @@ static void test_gpt_refusals(void) {
     qkv_gpt_destroy(g);
 }
 
+/* qkv_gpt_create_inference: the same shape checks as qkv_gpt_create; given a trained GPT's
+   weights, the same logits and the same generated tokens, bit for bit, from less memory; the
+   training functions refused, no gradients */
+static void test_gpt_inference(void) {
+    enum { V = 9, L = 2, H = 2, C = 8, T = 6, B = 2 };
+    qkv_gpt *g = NULL, *inf = NULL;
+    CHECK_EQ_INT(qkv_gpt_create_inference(&inf, 5, 0, 2, 8, 4, 2), QKV_ERR_SIZE);
+    CHECK(inf == NULL);
+    CHECK_EQ_INT(qkv_gpt_create_inference(&inf, 5, 1, 3, 8, 4, 2), QKV_ERR_SHAPE);
+    CHECK_EQ_INT(qkv_gpt_create_inference(NULL, 5, 1, 2, 8, 4, 2), QKV_ERR_NULL);
+    CHECK_EQ_INT(qkv_gpt_create(&g, V, L, H, C, T, B, 5), QKV_OK);
+    int stream[40], starts[8];
+    for (int i = 0; i < 40; i++) stream[i] = (i * 7 + i / 5) % V;
+    for (int i = 0; i < 8; i++) starts[i] = i * 4;
+    CHECK_EQ_INT(qkv_gpt_set_data(g, stream, 40, starts, 8, stream, 40, starts, 8), QKV_OK);
+    double loss, norm;
+    for (int s = 0; s < 3; s++) CHECK_EQ_INT(qkv_gpt_step(g, &loss, &norm), QKV_OK);
+    CHECK_EQ_INT(qkv_gpt_create_inference(&inf, V, L, H, C, T, B), QKV_OK);
+    float *pg, *pi;
+    int rg, ri, c;
+    CHECK_EQ_INT(qkv_gpt_tensor(g, QKV_GPT_PARAMS, QKV_GPT_LAYER_ALL, 0, &pg, &rg, &c), QKV_OK);
+    CHECK_EQ_INT(qkv_gpt_tensor(inf, QKV_GPT_PARAMS, QKV_GPT_LAYER_ALL, 0, &pi, &ri, &c), QKV_OK);
+    CHECK_EQ_INT(ri, rg);
+    int zero = 0;
+    for (int i = 0; i < ri; i++) zero += pi[i] == 0.0f;
+    CHECK_EQ_INT(zero, ri);  /* parameters zero until written */
+    memcpy(pi, pg, (size_t)rg * sizeof(float));
+    double bytes_g, bytes_i;
+    CHECK_EQ_INT(qkv_gpt_memory_bytes(g, &bytes_g), QKV_OK);
+    CHECK_EQ_INT(qkv_gpt_memory_bytes(inf, &bytes_i), QKV_OK);
+    CHECK(bytes_i < bytes_g - 6.0 * rg * sizeof(float));  /* gradients, moments, an update's copies */
+    int tok[5] = { 1, 2, 3, 4, 5 };
+    float *lg, *li;
+    int r, cc;
+    CHECK_EQ_INT(qkv_gpt_forward(g, tok, 5), QKV_OK);
+    CHECK_EQ_INT(qkv_gpt_tensor(g, QKV_GPT_ACTIVATIONS, L, QKV_GPT_ACT_LOGITS, &lg, &r, &cc), QKV_OK);
+    CHECK_EQ_INT(qkv_gpt_forward(inf, tok, 5), QKV_OK);
+    CHECK_EQ_INT(qkv_gpt_tensor(inf, QKV_GPT_ACTIVATIONS, L, QKV_GPT_ACT_LOGITS, &li, &r, &cc), QKV_OK);
+    CHECK(memcmp(lg, li, (size_t)5 * V * sizeof(float)) == 0);
+    int out_g[6], out_i[6], ids[6 * QKV_GPT_TOP], count_g, count_i;
+    float probs[6 * QKV_GPT_TOP];
+    CHECK_EQ_INT(qkv_gpt_generate(g, tok, 2, 4, 0.8f, 0, 1.0f, 11, 1, out_g, ids, probs, &count_g), QKV_OK);
+    CHECK_EQ_INT(qkv_gpt_generate(inf, tok, 2, 4, 0.8f, 0, 1.0f, 11, 1, out_i, ids, probs, &count_i), QKV_OK);
+    CHECK_EQ_INT(count_i, count_g);
+    CHECK(memcmp(out_g, out_i, (size_t)count_g * sizeof(int)) == 0);
+    /* training refused, before anything is read or written */
+    CHECK_EQ_INT(qkv_gpt_set_data(inf, stream, 40, starts, 8, stream, 40, starts, 8), QKV_OK);
+    CHECK_EQ_INT(qkv_gpt_step(inf, &loss, &norm), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_gpt_loss_and_grad(inf, tok, tok, 1, 5, &loss), QKV_ERR_ARGUMENT);
+    CHECK(isnan(loss));
+    CHECK_EQ_INT(qkv_gpt_tensor(inf, QKV_GPT_GRADS, QKV_GPT_LAYER_ALL, 0, &lg, &r, &cc), QKV_ERR_ARGUMENT);
+    double state;
+    unsigned char buf[16];
+    CHECK_EQ_INT(qkv_gpt_state_bytes(inf, &state), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_gpt_save_state(inf, buf, 16.0), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_gpt_load_state(inf, buf, 16.0), QKV_ERR_ARGUMENT);
+    CHECK_EQ_INT(qkv_gpt_evaluate(inf, 1, 0, 2, &loss), QKV_OK);
+    CHECK(isfinite(loss));
+    qkv_gpt_destroy(inf);
+    qkv_gpt_destroy(g);
+}
+
 /* generation with the cache equals generation without it, token for token and bit for bit */
 static void test_gpt_cache(void) {
     enum { V = 11, T = 24 };
@@ -546,6 +608,7 @@ int main(int argc, char** argv) {
     test_gpt_gradients(2, 2, 4, 3);
     test_gpt_gradients(1, 3, 16, 13);  /* 39 rows: the output layer in blocks of 32 and 7 */
     test_gpt_refusals();
+    test_gpt_inference();
     test_gpt_diverged_gradients();
     test_gpt_probs_after_training();
     test_gpt_buffers_aligned();
