@@ -1018,7 +1018,9 @@ int qkv_gpt_step(qkv_gpt* g, double* loss, double* grad_norm) {
     if (!g || !loss || !grad_norm) return QKV_ERR_NULL;
     *loss = NAN;
     *grad_norm = NAN;
-    if (!g->data) return QKV_ERR_ARGUMENT;  /* no training text: qkv_gpt_set_data first */
+    /* no training text (qkv_gpt_set_data first), or no training state (qkv_gpt_create_inference's):
+       refused before a window is drawn */
+    if (!g->data || !g->tr.grads) return QKV_ERR_ARGUMENT;
     int B = g->B, T = g->T;
     /* B windows, each starting at a start drawn uniformly from the model's stream */
     for (int b = 0; b < B; b++) {
@@ -1442,7 +1444,7 @@ QKV_SETUP int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float*
 }
 
 int qkv_gpt_num_params(const qkv_gpt* g) { return g ? (int)g->num_params : 0; }
-int qkv_gpt_trainable_count(const qkv_gpt* g) { return g ? (int)g->tr.n : 0; }
+int qkv_gpt_trainable_count(const qkv_gpt* g) { return g && g->tr.grads ? (int)g->tr.n : 0; }
 
 int qkv_gpt_memory_bytes(const qkv_gpt* g, double* bytes) {
     if (!g || !bytes) return QKV_ERR_NULL;

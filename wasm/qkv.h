@@ -281,7 +281,8 @@ int qkv_gpt_create(qkv_gpt** out, int vocab, int layers, int heads, int dim, int
  * zero, and none of what training adds (gradients, AdamW's moments and the copies an update keeps,
  * backward's buffers): it runs forward, evaluation, scoring and generation, and is a LoRA run's base;
  * qkv_gpt_loss_and_grad, qkv_gpt_step and the state functions return QKV_ERR_ARGUMENT, and its
- * gradients (QKV_GPT_GRADS) are not there. The same checks as qkv_gpt_create. */
+ * gradients (QKV_GPT_GRADS) are not there. The same shape checks as qkv_gpt_create; the 1 GiB
+ * limit applies to its smaller block. */
 int qkv_gpt_create_inference(qkv_gpt** out, int vocab, int layers, int heads, int dim, int context,
                              int batch);
 void qkv_gpt_destroy(qkv_gpt* g);
@@ -344,7 +345,7 @@ int qkv_gpt_generate_masked(qkv_gpt* g, const int* prompt, int n_prompt, int max
 int qkv_gpt_tensor(qkv_gpt* g, int group, int layer, int which, float** data, int* rows,
                    int* cols);
 int qkv_gpt_num_params(const qkv_gpt* g);
-/* floats a step trains: every parameter, or a LoRA run's adapters */
+/* floats a step trains: every parameter, or a LoRA run's adapters (0: qkv_gpt_create_inference's) */
 int qkv_gpt_trainable_count(const qkv_gpt* g);
 /* *bytes = what this GPT allocated (its float block, token ids, masks, a merged copy); a LoRA
  * run's figure is what it adds to its base */

@@ -227,7 +227,7 @@ export class GPT {
       this._norm = slots + 16;
       this._tensorSlot = this._memory.bytes(12);
       // a loaded GPT cannot train (no text): its weights are the file's, and it has no training
-      // state (the poet: 39 MB less, and no random initialisation to overwrite)
+      // state (the poet: 43 MB less, and no random initialisation to overwrite)
       const status = loaded
         ? heap.call('qkv_gpt_create_inference', slots, c.vocab, c.layers, c.heads, c.dim, c.context, c.batch)
         : heap.call('qkv_gpt_create', slots, c.vocab, c.layers, c.heads, c.dim, c.context, c.batch, c.seed >>> 0);
@@ -696,7 +696,7 @@ export class GPT {
     this._alive(op);
     if (!this._hasText) {
       throw new Error(`${op}: this GPT was loaded from bytes and is made without training state (no gradients: ` +
-        `docs/gpt.md); fine-tune it (gpt.finetune) or create one with createGPT({ text }) for gradients`);
+        `docs/gpt.md); create one with createGPT({ text }) for gradients, or fine-tune it (docs/finetune.md)`);
     }
     const ids = this._encode(op, text, 'text', this.context - 1);
     const inputs = [0, ...ids], targets = [...ids, 0], n = inputs.length;

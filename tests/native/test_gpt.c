@@ -410,7 +410,16 @@ static void test_gpt_inference(void) {
     CHECK_EQ_INT(qkv_gpt_generate(inf, tok, 2, 4, 0.8f, 0, 1.0f, 11, 1, out_i, ids, probs, &count_i), QKV_OK);
     CHECK_EQ_INT(count_i, count_g);
     CHECK(memcmp(out_g, out_i, (size_t)count_g * sizeof(int)) == 0);
-    /* training refused, before anything is read or written */
+    /* a LoRA run on it as the base trains (its own training state; under the sanitizers, nothing
+       of the base's missing state is touched) */
+    qkv_gpt* lora = NULL;
+    CHECK_EQ_INT(qkv_gpt_create_lora(&lora, inf, 2, 1 | 4, 2, 4.0f, 9), QKV_OK);
+    CHECK_EQ_INT(qkv_gpt_set_data(lora, stream, 40, starts, 8, stream, 40, starts, 8), QKV_OK);
+    for (int s = 0; s < 2; s++) CHECK_EQ_INT(qkv_gpt_step(lora, &loss, &norm), QKV_OK);
+    CHECK(isfinite(loss));
+    qkv_gpt_destroy(lora);
+    /* training refused, before a window is drawn */
+    CHECK_EQ_INT(qkv_gpt_trainable_count(inf), 0);
     CHECK_EQ_INT(qkv_gpt_set_data(inf, stream, 40, starts, 8, stream, 40, starts, 8), QKV_OK);
     CHECK_EQ_INT(qkv_gpt_step(inf, &loss, &norm), QKV_ERR_ARGUMENT);
     CHECK_EQ_INT(qkv_gpt_loss_and_grad(inf, tok, tok, 1, 5, &loss), QKV_ERR_ARGUMENT);
