@@ -1470,14 +1470,14 @@ static size_t gpt_state_size(const qkv_gpt* g) {
 
 int qkv_gpt_state_bytes(const qkv_gpt* g, double* bytes) {
     if (!g || !bytes) return QKV_ERR_NULL;
-    if (!g->tr.m) return QKV_ERR_ARGUMENT;  /* qkv_gpt_create_inference's: no training state */
+    if (!g->tr.grads) return QKV_ERR_ARGUMENT;  /* qkv_gpt_create_inference's: no training state */
     *bytes = (double)gpt_state_size(g);
     return QKV_OK;
 }
 
 int qkv_gpt_save_state(const qkv_gpt* g, void* out, double bytes) {
     if (!g || !out) return QKV_ERR_NULL;
-    if (!g->tr.m) return QKV_ERR_ARGUMENT;
+    if (!g->tr.grads) return QKV_ERR_ARGUMENT;
     if (bytes != (double)gpt_state_size(g)) return QKV_ERR_SIZE;
     gpt_state_header head = { g->V, g->L, g->H, g->C, g->T, g->t, g->rng };
     unsigned char* at = out;
@@ -1491,7 +1491,7 @@ int qkv_gpt_save_state(const qkv_gpt* g, void* out, double bytes) {
 
 int qkv_gpt_load_state(qkv_gpt* g, const void* in, double bytes) {
     if (!g || !in) return QKV_ERR_NULL;
-    if (!g->tr.m) return QKV_ERR_ARGUMENT;
+    if (!g->tr.grads) return QKV_ERR_ARGUMENT;
     if (bytes != (double)gpt_state_size(g)) return QKV_ERR_SIZE;
     gpt_state_header head;
     const unsigned char* at = in;
