@@ -93,6 +93,32 @@ __attribute__((export_name("tile_4x8_shuf"))) float tile_4x8_shuf(int reps) {
     return C[0];
 }
 
+/* 5 rows: A's rows 0..3 of a step as one vector, split by shuffles (pure operations, which V8
+   schedules next to their use, where it hoists every load to the top of the loop: five splats
+   loaded at once spilled tile_5x8's accumulators), row 4 a splat; term p at pa[p * 5 .. + 5) */
+__attribute__((noinline)) static void shuf5_k(float* o, const float* pa, const float* panel) {
+    v128_t c0[5], c1[5];
+    for (int r = 0; r < 5; r++) { c0[r] = wasm_v128_load(o + r * 8); c1[r] = wasm_v128_load(o + r * 8 + 4); }
+    for (const float *b = panel, *end = panel + (size_t)K * 8; b < end; b += 8, pa += 5) {
+        v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4), a = wasm_v128_load(pa);
+        v128_t x = wasm_i32x4_shuffle(a, a, 0, 0, 0, 0);
+        c0[0] = MADD(c0[0], x, b0); c1[0] = MADD(c1[0], x, b1);
+        x = wasm_i32x4_shuffle(a, a, 1, 1, 1, 1);
+        c0[1] = MADD(c0[1], x, b0); c1[1] = MADD(c1[1], x, b1);
+        x = wasm_i32x4_shuffle(a, a, 2, 2, 2, 2);
+        c0[2] = MADD(c0[2], x, b0); c1[2] = MADD(c1[2], x, b1);
+        x = wasm_i32x4_shuffle(a, a, 3, 3, 3, 3);
+        c0[3] = MADD(c0[3], x, b0); c1[3] = MADD(c1[3], x, b1);
+        x = wasm_v128_load32_splat(pa + 4);
+        c0[4] = MADD(c0[4], x, b0); c1[4] = MADD(c1[4], x, b1);
+    }
+    for (int r = 0; r < 5; r++) { wasm_v128_store(o + r * 8, c0[r]); wasm_v128_store(o + r * 8 + 4, c1[r]); }
+}
+__attribute__((export_name("tile_5x8_shuf"))) float tile_5x8_shuf(int reps) {
+    for (int i = 0; i < reps; i++) shuf5_k(C, A, B);
+    return C[0];
+}
+
 /* small values, so that the sums stay finite over any number of calls' accumulation */
 __attribute__((export_name("fill"))) void fill(void) {
     for (int i = 0; i < K * 24; i++) A[i] = 1e-6f * (float)(i % 7);

@@ -486,10 +486,12 @@ __attribute__((noinline)) static double gpt_loss_sum(const qkv_gpt* g, const flo
 
 /* Rows of the output layer's gradient at a time (a tuning constant: the bits are the same): the
    softmax writes a block's dlogits, and both products read it at once, while it is in cache;
-   32 rows of the default GPT's 3,644 columns are 466 KB, where all 512 were 7.5 MB, written and
-   read back from memory (64 and 128 rows measured the same, 16 slower; all 512 at once up to
-   1.04x slower a step) */
-#define OUT_ROWS 32
+   40 rows of the default GPT's 3,644 columns are 583 KB, where all 512 were 7.5 MB, written and
+   read back from memory (64 and 128 rows measured the same as 32, 16 slower; all 512 at once up
+   to 1.04x slower a step). 40, not 32: a multiple of both builds' tile heights (matrix.c's MR, 4
+   and 5): 32 rows made six 5-row tiles and an edge tile of 2 rows, run whole on a copy (the
+   relaxed build's step 1.03x faster with 40) */
+#define OUT_ROWS 40
 
 /* the output layer's backward with its softmax, a block of OUT_ROWS rows at a time: target_probs,
    dlogits = (probs - onehot) / BT of the block's rows (in the softmax's pass), then

@@ -1,7 +1,7 @@
 /*
  * matrix.c: matrix multiply, transpose and row-wise softmax, each with its backward, and the
  * two product kernels everything else is built on:
- *   gemm_nn  out (n, m) (+)= A (n, k) . B (k, m)     register tiles of 4 rows x 8 columns over
+ *   gemm_nn  out (n, m) (+)= A (n, k) . B (k, m)     register tiles of MR (4; relaxed 5) x 8 over
  *                                                   packed panels of B: each step p broadcasts
  *                                                   A[i][p] and multiplies it into B's row p, so
  *                                                   every out[i][j] sums its k terms in order
@@ -19,9 +19,9 @@
 
 /* ---- gemm_nn: A's element (r, q) is A[r * rs + q * cs], so A may be a stored transpose ----
  *
- * Register-blocked, as XNNPACK's f32 GEMM micro-kernels are: a tile of 4 rows x PANEL columns of
+ * Register-blocked, as XNNPACK's f32 GEMM micro-kernels are: a tile of MR rows x PANEL columns of
  * out stays in registers while k terms stream through it, each step p broadcasting A[i][p] of
- * the 4 rows and multiplying it into PANEL columns of B's row p. Every out[i][j] sums its k terms
+ * the MR rows and multiplying it into PANEL columns of B's row p. Every out[i][j] sums its k terms
  * in order p = 0, 1, ..., from +0 or from out's value, one rounded product and one rounded sum per
  * term (one fused multiply-add in the relaxed build): blocks, packing and tile widths change where
  * the numbers travel, not the sums, so the SIMD128 and portable builds stay bit for bit the same.
@@ -31,19 +31,29 @@
  * columns padded with zeros), so that the micro-kernel reads both in order from one pointer each,
  * whatever A's layout (its rows, or a stored transpose: Aᵀ·B) and B's row length (the tied output
  * layer is 3,644 columns wide: unpacked, every step p touched another page); edge tiles (fewer
- * than 4 rows or 8 columns) run the same micro-kernel on a copy of the tile, rows beyond the edge
- * packed as zeros (results dropped); fewer than 4 rows in all (generation: 1 row) skip the
+ * than MR rows or 8 columns) run the same micro-kernel on a copy of the tile, rows beyond the edge
+ * packed as zeros (results dropped); fewer than MR rows in all (generation: 1 row) skip the
  * packing, which would not pay. The portable build keeps B as it
  * is, in cache blocks: gcc -O3 -march=native vectorises that loop nest well (the native trainer,
  * tools/pretrain.c), and vectorised the packed one badly (3.5 against 20 GFLOP/s measured).
  */
 
 /* Rows per tile, and columns per panel (tuning constants: the sums are the same). SIMD: 8, two
-   f32x4 per row, 8 accumulators (XNNPACK's 4x8 for x86: V8 allocates 15 xmm registers; 5 or 6
-   rows spilled and ran slower). Portable: 16 gives gcc and clang four 512- or eight 256-bit
-   vector accumulators natively; the scalar WebAssembly build keeps 4 x 4 accumulators in locals,
-   where V8 can hold them in registers. */
+   f32x4 per row. SIMD128: 4 rows, 8 accumulators (XNNPACK's 4x8 for x86). Relaxed SIMD: 5 rows,
+   10 accumulators: a fused multiply-add takes 4 cycles and the processor starts two a cycle, so 8
+   chains leave it no slack (4 rows ran at 84-91% of the build's ceiling alone, 5 at 97%:
+   bench/microkernel.mjs). V8 allocates 15 xmm registers and hoists every load of a loop's step to
+   its top, so 5 splats loaded at once spilled two accumulators (38%); the 5-row kernel loads rows
+   0..3 of a step as one vector and splits it by shuffles, which V8 places next to their use, and
+   loads row 4 as a splat: 10 + 2 (B) + 3 registers. SIMD128 ran that kernel slower (83%: its
+   multiply and add are two instructions, and shuffles share their ports). Portable: 16 gives gcc
+   and clang four 512- or eight 256-bit vector accumulators natively; the scalar WebAssembly build
+   keeps 4 x 4 accumulators in locals, where V8 can hold them in registers. */
+#ifdef __wasm_relaxed_simd__
+#define MR 5
+#else
 #define MR 4
+#endif
 #ifdef __wasm_simd128__
 #define PANEL 8
 #elif defined(__wasm__)
@@ -70,7 +80,8 @@
 #define MULADD(c, a, b) QKV_MADD((a), (b), (c))  /* c + a * b (see simd.h) */
 
 /* out rows 0..MR-1 (ldo apart), 8 columns (+)= MR rows of A packed by pack_a_block (term p of row r at
-   pa[p * MR + r]) . the packed panel (the loops over r unroll: 2 x MR accumulators in registers).
+   pa[p * MR + r]) . the packed panel (the loops over r unroll: 2 x MR accumulators in registers;
+   5 rows: rows 0..3 one load split by shuffles, see MR).
    Both operands are read in order from one pointer each, so the addresses of a step are constant
    offsets from two registers, which V8 folds into the loads. That needs the kernels compiled
    without loop strength reduction (emcc's default; build.sh asks clang 16 for it): with it, clang
@@ -85,11 +96,20 @@ static void nn_mrx8(float* out, int ldo, const float* pa, const float* panel, in
     /* the panel's end rather than a count of steps: one integer instruction less per step */
     for (const float *b = panel, *end = panel + (size_t)k * 8; b < end; b += 8, pa += MR) {
         v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
+#if MR == 5
+        v128_t a = wasm_v128_load(pa), x;
+        x = wasm_i32x4_shuffle(a, a, 0, 0, 0, 0); c0[0] = MULADD(c0[0], x, b0); c1[0] = MULADD(c1[0], x, b1);
+        x = wasm_i32x4_shuffle(a, a, 1, 1, 1, 1); c0[1] = MULADD(c0[1], x, b0); c1[1] = MULADD(c1[1], x, b1);
+        x = wasm_i32x4_shuffle(a, a, 2, 2, 2, 2); c0[2] = MULADD(c0[2], x, b0); c1[2] = MULADD(c1[2], x, b1);
+        x = wasm_i32x4_shuffle(a, a, 3, 3, 3, 3); c0[3] = MULADD(c0[3], x, b0); c1[3] = MULADD(c1[3], x, b1);
+        x = wasm_v128_load32_splat(pa + 4); c0[4] = MULADD(c0[4], x, b0); c1[4] = MULADD(c1[4], x, b1);
+#else
         for (int r = 0; r < MR; r++) {
             v128_t x = wasm_v128_load32_splat(pa + r);
             c0[r] = MULADD(c0[r], x, b0);
             c1[r] = MULADD(c1[r], x, b1);
         }
+#endif
     }
     for (int r = 0; r < MR; r++) {
         wasm_v128_store(out + (size_t)r * ldo, c0[r]);
@@ -153,7 +173,7 @@ static void nn_1xblock(float* out, const float* a, size_t cs, const float* B, in
     }
 }
 
-/* fewer than 4 rows: each row against B as it is stored, in column blocks */
+/* fewer than MR rows: each row against B as it is stored, in column blocks */
 static void gemm_nn_rows(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
                          int m, int acc) {
     for (int i = 0; i < n; i++) {
@@ -203,7 +223,7 @@ QKV_COLD static void pack_a_rows(float* packed, const float* A, size_t rs, size_
 /* rows 0..rows-1 of A (element (r, p) at A[r * rs + p * cs]), kb terms, packed tile by tile as
    [p][MR] (a tile's MR values of term p side by side), so that the kernel reads every tile's terms
    in order from one run of kb x MR floats, from L1 or L2, whatever A's layout: A's rows (rs k, cs 1:
-   4 x 4 blocks transposed in registers) or a stored transpose (rs 1: MR adjacent floats per term,
+   4 x 4 blocks transposed in registers, a fifth row copied) or a stored transpose (rs 1: MR adjacent floats per term,
    one load; the tied table's gradient read dlogits so, every term a row of 3,644 floats further,
    once per panel of B before it was packed) */
 static void pack_a_block(float* packed, const float* A, size_t rs, size_t cs, int kb, int rows) {
@@ -213,17 +233,23 @@ static void pack_a_block(float* packed, const float* A, size_t rs, size_t cs, in
         float* d = packed;
         int p = 0;
         if (rs == 1) {
-            for (; p < kb; p++, a += cs, d += MR) wasm_v128_store(d, wasm_v128_load(a));
+            for (; p < kb; p++, a += cs, d += MR) {
+                wasm_v128_store(d, wasm_v128_load(a));
+                for (int r = 4; r < MR; r++) d[r] = a[r];
+            }
         } else if (cs == 1) {
             for (; p + 4 <= kb; p += 4, d += 4 * MR) {
                 v128_t r0 = wasm_v128_load(a + p), r1 = wasm_v128_load(a + rs + p);
                 v128_t r2 = wasm_v128_load(a + 2 * rs + p), r3 = wasm_v128_load(a + 3 * rs + p);
                 v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
                 v128_t t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+                /* terms p..p+3 of rows 0..3, MR floats apart (rows 4.. after each: a 5-row tile) */
                 wasm_v128_store(d, wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5));
-                wasm_v128_store(d + 4, wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7));
-                wasm_v128_store(d + 8, wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5));
-                wasm_v128_store(d + 12, wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7));
+                wasm_v128_store(d + MR, wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7));
+                wasm_v128_store(d + 2 * MR, wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5));
+                wasm_v128_store(d + 3 * MR, wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7));
+                for (int r = 4; r < MR; r++)
+                    for (int q = 0; q < 4; q++) d[q * MR + r] = a[r * rs + p + q];
             }
         }
         if (p < kb) pack_a_rows(d, a + (size_t)p * cs, rs, cs, kb - p, MR);
