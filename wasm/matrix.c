@@ -525,7 +525,7 @@ void matmul_atb_accumulate(float* out, const float* A, const float* B, int n, in
 
 /* w (cols) = softmax(z) of one row, -inf entries 0 */
 void softmax_row(float* w, const float* z, int cols, float max) {
-    float inv = softmax_row_exp(w, z, cols, max);
+    float inv = softmax_row_exp(w, z, cols, max, 0);
     int j = 0;
 #ifdef __wasm_simd128__
     v128_t vinv = wasm_f32x4_splat(inv);

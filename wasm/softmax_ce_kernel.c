@@ -23,7 +23,7 @@ int softmax_crossentropy_rows(float* probs, float* dlogits, float* target_probs,
         float* w = probs ? probs + (size_t)i * cols : d;
         float max = softmax_row_max(z, cols);
         if (!isfinite(max)) return QKV_ERR_MASKED_ROW;
-        float inv = softmax_row_exp(w, z, cols, max);
+        float inv = softmax_row_exp(w, z, cols, max, 1);
         int t = targets[i];
         float pt = w[t] * inv;  /* probs[i][t], as the loops below round it */
         int j = 0;
