@@ -87,14 +87,14 @@
    without loop strength reduction (emcc's default; build.sh asks clang 16 for it): with it, clang
    gives every load a pointer of its own, an integer addition per load per step (6 per 8
    multiply-adds, about a quarter of the relaxed build's loop). */
-static void nn_mrx8(float* out, int ldo, const float* pa, const float* panel, int k, int acc) {
+static void nn_mrx8(float* out, int ldo, const float* pa, const float* panel, int ldp, int k, int acc) {
     v128_t c0[MR], c1[MR];
     for (int r = 0; r < MR; r++) {
         c0[r] = acc ? wasm_v128_load(out + (size_t)r * ldo) : wasm_f32x4_splat(0.0f);
         c1[r] = acc ? wasm_v128_load(out + (size_t)r * ldo + 4) : wasm_f32x4_splat(0.0f);
     }
     /* the panel's end rather than a count of steps: one integer instruction less per step */
-    for (const float *b = panel, *end = panel + (size_t)k * 8; b < end; b += 8, pa += MR) {
+    for (const float *b = panel, *end = panel + (size_t)k * ldp; b < end; b += ldp, pa += MR) {
         v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
 #if MR == 5
         v128_t a = wasm_v128_load(pa), x;
@@ -208,7 +208,7 @@ QKV_COLD static void nn_edge(float* out, int ldo, const float* pa, const float* 
     for (int r = 0; r < MR; r++)
         for (int c = 0; c < PANEL; c++)
             tile[r * PANEL + c] = acc && r < rows && c < cols ? out[(size_t)r * ldo + c] : 0.0f;
-    nn_mrx8(tile, PANEL, pa, panel, k, 1);
+    nn_mrx8(tile, PANEL, pa, panel, PANEL, k, 1);
     for (int r = 0; r < rows; r++)
         for (int c = 0; c < cols; c++) out[(size_t)r * ldo + c] = tile[r * PANEL + c];
 }
@@ -263,6 +263,18 @@ static void pack_a_block(float* packed, const float* A, size_t rs, size_t cs, in
    more rows (gemm_nn's ib), so that B's panels are packed fewer times. */
 #define GEMM_IB_PACKED 64
 
+/* B rows of at most DIRECT_B floats (tuning constant: the sums are the same): the relaxed build's
+   full panels read B where it is stored, DIRECT_B floats from one step to the next, instead of a
+   packed copy. A panel of 8 columns then spans more cache lines (256 rows of a 64-float B: 64 KiB of
+   lines for 8 KiB of values), but nothing is packed: 1.05x on the output layer's dlnf (40 x 3,644
+   . 3,644 x 64, wte packed again by every block of rows), 1.00-1.04x on the blocks' products
+   (products alone, interleaved in one process). SIMD128 measured 0.97-1.02x and keeps packing (0). */
+#ifdef __wasm_relaxed_simd__
+#define DIRECT_B 256
+#else
+#define DIRECT_B 0
+#endif
+
 static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
                     int m, int acc) {
     if (n < MR) {
@@ -283,11 +295,15 @@ static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const floa
             pack_a_block(a_block, A + (size_t)i0 * rs + (size_t)p0 * cs, rs, cs, kb, rows);
             for (int j = 0; j < m; j += PANEL) {
                 int cols = m - j < PANEL ? m - j : PANEL;
-                pack_panel(panel, B + (size_t)p0 * m + j, m, kb, cols);
+                const float* bp = B + (size_t)p0 * m + j;
+                int direct = m <= DIRECT_B && cols == PANEL;
+                if (!direct) pack_panel(panel, bp, m, kb, cols);
                 for (int i = 0; i < rows; i += MR) {
                     float* o = out + (size_t)(i0 + i) * m + j;
                     const float* pa = a_block + (size_t)i * kb;
-                    if (rows - i >= MR && cols == PANEL) nn_mrx8(o, m, pa, panel, kb, accumulate);
+                    if (direct && rows - i >= MR) nn_mrx8(o, m, pa, bp, m, kb, accumulate);
+                    else if (direct) { pack_panel(panel, bp, m, kb, cols); nn_edge(o, m, pa, panel, kb, rows - i, cols, accumulate); }
+                    else if (rows - i >= MR && cols == PANEL) nn_mrx8(o, m, pa, panel, PANEL, kb, accumulate);
                     else nn_edge(o, m, pa, panel, kb, rows - i < MR ? rows - i : MR, cols, accumulate);
                 }
             }
