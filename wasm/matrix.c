@@ -69,6 +69,18 @@
    pass over B's rows, or KB 64 or 128, measured no faster here.) */
 #define GEMM_KB 256
 
+/* B rows of at most DIRECT_B floats (tuning constant: the sums are the same): the relaxed build's
+   full panels read B where it is stored, DIRECT_B floats from one step to the next, instead of a
+   packed copy. A panel of 8 columns then spans more cache lines (256 rows of a 64-float B: 16 KiB of
+   lines for 8 KiB of values), but nothing is packed: 1.05x on the output layer's dlnf (40 x 3,644
+   . 3,644 x 64, wte packed again by every block of rows), 1.00-1.04x on the blocks' products
+   (products alone, interleaved in one process). SIMD128 measured 0.97-1.02x and keeps packing (0). */
+#ifdef __wasm_relaxed_simd__
+#define DIRECT_B 256
+#else
+#define DIRECT_B 0
+#endif
+
 /* paths that training does not take, optimised for size in the WebAssembly builds (clang) */
 #if defined(__clang__) && defined(__wasm__)
 #define QKV_COLD __attribute__((minsize, noinline))
@@ -94,6 +106,9 @@ static void nn_mrx8(float* out, int ldo, const float* pa, const float* panel, in
         c1[r] = acc ? wasm_v128_load(out + (size_t)r * ldo + 4) : wasm_f32x4_splat(0.0f);
     }
     /* the panel's end rather than a count of steps: one integer instruction less per step */
+#if !DIRECT_B
+    ldp = PANEL;  /* a constant where B is always packed: the first load's code as before */
+#endif
     for (const float *b = panel, *end = panel + (size_t)k * ldp; b < end; b += ldp, pa += MR) {
         v128_t b0 = wasm_v128_load(b), b1 = wasm_v128_load(b + 4);
 #if MR == 5
@@ -263,18 +278,6 @@ static void pack_a_block(float* packed, const float* A, size_t rs, size_t cs, in
    more rows (gemm_nn's ib), so that B's panels are packed fewer times. */
 #define GEMM_IB_PACKED 64
 
-/* B rows of at most DIRECT_B floats (tuning constant: the sums are the same): the relaxed build's
-   full panels read B where it is stored, DIRECT_B floats from one step to the next, instead of a
-   packed copy. A panel of 8 columns then spans more cache lines (256 rows of a 64-float B: 16 KiB of
-   lines for 8 KiB of values), but nothing is packed: 1.05x on the output layer's dlnf (40 x 3,644
-   . 3,644 x 64, wte packed again by every block of rows), 1.00-1.04x on the blocks' products
-   (products alone, interleaved in one process). SIMD128 measured 0.97-1.02x and keeps packing (0). */
-#ifdef __wasm_relaxed_simd__
-#define DIRECT_B 256
-#else
-#define DIRECT_B 0
-#endif
-
 static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
                     int m, int acc) {
     if (n < MR) {
@@ -296,7 +299,7 @@ static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const floa
             for (int j = 0; j < m; j += PANEL) {
                 int cols = m - j < PANEL ? m - j : PANEL;
                 const float* bp = B + (size_t)p0 * m + j;
-                int direct = m <= DIRECT_B && cols == PANEL;
+                int direct = DIRECT_B && m <= DIRECT_B && cols == PANEL;
                 if (!direct) pack_panel(panel, bp, m, kb, cols);
                 for (int i = 0; i < rows; i += MR) {
                     float* o = out + (size_t)(i0 + i) * m + j;
