@@ -2,11 +2,13 @@
  * microkernel.c: the GEMM micro-kernel of wasm/matrix.c (nn_mrx8: MR rows x 8 columns of out in
  * registers, each step broadcasting MR values of a packed tile of A into two vectors of a packed
  * panel of B) and variants of it, on operands that stay in L1, for bench/microkernel.mjs:
- *   tile_4x8      the kernel as matrix.c has it (8 accumulators)
+ *   tile_4x8      the SIMD128 build's kernel as matrix.c has it (8 accumulators)
  *   tile_5x8      5 rows (10 accumulators)
  *   tile_6x8      6 rows (12 accumulators)
  *   tile_4x8_pre  A packed already broadcast (four copies of each value): vector loads, no splats
  *   tile_4x8_shuf A's four values of a step in one vector load, splat by shuffles
+ *   tile_5x8_shuf 5 rows, rows 0..3 of a step one vector load split by shuffles, row 4 a splat:
+ *                 the relaxed build's kernel in matrix.c (10 accumulators)
  * Built twice by the script: relaxed SIMD (clang-16, fused multiply-add, matrix.c's relaxed build)
  * and SIMD128 (emcc, a multiply then an add). Each export runs `reps` calls of K = 256 steps and
  * returns a value of the output so that nothing is optimised away.

@@ -27,9 +27,9 @@ const sh = (cmd, args) => execFileSync(cmd, args, { encoding: 'utf8', stdio: ['i
 const cpuUs = () => { const u = process.cpuUsage(); return u.user + u.system; };
 const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 
-const VARIANTS = [['tile_4x8', 4, 'the kernel of wasm/matrix.c'], ['tile_5x8', 5, '5 rows'], ['tile_6x8', 6, '6 rows'],
+const VARIANTS = [['tile_4x8', 4, 'the SIMD128 kernel of wasm/matrix.c'], ['tile_5x8', 5, '5 rows'], ['tile_6x8', 6, '6 rows'],
   ['tile_4x8_pre', 4, 'A packed already broadcast'], ['tile_4x8_shuf', 4, 'A as one vector, splat by shuffles'],
-  ['tile_5x8_shuf', 5, '5 rows, rows 0-3 as one vector split by shuffles']];
+  ['tile_5x8_shuf', 5, '5 rows, rows 0-3 as one vector split by shuffles: the relaxed kernel of wasm/matrix.c']];
 const STEPS = 256, REPS = 4000;
 
 const builds = [];

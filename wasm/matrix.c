@@ -41,7 +41,7 @@
 /* Rows per tile, and columns per panel (tuning constants: the sums are the same). SIMD: 8, two
    f32x4 per row. SIMD128: 4 rows, 8 accumulators (XNNPACK's 4x8 for x86). Relaxed SIMD: 5 rows,
    10 accumulators: a fused multiply-add takes 4 cycles and the processor starts two a cycle, so 8
-   chains leave it no slack (4 rows ran at 84-91% of the build's ceiling alone, 5 at 97%:
+   chains leave it no slack (4 rows ran at 84-92% of the build's ceiling alone, 5 at 96-97%:
    bench/microkernel.mjs). V8 allocates 15 xmm registers and hoists every load of a loop's step to
    its top, so 5 splats loaded at once spilled two accumulators (38%); the 5-row kernel loads rows
    0..3 of a step as one vector and splits it by shuffles, which V8 places next to their use, and
