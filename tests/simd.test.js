@@ -257,7 +257,7 @@ test('relaxed-simd kernels: the model trains as on the SIMD128 build, to float32
 // ---- the three products training uses, through the kernels' raw exports (the GPT engine and the
 // core call them; the API's matmul is only the first). The scalar build is the bit-exact reference:
 // SIMD128 must give its bits, relaxed SIMD stay within γ(k+1)·(|c0| + Σ|a·b|) of float64 (k terms,
-// plus the value accumulated into). Shapes: the edges of the 4 × 8 tiles and the 256-term blocks,
+// plus the value accumulated into). Shapes: the edges of the 4 × 8 and 5 × 8 tiles and the 256-term blocks,
 // and the GPT's output layer with one row and one column more (513 × 65 · 65 × 3644: a leftover
 // row, a leftover term past 64, a last panel of 4 columns), and fewer than 4 rows across the
 // one-row path's column blocks (2 × 6 · 6 × 1037: a block of 1,024, one of 8, 5 columns left, and
@@ -276,7 +276,9 @@ const PRODUCTS = [
     term: (A, B, n, k, m, i, j, p) => A[p * n + i] * B[p * m + j] },
 ];
 // [70, 300, 20]: Aᵀ·B packs A's blocks of 64 rows (the SIMD builds): a part block with full tiles and an edge, two k blocks
-const PRODUCT_SHAPES = [[1, 1, 1], [3, 5, 7], [4, 1, 8], [5, 300, 9], [17, 257, 33], [70, 300, 20], [513, 65, 3644], [2, 6, 1037]];
+// [9, 300, 24] and [4, 257, 16]: the relaxed build's 5-row tiles with a last tile of 4 rows, and 4 rows alone (attention's
+// blocks of 4 query rows), B read in place (rows of at most 256 floats)
+const PRODUCT_SHAPES = [[1, 1, 1], [3, 5, 7], [4, 1, 8], [5, 300, 9], [9, 300, 24], [4, 257, 16], [17, 257, 33], [70, 300, 20], [513, 65, 3644], [2, 6, 1037]];
 
 /**
  * place(values) → the address of a copy of `values` in mem, `offset` floats past an aligned

@@ -2,7 +2,7 @@
  * matrix.c: matrix multiply, transpose and row-wise softmax, each with its backward, and the
  * two product kernels everything else is built on:
  *   gemm_nn  out (n, m) (+)= A (n, k) . B (k, m)     register tiles of MR (4; relaxed 5) x 8 over
- *                                                   packed panels of B: each step p broadcasts
+ *                                                   panels of B: each step p broadcasts
  *                                                   A[i][p] and multiplies it into B's row p, so
  *                                                   every out[i][j] sums its k terms in order
  *                                                   p = 0, 1, ...
@@ -26,14 +26,17 @@
  * term (one fused multiply-add in the relaxed build): blocks, packing and tile widths change where
  * the numbers travel, not the sums, so the SIMD128 and portable builds stay bit for bit the same.
  *
- * The SIMD builds pack both operands, BLIS-style: a block of A (64 rows x GEMM_KB terms) tile by
- * tile as [p][4], then B a panel of 8 columns at a time (GEMM_KB rows x 8, contiguous, the last
- * columns padded with zeros), so that the micro-kernel reads both in order from one pointer each,
+ * The SIMD builds pack both operands, BLIS-style: a block of A (64 rows x GEMM_KB terms, 60 in
+ * the relaxed build's 5-row tiles) tile by tile as [p][MR], then B a panel of 8 columns at a time
+ * (GEMM_KB rows x 8, contiguous, the last columns padded with zeros; the relaxed build reads a full
+ * panel of B rows of at most DIRECT_B floats in place instead, DIRECT_B below), so that the
+ * micro-kernel reads both in order from one pointer each,
  * whatever A's layout (its rows, or a stored transpose: Aᵀ·B) and B's row length (the tied output
  * layer is 3,644 columns wide: unpacked, every step p touched another page); edge tiles (fewer
  * than MR rows or 8 columns) run the same micro-kernel on a copy of the tile, rows beyond the edge
- * packed as zeros (results dropped); fewer than MR rows in all (generation: 1 row) skip the
- * packing, which would not pay. The portable build keeps B as it
+ * packed as zeros (results dropped; the relaxed build's last tile of 4 rows runs a 4-row kernel in
+ * place, nn_4x8); fewer than 4 rows in all (generation: 1 row) skip the packing, which would not
+ * pay. The portable build keeps B as it
  * is, in cache blocks: gcc -O3 -march=native vectorises that loop nest well (the native trainer,
  * tools/pretrain.c), and vectorised the packed one badly (3.5 against 20 GFLOP/s measured).
  */
@@ -45,8 +48,8 @@
    bench/microkernel.mjs). V8 allocates 15 xmm registers and hoists every load of a loop's step to
    its top, so 5 splats loaded at once spilled two accumulators (38%); the 5-row kernel loads rows
    0..3 of a step as one vector and splits it by shuffles, which V8 places next to their use, and
-   loads row 4 as a splat: 10 + 2 (B) + 3 registers. SIMD128 ran that kernel slower (83%: its
-   multiply and add are two instructions, and shuffles share their ports). Portable: 16 gives gcc
+   loads row 4 as a splat: 10 + 2 (B) + 3 registers. SIMD128 ran that kernel slower (83-84%:
+   its multiply and add are two instructions, and shuffles share their ports). Portable: 16 gives gcc
    and clang four 512- or eight 256-bit vector accumulators natively; the scalar WebAssembly build
    keeps 4 x 4 accumulators in locals, where V8 can hold them in registers. */
 #ifdef __wasm_relaxed_simd__
@@ -92,16 +95,19 @@
 #define MULADD(c, a, b) QKV_MADD((a), (b), (c))  /* c + a * b (see simd.h) */
 
 /* out rows 0..MR-1 (ldo apart), 8 columns (+)= MR rows of A packed by pack_a_block (term p of row r at
-   pa[p * MR + r]) . the packed panel (the loops over r unroll: 2 x MR accumulators in registers;
-   5 rows: rows 0..3 one load split by shuffles, see MR).
+   pa[p * MR + r]) . the panel, its rows ldp floats apart (packed: 8; B in place: its row length;
+   the loops over r unroll: 2 x MR accumulators in registers; 5 rows: rows 0..3 one load split by
+   shuffles, see MR). B in place, the loop's end may point past B by less than a row: a
+   WebAssembly address, never dereferenced, in a memory of at most 1 GiB (it cannot wrap).
    Both operands are read in order from one pointer each, so the addresses of a step are constant
    offsets from two registers, which V8 folds into the loads. That needs the kernels compiled
    without loop strength reduction (emcc's default; build.sh asks clang 16 for it): with it, clang
    gives every load a pointer of its own, an integer addition per load per step (6 per 8
    multiply-adds, about a quarter of the relaxed build's loop). */
-static void nn_mrx8(float* out, int ldo, const float* pa, const float* panel, int ldp, int k, int acc) {
+__attribute__((always_inline)) static inline void nn_tile(float* out, int ldo, const float* pa, const float* panel,
+                                                         int ldp, int k, int acc, int rows) {
     v128_t c0[MR], c1[MR];
-    for (int r = 0; r < MR; r++) {
+    for (int r = 0; r < rows; r++) {
         c0[r] = acc ? wasm_v128_load(out + (size_t)r * ldo) : wasm_f32x4_splat(0.0f);
         c1[r] = acc ? wasm_v128_load(out + (size_t)r * ldo + 4) : wasm_f32x4_splat(0.0f);
     }
@@ -117,20 +123,35 @@ static void nn_mrx8(float* out, int ldo, const float* pa, const float* panel, in
         x = wasm_i32x4_shuffle(a, a, 1, 1, 1, 1); c0[1] = MULADD(c0[1], x, b0); c1[1] = MULADD(c1[1], x, b1);
         x = wasm_i32x4_shuffle(a, a, 2, 2, 2, 2); c0[2] = MULADD(c0[2], x, b0); c1[2] = MULADD(c1[2], x, b1);
         x = wasm_i32x4_shuffle(a, a, 3, 3, 3, 3); c0[3] = MULADD(c0[3], x, b0); c1[3] = MULADD(c1[3], x, b1);
-        x = wasm_v128_load32_splat(pa + 4); c0[4] = MULADD(c0[4], x, b0); c1[4] = MULADD(c1[4], x, b1);
+        if (rows > 4) {
+            x = wasm_v128_load32_splat(pa + 4); c0[4] = MULADD(c0[4], x, b0); c1[4] = MULADD(c1[4], x, b1);
+        }
 #else
-        for (int r = 0; r < MR; r++) {
+        for (int r = 0; r < rows; r++) {
             v128_t x = wasm_v128_load32_splat(pa + r);
             c0[r] = MULADD(c0[r], x, b0);
             c1[r] = MULADD(c1[r], x, b1);
         }
 #endif
     }
-    for (int r = 0; r < MR; r++) {
+    for (int r = 0; r < rows; r++) {
         wasm_v128_store(out + (size_t)r * ldo, c0[r]);
         wasm_v128_store(out + (size_t)r * ldo + 4, c1[r]);
     }
 }
+
+static void nn_mrx8(float* out, int ldo, const float* pa, const float* panel, int ldp, int k, int acc) {
+    nn_tile(out, ldo, pa, panel, ldp, k, acc, MR);
+}
+
+#if MR == 5
+/* the relaxed build's tiles of 4 rows, from the same [p][5] packing (row 4 zeros, not read):
+   attention's blocks of 4 query rows (weights . V) and a product's last 4 rows, which ran whole
+   5-row tiles on a copy, or row by row (1.06x slower attention, 32 x 16 and 1024 x 64) */
+static void nn_4x8(float* out, int ldo, const float* pa, const float* panel, int ldp, int k, int acc) {
+    nn_tile(out, ldo, pa, panel, ldp, k, acc, 4);
+}
+#endif
 
 /* one row, cols <= 4 columns of B (unpacked), as lanes of a vector padded with zeros: the same lane
    arithmetic as the packed panels' (in the relaxed build, fused as there, so that one row and four
@@ -188,7 +209,7 @@ static void nn_1xblock(float* out, const float* a, size_t cs, const float* B, in
     }
 }
 
-/* fewer than MR rows: each row against B as it is stored, in column blocks */
+/* fewer than 4 rows: each row against B as it is stored, in column blocks */
 static void gemm_nn_rows(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
                          int m, int acc) {
     for (int i = 0; i < n; i++) {
@@ -238,19 +259,20 @@ QKV_COLD static void pack_a_rows(float* packed, const float* A, size_t rs, size_
 /* rows 0..rows-1 of A (element (r, p) at A[r * rs + p * cs]), kb terms, packed tile by tile as
    [p][MR] (a tile's MR values of term p side by side), so that the kernel reads every tile's terms
    in order from one run of kb x MR floats, from L1 or L2, whatever A's layout: A's rows (rs k, cs 1:
-   4 x 4 blocks transposed in registers, a fifth row copied) or a stored transpose (rs 1: MR adjacent floats per term,
-   one load; the tied table's gradient read dlogits so, every term a row of 3,644 floats further,
+   4 x 4 blocks transposed in registers, a fifth row copied) or a stored transpose (rs 1: MR
+   adjacent floats per term, one load and, for a fifth, a copy; the tied table's gradient read dlogits so, every term a row of 3,644 floats further,
    once per panel of B before it was packed) */
 static void pack_a_block(float* packed, const float* A, size_t rs, size_t cs, int kb, int rows) {
     int i = 0;
-    for (; i + MR <= rows; i += MR, packed += (size_t)MR * kb) {
+    /* whole tiles, and a last one of 4 rows (MR 5: row 4 zeros) */
+    for (; i + 4 <= rows; i += MR, packed += (size_t)MR * kb) {
         const float* a = A + (size_t)i * rs;
         float* d = packed;
-        int p = 0;
+        int p = 0, tr = rows - i < MR ? rows - i : MR;
         if (rs == 1) {
             for (; p < kb; p++, a += cs, d += MR) {
                 wasm_v128_store(d, wasm_v128_load(a));
-                for (int r = 4; r < MR; r++) d[r] = a[r];
+                for (int r = 4; r < MR; r++) d[r] = r < tr ? a[r] : 0.0f;
             }
         } else if (cs == 1) {
             for (; p + 4 <= kb; p += 4, d += 4 * MR) {
@@ -264,10 +286,10 @@ static void pack_a_block(float* packed, const float* A, size_t rs, size_t cs, in
                 wasm_v128_store(d + 2 * MR, wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5));
                 wasm_v128_store(d + 3 * MR, wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7));
                 for (int r = 4; r < MR; r++)
-                    for (int q = 0; q < 4; q++) d[q * MR + r] = a[r * rs + p + q];
+                    for (int q = 0; q < 4; q++) d[q * MR + r] = r < tr ? a[r * rs + p + q] : 0.0f;
             }
         }
-        if (p < kb) pack_a_rows(d, a + (size_t)p * cs, rs, cs, kb - p, MR);
+        if (p < kb) pack_a_rows(d, a + (size_t)p * cs, rs, cs, kb - p, tr);
     }
     if (i < rows) pack_a_rows(packed, A + (size_t)i * rs, rs, cs, kb, rows - i);
 }
@@ -275,12 +297,13 @@ static void pack_a_block(float* packed, const float* A, size_t rs, size_t cs, in
 /* Rows per packed block of A at the full GEMM_KB terms (tuning constant: the sums are the same):
    GEMM_IB_PACKED x GEMM_KB floats, 64 KiB on the kernels' stack (web/loader.js), in L2 while every
    panel of B passes over it (128 rows measured no faster). A shorter sum fills the same buffer with
-   more rows (gemm_nn's ib), so that B's panels are packed fewer times. */
+   more rows (gemm_nn's ib), so that B's panels are packed fewer times; rows are rounded down to
+   whole tiles (the relaxed build's 5 rows: 60 at GEMM_KB terms). */
 #define GEMM_IB_PACKED 64
 
 static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const float* B, int n, int k,
                     int m, int acc) {
-    if (n < MR) {
+    if (n < 4) {  /* fewer than 4 rows (the relaxed build's 4-row tiles take 4: nn_4x8) */
         gemm_nn_rows(out, A, rs, cs, B, n, k, m, acc);
         return;
     }
@@ -290,8 +313,8 @@ static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const floa
     for (int p0 = 0; p0 < k || p0 == 0; p0 += GEMM_KB) {
         int kb = k - p0 < GEMM_KB ? k - p0 : GEMM_KB;
         int accumulate = acc || p0 > 0;
-        /* rows per packed block: as many as its buffer holds at this kb (the logits' 64 terms: 256
-           rows), so that each panel of B is packed fewer times; the sums are the same */
+        /* rows per packed block: as many as its buffer holds at this kb in whole tiles (the
+           logits' 64 terms: 256 rows, 255 in 5-row tiles), so that each panel of B is packed fewer times; the sums are the same */
         int ib = GEMM_IB_PACKED * GEMM_KB / (kb > 0 ? kb : 1) / MR * MR;
         for (int i0 = 0; i0 < n; i0 += ib) {
             int rows = n - i0 < ib ? n - i0 : ib;
@@ -304,10 +327,16 @@ static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const floa
                 for (int i = 0; i < rows; i += MR) {
                     float* o = out + (size_t)(i0 + i) * m + j;
                     const float* pa = a_block + (size_t)i * kb;
-                    if (direct && rows - i >= MR) nn_mrx8(o, m, pa, bp, m, kb, accumulate);
-                    else if (direct) { pack_panel(panel, bp, m, kb, cols); nn_edge(o, m, pa, panel, kb, rows - i, cols, accumulate); }
-                    else if (rows - i >= MR && cols == PANEL) nn_mrx8(o, m, pa, panel, PANEL, kb, accumulate);
-                    else nn_edge(o, m, pa, panel, kb, rows - i < MR ? rows - i : MR, cols, accumulate);
+                    const float* b = direct ? bp : panel;
+                    int ldp = direct ? m : PANEL, left = rows - i < MR ? rows - i : MR;
+                    if (left == MR && cols == PANEL) nn_mrx8(o, m, pa, b, ldp, kb, accumulate);
+#if MR == 5
+                    else if (left == 4 && cols == PANEL) nn_4x8(o, m, pa, b, ldp, kb, accumulate);
+#endif
+                    else {
+                        if (direct) pack_panel(panel, bp, m, kb, cols);
+                        nn_edge(o, m, pa, panel, kb, left, cols, accumulate);
+                    }
                 }
             }
         }
