@@ -76,7 +76,7 @@
    full panels read B where it is stored, DIRECT_B floats from one step to the next, instead of a
    packed copy. A panel of 8 columns then spans more cache lines (256 rows of a 64-float B: 16 KiB of
    lines for 8 KiB of values), but nothing is packed: 1.05x on the output layer's dlnf (40 x 3,644
-   . 3,644 x 64, wte packed again by every block of rows), 1.00-1.04x on the blocks' products
+   . 3,644 x 64, wte packed again by every block of rows), 0.99-1.04x on the blocks' products
    (products alone, interleaved in one process). SIMD128 measured 0.97-1.02x and keeps packing (0). */
 #ifdef __wasm_relaxed_simd__
 #define DIRECT_B 256
