@@ -324,11 +324,12 @@ static void gemm_nn(float* out, const float* A, size_t rs, size_t cs, const floa
                 const float* bp = B + (size_t)p0 * m + j;
                 int direct = DIRECT_B && m <= DIRECT_B && cols == PANEL;
                 if (!direct) pack_panel(panel, bp, m, kb, cols);
+                const float* b = direct ? bp : panel;  /* what full tiles read, ldp floats a row */
+                int ldp = direct ? m : PANEL;
                 for (int i = 0; i < rows; i += MR) {
                     float* o = out + (size_t)(i0 + i) * m + j;
                     const float* pa = a_block + (size_t)i * kb;
-                    const float* b = direct ? bp : panel;
-                    int ldp = direct ? m : PANEL, left = rows - i < MR ? rows - i : MR;
+                    int left = rows - i < MR ? rows - i : MR;
                     if (left == MR && cols == PANEL) nn_mrx8(o, m, pa, b, ldp, kb, accumulate);
 #if MR == 5
                     else if (left == 4 && cols == PANEL) nn_4x8(o, m, pa, b, ldp, kb, accumulate);
