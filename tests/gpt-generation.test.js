@@ -181,3 +181,28 @@ test('an adapter file (ft.saveAdapter()) loads on the poet and writes; one for a
   assert.equal(refused.writing.kind, 'adapter', 'the adapter that was there still writes');
   source.destroy();
 });
+
+test('"Measure now" on the poet: the whole context without the cache is more than one call may do, so both ways time the most one uncached call may generate', async () => {
+  const state = createState({ search: '' });
+  const source = generationSource({ state, qkv });
+  const next = (pred) => new Promise((resolve) => {
+    if (pred(source.get())) { resolve(source.get()); return; }
+    const off = source.subscribe((snap) => { if (pred(snap)) { off(); resolve(snap); } });
+  });
+  source.setVisible(true);
+  const ready = await next((s) => s.status === 'ready' && s.writing.kind === 'poet');
+  const prompt = state.get('gprompt');
+  const room = ready.context - 1 - Array.from(prompt).length;
+  // what made it fail before: the API refuses the whole room uncached (and accepts it cached)
+  const poet = await qkv.loadPretrained();
+  assert.throws(() => poet.generate(prompt, { maxTokens: room, temperature: 0, cache: false }), /more than the limit/);
+  const half = Math.floor(room / 2);
+  poet.dispose();
+  source.measure();
+  const { cost } = source.get();
+  assert.equal(cost.error, undefined, cost.error);
+  assert.ok(cost.tokens >= 1 && cost.tokens <= half, `${cost.tokens} of ${room}`);
+  for (const ms of [cost.cached, cost.uncached]) assert.ok(Number.isFinite(ms) && ms > 0, String(ms));
+  assert.equal(cost.prompt, prompt);
+  source.destroy();
+});

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { glossed, glossedShort, flatGloss } from '../web/page/sections/training/glosses.js';
 import { gapFillers, ARTICLE_CONTEXTS, GAP } from '../web/page/training/contexts.js';
-import { DEFAULT_CORPUS } from '../web/corpus.js';
+import { DEFAULT_CORPUS, GLOSSES } from '../web/corpus.js';
 
 test('a word that is an Object.prototype key has no gloss and stays the word', () => {
   for (const w of ['constructor', 'toString', 'valueOf', '__proto__', 'hasOwnProperty']) {
@@ -20,6 +20,10 @@ test('glosses never nest parentheses', () => {
   assert.equal(flatGloss('(done)'), 'done');
   assert.equal(glossed('果', 'en'), '果 (-ple; 苹果 = apple)');
   assert.equal(glossed('果', 'zh'), '果');
+});
+
+test('every English gloss reads cleanly once flattened: no punctuation left before its parenthesis', () => {
+  for (const [word, gloss] of Object.entries(GLOSSES)) assert.doesNotMatch(flatGloss(gloss), /[,;:]\s*;/u, `${word}: '${gloss}'`);
 });
 
 test('the intro\'s gaps are filled with what the default corpus puts there', () => {

@@ -179,7 +179,7 @@ export const GLOSSES = /* @__PURE__ */ Object.freeze({
   王冠: 'crown', 男人: 'man', 女人: 'woman', 每天: 'every day', 工作: 'work', 留着: 'wearing (hair)',
   胡子: 'beard', 娶: 'marry (a wife)', 妻子: 'wife', 穿着: 'wearing (clothes)', 裙子: 'skirt',
   生: 'give birth to', 孩子: 'child', 住: 'live', 王宫: 'palace', 访问: 'visit',
-  邻国: 'neighbouring country', 修: 'repair', 好: 'good, (done well)', 写: 'write', 一本: 'a (one, for books)',
+  邻国: 'neighbouring country', 修: 'repair', 好: 'good (done well)', 写: 'write', 一本: 'a (one, for books)',
   书: 'book', 喜欢: 'like', 他: 'he', 给: 'give, for',
 });
 

@@ -352,3 +352,17 @@ test('zh: the engine\'s refusals are said in Chinese, numbers grouped; an intege
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('the writer\'s loss chart on a phone: drawn in the width it has, so its axis labels keep their size; its legend draws the baselines dashed and dotted, as the chart does', async () => {
+  const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', ...TINY }), width: 375, height: 800 });
+  await page.locator('#writer').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#writer .loss-plot svg .tick');
+  const ticks = await page.$$eval('#writer .loss-plot svg .tick', (els) => els.map((el) => el.getBoundingClientRect().height));
+  // 10 px in CSS; a 560-unit picture shrunk into a phone's 300 px drew them about 6 px tall
+  assert.ok(ticks.length > 0 && Math.min(...ticks) >= 9, `tick labels ${ticks.map((t) => t.toFixed(1)).join(', ')} px tall`);
+  const swatches = await page.$$eval('#writer .legend li .swatch', (els) => els.map((el) => [el.parentElement.className, getComputedStyle(el).backgroundImage]));
+  for (const [cls, image] of swatches) {
+    if (/legend-(unigram|uniform)/.test(cls)) assert.match(image, /repeating-linear-gradient/, cls);
+  }
+  await page.closeAll();
+});

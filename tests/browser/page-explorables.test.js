@@ -396,3 +396,21 @@ test('the widget carries all of it: d_k as an attribute, the dot product, softma
   assert.deepEqual(page.problems(), []);
   await page.closeAll();
 });
+
+test('the multi-head verdict counts the rows where the heads\' largest weights differ, as the head tables show them, and says the weights are untrained', async () => {
+  for (const [lang, heads] of [['en', 2], ['zh', 3], ['en', 4]]) {
+    const page = await openPage(env, { query: q({ section: 'multihead', lang, heads }) });
+    await page.waitForSelector(`#multihead .mh-heads [data-matrix="A${heads - 1}"] tbody td`);
+    const tops = await page.$$eval('#multihead .mh-heads [data-matrix^="A"] table', (tables) => tables.map((t) =>
+      [...t.querySelectorAll('tbody tr')].map((tr) => { const v = [...tr.querySelectorAll('td')].map((td) => Number(td.textContent)); return v.indexOf(Math.max(...v)); })));
+    assert.equal(tops.length, heads);
+    const rows = tops[0].length;
+    const differ = tops[0].filter((_, i) => new Set(tops.map((t) => t[i])).size > 1).length;
+    const verdict = await page.textContent('#multihead .mh-verdict');
+    const where = `${lang}, ${heads} heads`;
+    if (differ === 0) assert.match(verdict, lang === 'en' ? /happen to fall on the same token/ : /恰好都落在同一个词上/, where);
+    else if (lang === 'en') assert.match(verdict, new RegExp(`^In ${differ} of the ${rows} rows .*untrained`), where);
+    else assert.match(verdict, new RegExp(`^${rows} 行里有 ${differ} 行.*没训练过`), where);
+    await page.closeAll();
+  }
+});

@@ -233,20 +233,39 @@ export function computeGeneration(qkv, gpt, settings) {
 /**
  * The cost of a token with and without the cache, measured here and now: generate() the same
  * tokens both ways, the wall time divided by the tokens. A measurement, so it varies with the
- * machine and what else runs; the page says so.
+ * machine and what else runs; the page says so. → { tokens (generated in each run), cached,
+ * uncached (ms per token) }, or null when the prompt leaves the context no room.
+ *
+ * Without the cache every step runs the whole text again, so for a model the size of the poet
+ * the characters the context has room for are more work than one call may do: generate()
+ * refuses them (a RangeError, before any work). Both ways then time the most that one uncached
+ * call may generate, halving from the room. The same call with the cache is made first: it
+ * checks everything else, so a refusal of the uncached one is its work's.
  */
 export function measureCost(gpt, prompt) {
-  const room = shapeOf(gpt).context - 1 - Array.from(prompt).length;
+  let room = shapeOf(gpt).context - 1 - Array.from(prompt).length;
   if (room < 1) return null;
+  const generate = (cache) => gpt.generate(prompt, { maxTokens: room, temperature: 0, cache }).steps.length;
+  generate(true);
+  let tokens;
+  for (;;) {
+    try {
+      tokens = generate(false);
+      break;
+    } catch (error) {
+      if (!(error instanceof RangeError) || room === 1) throw error;
+      room = Math.floor(room / 2);
+    }
+  }
   const now = () => performance.now();
   const time = (cache) => {
     const t0 = now();
-    let tokens = 0;
+    let done = 0;
     let runs = 0;
-    while (runs < 3 || now() - t0 < 200) { tokens += gpt.generate(prompt, { maxTokens: room, temperature: 0, cache }).steps.length; runs++; }
-    return (now() - t0) / tokens;
+    while (runs < 3 || now() - t0 < 200) { done += generate(cache); runs++; }
+    return (now() - t0) / done;
   };
-  return { tokens: room, cached: time(true), uncached: time(false) };
+  return { tokens, cached: time(true), uncached: time(false) };
 }
 
 const GEN_KEYS = ['gmodel', 'gform', 'gacro', 'gprompt', 'gtemp', 'gtopk', 'gtopp'];
@@ -463,7 +482,12 @@ export function generationSource(ctx) {
     measure() {
       const model = current();
       if (!model.gpt) return;
-      cost = { ...measureCost(model.gpt, ctx.state.get('gprompt')), prompt: ctx.state.get('gprompt') };
+      const prompt = ctx.state.get('gprompt');
+      try {
+        cost = { ...measureCost(model.gpt, prompt), prompt };
+      } catch (error) {  // said in the note, not thrown at the page
+        cost = { error: String(error.message || error), prompt };
+      }
       costFor = model.gpt;
       compute();
     },

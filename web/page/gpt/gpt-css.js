@@ -88,8 +88,8 @@ export const GPT_CSS = `
 .qkv .legend-batch .swatch { color: var(--accent); }
 .qkv .legend-trainEval .swatch { color: var(--k); height: 0.6em; width: 0.6em; border-radius: 50%; }
 .qkv .legend-val .swatch { color: var(--v); height: 0.6em; width: 0.6em; border-radius: 50%; }
-.qkv .legend-unigram .swatch { color: var(--q); }
-.qkv .legend-uniform .swatch { color: var(--muted); }
+.qkv .legend-unigram .swatch { color: var(--q); background: repeating-linear-gradient(to right, currentColor 0 5px, transparent 5px 9px); }
+.qkv .legend-uniform .swatch { color: var(--muted); background: repeating-linear-gradient(to right, currentColor 0 2px, transparent 2px 6px); }
 .qkv .gen-dist { margin: 0.8rem 0; max-width: 44rem; }
 /* the form's say at a step, and the poem as the metrics read it: a rhyme is boxed (dashed when
    lines 2 and 4 do not rhyme), a line found in the training poems underlined: shown, never hidden */

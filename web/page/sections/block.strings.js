@@ -3,7 +3,7 @@
 export const BLOCK_STRINGS = {
   zh: {
     'block.title': 'Transformer 块：一个字走完一层',
-    'block.intro1': '前面各节拆开讲了注意力的每个零件。GPT 把它们装进同一个“块”里，再把块一层层叠起来。一个块只做两件事：先让每个位置去看前面的位置（注意力），再让每个位置单独想一想（前馈网络）。每件事之前先做一次 LayerNorm，每件事之后把结果加回原来的向量上。',
+    'block.intro1': '前面各节拆开讲了注意力的每个零件。GPT 把它们装进同一个“块”里，再把块一层层叠起来。一个块只做两件事：先让每个位置去看自己和前面的位置（注意力），再让每个位置单独想一想（前馈网络）。每件事之前先做一次 LayerNorm，每件事之后把结果加回原来的向量上。',
     'block.intro2': '下面跟着“白日依山尽”里的一个字走一遍。所有数字都是浏览器里的 WebAssembly 调用 transformerBlock 当场算的；权重是随机抽的（这个块没训练过），可以换宽度 d、头数和要跟的字。',
     'block.d': '宽度 d', 'block.heads': '头数', 'block.token': '跟着哪个字',
     'block.row.X': '输入 X：每个字一行（随机数，代替 embedding + 位置）',
@@ -52,7 +52,7 @@ export const BLOCK_STRINGS = {
   },
   en: {
     'block.title': 'The Transformer block: one character through one layer',
-    'block.intro1': 'The earlier sections took attention apart piece by piece. GPT puts the pieces into one block and stacks blocks on top of each other. A block does two things: first every position looks at the positions before it (attention), then every position thinks on its own (the feed-forward network). Before each of the two comes a LayerNorm; after each, its result is added back onto the vector it started from.',
+    'block.intro1': 'The earlier sections took attention apart piece by piece. GPT puts the pieces into one block and stacks blocks on top of each other. A block does two things: first every position looks at itself and the positions before it (attention), then every position thinks on its own (the feed-forward network). Before each of the two comes a LayerNorm; after each, its result is added back onto the vector it started from.',
     'block.intro2': 'Below we follow one character of 白日依山尽 through it. Every number is computed on the spot by the WebAssembly core\'s transformerBlock; the weights are random draws (this block is untrained). Change the width d, the heads or the character followed.',
     'block.d': 'width d', 'block.heads': 'heads', 'block.token': 'follow',
     'block.row.X': 'input X: one row per character (random numbers standing in for embedding + position)',

@@ -284,7 +284,7 @@ export const finetuneSection = defineSection({
       const dark = darkText;
       const names2 = { W: i18n.t('finetune.frozen', { rows: c.W.rows, cols: c.W.cols }), A: c.A ? i18n.t('finetune.A', { rows: c.A.rows, r }) : '',
         B: c.B ? i18n.t('finetune.B', { r, cols: c.B.cols }) : '', delta: i18n.t(c.A ? 'finetune.delta' : 'finetune.deltaFull', { rows: c.W.rows, cols: c.W.cols, r }) };
-      const bounds = adapterView.draw(c, { dark, labels: (part, bound) => ({ caption: `${c.target} · ${names2[part]}`,
+      const bounds = adapterView.draw(c, { dark, labels: (part, bound) => ({ caption: `${c.target}: ${names2[part]}`,
         label: i18n.t('finetune.mapLabel', { name: `${c.target} ${i18n.t('finetune.layerN', { n: c.layer + 1 })}, ${names2[part]}`, rows: c[part].rows, cols: c[part].cols, bound: bound.toPrecision(2) }) }) });
       rankNote.textContent = c.A ? i18n.t('finetune.rankNote', { r, target: c.target, max: bounds.deltaMax.toPrecision(2), wmax: bounds.wMax.toPrecision(2) })
         : i18n.t('finetune.rankNoteFull', { max: bounds.deltaMax.toPrecision(2), wmax: bounds.wMax.toPrecision(2) });

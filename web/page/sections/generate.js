@@ -258,6 +258,8 @@ export const generateSection = defineSection({
       if (snap.status === 'ready' && snap.cost && snap.cost.tokens) {
         costText.textContent = i18n.t('gen.cost', { tokens: snap.cost.tokens, with: fmt(snap.cost.cached, 2), without: fmt(snap.cost.uncached, 2),
           ratio: (snap.cost.uncached / snap.cost.cached).toFixed(1), n: Array.from(snap.cost.prompt).length });
+      } else if (snap.status === 'ready' && snap.cost?.error) {
+        costText.textContent = i18n.t('gen.costError', { message: refusalText(i18n, snap.cost.error) });
       } else costText.textContent = i18n.t('gen.costNone');
       measure.disabled = !ready;
       if (!ready) { clear(readingBox); maskNote.textContent = ''; return; }

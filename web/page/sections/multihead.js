@@ -109,8 +109,10 @@ export const multiheadSection = defineSection({
       yView.update(res.output, { rowLabels: snap.words, colLabels: indexLabels(res.output.cols) });
       const { projections: proj, output: out } = mh.params;
       params.textContent = i18n.t('mh.params', { proj, out, total: proj + out });
-      const patterns = res.heads.map((head) => tops(head.weights).join(','));
-      verdict.textContent = H > 1 ? i18n.t(new Set(patterns).size > 1 ? 'mh.differ' : 'mh.same') : '';
+      // in how many rows the heads' largest weights fall on different tokens (untrained: chance, and said so)
+      const top = res.heads.map((head) => tops(head.weights));
+      const differ = top[0].filter((_, i) => new Set(top.map((t) => t[i])).size > 1).length;
+      verdict.textContent = H > 1 ? i18n.t(differ ? 'mh.differ' : 'mh.same', { d: differ, n: top[0].length }) : '';
       code.draw(snap, { heads: H });
     }
 

@@ -19,8 +19,8 @@ export const MULTIHEAD_STRINGS = {
     'mh.stepHead': '头 {h} 只用第 {a}–{b} 列：它自己的 Q、K、V，打分除以 √{dk}，再按行 softmax。{tops}',
     'mh.stepConcat': '各头的输出（每个 {n} × {dk}）并排拼起来：concat 又是 {n} × 12，每段来自一个头。',
     'mh.stepY': '最后乘 W_O（12 × 4），把各头的结果融合回 4 维：Y 是 {n} × 4，和 X 一样宽，可以接着做残差、进入下一层。{params}',
-    'mh.differ': '各头关注的对象不一样：这正是多头的用处。',
-    'mh.same': '这里各头恰好关注同样的词；换个种子或句子看看。',
+    'mh.differ': '{n} 行里有 {d} 行，各头最大的权重落在不同的词上：每个头用自己那几列 Q、K 打分，所以即使权重是随机的、没训练过，各头的分配也不一样。让每个头专门负责一种关系，要靠训练。',
+    'mh.same': '这里每一行里各头最大的权重恰好都落在同一个词上；换个种子或句子看看。',
   },
   en: {
     'mh.title': 'Multi-head attention',
@@ -40,7 +40,7 @@ export const MULTIHEAD_STRINGS = {
     'mh.stepHead': 'Head {h} uses only columns {a}–{b}: its own Q, K and V, scores divided by √{dk}, softmax by rows. {tops}',
     'mh.stepConcat': 'The heads’ outputs ({n} × {dk} each) side by side: concat is {n} × 12 again, each block from one head.',
     'mh.stepY': 'Last, W_O (12 × 4) blends the heads back into 4 columns: Y is {n} × 4, as wide as X, ready for the residual and the next layer. {params}',
-    'mh.differ': 'The heads attend to different tokens: that is what several heads are for.',
-    'mh.same': 'Here the heads happen to attend to the same tokens; try another seed or sentence.',
+    'mh.differ': 'In {d} of the {n} rows the heads’ largest weights fall on different tokens: each head scores with its own columns of Q and K, so even with random, untrained weights each shares out its attention its own way. Giving each head a kind of relation of its own is what training can do.',
+    'mh.same': 'Here, in every row, the heads’ largest weights happen to fall on the same token; try another seed or sentence.',
   },
 };

@@ -4,7 +4,7 @@
 export const PRETRAINED_STRINGS = {
   zh: {
     'pre.title': '预训练：更大的模型、更长的训练换来了什么',
-    'pre.intro1': '“会写诗的 Transformer”一节里的小 GPT 在你的浏览器里训练几十秒，只读 3,710 首五绝。这里的诗人大得多：它离线训练过，读了唐代四种格律诗，随包一起发布，页面只是把它加载进来。同一个温度（{temperature}），从结束符开始写，什么提示也不给。',
+    'pre.intro1': '“会写诗的 Transformer”一节里的小 GPT 在你的浏览器里训练 600 步，只读 3,710 首五绝。这里的诗人大得多：它离线训练过，读了唐代四种格律诗，随包一起发布，页面只是把它加载进来。同一个温度（{temperature}），从结束符开始写，什么提示也不给。',
     'pre.intro2': '下面把它和小模型、和两种“数数”的办法（按位置的二元语法、三元语法）、和真实的诗放在同一张表里。看哪里数数已经够用（格律），哪里不够（押韵）。',
     'pre.tableTitle': '同一把尺子量：五绝验证集的损失，和各自写出的诗',
     'pre.tableCaption': '每个模型的数字都来自仓库里的测量文件，页面运行时读入；有范围的是多个种子或多段样本的最小到最大。',
@@ -52,7 +52,7 @@ export const PRETRAINED_STRINGS = {
   },
   en: {
     'pre.title': 'Pretraining: what a bigger model trained longer buys',
-    'pre.intro1': 'The small GPT of the section “A Transformer that writes” trains in your browser for under a minute on 3,710 five-character quatrains. The poet here is far bigger: it was trained offline on the four regular forms of Tang verse and ships with the package; the page only loads it. Same temperature ({temperature}), writing from the end-of-text token with no prompt.',
+    'pre.intro1': 'The small GPT of the section “A Transformer that writes” trains in your browser, 600 steps on 3,710 five-character quatrains. The poet here is far bigger: it was trained offline on the four regular forms of Tang verse and ships with the package; the page only loads it. Same temperature ({temperature}), writing from the end-of-text token with no prompt.',
     'pre.intro2': 'The table puts it beside the small model, beside two ways of counting (a position-aware bigram and a trigram) and beside the real poems. It shows where counting already gets (the form) and where it does not (the rhyme).',
     'pre.tableTitle': 'One yardstick: loss on the held-out 五绝, and the poems each one writes',
     'pre.tableCaption': 'Every figure is read at run time from the measurements committed with the code; a range runs from the lowest to the highest seed or block of samples.',

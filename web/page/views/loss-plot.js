@@ -4,7 +4,10 @@
 //   const plot = createLossPlot();   plot.update({ losses, evals, baselines, steps, label });
 import { h, s, clear } from '../shell/dom.js';
 
-const W = 560, H = 220, L = 36, R = 8, T = 10, B = 24;
+const H = 220, L = 36, R = 8, T = 10, B = 24;
+// The chart is as many units wide as the element has pixels (280 to 560), so that its labels keep
+// their size on a phone instead of shrinking with the whole picture (560 while it is not laid out).
+const widthOf = (element) => Math.min(560, Math.max(280, Math.round(element.clientWidth || 560)));
 
 export function createLossPlot() {
   const element = h('div', { class: 'loss-plot' });
@@ -15,6 +18,7 @@ export function createLossPlot() {
      * across), steps: the schedule's length (the x axis), label: the chart's accessible name.
      */
     update({ losses, evals, baselines, steps, label }) {
+      const W = widthOf(element);
       clear(element);
       const values = [...losses.map((p) => p.loss), ...evals.flatMap((e) => [e.train, e.val]),
         ...baselines.map((b) => b.value)].filter(Number.isFinite);
