@@ -353,7 +353,7 @@ test('zh: the engine\'s refusals are said in Chinese, numbers grouped; an intege
   await page.closeAll();
 });
 
-test('the writer\'s loss chart on a phone: drawn in the width it has, so its axis labels keep their size; its legend draws the baselines dashed and dotted, as the chart does', async () => {
+test('the writer\'s loss chart on a phone: drawn in the width it has, so its axis labels keep their size; its legend draws the baselines dashed and dotted, as the chart does; an untrained model\'s heads look almost evenly, at no character "most"', async () => {
   const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', ...TINY }), width: 375, height: 800 });
   await page.locator('#writer').scrollIntoViewIfNeeded();
   await page.waitForSelector('#writer .loss-plot svg .tick');
@@ -363,6 +363,19 @@ test('the writer\'s loss chart on a phone: drawn in the width it has, so its axi
   const swatches = await page.$$eval('#writer .legend li .swatch', (els) => els.map((el) => [el.parentElement.className, getComputedStyle(el).backgroundImage]));
   for (const [cls, image] of swatches) {
     if (/legend-(unigram|uniform)/.test(cls)) assert.match(image, /repeating-linear-gradient/, cls);
+  }
+  // the untrained model's heads share out their attention almost evenly: no head "looks most" at
+  // a character then (each title is checked against its strip's weights)
+  await page.waitForSelector('#writer .attn-head-title');
+  const heads = await page.$$eval('#writer .attn-head', (els) => els.map((el) => ({
+    title: el.querySelector('.attn-head-title').textContent,
+    weights: el.querySelector('.attn-strip').getAttribute('aria-label').split(': ')[1].split(', ').map((x) => Number(x.split(' ').pop())),
+  })));
+  assert.ok(heads.length > 0);
+  for (const { title, weights } of heads) {
+    const even = Math.max(...weights) < 1.5 / weights.length;
+    assert.match(title, even ? /almost evenly/ : /looks most at/, `${title}: ${weights}`);
+    assert.ok(even, `step 0: ${title}`);
   }
   await page.closeAll();
 });

@@ -278,8 +278,10 @@ export const writerSection = defineSection({
         const row = Array.from(w.data.subarray(q * w.n, q * w.n + q + 1));
         const label = i18n.t('writer.headLabel', { l: l + 1, k: k + 1 });
         const top = row.indexOf(Math.max(...row));
+        // a row within 1.5 times an even share everywhere (an untrained model's) has no "most"
+        const even = row[top] < 1.5 / row.length;
         attnGrid.append(h('div', { class: 'attn-head', dataset: { layer: String(l), head: String(k) } },
-          h('p', { class: 'attn-head-title', text: `${label}: ${i18n.t('writer.looksAt', { ch: shown(a.chars[top]), p: fmt(row[top], 2) })}` }),
+          h('p', { class: 'attn-head-title', text: `${label}: ${i18n.t(even ? 'writer.looksEven' : 'writer.looksAt', { ch: shown(a.chars[top]), p: fmt(row[top], 2) })}` }),
           h('div', { class: 'attn-strip', attrs: { role: 'img', 'aria-label': `${label}: ${row.map((p, j) => `${shown(a.chars[j])} ${fmt(p, 2)}`).join(', ')}` } },
             row.map((p, j) => h('span', { attrs: { title: fmt(p, 3) } }, h('span', { class: 'w', style: `opacity:${Math.min(1, p).toFixed(3)}` }),
               h('span', { class: 'c', text: shown(a.chars[j]) }))))));
