@@ -21,7 +21,7 @@ export const TRAINSTEP_STRINGS = {
     'ts.stage.predict': '预测下一个词', 'ts.stage.loss': '损失', 'ts.stage.backward': '反向传播',
     'ts.stage.update': '更新', 'ts.stage.after': '再算一次',
     'ts.stages': '训练一步的各个阶段',
-    'ts.lookupNote': 'one-hot 向量只在编号处是 1，其余 {rest} 个位置都是 0；它乘 E（{V} 行 × {d} 列），结果就是 E 的那一行。热图「Embedding 表 E」画的是整张 E，亮起来的是被取出的行。',
+    'ts.lookupNote': 'one-hot 向量只在编号处是 1，其余 {rest} 个位置都是 0；它乘 E（{V} 行 × {d} 列），结果就是 E 的那一行。热图“Embedding 表 E”画的是整张 E，亮起来的是被取出的行。',
     'ts.idChip': '编号 {id}',
     'ts.whyRows': '为什么是 {n} 行，而文章的例子只读 {m} 行（{words}）？文章只用前面的词预测最后一个词“{last}”；这里每个位置都预测下一个词，所以边界 <s> 也被读入（用来猜“{first}”），“{last}”也被读入（用来猜句子结束 <s>）。',
     'ts.rowsE': 'E[编号]：取出的 {n} 行',
