@@ -8,8 +8,7 @@
 // them). The rounds alternate which tree goes first. Prints every round's steps per second and the
 // median. A benchmark: nothing passes or fails.
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { CHROMIUM, ROOT, argsWithProxy, startRefuser } from '../tools/browser.mjs';
+import { ROOT, openBrowser } from '../tools/browser.mjs';
 import { startServer } from '../tools/serve.js';
 
 const argv = process.argv.slice(2);
@@ -27,12 +26,13 @@ if (!(ROUNDS >= 1 && FROM >= 1 && TO > FROM)) {
   process.exit(2);
 }
 
-const trees = [];
-for (const [name, root] of [['before', path.resolve(BEFORE, 'web')], ['after', path.join(ROOT, 'web')]]) {
-  trees.push({ name, root, server: await startServer({ root }), rates: [] });
-}
-const refuser = await startRefuser();
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: argsWithProxy(refuser.port), headless: true });
+// the browser tests' Chromium (no request leaves the machine) with the before tree's server; the
+// after tree's server beside it
+const before = path.resolve(BEFORE, 'web'), after = path.join(ROOT, 'web');
+const env = await openBrowser({ root: before });
+const { browser } = env;
+const trees = [{ name: 'before', root: before, server: env.server, rates: [] },
+  { name: 'after', root: after, server: await startServer({ root: after }), rates: [] }];
 const shown = () => Number(document.querySelector('#writer [data-role=status]')?.dataset.step || 0);
 const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 try {
@@ -55,9 +55,8 @@ try {
     }
   }
 } finally {
-  await browser.close();
-  await refuser.close();
-  for (const tree of trees) await tree.server.close();
+  await env.close();
+  await trees[1].server.close();
 }
 console.log(`the writer in headless Chromium, steps ${FROM} to ${TO}, wall-clock, ${ROUNDS} rounds in turns:`);
 for (const tree of trees) {

@@ -193,16 +193,28 @@ test('"Measure now" on the poet: the whole context without the cache is more tha
   const ready = await next((s) => s.status === 'ready' && s.writing.kind === 'poet');
   const prompt = state.get('gprompt');
   const room = ready.context - 1 - Array.from(prompt).length;
-  // what made it fail before: the API refuses the whole room uncached (and accepts it cached)
-  const poet = await qkv.loadPretrained();
-  assert.throws(() => poet.generate(prompt, { maxTokens: room, temperature: 0, cache: false }), /more than the limit/);
-  const half = Math.floor(room / 2);
-  poet.dispose();
   source.measure();
   const { cost } = source.get();
   assert.equal(cost.error, undefined, cost.error);
-  assert.ok(cost.tokens >= 1 && cost.tokens <= half, `${cost.tokens} of ${room}`);
-  for (const ms of [cost.cached, cost.uncached]) assert.ok(Number.isFinite(ms) && ms > 0, String(ms));
+  // both ways were timed (how fast is the benchmark's business, not a test's)
+  assert.deepEqual(Object.keys(cost).sort(), ['cached', 'prompt', 'tokens', 'uncached']);
   assert.equal(cost.prompt, prompt);
+  // the characters timed: halving from the room, the first count one uncached call accepts. The
+  // whole room is what made it fail before: refused, as every count above the accepted one
+  const poet = await qkv.loadPretrained();
+  const uncached = (maxTokens) => poet.generate(prompt, { maxTokens, temperature: 0, cache: false }).steps.length;
+  let count = room;
+  let generated = null;
+  while (generated === null) {
+    try {
+      generated = uncached(count);
+    } catch (error) {
+      assert.match(error.message, /more than the limit/, `${count} characters`);
+      count = Math.floor(count / 2);
+    }
+  }
+  assert.ok(count < room, 'the whole room is more than one uncached call may do');
+  assert.equal(cost.tokens, generated);
+  poet.dispose();
   source.destroy();
 });

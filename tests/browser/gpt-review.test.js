@@ -357,6 +357,11 @@ test('the writer\'s loss chart on a phone: drawn in the width it has, so its axi
   const page = await openPage(env, { query: q({ section: 'writer', lang: 'en', ...TINY }), width: 375, height: 800 });
   await page.locator('#writer').scrollIntoViewIfNeeded();
   await page.waitForSelector('#writer .loss-plot svg .tick');
+  // drawn again once the element's width is known (a ResizeObserver's report): wait for that state
+  await page.waitForFunction(() => {
+    const plot = document.querySelector('#writer .loss-plot');
+    return plot.querySelector('svg').viewBox.baseVal.width === Math.min(560, Math.max(280, Math.round(plot.getBoundingClientRect().width)));
+  });
   const ticks = await page.$$eval('#writer .loss-plot svg .tick', (els) => els.map((el) => el.getBoundingClientRect().height));
   // 10 px in CSS; a 560-unit picture shrunk into a phone's 300 px drew them about 6 px tall
   assert.ok(ticks.length > 0 && Math.min(...ticks) >= 9, `tick labels ${ticks.map((t) => t.toFixed(1)).join(', ')} px tall`);

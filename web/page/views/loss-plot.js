@@ -5,20 +5,31 @@
 import { h, s, clear } from '../shell/dom.js';
 
 const H = 220, L = 36, R = 8, T = 10, B = 24;
-// The chart is as many units wide as the element has pixels (280 to 560), so that its labels keep
-// their size on a phone instead of shrinking with the whole picture (560 while it is not laid out).
-const widthOf = (element) => Math.min(560, Math.max(280, Math.round(element.clientWidth || 560)));
 
 export function createLossPlot() {
   const element = h('div', { class: 'loss-plot' });
-  return {
+  // The chart is as many units wide as the element has pixels (280 to 560), so that its labels keep
+  // their size on a phone instead of shrinking with the whole picture: the width a ResizeObserver
+  // last reported (after layout: a redraw at every step reads no layout), 560 until then; a new
+  // width draws the last data again.
+  let W = 560;
+  let last = null;
+  const resizes = typeof ResizeObserver === 'function' ? new ResizeObserver(([entry]) => {
+    const width = Math.min(560, Math.max(280, Math.round(entry.contentRect.width || 560)));
+    if (width === W) return;
+    W = width;
+    if (last) plot.update(last);
+  }) : null;
+  resizes?.observe(element);
+  const plot = {
     element,
     /**
      * losses [{ step, loss }], evals [{ step, train, val }], baselines [{ value, cls }] (lines
      * across), steps: the schedule's length (the x axis), label: the chart's accessible name.
      */
-    update({ losses, evals, baselines, steps, label }) {
-      const W = widthOf(element);
+    update(data) {
+      last = data;
+      const { losses, evals, baselines, steps, label } = data;
       clear(element);
       const values = [...losses.map((p) => p.loss), ...evals.flatMap((e) => [e.train, e.val]),
         ...baselines.map((b) => b.value)].filter(Number.isFinite);
@@ -48,4 +59,5 @@ export function createLossPlot() {
       element.append(s('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': label }, ...parts));
     },
   };
+  return plot;
 }
